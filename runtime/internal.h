@@ -1,0 +1,350 @@
+/*
+ * internal.h - what the subsystems of libcuemu share: the process state, the
+ * process lock, ids, locations, the address map, accounting, counters, the
+ * event log and the error plumbing.
+ *
+ * Locking rule (the whole runtime follows it):
+ *   - cuemu_lock() guards every memory object of the process: the address
+ *     map, allocations, managed ranges, pools, reservations, handles, the
+ *     contexts. It is not recursive. Take it for short critical sections.
+ *   - Never wait for a stream (sync, event wait) while holding it: stream
+ *     workers take it to run their operations.
+ *   - Never touch managed user memory while holding it: a CPU fault taken
+ *     under the lock would deadlock in the fault handler.
+ *   - Stream queues have their own locks (stream.c), always taken after, never
+ *     before, the process lock.
+ *   - The machine segment (machine.c) is updated with atomics and its own
+ *     process-shared mutex, taken last of all.
+ */
+#ifndef CUEMU_INTERNAL_H
+#define CUEMU_INTERNAL_H
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+#include <sys/tree.h> /* libbsd's red-black trees */
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "cuemu.h"
+
+#define CUEMU_MAX_DEVICES 16
+#define CUEMU_MAX_NUMA 8
+#define CUEMU_PAGE 4096UL
+#define CUEMU_GRANULARITY (2UL << 20) /* VMM granularity, eviction block */
+#define CUEMU_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uintptr_t)(a) - 1))
+#define CUEMU_ALIGN_DOWN(x, a) ((x) & ~((uintptr_t)(a) - 1))
+
+/* Processor indices used by residency, links and counters: GPUs are 0..15,
+ * the host is CUEMU_PROC_HOST. A processor mask has bit i for processor i. */
+#define CUEMU_PROC_HOST 16
+#define CUEMU_NPROC 17
+typedef uint32_t cuemu_procmask;
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+/* Record a failure message for the calling thread (read by cuemu_errmsg()
+ * and, for /cu writes, copied into the process's last_error). Returns r so
+ * that callers can write `return cuemu_fail(CUDA_ERROR_X, "why %d", n);`. */
+CUresult cuemu_fail(CUresult r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *cuemu_errmsg(void);
+void cuemu_errmsg_clear(void);
+
+/* Debug/diagnostic output on stderr when CUEMU_DEBUG is set. */
+void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------------ */
+/* The process                                                         */
+
+void cuemu_lock(void);
+void cuemu_unlock(void);
+
+/* cuInit has run (CUDA_ERROR_NOT_INITIALIZED otherwise). */
+CUresult cuemu_check_init(void);
+
+/* machine.c: attach to (or create) the machine segment named by
+ * CUEMU_MACHINE; cuInit and cufs call it. 0, or -1 with cuemu_errmsg(). */
+int cuemu_machine_attach(void);
+/* The sentinel a device attribute has when the machine does not know it:
+ * cuDeviceGetAttribute answers CUDA_ERROR_INVALID_VALUE for it. */
+#define CUEMU_ATTR_UNKNOWN INT32_MIN
+
+/* Machine-unique object id: allocations, pools, reservations, handles share
+ * one space; never reused while the machine segment lives. */
+uint64_t cuemu_next_id(void);
+
+/* ------------------------------------------------------------------ */
+/* The machine (machine.c): topology and device accounting, shared by every
+ * process through the shared-memory segment.                           */
+
+struct cuemu_link {
+	double gbps;      /* bandwidth, GB/s (1e9 bytes/s) */
+	uint64_t lat_ns;  /* latency per transfer */
+	int kind;         /* 0 none, 1 nvlink, 2 pcie, 3 host-local */
+};
+
+struct cuemu_device_info {
+	char name[64];
+	uint8_t uuid[16];
+	uint64_t total;
+	int numa_node;    /* host NUMA node nearest the device, or -1 */
+	int attrs[160];   /* indexed by CUdevice_attribute; see machine.c */
+};
+
+int cuemu_device_count(void);
+const struct cuemu_device_info *cuemu_device(int dev);
+int cuemu_numa_count(void);            /* host NUMA nodes (libnuma) */
+bool cuemu_numa_valid(int node);
+uint64_t cuemu_numa_total(int node);    /* bytes, from libnuma */
+const char *cuemu_machine_name(void);   /* the topology's name */
+/* Link between two processors (GPU index or CUEMU_PROC_HOST). */
+const struct cuemu_link *cuemu_link(int from, int to);
+/* Model cost of moving bytes between processors, in nanoseconds. */
+uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes);
+/* Model cost of a fault-driven migration of bytes in pages of page_bytes. */
+uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes);
+/* Per-fault service latency (ns) from the topology. */
+uint64_t cuemu_fault_latency_ns(void);
+
+/* Capacity accounting of device memory, shared machine-wide.
+ * charge fails (returns false) without side effects when it does not fit. */
+bool cuemu_mem_charge(int dev, uint64_t bytes);
+void cuemu_mem_uncharge(int dev, uint64_t bytes);
+uint64_t cuemu_mem_used(int dev);
+
+/* Machine-wide per-device counters (shown under /cu/devices/gpuN/counters).
+ * cuemu_counter_add also adds to the process's counters. dev may be
+ * CUEMU_PROC_HOST for counters that belong to the host side. */
+enum cuemu_counter {
+	CUEMU_CTR_GPU_FAULTS,
+	CUEMU_CTR_CPU_FAULTS,
+	CUEMU_CTR_BYTES_HTOD,
+	CUEMU_CTR_BYTES_DTOH,
+	CUEMU_CTR_BYTES_DTOD,
+	CUEMU_CTR_MIGRATIONS,
+	CUEMU_CTR_EVICTIONS,
+	CUEMU_CTR_EVICTED_BYTES,
+	CUEMU_CTR_THRASH,
+	CUEMU_CTR_REMOTE_ACCESSES,
+	CUEMU_CTR__COUNT
+};
+extern const char *const cuemu_counter_names[CUEMU_CTR__COUNT];
+void cuemu_counter_add(int dev, enum cuemu_counter c, uint64_t n);
+uint64_t cuemu_counter_get(int dev, enum cuemu_counter c);
+
+/* ------------------------------------------------------------------ */
+/* Locations (location.c): the one parser and printer of the words /cu,
+ * the topology and the tools use: gpu0, cpu (also "host"), numa0, none.    */
+
+/* Parses s (trailing newline allowed) into loc. type INVALID for "none".
+ * Returns 0, or -1 with a message in cuemu_errmsg(). Does not check that
+ * the device or node exists. */
+int cuemu_loc_parse(const char *s, CUmemLocation *loc);
+/* Writes the word for loc ("gpu1", "cpu", "numa0", "numa_current", "none"). */
+const char *cuemu_loc_str(CUmemLocation loc, char *buf, size_t len);
+/* Processor index of a location: GPU index, CUEMU_PROC_HOST for any host
+ * kind, -1 for invalid. */
+int cuemu_loc_proc(CUmemLocation loc);
+/* Word for a processor index ("gpu0", "cpu"). */
+const char *cuemu_proc_str(int proc, char *buf, size_t len);
+/* Parses a size with optional K/M/G/T suffix (binary). 0 or -1. */
+int cuemu_size_parse(const char *s, uint64_t *out);
+
+/* ------------------------------------------------------------------ */
+/* Contexts (context.c)                                                 */
+
+/* Contexts are CUcontext (struct CUctx_st, defined in context.c). */
+
+/* The calling thread's current context and its device; fails with
+ * NOT_INITIALIZED or INVALID_CONTEXT as the driver does. Either out may be
+ * NULL. The runtime API calls cuemu_rt_current() which first makes the
+ * runtime's device's primary context current. */
+CUresult cuemu_current(CUcontext *ctx, int *dev);
+CUresult cuemu_rt_current(CUcontext *ctx, int *dev);
+int cuemu_ctx_device(CUcontext ctx);
+bool cuemu_ctx_valid(CUcontext ctx);
+/* Primary context of dev (retained by no one if never retained). */
+CUcontext cuemu_primary_ctx(int dev);
+bool cuemu_peer_enabled(int from_dev, int to_dev);
+
+/* ------------------------------------------------------------------ */
+/* The address map (vaspace.c): every allocation, registration and
+ * reservation of the process, ordered by address; O(log n) lookups.    */
+
+enum cuemu_kind {
+	CUEMU_KIND_DEVICE,      /* cuMemAlloc, cuMemAllocPitch */
+	CUEMU_KIND_HOST,        /* cuMemAllocHost, cuMemHostAlloc */
+	CUEMU_KIND_REGISTERED,  /* cuMemHostRegister */
+	CUEMU_KIND_MANAGED,     /* cuMemAllocManaged */
+	CUEMU_KIND_POOL,        /* cuMemAllocAsync and friends: one block */
+	CUEMU_KIND_RESERVATION, /* cuMemAddressReserve */
+};
+extern const char *const cuemu_kind_names[];
+
+struct cuemu_alloc {
+	RB_ENTRY(cuemu_alloc) va_node; /* address index (vaspace.c) */
+	RB_ENTRY(cuemu_alloc) id_node; /* id index (vaspace.c) */
+
+	uintptr_t base;
+	size_t size;             /* bytes the caller asked for */
+	size_t span;             /* bytes the map covers (size rounded to pages) */
+	enum cuemu_kind kind;
+	uint64_t id;             /* machine-unique; CU_POINTER_ATTRIBUTE_BUFFER_ID */
+	int device;              /* owning device, or CU_DEVICE_CPU */
+	unsigned int flags;      /* the flags the allocating call took */
+	CUcontext ctx;   /* context it was made in */
+	bool sync_memops;        /* CU_POINTER_ATTRIBUTE_SYNC_MEMOPS */
+	char label[64];          /* cuemuSetLabel, shown in /cu */
+	void *priv;              /* the owning subsystem's state */
+};
+
+/* Inserts a; fails (returns -1) if [base, base+span) overlaps an entry. */
+int cuemu_va_insert(struct cuemu_alloc *a);
+void cuemu_va_remove(struct cuemu_alloc *a);
+/* The entry whose [base, base+span) contains p, or NULL. */
+struct cuemu_alloc *cuemu_va_find(uintptr_t p);
+/* The first entry that overlaps [p, p+len), or NULL. */
+struct cuemu_alloc *cuemu_va_overlap(uintptr_t p, size_t len);
+struct cuemu_alloc *cuemu_va_by_id(uint64_t id);
+/* In-order iteration by address. */
+struct cuemu_alloc *cuemu_va_first(void);
+struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a);
+size_t cuemu_va_count(void);
+
+/* ------------------------------------------------------------------ */
+/* Streams and events (stream.c)                                        */
+
+/* Streams are CUstream (struct CUstream_st, defined in stream.c). */
+
+/* Resolves a handle (NULL and CU_STREAM_LEGACY: the legacy default stream of
+ * the current context's device; CU_STREAM_PER_THREAD: the thread's stream).
+ * INVALID_HANDLE for a destroyed or unknown stream, INVALID_CONTEXT etc. when
+ * there is no current context. */
+CUresult cuemu_stream_get(CUstream h, CUstream *out);
+int cuemu_stream_device(CUstream s);
+
+/* An operation runs on the stream's worker, in stream order, after every
+ * operation it depends on. It may advance the stream's model clock. */
+typedef void (*cuemu_op_fn)(CUstream s, void *arg);
+CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg);
+/* Enqueue and wait for it to finish (synchronous API calls). */
+CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
+void cuemu_stream_advance(CUstream s, uint64_t ns);
+uint64_t cuemu_stream_now(CUstream s);
+CUresult cuemu_stream_sync(CUstream s);
+/* Synchronize every stream of the process (cuCtxSynchronize). */
+CUresult cuemu_sync_all(void);
+
+/* Positions in stream order, for the pool allocator's reuse rules. */
+struct cuemu_spos {
+	uint64_t stream;  /* stream uid, never reused */
+	uint64_t seq;     /* operation number within that stream */
+};
+/* Position of the last operation enqueued on s. */
+struct cuemu_spos cuemu_stream_pos(CUstream s);
+/* The operation at p has finished (true for a destroyed stream). */
+bool cuemu_spos_done(struct cuemu_spos p);
+/* Work enqueued on s from now on is ordered after p: same stream, or a
+ * chain of event waits. */
+bool cuemu_stream_follows(CUstream s, struct cuemu_spos p);
+/* Makes later work on s wait for p (the allocator's internal dependency). */
+CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p);
+
+/* ------------------------------------------------------------------ */
+/* Hooks between subsystems                                            */
+
+/* pool.c: give memory back down to each pool's release threshold; called
+ * after a stream, event or context synchronize. Takes the process lock. */
+void cuemu_pool_on_sync(void);
+/* managed.c: is p inside managed memory? Used by copies before touching
+ * user memory; makes [p, p+len) resident on proc for access (a fault). */
+bool cuemu_managed_contains(uintptr_t p);
+CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
+                             CUstream s);
+
+/* memory.c's cuMemFree dispatches on kind: managed.c frees managed memory,
+ * pool.c frees a pool block synchronously. Both take the process lock. */
+CUresult cuemu_managed_free(struct cuemu_alloc *a);
+CUresult cuemu_pool_free_now(struct cuemu_alloc *a);
+/* pool.c: the pool a block came from (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
+CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a);
+
+/* vmm.c: what pointer.c needs to answer the pointer attributes of a mapped
+ * address of a reservation. Lock held. false when p is not mapped. */
+struct cuemu_map_info {
+	uintptr_t resv_base;    /* the reservation */
+	size_t resv_size;
+	uintptr_t map_base;     /* the one cuMemMap that covers p */
+	size_t map_size;
+	uint64_t handle_id;     /* CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID */
+	CUmemLocation loc;      /* where the physical memory lives */
+	unsigned long long handle_types; /* CUmemAllocationHandleType mask */
+	CUmemAccess_flags access; /* for the location asking (see vmm.c) */
+};
+bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
+
+/* ------------------------------------------------------------------ */
+/* The event log (events.c): what /cu/events shows, one line an event.   */
+
+void cuemu_event_log(const char *type, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Lines after sequence number since (exclusive), at most max, as a JSON
+ * array of {"seq":N,"line":"..."}; *last gets the newest seq. */
+json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last);
+
+/* The process's last refused /cu write: CUresult name and a sentence. */
+void cuemu_set_last_error(CUresult r, const char *msg);
+json_t *cuemu_last_error_json(void);
+
+/* Per-process counters, summed over devices (processes/<pid>/counters). */
+void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n);
+uint64_t cuemu_proc_counter_get(enum cuemu_counter c);
+
+/* ------------------------------------------------------------------ */
+/* The control surface (control.c routes /cu paths; subsystems answer).
+ * Paths look like "allocations/12/preferred_location". get answers a JSON
+ * object whose keys are the file names of the object's directory; a scalar
+ * is the file's one line, an array its words, an object its "key value"
+ * lines. get runs with the process lock held, so that an answer is one
+ * moment of the process. set runs without it, through the API's code path. */
+struct cuemu_ctl_class {
+	const char *name;                 /* "allocations", "pools", ... */
+	json_t *(*list)(void);            /* array of ids */
+	/* rest: "" for the object, or "ranges", "ranges/<s>-<e>", ... */
+	json_t *(*get)(uint64_t id, const char *rest, CUresult *err);
+	CUresult (*set)(uint64_t id, const char *rest, const char *value);
+};
+extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* memory.c */
+extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
+extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
+
+/* managed.c's part of an allocation's directory (lock held). */
+void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
+json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
+json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
+                                uintptr_t end, CUresult *err);
+/* attr: preferred_location, accessed_by, read_mostly, prefetch, advise;
+ * [start, end) relative to nothing: absolute addresses. No lock held. */
+CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
+                           uintptr_t end, const char *attr, const char *value);
+
+/* The control server (control.c): started by cuInit unless CUEMU_CONTROL=0. */
+int cuemu_control_start(void);
+void cuemu_control_stop(void);
+
+/* ------------------------------------------------------------------ */
+/* The runtime API's error state (cudart.c)                             */
+
+cudaError_t cuemu_rt_result(CUresult r); /* maps, records sticky last error */
+
+#endif

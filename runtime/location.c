@@ -1,0 +1,168 @@
+/*
+ * location.c - the one parser and printer of the words that name a place
+ * (gpu0, cpu, numa0, numa_current, none) and of sizes (64M, 2G). /cu writes,
+ * the topology file and the scripts all use these words, so there is exactly
+ * one place that reads them. No state, no locks.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies s without surrounding blanks and one trailing newline into buf. */
+static int word(const char *s, char *buf, size_t len)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n >= len)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Parses the decimal index after a prefix: "gpu12" -> 12. */
+static int index_after(const char *w, const char *prefix, int *out)
+{
+	size_t p = strlen(prefix);
+	char *end;
+	long v;
+
+	if (strncmp(w, prefix, p) != 0 || !isdigit((unsigned char)w[p]))
+		return -1;
+	errno = 0;
+	v = strtol(w + p, &end, 10);
+	if (errno || *end || v < 0 || v > 1023)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int cuemu_loc_parse(const char *s, CUmemLocation *loc)
+{
+	char w[32];
+	int id;
+
+	if (!s || word(s, w, sizeof w) < 0) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty location");
+		return -1;
+	}
+	if (!strcmp(w, "none")) {
+		loc->type = CU_MEM_LOCATION_TYPE_INVALID;
+		loc->id = 0;
+	} else if (!strcmp(w, "cpu") || !strcmp(w, "host")) {
+		loc->type = CU_MEM_LOCATION_TYPE_HOST;
+		loc->id = 0;
+	} else if (!strcmp(w, "numa_current")) {
+		loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+		loc->id = 0;
+	} else if (index_after(w, "gpu", &id) == 0) {
+		loc->type = CU_MEM_LOCATION_TYPE_DEVICE;
+		loc->id = id;
+	} else if (index_after(w, "numa", &id) == 0) {
+		loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+		loc->id = id;
+	} else {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			   "'%s' is not a location: use gpuN, cpu, numaN, "
+			   "numa_current or none", w);
+		return -1;
+	}
+	return 0;
+}
+
+const char *cuemu_loc_str(CUmemLocation loc, char *buf, size_t len)
+{
+	switch (loc.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		snprintf(buf, len, "gpu%d", loc.id);
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		snprintf(buf, len, "cpu");
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		snprintf(buf, len, "numa%d", loc.id);
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		snprintf(buf, len, "numa_current");
+		break;
+	default:
+		snprintf(buf, len, "none");
+		break;
+	}
+	return buf;
+}
+
+int cuemu_loc_proc(CUmemLocation loc)
+{
+	switch (loc.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		return loc.id >= 0 && loc.id < CUEMU_MAX_DEVICES ? loc.id : -1;
+	case CU_MEM_LOCATION_TYPE_HOST:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return CUEMU_PROC_HOST;
+	default:
+		return -1;
+	}
+}
+
+const char *cuemu_proc_str(int proc, char *buf, size_t len)
+{
+	if (proc == CUEMU_PROC_HOST)
+		snprintf(buf, len, "cpu");
+	else if (proc >= 0 && proc < CUEMU_MAX_DEVICES)
+		snprintf(buf, len, "gpu%d", proc);
+	else
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+int cuemu_size_parse(const char *s, uint64_t *out)
+{
+	char w[40], *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || word(s, w, sizeof w) < 0 || !isdigit((unsigned char)w[0])) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			   "not a size: use bytes or a number with K, M, G or T");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(w, &end, 0);
+	if (errno) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size '%s' is too large", w);
+		return -1;
+	}
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: end = (char *)"?"; break;
+	}
+	if (*end == 'i' && shift)
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size '%s' has an unknown suffix", w);
+		return -1;
+	}
+	if (shift && v > (UINT64_MAX >> shift)) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size '%s' is too large", w);
+		return -1;
+	}
+	*out = (uint64_t)v << shift;
+	return 0;
+}

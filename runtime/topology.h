@@ -1,0 +1,32 @@
+/*
+ * topology.h - the machine's shape, as parsed from a topology file
+ * (cuemu-topology(5)) or built in. machine.c copies it into the shared
+ * segment; nothing else includes this header.
+ */
+#ifndef CUEMU_TOPOLOGY_H
+#define CUEMU_TOPOLOGY_H
+
+#include "internal.h"
+
+struct cuemu_topology {
+	char name[64];
+	int ndev;
+	struct cuemu_device_info dev[CUEMU_MAX_DEVICES];
+	int nnuma;                          /* host NUMA nodes */
+	uint64_t numa_total[CUEMU_MAX_NUMA];
+	struct cuemu_link link[CUEMU_NPROC][CUEMU_NPROC];
+	uint64_t gpu_fault_ns;              /* service time of one GPU fault */
+	uint64_t cpu_fault_ns;              /* service time of one CPU fault */
+};
+
+/* Fills t with the built-in machine: four GPUs shaped like the measured
+ * H200s, NVLink between every pair, PCIe to the host. */
+void cuemu_topology_default(struct cuemu_topology *t);
+/* Parses the file at path over the built-in default. 0, or -1 with
+ * "<path>: <field>: <reason>" in err. */
+int cuemu_topology_load(const char *path, struct cuemu_topology *t,
+			char *err, size_t errlen);
+/* Name of a device attribute as the topology file spells it, or NULL. */
+const char *cuemu_attr_name(int attr);
+
+#endif

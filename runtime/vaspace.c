@@ -1,0 +1,120 @@
+/*
+ * vaspace.c - the address map: every allocation, registration and
+ * reservation of the process, in two red-black trees (libbsd's <sys/tree.h>):
+ * one ordered by address for interior-pointer lookups, one by id for /cu.
+ * Both are O(log n). Entries never overlap.
+ *
+ * Locking: every function here expects the caller to hold cuemu_lock().
+ */
+#include "internal.h"
+
+const char *const cuemu_kind_names[] = {
+	[CUEMU_KIND_DEVICE] = "device",
+	[CUEMU_KIND_HOST] = "host",
+	[CUEMU_KIND_REGISTERED] = "registered",
+	[CUEMU_KIND_MANAGED] = "managed",
+	[CUEMU_KIND_POOL] = "pool",
+	[CUEMU_KIND_RESERVATION] = "reservation",
+};
+
+static int cmp_addr(struct cuemu_alloc *a, struct cuemu_alloc *b)
+{
+	return a->base < b->base ? -1 : a->base > b->base;
+}
+
+static int cmp_id(struct cuemu_alloc *a, struct cuemu_alloc *b)
+{
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+RB_HEAD(va_tree, cuemu_alloc);
+RB_HEAD(id_tree, cuemu_alloc);
+RB_GENERATE_STATIC(va_tree, cuemu_alloc, va_node, cmp_addr)
+RB_GENERATE_STATIC(id_tree, cuemu_alloc, id_node, cmp_id)
+
+/* The process's address map. Global because the address space it describes
+ * is the process's own; guarded by cuemu_lock(). */
+static struct va_tree by_addr = RB_INITIALIZER(&by_addr);
+static struct id_tree by_id = RB_INITIALIZER(&by_id);
+static size_t nentries;
+
+/* The entry with the greatest base <= p. */
+static struct cuemu_alloc *floor_entry(uintptr_t p)
+{
+	struct cuemu_alloc *n = RB_ROOT(&by_addr), *best = NULL;
+
+	while (n) {
+		if (n->base <= p) {
+			best = n;
+			n = RB_RIGHT(n, va_node);
+		} else {
+			n = RB_LEFT(n, va_node);
+		}
+	}
+	return best;
+}
+
+static size_t span_of(const struct cuemu_alloc *a)
+{
+	return a->span ? a->span : a->size;
+}
+
+struct cuemu_alloc *cuemu_va_overlap(uintptr_t p, size_t len)
+{
+	struct cuemu_alloc *a = floor_entry(p);
+
+	if (len == 0)
+		len = 1;
+	if (a && p < a->base + span_of(a))
+		return a;
+	a = a ? RB_NEXT(va_tree, &by_addr, a) : RB_MIN(va_tree, &by_addr);
+	if (a && a->base < p + len)
+		return a;
+	return NULL;
+}
+
+int cuemu_va_insert(struct cuemu_alloc *a)
+{
+	if (cuemu_va_overlap(a->base, span_of(a)))
+		return -1;
+	RB_INSERT(va_tree, &by_addr, a);
+	RB_INSERT(id_tree, &by_id, a);
+	nentries++;
+	return 0;
+}
+
+void cuemu_va_remove(struct cuemu_alloc *a)
+{
+	RB_REMOVE(va_tree, &by_addr, a);
+	RB_REMOVE(id_tree, &by_id, a);
+	nentries--;
+}
+
+struct cuemu_alloc *cuemu_va_find(uintptr_t p)
+{
+	struct cuemu_alloc *a = floor_entry(p);
+
+	return a && p < a->base + span_of(a) ? a : NULL;
+}
+
+struct cuemu_alloc *cuemu_va_by_id(uint64_t id)
+{
+	struct cuemu_alloc key = { .id = id };
+
+	return RB_FIND(id_tree, &by_id, &key);
+}
+
+struct cuemu_alloc *cuemu_va_first(void)
+{
+	return RB_MIN(va_tree, &by_addr);
+}
+
+struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a)
+{
+	return RB_NEXT(va_tree, &by_addr, a);
+}
+
+size_t cuemu_va_count(void)
+{
+	return nentries;
+}
