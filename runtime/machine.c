@@ -265,6 +265,13 @@ static struct segment *create_or_open(const char *shm)
 	return NULL;
 }
 
+/* A forked child is another process: it must charge a row of its own, or
+ * what it holds would never be reclaimed when it dies. */
+static void forget_row_in_child(void)
+{
+	my_row = -1;
+}
+
 int cuemu_machine_attach(void)
 {
 	const char *name = getenv("CUEMU_MACHINE");
@@ -285,6 +292,8 @@ int cuemu_machine_attach(void)
 	snprintf(shm, sizeof shm, "/%s", name);
 	if (!(seg = create_or_open(shm)))
 		rc = -1;
+	else
+		pthread_atfork(NULL, NULL, forget_row_in_child);
 out:
 	pthread_mutex_unlock(&attach_lock);
 	return rc;
@@ -415,8 +424,19 @@ void cuemu_mem_uncharge(int dev, uint64_t bytes)
 
 uint64_t cuemu_mem_used(int dev)
 {
+	/* Readers (cuMemGetInfo, /cu) should not see what a killed process
+	 * held; look for dead rows at most once a second. */
+	static time_t last_reclaim;
+	time_t now = time(NULL);
+
 	if (!seg || dev < 0 || dev >= seg->topo.ndev)
 		return 0;
+	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
+		seg_lock();
+		reclaim_dead();
+		pthread_mutex_unlock(&seg->lock);
+	}
 	return __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
 }
 
