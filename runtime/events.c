@@ -27,12 +27,12 @@ struct event_line {
  * guarded by log_lock. */
 static struct {
 	pthread_mutex_t lock;
-	uint64_t next_seq; /* seq of the next line; lines are 1-based */
+	uint64_t last_seq; /* seq of the newest line; lines are 1-based */
 	struct event_line ring[CUEMU_EVENT_RING];
 	CUresult last_result;
 	char last_msg[256];
 	struct timespec last_time;
-} elog = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_seq = 1 };
+} elog = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* all zero: in .bss */
 
 /* Per-process counters, summed over devices; atomics, no lock. */
 static uint64_t proc_counters[CUEMU_CTR__COUNT];
@@ -46,8 +46,8 @@ void cuemu_event_log(const char *type, const char *fmt, ...)
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&elog.lock);
-	l = &elog.ring[elog.next_seq % CUEMU_EVENT_RING];
-	l->seq = elog.next_seq++;
+	l = &elog.ring[++elog.last_seq % CUEMU_EVENT_RING];
+	l->seq = elog.last_seq;
 	n = snprintf(l->text, sizeof l->text, "%lld.%03ld %s ",
 		     (long long)now.tv_sec, now.tv_nsec / 1000000, type);
 	if (n > 0 && (size_t)n < sizeof l->text) {
@@ -66,10 +66,10 @@ json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last)
 	if (!arr)
 		return NULL;
 	pthread_mutex_lock(&elog.lock);
-	first = elog.next_seq > CUEMU_EVENT_RING ?
-		elog.next_seq - CUEMU_EVENT_RING : 1;
+	first = elog.last_seq >= CUEMU_EVENT_RING ?
+		elog.last_seq - CUEMU_EVENT_RING + 1 : 1;
 	s = since + 1 > first ? since + 1 : first;
-	for (; s < elog.next_seq && max; s++, max--) {
+	for (; s <= elog.last_seq && max; s++, max--) {
 		struct event_line *l = &elog.ring[s % CUEMU_EVENT_RING];
 		json_array_append_new(arr, json_pack("{s:I,s:s}", "seq",
 			(json_int_t)l->seq, "line", l->text));
