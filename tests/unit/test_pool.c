@@ -1,0 +1,579 @@
+/*
+ * test_pool.c - the stream-ordered allocator: default and created pools,
+ * chunked backing memory and its accounting, reuse within and across
+ * streams under each reuse rule, release to the threshold on
+ * synchronization, trim, high-water marks, maxSize, access, host NUMA
+ * pools, the errors the real driver gives, and the runtime twins.
+ *
+ * The emulation's device memory is host memory, so the test reads and
+ * writes blocks through their pointers directly.
+ */
+#define _GNU_SOURCE
+#include <sys/syscall.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "tap.h"
+
+#define MIB (1ULL << 20)
+#define CHUNK (32 * MIB)
+
+static CUcontext ctx0;
+
+static cuuint64_t attr(CUmemoryPool p, CUmemPool_attribute a)
+{
+	cuuint64_t v = ~0ULL;
+
+	if (cuMemPoolGetAttribute(p, a, &v) != CUDA_SUCCESS)
+		return ~0ULL;
+	return v;
+}
+
+static int iattr(CUmemoryPool p, CUmemPool_attribute a)
+{
+	int v = -1;
+
+	if (cuMemPoolGetAttribute(p, a, &v) != CUDA_SUCCESS)
+		return -1;
+	return v;
+}
+
+static void set_i(CUmemoryPool p, CUmemPool_attribute a, int v)
+{
+	cuMemPoolSetAttribute(p, a, &v);
+}
+
+static void set_u(CUmemoryPool p, CUmemPool_attribute a, cuuint64_t v)
+{
+	cuMemPoolSetAttribute(p, a, &v);
+}
+
+static CUmemoryPool new_pool(int dev, size_t max)
+{
+	CUmemPoolProps pp = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.handleTypes = CU_MEM_HANDLE_TYPE_NONE,
+		.location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev },
+		.maxSize = max,
+	};
+	CUmemoryPool p = NULL;
+
+	if (cuMemPoolCreate(&p, &pp) != CUDA_SUCCESS)
+		return NULL;
+	return p;
+}
+
+/* Only one reuse rule (or none) switched on. */
+static void only_rule(CUmemoryPool p, int follow, int opp, int internal)
+{
+	set_i(p, CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, follow);
+	set_i(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, opp);
+	set_i(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES, internal);
+}
+
+/* A host function that holds its stream until released. */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+
+static void CUDA_CB gate_fn(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&gate_lock);
+	while (!gate_open)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	pthread_mutex_unlock(&gate_lock);
+}
+
+static void block_stream(CUstream s)
+{
+	gate_open = 0;
+	cuLaunchHostFunc(s, gate_fn, NULL);
+}
+
+static void open_gate(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	gate_open = 1;
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+}
+
+static void test_default_pool(void)
+{
+	CUmemoryPool d0 = NULL, d0b = NULL, cur = NULL, d1 = NULL;
+	CUdeviceptr p = 0;
+	CUstream s;
+	size_t free0 = 0, free1 = 0, total = 0;
+
+	is_res(cuDeviceGetDefaultMemPool(&d0, 0), CUDA_SUCCESS, "default pool of gpu0");
+	is_res(cuDeviceGetDefaultMemPool(&d0b, 0), CUDA_SUCCESS, "asked again");
+	ok(d0 && d0 == d0b, "a device has one default pool");
+	is_res(cuDeviceGetDefaultMemPool(&d1, 1), CUDA_SUCCESS, "default pool of gpu1");
+	ok(d1 && d1 != d0, "each device has its own");
+	is_res(cuDeviceGetMemPool(&cur, 0), CUDA_SUCCESS, "current pool");
+	ok(cur == d0, "the current pool starts as the default");
+	is_res(cuDeviceGetDefaultMemPool(&d0, 99), CUDA_ERROR_INVALID_DEVICE,
+	       "no default pool for a device that does not exist");
+	is_res(cuMemPoolDestroy(d0), CUDA_ERROR_INVALID_VALUE,
+	       "the default pool cannot be destroyed");
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuMemGetInfo(&free0, &total);
+	is_res(cuMemAllocAsync(&p, 1 * MIB, s), CUDA_SUCCESS, "cuMemAllocAsync 1 MiB");
+	ok(p != 0 && p % 512 == 0, "the block is aligned");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "the pool reserved one 32 MiB chunk");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), MIB, "1 MiB is used");
+	cuMemGetInfo(&free1, &total);
+	is_int(free0 - free1, CHUNK, "the chunk counts against the device");
+	memset((void *)(uintptr_t)p, 0x5a, MIB);
+	ok(((unsigned char *)(uintptr_t)p)[MIB - 1] == 0x5a, "the block holds bytes");
+	is_res(cuMemFreeAsync(p, s), CUDA_SUCCESS, "cuMemFreeAsync");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0, "nothing used after the free");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "reserved until a synchronization");
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "synchronize");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0,
+	       "synchronizing gives memory back down to threshold 0");
+	cuMemGetInfo(&free1, &total);
+	is_int(free1, free0, "and back to the device");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), CHUNK, "reserved high-water mark");
+	is_int(attr(d0, CU_MEMPOOL_ATTR_USED_MEM_HIGH), MIB, "used high-water mark");
+	cuStreamDestroy(s);
+}
+
+static void test_errors(void)
+{
+	CUmemoryPool p = new_pool(0, 0);
+	CUdeviceptr d = 0, dev = 0;
+	cuuint64_t v = 0;
+	int stack = 0, fd = -1;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	ok(p != NULL, "cuMemPoolCreate on gpu0");
+	is_res(cuMemPoolGetAttribute(p, (CUmemPool_attribute)99, &v),
+	       CUDA_ERROR_INVALID_VALUE, "get of an unknown attribute");
+	is_res(cuMemPoolSetAttribute(p, (CUmemPool_attribute)99, &v),
+	       CUDA_ERROR_INVALID_VALUE, "set of an unknown attribute");
+	v = 5;
+	is_res(cuMemPoolSetAttribute(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &v),
+	       CUDA_ERROR_INVALID_VALUE, "reserved high-water mark set non-zero");
+	is_res(cuMemPoolSetAttribute(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &v),
+	       CUDA_ERROR_INVALID_VALUE, "used high-water mark set non-zero");
+	v = 0;
+	is_res(cuMemPoolSetAttribute(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v),
+	       CUDA_ERROR_INVALID_VALUE, "reserved current cannot be set");
+	is_res(cuMemPoolSetAttribute(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v),
+	       CUDA_ERROR_INVALID_VALUE, "used current cannot be set");
+	is_res(cuMemPoolExportToShareableHandle(&fd, p,
+		CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+	       CUDA_ERROR_INVALID_VALUE, "a pool without a handle type cannot be exported");
+	is_res(cuMemFreeAsync((CUdeviceptr)(uintptr_t)&stack, s),
+	       CUDA_ERROR_INVALID_VALUE, "freeing an address no pool gave");
+	cuMemAlloc(&dev, MIB);
+	is_res(cuMemFreeAsync(dev, s), CUDA_ERROR_INVALID_VALUE,
+	       "freeing a cuMemAlloc block with cuMemFreeAsync");
+	cuMemFree(dev);
+	is_res(cuMemAllocFromPoolAsync(&d, MIB, p, s), CUDA_SUCCESS, "allocate from it");
+	is_res(cuMemFreeAsync(d + 512, s), CUDA_ERROR_INVALID_VALUE,
+	       "freeing an interior pointer");
+	is_res(cuMemFreeAsync(d, s), CUDA_SUCCESS, "free");
+	is_res(cuMemFreeAsync(d, s), CUDA_ERROR_INVALID_VALUE, "freeing twice");
+	is_res(cuMemAllocAsync(&d, 0, s), CUDA_ERROR_INVALID_VALUE, "size 0");
+	is_res(cuMemAllocAsync(NULL, MIB, s), CUDA_ERROR_INVALID_VALUE, "NULL pointer");
+	{
+		CUmemPoolProps pp = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+			.location = { .type = CU_MEM_LOCATION_TYPE_HOST } };
+		CUmemoryPool q;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
+		       "a pool on location type HOST");
+		pp.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
+		       "a pool on HOST_NUMA_CURRENT");
+		pp.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		pp.location.id = 42;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
+		       "a pool on a device that does not exist");
+	}
+	is_res(cuMemPoolDestroy(p), CUDA_SUCCESS, "destroy");
+	is_res(cuMemPoolDestroy(p), CUDA_ERROR_INVALID_VALUE, "destroy twice");
+	is_res(cuMemPoolGetAttribute(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v),
+	       CUDA_ERROR_INVALID_VALUE, "a destroyed pool is refused");
+	cuStreamDestroy(s);
+}
+
+static void test_accounting(void)
+{
+	CUmemoryPool p = new_pool(0, 0);
+	CUdeviceptr a = 0, b = 0, c = 0, big = 0;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, ~0ULL);
+	is_int(attr(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD), ~0ULL, "release threshold reads back");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0, "a new pool holds nothing");
+	cuMemAllocFromPoolAsync(&a, 1000, p, s);
+	cuMemAllocFromPoolAsync(&b, 3 * MIB, p, s);
+	ok(b == a + 1024, "blocks are carved one after another at 512 bytes");
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1024 + 3 * MIB,
+	       "used counts rounded block sizes");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "both fit one chunk");
+	is_res(cuMemAllocFromPoolAsync(&big, 33 * MIB, p, s), CUDA_SUCCESS,
+	       "a block larger than a chunk");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK + 34 * MIB,
+	       "gets a chunk of its own rounded to 2 MiB");
+	cuMemAllocFromPoolAsync(&c, 30 * MIB, p, s);
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK + 34 * MIB,
+	       "a block that does not fit takes a new chunk");
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 1024 + 3 * MIB + 63 * MIB,
+	       "used high-water mark");
+	cuMemFreeAsync(c, s);
+	cuMemFreeAsync(big, s);
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1024 + 3 * MIB, "used after frees");
+	cuStreamSynchronize(s);
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK + 34 * MIB,
+	       "a threshold of all keeps everything on synchronize");
+	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 40 * MIB);
+	cuStreamSynchronize(s);
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "a 40 MiB threshold releases the unused chunks down to it");
+	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, ~0ULL);
+	cuMemFreeAsync(a, s);
+	cuMemFreeAsync(b, s);
+	is_res(cuMemPoolTrimTo(p, CHUNK), CUDA_SUCCESS, "trim to 32 MiB");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "trim keeps at least what it is asked to");
+	is_res(cuMemPoolTrimTo(p, 0), CUDA_SUCCESS, "trim to 0");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0,
+	       "trim releases what no block uses");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 2 * CHUNK + 34 * MIB,
+	       "reserved high-water mark survives");
+	set_u(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, 0);
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 0,
+	       "reserved high-water mark resets to what is reserved now");
+	set_u(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH, 0);
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 0,
+	       "used high-water mark resets to what is used now");
+	cuMemPoolDestroy(p);
+
+	p = new_pool(0, 64 * MIB);
+	is_res(cuMemAllocFromPoolAsync(&a, 40 * MIB, p, s), CUDA_SUCCESS,
+	       "40 MiB from a 64 MiB pool");
+	is_res(cuMemAllocFromPoolAsync(&b, 40 * MIB, p, s), CUDA_ERROR_OUT_OF_MEMORY,
+	       "maxSize bounds the pool");
+	is_res(cuMemAllocFromPoolAsync(&b, 20 * MIB, p, s), CUDA_SUCCESS,
+	       "what fits under maxSize is still given");
+	ok(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) <= 64 * MIB,
+	   "reserved stays within maxSize");
+	cuMemFreeAsync(a, s);
+	cuMemFreeAsync(b, s);
+	cuStreamSynchronize(s);
+	cuMemPoolDestroy(p);
+	cuStreamDestroy(s);
+}
+
+static void test_reuse(void)
+{
+	CUmemoryPool p = new_pool(0, 0);
+	CUdeviceptr a = 0, b = 0;
+	CUstream s1, s2;
+	CUevent e;
+
+	cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, ~0ULL);
+	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES), 1,
+	       "follow event dependencies is on by default");
+	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC), 1,
+	       "opportunistic is on by default");
+	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES), 1,
+	       "internal dependencies is on by default");
+
+	/* The same stream reuses at once, whatever the rules. */
+	only_rule(p, 0, 0, 0);
+	block_stream(s1);
+	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	cuMemFreeAsync(a, s1);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s1);
+	ok(a == b, "a block freed on a stream is reused on that stream at once");
+	cuMemFreeAsync(b, s1);
+
+	/* Event dependency: s2 waits for an event recorded after the free. */
+	cuEventRecord(e, s1);
+	cuStreamWaitEvent(s2, e, 0);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b != a, "with every rule off another stream does not reuse it");
+	cuMemFreeAsync(b, s2);
+	only_rule(p, 1, 0, 0);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b == a, "FOLLOW_EVENT_DEPENDENCIES: a stream that waited on an event "
+	   "after the free reuses it");
+	cuMemFreeAsync(b, s2);
+	open_gate();
+	cuCtxSynchronize();
+
+	/* Opportunistic: the free has run, no dependency. */
+	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	cuMemFreeAsync(a, s1);
+	cuEventRecord(e, s1);
+	cuEventSynchronize(e);
+	/* cuEventSynchronize made the host see the free: start again. */
+	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	only_rule(p, 0, 0, 0);
+	cuMemFreeAsync(a, s1);
+	while (cuStreamQuery(s1) == CUDA_ERROR_NOT_READY)
+		usleep(100);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b != a, "opportunistic off: a completed free on another stream is "
+	   "not reused");
+	cuMemFreeAsync(b, s2);
+	only_rule(p, 0, 1, 0);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b == a, "ALLOW_OPPORTUNISTIC: a completed free is reused by another stream");
+	cuMemFreeAsync(b, s2);
+	cuCtxSynchronize();
+
+	/* Internal dependency: the free has not run; the allocator makes s2
+	 * wait for it. */
+	block_stream(s1);
+	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	only_rule(p, 1, 1, 0);
+	cuMemFreeAsync(a, s1);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b != a, "internal dependencies off: a pending free on another stream "
+	   "is not reused");
+	cuMemFreeAsync(b, s2);
+	is_res(cuStreamQuery(s2), CUDA_SUCCESS, "and s2 does not wait");
+	only_rule(p, 0, 0, 1);
+	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	ok(b == a, "ALLOW_INTERNAL_DEPENDENCIES: a pending free is reused");
+	is_res(cuStreamQuery(s2), CUDA_ERROR_NOT_READY,
+	       "and s2 now waits for the free's stream");
+	open_gate();
+	is_res(cuStreamSynchronize(s2), CUDA_SUCCESS, "s2 finishes once s1 does");
+	cuMemFreeAsync(b, s2);
+	cuCtxSynchronize();
+
+	cuEventDestroy(e);
+	cuStreamDestroy(s1);
+	cuStreamDestroy(s2);
+	cuMemPoolDestroy(p);
+}
+
+static void test_access(void)
+{
+	CUmemoryPool p = new_pool(0, 0);
+	CUmemLocation l0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation l1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+	CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	CUmemAccessDesc d = { .location = l1, .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+
+	is_res(cuMemPoolGetAccess(&f, p, &l0), CUDA_SUCCESS, "get access of gpu0");
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the owning device is read-write");
+	cuMemPoolGetAccess(&f, p, &l1);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "another device has none until set");
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_SUCCESS, "give gpu1 read-write");
+	cuMemPoolGetAccess(&f, p, &l1);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "gpu1 is read-write");
+	d.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_NOT_SUPPORTED,
+	       "read-only access is not supported");
+	cuMemPoolGetAccess(&f, p, &l1);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "a refused set changes nothing");
+	d.flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_SUCCESS, "take gpu1's access away");
+	cuMemPoolGetAccess(&f, p, &l1);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "gpu1 has none again");
+	d.location.id = 77;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_VALUE,
+	       "access for a device that does not exist");
+	cuMemPoolDestroy(p);
+}
+
+static int node_of(void *addr)
+{
+	int status = -1;
+	void *page = (void *)((uintptr_t)addr & ~4095UL);
+
+	/* The raw system call: the test need not link libnuma. */
+	if (syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0) < 0)
+		return -1;
+	return status;
+}
+
+static void test_host_numa(void)
+{
+	CUmemPoolProps pp = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { .type = CU_MEM_LOCATION_TYPE_HOST_NUMA, .id = 0 },
+	};
+	CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST_NUMA, 0 };
+	CUmemLocation l0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	CUmemoryPool p = NULL;
+	CUdeviceptr d = 0;
+	size_t free0 = 0, free1 = 0, total = 0;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	is_res(cuMemPoolCreate(&p, &pp), CUDA_SUCCESS, "a pool on host NUMA node 0");
+	cuMemGetInfo(&free0, &total);
+	is_res(cuMemAllocFromPoolAsync(&d, MIB, p, s), CUDA_SUCCESS, "allocate from it");
+	cuMemGetInfo(&free1, &total);
+	is_int(free0, free1, "host NUMA memory is not charged to a device");
+	memset((void *)(uintptr_t)d, 1, MIB);
+	if (node_of((void *)(uintptr_t)d) < 0)
+		ok(1, "its pages are on node 0 # SKIP move_pages unavailable");
+	else
+		is_int(node_of((void *)(uintptr_t)d), 0, "its pages are on node 0");
+	cuMemPoolGetAccess(&f, p, &host);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the host is read-write");
+	cuMemPoolGetAccess(&f, p, &l0);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "a device has none until set");
+	cuMemFreeAsync(d, s);
+	cuStreamSynchronize(s);
+	is_res(cuMemPoolDestroy(p), CUDA_SUCCESS, "destroy it");
+	pp.location.id = 63;
+	is_res(cuMemPoolCreate(&p, &pp), CUDA_ERROR_INVALID_VALUE,
+	       "a NUMA node that does not exist");
+	cuStreamDestroy(s);
+}
+
+static void test_current_pool(void)
+{
+	CUmemoryPool p = new_pool(0, 0), d0 = NULL, cur = NULL;
+	CUdeviceptr a = 0, b = 0;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuDeviceGetDefaultMemPool(&d0, 0);
+	is_res(cuDeviceSetMemPool(1, p), CUDA_ERROR_INVALID_VALUE,
+	       "a pool cannot serve another device");
+	is_res(cuDeviceSetMemPool(0, p), CUDA_SUCCESS, "set gpu0's pool");
+	cuDeviceGetMemPool(&cur, 0);
+	ok(cur == p, "it is current");
+	cuMemAllocAsync(&a, MIB, s);
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), MIB,
+	       "cuMemAllocAsync takes from the current pool");
+	is_res(cuMemPoolDestroy(p), CUDA_SUCCESS,
+	       "destroying a pool with a live block returns at once");
+	cuDeviceGetMemPool(&cur, 0);
+	ok(cur == d0, "the default pool is current again");
+	((volatile char *)(uintptr_t)a)[0] = 7;
+	ok(((volatile char *)(uintptr_t)a)[0] == 7, "the live block still works");
+	is_res(cuMemFreeAsync(a, s), CUDA_SUCCESS, "and can be freed");
+	cuMemAllocAsync(&b, MIB, s);
+	is_res(cuMemFree(b), CUDA_SUCCESS, "cuMemFree frees a pool block");
+	is_res(cuMemFreeAsync(b, s), CUDA_ERROR_INVALID_VALUE, "and it is gone");
+	cuStreamSynchronize(s);
+	cuStreamDestroy(s);
+}
+
+static void test_runtime(void)
+{
+	cudaMemPool_t p = NULL, d = NULL;
+	struct cudaMemPoolProps pp = {
+		.allocType = cudaMemAllocationTypePinned,
+		.location = { .type = cudaMemLocationTypeDevice, .id = 0 },
+	};
+	cuuint64_t v = 1;
+	void *ptr = NULL;
+	cudaStream_t s;
+
+	cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+	ok(cudaMemPoolCreate(&p, &pp) == cudaSuccess, "cudaMemPoolCreate");
+	ok(cudaMallocFromPoolAsync(&ptr, 4096, p, s) == cudaSuccess && ptr,
+	   "cudaMallocFromPoolAsync");
+	ok(cudaMemPoolGetAttribute(p, cudaMemPoolAttrUsedMemCurrent, &v) ==
+	   cudaSuccess && v == 4096, "cudaMemPoolGetAttribute");
+	ok(cudaFreeAsync(ptr, s) == cudaSuccess, "cudaFreeAsync");
+	ok(cudaMemPoolSetAttribute(p, cudaMemPoolAttrUsedMemHigh, &v) ==
+	   cudaErrorInvalidValue, "cudaMemPoolSetAttribute refuses a non-zero mark");
+	cudaGetLastError();
+	ok(cudaDeviceGetDefaultMemPool(&d, 0) == cudaSuccess && d,
+	   "cudaDeviceGetDefaultMemPool");
+	ok(cudaMemPoolDestroy(d) == cudaErrorInvalidValue,
+	   "cudaMemPoolDestroy of a default pool");
+	cudaGetLastError();
+	ok(cudaMallocAsync(&ptr, 1 << 20, s) == cudaSuccess, "cudaMallocAsync");
+	ok(cudaFreeAsync(ptr, s) == cudaSuccess, "cudaFreeAsync");
+	ok(cudaStreamSynchronize(s) == cudaSuccess, "cudaStreamSynchronize");
+	ok(cudaMemPoolTrimTo(p, 0) == cudaSuccess, "cudaMemPoolTrimTo");
+	ok(cudaMemPoolDestroy(p) == cudaSuccess, "cudaMemPoolDestroy");
+	cudaStreamDestroy(s);
+}
+
+/* Two threads, four streams each, allocating and freeing at once. */
+static CUmemoryPool mt_pool;
+
+static void *mt_worker(void *arg)
+{
+	CUstream s[4];
+	CUdeviceptr d[4][8];
+	long bad = 0;
+
+	cuCtxSetCurrent(ctx0);
+	for (int i = 0; i < 4; i++)
+		cuStreamCreate(&s[i], CU_STREAM_NON_BLOCKING);
+	for (int round = 0; round < 200; round++) {
+		for (int i = 0; i < 4; i++)
+			for (int k = 0; k < 8; k++)
+				bad += cuMemAllocFromPoolAsync(&d[i][k],
+					4096 * (size_t)(k + 1), mt_pool, s[i]) != 0;
+		for (int i = 0; i < 4; i++)
+			for (int k = 0; k < 8; k++)
+				bad += cuMemFreeAsync(d[i][k], s[i]) != 0;
+	}
+	for (int i = 0; i < 4; i++) {
+		cuStreamSynchronize(s[i]);
+		cuStreamDestroy(s[i]);
+	}
+	return (void *)bad;
+}
+
+static void test_threads(void)
+{
+	pthread_t t[2];
+	void *bad[2] = { (void *)1, (void *)1 };
+
+	mt_pool = new_pool(0, 0);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, mt_worker, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], &bad[i]);
+	ok(!bad[0] && !bad[1], "two threads on eight streams allocate and free");
+	is_int(attr(mt_pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0,
+	       "nothing is left used");
+	cuMemPoolDestroy(mt_pool);
+}
+
+int main(void)
+{
+	CUdevice dev;
+
+	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&ctx0, dev) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(ctx0) != CUDA_SUCCESS) {
+		printf("Bail out! no context\n");
+		return 1;
+	}
+	test_default_pool();
+	test_errors();
+	test_accounting();
+	test_reuse();
+	test_access();
+	test_host_numa();
+	test_current_pool();
+	test_runtime();
+	test_threads();
+	return done_testing();
+}
