@@ -1,0 +1,1014 @@
+/*
+ * cuda.h - the libcuemu driver API: the types, constants and entry points
+ * of the CUDA memory API (initialisation, devices, primary and regular
+ * contexts, streams, events, device/host/managed allocation, copies and
+ * memsets, unified-memory advice and prefetch, stream-ordered memory pools
+ * and virtual memory management).
+ *
+ * Source-compatible with the CUDA 13 API: entry points whose exported symbol
+ * carries a version suffix are renamed below, so a program built against
+ * this header links against the same symbols as one built for CUDA 13, and
+ * every enumerator and structure has the CUDA 13 value and layout.
+ */
+#ifndef CUEMU_CUDA_H
+#define CUEMU_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------ versioning */
+
+/** API version this header implements (major * 1000 + minor * 10). */
+#define CUDA_VERSION 13000
+
+/* Calling-convention markers; empty everywhere but 32-bit Windows. */
+#ifdef _WIN32
+#define CUDAAPI __stdcall
+#define CUDA_CB __stdcall
+#else
+#define CUDAAPI
+#define CUDA_CB
+#endif
+
+/*
+ * Entry points exported under a versioned symbol. The unversioned name in
+ * source resolves to the symbol the CUDA 13 library exports.
+ */
+#define cuDeviceTotalMem            cuDeviceTotalMem_v2
+#define cuDeviceGetUuid             cuDeviceGetUuid_v2
+#define cuDevicePrimaryCtxRelease   cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset     cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags  cuDevicePrimaryCtxSetFlags_v2
+#define cuCtxCreate                 cuCtxCreate_v4
+#define cuCtxDestroy                cuCtxDestroy_v2
+#define cuCtxPushCurrent            cuCtxPushCurrent_v2
+#define cuCtxPopCurrent             cuCtxPopCurrent_v2
+#define cuStreamDestroy             cuStreamDestroy_v2
+#define cuEventDestroy              cuEventDestroy_v2
+#define cuEventElapsedTime          cuEventElapsedTime_v2
+#define cuMemGetInfo                cuMemGetInfo_v2
+#define cuMemAlloc                  cuMemAlloc_v2
+#define cuMemAllocPitch             cuMemAllocPitch_v2
+#define cuMemFree                   cuMemFree_v2
+#define cuMemGetAddressRange        cuMemGetAddressRange_v2
+#define cuMemAllocHost              cuMemAllocHost_v2
+#define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
+#define cuMemHostRegister           cuMemHostRegister_v2
+#define cuMemcpyHtoD                cuMemcpyHtoD_v2
+#define cuMemcpyDtoH                cuMemcpyDtoH_v2
+#define cuMemcpyDtoD                cuMemcpyDtoD_v2
+#define cuMemcpyHtoDAsync           cuMemcpyHtoDAsync_v2
+#define cuMemcpyDtoHAsync           cuMemcpyDtoHAsync_v2
+#define cuMemcpyDtoDAsync           cuMemcpyDtoDAsync_v2
+#define cuMemsetD8                  cuMemsetD8_v2
+#define cuMemsetD16                 cuMemsetD16_v2
+#define cuMemsetD32                 cuMemsetD32_v2
+#define cuMemAdvise                 cuMemAdvise_v2
+#define cuMemPrefetchAsync          cuMemPrefetchAsync_v2
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------- scalar types */
+
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
+
+/* A device address: an integer as wide as a host pointer. */
+#if defined(_WIN64) || defined(__LP64__)
+typedef unsigned long long CUdeviceptr_v2;
+#else
+typedef unsigned int CUdeviceptr_v2;
+#endif
+typedef CUdeviceptr_v2 CUdeviceptr;
+
+/* A device ordinal. */
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+
+/* Opaque handles. */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUarray_st *CUarray;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+
+/* A physical allocation made by cuMemCreate. */
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+
+/* 16-byte device identifier (shared with the runtime header). */
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+#endif
+
+/* Size of the opaque IPC and fabric handles. */
+#define CU_IPC_HANDLE_SIZE 64
+
+/* Exported form of an allocation for CU_MEM_HANDLE_TYPE_FABRIC. */
+typedef struct CUmemFabricHandle_st {
+    unsigned char data[CU_IPC_HANDLE_SIZE];
+} CUmemFabricHandle_v1;
+typedef CUmemFabricHandle_v1 CUmemFabricHandle;
+
+/* ------------------------------------------------------------ results */
+
+/* Status returned by every driver entry point. */
+typedef enum cudaError_enum {
+    CUDA_SUCCESS                              = 0,
+    CUDA_ERROR_INVALID_VALUE                  = 1,
+    CUDA_ERROR_OUT_OF_MEMORY                  = 2,
+    CUDA_ERROR_NOT_INITIALIZED                = 3,
+    CUDA_ERROR_DEINITIALIZED                  = 4,
+    CUDA_ERROR_PROFILER_DISABLED              = 5,
+    CUDA_ERROR_PROFILER_NOT_INITIALIZED       = 6,
+    CUDA_ERROR_PROFILER_ALREADY_STARTED       = 7,
+    CUDA_ERROR_PROFILER_ALREADY_STOPPED       = 8,
+    CUDA_ERROR_STUB_LIBRARY                   = 34,
+    CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER     = 36,
+    CUDA_ERROR_DEVICE_UNAVAILABLE             = 46,
+    CUDA_ERROR_NO_DEVICE                      = 100,
+    CUDA_ERROR_INVALID_DEVICE                 = 101,
+    CUDA_ERROR_DEVICE_NOT_LICENSED            = 102,
+    CUDA_ERROR_INVALID_IMAGE                  = 200,
+    CUDA_ERROR_INVALID_CONTEXT                = 201,
+    CUDA_ERROR_CONTEXT_ALREADY_CURRENT        = 202,
+    CUDA_ERROR_MAP_FAILED                     = 205,
+    CUDA_ERROR_UNMAP_FAILED                   = 206,
+    CUDA_ERROR_ARRAY_IS_MAPPED                = 207,
+    CUDA_ERROR_ALREADY_MAPPED                 = 208,
+    CUDA_ERROR_NO_BINARY_FOR_GPU              = 209,
+    CUDA_ERROR_ALREADY_ACQUIRED               = 210,
+    CUDA_ERROR_NOT_MAPPED                     = 211,
+    CUDA_ERROR_NOT_MAPPED_AS_ARRAY            = 212,
+    CUDA_ERROR_NOT_MAPPED_AS_POINTER          = 213,
+    CUDA_ERROR_ECC_UNCORRECTABLE              = 214,
+    CUDA_ERROR_UNSUPPORTED_LIMIT              = 215,
+    CUDA_ERROR_CONTEXT_ALREADY_IN_USE         = 216,
+    CUDA_ERROR_PEER_ACCESS_UNSUPPORTED        = 217,
+    CUDA_ERROR_INVALID_PTX                    = 218,
+    CUDA_ERROR_INVALID_GRAPHICS_CONTEXT       = 219,
+    CUDA_ERROR_NVLINK_UNCORRECTABLE           = 220,
+    CUDA_ERROR_JIT_COMPILER_NOT_FOUND         = 221,
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION        = 222,
+    CUDA_ERROR_JIT_COMPILATION_DISABLED       = 223,
+    CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY      = 224,
+    CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC       = 225,
+    CUDA_ERROR_CONTAINED                      = 226,
+    CUDA_ERROR_INVALID_SOURCE                 = 300,
+    CUDA_ERROR_FILE_NOT_FOUND                 = 301,
+    CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND = 302,
+    CUDA_ERROR_SHARED_OBJECT_INIT_FAILED      = 303,
+    CUDA_ERROR_OPERATING_SYSTEM               = 304,
+    CUDA_ERROR_INVALID_HANDLE                 = 400,
+    CUDA_ERROR_ILLEGAL_STATE                  = 401,
+    CUDA_ERROR_LOSSY_QUERY                    = 402,
+    CUDA_ERROR_NOT_FOUND                      = 500,
+    CUDA_ERROR_NOT_READY                      = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS                = 700,
+    CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES        = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT                 = 702,
+    CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING  = 703,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED    = 704,
+    CUDA_ERROR_PEER_ACCESS_NOT_ENABLED        = 705,
+    CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE         = 708,
+    CUDA_ERROR_CONTEXT_IS_DESTROYED           = 709,
+    CUDA_ERROR_ASSERT                         = 710,
+    CUDA_ERROR_TOO_MANY_PEERS                 = 711,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED     = 713,
+    CUDA_ERROR_HARDWARE_STACK_ERROR           = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION            = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS             = 716,
+    CUDA_ERROR_INVALID_ADDRESS_SPACE          = 717,
+    CUDA_ERROR_INVALID_PC                     = 718,
+    CUDA_ERROR_LAUNCH_FAILED                  = 719,
+    CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE   = 720,
+    CUDA_ERROR_TENSOR_MEMORY_LEAK             = 721,
+    CUDA_ERROR_NOT_PERMITTED                  = 800,
+    CUDA_ERROR_NOT_SUPPORTED                  = 801,
+    CUDA_ERROR_SYSTEM_NOT_READY               = 802,
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH         = 803,
+    CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
+    CUDA_ERROR_MPS_CONNECTION_FAILED          = 805,
+    CUDA_ERROR_MPS_RPC_FAILURE                = 806,
+    CUDA_ERROR_MPS_SERVER_NOT_READY           = 807,
+    CUDA_ERROR_MPS_MAX_CLIENTS_REACHED        = 808,
+    CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED    = 809,
+    CUDA_ERROR_MPS_CLIENT_TERMINATED          = 810,
+    CUDA_ERROR_CDP_NOT_SUPPORTED              = 811,
+    CUDA_ERROR_CDP_VERSION_MISMATCH           = 812,
+    CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED     = 900,
+    CUDA_ERROR_STREAM_CAPTURE_INVALIDATED     = 901,
+    CUDA_ERROR_STREAM_CAPTURE_MERGE           = 902,
+    CUDA_ERROR_STREAM_CAPTURE_UNMATCHED       = 903,
+    CUDA_ERROR_STREAM_CAPTURE_UNJOINED        = 904,
+    CUDA_ERROR_STREAM_CAPTURE_ISOLATION       = 905,
+    CUDA_ERROR_STREAM_CAPTURE_IMPLICIT        = 906,
+    CUDA_ERROR_CAPTURED_EVENT                 = 907,
+    CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD    = 908,
+    CUDA_ERROR_TIMEOUT                        = 909,
+    CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE      = 910,
+    CUDA_ERROR_EXTERNAL_DEVICE                = 911,
+    CUDA_ERROR_INVALID_CLUSTER_SIZE           = 912,
+    CUDA_ERROR_FUNCTION_NOT_LOADED            = 913,
+    CUDA_ERROR_INVALID_RESOURCE_TYPE          = 914,
+    CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915,
+    CUDA_ERROR_KEY_ROTATION                   = 916,
+    CUDA_ERROR_UNKNOWN                        = 999
+} CUresult;
+
+/* ------------------------------------------------------- special values */
+
+/* The implicit stream with legacy (device-wide) synchronisation. */
+#define CU_STREAM_LEGACY     ((CUstream)0x1)
+/* The implicit stream private to the calling host thread. */
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+/* Device ordinal standing for the host, and for "no device". */
+#define CU_DEVICE_CPU     ((CUdevice)-1)
+#define CU_DEVICE_INVALID ((CUdevice)-2)
+
+/* cuMemHostAlloc flags. */
+#define CU_MEMHOSTALLOC_PORTABLE      0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP     0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+
+/* cuMemHostRegister flags. */
+#define CU_MEMHOSTREGISTER_PORTABLE  0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define CU_MEMHOSTREGISTER_IOMEMORY  0x04
+#define CU_MEMHOSTREGISTER_READ_ONLY 0x08
+
+/* CUmemAllocationProp.allocFlags.usage bits. */
+#define CU_MEM_CREATE_USAGE_TILE_POOL     0x1
+#define CU_MEM_CREATE_USAGE_HW_DECOMPRESS 0x2
+
+/* CUmemPoolProps.usage bits. */
+#define CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS 0x2
+
+/* --------------------------------------------------------------- flags */
+
+/* cuMemAllocManaged / stream attachment scope. */
+typedef enum CUmemAttach_flags_enum {
+    CU_MEM_ATTACH_GLOBAL = 0x1,
+    CU_MEM_ATTACH_HOST   = 0x2,
+    CU_MEM_ATTACH_SINGLE = 0x4
+} CUmemAttach_flags;
+
+/* Context creation flags. */
+typedef enum CUctx_flags_enum {
+    CU_CTX_SCHED_AUTO           = 0x00,
+    CU_CTX_SCHED_SPIN           = 0x01,
+    CU_CTX_SCHED_YIELD          = 0x02,
+    CU_CTX_SCHED_BLOCKING_SYNC  = 0x04,
+    CU_CTX_BLOCKING_SYNC        = 0x04,
+    CU_CTX_SCHED_MASK           = 0x07,
+    CU_CTX_MAP_HOST             = 0x08,
+    CU_CTX_LMEM_RESIZE_TO_MAX   = 0x10,
+    CU_CTX_COREDUMP_ENABLE      = 0x20,
+    CU_CTX_USER_COREDUMP_ENABLE = 0x40,
+    CU_CTX_SYNC_MEMOPS          = 0x80,
+    CU_CTX_FLAGS_MASK           = 0xFF
+} CUctx_flags;
+
+/* Stream creation flags. */
+typedef enum CUstream_flags_enum {
+    CU_STREAM_DEFAULT      = 0x0,
+    CU_STREAM_NON_BLOCKING = 0x1
+} CUstream_flags;
+
+/* Event creation flags. */
+typedef enum CUevent_flags_enum {
+    CU_EVENT_DEFAULT        = 0x0,
+    CU_EVENT_BLOCKING_SYNC  = 0x1,
+    CU_EVENT_DISABLE_TIMING = 0x2,
+    CU_EVENT_INTERPROCESS   = 0x4
+} CUevent_flags;
+
+/* cuStreamWaitEvent flags. */
+typedef enum CUevent_wait_flags_enum {
+    CU_EVENT_WAIT_DEFAULT  = 0x0,
+    CU_EVENT_WAIT_EXTERNAL = 0x1
+} CUevent_wait_flags;
+
+/* --------------------------------------------------------------- devices */
+
+/* cuDeviceGetAttribute queries. */
+typedef enum CUdevice_attribute_enum {
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK                         = 1,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X                               = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y                               = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z                               = 4,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X                                = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y                                = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z                                = 7,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK                   = 8,
+    CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK                       = 8,
+    CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY                         = 9,
+    CU_DEVICE_ATTRIBUTE_WARP_SIZE                                     = 10,
+    CU_DEVICE_ATTRIBUTE_MAX_PITCH                                     = 11,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK                       = 12,
+    CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK                           = 12,
+    CU_DEVICE_ATTRIBUTE_CLOCK_RATE                                    = 13,
+    CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT                             = 14,
+    CU_DEVICE_ATTRIBUTE_GPU_OVERLAP                                   = 15,
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT                          = 16,
+    CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT                           = 17,
+    CU_DEVICE_ATTRIBUTE_INTEGRATED                                    = 18,
+    CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY                           = 19,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_MODE                                  = 20,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH                       = 21,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH                       = 22,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT                      = 23,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH                       = 24,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT                      = 25,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH                       = 26,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH               = 27,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT              = 28,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS              = 29,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH                 = 27,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT                = 28,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES             = 29,
+    CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT                             = 30,
+    CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS                            = 31,
+    CU_DEVICE_ATTRIBUTE_ECC_ENABLED                                   = 32,
+    CU_DEVICE_ATTRIBUTE_PCI_BUS_ID                                    = 33,
+    CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID                                 = 34,
+    CU_DEVICE_ATTRIBUTE_TCC_DRIVER                                    = 35,
+    CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE                             = 36,
+    CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH                       = 37,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE                                 = 38,
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR                = 39,
+    CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT                            = 40,
+    CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING                            = 41,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH               = 42,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS              = 43,
+    CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER                              = 44,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH                = 45,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT               = 46,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE             = 47,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE            = 48,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE             = 49,
+    CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID                                 = 50,
+    CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT                       = 51,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH                  = 52,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH          = 53,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS         = 54,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH                       = 55,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH                       = 56,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT                      = 57,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH                       = 58,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT                      = 59,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH                       = 60,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH               = 61,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS              = 62,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH               = 63,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT              = 64,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS              = 65,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH                  = 66,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH          = 67,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS         = 68,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH                = 69,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH                = 70,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT               = 71,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH                = 72,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH             = 73,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT            = 74,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR                      = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR                      = 76,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH             = 77,
+    CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED                   = 78,
+    CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED                     = 79,
+    CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED                      = 80,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR          = 81,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR              = 82,
+    CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY                                = 83,
+    CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD                               = 84,
+    CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID                      = 85,
+    CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED                  = 86,
+    CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO         = 87,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS                        = 88,
+    CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS                     = 89,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED                  = 90,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM       = 91,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1                     = 92,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1              = 93,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1              = 94,
+    CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH                            = 95,
+    CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH               = 96,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN             = 97,
+    CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES                       = 98,
+    CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED                       = 99,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES  = 100,
+    CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST           = 101,
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED          = 102,
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED           = 102,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED   = 103,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED            = 104,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED        = 105,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR                 = 106,
+    CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED                 = 107,
+    CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE                  = 108,
+    CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE                 = 109,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED       = 110,
+    CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK              = 111,
+    CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED                   = 112,
+    CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED             = 113,
+    CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED          = 114,
+    CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED                        = 115,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED                     = 116,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS          = 117,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING               = 118,
+    CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES                = 119,
+    CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH                                = 120,
+    CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED         = 121,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS                 = 122,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR                 = 123,
+    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED                             = 124,
+    CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED                           = 125,
+    CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT                         = 126,
+    CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED                   = 127,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED                  = 128,
+    CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS                     = 129,
+    CU_DEVICE_ATTRIBUTE_NUMA_CONFIG                                   = 130,
+    CU_DEVICE_ATTRIBUTE_NUMA_ID                                       = 131,
+    CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED                           = 132,
+    CU_DEVICE_ATTRIBUTE_MPS_ENABLED                                   = 133,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID                                  = 134,
+    CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED                           = 135,
+    CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK                 = 136,
+    CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH                 = 137,
+    CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED                          = 138,
+    CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID                             = 139,
+    CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID                          = 140,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED              = 142,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED             = 143,
+    CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED                   = 144,
+    CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED      = 145,
+    CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED                  = 146,
+    CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED     = 147,
+    CU_DEVICE_ATTRIBUTE_MAX                                           = 148
+} CUdevice_attribute;
+
+/* Values of CU_DEVICE_ATTRIBUTE_COMPUTE_MODE. */
+typedef enum CUcomputemode_enum {
+    CU_COMPUTEMODE_DEFAULT           = 0,
+    CU_COMPUTEMODE_PROHIBITED        = 2,
+    CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
+} CUcomputemode;
+
+/* cuDeviceGetP2PAttribute queries. */
+typedef enum CUdevice_P2PAttribute_enum {
+    CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK                     = 0x01,
+    CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED                     = 0x02,
+    CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED              = 0x03,
+    CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED              = 0x04,
+    CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED          = 0x04,
+    CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED = 0x05
+} CUdevice_P2PAttribute;
+
+/* ------------------------------------------------------------- contexts */
+
+/* Kinds of execution affinity a context may be created with. */
+typedef enum CUexecAffinityType_enum {
+    CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0,
+    CU_EXEC_AFFINITY_TYPE_MAX
+} CUexecAffinityType;
+
+/* SM-count affinity: the context uses at most val SMs. */
+typedef struct CUexecAffinitySmCount_st {
+    unsigned int val;
+} CUexecAffinitySmCount_v1;
+typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
+
+/* One execution-affinity request. */
+typedef struct CUexecAffinityParam_st {
+    CUexecAffinityType type;
+    union {
+        CUexecAffinitySmCount smCount;
+    } param;
+} CUexecAffinityParam_v1;
+typedef CUexecAffinityParam_v1 CUexecAffinityParam;
+
+/* Kind of data shared with a graphics client (CIG contexts). */
+typedef enum CUcigDataType_enum {
+    CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 0x1,
+    CIG_DATA_TYPE_NV_BLOB             = 0x2
+} CUcigDataType;
+
+/* CIG parameters of cuCtxCreate. */
+typedef struct CUctxCigParam_st {
+    CUcigDataType sharedDataType;
+    void *sharedData;
+} CUctxCigParam;
+
+/* Optional parameters of cuCtxCreate; the pointer itself may be NULL. */
+typedef struct CUctxCreateParams_st {
+    CUexecAffinityParam *execAffinityParams;
+    int numExecAffinityParams;
+    CUctxCigParam *cigParams;
+} CUctxCreateParams;
+
+/* -------------------------------------------------------------- streams */
+
+/* Host function enqueued by cuLaunchHostFunc. */
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+
+/* Callback enqueued by cuStreamAddCallback. */
+typedef void (CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status,
+                                         void *userData);
+
+/* -------------------------------------------------------------- pointers */
+
+/* Kind of memory a pointer refers to. */
+typedef enum CUmemorytype_enum {
+    CU_MEMORYTYPE_HOST    = 0x01,
+    CU_MEMORYTYPE_DEVICE  = 0x02,
+    CU_MEMORYTYPE_ARRAY   = 0x03,
+    CU_MEMORYTYPE_UNIFIED = 0x04
+} CUmemorytype;
+
+/* cuPointerGetAttribute(s) / cuPointerSetAttribute queries. */
+typedef enum CUpointer_attribute_enum {
+    CU_POINTER_ATTRIBUTE_CONTEXT                     = 1,
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE                 = 2,
+    CU_POINTER_ATTRIBUTE_DEVICE_POINTER              = 3,
+    CU_POINTER_ATTRIBUTE_HOST_POINTER                = 4,
+    CU_POINTER_ATTRIBUTE_P2P_TOKENS                  = 5,
+    CU_POINTER_ATTRIBUTE_SYNC_MEMOPS                 = 6,
+    CU_POINTER_ATTRIBUTE_BUFFER_ID                   = 7,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED                  = 8,
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL              = 9,
+    CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE  = 10,
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR            = 11,
+    CU_POINTER_ATTRIBUTE_RANGE_SIZE                  = 12,
+    CU_POINTER_ATTRIBUTE_MAPPED                      = 13,
+    CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES        = 14,
+    CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE  = 15,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAGS                = 16,
+    CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE              = 17,
+    CU_POINTER_ATTRIBUTE_MAPPING_SIZE                = 18,
+    CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR           = 19,
+    CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID             = 20,
+    CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE    = 21
+} CUpointer_attribute;
+
+/* Value of CU_POINTER_ATTRIBUTE_P2P_TOKENS. */
+typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
+    unsigned long long p2pToken;
+    unsigned int vaSpaceToken;
+} CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1;
+typedef CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 CUDA_POINTER_ATTRIBUTE_P2P_TOKENS;
+
+/* Value of CU_POINTER_ATTRIBUTE_ACCESS_FLAGS. */
+typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE      = 0x0,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ      = 0x1,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE = 0x3
+} CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
+
+/* --------------------------------------------------------- unified memory */
+
+/* cuMemAdvise advice. */
+typedef enum CUmem_advise_enum {
+    CU_MEM_ADVISE_SET_READ_MOSTLY          = 1,
+    CU_MEM_ADVISE_UNSET_READ_MOSTLY        = 2,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION   = 3,
+    CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    CU_MEM_ADVISE_SET_ACCESSED_BY          = 5,
+    CU_MEM_ADVISE_UNSET_ACCESSED_BY        = 6
+} CUmem_advise;
+
+/* cuMemRangeGetAttribute(s) queries. */
+typedef enum CUmem_range_attribute_enum {
+    CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY                 = 1,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION          = 2,
+    CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY                 = 3,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION      = 4,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE     = 5,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID       = 6,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID   = 8
+} CUmem_range_attribute;
+
+/* ------------------------------------------ locations, handles, access */
+
+/* Export mechanisms an allocation or pool may allow (a bit mask). */
+typedef enum CUmemAllocationHandleType_enum {
+    CU_MEM_HANDLE_TYPE_NONE                  = 0x0,
+    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+    CU_MEM_HANDLE_TYPE_WIN32                 = 0x2,
+    CU_MEM_HANDLE_TYPE_WIN32_KMT             = 0x4,
+    CU_MEM_HANDLE_TYPE_FABRIC                = 0x8,
+    CU_MEM_HANDLE_TYPE_MAX                   = 0x7FFFFFFF
+} CUmemAllocationHandleType;
+
+/* Protection of a mapping as seen from one location. */
+typedef enum CUmemAccess_flags_enum {
+    CU_MEM_ACCESS_FLAGS_PROT_NONE      = 0x0,
+    CU_MEM_ACCESS_FLAGS_PROT_READ      = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+    CU_MEM_ACCESS_FLAGS_PROT_MAX       = 0x7FFFFFFF
+} CUmemAccess_flags;
+
+/* What CUmemLocation.id names. */
+typedef enum CUmemLocationType_enum {
+    CU_MEM_LOCATION_TYPE_INVALID           = 0x0,
+    CU_MEM_LOCATION_TYPE_NONE              = 0x0,
+    CU_MEM_LOCATION_TYPE_DEVICE            = 0x1,
+    CU_MEM_LOCATION_TYPE_HOST              = 0x2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA         = 0x3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+    CU_MEM_LOCATION_TYPE_MAX               = 0x7FFFFFFF
+} CUmemLocationType;
+
+/* Kind of physical allocation. */
+typedef enum CUmemAllocationType_enum {
+    CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_ALLOCATION_TYPE_PINNED  = 0x1,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+    CU_MEM_ALLOCATION_TYPE_MAX     = 0x7FFFFFFF
+} CUmemAllocationType;
+
+/* cuMemGetAllocationGranularity option. */
+typedef enum CUmemAllocationGranularity_flags_enum {
+    CU_MEM_ALLOC_GRANULARITY_MINIMUM     = 0x0,
+    CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1
+} CUmemAllocationGranularity_flags;
+
+/* Compression hint of CUmemAllocationProp.allocFlags.compressionType. */
+typedef enum CUmemAllocationCompType_enum {
+    CU_MEM_ALLOCATION_COMP_NONE    = 0x0,
+    CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+} CUmemAllocationCompType;
+
+/* A place memory can live: a device, the host or a host NUMA node. */
+typedef struct CUmemLocation_st {
+    CUmemLocationType type;
+    int id;
+} CUmemLocation_v1;
+typedef CUmemLocation_v1 CUmemLocation;
+
+/* Properties of a physical allocation (cuMemCreate). */
+typedef struct CUmemAllocationProp_st {
+    CUmemAllocationType type;
+    CUmemAllocationHandleType requestedHandleTypes;
+    CUmemLocation location;
+    void *win32HandleMetaData;              /* must be NULL off Windows */
+    struct {
+        unsigned char compressionType;      /* a CUmemAllocationCompType */
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;               /* CU_MEM_CREATE_USAGE_* */
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
+
+/* Access granted to one location (cuMemSetAccess, cuMemPoolSetAccess). */
+typedef struct CUmemAccessDesc_st {
+    CUmemLocation location;
+    CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
+
+/* ----------------------------------------------------- sparse arrays */
+
+/* Kind of resource a CUarrayMapInfo describes. */
+typedef enum CUresourcetype_enum {
+    CU_RESOURCE_TYPE_ARRAY           = 0x00,
+    CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01,
+    CU_RESOURCE_TYPE_LINEAR          = 0x02,
+    CU_RESOURCE_TYPE_PITCH2D         = 0x03
+} CUresourcetype;
+
+/* Part of a sparse array being mapped. */
+typedef enum CUarraySparseSubresourceType_enum {
+    CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL = 0,
+    CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL      = 1
+} CUarraySparseSubresourceType;
+
+/* Map or unmap. */
+typedef enum CUmemOperationType_enum {
+    CU_MEM_OPERATION_TYPE_MAP   = 1,
+    CU_MEM_OPERATION_TYPE_UNMAP = 2
+} CUmemOperationType;
+
+/* Kind of backing handle in a CUarrayMapInfo. */
+typedef enum CUmemHandleType_enum {
+    CU_MEM_HANDLE_TYPE_GENERIC = 0
+} CUmemHandleType;
+
+/* One map/unmap operation of cuMemMapArrayAsync. */
+typedef struct CUarrayMapInfo_st {
+    CUresourcetype resourceType;
+    union {
+        CUmipmappedArray mipmap;
+        CUarray array;
+    } resource;
+    CUarraySparseSubresourceType subresourceType;
+    union {
+        struct {
+            unsigned int level;
+            unsigned int layer;
+            unsigned int offsetX;
+            unsigned int offsetY;
+            unsigned int offsetZ;
+            unsigned int extentWidth;
+            unsigned int extentHeight;
+            unsigned int extentDepth;
+        } sparseLevel;
+        struct {
+            unsigned int layer;
+            unsigned long long offset;
+            unsigned long long size;
+        } miptail;
+    } subresource;
+    CUmemOperationType memOperationType;
+    CUmemHandleType memHandleType;
+    union {
+        CUmemGenericAllocationHandle memHandle;
+    } memHandle;
+    unsigned long long offset;
+    unsigned int deviceBitMask;
+    unsigned int flags;
+    unsigned int reserved[2];
+} CUarrayMapInfo_v1;
+typedef CUarrayMapInfo_v1 CUarrayMapInfo;
+
+/* ------------------------------------------------------------ mem pools */
+
+/* cuMemPoolGetAttribute / cuMemPoolSetAttribute attributes. */
+typedef enum CUmemPool_attribute_enum {
+    CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES   = 1, /* int */
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC         = 2, /* int */
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3, /* int */
+    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD                 = 4, /* cuuint64_t */
+    CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT              = 5, /* cuuint64_t */
+    CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH                 = 6, /* cuuint64_t */
+    CU_MEMPOOL_ATTR_USED_MEM_CURRENT                  = 7, /* cuuint64_t */
+    CU_MEMPOOL_ATTR_USED_MEM_HIGH                     = 8  /* cuuint64_t */
+} CUmemPool_attribute;
+
+/* Properties of a pool (cuMemPoolCreate). */
+typedef struct CUmemPoolProps_st {
+    CUmemAllocationType allocType;
+    CUmemAllocationHandleType handleTypes;
+    CUmemLocation location;
+    void *win32SecurityAttributes;          /* must be NULL off Windows */
+    size_t maxSize;                         /* 0: no limit of its own */
+    unsigned short usage;                   /* CU_MEM_POOL_CREATE_USAGE_* */
+    unsigned char reserved[54];
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+
+/* Opaque token naming one pool allocation across processes. */
+typedef struct CUmemPoolPtrExportData_st {
+    unsigned char reserved[64];
+} CUmemPoolPtrExportData_v1;
+typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
+
+/* ==================================================== entry points */
+
+/* ---- errors */
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
+
+/* ---- initialisation and version */
+CUresult CUDAAPI cuInit(unsigned int Flags);
+CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
+
+/* ---- devices */
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
+CUresult CUDAAPI cuDeviceGetCount(int *count);
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
+                                      CUdevice dev);
+CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out,
+                                           CUdevice dev);
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
+                                       CUdevice peerDev);
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value,
+                                         CUdevice_P2PAttribute attrib,
+                                         CUdevice srcDevice,
+                                         CUdevice dstDevice);
+
+/* ---- primary contexts */
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags,
+                                            int *active);
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+
+/* ---- contexts */
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx,
+                             CUctxCreateParams *ctxCreateParams,
+                             unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext,
+                                       unsigned int Flags);
+CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);
+
+/* ---- streams */
+CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream,
+                                            unsigned int flags, int priority);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
+                                   unsigned int Flags);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream,
+                                     CUstreamCallback callback,
+                                     void *userData, unsigned int flags);
+CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn,
+                                  void *userData);
+
+/* ---- events */
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventQuery(CUevent hEvent);
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+                                    CUevent hEnd);
+
+/* ---- device, host and managed memory */
+CUresult CUDAAPI cuMemGetInfo(size_t *freeBytes, size_t *totalBytes);
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
+                                 size_t WidthInBytes, size_t Height,
+                                 unsigned int ElementSizeBytes);
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize,
+                                      CUdeviceptr dptr);
+CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);
+CUresult CUDAAPI cuMemFreeHost(void *p);
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize,
+                                unsigned int Flags);
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
+                                           unsigned int Flags);
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+                                   unsigned int flags);
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize,
+                                   unsigned int Flags);
+CUresult CUDAAPI cuMemHostUnregister(void *p);
+
+/* ---- copies */
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext,
+                              CUdeviceptr srcDevice, CUcontext srcContext,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
+                               size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice,
+                                   CUcontext dstContext,
+                                   CUdeviceptr srcDevice,
+                                   CUcontext srcContext, size_t ByteCount,
+                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost,
+                                   size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice,
+                                   size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice,
+                                   CUdeviceptr srcDevice, size_t ByteCount,
+                                   CUstream hStream);
+
+/* ---- memsets (N counts elements, not bytes) */
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc,
+                            size_t N);
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us,
+                             size_t N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui,
+                             size_t N);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc,
+                                 size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us,
+                                  size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui,
+                                  size_t N, CUstream hStream);
+
+/* ---- unified addressing */
+CUresult CUDAAPI cuPointerGetAttribute(void *data,
+                                       CUpointer_attribute attribute,
+                                       CUdeviceptr ptr);
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes,
+                                        CUpointer_attribute *attributes,
+                                        void **data, CUdeviceptr ptr);
+CUresult CUDAAPI cuPointerSetAttribute(const void *value,
+                                       CUpointer_attribute attribute,
+                                       CUdeviceptr ptr);
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+                                    CUmemLocation location,
+                                    unsigned int flags, CUstream hStream);
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
+                             CUmem_advise advice, CUmemLocation location);
+CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize,
+                                        CUmem_range_attribute attribute,
+                                        CUdeviceptr devPtr, size_t count);
+CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                         CUmem_range_attribute *attributes,
+                                         size_t numAttributes,
+                                         CUdeviceptr devPtr, size_t count);
+
+/* ---- virtual memory management */
+CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size,
+                                     size_t alignment, CUdeviceptr addr,
+                                     unsigned long long flags);
+CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);
+CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle,
+                             size_t size, const CUmemAllocationProp *prop,
+                             unsigned long long flags);
+CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);
+CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                          CUmemGenericAllocationHandle handle,
+                          unsigned long long flags);
+CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList,
+                                    unsigned int count, CUstream hStream);
+CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);
+CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size,
+                                const CUmemAccessDesc *desc, size_t count);
+CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags,
+                                const CUmemLocation *location,
+                                CUdeviceptr ptr);
+CUresult CUDAAPI cuMemExportToShareableHandle(
+    void *shareableHandle, CUmemGenericAllocationHandle handle,
+    CUmemAllocationHandleType handleType, unsigned long long flags);
+CUresult CUDAAPI cuMemImportFromShareableHandle(
+    CUmemGenericAllocationHandle *handle, void *osHandle,
+    CUmemAllocationHandleType shHandleType);
+CUresult CUDAAPI cuMemGetAllocationGranularity(
+    size_t *granularity, const CUmemAllocationProp *prop,
+    CUmemAllocationGranularity_flags option);
+CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(
+    CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);
+CUresult CUDAAPI cuMemRetainAllocationHandle(
+    CUmemGenericAllocationHandle *handle, void *addr);
+
+/* ---- stream-ordered allocation and memory pools */
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+                                         CUmemoryPool pool, CUstream hStream);
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool,
+                                       CUmemPool_attribute attr, void *value);
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool,
+                                       CUmemPool_attribute attr, void *value);
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool,
+                                    const CUmemAccessDesc *map, size_t count);
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags,
+                                    CUmemoryPool memPool,
+                                    CUmemLocation *location);
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool,
+                                 const CUmemPoolProps *poolProps);
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);
+CUresult CUDAAPI cuMemPoolExportToShareableHandle(
+    void *handle_out, CUmemoryPool pool,
+    CUmemAllocationHandleType handleType, unsigned long long flags);
+CUresult CUDAAPI cuMemPoolImportFromShareableHandle(
+    CUmemoryPool *pool_out, void *handle,
+    CUmemAllocationHandleType handleType, unsigned long long flags);
+CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out,
+                                        CUdeviceptr ptr);
+CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out,
+                                        CUmemoryPool pool,
+                                        CUmemPoolPtrExportData *shareData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUEMU_CUDA_H */
