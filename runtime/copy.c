@@ -1,0 +1,459 @@
+/*
+ * copy.c - memcpy and memset in every form: cuMemcpy, cuMemcpyHtoD/DtoH/
+ * DtoD/Peer and their Async forms, cuMemsetD8/D16/D32 and Async, and the
+ * runtime's cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer(Async) and
+ * cudaMemset(Async).
+ *
+ * A copy is an operation on a stream: it runs on the stream's worker in
+ * stream order, moves the bytes for real, and advances the stream's model
+ * clock by the cost of the link it crosses (cuemu_copy_cost_ns). Where each
+ * end lives comes from the address map: device and pool memory on their
+ * GPU, pinned, registered and unknown (pageable) memory on the host, VMM
+ * mappings where their physical memory is. Managed memory is first touched
+ * through managed.c, as the processor at the other end would touch it (the
+ * stream's GPU when both ends are managed), so that it faults and migrates
+ * as a real access does; the copy itself is then local to that processor.
+ * The synchronous forms run on the legacy stream and wait. An Async form
+ * with a pageable end also waits, as the real driver stages pageable memory
+ * before it returns, so the caller may reuse its buffer at once.
+ *
+ * Locking: ends are resolved under cuemu_lock() when the call is made; the
+ * operation touches user memory with no lock held (managed memory may fault
+ * into fault.c, which takes the process lock).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Where one end of a copy is. */
+struct end {
+	uintptr_t p;
+	int proc;      /* GPU index or CUEMU_PROC_HOST; for managed: the
+	                * processor that touches it */
+	bool managed;
+	bool pageable; /* host memory the runtime does not know */
+};
+
+struct copy_op {
+	struct end dst, src;
+	size_t bytes;
+	unsigned elem;    /* memset: element size (1, 2, 4); 0 for a copy */
+	uint32_t value;   /* memset: the element */
+	bool heap;        /* freed by the operation */
+};
+
+/* ------------------------------------------------------------ resolve */
+
+/* Fills e for [p, p+n); dev_side: the API names this end a device pointer,
+ * so it must be memory a device can reach. Lock held. */
+static CUresult resolve(uintptr_t p, size_t n, bool dev_side, int curdev,
+			struct end *e)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct cuemu_map_info mi, last;
+
+	memset(e, 0, sizeof *e);
+	e->p = p;
+	if (!a) {
+		if (dev_side || !p)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "%#lx is not device-accessible "
+					  "memory", (unsigned long)p);
+		e->proc = CUEMU_PROC_HOST;
+		e->pageable = true;
+		return CUDA_SUCCESS;
+	}
+	if (a->kind == CUEMU_KIND_RESERVATION) {
+		if (!cuemu_vmm_lookup(p, curdev, &mi) ||
+		    !cuemu_vmm_lookup(p + n - 1, curdev, &last))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "[%#lx, +%zu) is not mapped in its "
+					  "reservation", (unsigned long)p, n);
+		e->proc = cuemu_loc_proc(mi.loc);
+		if (e->proc < 0)
+			e->proc = CUEMU_PROC_HOST;
+		return CUDA_SUCCESS;
+	}
+	if (p + n > a->base + a->size || p + n < p)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) runs past the end of %s "
+				  "allocation %llu (%zu bytes)",
+				  (unsigned long)p, n,
+				  cuemu_kind_names[a->kind],
+				  (unsigned long long)a->id, a->size);
+	switch (a->kind) {
+	case CUEMU_KIND_DEVICE:
+	case CUEMU_KIND_POOL:
+		e->proc = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
+		break;
+	case CUEMU_KIND_MANAGED:
+		e->managed = true;
+		break;
+	default:
+		e->proc = CUEMU_PROC_HOST;
+		break;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* Managed ends are touched by the processor at the other end. */
+static void pick_touchers(struct copy_op *op, int stream_dev)
+{
+	if (op->dst.managed && op->src.managed)
+		op->dst.proc = op->src.proc = stream_dev;
+	else if (op->dst.managed)
+		op->dst.proc = op->src.proc;
+	else if (op->src.managed)
+		op->src.proc = op->dst.proc;
+}
+
+/* ------------------------------------------------------------ the operation */
+
+static void count_bytes(int from, int to, size_t n)
+{
+	if (from == CUEMU_PROC_HOST && to != CUEMU_PROC_HOST)
+		cuemu_counter_add(to, CUEMU_CTR_BYTES_HTOD, n);
+	else if (from != CUEMU_PROC_HOST && to == CUEMU_PROC_HOST)
+		cuemu_counter_add(from, CUEMU_CTR_BYTES_DTOH, n);
+	else if (from != CUEMU_PROC_HOST)
+		cuemu_counter_add(to, CUEMU_CTR_BYTES_DTOD, n);
+}
+
+/* Writes n elements of elem bytes: one, then doubling copies. */
+static void fill(void *dst, uint32_t value, unsigned elem, size_t n)
+{
+	size_t total = n * elem, done = elem;
+	uint16_t v16 = (uint16_t)value;
+	char *d = dst;
+
+	if (elem == 1) {
+		memset(dst, (int)value, n);
+		return;
+	}
+	memcpy(d, elem == 2 ? (const void *)&v16 : (const void *)&value, elem);
+	while (done < total) {
+		size_t c = done < total - done ? done : total - done;
+
+		memcpy(d + done, d, c);
+		done += c;
+	}
+}
+
+static void copy_run(CUstream s, void *arg)
+{
+	struct copy_op *op = arg;
+	size_t n = op->bytes;
+
+	if (op->src.managed && !op->elem)
+		cuemu_managed_touch(op->src.p, n, op->src.proc, false, s);
+	if (op->dst.managed)
+		cuemu_managed_touch(op->dst.p, n, op->dst.proc, true, s);
+	if (op->elem)
+		fill((void *)op->dst.p, op->value, op->elem,
+		     op->bytes / op->elem);
+	else
+		memmove((void *)op->dst.p, (const void *)op->src.p, n);
+	cuemu_stream_advance(s, cuemu_copy_cost_ns(op->src.proc, op->dst.proc,
+						   n));
+	if (!op->elem)
+		count_bytes(op->src.proc, op->dst.proc, n);
+	if (op->heap)
+		free(op);
+}
+
+/* Runs op on stream h: waits for it when sync (or when an end is
+ * pageable), else queues a copy of it. */
+static CUresult submit(CUstream s, struct copy_op *op, bool sync)
+{
+	struct copy_op *q;
+	CUresult r;
+
+	if (sync || op->src.pageable || op->dst.pageable) {
+		op->heap = false;
+		return cuemu_stream_run(s, copy_run, op);
+	}
+	q = malloc(sizeof *q);
+	if (!q)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of memory");
+	*q = *op;
+	q->heap = true;
+	if ((r = cuemu_stream_enqueue(s, copy_run, q)))
+		free(q);
+	return r;
+}
+
+/* The common path of every copy. dst_dev/src_dev: the API calls that end a
+ * device pointer. */
+static CUresult do_copy(uintptr_t dst, uintptr_t src, size_t n, bool dst_dev,
+			bool src_dev, CUstream h, bool sync)
+{
+	struct copy_op op = { .bytes = n };
+	CUstream s;
+	CUresult r;
+	int dev;
+
+	if ((r = cuemu_current(NULL, &dev)))
+		return r;
+	if ((r = cuemu_stream_get(h, &s)))
+		return r;
+	if (n == 0)
+		return CUDA_SUCCESS;
+	cuemu_lock();
+	r = resolve(dst, n, dst_dev, dev, &op.dst);
+	if (!r)
+		r = resolve(src, n, src_dev, dev, &op.src);
+	cuemu_unlock();
+	if (r)
+		return r;
+	pick_touchers(&op, cuemu_stream_device(s));
+	return submit(s, &op, sync);
+}
+
+static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
+		       CUstream h, bool sync)
+{
+	struct copy_op op = { .elem = elem, .value = value };
+	CUstream s;
+	CUresult r;
+	int dev;
+
+	if ((r = cuemu_current(NULL, &dev)))
+		return r;
+	if ((r = cuemu_stream_get(h, &s)))
+		return r;
+	if (dst % elem)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is not aligned to %u bytes",
+				  (unsigned long)dst, elem);
+	if (__builtin_mul_overflow(N, (size_t)elem, &op.bytes))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%zu elements overflow", N);
+	if (N == 0)
+		return CUDA_SUCCESS;
+	cuemu_lock();
+	r = resolve(dst, op.bytes, true, dev, &op.dst);
+	cuemu_unlock();
+	if (r)
+		return r;
+	/* A memset is a kernel of the stream's GPU writing the memory. */
+	op.src.proc = cuemu_stream_device(s);
+	if (op.dst.managed)
+		op.dst.proc = op.src.proc;
+	return submit(s, &op, sync);
+}
+
+/* ------------------------------------------------------------ driver API */
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+	return do_copy(dst, src, ByteCount, false, false, NULL, true);
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
+		       CUstream hStream)
+{
+	return do_copy(dst, src, ByteCount, false, false, hStream, false);
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost,
+		      size_t ByteCount)
+{
+	return do_copy(dstDevice, (uintptr_t)srcHost, ByteCount, true, false,
+		       NULL, true);
+}
+
+CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+	return do_copy((uintptr_t)dstHost, srcDevice, ByteCount, false, true,
+		       NULL, true);
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+		      size_t ByteCount)
+{
+	return do_copy(dstDevice, srcDevice, ByteCount, true, true, NULL, true);
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost,
+			   size_t ByteCount, CUstream hStream)
+{
+	return do_copy(dstDevice, (uintptr_t)srcHost, ByteCount, true, false,
+		       hStream, false);
+}
+
+CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice,
+			   size_t ByteCount, CUstream hStream)
+{
+	return do_copy((uintptr_t)dstHost, srcDevice, ByteCount, false, true,
+		       hStream, false);
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+			   size_t ByteCount, CUstream hStream)
+{
+	return do_copy(dstDevice, srcDevice, ByteCount, true, true, hStream,
+		       false);
+}
+
+static CUresult peer_check(CUcontext dstContext, CUcontext srcContext)
+{
+	CUresult r;
+
+	if ((r = cuemu_current(NULL, NULL)))
+		return r;
+	if (!cuemu_ctx_valid(dstContext) || !cuemu_ctx_valid(srcContext))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "a peer copy needs two valid contexts");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext,
+		      CUdeviceptr srcDevice, CUcontext srcContext,
+		      size_t ByteCount)
+{
+	CUresult r = peer_check(dstContext, srcContext);
+
+	return r ? r : do_copy(dstDevice, srcDevice, ByteCount, true, true,
+			       NULL, true);
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
+			   CUdeviceptr srcDevice, CUcontext srcContext,
+			   size_t ByteCount, CUstream hStream)
+{
+	CUresult r = peer_check(dstContext, srcContext);
+
+	return r ? r : do_copy(dstDevice, srcDevice, ByteCount, true, true,
+			       hStream, false);
+}
+
+CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+{
+	return do_set(dstDevice, uc, 1, N, NULL, true);
+}
+
+CUresult cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N)
+{
+	return do_set(dstDevice, us, 2, N, NULL, true);
+}
+
+CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+{
+	return do_set(dstDevice, ui, 4, N, NULL, true);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N,
+			 CUstream hStream)
+{
+	return do_set(dstDevice, uc, 1, N, hStream, false);
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N,
+			  CUstream hStream)
+{
+	return do_set(dstDevice, us, 2, N, hStream, false);
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
+			  CUstream hStream)
+{
+	return do_set(dstDevice, ui, 4, N, hStream, false);
+}
+
+/* ------------------------------------------------------------ runtime API */
+
+static cudaError_t rt_copy(void *dst, const void *src, size_t count,
+			   enum cudaMemcpyKind kind, cudaStream_t stream,
+			   bool sync)
+{
+	bool dd = false, sd = false;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(NULL, NULL)))
+		return cuemu_rt_result(r);
+	switch (kind) {
+	case cudaMemcpyHostToHost:
+	case cudaMemcpyDefault:
+		break;
+	case cudaMemcpyHostToDevice:
+		dd = true;
+		break;
+	case cudaMemcpyDeviceToHost:
+		sd = true;
+		break;
+	case cudaMemcpyDeviceToDevice:
+		dd = sd = true;
+		break;
+	default:
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			   "unknown cudaMemcpyKind %d", (int)kind);
+		return cudaErrorInvalidMemcpyDirection;
+	}
+	return cuemu_rt_result(do_copy((uintptr_t)dst, (uintptr_t)src, count,
+				       dd, sd, (CUstream)stream, sync));
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+		       enum cudaMemcpyKind kind)
+{
+	return rt_copy(dst, src, count, kind, NULL, true);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+			    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	return rt_copy(dst, src, count, kind, stream, false);
+}
+
+static cudaError_t rt_peer(void *dst, int dstDevice, const void *src,
+			   int srcDevice, size_t count, cudaStream_t stream,
+			   bool sync)
+{
+	CUresult r;
+
+	if ((r = cuemu_rt_current(NULL, NULL)))
+		return cuemu_rt_result(r);
+	if (dstDevice < 0 || dstDevice >= cuemu_device_count() ||
+	    srcDevice < 0 || srcDevice >= cuemu_device_count())
+		return cuemu_rt_result(cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+			"no device %d", dstDevice < 0 ||
+			dstDevice >= cuemu_device_count() ? dstDevice :
+			srcDevice));
+	return cuemu_rt_result(do_copy((uintptr_t)dst, (uintptr_t)src, count,
+				       true, true, (CUstream)stream, sync));
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+			   int srcDevice, size_t count)
+{
+	return rt_peer(dst, dstDevice, src, srcDevice, count, NULL, true);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count,
+				cudaStream_t stream)
+{
+	return rt_peer(dst, dstDevice, src, srcDevice, count, stream, false);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	CUresult r;
+
+	if ((r = cuemu_rt_current(NULL, NULL)))
+		return cuemu_rt_result(r);
+	return cuemu_rt_result(do_set((uintptr_t)devPtr, (uint8_t)value, 1,
+				      count, NULL, true));
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+			    cudaStream_t stream)
+{
+	CUresult r;
+
+	if ((r = cuemu_rt_current(NULL, NULL)))
+		return cuemu_rt_result(r);
+	return cuemu_rt_result(do_set((uintptr_t)devPtr, (uint8_t)value, 1,
+				      count, (CUstream)stream, false));
+}
