@@ -1,0 +1,1342 @@
+/*
+ * vmm.c - virtual memory management: address reservations, physical
+ * handles, the mappings of handles into reservations with their access per
+ * location, shareable handles (POSIX file descriptors), the cuMem* VMM
+ * calls, what pointer.c asks of a mapped address (cuemu_vmm_lookup), and
+ * /cu/reservations and /cu/handles.
+ *
+ * Model:
+ *   - A reservation is PROT_NONE anonymous address space (MAP_NORESERVE),
+ *     an entry of kind CUEMU_KIND_RESERVATION in the address map. Its
+ *     mappings are kept in a sorted array (binary search, O(log n)).
+ *   - A physical handle is a memfd of its size, named
+ *     "cuemu-handle:<location>:<handle types>" so that an importer learns
+ *     where the memory lives. Device memory is charged to its device in the
+ *     machine segment by the process that created it. Export dups the
+ *     memfd; import dups it back, so two processes map the same bytes.
+ *   - cuMemMap maps the memfd MAP_SHARED over the reservation, PROT_NONE.
+ *     Access is kept per processor (GPUs, then the host). The host's view of
+ *     a mapping, which is what emulated device code and copies use, gets the
+ *     most permissive access granted to any location: after cuMemSetAccess
+ *     gives gpu0 read-only access, a write through the pointer faults.
+ *   - A handle lives while it has references (create, import, retain) or
+ *     mappings; the memory is freed (uncharged, memfd closed) when the last
+ *     of either goes.
+ *
+ * Locking: every reservation, mapping and handle is guarded by cuemu_lock().
+ * Entry points validate their arguments, take it for the bookkeeping and the
+ * mmap/mprotect calls that go with it (these never touch user memory), and
+ * never call another API entry point while holding it.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define G CUEMU_GRANULARITY
+#define MEMFD_PREFIX "cuemu-handle:"
+/* Handle types this emulation can export. */
+#define VMM_HANDLE_TYPES CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+
+struct handle {
+	RB_ENTRY(handle) node;       /* by id */
+	uint64_t id;                 /* the CUmemGenericAllocationHandle */
+	size_t size;
+	CUmemAllocationProp prop;    /* type, location, handle types */
+	int fd;                      /* the memfd */
+	dev_t st_dev;                /* to know a re-imported memfd */
+	ino_t st_ino;
+	unsigned refs;               /* create, import, retain; release */
+	unsigned maps;               /* live cuMemMap mappings */
+	int charged;                 /* device this process charged, or -1 */
+	bool exported;
+	bool imported;
+};
+
+struct mapping {
+	uintptr_t base;
+	size_t size;
+	struct handle *h;
+	uint8_t access[CUEMU_NPROC]; /* CUmemAccess_flags per processor */
+};
+
+struct resv {
+	struct cuemu_alloc a;        /* the address-map entry; a.priv = this */
+	size_t align;
+	struct mapping *m;           /* sorted by base, never overlapping */
+	size_t n, cap;
+};
+
+static int handle_cmp(struct handle *a, struct handle *b)
+{
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+RB_HEAD(handle_tree, handle);
+/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
+ * Linux; spell the attribute out. */
+#define VMM_STATIC __attribute__((unused)) static
+RB_GENERATE_INTERNAL(handle_tree, handle, node, handle_cmp, VMM_STATIC)
+
+/* The process's physical handles: process state like the address map, and
+ * reached from every entry point and from /cu by id. */
+static struct handle_tree handles = RB_INITIALIZER(&handles);
+
+/* ---------------------------------------------------------------- lookups */
+
+/* A handle the caller may use (it holds a reference). Lock held. */
+static struct handle *handle_get(CUmemGenericAllocationHandle v)
+{
+	struct handle key = { .id = (uint64_t)v };
+	struct handle *h = RB_FIND(handle_tree, &handles, &key);
+
+	return h && h->refs ? h : NULL;
+}
+
+/* The reservation containing p, or NULL. Lock held. */
+static struct resv *resv_at(uintptr_t p)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	return a && a->kind == CUEMU_KIND_RESERVATION ? a->priv : NULL;
+}
+
+/* Index of the first mapping of r that ends after p (r->n if none). */
+static size_t map_lower(const struct resv *r, uintptr_t p)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->m[mid].base + r->m[mid].size <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The mapping containing p, or NULL; *rp gets its reservation. */
+static struct mapping *map_at(uintptr_t p, struct resv **rp)
+{
+	struct resv *r = resv_at(p);
+	size_t i;
+
+	if (rp)
+		*rp = r;
+	if (!r)
+		return NULL;
+	i = map_lower(r, p);
+	if (i < r->n && r->m[i].base <= p)
+		return &r->m[i];
+	return NULL;
+}
+
+/* The mappings [*first, *last) that exactly tile [p, p+len), contiguous
+ * with no hole. false when the range is not fully mapped by whole
+ * mappings of one reservation. */
+static bool map_span(uintptr_t p, size_t len, struct resv **rp, size_t *first,
+		     size_t *last)
+{
+	struct resv *r = resv_at(p);
+	uintptr_t at = p, end = p + len;
+	size_t i;
+
+	if (!r || end < p || end > r->a.base + r->a.size)
+		return false;
+	i = map_lower(r, p);
+	if (i >= r->n || r->m[i].base != p)
+		return false;
+	*first = i;
+	while (i < r->n && r->m[i].base == at && at < end)
+		at += r->m[i++].size;
+	if (at != end)
+		return false;
+	*rp = r;
+	*last = i;
+	return true;
+}
+
+static int mapping_prot(const struct mapping *m)
+{
+	uint8_t most = 0;
+
+	for (int i = 0; i < CUEMU_NPROC; i++)
+		most |= m->access[i];
+	if (most & 2)
+		return PROT_READ | PROT_WRITE;
+	return most ? PROT_READ : PROT_NONE;
+}
+
+static const char *access_word(uint8_t f)
+{
+	return f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? "rw" :
+	       f == CU_MEM_ACCESS_FLAGS_PROT_READ ? "ro" : "none";
+}
+
+static bool loc_is_host(const CUmemLocation *l)
+{
+	return l->type == CU_MEM_LOCATION_TYPE_HOST ||
+	       l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA;
+}
+
+/* ---------------------------------------------------------------- handles */
+
+/* Checks what cuMemCreate and cuMemGetAllocationGranularity share. */
+static CUresult check_prop(const CUmemAllocationProp *p)
+{
+	unsigned long long t = (unsigned long long)p->requestedHandleTypes;
+
+	if (p->type != CU_MEM_ALLOCATION_TYPE_PINNED)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "allocation type %d: only PINNED is supported",
+				  (int)p->type);
+	switch (p->location.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		if (p->location.id < 0 || p->location.id >= cuemu_device_count())
+			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+					  "no device %d", p->location.id);
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		if (t)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "HOST allocations cannot be shared: "
+					  "requestedHandleTypes must be 0");
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		if (!cuemu_numa_valid(p->location.id))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "no host NUMA node %d", p->location.id);
+		break;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not DEVICE, HOST or "
+				  "HOST_NUMA", (int)p->location.type);
+	}
+	if (t & ~(unsigned long long)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
+				      CU_MEM_HANDLE_TYPE_WIN32 |
+				      CU_MEM_HANDLE_TYPE_WIN32_KMT |
+				      CU_MEM_HANDLE_TYPE_FABRIC))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "unknown handle types %#llx", t);
+	if (t & ~(unsigned long long)VMM_HANDLE_TYPES)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "handle types %#llx: only POSIX file "
+				  "descriptors are emulated", t);
+	return CUDA_SUCCESS;
+}
+
+/* Charges the location for size bytes; false when it does not fit. Host
+ * memory is not accounted machine-wide: it must fit the node (or host). */
+static bool charge(const CUmemLocation *l, size_t size, int *charged)
+{
+	uint64_t total = 0;
+
+	*charged = -1;
+	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
+		if (!cuemu_mem_charge(l->id, size))
+			return false;
+		*charged = l->id;
+		return true;
+	}
+	if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		return size <= cuemu_numa_total(l->id);
+	for (int n = 0; n < cuemu_numa_count(); n++)
+		total += cuemu_numa_total(n);
+	return !total || size <= total;
+}
+
+/* Binds the memfd's pages to a host NUMA node: the policy of a shared
+ * mapping of shmem belongs to the file, so it holds for every mapping. */
+static void bind_numa(int fd, size_t size, int node)
+{
+	void *p;
+
+	if (numa_available() < 0)
+		return;
+	p = mmap(NULL, size, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	numa_tonode_memory(p, size, node);
+	munmap(p, size);
+}
+
+static int make_memfd(const CUmemAllocationProp *p, size_t size)
+{
+	char name[64], loc[32];
+	int fd;
+
+	snprintf(name, sizeof name, MEMFD_PREFIX "%s:%s",
+		 cuemu_loc_str(p->location, loc, sizeof loc),
+		 p->requestedHandleTypes ? "posix_fd" : "none");
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)size) < 0) {
+		close(fd);
+		return -1;
+	}
+	/* The size is the handle's: nobody may change it under a mapping. */
+	fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	if (p->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		bind_numa(fd, size, p->location.id);
+	return fd;
+}
+
+/* A new handle of one reference over fd; NULL on no memory. */
+static struct handle *handle_new(int fd, size_t size,
+				 const CUmemAllocationProp *p)
+{
+	struct handle *h = calloc(1, sizeof *h);
+	struct stat st;
+
+	if (!h)
+		return NULL;
+	h->id = cuemu_next_id();
+	h->size = size;
+	h->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	h->prop.location = p->location;
+	h->prop.requestedHandleTypes = p->requestedHandleTypes;
+	h->fd = fd;
+	if (fstat(fd, &st) == 0) {
+		h->st_dev = st.st_dev;
+		h->st_ino = st.st_ino;
+	}
+	h->refs = 1;
+	h->charged = -1;
+	return h;
+}
+
+/* Frees h once nothing holds it any more. Lock held. */
+static void handle_put(struct handle *h)
+{
+	if (h->refs || h->maps)
+		return;
+	RB_REMOVE(handle_tree, &handles, h);
+	if (h->charged >= 0)
+		cuemu_mem_uncharge(h->charged, h->size);
+	close(h->fd);
+	cuemu_event_log("vmm_free_memory", "handle=%llu size=%zu",
+			(unsigned long long)h->id, h->size);
+	free(h);
+}
+
+CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+		     const CUmemAllocationProp *prop, unsigned long long flags)
+{
+	struct handle *h;
+	char loc[32];
+	CUresult r;
+	int fd, charged;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!handle || !prop)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
+	if (flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not %#llx", flags);
+	if ((r = check_prop(prop)) != CUDA_SUCCESS)
+		return r;
+	if (!size || size % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "size %zu is not a non-zero multiple of the "
+				  "granularity (%lu)", size, G);
+	if (!charge(&prop->location, size, &charged))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "%s cannot hold %zu more bytes",
+				  cuemu_loc_str(prop->location, loc, sizeof loc),
+				  size);
+	fd = make_memfd(prop, size);
+	h = fd < 0 ? NULL : handle_new(fd, size, prop);
+	if (!h) {
+		if (fd >= 0)
+			close(fd);
+		if (charged >= 0)
+			cuemu_mem_uncharge(charged, size);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot make the handle's memory: %s",
+				  strerror(errno));
+	}
+	h->charged = charged;
+	cuemu_lock();
+	RB_INSERT(handle_tree, &handles, h);
+	cuemu_unlock();
+	cuemu_event_log("vmm_create", "handle=%llu size=%zu location=%s",
+			(unsigned long long)h->id, size,
+			cuemu_loc_str(prop->location, loc, sizeof loc));
+	*handle = (CUmemGenericAllocationHandle)h->id;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+	struct handle *h;
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	cuemu_lock();
+	h = handle_get(handle);
+	if (!h) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%llu is not a live allocation handle",
+				  (unsigned long long)handle);
+	}
+	h->refs--;
+	cuemu_event_log("vmm_release", "handle=%llu refs=%u mappings=%u",
+			(unsigned long long)h->id, h->refs, h->maps);
+	handle_put(h);
+	cuemu_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAllocationGranularity(size_t *granularity,
+				       const CUmemAllocationProp *prop,
+				       CUmemAllocationGranularity_flags option)
+{
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!granularity || !prop)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
+	if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM &&
+	    option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "option %d is not MINIMUM or RECOMMENDED",
+				  (int)option);
+	if ((r = check_prop(prop)) != CUDA_SUCCESS)
+		return r;
+	*granularity = G;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
+						CUmemGenericAllocationHandle handle)
+{
+	struct handle *h;
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!prop)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL prop");
+	cuemu_lock();
+	h = handle_get(handle);
+	if (h)
+		*prop = h->prop;
+	cuemu_unlock();
+	if (!h)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%llu is not a live allocation handle",
+				  (unsigned long long)handle);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle,
+				     void *addr)
+{
+	struct mapping *m;
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!handle)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL handle");
+	cuemu_lock();
+	m = map_at((uintptr_t)addr, NULL);
+	if (m) {
+		m->h->refs++;
+		*handle = (CUmemGenericAllocationHandle)m->h->id;
+	}
+	cuemu_unlock();
+	if (!m)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%p is not mapped by cuMemMap", addr);
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- sharing */
+
+CUresult cuMemExportToShareableHandle(void *shareableHandle,
+				      CUmemGenericAllocationHandle handle,
+				      CUmemAllocationHandleType handleType,
+				      unsigned long long flags)
+{
+	struct handle *h;
+	CUresult r;
+	int fd = -1;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!shareableHandle)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL shareableHandle");
+	if (flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not %#llx", flags);
+	cuemu_lock();
+	h = handle_get(handle);
+	if (!h)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "%llu is not a live allocation handle",
+			       (unsigned long long)handle);
+	else if (!(h->prop.requestedHandleTypes & handleType) ||
+		 handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "handle %llu was not created with handle type "
+			       "%#x", (unsigned long long)h->id,
+			       (unsigned)handleType);
+	else if ((fd = fcntl(h->fd, F_DUPFD, 0)) < 0)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+			       "cannot duplicate the memfd: %s", strerror(errno));
+	else
+		h->exported = true;
+	if (r == CUDA_SUCCESS)
+		cuemu_event_log("vmm_export", "handle=%llu fd=%d",
+				(unsigned long long)h->id, fd);
+	cuemu_unlock();
+	if (r == CUDA_SUCCESS)
+		*(int *)shareableHandle = fd;
+	return r;
+}
+
+/* Reads location and handle types back from a memfd made by make_memfd.
+ * false when fd is not such a memfd. */
+static bool parse_memfd(int fd, CUmemAllocationProp *p, size_t *size)
+{
+	char link[64], target[256], loc[32], types[32];
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size % G)
+		return false;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof target - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	if (sscanf(target, "/memfd:" MEMFD_PREFIX "%31[^:]:%31[^ ]", loc,
+		   types) != 2)
+		return false;
+	memset(p, 0, sizeof *p);
+	if (cuemu_loc_parse(loc, &p->location) < 0)
+		return false;
+	cuemu_errmsg_clear();
+	p->type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	p->requestedHandleTypes = strcmp(types, "posix_fd") ?
+		CU_MEM_HANDLE_TYPE_NONE : CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	*size = (size_t)st.st_size;
+	return true;
+}
+
+/* A live handle of this process over the same memory, or NULL. */
+static struct handle *handle_by_inode(int fd)
+{
+	struct handle *h;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return NULL;
+	RB_FOREACH(h, handle_tree, &handles)
+		if (h->refs && h->st_dev == st.st_dev && h->st_ino == st.st_ino)
+			return h;
+	return NULL;
+}
+
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
+					void *osHandle,
+					CUmemAllocationHandleType shHandleType)
+{
+	int fd = (int)(intptr_t)osHandle, own;
+	CUmemAllocationProp p;
+	struct handle *h;
+	char loc[32];
+	size_t size;
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!handle)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL handle");
+	if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "handle type %#x: only POSIX file descriptors "
+				  "are emulated", (unsigned)shHandleType);
+	if (fd < 0 || !parse_memfd(fd, &p, &size))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "fd %d is not an exported allocation", fd);
+	cuemu_lock();
+	h = handle_by_inode(fd);
+	if (h) {
+		/* The same memory imported again: the same handle, one more
+		 * reference, as the driver answers for its own export. */
+		h->refs++;
+		*handle = (CUmemGenericAllocationHandle)h->id;
+		cuemu_unlock();
+		return CUDA_SUCCESS;
+	}
+	cuemu_unlock();
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	h = own < 0 ? NULL : handle_new(own, size, &p);
+	if (!h) {
+		if (own >= 0)
+			close(own);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot import fd %d: %s", fd, strerror(errno));
+	}
+	h->imported = true;
+	cuemu_lock();
+	RB_INSERT(handle_tree, &handles, h);
+	cuemu_unlock();
+	cuemu_event_log("vmm_import", "handle=%llu size=%zu location=%s",
+			(unsigned long long)h->id, size,
+			cuemu_loc_str(p.location, loc, sizeof loc));
+	*handle = (CUmemGenericAllocationHandle)h->id;
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- reservations */
+
+static bool pow2(size_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Address space of size bytes aligned to align, at hint when that range is
+ * free; NULL when there is none. Lock held (the hint check reads the map). */
+static void *place(size_t size, size_t align, uintptr_t hint)
+{
+	const int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	uintptr_t a, start;
+	size_t len;
+	void *p;
+
+	if (hint && hint % align == 0 && hint + size > hint &&
+	    !cuemu_va_overlap(hint, size)) {
+		p = mmap((void *)hint, size, PROT_NONE,
+			 fl | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == (void *)hint)
+			return p;
+		if (p != MAP_FAILED) /* a kernel that ignores NOREPLACE */
+			munmap(p, size);
+	}
+	len = size + align - CUEMU_PAGE;
+	if (len < size)
+		return NULL;
+	p = mmap(NULL, len, PROT_NONE, fl, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	start = (uintptr_t)p;
+	a = CUEMU_ALIGN_UP(start, align);
+	if (a > start)
+		munmap(p, a - start);
+	if (start + len > a + size)
+		munmap((void *)(a + size), start + len - (a + size));
+	return (void *)a;
+}
+
+CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+			     CUdeviceptr addr, unsigned long long flags)
+{
+	struct resv *r;
+	size_t align;
+	CUresult res;
+	void *p;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	if (!ptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL ptr");
+	if (flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not %#llx", flags);
+	if (!size || size % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "size %zu is not a non-zero multiple of the "
+				  "granularity (%lu)", size, G);
+	if (alignment && !pow2(alignment))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "alignment %zu is not a power of two",
+				  alignment);
+	align = alignment > G ? alignment : G;
+	r = calloc(1, sizeof *r);
+	if (!r)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
+	cuemu_lock();
+	p = place(size, align, (uintptr_t)addr);
+	if (p) {
+		r->align = align;
+		r->a.base = (uintptr_t)p;
+		r->a.size = r->a.span = size;
+		r->a.kind = CUEMU_KIND_RESERVATION;
+		r->a.id = cuemu_next_id();
+		r->a.device = CU_DEVICE_INVALID;
+		r->a.priv = r;
+		if (cuemu_va_insert(&r->a) < 0) {
+			munmap(p, size);
+			p = NULL;
+		}
+	}
+	cuemu_unlock();
+	if (!p) {
+		free(r);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "no free address range of %zu bytes aligned "
+				  "to %zu", size, align);
+	}
+	cuemu_event_log("vmm_reserve", "reservation=%llu base=%#lx size=%zu "
+			"alignment=%zu", (unsigned long long)r->a.id,
+			(unsigned long)r->a.base, size, align);
+	*ptr = (CUdeviceptr)r->a.base;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+	struct resv *r;
+	CUresult res;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	cuemu_lock();
+	r = resv_at((uintptr_t)ptr);
+	if (!r || r->a.base != (uintptr_t)ptr)
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "%#llx is not the start of a reservation",
+				 (unsigned long long)ptr);
+	else if (r->a.size != size)
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "reservation %#llx is %zu bytes, not %zu",
+				 (unsigned long long)ptr, r->a.size, size);
+	else if (r->n)
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "reservation %#llx still has %zu mappings",
+				 (unsigned long long)ptr, r->n);
+	if (res == CUDA_SUCCESS) {
+		cuemu_va_remove(&r->a);
+		munmap((void *)r->a.base, r->a.size);
+		cuemu_event_log("vmm_address_free", "reservation=%llu",
+				(unsigned long long)r->a.id);
+	}
+	cuemu_unlock();
+	if (res == CUDA_SUCCESS) {
+		free(r->m);
+		free(r);
+	}
+	return res;
+}
+
+/* ---------------------------------------------------------------- mappings */
+
+static CUresult check_map(struct resv *r, uintptr_t p, size_t size,
+			  size_t offset, const struct handle *h)
+{
+	size_t i;
+
+	if (!h)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "not a live allocation handle");
+	if (offset + size < offset || offset + size > h->size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "offset %zu + size %zu is past the end of "
+				  "handle %llu (%zu bytes)", offset, size,
+				  (unsigned long long)h->id, h->size);
+	if (!r || p + size < p || p + size > r->a.base + r->a.size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) is not inside one reservation",
+				  (unsigned long)p, size);
+	i = map_lower(r, p);
+	if (i < r->n && r->m[i].base < p + size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) overlaps the mapping at %#lx",
+				  (unsigned long)p, size,
+				  (unsigned long)r->m[i].base);
+	return CUDA_SUCCESS;
+}
+
+/* Inserts a mapping into r in address order. Lock held. */
+static struct mapping *map_insert(struct resv *r, uintptr_t p, size_t size)
+{
+	size_t i = map_lower(r, p);
+
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 4;
+		struct mapping *m = realloc(r->m, cap * sizeof *m);
+
+		if (!m)
+			return NULL;
+		r->m = m;
+		r->cap = cap;
+	}
+	memmove(&r->m[i + 1], &r->m[i], (r->n - i) * sizeof *r->m);
+	r->n++;
+	memset(&r->m[i], 0, sizeof r->m[i]);
+	r->m[i].base = p;
+	r->m[i].size = size;
+	return &r->m[i];
+}
+
+CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+		  CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+	uintptr_t p = (uintptr_t)ptr;
+	struct mapping *m;
+	struct handle *h;
+	struct resv *r;
+	CUresult res;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	if (flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not %#llx", flags);
+	if (offset)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "offset must be 0, not %zu", offset);
+	if (!size || size % G || p % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "address %#lx and size %zu must be non-zero "
+				  "multiples of the granularity (%lu)",
+				  (unsigned long)p, size, G);
+	cuemu_lock();
+	h = handle_get(handle);
+	r = resv_at(p);
+	res = check_map(r, p, size, offset, h);
+	if (res == CUDA_SUCCESS &&
+	    mmap((void *)p, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->fd,
+		 (off_t)offset) == MAP_FAILED)
+		res = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				 "cannot map the handle's memory: %s",
+				 strerror(errno));
+	if (res == CUDA_SUCCESS) {
+		m = map_insert(r, p, size);
+		if (!m) {
+			mmap((void *)p, size, PROT_NONE, MAP_PRIVATE |
+			     MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+			res = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
+		} else {
+			m->h = h;
+			h->maps++;
+			cuemu_event_log("vmm_map", "reservation=%llu "
+					"address=%#lx size=%zu handle=%llu",
+					(unsigned long long)r->a.id,
+					(unsigned long)p, size,
+					(unsigned long long)h->id);
+		}
+	}
+	cuemu_unlock();
+	return res;
+}
+
+CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+	uintptr_t p = (uintptr_t)ptr;
+	size_t first, last;
+	struct handle *h;
+	struct resv *r;
+	CUresult res;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	cuemu_lock();
+	if (!size || !map_span(p, size, &r, &first, &last) ||
+	    last != first + 1) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) is not exactly one mapping",
+				  (unsigned long)p, size);
+	}
+	/* Back to reserved address space: PROT_NONE, no memory. */
+	mmap((void *)p, size, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	h = r->m[first].h;
+	memmove(&r->m[first], &r->m[last], (r->n - last) * sizeof *r->m);
+	r->n--;
+	h->maps--;
+	cuemu_event_log("vmm_unmap", "reservation=%llu address=%#lx size=%zu "
+			"handle=%llu", (unsigned long long)r->a.id,
+			(unsigned long)p, size, (unsigned long long)h->id);
+	handle_put(h);
+	cuemu_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count,
+			    CUstream hStream)
+{
+	CUresult r;
+
+	(void)mapInfoList;
+	(void)count;
+	(void)hStream;
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+			  "sparse CUDA arrays are not emulated");
+}
+
+/* ---------------------------------------------------------------- access */
+
+/* The access slot desc names for memory of handle h; a CUresult when
+ * the location cannot be given access to it. */
+static CUresult access_slot(const CUmemLocation *l, const struct handle *h,
+			    int *slot)
+{
+	const CUmemLocation *own = &h->prop.location;
+
+	switch (l->type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		if (l->id < 0 || l->id >= cuemu_device_count())
+			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+					  "no device %d", l->id);
+		*slot = l->id;
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		if (!loc_is_host(own))
+			return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+					  "the host cannot be given access to "
+					  "device memory");
+		if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
+		    own->type != CU_MEM_LOCATION_TYPE_HOST_NUMA)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "HOST_NUMA access is only for "
+					  "HOST_NUMA allocations");
+		*slot = CUEMU_PROC_HOST;
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d cannot be given access",
+				  (int)l->type);
+	}
+}
+
+static CUresult check_access(const struct resv *r, size_t first, size_t last,
+			     const CUmemAccessDesc *desc, size_t count)
+{
+	CUresult res;
+	int slot;
+
+	for (size_t k = 0; k < count; k++) {
+		if (desc[k].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE &&
+		    desc[k].flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+		    desc[k].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "access flags %#x are not NONE, READ "
+					  "or READWRITE", (unsigned)desc[k].flags);
+		for (size_t i = first; i < last; i++)
+			if ((res = access_slot(&desc[k].location, r->m[i].h,
+					       &slot)) != CUDA_SUCCESS)
+				return res;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
+			const CUmemAccessDesc *desc, size_t count)
+{
+	uintptr_t p = (uintptr_t)ptr;
+	size_t first, last;
+	struct resv *r;
+	CUresult res;
+	char w[32];
+	int slot;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	if (!desc || !count)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "no access descriptors");
+	if (!size || size % G || p % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "address %#lx and size %zu must be non-zero "
+				  "multiples of the granularity (%lu)",
+				  (unsigned long)p, size, G);
+	cuemu_lock();
+	if (!map_span(p, size, &r, &first, &last))
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "[%#lx, +%zu) is not fully mapped by whole "
+				 "mappings", (unsigned long)p, size);
+	else
+		res = check_access(r, first, last, desc, count);
+	for (size_t i = first; res == CUDA_SUCCESS && i < last; i++) {
+		struct mapping *m = &r->m[i];
+
+		for (size_t k = 0; k < count; k++) {
+			access_slot(&desc[k].location, m->h, &slot);
+			m->access[slot] = (uint8_t)desc[k].flags;
+		}
+		mprotect((void *)m->base, m->size, mapping_prot(m));
+	}
+	if (res == CUDA_SUCCESS)
+		for (size_t k = 0; k < count; k++)
+			cuemu_event_log("vmm_access", "reservation=%llu "
+					"address=%#lx size=%zu %s %s",
+					(unsigned long long)r->a.id,
+					(unsigned long)p, size,
+					cuemu_loc_str(desc[k].location, w,
+						      sizeof w),
+					access_word((uint8_t)desc[k].flags));
+	cuemu_unlock();
+	return res;
+}
+
+CUresult cuMemGetAccess(unsigned long long *flags,
+			const CUmemLocation *location, CUdeviceptr ptr)
+{
+	struct mapping *m;
+	CUresult res;
+
+	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+		return res;
+	if (!flags || !location)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
+	cuemu_lock();
+	m = map_at((uintptr_t)ptr, NULL);
+	if (!m)
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "%#llx is not mapped by cuMemMap",
+				 (unsigned long long)ptr);
+	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE &&
+		 (location->id < 0 || location->id >= cuemu_device_count()))
+		res = cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
+				 location->id);
+	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE)
+		*flags = m->access[location->id];
+	else if (loc_is_host(location))
+		*flags = m->access[CUEMU_PROC_HOST];
+	else
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "location type %d has no access",
+				 (int)location->type);
+	cuemu_unlock();
+	return res;
+}
+
+/* ---------------------------------------------------------------- pointer.c */
+
+bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
+{
+	struct resv *r;
+	struct mapping *m = map_at(p, &r);
+	int slot = dev >= 0 && dev < CUEMU_MAX_DEVICES ? dev : CUEMU_PROC_HOST;
+
+	if (!m)
+		return false;
+	out->resv_base = r->a.base;
+	out->resv_size = r->a.size;
+	out->map_base = m->base;
+	out->map_size = m->size;
+	out->handle_id = m->h->id;
+	out->loc = m->h->prop.location;
+	out->handle_types = (unsigned long long)m->h->prop.requestedHandleTypes;
+	out->access = (CUmemAccess_flags)m->access[slot];
+	return true;
+}
+
+/* ---------------------------------------------------------------- /cu */
+
+static json_t *hex(uintptr_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof b, "%#lx", (unsigned long)v);
+	return json_string(b);
+}
+
+/* Access of every processor that has some, by location word. */
+static json_t *mapping_access_json(const struct mapping *m)
+{
+	json_t *o = json_object();
+	char w[16];
+
+	for (int i = 0; i < CUEMU_NPROC; i++) {
+		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
+			continue;
+		json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
+				    json_string(access_word(m->access[i])));
+	}
+	return o;
+}
+
+/* Access over the whole reservation: one word when every mapping agrees,
+ * "mixed" when they differ, "none" when nothing is mapped. */
+static json_t *resv_access_json(const struct resv *r)
+{
+	json_t *o = json_object();
+	char w[16];
+
+	for (int i = 0; i < CUEMU_NPROC; i++) {
+		const char *word = r->n ? access_word(r->m[0].access[i]) : "none";
+
+		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
+			continue;
+		for (size_t k = 1; k < r->n; k++)
+			if (r->m[k].access[i] != r->m[0].access[i])
+				word = "mixed";
+		json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
+				    json_string(word));
+	}
+	return o;
+}
+
+static json_t *mapping_json(const struct resv *r, const struct mapping *m)
+{
+	return json_pack("{s:o,s:o,s:I,s:I,s:o,s:[s]}",
+			 "offset", hex(m->base - r->a.base),
+			 "address", hex(m->base),
+			 "size", (json_int_t)m->size,
+			 "handle", (json_int_t)m->h->id,
+			 "access", mapping_access_json(m),
+			 "writable", "access");
+}
+
+static json_t *resv_json(const struct resv *r)
+{
+	json_t *maps = json_object();
+	char key[32];
+
+	for (size_t i = 0; i < r->n; i++) {
+		snprintf(key, sizeof key, "%#lx",
+			 (unsigned long)(r->m[i].base - r->a.base));
+		json_object_set_new(maps, key, mapping_json(r, &r->m[i]));
+	}
+	return json_pack("{s:I,s:o,s:I,s:I,s:o,s:o,s:[s]}",
+			 "id", (json_int_t)r->a.id,
+			 "base", hex(r->a.base),
+			 "size", (json_int_t)r->a.size,
+			 "alignment", (json_int_t)r->align,
+			 "access", resv_access_json(r),
+			 "mappings", maps,
+			 "writable", "access");
+}
+
+static struct resv *resv_by_id(uint64_t id)
+{
+	struct cuemu_alloc *a = cuemu_va_by_id(id);
+
+	return a && a->kind == CUEMU_KIND_RESERVATION ? a->priv : NULL;
+}
+
+static json_t *resv_list(void)
+{
+	json_t *arr = json_array();
+
+	for (struct cuemu_alloc *a = cuemu_va_first(); a; a = cuemu_va_next(a))
+		if (a->kind == CUEMU_KIND_RESERVATION)
+			json_array_append_new(arr, json_integer((json_int_t)a->id));
+	return arr;
+}
+
+/* Follows rest ("mappings/0x200000/access") down the object's tree. */
+static json_t *walk(json_t *o, const char *rest, CUresult *err)
+{
+	char part[64];
+	json_t *cur = o;
+
+	while (rest && *rest && cur) {
+		size_t n = strcspn(rest, "/");
+
+		if (n >= sizeof part) {
+			cur = NULL;
+			break;
+		}
+		memcpy(part, rest, n);
+		part[n] = '\0';
+		cur = json_is_object(cur) ? json_object_get(cur, part) : NULL;
+		rest += n + (rest[n] == '/');
+	}
+	if (!cur) {
+		*err = CUDA_ERROR_NOT_FOUND;
+		json_decref(o);
+		return NULL;
+	}
+	json_incref(cur);
+	json_decref(o);
+	return cur;
+}
+
+static json_t *resv_get(uint64_t id, const char *rest, CUresult *err)
+{
+	struct resv *r = resv_by_id(id);
+
+	if (!r) {
+		*err = CUDA_ERROR_NOT_FOUND;
+		return NULL;
+	}
+	return walk(resv_json(r), rest, err);
+}
+
+/* "gpu1 rw" -> one access descriptor. */
+static CUresult parse_access(const char *value, CUmemAccessDesc *d)
+{
+	char w[32], f[16];
+
+	memset(d, 0, sizeof *d);
+	if (!value || sscanf(value, "%31s %15s", w, f) != 2)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "write '<location> rw|ro|none', e.g. 'gpu1 rw'");
+	if (cuemu_loc_parse(w, &d->location) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!strcmp(f, "rw"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	else if (!strcmp(f, "ro"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	else if (!strcmp(f, "none"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	else
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "access is rw, ro or none, not '%s'", f);
+	return CUDA_SUCCESS;
+}
+
+/* The maximal runs of back-to-back mappings of r (or the one mapping at
+ * offset off when one is true), as [base, size) pairs. Lock held. */
+static size_t resv_runs(const struct resv *r, bool one, uintptr_t off,
+			uintptr_t *base, size_t *size, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct mapping *m = &r->m[i];
+
+		if (one && m->base - r->a.base != off)
+			continue;
+		if (!one && n && base[n - 1] + size[n - 1] == m->base) {
+			size[n - 1] += m->size;
+			continue;
+		}
+		if (n == max)
+			break;
+		base[n] = m->base;
+		size[n++] = m->size;
+	}
+	return n;
+}
+
+static CUresult resv_set(uint64_t id, const char *rest, const char *value)
+{
+	enum { MAXRUNS = 64 };
+	uintptr_t base[MAXRUNS], off = 0;
+	size_t size[MAXRUNS], n = 0;
+	CUmemAccessDesc d;
+	struct resv *r;
+	bool one = false;
+	char *end;
+	CUresult res;
+
+	if (strncmp(rest, "mappings/", 9) == 0) {
+		off = strtoull(rest + 9, &end, 0);
+		if (strcmp(end, "/access"))
+			return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+					  "%s cannot be written", rest);
+		one = true;
+	} else if (strcmp(rest, "access")) {
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "%s cannot be written", rest);
+	}
+	if ((res = parse_access(value, &d)) != CUDA_SUCCESS)
+		return res;
+	cuemu_lock();
+	r = resv_by_id(id);
+	if (r)
+		n = resv_runs(r, one, off, base, size, MAXRUNS);
+	cuemu_unlock();
+	if (!r)
+		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no reservation %llu",
+				  (unsigned long long)id);
+	if (!n)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  one ? "no mapping at that offset" :
+				  "nothing is mapped in the reservation");
+	for (size_t i = 0; i < n; i++)
+		if ((res = cuMemSetAccess(base[i], size[i], &d, 1)) != CUDA_SUCCESS)
+			return res;
+	return CUDA_SUCCESS;
+}
+
+const struct cuemu_ctl_class cuemu_ctl_reservations = {
+	.name = "reservations",
+	.list = resv_list,
+	.get = resv_get,
+	.set = resv_set,
+};
+
+static json_t *handle_list(void)
+{
+	json_t *arr = json_array();
+	struct handle *h;
+
+	RB_FOREACH(h, handle_tree, &handles)
+		json_array_append_new(arr, json_integer((json_int_t)h->id));
+	return arr;
+}
+
+/* Addresses where h is mapped: a walk of the reservations. Lock held. */
+static json_t *handle_mappings(const struct handle *h)
+{
+	json_t *arr = json_array();
+
+	for (struct cuemu_alloc *a = cuemu_va_first(); a && h->maps;
+	     a = cuemu_va_next(a)) {
+		const struct resv *r = a->priv;
+
+		if (a->kind != CUEMU_KIND_RESERVATION)
+			continue;
+		for (size_t i = 0; i < r->n; i++)
+			if (r->m[i].h == h)
+				json_array_append_new(arr, hex(r->m[i].base));
+	}
+	return arr;
+}
+
+static json_t *handle_get_json(uint64_t id, const char *rest, CUresult *err)
+{
+	struct handle key = { .id = id };
+	struct handle *h = RB_FIND(handle_tree, &handles, &key);
+	char loc[32];
+
+	if (!h) {
+		*err = CUDA_ERROR_NOT_FOUND;
+		return NULL;
+	}
+	return walk(json_pack("{s:I,s:I,s:s,s:s,s:i,s:i,s:o,s:i,s:i}",
+			      "id", (json_int_t)h->id,
+			      "size", (json_int_t)h->size,
+			      "location", cuemu_loc_str(h->prop.location, loc,
+							sizeof loc),
+			      "handle_types", h->prop.requestedHandleTypes ?
+					      "posix_fd" : "none",
+			      "refs", (int)h->refs,
+			      "mapping_count", (int)h->maps,
+			      "mappings", handle_mappings(h),
+			      "exported", h->exported,
+			      "imported", h->imported),
+		    rest, err);
+}
+
+static CUresult handle_set(uint64_t id, const char *rest, const char *value)
+{
+	(void)id;
+	(void)value;
+	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s cannot be written",
+			  rest);
+}
+
+const struct cuemu_ctl_class cuemu_ctl_handles = {
+	.name = "handles",
+	.list = handle_list,
+	.get = handle_get_json,
+	.set = handle_set,
+};

@@ -1,0 +1,754 @@
+/*
+ * test_vmm.c - virtual memory management: granularity, physical handles and
+ * their properties, reservations (alignment, hint), mappings, access per
+ * location (enforced on the host view), release while mapped, retain,
+ * export and import of POSIX fds, between two processes included, and the
+ * pointer attributes of mapped ranges.
+ *
+ * Results follow the real driver (probes/results). A fault is checked in a
+ * forked child that must die of SIGSEGV; the two-process test forks its
+ * importer before cuInit and hands it the fd over a Unix socket.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "tap.h"
+
+#define MIB (1ULL << 20)
+#define GIB (1ULL << 30)
+#define G (2 * MIB)
+
+static CUmemAllocationProp prop(CUmemLocationType t, int id,
+				CUmemAllocationHandleType ht)
+{
+	CUmemAllocationProp p;
+
+	memset(&p, 0, sizeof p);
+	p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	p.location.type = t;
+	p.location.id = id;
+	p.requestedHandleTypes = ht;
+	return p;
+}
+
+static CUresult create(CUmemGenericAllocationHandle *h, size_t size, int dev,
+		       CUmemAllocationHandleType ht)
+{
+	CUmemAllocationProp p = prop(CU_MEM_LOCATION_TYPE_DEVICE, dev, ht);
+
+	return cuMemCreate(h, size, &p, 0);
+}
+
+static CUresult access1(CUdeviceptr va, size_t size, CUmemLocationType t,
+			int id, CUmemAccess_flags f)
+{
+	CUmemAccessDesc d;
+
+	memset(&d, 0, sizeof d);
+	d.location.type = t;
+	d.location.id = id;
+	d.flags = f;
+	return cuMemSetAccess(va, size, &d, 1);
+}
+
+static unsigned long long get_access(CUdeviceptr va, CUmemLocationType t,
+				     int id, CUresult *r)
+{
+	CUmemLocation l = { t, id };
+	unsigned long long f = 0x55;
+
+	*r = cuMemGetAccess(&f, &l, va);
+	return f;
+}
+
+/* Touches p in a child: 0 read, 1 write. The child's exit: 0 survived,
+ * else the signal that killed it. */
+static int touch_in_child(volatile uint32_t *p, int write)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		if (write)
+			*p = 42;
+		else
+			(void)*p;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
+/* ------------------------------------------------------------ two processes */
+
+static int send_fd(int sock, int fd, uint32_t val)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &val, sizeof val };
+	struct msghdr mh = { 0 };
+	struct cmsghdr *c;
+
+	memset(cbuf, 0, sizeof cbuf);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cbuf;
+	mh.msg_controllen = sizeof cbuf;
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	return sendmsg(sock, &mh, 0) == (ssize_t)sizeof val ? 0 : -1;
+}
+
+static int recv_fd(int sock, uint32_t *val)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { val, sizeof *val };
+	struct msghdr mh = { 0 };
+	struct cmsghdr *c;
+	int fd;
+
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cbuf;
+	mh.msg_controllen = sizeof cbuf;
+	if (recvmsg(sock, &mh, 0) != (ssize_t)sizeof *val)
+		return -1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+/* The second process: imports the fd, maps it, sets access, checks that
+ * it reads what the first wrote, writes an answer after it. Its exit code
+ * names the step that failed. */
+static int importer(int sock)
+{
+	CUmemGenericAllocationHandle h;
+	CUmemAllocationProp p;
+	CUdeviceptr va;
+	uint32_t want;
+	volatile uint32_t *q;
+	int fd = recv_fd(sock, &want);
+	char ack = 'k';
+
+	if (fd < 0)
+		return 10;
+	if (cuInit(0) != CUDA_SUCCESS)
+		return 11;
+	if (cuMemImportFromShareableHandle(&h, (void *)(uintptr_t)fd,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) != CUDA_SUCCESS)
+		return 12;
+	close(fd);
+	if (cuMemGetAllocationPropertiesFromHandle(&p, h) != CUDA_SUCCESS ||
+	    p.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p.location.id != 1 ||
+	    p.requestedHandleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		return 13;
+	if (cuMemAddressReserve(&va, G, 0, 0, 0) != CUDA_SUCCESS ||
+	    cuMemMap(va, G, 0, h, 0) != CUDA_SUCCESS)
+		return 14;
+	if (access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
+		    CU_MEM_ACCESS_FLAGS_PROT_READWRITE) != CUDA_SUCCESS)
+		return 15;
+	q = (volatile uint32_t *)(uintptr_t)va;
+	if (q[0] != want || q[G / 4 - 1] != ~want)
+		return 16;
+	q[1] = want + 1;
+	if (write(sock, &ack, 1) != 1)
+		return 17;
+	if (cuMemUnmap(va, G) != CUDA_SUCCESS ||
+	    cuMemAddressFree(va, G) != CUDA_SUCCESS ||
+	    cuMemRelease(h) != CUDA_SUCCESS)
+		return 18;
+	return 0;
+}
+
+/* The first process: creates, exports, writes, sends the fd. */
+static void two_processes(pid_t child, int sock)
+{
+	CUmemGenericAllocationHandle h;
+	const uint32_t val = 0x5eed1234;
+	volatile uint32_t *q;
+	CUdeviceptr va;
+	int fd = -1, st;
+	char ack = 0;
+
+	is_res(create(&h, G, 1, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+	       CUDA_SUCCESS, "two processes: the first creates a shareable handle");
+	is_res(cuMemExportToShareableHandle(&fd, h,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+	       CUDA_SUCCESS, "the first exports it as a file descriptor");
+	cuMemAddressReserve(&va, G, 0, 0, 0);
+	cuMemMap(va, G, 0, h, 0);
+	access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
+		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	q = (volatile uint32_t *)(uintptr_t)va;
+	q[0] = val;
+	q[G / 4 - 1] = ~val;
+	ok(send_fd(sock, fd, val) == 0, "the fd goes over a Unix socket");
+	close(fd);
+	ok(read(sock, &ack, 1) == 1 && ack == 'k',
+	   "the second imports, maps, sets access and reads what the first wrote");
+	is_int(q[1], val + 1, "the first reads what the second wrote");
+	if (waitpid(child, &st, 0) < 0)
+		st = -1;
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "the second process succeeds (exit %d)",
+	   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	cuMemUnmap(va, G);
+	cuMemAddressFree(va, G);
+	cuMemRelease(h);
+}
+
+/* ------------------------------------------------------------ single process */
+
+static void granularity(void)
+{
+	CUmemAllocationProp p = prop(CU_MEM_LOCATION_TYPE_DEVICE, 0, 0);
+	size_t g = 0;
+
+	is_res(cuMemGetAllocationGranularity(&g, &p,
+			CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_SUCCESS,
+	       "granularity: minimum");
+	is_int(g, G, "granularity: minimum is 2 MiB");
+	g = 0;
+	cuMemGetAllocationGranularity(&g, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+	is_int(g, G, "granularity: recommended is 2 MiB");
+	is_res(cuMemGetAllocationGranularity(&g, &p,
+			(CUmemAllocationGranularity_flags)2),
+	       CUDA_ERROR_INVALID_VALUE, "granularity: option 2 is refused");
+	p.location.id = 99;
+	is_res(cuMemGetAllocationGranularity(&g, &p,
+			CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+	       CUDA_ERROR_INVALID_DEVICE, "granularity: device 99");
+	p = prop(CU_MEM_LOCATION_TYPE_HOST, 0, 0);
+	is_res(cuMemGetAllocationGranularity(&g, &p,
+			CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+	       CUDA_SUCCESS, "granularity: host");
+	is_res(cuMemGetAllocationGranularity(NULL, &p,
+			CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+	       CUDA_ERROR_INVALID_VALUE, "granularity: NULL out");
+}
+
+static void create_errors(void)
+{
+	CUmemGenericAllocationHandle h;
+	CUmemAllocationProp p;
+
+	is_res(create(&h, MIB, 0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: 1 MiB is not a multiple of the granularity");
+	is_res(create(&h, G + 4096, 0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: 2 MiB + 4 KiB is refused");
+	is_res(create(&h, 0, 0, 0), CUDA_ERROR_INVALID_VALUE, "create: size 0");
+	p = prop(CU_MEM_LOCATION_TYPE_DEVICE, 0, 0);
+	is_res(cuMemCreate(&h, G, &p, 1), CUDA_ERROR_INVALID_VALUE,
+	       "create: non-zero flags");
+	is_res(create(&h, G, 99, 0), CUDA_ERROR_INVALID_DEVICE,
+	       "create: device 99");
+	p = prop(CU_MEM_LOCATION_TYPE_INVALID, 0, 0);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: invalid location");
+	p = prop(CU_MEM_LOCATION_TYPE_DEVICE, 0, 0);
+	p.type = CU_MEM_ALLOCATION_TYPE_MANAGED;
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: type MANAGED");
+	is_res(cuMemCreate(&h, G, NULL, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: NULL prop");
+	is_res(create(&h, G, 0, CU_MEM_HANDLE_TYPE_FABRIC),
+	       CUDA_ERROR_NOT_SUPPORTED, "create: fabric handles");
+	p = prop(CU_MEM_LOCATION_TYPE_HOST, 0,
+		 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: host memory cannot be shareable");
+	p = prop(CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT, 0, 0);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: HOST_NUMA_CURRENT");
+}
+
+/* Device memory is counted against the device: 141 GiB holds one handle of
+ * 100 GiB, not two, until the first is released. */
+static void capacity(void)
+{
+	CUmemGenericAllocationHandle a, b;
+	CUdeviceptr va;
+
+	is_res(create(&a, 100 * GIB, 2, 0), CUDA_SUCCESS,
+	       "capacity: 100 GiB on gpu2");
+	is_res(create(&b, 100 * GIB, 2, 0), CUDA_ERROR_OUT_OF_MEMORY,
+	       "capacity: another 100 GiB does not fit");
+	cuMemAddressReserve(&va, 100 * GIB, 0, 0, 0);
+	is_res(cuMemMap(va, 100 * GIB, 0, a, 0), CUDA_SUCCESS,
+	       "capacity: map it");
+	is_res(cuMemRelease(a), CUDA_SUCCESS,
+	       "release while mapped succeeds");
+	is_res(create(&b, 100 * GIB, 2, 0), CUDA_ERROR_OUT_OF_MEMORY,
+	       "release while mapped: the memory is still held");
+	is_res(cuMemUnmap(va, 100 * GIB), CUDA_SUCCESS,
+	       "release while mapped: the last unmap");
+	is_res(create(&b, 100 * GIB, 2, 0), CUDA_SUCCESS,
+	       "release while mapped: the last unmap freed it");
+	cuMemRelease(b);
+	cuMemAddressFree(va, 100 * GIB);
+}
+
+static void reserve(void)
+{
+	CUdeviceptr va = 0, vb = 0, big;
+
+	is_res(cuMemAddressReserve(&va, 0, 0, 0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "reserve: size 0");
+	is_res(cuMemAddressReserve(&va, G, 3, 0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "reserve: alignment 3 is not a power of two");
+	is_res(cuMemAddressReserve(&va, G, 0, 0, 1), CUDA_ERROR_INVALID_VALUE,
+	       "reserve: non-zero flags");
+	is_res(cuMemAddressReserve(&va, G, 0, 0, 0), CUDA_SUCCESS,
+	       "reserve: default alignment");
+	is_int(va % G, 0, "reserve: default alignment is the granularity");
+	cuMemAddressFree(va, G);
+	is_res(cuMemAddressReserve(&va, G, 1 * GIB, 0, 0), CUDA_SUCCESS,
+	       "reserve: 1 GiB alignment");
+	is_int(va % GIB, 0, "reserve: the address is 1 GiB aligned");
+	cuMemAddressFree(va, G);
+	is_res(cuMemAddressReserve(&va, 1ULL << 40, 0, 0, 0), CUDA_SUCCESS,
+	       "reserve: 1 TiB");
+	is_res(cuMemAddressFree(va, 1ULL << 40), CUDA_SUCCESS,
+	       "free: 1 TiB");
+
+	cuMemAddressReserve(&big, 64 * MIB, 0, 0, 0);
+	cuMemAddressFree(big, 64 * MIB);
+	is_res(cuMemAddressReserve(&va, G, 0, big + 16 * MIB, 0), CUDA_SUCCESS,
+	       "reserve: with a hint");
+	ok(va == big + 16 * MIB, "reserve: a free hinted range is honoured");
+	is_res(cuMemAddressReserve(&vb, G, 0, big + 16 * MIB, 0), CUDA_SUCCESS,
+	       "reserve: a hint on a taken range still reserves");
+	ok(vb != va, "reserve: ...elsewhere");
+	cuMemAddressFree(vb, G);
+
+	is_res(cuMemAddressFree(va, 2 * G), CUDA_ERROR_INVALID_VALUE,
+	       "free: the wrong size");
+	is_res(cuMemAddressFree(va + 4096, G - 4096), CUDA_ERROR_INVALID_VALUE,
+	       "free: not the start");
+	is_res(cuMemAddressFree(va, G), CUDA_SUCCESS, "free");
+	is_res(cuMemAddressFree(va, G), CUDA_ERROR_INVALID_VALUE,
+	       "free: twice");
+}
+
+static void map_errors(void)
+{
+	CUmemGenericAllocationHandle h, h2, h4;
+	CUdeviceptr R;
+	void *plain;
+
+	cuMemAddressReserve(&R, 4 * G, 0, 0, 0);
+	create(&h, G, 0, 0);
+	create(&h2, 2 * G, 0, 0);
+	create(&h4, G, 0, 0);
+	is_res(cuMemMap(R, G, G, h2, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: non-zero offset");
+	is_res(cuMemMap(R, G, 0, h, 1), CUDA_ERROR_INVALID_VALUE,
+	       "map: non-zero flags");
+	is_res(cuMemMap(R, G / 2, 0, h, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: half a granule");
+	is_res(cuMemMap(R + 4096, G, 0, h, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: an unaligned address");
+	is_res(cuMemMap(R, 2 * G, 0, h, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: larger than the handle");
+	is_res(cuMemMap(R, G, 0, 0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: handle 0");
+	is_res(cuMemMap(R, G, 0, 0x1234567, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: a garbage handle");
+	is_res(cuMemMap(R, G, 0, h, 0), CUDA_SUCCESS, "map");
+	is_res(cuMemMap(R, G, 0, h4, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: over a mapping");
+	is_res(cuMemMap(R, 2 * G, 0, h2, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: partly over a mapping");
+	is_res(cuMemMap(R + 3 * G, 2 * G, 0, h2, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: partly outside the reservation");
+	is_res(cuMemMap(R + 4 * G, G, 0, h4, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: just past the reservation");
+	plain = mmap(NULL, 2 * G, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	is_res(cuMemMap(((CUdeviceptr)(uintptr_t)plain + G - 1) & ~(G - 1), G,
+			0, h4, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: outside any reservation");
+	munmap(plain, 2 * G);
+
+	is_res(cuMemMap(R + G, G, 0, h, 0), CUDA_SUCCESS,
+	       "map: one handle twice in one reservation");
+	access1(R, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	((volatile uint32_t *)(uintptr_t)R)[7] = 0xabcdef01;
+	is_int(((volatile uint32_t *)(uintptr_t)(R + G))[7], 0xabcdef01,
+	       "two mappings of one handle show the same bytes");
+
+	is_res(cuMemUnmap(R, 2 * G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: two mappings at once");
+	is_res(cuMemUnmap(R + G, G), CUDA_SUCCESS, "unmap");
+	is_res(cuMemUnmap(R + G, G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: not mapped");
+	is_res(cuMemAddressFree(R, 4 * G), CUDA_ERROR_INVALID_VALUE,
+	       "free: a reservation that is still mapped");
+	cuMemUnmap(R, G);
+
+	is_res(cuMemMap(R, 2 * G, 0, h2, 0), CUDA_SUCCESS, "map 4 MiB");
+	is_res(cuMemUnmap(R, G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: half of a mapping");
+	is_res(cuMemUnmap(R + G, G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: the other half");
+	is_res(cuMemUnmap(R + 4096, G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: unaligned");
+	is_res(cuMemUnmap(R, 2 * G), CUDA_SUCCESS, "unmap: the whole mapping");
+
+	is_res(cuMemRelease(h), CUDA_SUCCESS, "release");
+	is_res(cuMemRelease(h), CUDA_ERROR_INVALID_VALUE, "release: twice");
+	is_res(cuMemRelease(0), CUDA_ERROR_INVALID_VALUE, "release: handle 0");
+	cuMemRelease(h2);
+	cuMemRelease(h4);
+	is_res(cuMemAddressFree(R, 4 * G), CUDA_SUCCESS, "free after unmap");
+}
+
+static void access_rules(void)
+{
+	CUmemGenericAllocationHandle h, h4;
+	volatile uint32_t *q;
+	CUdeviceptr R;
+	CUresult r;
+	unsigned long long f;
+
+	cuMemAddressReserve(&R, 4 * G, 0, 0, 0);
+	q = (volatile uint32_t *)(uintptr_t)R;
+	create(&h, G, 0, 0);
+	create(&h4, G, 0, 0);
+	cuMemMap(R, G, 0, h, 0);
+	f = get_access(R, CU_MEM_LOCATION_TYPE_DEVICE, 0, &r);
+	is_res(r, CUDA_SUCCESS, "get access: before any set");
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "a new mapping has no access");
+	is_int(touch_in_child(q, 0), SIGSEGV,
+	       "a read of a mapping without access faults");
+	is_res(access1(R, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_ERROR_INVALID_VALUE, "set access: not fully mapped");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_HOST, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_ERROR_NOT_SUPPORTED, "set access: host to device memory");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_HOST_NUMA, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_ERROR_NOT_SUPPORTED,
+	       "set access: host NUMA to device memory");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 99,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_ERROR_INVALID_DEVICE, "set access: device 99");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       (CUmemAccess_flags)2),
+	       CUDA_ERROR_INVALID_VALUE, "set access: flags 2");
+	is_res(access1(R, G / 2, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_ERROR_INVALID_VALUE, "set access: half a granule");
+	is_res(cuMemSetAccess(R, G, NULL, 0), CUDA_ERROR_INVALID_VALUE,
+	       "set access: no descriptors");
+
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "set access: read-write");
+	f = get_access(R + 4096, CU_MEM_LOCATION_TYPE_DEVICE, 0, &r);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+	       "get access: read-write, inside the mapping");
+	q[3] = 77;
+	is_int(touch_in_child(q, 1), 0, "a write to a read-write mapping works");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READ), CUDA_SUCCESS,
+	       "set access: read-only");
+	is_int(q[3], 77, "a read-only mapping reads");
+	is_int(touch_in_child(q, 1), SIGSEGV,
+	       "a write to a read-only mapping faults");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "set access: a peer read-write");
+	f = get_access(R, CU_MEM_LOCATION_TYPE_DEVICE, 0, &r);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READ,
+	       "access is per location: the owner still reads only");
+	is_int(touch_in_child(q, 1), 0,
+	       "the host view takes the most permissive access");
+	access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
+		CU_MEM_ACCESS_FLAGS_PROT_NONE);
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_NONE), CUDA_SUCCESS,
+	       "set access: none");
+	is_int(touch_in_child(q, 0), SIGSEGV, "a read with no access faults");
+
+	get_access(R + 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE, "get access: not mapped");
+	get_access(R, CU_MEM_LOCATION_TYPE_DEVICE, 99, &r);
+	is_res(r, CUDA_ERROR_INVALID_DEVICE, "get access: device 99");
+
+	cuMemMap(R + G, G, 0, h4, 0);
+	is_res(access1(R, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "set access: over two mappings");
+	q[G / 4] = 5;
+	is_int(q[G / 4], 5, "the second mapping is writable");
+	cuMemUnmap(R + G, G);
+	cuMemMap(R + G, G, 0, h4, 0);
+	f = get_access(R + G, CU_MEM_LOCATION_TYPE_DEVICE, 0, &r);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE,
+	       "a mapping made again starts with no access");
+	is_int(touch_in_child(q + G / 4, 0), SIGSEGV,
+	       "...and faults");
+	cuMemUnmap(R + G, G);
+	cuMemUnmap(R, G);
+	cuMemRelease(h);
+	cuMemRelease(h4);
+	cuMemAddressFree(R, 4 * G);
+}
+
+static void host_memory(void)
+{
+	CUmemGenericAllocationHandle h;
+	CUmemAllocationProp p = prop(CU_MEM_LOCATION_TYPE_HOST, 0, 0), q;
+	volatile uint32_t *v;
+	CUdeviceptr R;
+
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_SUCCESS, "host: create");
+	cuMemAddressReserve(&R, G, 0, 0, 0);
+	is_res(cuMemMap(R, G, 0, h, 0), CUDA_SUCCESS, "host: map");
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_HOST, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "host: the host gets access");
+	v = (volatile uint32_t *)(uintptr_t)R;
+	v[0] = 9;
+	is_int(v[0], 9, "host: the host reads and writes");
+	cuMemGetAllocationPropertiesFromHandle(&q, h);
+	is_int(q.location.type, CU_MEM_LOCATION_TYPE_HOST, "host: properties");
+	cuMemUnmap(R, G);
+	cuMemRelease(h);
+	p = prop(CU_MEM_LOCATION_TYPE_HOST_NUMA, 0, 0);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_SUCCESS, "numa0: create");
+	cuMemMap(R, G, 0, h, 0);
+	is_res(access1(R, G, CU_MEM_LOCATION_TYPE_HOST_NUMA, 0,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "numa0: the node gets access");
+	v[1] = 3;
+	is_int(v[1], 3, "numa0: the host reads and writes");
+	cuMemUnmap(R, G);
+	cuMemRelease(h);
+	cuMemAddressFree(R, G);
+	p = prop(CU_MEM_LOCATION_TYPE_HOST_NUMA, 4096, 0);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "numa4096: no such node");
+}
+
+static void retain_and_props(void)
+{
+	CUmemGenericAllocationHandle h, hr = 0;
+	CUmemAllocationProp p;
+	CUdeviceptr X, dm;
+	void *mal;
+
+	cuMemAddressReserve(&X, 4 * G, 0, 0, 0);
+	create(&h, 2 * G, 3, 0);
+	cuMemMap(X, 2 * G, 0, h, 0);
+	is_res(cuMemRetainAllocationHandle(&hr, (void *)(uintptr_t)X),
+	       CUDA_SUCCESS, "retain: at the base");
+	ok(hr == h, "retain: the handle that was mapped");
+	cuMemRelease(hr);
+	hr = 0;
+	is_res(cuMemRetainAllocationHandle(&hr,
+			(void *)(uintptr_t)(X + G + 4096)), CUDA_SUCCESS,
+	       "retain: inside");
+	ok(hr == h, "retain: inside, the same handle");
+	cuMemRelease(hr);
+	is_res(cuMemRetainAllocationHandle(&hr, (void *)(uintptr_t)(X + 3 * G)),
+	       CUDA_ERROR_INVALID_VALUE, "retain: reserved but not mapped");
+	mal = malloc(64);
+	is_res(cuMemRetainAllocationHandle(&hr, mal), CUDA_ERROR_INVALID_VALUE,
+	       "retain: malloc memory");
+	free(mal);
+	if (cuMemAlloc(&dm, G) == CUDA_SUCCESS) {
+		is_res(cuMemRetainAllocationHandle(&hr, (void *)(uintptr_t)dm),
+		       CUDA_ERROR_INVALID_VALUE, "retain: cuMemAlloc memory");
+		cuMemFree(dm);
+	}
+
+	memset(&p, 0x5a, sizeof p);
+	is_res(cuMemGetAllocationPropertiesFromHandle(&p, h), CUDA_SUCCESS,
+	       "properties");
+	ok(p.type == CU_MEM_ALLOCATION_TYPE_PINNED &&
+	   p.location.type == CU_MEM_LOCATION_TYPE_DEVICE && p.location.id == 3 &&
+	   p.requestedHandleTypes == CU_MEM_HANDLE_TYPE_NONE &&
+	   p.win32HandleMetaData == NULL && p.allocFlags.usage == 0,
+	   "properties: pinned, on gpu3, not shareable, the rest zero");
+	is_res(cuMemGetAllocationPropertiesFromHandle(&p, 0x1234567),
+	       CUDA_ERROR_INVALID_VALUE, "properties: a garbage handle");
+
+	/* Released while mapped: the handle is gone, the memory is not. */
+	access1(X, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 3,
+		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	((volatile uint32_t *)(uintptr_t)X)[0] = 0xcafef00d;
+	is_res(cuMemRelease(h), CUDA_SUCCESS, "release while mapped");
+	is_int(((volatile uint32_t *)(uintptr_t)X)[0], 0xcafef00d,
+	       "release while mapped: the memory still reads");
+	is_res(cuMemGetAllocationPropertiesFromHandle(&p, h),
+	       CUDA_ERROR_INVALID_VALUE, "properties of a released handle");
+	is_res(cuMemUnmap(X, 2 * G), CUDA_SUCCESS, "unmap after release");
+	is_res(cuMemRelease(h), CUDA_ERROR_INVALID_VALUE,
+	       "release after the last unmap");
+	cuMemAddressFree(X, 4 * G);
+}
+
+static void sharing(void)
+{
+	CUmemGenericAllocationHandle h, hf, hi;
+	CUmemAllocationProp p;
+	CUdeviceptr X;
+	int fd = -1, fd2 = -1, nfd;
+
+	create(&h, G, 0, 0);
+	is_res(cuMemExportToShareableHandle(&fd, h,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+	       CUDA_ERROR_INVALID_VALUE,
+	       "export: a handle made without that handle type");
+	cuMemRelease(h);
+	create(&hf, G, 0, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+	is_res(cuMemExportToShareableHandle(&fd2, hf,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 1),
+	       CUDA_ERROR_INVALID_VALUE, "export: non-zero flags");
+	is_res(cuMemExportToShareableHandle(&fd2, hf,
+			CU_MEM_HANDLE_TYPE_FABRIC, 0),
+	       CUDA_ERROR_INVALID_VALUE, "export: as another type");
+	is_res(cuMemExportToShareableHandle(&fd, hf,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+	       CUDA_SUCCESS, "export");
+	ok(fd >= 0 && fcntl(fd, F_GETFD) >= 0, "export: a file descriptor");
+
+	is_res(cuMemImportFromShareableHandle(&hi, (void *)(uintptr_t)fd,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+	       CUDA_SUCCESS, "import: in the same process");
+	ok(hi == hf, "import: the same memory is the same handle");
+	memset(&p, 0, sizeof p);
+	cuMemGetAllocationPropertiesFromHandle(&p, hi);
+	ok(p.location.type == CU_MEM_LOCATION_TYPE_DEVICE && p.location.id == 0 &&
+	   p.requestedHandleTypes == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	   "import: the properties");
+	cuMemAddressReserve(&X, 2 * G, 0, 0, 0);
+	cuMemMap(X, G, 0, hf, 0);
+	cuMemMap(X + G, G, 0, hi, 0);
+	access1(X, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	((volatile uint32_t *)(uintptr_t)X)[1] = 0x11223344;
+	is_int(((volatile uint32_t *)(uintptr_t)(X + G))[1], 0x11223344,
+	       "import: both map the same bytes");
+	cuMemUnmap(X, G);
+	cuMemUnmap(X + G, G);
+	cuMemAddressFree(X, 2 * G);
+	is_res(cuMemRelease(hi), CUDA_SUCCESS, "import: release the import");
+	close(fd);
+
+	is_res(cuMemImportFromShareableHandle(&hi, (void *)(intptr_t)-1,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+	       CUDA_ERROR_INVALID_VALUE, "import: fd -1");
+	nfd = open("/dev/null", O_RDONLY);
+	is_res(cuMemImportFromShareableHandle(&hi, (void *)(uintptr_t)nfd,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+	       CUDA_ERROR_INVALID_VALUE, "import: /dev/null");
+	is_res(cuMemImportFromShareableHandle(&hi, (void *)(uintptr_t)nfd,
+			CU_MEM_HANDLE_TYPE_NONE),
+	       CUDA_ERROR_INVALID_VALUE, "import: handle type NONE");
+	close(nfd);
+	cuMemRelease(hf);
+}
+
+static void pointer_attributes(void)
+{
+	CUmemGenericAllocationHandle h;
+	CUdeviceptr R, v = 0;
+	unsigned long long ull = 0;
+	size_t sz = 0;
+	int mapped = 0;
+
+	cuMemAddressReserve(&R, 4 * G, 0, 0, 0);
+	create(&h, 2 * G, 0, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+	cuMemMap(R + G, 2 * G, 0, h, 0);
+	access1(R + G, 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 0,
+		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	cuPointerGetAttribute(&mapped, CU_POINTER_ATTRIBUTE_MAPPED, R + G + 64);
+	is_int(mapped, 1, "pointer: MAPPED");
+	cuPointerGetAttribute(&v, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+			      R + G + 64);
+	is_int(v, R + G, "pointer: RANGE_START_ADDR is the mapping");
+	cuPointerGetAttribute(&sz, CU_POINTER_ATTRIBUTE_RANGE_SIZE, R + 2 * G);
+	is_int(sz, 2 * G, "pointer: RANGE_SIZE");
+	v = 0;
+	cuPointerGetAttribute(&v, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR,
+			      R + 2 * G);
+	is_int(v, R + G, "pointer: MAPPING_BASE_ADDR");
+	sz = 0;
+	cuPointerGetAttribute(&sz, CU_POINTER_ATTRIBUTE_MAPPING_SIZE, R + 2 * G);
+	is_int(sz, 2 * G, "pointer: MAPPING_SIZE");
+	ull = 0;
+	cuPointerGetAttribute(&ull, CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
+			      R + G);
+	is_int(ull, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	       "pointer: ALLOWED_HANDLE_TYPES");
+	ull = 0;
+	cuPointerGetAttribute(&ull, CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, R + G);
+	ok(ull != 0, "pointer: MEMORY_BLOCK_ID");
+	cuMemUnmap(R + G, 2 * G);
+	cuMemRelease(h);
+	cuMemAddressFree(R, 4 * G);
+}
+
+int main(void)
+{
+	CUcontext ctx;
+	int sv[2];
+	pid_t child;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	/* The importer is forked before cuInit: a process of its own. */
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return 99;
+	child = fork();
+	if (child == 0) {
+		close(sv[0]);
+		_exit(importer(sv[1]));
+	}
+	close(sv[1]);
+
+	is_res(cuMemAddressReserve(&(CUdeviceptr){ 0 }, G, 0, 0, 0),
+	       CUDA_ERROR_NOT_INITIALIZED, "reserve before cuInit");
+	if (cuInit(0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&ctx, 0) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+		printf("Bail out! cuInit\n");
+		return 1;
+	}
+	granularity();
+	create_errors();
+	capacity();
+	reserve();
+	map_errors();
+	access_rules();
+	host_memory();
+	retain_and_props();
+	sharing();
+	pointer_attributes();
+	is_res(cuMemMapArrayAsync(NULL, 0, 0), CUDA_ERROR_NOT_SUPPORTED,
+	       "cuMemMapArrayAsync: sparse arrays are not emulated");
+	two_processes(child, sv[0]);
+	return done_testing();
+}
