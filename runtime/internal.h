@@ -243,6 +243,11 @@ uint64_t cuemu_stream_now(CUstream s);
 CUresult cuemu_stream_sync(CUstream s);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);
+/* Wait for every stream of ctx (and its device's legacy stream). */
+CUresult cuemu_ctx_sync(CUcontext ctx);
+/* Lets the work of ctx's streams finish, then destroys them (cuCtxDestroy,
+ * the last primary release, cuDevicePrimaryCtxReset). No lock held. */
+void cuemu_ctx_streams_destroy(CUcontext ctx);
 
 /* Positions in stream order, for the pool allocator's reuse rules. */
 struct cuemu_spos {

@@ -1,0 +1,1277 @@
+/*
+ * stream.c - streams, their workers and model clocks, events, and positions
+ * in stream order.
+ *
+ * Each stream runs its operations in order on a worker thread of its own,
+ * started by the first operation. An operation may first wait for positions
+ * on other streams (cuStreamWaitEvent, the legacy default stream's implicit
+ * synchronization, the pool allocator's dependencies). A position is a
+ * stream uid, never reused, and an operation number in that stream; it is
+ * done when the stream has finished that operation, or the stream is gone.
+ *
+ * Each stream also keeps a vector clock: for every other stream, the latest
+ * operation that work enqueued from now on is ordered after. It makes
+ * cuemu_stream_follows exact across chains of event waits.
+ *
+ * Model time: each stream has a clock in nanoseconds that operations advance
+ * (copies, migrations). An operation starts no earlier than the host's model
+ * time when it was enqueued, and no earlier than what it waited for; the
+ * host's model time moves forward when it synchronizes with a stream. Events
+ * record the clock of their stream when reached.
+ *
+ * Locking, outermost first: the process lock (never held while waiting);
+ * reg_lock (the registries of streams and events, and each legacy stream);
+ * one stream's lock (its queue and vector clock; never two at once); an
+ * event's lock; done_lock (a leaf: the condition every waiter sleeps on).
+ * No stream lock is held while an operation runs.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* End times of a stream's recent operations, so that a waiter learns the
+ * model time of the very operation it waited for. */
+#define END_RING 64
+
+enum stream_kind { KIND_USER, KIND_LEGACY, KIND_PER_THREAD };
+
+/* A vector clock: for each stream uid, the highest operation number. */
+struct vclock {
+	size_t n, cap;
+	struct cuemu_spos *e;
+};
+
+struct op {
+	struct op *next;
+	cuemu_op_fn fn;
+	void *arg;
+	uint64_t seq;
+	uint64_t host_ns;       /* host model time when enqueued */
+	size_t ndeps;
+	struct cuemu_spos deps[];
+};
+
+struct CUstream_st {
+	RB_ENTRY(CUstream_st) h_node;   /* by handle: user streams */
+	RB_ENTRY(CUstream_st) u_node;   /* by uid: every stream */
+	uint64_t uid;
+	CUcontext ctx;
+	int dev;
+	unsigned int flags;
+	int priority;
+	enum stream_kind kind;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;            /* work queued, or destroying */
+	struct op *head, *tail;
+	struct vclock vc;
+	bool running;                   /* the worker thread exists */
+	bool destroying;
+	struct { uint64_t seq, ns; } ends[END_RING];
+
+	uint64_t enq_seq;               /* atomic: last operation enqueued */
+	uint64_t done_seq;              /* atomic: last operation finished */
+	uint64_t clock;                 /* atomic: model time, ns */
+};
+
+struct CUevent_st {
+	RB_ENTRY(CUevent_st) node;
+	unsigned int flags;
+	pthread_mutex_t lock;
+	unsigned int refs;              /* the handle, and pending records */
+	bool recorded;
+	uint64_t gen;                   /* records so far */
+	struct cuemu_spos pos;          /* the last record's operation */
+	struct vclock vc;               /* its stream's clock at that record */
+	uint64_t ns;                    /* model time the record reached */
+};
+
+static int cmp_handle(struct CUstream_st *a, struct CUstream_st *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_uid(struct CUstream_st *a, struct CUstream_st *b)
+{
+	return a->uid < b->uid ? -1 : a->uid > b->uid;
+}
+
+static int cmp_event(struct CUevent_st *a, struct CUevent_st *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+RB_HEAD(handle_tree, CUstream_st);
+RB_HEAD(uid_tree, CUstream_st);
+RB_HEAD(event_tree, CUevent_st);
+/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
+ * Linux; spell the attribute out. */
+#define ST_STATIC __attribute__((unused)) static
+RB_GENERATE_INTERNAL(handle_tree, CUstream_st, h_node, cmp_handle, ST_STATIC)
+RB_GENERATE_INTERNAL(uid_tree, CUstream_st, u_node, cmp_uid, ST_STATIC)
+RB_GENERATE_INTERNAL(event_tree, CUevent_st, node, cmp_event, ST_STATIC)
+
+/* The registries. Global because stream and event handles are process-wide
+ * (any thread may use any handle) and a stale handle must be recognized
+ * without dereferencing it. Guarded by reg_lock. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct handle_tree streams = RB_INITIALIZER(&streams);
+static struct uid_tree by_uid = RB_INITIALIZER(&by_uid);
+static struct event_tree events = RB_INITIALIZER(&events);
+static CUstream legacy[CUEMU_MAX_DEVICES];
+static uint64_t next_uid = 1;
+
+/* Every finished operation bumps done_gen under done_lock and wakes all
+ * waiters, which recheck their position. Global: a waiter may wait for any
+ * stream of the process. */
+static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+static uint64_t done_gen;
+
+/* The host's model time: the latest stream time it has synchronized with.
+ * Process-wide because the host thread that enqueues and the one that
+ * synchronizes need not be the same. Atomic. */
+static uint64_t host_ns;
+
+/* The stream whose worker the calling thread is (NULL on other threads). */
+static __thread CUstream self_worker;
+
+/* The calling thread's per-thread default stream, one per device. */
+static __thread CUstream per_thread[CUEMU_MAX_DEVICES];
+static pthread_key_t per_thread_key;
+static pthread_once_t per_thread_once = PTHREAD_ONCE_INIT;
+
+static void stream_destroy(CUstream s);
+
+/* ---------------------------------------------------------------- clocks */
+
+static uint64_t atomic_get(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void atomic_max(uint64_t *p, uint64_t v)
+{
+	uint64_t cur = atomic_get(p);
+
+	while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, false,
+			  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
+static uint64_t vc_get(const struct vclock *v, uint64_t uid)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->e[i].stream == uid)
+			return v->e[i].seq;
+	return 0;
+}
+
+/* Raises uid's entry to seq. The clock grows by one entry per stream it
+ * was ever ordered after; -1 when out of memory. */
+static int vc_raise(struct vclock *v, uint64_t uid, uint64_t seq)
+{
+	struct cuemu_spos *e;
+
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->e[i].stream == uid) {
+			if (v->e[i].seq < seq)
+				v->e[i].seq = seq;
+			return 0;
+		}
+	}
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 4;
+		if (!(e = realloc(v->e, cap * sizeof *e)))
+			return -1;
+		v->e = e;
+		v->cap = cap;
+	}
+	v->e[v->n++] = (struct cuemu_spos){ uid, seq };
+	return 0;
+}
+
+static int vc_merge(struct vclock *dst, const struct vclock *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (vc_raise(dst, src->e[i].stream, src->e[i].seq) < 0)
+			return -1;
+	return 0;
+}
+
+static void vc_free(struct vclock *v)
+{
+	free(v->e);
+	*v = (struct vclock){ 0 };
+}
+
+/* What work enqueued on s after now is ordered after: s's vector clock
+ * and s's own last operation. s's lock not held. */
+static int vc_snapshot(CUstream s, struct vclock *out)
+{
+	int rc;
+
+	pthread_mutex_lock(&s->lock);
+	rc = vc_merge(out, &s->vc);
+	if (rc == 0)
+		rc = vc_raise(out, s->uid, atomic_get(&s->enq_seq));
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- positions */
+
+/* reg_lock held. */
+static CUstream find_uid(uint64_t uid)
+{
+	struct CUstream_st key = { .uid = uid };
+
+	return RB_FIND(uid_tree, &by_uid, &key);
+}
+
+bool cuemu_spos_done(struct cuemu_spos p)
+{
+	CUstream s;
+	bool done;
+
+	pthread_mutex_lock(&reg_lock);
+	s = find_uid(p.stream);
+	done = !s || atomic_get(&s->done_seq) >= p.seq;
+	pthread_mutex_unlock(&reg_lock);
+	return done;
+}
+
+/* Model time at which the operation at p ended: exact while it is among
+ * its stream's last END_RING operations, else the stream's clock now. */
+static uint64_t spos_end_ns(struct cuemu_spos p)
+{
+	uint64_t ns = 0;
+	CUstream s;
+
+	pthread_mutex_lock(&reg_lock);
+	if ((s = find_uid(p.stream))) {
+		pthread_mutex_lock(&s->lock);
+		if (s->ends[p.seq % END_RING].seq == p.seq)
+			ns = s->ends[p.seq % END_RING].ns;
+		else
+			ns = atomic_get(&s->clock);
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return ns;
+}
+
+/* Sleeps until p is done. No lock held. */
+static void spos_wait(struct cuemu_spos p)
+{
+	for (;;) {
+		uint64_t gen = atomic_get(&done_gen);
+		if (cuemu_spos_done(p))
+			return;
+		pthread_mutex_lock(&done_lock);
+		while (atomic_get(&done_gen) == gen)
+			pthread_cond_wait(&done_cond, &done_lock);
+		pthread_mutex_unlock(&done_lock);
+	}
+}
+
+static void wake_waiters(void)
+{
+	pthread_mutex_lock(&done_lock);
+	__atomic_add_fetch(&done_gen, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&done_cond);
+	pthread_mutex_unlock(&done_lock);
+}
+
+struct cuemu_spos cuemu_stream_pos(CUstream s)
+{
+	return (struct cuemu_spos){ s->uid, atomic_get(&s->enq_seq) };
+}
+
+static bool blocking(CUstream s)
+{
+	return s->kind != KIND_LEGACY && !(s->flags & CU_STREAM_NON_BLOCKING);
+}
+
+/* The legacy stream and a blocking stream of the same device order each
+ * other's later work after all earlier work of the other. */
+static bool implicitly_ordered(CUstream s, uint64_t other_uid)
+{
+	CUstream o;
+	bool yes = false;
+
+	pthread_mutex_lock(&reg_lock);
+	if ((o = find_uid(other_uid)) && o->dev == s->dev)
+		yes = (s->kind == KIND_LEGACY && blocking(o)) ||
+		      (o->kind == KIND_LEGACY && blocking(s));
+	pthread_mutex_unlock(&reg_lock);
+	return yes;
+}
+
+bool cuemu_stream_follows(CUstream s, struct cuemu_spos p)
+{
+	bool yes;
+
+	if (p.stream == s->uid)
+		return p.seq <= atomic_get(&s->enq_seq);
+	pthread_mutex_lock(&s->lock);
+	yes = vc_get(&s->vc, p.stream) >= p.seq;
+	pthread_mutex_unlock(&s->lock);
+	return yes || implicitly_ordered(s, p.stream);
+}
+
+/* ---------------------------------------------------------------- workers */
+
+static double time_scale(void)
+{
+	/* Read once: the scale is a property of the process's start. */
+	static double scale = -1;
+
+	if (scale < 0) {
+		const char *e = getenv("CUEMU_TIME_SCALE");
+		double v = e ? strtod(e, NULL) : 0;
+		scale = v > 0 ? v : 0;
+	}
+	return scale;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u),
+			       (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Waits for what op depends on, then runs it and publishes its end. */
+static void run_op(CUstream s, struct op *op)
+{
+	uint64_t before, after;
+
+	for (size_t i = 0; i < op->ndeps; i++) {
+		spos_wait(op->deps[i]);
+		atomic_max(&s->clock, spos_end_ns(op->deps[i]));
+	}
+	atomic_max(&s->clock, op->host_ns);
+	before = atomic_get(&s->clock);
+	if (op->fn)
+		op->fn(s, op->arg);
+	after = atomic_get(&s->clock);
+	pthread_mutex_lock(&s->lock);
+	s->ends[op->seq % END_RING].seq = op->seq;
+	s->ends[op->seq % END_RING].ns = after;
+	__atomic_store_n(&s->done_seq, op->seq, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&s->lock);
+	wake_waiters();
+	if (time_scale() > 0 && after > before)
+		sleep_ns((uint64_t)((double)(after - before) * time_scale()));
+}
+
+static void stream_free(CUstream s)
+{
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	vc_free(&s->vc);
+	free(s);
+}
+
+/* Takes s out of the uid registry (its positions are all done from now on)
+ * and frees it. */
+static void stream_retire(CUstream s)
+{
+	pthread_mutex_lock(&reg_lock);
+	RB_REMOVE(uid_tree, &by_uid, s);
+	pthread_mutex_unlock(&reg_lock);
+	wake_waiters();
+	stream_free(s);
+}
+
+static void *worker(void *arg)
+{
+	CUstream s = arg;
+	struct op *op;
+
+	self_worker = s;
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->head && !s->destroying)
+			pthread_cond_wait(&s->cond, &s->lock);
+		if (!(op = s->head))
+			break;
+		pthread_mutex_unlock(&s->lock);
+		run_op(s, op);
+		pthread_mutex_lock(&s->lock);
+		if (!(s->head = op->next))
+			s->tail = NULL;
+		free(op);
+	}
+	pthread_mutex_unlock(&s->lock);
+	/* Destroyed and drained: nobody holds the handle any more. */
+	stream_retire(s);
+	return NULL;
+}
+
+/* s's lock held. */
+static CUresult start_worker(CUstream s)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &attr, worker, s);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "no worker thread for stream %llu: %s",
+				  (unsigned long long)s->uid, strerror(rc));
+	s->running = true;
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- enqueue */
+
+/* The implicit dependencies of new work on s: the legacy stream waits for
+ * every blocking stream of its device, a blocking stream for the legacy
+ * stream. Adds them to deps (room for all streams) and their clocks to vc;
+ * returns how many. */
+static size_t implicit_deps(CUstream s, struct cuemu_spos *deps, size_t max,
+			    struct vclock *vc, int *err)
+{
+	CUstream o;
+	size_t n = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	RB_FOREACH(o, uid_tree, &by_uid) {
+		bool dep = o != s && o->dev == s->dev &&
+			   ((s->kind == KIND_LEGACY && blocking(o)) ||
+			    (o->kind == KIND_LEGACY && blocking(s)));
+		uint64_t last = atomic_get(&o->enq_seq);
+		if (!dep || !last)
+			continue;
+		if (atomic_get(&o->done_seq) < last && n < max)
+			deps[n++] = (struct cuemu_spos){ o->uid, last };
+		if (vc_snapshot(o, vc) < 0)
+			*err = -1;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+static size_t stream_count(void)
+{
+	CUstream o;
+	size_t n = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	RB_FOREACH(o, uid_tree, &by_uid)
+		n++;
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+/* Enqueues fn(arg) on s after the positions in deps (and the implicit ones)
+ * and makes later work on s follow vc. *seq gets the operation's number. */
+static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
+			const struct cuemu_spos *deps, size_t ndeps,
+			const struct vclock *vc, uint64_t *seq)
+{
+	bool implicit = s->kind == KIND_LEGACY || blocking(s);
+	size_t room = ndeps + (implicit ? stream_count() + 1 : 0);
+	struct vclock ivc = { 0 };
+	struct op *op;
+	CUresult r = CUDA_SUCCESS;
+	int err = 0;
+
+	if (!(op = malloc(sizeof *op + room * sizeof op->deps[0])))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream operation");
+	*op = (struct op){ .fn = fn, .arg = arg, .ndeps = ndeps,
+			   .host_ns = atomic_get(&host_ns) };
+	if (ndeps)
+		memcpy(op->deps, deps, ndeps * sizeof *deps);
+	if (implicit)
+		op->ndeps += implicit_deps(s, op->deps + ndeps, room - ndeps,
+					   &ivc, &err);
+	pthread_mutex_lock(&s->lock);
+	if (s->destroying)
+		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "stream %llu is "
+			       "being destroyed", (unsigned long long)s->uid);
+	else if ((vc && vc_merge(&s->vc, vc) < 0) || err ||
+	    vc_merge(&s->vc, &ivc) < 0)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
+	if (r == CUDA_SUCCESS && !s->running)
+		r = start_worker(s);
+	if (r == CUDA_SUCCESS) {
+		op->seq = __atomic_add_fetch(&s->enq_seq, 1, __ATOMIC_ACQ_REL);
+		if (s->tail)
+			s->tail->next = op;
+		else
+			s->head = op;
+		s->tail = op;
+		pthread_cond_signal(&s->cond);
+		if (seq)
+			*seq = op->seq;
+	}
+	pthread_mutex_unlock(&s->lock);
+	vc_free(&ivc);
+	if (r != CUDA_SUCCESS)
+		free(op);
+	return r;
+}
+
+CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
+{
+	return enqueue(s, fn, arg, NULL, 0, NULL, NULL);
+}
+
+/* The host has seen p finish: its model time catches up. */
+static void host_saw(struct cuemu_spos p)
+{
+	atomic_max(&host_ns, spos_end_ns(p));
+}
+
+CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg)
+{
+	struct cuemu_spos p = { s->uid, 0 };
+	CUresult r;
+
+	/* From an operation of s itself (a host function calling the API),
+	 * waiting would never end: s runs it now, in its own order. */
+	if (self_worker == s) {
+		fn(s, arg);
+		return CUDA_SUCCESS;
+	}
+	if ((r = enqueue(s, fn, arg, NULL, 0, NULL, &p.seq)) != CUDA_SUCCESS)
+		return r;
+	spos_wait(p);
+	host_saw(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p)
+{
+	struct vclock vc = { 0 };
+	CUresult r;
+
+	if (p.stream == s->uid || cuemu_spos_done(p))
+		return CUDA_SUCCESS;
+	if (vc_raise(&vc, p.stream, p.seq) < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
+	r = enqueue(s, NULL, NULL, &p, 1, &vc, NULL);
+	vc_free(&vc);
+	return r;
+}
+
+void cuemu_stream_advance(CUstream s, uint64_t ns)
+{
+	__atomic_add_fetch(&s->clock, ns, __ATOMIC_ACQ_REL);
+}
+
+uint64_t cuemu_stream_now(CUstream s)
+{
+	return atomic_get(&s->clock);
+}
+
+int cuemu_stream_device(CUstream s)
+{
+	return s->dev;
+}
+
+CUresult cuemu_stream_sync(CUstream s)
+{
+	struct cuemu_spos p = cuemu_stream_pos(s);
+
+	if (self_worker == s)
+		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "a stream's own "
+				  "operation cannot wait for the stream");
+	spos_wait(p);
+	host_saw(p);
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- streams */
+
+static CUstream stream_new(CUcontext ctx, int dev, unsigned int flags,
+			   int priority, enum stream_kind kind)
+{
+	CUstream s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->ctx = ctx;
+	s->dev = dev;
+	s->flags = flags;
+	s->priority = priority;
+	s->kind = kind;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	/* A new stream starts at the host's model time: nothing enqueued
+	 * later can have happened earlier. */
+	s->clock = atomic_get(&host_ns);
+	return s;
+}
+
+/* reg_lock held. */
+static void register_uid(CUstream s)
+{
+	s->uid = next_uid++;
+	RB_INSERT(uid_tree, &by_uid, s);
+}
+
+/* The legacy default stream of dev, made on first use. */
+static CUresult legacy_stream(int dev, CUstream *out)
+{
+	CUstream s;
+
+	pthread_mutex_lock(&reg_lock);
+	if (!(s = legacy[dev]) &&
+	    (s = stream_new(cuemu_primary_ctx(dev), dev, 0, 0, KIND_LEGACY))) {
+		register_uid(s);
+		legacy[dev] = s;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (!s)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "legacy stream");
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+/* At thread exit, the thread's per-thread streams finish and go. */
+static void per_thread_exit(void *unused)
+{
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
+		if (per_thread[d])
+			stream_destroy(per_thread[d]);
+		per_thread[d] = NULL;
+	}
+}
+
+static void per_thread_key_make(void)
+{
+	pthread_key_create(&per_thread_key, per_thread_exit);
+}
+
+static CUresult per_thread_stream(CUcontext ctx, int dev, CUstream *out)
+{
+	CUstream s = per_thread[dev];
+
+	if (!s) {
+		pthread_once(&per_thread_once, per_thread_key_make);
+		if (!(s = stream_new(ctx, dev, 0, 0, KIND_PER_THREAD)))
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					  "per-thread stream");
+		pthread_mutex_lock(&reg_lock);
+		register_uid(s);
+		pthread_mutex_unlock(&reg_lock);
+		per_thread[dev] = s;
+		/* Any non-NULL value: the destructor runs only for those. */
+		pthread_setspecific(per_thread_key, per_thread);
+	}
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_stream_get(CUstream h, CUstream *out)
+{
+	CUcontext ctx;
+	CUstream s;
+	CUresult r;
+	int dev;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!h || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) {
+		if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS)
+			return r;
+		return h == CU_STREAM_PER_THREAD ?
+		       per_thread_stream(ctx, dev, out) :
+		       legacy_stream(dev, out);
+	}
+	pthread_mutex_lock(&reg_lock);
+	s = RB_FIND(handle_tree, &streams, h);
+	pthread_mutex_unlock(&reg_lock);
+	if (!s)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "stream %p does not exist", (void *)h);
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
+				    int priority)
+{
+	CUcontext ctx;
+	CUstream s;
+	CUresult r;
+	int dev;
+
+	if (!phStream)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
+	if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "stream flags 0x%x are not valid", flags);
+	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS)
+		return r;
+	/* The driver clamps priorities to the device's range, [-5, 0]. */
+	priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
+	if (!(s = stream_new(ctx, dev, flags, priority, KIND_USER)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
+	pthread_mutex_lock(&reg_lock);
+	register_uid(s);
+	RB_INSERT(handle_tree, &streams, s);
+	pthread_mutex_unlock(&reg_lock);
+	*phStream = s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
+{
+	return cuStreamCreateWithPriority(phStream, Flags, 0);
+}
+
+/* Marks s for destruction: its worker drains the queue, then frees it. A
+ * stream that never ran anything goes at once. s is out of the handle
+ * registry already, or was never in it. */
+static void stream_destroy(CUstream s)
+{
+	bool running;
+
+	pthread_mutex_lock(&s->lock);
+	s->destroying = true;
+	running = s->running;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	if (!running)
+		stream_retire(s);
+}
+
+CUresult cuStreamDestroy_v2(CUstream hStream)
+{
+	CUstream s = NULL;
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!hStream || hStream == CU_STREAM_LEGACY ||
+	    hStream == CU_STREAM_PER_THREAD)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "an implicit stream cannot be destroyed");
+	pthread_mutex_lock(&reg_lock);
+	if ((s = RB_FIND(handle_tree, &streams, hStream)))
+		RB_REMOVE(handle_tree, &streams, s);
+	pthread_mutex_unlock(&reg_lock);
+	if (!s)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "stream %p does not exist", (void *)hStream);
+	stream_destroy(s);
+	return CUDA_SUCCESS;
+}
+
+#undef cuStreamDestroy
+CUresult cuStreamDestroy(CUstream hStream);
+CUresult cuStreamDestroy(CUstream hStream)
+{
+	return cuStreamDestroy_v2(hStream);
+}
+
+CUresult cuStreamGetPriority(CUstream hStream, int *priority)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!priority)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL priority");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*priority = s->priority;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL flags");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*flags = s->flags;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!pctx)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL context");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	/* The implicit streams answer the context that is current. */
+	if (s->kind != KIND_USER)
+		return cuemu_current(pctx, NULL);
+	*pctx = s->ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamQuery(CUstream hStream)
+{
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	if (atomic_get(&s->done_seq) < atomic_get(&s->enq_seq))
+		return CUDA_ERROR_NOT_READY;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream)
+{
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
+		return r;
+	cuemu_pool_on_sync();
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- host work */
+
+struct host_call {
+	CUhostFn fn;
+	CUstreamCallback cb;
+	CUstream handle;         /* as the caller named the stream */
+	void *user;
+};
+
+static void host_call_op(CUstream s, void *arg)
+{
+	struct host_call *c = arg;
+
+	if (c->fn)
+		c->fn(c->user);
+	else
+		c->cb(c->handle, CUDA_SUCCESS, c->user);
+	free(c);
+}
+
+static CUresult enqueue_host(CUstream h, struct host_call c)
+{
+	struct host_call *p;
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	if (!(p = malloc(sizeof *p)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
+	*p = c;
+	if ((r = cuemu_stream_enqueue(s, host_call_op, p)) != CUDA_SUCCESS)
+		free(p);
+	return r;
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+	if (!fn)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL host function");
+	return enqueue_host(hStream, (struct host_call){
+		.fn = fn, .handle = hStream, .user = userData });
+}
+
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
+			     void *userData, unsigned int flags)
+{
+	if (!callback)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL callback");
+	if (flags != 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "callback flags must be 0, not %u", flags);
+	return enqueue_host(hStream, (struct host_call){
+		.cb = callback, .handle = hStream, .user = userData });
+}
+
+/* ---------------------------------------------------------------- all */
+
+/* Positions of the last operation of every stream that matches. */
+static size_t positions(struct cuemu_spos **out, CUcontext ctx)
+{
+	struct cuemu_spos *p;
+	size_t n = 0, cap = stream_count() + 8;
+	CUstream s;
+
+	if (!(p = calloc(cap, sizeof *p)))
+		return 0;
+	pthread_mutex_lock(&reg_lock);
+	RB_FOREACH(s, uid_tree, &by_uid) {
+		bool match = !ctx || s->ctx == ctx ||
+			     (s->kind != KIND_USER &&
+			      s->dev == cuemu_ctx_device(ctx));
+		if (match && n < cap)
+			p[n++] = cuemu_stream_pos(s);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	*out = p;
+	return n;
+}
+
+static CUresult wait_all(CUcontext ctx)
+{
+	struct cuemu_spos *p = NULL;
+	size_t n = positions(&p, ctx);
+
+	if (!p)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream list");
+	for (size_t i = 0; i < n; i++) {
+		spos_wait(p[i]);
+		host_saw(p[i]);
+	}
+	free(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_sync_all(void)
+{
+	return wait_all(NULL);
+}
+
+CUresult cuemu_ctx_sync(CUcontext ctx)
+{
+	return wait_all(ctx);
+}
+
+void cuemu_ctx_streams_destroy(CUcontext ctx)
+{
+	CUstream s, next;
+	CUstream *gone = NULL;
+	size_t n = 0, cap = stream_count();
+
+	if (cap && !(gone = calloc(cap, sizeof *gone)))
+		cap = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (s = RB_MIN(handle_tree, &streams); s; s = next) {
+		next = RB_NEXT(handle_tree, &streams, s);
+		if (s->ctx == ctx && n < cap) {
+			RB_REMOVE(handle_tree, &streams, s);
+			gone[n++] = s;
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+	for (size_t i = 0; i < n; i++)
+		stream_destroy(gone[i]);
+	free(gone);
+	wait_all(ctx);
+}
+
+/* ---------------------------------------------------------------- events */
+
+static void event_unref(CUevent e)
+{
+	bool last;
+
+	pthread_mutex_lock(&e->lock);
+	last = --e->refs == 0;
+	pthread_mutex_unlock(&e->lock);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&e->lock);
+	vc_free(&e->vc);
+	free(e);
+}
+
+/* A live event, with a reference the caller drops with event_unref. */
+static CUresult event_get(CUevent h, CUevent *out)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&reg_lock);
+	if ((e = RB_FIND(event_tree, &events, h))) {
+		pthread_mutex_lock(&e->lock);
+		e->refs++;
+		pthread_mutex_unlock(&e->lock);
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (!e)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p does not exist", (void *)h);
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
+{
+	const unsigned int all = CU_EVENT_BLOCKING_SYNC |
+				 CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+	CUresult r;
+	CUevent e;
+
+	if (!phEvent)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL event");
+	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
+		return r;
+	if ((Flags & ~all) || ((Flags & CU_EVENT_INTERPROCESS) &&
+			       !(Flags & CU_EVENT_DISABLE_TIMING)))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "event flags 0x%x "
+				  "are not valid (INTERPROCESS needs "
+				  "DISABLE_TIMING)", Flags);
+	if (!(e = calloc(1, sizeof *e)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
+	e->flags = Flags;
+	e->refs = 1;
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_lock(&reg_lock);
+	RB_INSERT(event_tree, &events, e);
+	pthread_mutex_unlock(&reg_lock);
+	*phEvent = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent hEvent)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&reg_lock);
+	if ((e = RB_FIND(event_tree, &events, hEvent)))
+		RB_REMOVE(event_tree, &events, e);
+	pthread_mutex_unlock(&reg_lock);
+	if (!e)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p does not exist", (void *)hEvent);
+	/* A record still pending keeps it until it is reached. */
+	event_unref(e);
+	return CUDA_SUCCESS;
+}
+
+#undef cuEventDestroy
+CUresult cuEventDestroy(CUevent hEvent);
+CUresult cuEventDestroy(CUevent hEvent)
+{
+	return cuEventDestroy_v2(hEvent);
+}
+
+struct record {
+	CUevent e;
+	uint64_t gen;
+};
+
+static void record_op(CUstream s, void *arg)
+{
+	struct record *rec = arg;
+
+	pthread_mutex_lock(&rec->e->lock);
+	if (rec->e->gen == rec->gen)
+		rec->e->ns = cuemu_stream_now(s);
+	pthread_mutex_unlock(&rec->e->lock);
+	event_unref(rec->e);
+	free(rec);
+}
+
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
+{
+	struct vclock vc = { 0 };
+	struct record *rec;
+	uint64_t gen, seq;
+	CUstream s;
+	CUevent e;
+	CUresult r;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = vc_snapshot(s, &vc) < 0 ? CUDA_ERROR_OUT_OF_MEMORY :
+	     CUDA_SUCCESS) != CUDA_SUCCESS || !(rec = malloc(sizeof *rec))) {
+		vc_free(&vc);
+		event_unref(e);
+		return r ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "record");
+	}
+	pthread_mutex_lock(&e->lock);
+	gen = ++e->gen;
+	pthread_mutex_unlock(&e->lock);
+	*rec = (struct record){ e, gen };
+	/* The record is an operation of s and holds the reference taken
+	 * above until it is reached. */
+	if ((r = enqueue(s, record_op, rec, NULL, 0, NULL, &seq)) !=
+	    CUDA_SUCCESS) {
+		vc_free(&vc);
+		free(rec);
+		event_unref(e);
+		return r;
+	}
+	/* The event stands for this position and all that came before it. */
+	vc_raise(&vc, s->uid, seq);
+	pthread_mutex_lock(&e->lock);
+	if (e->gen == gen) {
+		vc_free(&e->vc);
+		e->vc = vc;
+		vc = (struct vclock){ 0 };
+		e->pos = (struct cuemu_spos){ s->uid, seq };
+		e->recorded = true;
+	}
+	pthread_mutex_unlock(&e->lock);
+	vc_free(&vc);
+	return CUDA_SUCCESS;
+}
+
+/* What a recorded event stands for, read consistently. */
+struct event_state {
+	bool recorded;
+	unsigned int flags;
+	struct cuemu_spos pos;
+	uint64_t ns;
+};
+
+static struct event_state event_state(CUevent e)
+{
+	struct event_state st;
+
+	pthread_mutex_lock(&e->lock);
+	st = (struct event_state){ e->recorded, e->flags, e->pos, e->ns };
+	pthread_mutex_unlock(&e->lock);
+	return st;
+}
+
+CUresult cuEventQuery(CUevent hEvent)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	event_unref(e);
+	/* An event never recorded has nothing to wait for. */
+	if (st.recorded && !cuemu_spos_done(st.pos))
+		return CUDA_ERROR_NOT_READY;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUevent hEvent)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	if (st.recorded) {
+		spos_wait(st.pos);
+		atomic_max(&host_ns, event_state(e).ns);
+	}
+	event_unref(e);
+	cuemu_pool_on_sync();
+	return CUDA_SUCCESS;
+}
+
+/* The model time a completed, timed event reached, or why not. */
+static CUresult event_time(CUevent h, uint64_t *ns)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	if (st.recorded && cuemu_spos_done(st.pos))
+		st = event_state(e); /* the record has written its time */
+	event_unref(e);
+	if (st.flags & CU_EVENT_DISABLE_TIMING)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was created with DISABLE_TIMING",
+				  (void *)h);
+	if (!st.recorded)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was never recorded", (void *)h);
+	if (!cuemu_spos_done(st.pos))
+		return CUDA_ERROR_NOT_READY;
+	*ns = st.ns;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
+			       CUevent hEnd)
+{
+	uint64_t t0, t1;
+	CUresult r;
+
+	if (!pMilliseconds)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL result");
+	if ((r = event_time(hStart, &t0)) != CUDA_SUCCESS ||
+	    (r = event_time(hEnd, &t1)) != CUDA_SUCCESS)
+		return r;
+	*pMilliseconds = (float)(((double)t1 - (double)t0) / 1e6);
+	return CUDA_SUCCESS;
+}
+
+#undef cuEventElapsedTime
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+			    CUevent hEnd);
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+			    CUevent hEnd)
+{
+	return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
+}
+
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
+			   unsigned int Flags)
+{
+	struct cuemu_spos pos;
+	struct vclock vc = { 0 };
+	bool recorded;
+	CUstream s;
+	CUevent e;
+	CUresult r;
+
+	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "wait flags 0x%x are not valid", Flags);
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS) {
+		event_unref(e);
+		return r;
+	}
+	pthread_mutex_lock(&e->lock);
+	recorded = e->recorded;
+	pos = e->pos;
+	if (recorded && vc_merge(&vc, &e->vc) < 0)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event clock");
+	pthread_mutex_unlock(&e->lock);
+	event_unref(e);
+	/* Waiting for an event never recorded waits for nothing. */
+	if (r == CUDA_SUCCESS && recorded && pos.stream != s->uid)
+		r = enqueue(s, NULL, NULL, &pos, 1, &vc, NULL);
+	vc_free(&vc);
+	return r;
+}
+
+CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns)
+{
+	CUstream st;
+	CUresult r;
+
+	if (!ns)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL time");
+	if ((r = cuemu_stream_get(s, &st)) != CUDA_SUCCESS)
+		return r;
+	*ns = cuemu_stream_now(st);
+	return CUDA_SUCCESS;
+}
