@@ -1,0 +1,910 @@
+/*
+ * control.c - the control server: a Unix stream socket per process,
+ * <CUEMU_RUNDIR>/<pid>.sock (mode 0600), through which cufs lists, reads
+ * and writes the process's objects, one JSON object a line each way. Also
+ * the helpers libcuemu exports for cufs (cuemu-private.h).
+ *
+ * Requests and answers (every answer has "ok"; a failure has "errno" and
+ * "message", and "result" when a CUresult decided it):
+ *   {"op":"hello"}                        pid uid cmdline version machine
+ *   {"op":"list","path":P}                ids (classes) or names (below)
+ *   {"op":"get","path":P}                 value
+ *   {"op":"set","path":P,"value":"text"}  result (the CUresult name)
+ *   {"op":"events","since":N,"max":M}     events [{seq,line}], last
+ *   {"op":"snapshot"}                     value: process and every object
+ *
+ * Locking: one thread serves every connection, so requests are answered
+ * one at a time, in order. A get or list holds the process lock
+ * (cuemu_lock) for the whole answer, so that it shows one moment; a set
+ * runs without it, through the API's code path, which takes what it needs.
+ * ctl is written by start and stop under ctl_lock, and read by the server
+ * thread between them.
+ */
+#include "internal.h"
+#include "cuemu-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <numa.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define CTL_MAX_CLIENTS 64
+#define CTL_SEND_TIMEOUT_S 2
+#define CTL_EVENTS_MAX 1024
+
+struct client {
+	int fd;
+	uid_t uid;        /* the peer's, from SO_PEERCRED */
+	size_t len;       /* bytes of an unfinished line in buf */
+	bool skipping;    /* dropping the rest of an overlong line */
+	char buf[CUEMU_CTL_MAX_LINE + 1];
+};
+
+/* The server of this process: one per process by definition, so global.
+ * Written under ctl_lock by start/stop; clients only by the server. */
+static struct {
+	bool running;
+	pid_t owner;      /* the process that made the socket (not a child) */
+	int lfd;
+	int wake[2];      /* written by stop to end the server's poll */
+	pthread_t thread;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct client *clients[CTL_MAX_CLIENTS];
+	int nclients;
+} ctl = { .lfd = -1, .wake = { -1, -1 } };
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct cuemu_ctl_class *const classes[] = {
+	&cuemu_ctl_allocations,
+	&cuemu_ctl_pools,
+	&cuemu_ctl_reservations,
+	&cuemu_ctl_handles,
+};
+#define NCLASSES (sizeof classes / sizeof classes[0])
+
+/* ---------------------------------------------------------------- answers */
+
+static json_t *fail_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static json_t *fail_errno(int err, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return json_pack("{s:b,s:i,s:s}", "ok", 0, "errno", err, "message", msg);
+}
+
+static const char *result_name(CUresult r)
+{
+	const char *s = NULL;
+
+	return cuGetErrorName(r, &s) == CUDA_SUCCESS && s ? s : "CUDA_ERROR_UNKNOWN";
+}
+
+/* A failure decided by a CUresult: its name, its errno, and why. */
+static json_t *fail_result(CUresult r, const char *why)
+{
+	const char *s = NULL;
+
+	if (!why || !*why)
+		why = cuGetErrorString(r, &s) == CUDA_SUCCESS && s ? s : "failed";
+	return json_pack("{s:b,s:s,s:i,s:s}", "ok", 0, "result", result_name(r),
+			 "errno", cuemuResultToErrno(r), "message", why);
+}
+
+static json_t *ok_with(const char *key, json_t *v)
+{
+	json_t *o = json_pack("{s:b}", "ok", 1);
+
+	if (o && v)
+		json_object_set_new(o, key, v);
+	else
+		json_decref(v);
+	return o;
+}
+
+/* ---------------------------------------------------------------- process */
+
+/* /proc/self/cmdline with its NULs as spaces. */
+static json_t *cmdline_json(void)
+{
+	char buf[4096];
+	ssize_t n = 0;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+	}
+	if (n < 0)
+		n = 0;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return json_string(buf);
+}
+
+static const char *machine_env(void)
+{
+	const char *m = getenv("CUEMU_MACHINE");
+
+	return m && *m ? m : "cuemu";
+}
+
+/* processes/<pid>: what the process is and what it did. */
+static json_t *process_json(void)
+{
+	json_t *ctr = json_object();
+
+	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(ctr, cuemu_counter_names[c], json_integer(
+			(json_int_t)cuemu_proc_counter_get((enum cuemu_counter)c)));
+	return json_pack("{s:i,s:i,s:o,s:s,s:o,s:o}",
+			 "pid", (int)getpid(), "uid", (int)getuid(),
+			 "cmdline", cmdline_json(), "machine", machine_env(),
+			 "counters", ctr, "last_error", cuemu_last_error_json());
+}
+
+/* ---------------------------------------------------------------- paths */
+
+struct ctl_path {
+	const struct cuemu_ctl_class *cls; /* NULL: "process" or the root */
+	bool process;
+	bool has_id;
+	uint64_t id;
+	const char *rest;                   /* after "<class>/<id>/", or "" */
+};
+
+/* Splits "allocations/12/ranges" into its class, id and rest. 0, or an
+ * errno (ENOENT for a name that does not exist). */
+static int parse_path(const char *p, struct ctl_path *out)
+{
+	size_t n = strcspn(p, "/");
+	char *end;
+
+	memset(out, 0, sizeof *out);
+	out->rest = "";
+	if (n == 7 && !strncmp(p, "process", 7)) {
+		out->process = true;
+		out->rest = p[n] ? p + n + 1 : "";
+		return 0;
+	}
+	for (size_t i = 0; i < NCLASSES; i++)
+		if (strlen(classes[i]->name) == n &&
+		    !strncmp(p, classes[i]->name, n))
+			out->cls = classes[i];
+	if (!out->cls)
+		return n ? ENOENT : 0;
+	if (!p[n] || !p[n + 1])
+		return 0;
+	p += n + 1;
+	if (*p < '0' || *p > '9')
+		return ENOENT;
+	errno = 0;
+	out->id = strtoull(p, &end, 10);
+	if (errno || (*end && *end != '/'))
+		return ENOENT;
+	out->has_id = true;
+	out->rest = *end ? end + 1 : "";
+	return 0;
+}
+
+/* The class's answer for rest; a name the class does not know itself is
+ * looked up as a key of its parent's object, so every file of a directory
+ * can be read alone ("allocations/12/residency"). Lock held. */
+static json_t *class_get(const struct cuemu_ctl_class *c, uint64_t id,
+			 const char *rest, CUresult *err)
+{
+	const char *slash;
+	json_t *parent, *v;
+	char *up;
+
+	*err = CUDA_SUCCESS;
+	v = c->get(id, rest, err);
+	if (!v && *err == CUDA_SUCCESS)
+		*err = CUDA_ERROR_NOT_FOUND;
+	if (v || !*rest || *err != CUDA_ERROR_NOT_FOUND)
+		return v;
+	slash = strrchr(rest, '/');
+	if (!(up = strndup(rest, slash ? (size_t)(slash - rest) : 0))) {
+		*err = CUDA_ERROR_OUT_OF_MEMORY;
+		return NULL;
+	}
+	parent = class_get(c, id, up, err);
+	free(up);
+	if (!parent)
+		return NULL;
+	v = json_is_object(parent) ?
+	    json_object_get(parent, slash ? slash + 1 : rest) : NULL;
+	json_incref(v);
+	json_decref(parent);
+	*err = v ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+	return v;
+}
+
+/* What a get of path answers (lock held). */
+static json_t *get_locked(const struct ctl_path *p)
+{
+	json_t *v, *obj;
+	CUresult err;
+
+	if (p->process) {
+		obj = process_json();
+		if (!*p->rest)
+			return ok_with("value", obj);
+		v = json_object_get(obj, p->rest);
+		json_incref(v);
+		json_decref(obj);
+		return v ? ok_with("value", v) :
+		       fail_errno(ENOENT, "the process has no file %s", p->rest);
+	}
+	if (!p->cls)
+		return fail_errno(ENOENT, "get needs an object's path, e.g. "
+				  "allocations/12 or process");
+	if (!p->has_id)
+		return ok_with("value", p->cls->list());
+	cuemu_errmsg_clear();
+	if ((v = class_get(p->cls, p->id, p->rest, &err)))
+		return ok_with("value", v);
+	if (err == CUDA_ERROR_NOT_FOUND)
+		return fail_errno(ENOENT, "%s/%llu%s%s does not exist",
+				  p->cls->name, (unsigned long long)p->id,
+				  *p->rest ? "/" : "", p->rest);
+	return fail_result(err, cuemu_errmsg());
+}
+
+/* "<start>-<end>" for a range object. */
+static json_t *range_name(json_t *r)
+{
+	const char *s = json_string_value(json_object_get(r, "start"));
+	const char *e = json_string_value(json_object_get(r, "end"));
+	char buf[80];
+
+	if (!s || !e)
+		return NULL;
+	snprintf(buf, sizeof buf, "%s-%s", s, e);
+	return json_string(buf);
+}
+
+/* Names under a path: a class's ids, an object's keys, an array's
+ * elements (ranges by their "<start>-<end>" names). Lock held. */
+static json_t *names_of(json_t *v)
+{
+	json_t *names = json_array(), *e;
+	const char *k;
+	size_t i;
+
+	if (json_is_object(v)) {
+		json_object_foreach(v, k, e)
+			json_array_append_new(names, json_string(k));
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, e) {
+			json_t *n = json_is_object(e) ? range_name(e) :
+				    json_deep_copy(e);
+			if (n)
+				json_array_append_new(names, n);
+		}
+	}
+	return names;
+}
+
+static json_t *list_locked(const struct ctl_path *p)
+{
+	json_t *ans, *v;
+
+	if (!p->process && !p->cls) {
+		json_t *names = json_array();
+
+		json_array_append_new(names, json_string("process"));
+		for (size_t i = 0; i < NCLASSES; i++)
+			json_array_append_new(names, json_string(classes[i]->name));
+		return ok_with("ids", names);
+	}
+	if (p->cls && !p->has_id)
+		return ok_with("ids", p->cls->list());
+	ans = get_locked(p);
+	if (!json_is_true(json_object_get(ans, "ok")))
+		return ans;
+	v = names_of(json_object_get(ans, "value"));
+	json_decref(ans);
+	return ok_with("ids", v);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static json_t *op_hello(void)
+{
+	return json_pack("{s:b,s:i,s:i,s:o,s:s,s:s}", "ok", 1,
+			 "pid", (int)getpid(), "uid", (int)getuid(),
+			 "cmdline", cmdline_json(), "version", PACKAGE_VERSION,
+			 "machine", machine_env());
+}
+
+static const char *path_of(json_t *req, json_t **err)
+{
+	const char *p = json_string_value(json_object_get(req, "path"));
+
+	*err = NULL;
+	if (!p)
+		*err = fail_errno(EINVAL, "missing \"path\" (a string)");
+	else if (strlen(p) > CUEMU_CTL_MAX_PATH)
+		*err = fail_errno(EINVAL, "path longer than %d bytes",
+				  CUEMU_CTL_MAX_PATH);
+	return *err ? NULL : p;
+}
+
+/* get and list: one moment of the process, under its lock. */
+static json_t *op_read(json_t *req, bool list)
+{
+	struct ctl_path cp;
+	json_t *ans;
+	const char *p;
+	int e;
+
+	if (!(p = path_of(req, &ans)))
+		return ans;
+	if ((e = parse_path(p, &cp)))
+		return fail_errno(e, "no such path: %s", p);
+	cuemu_lock();
+	ans = list ? list_locked(&cp) : get_locked(&cp);
+	cuemu_unlock();
+	return ans;
+}
+
+/* The value as text: a string as is, anything else as its JSON; one
+ * trailing newline dropped (echo adds it). */
+static char *value_text(json_t *v)
+{
+	char *s;
+	size_t n;
+
+	if (json_is_string(v))
+		s = strdup(json_string_value(v));
+	else
+		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	if (s && (n = strlen(s)) && s[n - 1] == '\n')
+		s[n - 1] = '\0';
+	return s;
+}
+
+static json_t *op_set(json_t *req, uid_t peer)
+{
+	json_t *v = json_object_get(req, "value"), *ans;
+	struct ctl_path cp;
+	const char *p;
+	char *text;
+	CUresult r;
+	int e;
+
+	if (!(p = path_of(req, &ans)))
+		return ans;
+	if (!v || json_is_null(v))
+		return fail_errno(EINVAL, "missing \"value\"");
+	if ((e = parse_path(p, &cp)))
+		return fail_errno(e, "no such path: %s", p);
+	if (peer != getuid() && peer != 0)
+		return fail_errno(EACCES, "uid %d may not change a process of "
+				  "uid %d", (int)peer, (int)getuid());
+	if (cp.process)
+		return fail_errno(EACCES, "the process's files are read-only");
+	if (!cp.cls || !cp.has_id || !*cp.rest)
+		return fail_errno(EISDIR, "set needs a file's path, e.g. "
+				  "allocations/12/prefetch");
+	if (!(text = value_text(v)))
+		return fail_errno(ENOMEM, "out of memory");
+	cuemu_errmsg_clear();
+	r = cp.cls->set(cp.id, cp.rest, text);
+	free(text);
+	if (r == CUDA_SUCCESS)
+		return json_pack("{s:b,s:s}", "ok", 1, "result", "CUDA_SUCCESS");
+	ans = fail_result(r, cuemu_errmsg());
+	cuemu_set_last_error(r, json_string_value(json_object_get(ans, "message")));
+	return ans;
+}
+
+static json_t *op_events(json_t *req)
+{
+	json_t *since = json_object_get(req, "since");
+	json_t *max = json_object_get(req, "max");
+	json_int_t m = CTL_EVENTS_MAX;
+	uint64_t last = 0;
+	json_t *evs;
+
+	if (max && (!json_is_integer(max) || json_integer_value(max) < 0))
+		return fail_errno(EINVAL, "\"max\" must be a count");
+	if (max && json_integer_value(max) < m)
+		m = json_integer_value(max);
+	if (since && (!json_is_integer(since) || json_integer_value(since) < 0))
+		return fail_errno(EINVAL, "\"since\" must be a sequence number");
+	if (!since) {
+		/* No cursor yet: answer only where the log is now, so that a
+		 * reader starts with what happens next. */
+		json_decref(cuemu_event_since(0, SIZE_MAX, &last));
+		return json_pack("{s:b,s:[],s:I}", "ok", 1, "events",
+				 "last", (json_int_t)last);
+	}
+	evs = cuemu_event_since((uint64_t)json_integer_value(since), (size_t)m,
+				&last);
+	if (!evs)
+		return fail_errno(ENOMEM, "out of memory");
+	return json_pack("{s:b,s:o,s:I}", "ok", 1, "events", evs,
+			 "last", (json_int_t)last);
+}
+
+/* Every object of every class, with its get; managed allocations also
+ * with their ranges. Lock held. */
+static json_t *snapshot_locked(void)
+{
+	json_t *all = json_object(), *ids, *objs, *id, *v;
+	char key[32];
+	CUresult err;
+	size_t i;
+
+	json_object_set_new(all, "process", process_json());
+	for (size_t c = 0; c < NCLASSES; c++) {
+		objs = json_object();
+		ids = classes[c]->list();
+		json_array_foreach(ids, i, id) {
+			uint64_t n = (uint64_t)json_integer_value(id);
+
+			if (!(v = classes[c]->get(n, "", &err)))
+				continue;
+			if (classes[c] == &cuemu_ctl_allocations) {
+				json_t *r = classes[c]->get(n, "ranges", &err);
+				if (r)
+					json_object_set_new(v, "ranges", r);
+			}
+			snprintf(key, sizeof key, "%llu", (unsigned long long)n);
+			json_object_set_new(objs, key, v);
+		}
+		json_decref(ids);
+		json_object_set_new(all, classes[c]->name, objs);
+	}
+	return all;
+}
+
+static json_t *op_snapshot(void)
+{
+	json_t *v;
+
+	cuemu_lock();
+	v = snapshot_locked();
+	cuemu_unlock();
+	return ok_with("value", v);
+}
+
+static json_t *answer(const char *line, size_t n, uid_t peer)
+{
+	json_error_t jerr;
+	json_t *req, *ans;
+	const char *op;
+
+	if (!(req = json_loadb(line, n, 0, &jerr)))
+		return fail_errno(EINVAL, "not JSON: %s", jerr.text);
+	if (!json_is_object(req)) {
+		json_decref(req);
+		return fail_errno(EINVAL, "a request is a JSON object");
+	}
+	op = json_string_value(json_object_get(req, "op"));
+	if (!op)
+		ans = fail_errno(EINVAL, "missing \"op\" (a string)");
+	else if (!strcmp(op, "hello"))
+		ans = op_hello();
+	else if (!strcmp(op, "list"))
+		ans = op_read(req, true);
+	else if (!strcmp(op, "get"))
+		ans = op_read(req, false);
+	else if (!strcmp(op, "set"))
+		ans = op_set(req, peer);
+	else if (!strcmp(op, "events"))
+		ans = op_events(req);
+	else if (!strcmp(op, "snapshot"))
+		ans = op_snapshot();
+	else
+		ans = fail_errno(EINVAL, "unknown op \"%.64s\" (hello, list, get, "
+				 "set, events, snapshot)", op);
+	json_decref(req);
+	return ans;
+}
+
+/* ---------------------------------------------------------------- server */
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int reply(struct client *c, json_t *ans)
+{
+	char *s;
+	int rc;
+
+	if (!ans)
+		ans = fail_errno(ENOMEM, "out of memory");
+	s = json_dumps(ans, JSON_COMPACT);
+	json_decref(ans);
+	if (!s)
+		return -1;
+	rc = send_all(c->fd, s, strlen(s));
+	free(s);
+	return rc < 0 ? -1 : send_all(c->fd, "\n", 1);
+}
+
+static void drop_client(int i)
+{
+	close(ctl.clients[i]->fd);
+	free(ctl.clients[i]);
+	ctl.clients[i] = ctl.clients[--ctl.nclients];
+}
+
+static void accept_client(void)
+{
+	struct timeval tv = { .tv_sec = CTL_SEND_TIMEOUT_S };
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	struct client *c;
+	int fd;
+
+	fd = accept4(ctl.lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* Only the owner and root may look inside a process; the socket's
+	 * mode says so already, this holds even if the mode was changed. */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+	    (cred.uid != getuid() && cred.uid != 0) ||
+	    ctl.nclients == CTL_MAX_CLIENTS || !(c = malloc(sizeof *c))) {
+		cuemu_debug("control: refused a connection");
+		close(fd);
+		return;
+	}
+	/* A peer that stops reading must not stall the server for long. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	c->fd = fd;
+	c->uid = cred.uid;
+	c->len = 0;
+	c->skipping = false;
+	ctl.clients[ctl.nclients++] = c;
+}
+
+/* Answers every complete line in c's buffer. -1 when the peer is gone. */
+static int serve_lines(struct client *c)
+{
+	char *nl;
+
+	while ((nl = memchr(c->buf, '\n', c->len))) {
+		size_t n = (size_t)(nl - c->buf);
+
+		if (c->skipping)
+			c->skipping = false;
+		else if (n && reply(c, answer(c->buf, n, c->uid)) < 0)
+			return -1;
+		c->len -= n + 1;
+		memmove(c->buf, nl + 1, c->len);
+	}
+	if (c->len == sizeof c->buf) {
+		/* A line longer than the limit: refuse it once, then skip to
+		 * its end; the connection stays usable. */
+		if (!c->skipping && reply(c, fail_errno(EINVAL,
+		    "request line longer than %d bytes", CUEMU_CTL_MAX_LINE)) < 0)
+			return -1;
+		c->skipping = true;
+		c->len = 0;
+	}
+	return 0;
+}
+
+static int read_client(struct client *c)
+{
+	ssize_t n = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0)
+		return -1;
+	c->len += (size_t)n;
+	return serve_lines(c);
+}
+
+static void *serve(void *arg)
+{
+	struct pollfd pfd[2 + CTL_MAX_CLIENTS];
+
+	(void)arg;
+	for (;;) {
+		int n = ctl.nclients;
+
+		pfd[0] = (struct pollfd){ .fd = ctl.wake[0], .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = ctl.lfd, .events = POLLIN };
+		for (int i = 0; i < n; i++)
+			pfd[2 + i] = (struct pollfd){ .fd = ctl.clients[i]->fd,
+						      .events = POLLIN };
+		if (poll(pfd, (nfds_t)(2 + n), -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents)
+			break;
+		/* Backwards, so that dropping client i (the last one moves
+		 * into its slot) leaves the ones still to visit in place. */
+		for (int i = n - 1; i >= 0; i--)
+			if (pfd[2 + i].revents && read_client(ctl.clients[i]) < 0)
+				drop_client(i);
+		if (pfd[1].revents & POLLIN)
+			accept_client();
+	}
+	while (ctl.nclients)
+		drop_client(ctl.nclients - 1);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- start */
+
+int cuemuRundir(char *buf, size_t len)
+{
+	const char *d = getenv("CUEMU_RUNDIR");
+	const char *x = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (d && *d)
+		n = snprintf(buf, len, "%s", d);
+	else if (x && *x)
+		n = snprintf(buf, len, "%s/cuemu", x);
+	else
+		n = snprintf(buf, len, "/run/cuemu");
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p with mode 0700 for what it creates. */
+static int make_dir(const char *dir)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof p)
+		return -1;
+	memcpy(p, dir, n + 1);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int listen_socket(const char *dir)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, n;
+
+	n = snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
+		     (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof sa.sun_path) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "socket path %s/%d.sock is "
+			   "too long", dir, (int)getpid());
+		return -1;
+	}
+	/* A socket of this pid is left over from a dead process. */
+	unlink(sa.sun_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    chmod(sa.sun_path, 0600) < 0 || listen(fd, 16) < 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control socket %s: %s",
+			   sa.sun_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(sa.sun_path);
+		return -1;
+	}
+	memcpy(ctl.path, sa.sun_path, sizeof ctl.path);
+	return fd;
+}
+
+/* The server thread takes no asynchronous signals: they belong to the
+ * program's threads. */
+static int start_thread(void)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&ctl.thread, NULL, serve, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc == 0)
+		pthread_setname_np(ctl.thread, "cuemu-control");
+	return rc;
+}
+
+int cuemu_control_start(void)
+{
+	static bool registered;
+	char dir[PATH_MAX];
+	int rc = -1;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (ctl.running && ctl.owner == getpid()) {
+		rc = 0;
+		goto out;
+	}
+	if (cuemuRundir(dir, sizeof dir) < 0 || make_dir(dir) < 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s: %s",
+			   dir, strerror(errno));
+		goto out;
+	}
+	if ((ctl.lfd = listen_socket(dir)) < 0)
+		goto out;
+	if (pipe2(ctl.wake, O_CLOEXEC | O_NONBLOCK) < 0 || start_thread()) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control thread: %s",
+			   strerror(errno));
+		close(ctl.lfd);
+		unlink(ctl.path);
+		ctl.lfd = -1;
+		goto out;
+	}
+	ctl.running = true;
+	ctl.owner = getpid();
+	if (!registered)
+		registered = atexit(cuemu_control_stop) == 0;
+	rc = 0;
+out:
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+void cuemu_control_stop(void)
+{
+	pthread_mutex_lock(&ctl_lock);
+	/* A forked child inherits ctl but not the thread, and the socket is
+	 * its parent's: leave both alone. */
+	if (!ctl.running || ctl.owner != getpid()) {
+		pthread_mutex_unlock(&ctl_lock);
+		return;
+	}
+	unlink(ctl.path);
+	if (write(ctl.wake[1], "x", 1) == 1)
+		pthread_join(ctl.thread, NULL);
+	close(ctl.wake[0]);
+	close(ctl.wake[1]);
+	close(ctl.lfd);
+	ctl.wake[0] = ctl.wake[1] = ctl.lfd = -1;
+	ctl.running = false;
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+/* ---------------------------------------------------------------- machine */
+
+static const char *link_kind(int kind)
+{
+	static const char *const k[] = { "none", "nvlink", "pcie", "local" };
+
+	return kind >= 0 && kind < 4 ? k[kind] : "unknown";
+}
+
+static json_t *counters_json(int proc)
+{
+	json_t *o = json_object();
+
+	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(o, cuemu_counter_names[c], json_integer(
+			(json_int_t)cuemu_counter_get(proc, (enum cuemu_counter)c)));
+	return o;
+}
+
+static json_t *links_json(int from, json_t *peers)
+{
+	json_t *links = json_object();
+	char w[16];
+
+	for (int to = 0; to < CUEMU_NPROC; to++) {
+		const struct cuemu_link *l;
+
+		if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
+		    to == from || !(l = cuemu_link(from, to)) || !l->kind)
+			continue;
+		cuemu_proc_str(to, w, sizeof w);
+		if (peers && to != CUEMU_PROC_HOST)
+			json_array_append_new(peers, json_string(w));
+		json_object_set_new(links, w, json_pack("{s:s,s:f,s:I}",
+			"kind", link_kind(l->kind), "gbps", l->gbps,
+			"latency_ns", (json_int_t)l->lat_ns));
+	}
+	return links;
+}
+
+static json_t *device_json(int d)
+{
+	const struct cuemu_device_info *info = cuemu_device(d);
+	uint64_t used = cuemu_mem_used(d);
+	json_t *peers = json_array(), *links = links_json(d, peers);
+	char uuid[40];
+	int n = 0;
+
+	for (int i = 0; i < 16; i++)
+		n += snprintf(uuid + n, sizeof uuid - (size_t)n, "%s%02x",
+			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			      info->uuid[i]);
+	return json_pack("{s:i,s:s,s:s,s:I,s:I,s:I,s:i,s:o,s:o,s:o}",
+			 "index", d, "name", info->name, "uuid", uuid,
+			 "total_memory", (json_int_t)info->total,
+			 "used_memory", (json_int_t)used,
+			 "free_memory", (json_int_t)(used < info->total ?
+						     info->total - used : 0),
+			 "numa_node", info->numa_node, "peers", peers,
+			 "links", links, "counters", counters_json(d));
+}
+
+static json_t *cpu_json(void)
+{
+	json_t *nodes = json_object();
+	char key[16];
+
+	for (int n = 0; n < cuemu_numa_count(); n++) {
+		json_t *o = json_pack("{s:I}", "total_memory",
+				      (json_int_t)cuemu_numa_total(n));
+		long long fr = -1;
+
+		/* Free memory is the kernel's, where the node is real. */
+		if (numa_available() >= 0 && n <= numa_max_node() &&
+		    numa_node_size64(n, &fr) >= 0 && fr >= 0)
+			json_object_set_new(o, "free_memory", json_integer(fr));
+		snprintf(key, sizeof key, "node%d", n);
+		json_object_set_new(nodes, key, o);
+	}
+	return json_pack("{s:i,s:o,s:o,s:o}", "numa_nodes", cuemu_numa_count(),
+			 "nodes", nodes, "links", links_json(CUEMU_PROC_HOST, NULL),
+			 "counters", counters_json(CUEMU_PROC_HOST));
+}
+
+char *cuemuMachineJson(void)
+{
+	json_t *o, *devs;
+	char *s;
+
+	if (cuemu_machine_attach() < 0)
+		o = json_pack("{s:s}", "error", cuemu_errmsg());
+	else {
+		devs = json_array();
+		for (int d = 0; d < cuemu_device_count(); d++)
+			json_array_append_new(devs, device_json(d));
+		o = json_pack("{s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
+			      "machine", machine_env(), "devices", devs,
+			      "cpu", cpu_json());
+	}
+	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return s;
+}

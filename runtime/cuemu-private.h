@@ -1,0 +1,42 @@
+/*
+ * cuemu-private.h - what libcuemu exports for cufs and nothing else: the
+ * machine as JSON and where control sockets live. Not installed; the names
+ * carry the cuemu prefix only because the library exports no other names.
+ * Defined in runtime/control.c.
+ */
+#ifndef CUEMU_PRIVATE_H
+#define CUEMU_PRIVATE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The machine named by CUEMU_MACHINE (attached read-write, created from
+ * CUEMU_TOPOLOGY or the default if no process made it yet) as malloc'd
+ * JSON text:
+ *   {"name":..., "devices":[{"index","name","uuid","total_memory",
+ *     "used_memory","free_memory","numa_node","peers":[...],
+ *     "links":{"gpu1":{"kind","gbps","latency_ns"},...},"counters":{...}}],
+ *    "cpu":{"numa_nodes":N,"nodes":{"node0":{"total_memory",
+ *     "free_memory"},...},"counters":{...}}}
+ * or {"error":"<why>"} when the segment cannot be attached. NULL only when
+ * memory runs out. The caller frees it. */
+char *cuemuMachineJson(void);
+
+/* Writes the control socket directory into buf: CUEMU_RUNDIR, else
+ * $XDG_RUNTIME_DIR/cuemu, else /run/cuemu. 0, or -1 (ENAMETOOLONG). */
+int cuemuRundir(char *buf, size_t len);
+
+/* The longest request line the control server accepts (answers may be
+ * longer: a snapshot has no bound). */
+#define CUEMU_CTL_MAX_LINE 65536
+/* The longest path a request may name. */
+#define CUEMU_CTL_MAX_PATH 4096
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUEMU_PRIVATE_H */
