@@ -1,0 +1,45 @@
+/*
+ * cuemu.h - libcuemu extensions to the CUDA driver API: emulated kernels
+ * (host functions and declared memory footprints run as if on a device),
+ * allocation labels, the CUresult-to-errno table, the stream model clock
+ * and the library version. All names carry the cuemu prefix.
+ */
+#ifndef CUEMU_CUEMU_H
+#define CUEMU_CUEMU_H
+
+#include <stddef.h>
+
+#include "cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cuemuAccess flags: the footprint is read, written, or both. */
+#define CUEMU_ACCESS_READ  0x1
+#define CUEMU_ACCESS_WRITE 0x2
+
+/** Run fn(arg) in stream order on the stream's device as if it were a kernel: its touches of managed memory fault on that device. */
+CUresult cuemuLaunchHostFunc(CUstream s, void (*fn)(void *), void *arg);
+
+/** Declare that a kernel on stream s touches [ptr, ptr+size) with CUEMU_ACCESS_* flags; faults exactly as that kernel would. */
+CUresult cuemuAccess(CUstream s, CUdeviceptr ptr, size_t size,
+                     unsigned int flags);
+
+/** Name the allocation that contains ptr; the label (one line) shows in /cu. */
+CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label);
+
+/** The errno value that stands for r (0 for CUDA_SUCCESS); the one table of that mapping. */
+int cuemuResultToErrno(CUresult r);
+
+/** Store in *ns the model clock of stream s, in nanoseconds of emulated time. */
+CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns);
+
+/** The library's package version string, e.g. "0.1.0". */
+const char *cuemuVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUEMU_CUEMU_H */
