@@ -1,0 +1,481 @@
+/*
+ * test_control.c - the control socket's protocol, spoken to the test's own
+ * process: the socket's place and mode, hello, list/get/set of objects,
+ * the process's files, events, snapshot, and every kind of bad request.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cuda.h"
+#include "cuemu.h"
+#include "tap.h"
+
+static char sock_path[108];
+static char *rbuf;
+static size_t rcap, rlen;
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One answer line, or NULL after 5 s or when the server closes. */
+static json_t *read_answer(int fd)
+{
+	char *nl;
+	json_t *j;
+
+	for (;;) {
+		if ((nl = memchr(rbuf, '\n', rlen))) {
+			size_t n = (size_t)(nl - rbuf);
+
+			j = json_loadb(rbuf, n, 0, NULL);
+			rlen -= n + 1;
+			memmove(rbuf, nl + 1, rlen);
+			return j;
+		}
+		if (rcap - rlen < 4096)
+			rbuf = realloc(rbuf, rcap = rcap * 2 + 65536);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		if (poll(&p, 1, 5000) <= 0)
+			return NULL;
+		ssize_t r = read(fd, rbuf + rlen, rcap - rlen);
+		if (r <= 0)
+			return NULL;
+		rlen += (size_t)r;
+	}
+}
+
+static json_t *ask_raw(int fd, const char *line, size_t n)
+{
+	if (write(fd, line, n) != (ssize_t)n)
+		return NULL;
+	return read_answer(fd);
+}
+
+__attribute__((format(printf, 2, 3)))
+static json_t *ask(int fd, const char *fmt, ...)
+{
+	char line[8192];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof line - 1, fmt, ap);
+	va_end(ap);
+	line[n++] = '\n';
+	return ask_raw(fd, line, (size_t)n);
+}
+
+static bool is_ok(json_t *a)
+{
+	return json_is_true(json_object_get(a, "ok"));
+}
+
+static long long jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static bool has_id(json_t *ids, long long id)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ids, i, v)
+		if (json_integer_value(v) == id)
+			return true;
+	return false;
+}
+
+static bool has_str(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return true;
+	return false;
+}
+
+static void check_socket(void)
+{
+	const char *dir = getenv("CUEMU_RUNDIR");
+	struct stat st;
+
+	ok(dir && *dir, "CUEMU_RUNDIR is set by the test environment");
+	snprintf(sock_path, sizeof sock_path, "%s/%d.sock", dir ? dir : ".",
+		 (int)getpid());
+	ok(stat(sock_path, &st) == 0 && S_ISSOCK(st.st_mode),
+	   "cuInit made %s", sock_path);
+	is_int(st.st_mode & 07777, 0600, "the socket's mode is 0600");
+}
+
+static void check_hello(int fd)
+{
+	json_t *a = ask(fd, "{\"op\":\"hello\"}");
+
+	ok(is_ok(a), "hello answers ok");
+	is_int(jint(a, "pid"), getpid(), "hello: pid");
+	is_int(jint(a, "uid"), getuid(), "hello: uid");
+	ok(strstr(jstr(a, "cmdline"), "test_control") != NULL,
+	   "hello: cmdline names the program (%s)", jstr(a, "cmdline"));
+	ok(*jstr(a, "version") != '\0', "hello: version");
+	json_decref(a);
+}
+
+static void check_bad_requests(int fd)
+{
+	static char big[70000];
+	json_t *a;
+
+	a = ask(fd, "this is not json");
+	is_int(jint(a, "errno"), EINVAL, "not JSON: errno 22");
+	ok(!is_ok(a) && strstr(jstr(a, "message"), "not JSON"),
+	   "not JSON: the message says so (%s)", jstr(a, "message"));
+	json_decref(a);
+	a = ask(fd, "[1,2]");
+	is_int(jint(a, "errno"), EINVAL, "a JSON array: errno 22");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"frobnicate\"}");
+	is_int(jint(a, "errno"), EINVAL, "unknown op: errno 22");
+	ok(strstr(jstr(a, "message"), "frobnicate") != NULL,
+	   "unknown op: the message names it");
+	json_decref(a);
+	a = ask(fd, "{\"path\":\"process\"}");
+	is_int(jint(a, "errno"), EINVAL, "missing op: errno 22");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\"}");
+	is_int(jint(a, "errno"), EINVAL, "get without path: errno 22");
+	ok(strstr(jstr(a, "message"), "path") != NULL,
+	   "get without path: the message says path");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/1/label\"}");
+	is_int(jint(a, "errno"), EINVAL, "set without value: errno 22");
+	json_decref(a);
+
+	memset(big, 'a', sizeof big);
+	memcpy(big, "{\"op\":\"get\",\"path\":\"", 20);
+	memcpy(big + 20 + 5000, "\"}\n", 3);
+	a = ask_raw(fd, big, 20 + 5000 + 3);
+	is_int(jint(a, "errno"), EINVAL, "a 5000-byte path: errno 22");
+	ok(strstr(jstr(a, "message"), "4096") != NULL,
+	   "a long path: the message gives the limit");
+	json_decref(a);
+
+	memset(big, 'a', sizeof big);
+	big[sizeof big - 1] = '\n';
+	a = ask_raw(fd, big, sizeof big);
+	is_int(jint(a, "errno"), EINVAL, "a 70000-byte line: errno 22");
+	ok(strstr(jstr(a, "message"), "65536") != NULL,
+	   "a long line: the message gives the limit (%s)", jstr(a, "message"));
+	json_decref(a);
+
+	a = ask(fd, "{\"op\":\"hello\"}");
+	ok(is_ok(a), "the connection still answers after bad requests");
+	json_decref(a);
+}
+
+static void check_unknown_paths(int fd)
+{
+	json_t *a;
+
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/999999999999\"}");
+	is_int(jint(a, "errno"), ENOENT, "get of an unknown id: ENOENT");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"nonsense/1\"}");
+	is_int(jint(a, "errno"), ENOENT, "get of an unknown class: ENOENT");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"list\",\"path\":\"allocations/x\"}");
+	is_int(jint(a, "errno"), ENOENT, "list of a non-numeric id: ENOENT");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"process/nothing\"}");
+	is_int(jint(a, "errno"), ENOENT, "get of an unknown process file: ENOENT");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/999999999999/label\","
+		"\"value\":\"x\"}");
+	is_int(jint(a, "errno"), ENOENT, "set of an unknown id: ENOENT");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"process/cmdline\",\"value\":\"x\"}");
+	is_int(jint(a, "errno"), EACCES, "set of a process file: EACCES");
+	json_decref(a);
+}
+
+static void check_process(int fd)
+{
+	json_t *a = ask(fd, "{\"op\":\"get\",\"path\":\"process\"}"), *v;
+
+	v = json_object_get(a, "value");
+	ok(is_ok(a) && json_is_object(v), "get process answers an object");
+	is_int(jint(v, "pid"), getpid(), "process: pid");
+	ok(json_is_integer(json_object_get(json_object_get(v, "counters"),
+					   "migrations")),
+	   "process: counters has migrations");
+	ok(json_is_object(json_object_get(v, "last_error")),
+	   "process: last_error is an object");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"process/uid\"}");
+	is_int(json_integer_value(json_object_get(a, "value")), getuid(),
+	       "get process/uid answers the one value");
+	json_decref(a);
+}
+
+static long long alloc_id(CUdeviceptr p)
+{
+	unsigned long long id = 0;
+
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	return (long long)id;
+}
+
+static void check_device_alloc(int fd)
+{
+	CUdeviceptr d;
+	long long id;
+	json_t *a, *v;
+
+	is_res(cuMemAlloc(&d, 1 << 20), CUDA_SUCCESS, "cuMemAlloc 1 MiB");
+	id = alloc_id(d);
+	a = ask(fd, "{\"op\":\"list\",\"path\":\"allocations\"}");
+	ok(is_ok(a) && has_id(json_object_get(a, "ids"), id),
+	   "list allocations has the device allocation %lld", id);
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld\"}", id);
+	v = json_object_get(a, "value");
+	ok(is_ok(a), "get allocations/%lld", id);
+	is_int(jint(v, "size"), 1 << 20, "its size");
+	is_int(jint(v, "pid"), getpid(), "its pid");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/label\","
+		"\"value\":\"weights\\n\"}", id);
+	ok(is_ok(a) && !strcmp(jstr(a, "result"), "CUDA_SUCCESS"),
+	   "set label answers CUDA_SUCCESS");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld/label\"}", id);
+	ok(!strcmp(json_string_value(json_object_get(a, "value")) ?: "",
+		   "weights"), "the label reads back without the newline");
+	json_decref(a);
+	cuMemFree(d);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld\"}", id);
+	is_int(jint(a, "errno"), ENOENT, "a freed allocation is ENOENT");
+	json_decref(a);
+}
+
+static CUmemLocation preferred(CUdeviceptr p, size_t n)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_INVALID, -1 };
+	int type = -1, id = -1;
+
+	cuMemRangeGetAttribute(&type, sizeof type,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, p, n);
+	cuMemRangeGetAttribute(&id, sizeof id,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, p, n);
+	l.type = (CUmemLocationType)type;
+	l.id = id;
+	return l;
+}
+
+static void check_refused_set(int fd, long long id, CUdeviceptr m, size_t n)
+{
+	json_t *a, *v;
+	const char *res;
+	CUresult r = CUDA_ERROR_UNKNOWN;
+
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/prefetch\","
+		"\"value\":\"gpu9\"}", id);
+	res = jstr(a, "result");
+	ok(!is_ok(a) && strncmp(res, "CUDA_ERROR_", 11) == 0,
+	   "prefetch to gpu9 is refused with a CUresult (%s)", res);
+	for (int i = 0; i < 1000; i++) {
+		const char *s = NULL;
+		if (cuGetErrorName((CUresult)i, &s) == CUDA_SUCCESS && s &&
+		    !strcmp(s, res))
+			r = (CUresult)i;
+	}
+	is_int(jint(a, "errno"), cuemuResultToErrno(r),
+	       "its errno is cuemuResultToErrno(%s)", res);
+	ok(*jstr(a, "message") != '\0', "it says why (%s)", jstr(a, "message"));
+	v = ask(fd, "{\"op\":\"get\",\"path\":\"process/last_error\"}");
+	ok(!strcmp(jstr(json_object_get(v, "value"), "result"), res),
+	   "last_error has the CUresult name");
+	ok(!strcmp(jstr(json_object_get(v, "value"), "message"),
+		   jstr(a, "message")), "last_error has the message");
+	json_decref(v);
+	json_decref(a);
+	is_int(preferred(m, n).type, CU_MEM_LOCATION_TYPE_DEVICE,
+	       "the refused write changed nothing (preferred still a device)");
+}
+
+static void check_managed(int fd)
+{
+	size_t n = 4 << 20;
+	CUdeviceptr m;
+	long long id;
+	json_t *a, *v, *ids;
+	char name[80] = "";
+	unsigned long long base;
+
+	is_res(cuMemAllocManaged(&m, n, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS,
+	       "cuMemAllocManaged 4 MiB");
+	id = alloc_id(m);
+	base = (unsigned long long)m;
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld\"}", id);
+	v = json_object_get(a, "value");
+	ok(!strcmp(jstr(v, "kind"), "managed"), "its kind is managed");
+	ok(has_str(json_object_get(v, "writable"), "prefetch") &&
+	   has_str(json_object_get(v, "writable"), "preferred_location"),
+	   "writable names prefetch and preferred_location");
+	json_decref(a);
+
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/"
+		"preferred_location\",\"value\":\"gpu1\"}", id);
+	ok(is_ok(a), "set preferred_location gpu1 (%s)", jstr(a, "message"));
+	json_decref(a);
+	is_int(preferred(m, n).id, 1, "the API sees preferred location 1");
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld/"
+		"preferred_location\"}", id);
+	ok(!strcmp(json_string_value(json_object_get(a, "value")) ?: "", "gpu1"),
+	   "get preferred_location answers gpu1");
+	json_decref(a);
+
+	check_refused_set(fd, id, m, n);
+
+	a = ask(fd, "{\"op\":\"list\",\"path\":\"allocations/%lld/ranges\"}", id);
+	ids = json_object_get(a, "ids");
+	ok(is_ok(a) && json_array_size(ids) >= 1 &&
+	   strchr(json_string_value(json_array_get(ids, 0)) ?: "", '-'),
+	   "list ranges answers <start>-<end> names");
+	json_decref(a);
+	snprintf(name, sizeof name, "0x%llx-0x%llx", base, base + 8192);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"allocations/%lld/ranges/%s\"}",
+		id, name);
+	ok(is_ok(a) && json_is_object(json_object_get(a, "value")),
+	   "get of an unlisted page-aligned range %s", name);
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/ranges/%s/"
+		"read_mostly\",\"value\":\"1\"}", id, name);
+	ok(is_ok(a), "set read_mostly on that range (%s)", jstr(a, "message"));
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"list\",\"path\":\"allocations/%lld/ranges\"}", id);
+	ok(has_str(json_object_get(a, "ids"), name),
+	   "the range now is listed on its own");
+	json_decref(a);
+
+	a = ask(fd, "{\"op\":\"snapshot\"}");
+	v = json_object_get(a, "value");
+	ok(is_ok(a) && jint(json_object_get(v, "process"), "pid") == getpid(),
+	   "snapshot has the process");
+	snprintf(name, sizeof name, "%lld", id);
+	ok(json_is_object(json_object_get(json_object_get(v, "allocations"), name)),
+	   "snapshot has the managed allocation");
+	ok(json_is_array(json_object_get(json_object_get(json_object_get(v,
+		"allocations"), name), "ranges")), "with its ranges");
+	json_decref(a);
+	cuMemFree(m);
+}
+
+static void check_events(int fd)
+{
+	json_t *a, *evs;
+	long long last;
+	CUdeviceptr m;
+	CUstream s = NULL;
+
+	a = ask(fd, "{\"op\":\"events\"}");
+	ok(is_ok(a) && json_array_size(json_object_get(a, "events")) == 0,
+	   "events without since: no lines, only where the log is");
+	last = jint(a, "last");
+	json_decref(a);
+	cuMemAllocManaged(&m, 1 << 20, CU_MEM_ATTACH_GLOBAL);
+	cuStreamCreate(&s, 0);
+	cuMemPrefetchAsync(m, 1 << 20, (CUmemLocation){
+		CU_MEM_LOCATION_TYPE_DEVICE, 0 }, 0, s);
+	cuStreamSynchronize(s);
+	a = ask(fd, "{\"op\":\"events\",\"since\":%lld,\"max\":100}", last);
+	evs = json_object_get(a, "events");
+	ok(is_ok(a) && json_array_size(evs) >= 1,
+	   "a prefetch adds event lines after that point");
+	ok(json_is_string(json_object_get(json_array_get(evs, 0), "line")),
+	   "each event has its line");
+	ok(jint(a, "last") > last, "last moves on");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"events\",\"since\":-1}");
+	is_int(jint(a, "errno"), EINVAL, "a negative since: errno 22");
+	json_decref(a);
+	cuStreamDestroy(s);
+	cuMemFree(m);
+}
+
+/* Another user cannot even connect: the socket is 0600. */
+static void check_other_user(void)
+{
+	struct passwd *pw = getpwnam("nobody");
+	int st = -1;
+	pid_t c;
+
+	if (geteuid() != 0 || !pw) {
+		ok(1, "# SKIP another user's connect needs root and 'nobody'");
+		return;
+	}
+	if ((c = fork()) == 0) {
+		if (setgid(pw->pw_gid) || setuid(pw->pw_uid))
+			_exit(2);
+		int fd = connect_to(sock_path);
+		_exit(fd < 0 && errno == EACCES ? 0 : 1);
+	}
+	waitpid(c, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "user nobody cannot connect (EACCES)");
+}
+
+int main(void)
+{
+	CUcontext ctx;
+	int fd;
+
+	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
+	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "primary ctx");
+	cuCtxSetCurrent(ctx);
+	check_socket();
+	fd = connect_to(sock_path);
+	ok(fd >= 0, "connect to the own socket");
+	if (fd < 0)
+		return done_testing();
+	check_hello(fd);
+	check_bad_requests(fd);
+	check_unknown_paths(fd);
+	check_process(fd);
+	check_device_alloc(fd);
+	check_managed(fd);
+	check_events(fd);
+	check_other_user();
+	close(fd);
+	free(rbuf);
+	return done_testing();
+}
