@@ -1,0 +1,367 @@
+/*
+ * test_copy.c - copies and memsets: the bytes arrive in every direction
+ * (host, pinned, registered, device, peer device, managed), in stream
+ * order, with the model time of the link they cross; the errors of each
+ * form; the runtime's cudaMemcpy with every kind, cudaMemcpyDefault
+ * inferring the direction, and cudaMemset.
+ *
+ * The machine is the test's own, with round link figures so that the
+ * expected model time is exact: host to GPU 10 GB/s + 1 us, GPU to host
+ * 5 GB/s + 2 us, GPU to GPU 100 GB/s + 500 ns, within a GPU 1000 GB/s.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "cuemu.h"
+#include "tap.h"
+
+#define MIB (1ULL << 20)
+#define N (10 * 1000 * 1000) /* bytes: round model times */
+
+static char machine[64], topo[64];
+
+static void machine_setup(void)
+{
+	FILE *f;
+
+	snprintf(machine, sizeof machine, "cuemu-copytest-%d", (int)getpid());
+	snprintf(topo, sizeof topo, "/tmp/cuemu-copytest-%d.json",
+		 (int)getpid());
+	f = fopen(topo, "w");
+	if (!f)
+		exit(99);
+	fputs("{ \"name\": \"copytest\", \"device_count\": 2,\n"
+	      "  \"devices\": [ { \"name\": \"Copy GPU\", \"memory\": \"4G\" } ],\n"
+	      "  \"links\": {\n"
+	      "    \"host_to_gpu\": { \"kind\": \"pcie\", \"gbps\": 10, \"latency_ns\": 1000 },\n"
+	      "    \"gpu_to_host\": { \"kind\": \"pcie\", \"gbps\": 5, \"latency_ns\": 2000 },\n"
+	      "    \"gpu_gpu\": { \"kind\": \"nvlink\", \"gbps\": 100, \"latency_ns\": 500 },\n"
+	      "    \"gpu_local\": { \"kind\": \"local\", \"gbps\": 1000, \"latency_ns\": 0 },\n"
+	      "    \"host_local\": { \"kind\": \"local\", \"gbps\": 20, \"latency_ns\": 0 } } }\n",
+	      f);
+	fclose(f);
+	setenv("CUEMU_MACHINE", machine, 1);
+	setenv("CUEMU_TOPOLOGY", topo, 1);
+	setenv("CUEMU_CONTROL", "0", 1);
+}
+
+static unsigned long long now(CUstream s)
+{
+	unsigned long long t = 0;
+
+	cuemuStreamGetTime(s, &t);
+	return t;
+}
+
+static void pattern(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 131 + seed);
+}
+
+static int same(const void *a, const void *b, size_t n)
+{
+	return memcmp(a, b, n) == 0;
+}
+
+static CUcontext ctx[2];
+
+static void test_directions(void)
+{
+	unsigned char *host = malloc(N), *back = malloc(N), *pinned;
+	CUdeviceptr d0, d0b, d1;
+
+	cuMemAlloc(&d0, N);
+	cuMemAlloc(&d0b, N);
+	cuCtxSetCurrent(ctx[1]);
+	cuMemAlloc(&d1, N);
+	cuCtxSetCurrent(ctx[0]);
+	cuMemAllocHost((void **)&pinned, N);
+
+	pattern(host, N, 1);
+	is_res(cuMemcpyHtoD(d0, host, N), CUDA_SUCCESS, "cuMemcpyHtoD");
+	ok(same((void *)d0, host, N), "pageable host to device: bytes arrive");
+	is_res(cuMemcpyDtoD(d0b, d0, N), CUDA_SUCCESS, "cuMemcpyDtoD");
+	ok(same((void *)d0b, host, N), "device to device: bytes arrive");
+	is_res(cuMemcpyPeer(d1, ctx[1], d0b, ctx[0], N), CUDA_SUCCESS,
+	       "cuMemcpyPeer");
+	ok(same((void *)d1, host, N), "device to peer device: bytes arrive");
+	memset(back, 0, N);
+	is_res(cuMemcpyDtoH(back, d1, N), CUDA_SUCCESS, "cuMemcpyDtoH");
+	ok(same(back, host, N), "device to pageable host: bytes arrive");
+	is_res(cuMemcpy((CUdeviceptr)pinned, d0, N), CUDA_SUCCESS,
+	       "cuMemcpy device to pinned");
+	ok(same(pinned, host, N), "device to pinned: bytes arrive");
+	pattern(pinned, N, 2);
+	is_res(cuMemcpy(d0, (CUdeviceptr)pinned, N), CUDA_SUCCESS,
+	       "cuMemcpy pinned to device");
+	ok(same((void *)d0, pinned, N), "pinned to device: bytes arrive");
+	is_res(cuMemcpy((CUdeviceptr)back, (CUdeviceptr)pinned, N),
+	       CUDA_SUCCESS, "cuMemcpy host to host");
+	ok(same(back, pinned, N), "host to host: bytes arrive");
+	is_res(cuMemcpyHtoD(d0, host, 0), CUDA_SUCCESS,
+	       "a zero-byte copy is SUCCESS");
+
+	is_res(cuMemcpyHtoD((CUdeviceptr)back, host, 16),
+	       CUDA_ERROR_INVALID_VALUE,
+	       "cuMemcpyHtoD to pageable memory is INVALID_VALUE");
+	is_res(cuMemcpyDtoH(back, (CUdeviceptr)host, 16),
+	       CUDA_ERROR_INVALID_VALUE,
+	       "cuMemcpyDtoH from pageable memory is INVALID_VALUE");
+	is_res(cuMemcpyHtoD(d0 + N - 8, host, 16), CUDA_ERROR_INVALID_VALUE,
+	       "a copy past the end of an allocation is INVALID_VALUE");
+	is_res(cuMemcpyHtoD(d0, NULL, 16), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL source is INVALID_VALUE");
+	is_res(cuMemcpyPeer(d1, NULL, d0, ctx[0], 16),
+	       CUDA_ERROR_INVALID_CONTEXT,
+	       "cuMemcpyPeer with a NULL context is INVALID_CONTEXT");
+
+	cuMemFree(d0);
+	cuMemFree(d0b);
+	cuMemFree(d1);
+	cuMemFreeHost(pinned);
+	free(host);
+	free(back);
+}
+
+static void test_registered(void)
+{
+	size_t len = 64 * 4096;
+	unsigned char *reg = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char src[4096];
+	CUdeviceptr d;
+	CUstream s;
+
+	cuMemAlloc(&d, len);
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuMemHostRegister(reg, len, 0);
+	pattern(src, sizeof src, 3);
+	memcpy(reg, src, sizeof src);
+	is_res(cuMemcpyHtoDAsync(d, reg, sizeof src, s), CUDA_SUCCESS,
+	       "cuMemcpyHtoDAsync from registered memory");
+	is_res(cuMemcpyDtoHAsync(reg + 8192, d, sizeof src, s), CUDA_SUCCESS,
+	       "cuMemcpyDtoHAsync to registered memory");
+	cuStreamSynchronize(s);
+	ok(same(reg + 8192, src, sizeof src),
+	   "registered to device and back, in stream order");
+	cuMemHostUnregister(reg);
+	cuStreamDestroy(s);
+	cuMemFree(d);
+	munmap(reg, len);
+}
+
+static void test_time(void)
+{
+	unsigned char *pinned;
+	unsigned long long t0;
+	CUdeviceptr d0, d1;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuMemAllocHost((void **)&pinned, N);
+	cuMemAlloc(&d0, N);
+	cuCtxSetCurrent(ctx[1]);
+	cuMemAlloc(&d1, N);
+	cuCtxSetCurrent(ctx[0]);
+
+	t0 = now(s);
+	cuMemcpyHtoDAsync(d0, pinned, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 1000 + N / 10,
+	       "host to device costs latency + bytes / 10 GB/s");
+	t0 = now(s);
+	cuMemcpyDtoHAsync(pinned, d0, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 2000 + N / 5,
+	       "device to host costs latency + bytes / 5 GB/s");
+	t0 = now(s);
+	cuMemcpyDtoDAsync(d1, d0, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 500 + N / 100,
+	       "device to peer costs latency + bytes / 100 GB/s");
+	t0 = now(s);
+	cuMemcpyDtoDAsync(d0, d0 + N / 2, N / 2, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, N / 2 / 1000,
+	       "within a device costs bytes / 1000 GB/s");
+	t0 = now(s);
+	cuMemsetD8Async(d0, 1, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, N / 1000, "a memset is a local write");
+
+	/* Stream order: the second copy reads what the first wrote. */
+	pattern(pinned, N, 4);
+	cuMemcpyHtoDAsync(d0, pinned, N, s);
+	cuMemcpyDtoDAsync(d1, d0, N, s);
+	cuMemsetD8Async(d0, 0, N, s);
+	cuMemcpyDtoHAsync(pinned, d1, N, s);
+	cuStreamSynchronize(s);
+	ok(((unsigned char *)d0)[N - 1] == 0 &&
+	   pinned[12345] == (unsigned char)(12345 * 131 + 4),
+	   "four queued operations run in order");
+
+	cuMemFree(d0);
+	cuMemFree(d1);
+	cuMemFreeHost(pinned);
+	cuStreamDestroy(s);
+}
+
+static void test_memset(void)
+{
+	CUdeviceptr d;
+	unsigned char *b;
+	uint16_t *h;
+	uint32_t *w;
+	CUstream s;
+
+	cuMemAlloc(&d, MIB);
+	b = (unsigned char *)d;
+	h = (uint16_t *)d;
+	w = (uint32_t *)d;
+	is_res(cuMemsetD8(d + 1, 0xab, 1000), CUDA_SUCCESS, "cuMemsetD8");
+	ok(b[1] == 0xab && b[1000] == 0xab, "D8 writes the byte");
+	ok(b[1001] == 0 && b[0] == 0, "and only N of them");
+	is_res(cuMemsetD16(d + 2, 0x1234, 1001), CUDA_SUCCESS, "cuMemsetD16");
+	ok(h[1] == 0x1234 && h[1001] == 0x1234, "D16 writes the halfword");
+	is_res(cuMemsetD32(d + 4, 0xdeadbeef, 4097), CUDA_SUCCESS,
+	       "cuMemsetD32");
+	ok(w[1] == 0xdeadbeef && w[4097] == 0xdeadbeef && w[4098] != 0xdeadbeef,
+	   "D32 writes exactly N words");
+	is_res(cuMemsetD16(d + 1, 1, 4), CUDA_ERROR_INVALID_VALUE,
+	       "an unaligned D16 is INVALID_VALUE");
+	is_res(cuMemsetD32(d + 2, 1, 4), CUDA_ERROR_INVALID_VALUE,
+	       "an unaligned D32 is INVALID_VALUE");
+	is_res(cuMemsetD8(d, 1, MIB + 1), CUDA_ERROR_INVALID_VALUE,
+	       "a memset past the end is INVALID_VALUE");
+	is_res(cuMemsetD8((CUdeviceptr)(uintptr_t)&s, 1, 1),
+	       CUDA_ERROR_INVALID_VALUE, "a memset of pageable memory is "
+	       "INVALID_VALUE");
+	cuStreamCreate(&s, 0);
+	is_res(cuMemsetD32Async(d, 7, 16, s), CUDA_SUCCESS, "cuMemsetD32Async");
+	is_res(cuMemsetD16Async(d + 64, 9, 16, s), CUDA_SUCCESS,
+	       "cuMemsetD16Async");
+	is_res(cuMemsetD8Async(d + 96, 5, 16, s), CUDA_SUCCESS,
+	       "cuMemsetD8Async");
+	cuStreamSynchronize(s);
+	ok(w[15] == 7 && h[47] == 9 && b[111] == 5,
+	   "async memsets land after a synchronize");
+	cuStreamDestroy(s);
+	cuMemFree(d);
+}
+
+static void test_runtime(void)
+{
+	char host[256], back[256];
+	void *d, *d1, *pinned;
+	cudaStream_t s;
+
+	pattern((unsigned char *)host, sizeof host, 5);
+	cudaMalloc(&d, 4096);
+	cudaMallocHost(&pinned, 4096);
+	ok(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice) ==
+	   cudaSuccess, "cudaMemcpy HostToDevice");
+	ok(cudaMemcpy(back, d, sizeof back, cudaMemcpyDeviceToHost) ==
+	   cudaSuccess && same(back, host, sizeof host),
+	   "cudaMemcpy DeviceToHost brings it back");
+	ok(cudaMemcpy((char *)d + 1024, d, 256, cudaMemcpyDeviceToDevice) ==
+	   cudaSuccess && same((char *)d + 1024, host, 256),
+	   "cudaMemcpy DeviceToDevice");
+	ok(cudaMemcpy(back, host, 256, cudaMemcpyHostToHost) == cudaSuccess,
+	   "cudaMemcpy HostToHost");
+	memset(back, 0, sizeof back);
+	ok(cudaMemcpy(pinned, (char *)d + 1024, 256, cudaMemcpyDefault) ==
+	   cudaSuccess && same(pinned, host, 256),
+	   "cudaMemcpyDefault infers device to host");
+	ok(cudaMemcpy((char *)d + 2048, pinned, 256, cudaMemcpyDefault) ==
+	   cudaSuccess && same((char *)d + 2048, host, 256),
+	   "cudaMemcpyDefault infers host to device");
+	ok(cudaMemcpy(back, host, 256, cudaMemcpyHostToDevice) ==
+	   cudaErrorInvalidValue,
+	   "HostToDevice into pageable memory is cudaErrorInvalidValue");
+	ok(cudaMemcpy(back, host, 256, (enum cudaMemcpyKind)7) ==
+	   cudaErrorInvalidMemcpyDirection,
+	   "an unknown kind is cudaErrorInvalidMemcpyDirection");
+	cudaGetLastError();
+	ok(cudaMemset(d, 0x11, 100) == cudaSuccess &&
+	   ((unsigned char *)d)[99] == 0x11, "cudaMemset");
+	cudaStreamCreate(&s);
+	ok(cudaMemsetAsync(d, 0x22, 100, s) == cudaSuccess, "cudaMemsetAsync");
+	ok(cudaMemcpyAsync(pinned, d, 100, cudaMemcpyDefault, s) ==
+	   cudaSuccess, "cudaMemcpyAsync");
+	cudaStreamSynchronize(s);
+	ok(((unsigned char *)pinned)[99] == 0x22,
+	   "cudaMemcpyAsync runs after cudaMemsetAsync");
+	cudaSetDevice(1);
+	cudaMalloc(&d1, 4096);
+	cudaSetDevice(0);
+	ok(cudaMemcpyPeer(d1, 1, d, 0, 100) == cudaSuccess &&
+	   ((unsigned char *)d1)[99] == 0x22, "cudaMemcpyPeer");
+	ok(cudaMemcpyPeerAsync(d1, 1, d, 0, 100, s) == cudaSuccess,
+	   "cudaMemcpyPeerAsync");
+	ok(cudaMemcpyPeer(d1, 7, d, 0, 100) == cudaErrorInvalidDevice,
+	   "cudaMemcpyPeer to device 7 is cudaErrorInvalidDevice");
+	cudaGetLastError();
+	cudaStreamSynchronize(s);
+	cudaStreamDestroy(s);
+	cudaFree(d1);
+	cudaFree(d);
+	cudaFreeHost(pinned);
+}
+
+static void test_managed(void)
+{
+	CUdeviceptr m, d;
+	char host[64], back[64];
+
+	if (cuMemAllocManaged(&m, MIB, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS) {
+		ok(0, "cuMemAllocManaged for the managed copy cases");
+		return;
+	}
+	cuMemAlloc(&d, MIB);
+	pattern((unsigned char *)host, sizeof host, 6);
+	is_res(cuMemcpyHtoD(m, host, sizeof host), CUDA_SUCCESS,
+	       "cuMemcpyHtoD into managed memory");
+	is_res(cuMemcpy(d, m, sizeof host), CUDA_SUCCESS,
+	       "cuMemcpy managed to device");
+	is_res(cuMemcpyDtoH(back, d, sizeof back), CUDA_SUCCESS,
+	       "cuMemcpyDtoH from device");
+	ok(same(back, host, sizeof host), "managed data survive the trip");
+	is_res(cuMemsetD8(m, 3, 100), CUDA_SUCCESS, "cuMemsetD8 of managed");
+	ok(((unsigned char *)m)[99] == 3, "the host reads the managed memset");
+	cuMemFree(d);
+	cuMemFree(m);
+}
+
+int main(void)
+{
+	char shm[80];
+
+	machine_setup();
+	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
+	cuDevicePrimaryCtxRetain(&ctx[0], 0);
+	cuDevicePrimaryCtxRetain(&ctx[1], 1);
+	cuCtxSetCurrent(ctx[0]);
+
+	test_directions();
+	test_registered();
+	test_time();
+	test_memset();
+	test_runtime();
+	test_managed();
+
+	cuCtxSetCurrent(NULL);
+	is_res(cuMemcpyHtoD(0, shm, 1), CUDA_ERROR_INVALID_CONTEXT,
+	       "a copy with no context is INVALID_CONTEXT");
+	unlink(topo);
+	snprintf(shm, sizeof shm, "/%s", machine);
+	shm_unlink(shm);
+	return done_testing();
+}

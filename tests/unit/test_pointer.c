@@ -1,0 +1,386 @@
+/*
+ * test_pointer.c - pointer attributes: every CU_POINTER_ATTRIBUTE_* for
+ * device, pinned, registered, managed, pool and VMM memory, at the base and
+ * at an interior pointer; the width each answer is written with; buffer ids
+ * unique and never reused; defaults for unknown pointers from
+ * cuPointerGetAttributes and errors from cuPointerGetAttribute;
+ * cuPointerSetAttribute; cudaPointerGetAttributes.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "tap.h"
+
+#define MIB (1ULL << 20)
+#define SENT 0xa5a5a5a5a5a5a5a5ULL
+
+static CUcontext ctx0, ctx1;
+
+/* The attribute as a u64, with the sentinel showing the unwritten bytes. */
+static uint64_t get(CUpointer_attribute a, CUdeviceptr p, CUresult *r)
+{
+	uint64_t v[2] = { SENT, SENT };
+
+	*r = cuPointerGetAttribute(v, a, p);
+	return v[0];
+}
+
+static uint64_t must(CUpointer_attribute a, CUdeviceptr p)
+{
+	CUresult r;
+	uint64_t v = get(a, p, &r);
+
+	return r == CUDA_SUCCESS ? v : SENT;
+}
+
+/* Bytes written: the value with the untouched sentinel bytes masked. */
+static uint64_t low(uint64_t v, unsigned bytes)
+{
+	return bytes == 8 ? v : v & ((1ULL << (8 * bytes)) - 1);
+}
+
+static void test_device(void)
+{
+	CUdeviceptr d, in;
+	CUresult r;
+	uint64_t v;
+
+	cuMemAlloc(&d, 2 * MIB);
+	in = d + 4096;
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, in), 4),
+	       CU_MEMORYTYPE_DEVICE, "device: MEMORY_TYPE is DEVICE");
+	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, in) >> 32 == 0xa5a5a5a5,
+	   "MEMORY_TYPE writes 4 bytes");
+	is_int(must(CU_POINTER_ATTRIBUTE_CONTEXT, in), (uintptr_t)ctx0,
+	       "device: CONTEXT is the allocating context");
+	is_int(must(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, in), in,
+	       "device: DEVICE_POINTER is the pointer");
+	get(CU_POINTER_ATTRIBUTE_HOST_POINTER, in, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE,
+	       "device: HOST_POINTER is INVALID_VALUE");
+	v = must(CU_POINTER_ATTRIBUTE_IS_MANAGED, in);
+	is_int(low(v, 1), 0, "device: IS_MANAGED is 0");
+	ok(v >> 8 == SENT >> 8, "IS_MANAGED writes one byte");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, in), 4), 0,
+	       "device: DEVICE_ORDINAL is 0");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, in), 1),
+	       1, "device: IS_LEGACY_CUDA_IPC_CAPABLE");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, in), d,
+	       "device: RANGE_START_ADDR of an interior pointer is the base");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_SIZE, in), 2 * MIB,
+	       "device: RANGE_SIZE is the allocation's size");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MAPPED, in), 1), 1,
+	       "device: MAPPED");
+	is_int(must(CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, in), 0,
+	       "device: ALLOWED_HANDLE_TYPES is none");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, in), 1),
+	       1, "device: IS_GPU_DIRECT_RDMA_CAPABLE");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, in), 4),
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE,
+	       "device: ACCESS_FLAGS is READWRITE from its own device");
+	is_int(must(CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, in), 0,
+	       "device: MEMPOOL_HANDLE is NULL");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, in), d,
+	       "device: MAPPING_BASE_ADDR is the base");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, in), 2 * MIB,
+	       "device: MAPPING_SIZE is the size");
+	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, in) ==
+	   must(CU_POINTER_ATTRIBUTE_BUFFER_ID, in),
+	   "device: MEMORY_BLOCK_ID is the allocation's id");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE, in), 1),
+	       0, "device: IS_HW_DECOMPRESS_CAPABLE is 0 on Hopper");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, in), 1), 0,
+	       "device: SYNC_MEMOPS starts unset");
+
+	cuCtxSetCurrent(ctx1);
+	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, in), 4),
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE,
+	       "device: ACCESS_FLAGS is NONE from another device");
+	is_int(must(CU_POINTER_ATTRIBUTE_CONTEXT, in), (uintptr_t)ctx0,
+	       "device: CONTEXT is the same from another device");
+	cuCtxSetCurrent(ctx0);
+	cuMemFree(d);
+}
+
+static void test_host(void)
+{
+	char *h, *buf = aligned_alloc(4096, 8 * 4096);
+	CUdeviceptr p, in;
+
+	cuMemHostAlloc((void **)&h, 64 * 1024, CU_MEMHOSTALLOC_PORTABLE);
+	p = (CUdeviceptr)h;
+	in = p + 4096;
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, in), 4),
+	       CU_MEMORYTYPE_HOST, "pinned: MEMORY_TYPE is HOST");
+	is_int(must(CU_POINTER_ATTRIBUTE_HOST_POINTER, in), in,
+	       "pinned: HOST_POINTER is the pointer");
+	is_int(must(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, in), in,
+	       "pinned: DEVICE_POINTER is the pointer");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, in), p,
+	       "pinned: RANGE_START_ADDR");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_SIZE, in), 64 * 1024,
+	       "pinned: RANGE_SIZE");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, in), 1),
+	       0, "pinned: not IPC capable");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, in), 4),
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE,
+	       "pinned: ACCESS_FLAGS is READWRITE");
+	cuMemFreeHost(h);
+
+	cuMemHostRegister(buf, 8 * 4096, CU_MEMHOSTREGISTER_READ_ONLY);
+	p = (CUdeviceptr)buf;
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p + 100), 4),
+	       CU_MEMORYTYPE_HOST, "registered: MEMORY_TYPE is HOST");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_SIZE, p + 100), 8 * 4096,
+	       "registered: RANGE_SIZE");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, p), 4),
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ,
+	       "registered read-only: ACCESS_FLAGS is READ");
+	cuMemHostUnregister(buf);
+	free(buf);
+}
+
+static void test_managed(void)
+{
+	CUdeviceptr m;
+
+	if (cuMemAllocManaged(&m, 2 * MIB, CU_MEM_ATTACH_GLOBAL)) {
+		ok(0, "cuMemAllocManaged");
+		return;
+	}
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_MANAGED, m + 8192), 1), 1,
+	       "managed: IS_MANAGED");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, m + 8192), 4),
+	       CU_MEMORYTYPE_DEVICE, "managed: MEMORY_TYPE is DEVICE");
+	is_int(must(CU_POINTER_ATTRIBUTE_HOST_POINTER, m + 8192), m + 8192,
+	       "managed: HOST_POINTER is the pointer");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, m + 8192), m,
+	       "managed: RANGE_START_ADDR");
+	cuMemFree(m);
+}
+
+static void test_pool(void)
+{
+	CUmemoryPool def = NULL;
+	CUdeviceptr p;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuDeviceGetDefaultMemPool(&def, 0);
+	if (cuMemAllocAsync(&p, MIB, s)) {
+		ok(0, "cuMemAllocAsync");
+		return;
+	}
+	cuStreamSynchronize(s);
+	is_int(must(CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p + 64), (uintptr_t)def,
+	       "pool: MEMPOOL_HANDLE is the default pool");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p), 4),
+	       CU_MEMORYTYPE_DEVICE, "pool: MEMORY_TYPE is DEVICE");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, p + 64), p,
+	       "pool: RANGE_START_ADDR is the block");
+	cuMemFreeAsync(p, s);
+	cuStreamSynchronize(s);
+	cuStreamDestroy(s);
+}
+
+static void test_vmm(void)
+{
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	CUmemAccessDesc ad = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+			       CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	size_t gran = 2 * MIB;
+	CUmemGenericAllocationHandle h;
+	CUdeviceptr va;
+	CUresult r;
+
+	if (cuMemCreate(&h, gran, &prop, 0) ||
+	    cuMemAddressReserve(&va, 2 * gran, 0, 0, 0)) {
+		ok(0, "cuMemCreate and cuMemAddressReserve");
+		return;
+	}
+	cuMemMap(va, gran, 0, h, 0);
+	cuMemSetAccess(va, gran, &ad, 1);
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, va + 64), 4),
+	       CU_MEMORYTYPE_DEVICE, "vmm: MEMORY_TYPE is DEVICE");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, va + 64), va,
+	       "vmm: RANGE_START_ADDR is the reservation");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_SIZE, va + 64), 2 * gran,
+	       "vmm: RANGE_SIZE is the reservation's size");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, va + 64), va,
+	       "vmm: MAPPING_BASE_ADDR is the mapping");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, va + 64), gran,
+	       "vmm: MAPPING_SIZE is the mapping's size");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, va), 4),
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE,
+	       "vmm: ACCESS_FLAGS from cuMemSetAccess");
+	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va) != SENT,
+	   "vmm: MEMORY_BLOCK_ID answers");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_MAPPED, va + gran), 1), 0,
+	       "vmm: an unmapped reserved address is not MAPPED");
+	get(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, va + gran, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE,
+	       "vmm: MEMORY_TYPE of an unmapped address is INVALID_VALUE");
+	cuMemUnmap(va, gran);
+	cuMemAddressFree(va, 2 * gran);
+	cuMemRelease(h);
+}
+
+static void test_ids(void)
+{
+	CUdeviceptr a, b, c;
+	uint64_t ia, ib, ic;
+
+	cuMemAlloc(&a, MIB);
+	cuMemAlloc(&b, MIB);
+	ia = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, a);
+	ib = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, b + 100);
+	ok(ia != ib && ia && ib, "two allocations have two buffer ids");
+	cuMemFree(b);
+	cuMemAlloc(&c, MIB);
+	ic = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, c);
+	ok(ic != ib && ic != ia, "a new allocation never reuses an id%s",
+	   c == b ? " (at the same address)" : "");
+	cuMemFree(a);
+	cuMemFree(c);
+}
+
+static void test_unknown(void)
+{
+	char stack[64];
+	CUdeviceptr p = (CUdeviceptr)(uintptr_t)stack;
+	CUpointer_attribute at[21];
+	uint64_t store[21][4];
+	void *data[21];
+	struct cudaPointerAttributes pa;
+	int bad = 0, i;
+	CUresult r;
+
+	for (i = 1; i <= 21; i++) {
+		if (i == CU_POINTER_ATTRIBUTE_P2P_TOKENS)
+			continue;
+		get((CUpointer_attribute)i, p, &r);
+		if (r != CUDA_ERROR_INVALID_VALUE)
+			bad++;
+	}
+	is_int(bad, 0, "cuPointerGetAttribute of an unknown pointer is "
+	       "INVALID_VALUE for every attribute");
+	for (i = 0; i < 21; i++) {
+		at[i] = (CUpointer_attribute)(i + 1);
+		memset(store[i], 0xa5, sizeof store[i]);
+		data[i] = store[i];
+	}
+	is_res(cuPointerGetAttributes(21, at, data, p), CUDA_SUCCESS,
+	       "cuPointerGetAttributes of an unknown pointer is SUCCESS");
+	is_int(store[CU_POINTER_ATTRIBUTE_CONTEXT - 1][0], 0,
+	       "unknown: CONTEXT is NULL");
+	is_int(low(store[CU_POINTER_ATTRIBUTE_MEMORY_TYPE - 1][0], 4), 0,
+	       "unknown: MEMORY_TYPE is 0");
+	is_int(store[CU_POINTER_ATTRIBUTE_BUFFER_ID - 1][0], 0,
+	       "unknown: BUFFER_ID is 0");
+	is_int((int32_t)low(store[CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL - 1][0], 4),
+	       -2, "unknown: DEVICE_ORDINAL is -2");
+	is_int(low(store[CU_POINTER_ATTRIBUTE_IS_MANAGED - 1][0], 1), 0,
+	       "unknown: IS_MANAGED is 0");
+	is_res(cuPointerGetAttributes(0, at, data, p), CUDA_ERROR_INVALID_VALUE,
+	       "cuPointerGetAttributes of no attributes is INVALID_VALUE");
+	at[0] = (CUpointer_attribute)999;
+	is_res(cuPointerGetAttributes(2, at, data, p), CUDA_ERROR_INVALID_VALUE,
+	       "an unknown attribute is INVALID_VALUE");
+	get((CUpointer_attribute)999, p, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE,
+	       "cuPointerGetAttribute of attribute 999 is INVALID_VALUE");
+	is_res(cuPointerGetAttribute(NULL, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p),
+	       CUDA_ERROR_INVALID_VALUE, "NULL data is INVALID_VALUE");
+
+	ok(cudaPointerGetAttributes(&pa, stack) == cudaSuccess,
+	   "cudaPointerGetAttributes of an unknown pointer");
+	ok(pa.type == cudaMemoryTypeUnregistered && pa.device == -2 &&
+	   !pa.devicePointer && !pa.hostPointer, "is unregistered memory");
+	ok(cudaPointerGetAttributes(NULL, stack) == cudaErrorInvalidValue,
+	   "cudaPointerGetAttributes(NULL) is cudaErrorInvalidValue");
+	cudaGetLastError();
+}
+
+static void test_set(void)
+{
+	unsigned one = 1;
+	CUdeviceptr d;
+
+	cuMemAlloc(&d, MIB);
+	is_res(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d),
+	       CUDA_SUCCESS, "cuPointerSetAttribute SYNC_MEMOPS");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d + 10), 1), 1,
+	       "SYNC_MEMOPS reads back set");
+	is_res(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+				     d), CUDA_ERROR_INVALID_VALUE,
+	       "MEMORY_TYPE cannot be set");
+	is_res(cuPointerSetAttribute(NULL, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+				     d), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL value is INVALID_VALUE");
+	is_res(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+				     (CUdeviceptr)(uintptr_t)&one),
+	       CUDA_ERROR_INVALID_VALUE, "an unknown pointer is INVALID_VALUE");
+	cuMemFree(d);
+}
+
+static void test_runtime(void)
+{
+	struct cudaPointerAttributes pa;
+	void *d, *h, *m;
+
+	cudaMalloc(&d, 4096);
+	cudaMallocHost(&h, 4096);
+	ok(cudaPointerGetAttributes(&pa, (char *)d + 8) == cudaSuccess &&
+	   pa.type == cudaMemoryTypeDevice && pa.device == 0 &&
+	   pa.devicePointer == (char *)d + 8 && !pa.hostPointer,
+	   "cudaPointerGetAttributes of device memory");
+	ok(cudaPointerGetAttributes(&pa, h) == cudaSuccess &&
+	   pa.type == cudaMemoryTypeHost && pa.hostPointer == h &&
+	   pa.devicePointer == h, "cudaPointerGetAttributes of pinned memory");
+	if (cudaMallocManaged(&m, 4096, cudaMemAttachGlobal) == cudaSuccess) {
+		ok(cudaPointerGetAttributes(&pa, m) == cudaSuccess &&
+		   pa.type == cudaMemoryTypeManaged && pa.hostPointer == m,
+		   "cudaPointerGetAttributes of managed memory");
+		cudaFree(m);
+	} else {
+		ok(0, "cudaMallocManaged");
+	}
+	cudaFree(d);
+	cudaFreeHost(h);
+}
+
+int main(void)
+{
+	CUresult r;
+	char x;
+
+	setenv("CUEMU_CONTROL", "0", 0);
+	is_res(cuPointerGetAttribute(&x, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 0),
+	       CUDA_ERROR_NOT_INITIALIZED, "before cuInit: NOT_INITIALIZED");
+	cuInit(0);
+	cuDevicePrimaryCtxRetain(&ctx0, 0);
+	cuDevicePrimaryCtxRetain(&ctx1, 1);
+	cuCtxSetCurrent(ctx0);
+
+	test_device();
+	test_host();
+	test_managed();
+	test_pool();
+	test_vmm();
+	test_ids();
+	test_unknown();
+	test_set();
+	test_runtime();
+	(void)r;
+	return done_testing();
+}
