@@ -4,6 +4,7 @@
  * address map from a program. Each allocation is labelled, so that
  * /cu/allocations shows the same list while the program waits (pass -w).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
