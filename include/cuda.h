@@ -31,42 +31,6 @@
 #define CUDA_CB
 #endif
 
-/*
- * Entry points exported under a versioned symbol. The unversioned name in
- * source resolves to the symbol the CUDA 13 library exports.
- */
-#define cuDeviceTotalMem            cuDeviceTotalMem_v2
-#define cuDeviceGetUuid             cuDeviceGetUuid_v2
-#define cuDevicePrimaryCtxRelease   cuDevicePrimaryCtxRelease_v2
-#define cuDevicePrimaryCtxReset     cuDevicePrimaryCtxReset_v2
-#define cuDevicePrimaryCtxSetFlags  cuDevicePrimaryCtxSetFlags_v2
-#define cuCtxCreate                 cuCtxCreate_v4
-#define cuCtxDestroy                cuCtxDestroy_v2
-#define cuCtxPushCurrent            cuCtxPushCurrent_v2
-#define cuCtxPopCurrent             cuCtxPopCurrent_v2
-#define cuStreamDestroy             cuStreamDestroy_v2
-#define cuEventDestroy              cuEventDestroy_v2
-#define cuEventElapsedTime          cuEventElapsedTime_v2
-#define cuMemGetInfo                cuMemGetInfo_v2
-#define cuMemAlloc                  cuMemAlloc_v2
-#define cuMemAllocPitch             cuMemAllocPitch_v2
-#define cuMemFree                   cuMemFree_v2
-#define cuMemGetAddressRange        cuMemGetAddressRange_v2
-#define cuMemAllocHost              cuMemAllocHost_v2
-#define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
-#define cuMemHostRegister           cuMemHostRegister_v2
-#define cuMemcpyHtoD                cuMemcpyHtoD_v2
-#define cuMemcpyDtoH                cuMemcpyDtoH_v2
-#define cuMemcpyDtoD                cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync           cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync           cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync           cuMemcpyDtoDAsync_v2
-#define cuMemsetD8                  cuMemsetD8_v2
-#define cuMemsetD16                 cuMemsetD16_v2
-#define cuMemsetD32                 cuMemsetD32_v2
-#define cuMemAdvise                 cuMemAdvise_v2
-#define cuMemPrefetchAsync          cuMemPrefetchAsync_v2
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -779,6 +743,119 @@ typedef struct CUmemPoolPtrExportData_st {
 typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
 
 /* ==================================================== entry points */
+
+/*
+ * Superseded entry points. Besides the current symbols, the library exports
+ * the older ones that binaries built against earlier headers call, under
+ * the plain (or lower-versioned) names and with their old signatures.
+ * Source code never calls these: the renames below send every unversioned
+ * name to the current symbol. Only code that must name an old symbol (the
+ * library itself, or a test that #undefs a rename) asks for them by
+ * defining CUEMU_SUPERSEDED_ENTRY_POINTS before including this header.
+ */
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* The 32-bit device address of the oldest entry points. */
+typedef unsigned int CUdeviceptr_v1;
+
+CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags,
+                             CUdevice dev);
+CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags,
+                                CUdevice dev);
+CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx,
+                                CUexecAffinityParam *paramsArray,
+                                int numParams, unsigned int flags,
+                                CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
+                                    CUevent hEnd);
+CUresult CUDAAPI cuMemGetInfo(unsigned int *freeBytes,
+                              unsigned int *totalBytes);
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pPitch,
+                                 unsigned int WidthInBytes,
+                                 unsigned int Height,
+                                 unsigned int ElementSizeBytes);
+CUresult CUDAAPI cuMemFree(CUdeviceptr_v1 dptr);
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr_v1 *pbase,
+                                      unsigned int *psize,
+                                      CUdeviceptr_v1 dptr);
+CUresult CUDAAPI cuMemAllocHost(void **pp, unsigned int bytesize);
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p,
+                                           unsigned int Flags);
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize,
+                                   unsigned int Flags);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr_v1 dstDevice,
+                              CUdeviceptr_v1 srcDevice,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice,
+                                   const void *srcHost,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice,
+                                   CUdeviceptr_v1 srcDevice,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc,
+                            unsigned int N);
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us,
+                             unsigned int N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui,
+                             unsigned int N);
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+                                    CUdevice dstDevice, CUstream hStream);
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
+                             CUmem_advise advice, CUdevice device);
+#endif /* CUEMU_SUPERSEDED_ENTRY_POINTS */
+
+/*
+ * The renames: entry points that CUDA 13 exports under a versioned symbol.
+ * The unversioned name in source resolves to that symbol, so a program
+ * built against this header links against what CUDA 13 exports.
+ */
+#define cuDeviceTotalMem            cuDeviceTotalMem_v2
+#define cuDeviceGetUuid             cuDeviceGetUuid_v2
+#define cuDevicePrimaryCtxRelease   cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset     cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags  cuDevicePrimaryCtxSetFlags_v2
+#define cuCtxCreate                 cuCtxCreate_v4
+#define cuCtxDestroy                cuCtxDestroy_v2
+#define cuCtxPushCurrent            cuCtxPushCurrent_v2
+#define cuCtxPopCurrent             cuCtxPopCurrent_v2
+#define cuStreamDestroy             cuStreamDestroy_v2
+#define cuEventDestroy              cuEventDestroy_v2
+#define cuEventElapsedTime          cuEventElapsedTime_v2
+#define cuMemGetInfo                cuMemGetInfo_v2
+#define cuMemAlloc                  cuMemAlloc_v2
+#define cuMemAllocPitch             cuMemAllocPitch_v2
+#define cuMemFree                   cuMemFree_v2
+#define cuMemGetAddressRange        cuMemGetAddressRange_v2
+#define cuMemAllocHost              cuMemAllocHost_v2
+#define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
+#define cuMemHostRegister           cuMemHostRegister_v2
+#define cuMemcpyHtoD                cuMemcpyHtoD_v2
+#define cuMemcpyDtoH                cuMemcpyDtoH_v2
+#define cuMemcpyDtoD                cuMemcpyDtoD_v2
+#define cuMemcpyHtoDAsync           cuMemcpyHtoDAsync_v2
+#define cuMemcpyDtoHAsync           cuMemcpyDtoHAsync_v2
+#define cuMemcpyDtoDAsync           cuMemcpyDtoDAsync_v2
+#define cuMemsetD8                  cuMemsetD8_v2
+#define cuMemsetD16                 cuMemsetD16_v2
+#define cuMemsetD32                 cuMemsetD32_v2
+#define cuMemAdvise                 cuMemAdvise_v2
+#define cuMemPrefetchAsync          cuMemPrefetchAsync_v2
 
 /* ---- errors */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);

@@ -10,6 +10,10 @@
  * toolkit's headers, and any line that differs between the two runs is a
  * compatibility bug in include/. Plain C11, no library needed: nothing is
  * called, function names are only stringized and inspected with _Generic.
+ *
+ * Built with -DHC_SUPERSEDED it prints instead the types of the superseded
+ * entry points that the renames hide (with CUEMU_SUPERSEDED_ENTRY_POINTS
+ * for include/, and the toolkit's internal switch for the toolkit).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +52,8 @@ static void fact(const char *fmt, ...)
 /* The symbol a call to f links against, and whether f has type T. */
 #define ENTRY(f, T)  fact("%s -> %s, typed as expected: %s", #f, XSTR(f), \
                           _Generic(&(f), T: "yes", default: "no"))
+
+#ifndef HC_SUPERSEDED
 
 static void versions(void)
 {
@@ -1400,3 +1406,104 @@ int main(void)
 	printf("1..%d\n", facts);
 	return 0;
 }
+#else /* HC_SUPERSEDED */
+
+#undef cuDeviceTotalMem
+#undef cuDeviceGetUuid
+#undef cuDevicePrimaryCtxRelease
+#undef cuDevicePrimaryCtxReset
+#undef cuDevicePrimaryCtxSetFlags
+#undef cuCtxCreate
+#undef cuCtxDestroy
+#undef cuCtxPushCurrent
+#undef cuCtxPopCurrent
+#undef cuStreamDestroy
+#undef cuEventDestroy
+#undef cuEventElapsedTime
+#undef cuMemGetInfo
+#undef cuMemAlloc
+#undef cuMemAllocPitch
+#undef cuMemFree
+#undef cuMemGetAddressRange
+#undef cuMemAllocHost
+#undef cuMemHostGetDevicePointer
+#undef cuMemHostRegister
+#undef cuMemcpyHtoD
+#undef cuMemcpyDtoH
+#undef cuMemcpyDtoD
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyDtoHAsync
+#undef cuMemcpyDtoDAsync
+#undef cuMemsetD8
+#undef cuMemsetD16
+#undef cuMemsetD32
+#undef cuMemAdvise
+#undef cuMemPrefetchAsync
+
+static void superseded_entries(void)
+{
+	ENTRY(cuDeviceTotalMem, CUresult (*)(unsigned int *bytes, CUdevice dev));
+	ENTRY(cuDeviceGetUuid, CUresult (*)(CUuuid *uuid, CUdevice dev));
+	ENTRY(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice dev));
+	ENTRY(cuDevicePrimaryCtxReset, CUresult (*)(CUdevice dev));
+	ENTRY(cuDevicePrimaryCtxSetFlags, CUresult (*)(CUdevice dev,
+	      unsigned int flags));
+	ENTRY(cuCtxCreate, CUresult (*)(CUcontext *pctx, unsigned int flags,
+	      CUdevice dev));
+	ENTRY(cuCtxCreate_v2, CUresult (*)(CUcontext *pctx, unsigned int flags,
+	      CUdevice dev));
+	ENTRY(cuCtxCreate_v3, CUresult (*)(CUcontext *pctx,
+	      CUexecAffinityParam *paramsArray, int numParams, unsigned int flags,
+	      CUdevice dev));
+	ENTRY(cuCtxDestroy, CUresult (*)(CUcontext ctx));
+	ENTRY(cuCtxPushCurrent, CUresult (*)(CUcontext ctx));
+	ENTRY(cuCtxPopCurrent, CUresult (*)(CUcontext *pctx));
+	ENTRY(cuStreamDestroy, CUresult (*)(CUstream hStream));
+	ENTRY(cuEventDestroy, CUresult (*)(CUevent hEvent));
+	ENTRY(cuEventElapsedTime, CUresult (*)(float *pMilliseconds, CUevent hStart,
+	      CUevent hEnd));
+	ENTRY(cuMemGetInfo, CUresult (*)(unsigned int *freeBytes,
+	      unsigned int *totalBytes));
+	ENTRY(cuMemAlloc, CUresult (*)(CUdeviceptr_v1 *dptr, unsigned int bytesize));
+	ENTRY(cuMemAllocPitch, CUresult (*)(CUdeviceptr_v1 *dptr,
+	      unsigned int *pPitch, unsigned int WidthInBytes, unsigned int Height,
+	      unsigned int ElementSizeBytes));
+	ENTRY(cuMemFree, CUresult (*)(CUdeviceptr_v1 dptr));
+	ENTRY(cuMemGetAddressRange, CUresult (*)(CUdeviceptr_v1 *pbase,
+	      unsigned int *psize, CUdeviceptr_v1 dptr));
+	ENTRY(cuMemAllocHost, CUresult (*)(void **pp, unsigned int bytesize));
+	ENTRY(cuMemHostGetDevicePointer, CUresult (*)(CUdeviceptr_v1 *pdptr, void *p,
+	      unsigned int Flags));
+	ENTRY(cuMemHostRegister, CUresult (*)(void *p, size_t bytesize,
+	      unsigned int Flags));
+	ENTRY(cuMemcpyHtoD, CUresult (*)(CUdeviceptr_v1 dstDevice,
+	      const void *srcHost, unsigned int ByteCount));
+	ENTRY(cuMemcpyDtoH, CUresult (*)(void *dstHost, CUdeviceptr_v1 srcDevice,
+	      unsigned int ByteCount));
+	ENTRY(cuMemcpyDtoD, CUresult (*)(CUdeviceptr_v1 dstDevice,
+	      CUdeviceptr_v1 srcDevice, unsigned int ByteCount));
+	ENTRY(cuMemcpyHtoDAsync, CUresult (*)(CUdeviceptr_v1 dstDevice,
+	      const void *srcHost, unsigned int ByteCount, CUstream hStream));
+	ENTRY(cuMemcpyDtoHAsync, CUresult (*)(void *dstHost,
+	      CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream));
+	ENTRY(cuMemcpyDtoDAsync, CUresult (*)(CUdeviceptr_v1 dstDevice,
+	      CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream));
+	ENTRY(cuMemsetD8, CUresult (*)(CUdeviceptr_v1 dstDevice, unsigned char uc,
+	      unsigned int N));
+	ENTRY(cuMemsetD16, CUresult (*)(CUdeviceptr_v1 dstDevice, unsigned short us,
+	      unsigned int N));
+	ENTRY(cuMemsetD32, CUresult (*)(CUdeviceptr_v1 dstDevice, unsigned int ui,
+	      unsigned int N));
+	ENTRY(cuMemPrefetchAsync, CUresult (*)(CUdeviceptr devPtr, size_t count,
+	      CUdevice dstDevice, CUstream hStream));
+	ENTRY(cuMemAdvise, CUresult (*)(CUdeviceptr devPtr, size_t count,
+	      CUmem_advise advice, CUdevice device));
+}
+
+int main(void)
+{
+	superseded_entries();
+	printf("1..%d\n", facts);
+	return 0;
+}
+#endif /* HC_SUPERSEDED */
