@@ -402,6 +402,24 @@ static CUresult check_register_overlap(uintptr_t p, size_t size)
 			  (unsigned long long)a->id);
 }
 
+/* Every page of [lo, hi) is mapped: mincore answers ENOMEM otherwise. It
+ * reads nothing of the range, and takes its pages 16 MiB at a time. */
+static bool range_mapped(uintptr_t lo, uintptr_t hi)
+{
+	unsigned char vec[4096];
+
+	while (lo < hi) {
+		size_t n = (hi - lo) / CUEMU_PAGE;
+
+		if (n > sizeof vec)
+			n = sizeof vec;
+		if (mincore((void *)lo, n * CUEMU_PAGE, vec) && errno == ENOMEM)
+			return false;
+		lo += n * CUEMU_PAGE;
+	}
+	return true;
+}
+
 CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 {
 	uintptr_t base = (uintptr_t)p, lo, hi;
@@ -423,8 +441,7 @@ CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 				  "range wraps the address space");
 	lo = CUEMU_ALIGN_DOWN(base, CUEMU_PAGE);
 	hi = CUEMU_ALIGN_UP(base + bytesize, CUEMU_PAGE);
-	/* msync answers ENOMEM for any unmapped page of the range. */
-	if (msync((void *)lo, hi - lo, MS_ASYNC) && errno == ENOMEM)
+	if (!range_mapped(lo, hi))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "[%p, +%zu) is not mapped memory", p,
 				  bytesize);
