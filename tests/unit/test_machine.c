@@ -38,7 +38,9 @@ static int in_child(const char *name, const char *topo, const char *errfile,
 		setenv("CUEMU_CONTROL", "0", 1);
 		if (errfile && !freopen(errfile, "w", stderr))
 			_exit(99);
-		_exit(fn());
+		st = fn();
+		fflush(stderr);
+		_exit(st);
 	}
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
 		return -1;
