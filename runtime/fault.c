@@ -1,0 +1,401 @@
+/*
+ * fault.c - real CPU faults on managed memory and the GPU view of emulated
+ * kernels.
+ *
+ * A processor that holds no copy of a managed page sees it PROT_NONE (read
+ * only while other copies exist). A chained SIGSEGV handler turns a touch of
+ * such a page into a fault: managed.c's policy migrates, duplicates or maps
+ * remotely, the page's protections follow the model, and the instruction is
+ * restarted. Addresses that are not managed go to the previous handler.
+ * Faults are resolved a block at a time: 64 KiB, aligned, clipped to the
+ * range that holds the address, so one fault never straddles two policies.
+ *
+ * cuemuLaunchHostFunc runs a function as a kernel on a stream's device: the
+ * whole address space switches to that device's view (what it holds is
+ * accessible, everything else PROT_NONE), the function's touches fault as
+ * GPU faults, and the CPU view is put back afterwards. Emulated kernels run
+ * one at a time in a process (kernel_lock); CPU threads that touch managed
+ * memory meanwhile wait in the handler for the kernel to end. cuemuAccess
+ * declares a kernel's footprint without code.
+ *
+ * Locking: the handler takes cuemu_lock. That is not async-signal-safe in
+ * general; it is safe here because these faults are synchronous (raised by
+ * the faulting instruction itself, never delivered asynchronously) and the
+ * rule of internal.h forbids touching managed memory while holding
+ * cuemu_lock, so the faulting thread never holds it. A CPU thread's fault
+ * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
+ * only cuemu_lock (its thread holds kernel_lock). The view state below is
+ * guarded by cuemu_lock.
+ */
+#include "managed.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define FAULT_BLOCK (64UL << 10)
+
+/* The processor whose view the address space shows. Global because the
+ * address space is; cuemu_lock. */
+static int cur_view = CUEMU_PROC_HOST;
+
+/* Emulated kernels run one at a time: the address space has one view. */
+static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Set on the thread running an emulated kernel: its faults are the
+ * device's, and their model cost goes to the kernel's stream. */
+static __thread int tls_dev = -1;
+static __thread uint64_t tls_cost;
+/* Guards against a fault the model cannot resolve repeating forever. */
+static __thread uintptr_t tls_last_addr;
+static __thread unsigned tls_repeats;
+
+static struct sigaction old_segv;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+static int install_rc;
+
+int view_current(void)
+{
+	return cur_view;
+}
+
+/* ------------------------------------------------------------------ */
+/* Protections                                                         */
+
+static int prot_for(const struct mrange *r, int view)
+{
+	if (!(r->holders & ((cuemu_procmask)1 << view)))
+		return PROT_NONE;
+	return __builtin_popcount(r->holders) > 1 ? PROT_READ
+						 : PROT_READ | PROT_WRITE;
+}
+
+/* Spans a copy opened for the runtime's own access (see
+ * cuemu_managed_touch): copies run on CPU threads even when the model
+ * says a GPU touched the bytes. Re-protected at the next flush; a copy that
+ * loses its opening then takes an ordinary CPU fault, so a flush is always
+ * safe. cuemu_lock. */
+#define MAX_OPEN 32
+static struct { uintptr_t s, e; int prot; } opened[MAX_OPEN];
+static int nopened;
+
+static void reopen(uintptr_t s, uintptr_t e)
+{
+	int i;
+
+	for (i = 0; i < nopened; i++) {
+		uintptr_t a = opened[i].s > s ? opened[i].s : s;
+		uintptr_t b = opened[i].e < e ? opened[i].e : e;
+		if (a < b)
+			mprotect((void *)a, b - a, opened[i].prot);
+	}
+}
+
+void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	uintptr_t run_s = s;
+	int run_prot = -1;
+
+	/* One mprotect per run of equal protection, not per range. */
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		uintptr_t a = r->start > s ? r->start : s;
+		int prot = prot_for(r, cur_view);
+
+		if (prot != run_prot) {
+			if (run_prot >= 0)
+				mprotect((void *)run_s, a - run_s, run_prot);
+			run_s = a;
+			run_prot = prot;
+		}
+	}
+	if (run_prot >= 0)
+		mprotect((void *)run_s, e - run_s, run_prot);
+	reopen(s, e);
+}
+
+void view_flush_open(void)
+{
+	int i, n = nopened;
+
+	nopened = 0;
+	for (i = 0; i < n; i++) {
+		struct mstate *st = mg_find(opened[i].s);
+		if (st)
+			view_apply(st, opened[i].s, opened[i].e);
+	}
+}
+
+void view_open(uintptr_t s, uintptr_t e, bool write)
+{
+	int prot = write ? PROT_READ | PROT_WRITE : PROT_READ;
+
+	if (nopened == MAX_OPEN)
+		view_flush_open();
+	opened[nopened].s = s;
+	opened[nopened].e = e;
+	opened[nopened].prot = prot;
+	nopened++;
+	mprotect((void *)s, e - s, prot);
+}
+
+static void apply_all(struct mstate *st, void *arg)
+{
+	(void)arg;
+	view_apply(st, st->a->base, st->a->base + st->a->span);
+}
+
+/* Switches the address space to view (lock held). */
+static void switch_view(int view)
+{
+	nopened = 0;
+	cur_view = view;
+	mg_each(apply_all, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The SIGSEGV handler                                                 */
+
+/* Whether the faulting access was a write, when the page's state does not
+ * say it already. */
+static bool was_write(void *uc)
+{
+#if defined(__x86_64__)
+	ucontext_t *u = uc;
+	return (u->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+	(void)uc;
+	return false; /* a write then faults again on the read-only copy */
+#endif
+}
+
+/* Resolves a fault at addr by proc; lock held. false: not ours. */
+static bool resolve(uintptr_t addr, int proc, void *uc)
+{
+	struct mstate *st = mg_find(addr);
+	struct mrange *r;
+	uintptr_t bs, be;
+	uint64_t cost = 0;
+	bool write, remote;
+
+	if (!st || !(r = mr_find(&st->ranges, addr)))
+		return false;
+	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
+	be = bs + FAULT_BLOCK;
+	if (bs < r->start)
+		bs = r->start;
+	if (be > r->end)
+		be = r->end;
+	/* A fault on a page this processor holds is a write to a
+	 * read-only duplicate. */
+	write = (r->holders & ((cuemu_procmask)1 << proc)) || was_write(uc);
+	mg_fault(st, bs, be, proc, write, 1, &cost, &remote);
+	if (remote)
+		mprotect((void *)bs, be - bs, PROT_READ | PROT_WRITE);
+	else
+		view_apply(st, bs, be);
+	if (proc != CUEMU_PROC_HOST)
+		tls_cost += cost;
+	return true;
+}
+
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+	if (old_segv.sa_flags & SA_SIGINFO) {
+		old_segv.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (old_segv.sa_handler == SIG_DFL || old_segv.sa_handler == SIG_IGN) {
+		/* Let the fault happen again with the default action. */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	old_segv.sa_handler(sig);
+}
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr;
+	int saved = errno;
+	bool ours;
+
+	if (!cuemu_managed_contains(addr)) {
+		chain(sig, si, uc);
+		return;
+	}
+	if (addr == tls_last_addr && ++tls_repeats > 16) {
+		/* The model says the access is allowed yet it keeps faulting:
+		 * let the program see its fault rather than spin. */
+		tls_repeats = 0;
+		chain(sig, si, uc);
+		return;
+	}
+	if (addr != tls_last_addr)
+		tls_repeats = 0;
+	tls_last_addr = addr;
+	if (tls_dev >= 0) {
+		cuemu_lock();
+		ours = resolve(addr, tls_dev, uc);
+		cuemu_unlock();
+	} else {
+		/* Wait for a running kernel: the CPU view comes back then. */
+		pthread_mutex_lock(&kernel_lock);
+		cuemu_lock();
+		ours = resolve(addr, CUEMU_PROC_HOST, uc);
+		cuemu_unlock();
+		pthread_mutex_unlock(&kernel_lock);
+	}
+	if (!ours)
+		chain(sig, si, uc);
+	errno = saved;
+}
+
+static void install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	install_rc = sigaction(SIGSEGV, &sa, &old_segv);
+}
+
+int fault_install(void)
+{
+	pthread_once(&install_once, install);
+	return install_rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Emulated kernels                                                    */
+
+struct kernel {
+	void (*fn)(void *);
+	void *arg;
+	int dev;
+};
+
+static void kernel_op(CUstream s, void *arg)
+{
+	struct kernel *k = arg;
+	uint64_t cost;
+
+	pthread_mutex_lock(&kernel_lock);
+	cuemu_lock();
+	view_flush_open();
+	switch_view(k->dev);
+	cuemu_unlock();
+	tls_dev = k->dev;
+	tls_cost = 0;
+	k->fn(k->arg);
+	tls_dev = -1;
+	cost = tls_cost;
+	cuemu_lock();
+	switch_view(CUEMU_PROC_HOST);
+	cuemu_unlock();
+	pthread_mutex_unlock(&kernel_lock);
+	cuemu_stream_advance(s, cost);
+	free(k);
+}
+
+CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
+{
+	CUresult r = cuemu_check_init();
+	struct kernel *k;
+	CUstream s;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!fn)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	if (fault_install() < 0)
+		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
+				  "cannot install the fault handler");
+	if (!(k = malloc(sizeof *k)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	k->fn = fn;
+	k->arg = arg;
+	k->dev = cuemu_stream_device(s);
+	if ((r = cuemu_stream_enqueue(s, kernel_op, k)) != CUDA_SUCCESS)
+		free(k);
+	return r;
+}
+
+struct access {
+	uint64_t id;
+	uintptr_t s, e;
+	int dev;
+	bool write;
+	uint64_t faults;
+};
+
+static void access_op(CUstream s, void *arg)
+{
+	struct access *ac = arg;
+	struct cuemu_alloc *a;
+	uint64_t cost = 0;
+	bool remote;
+
+	cuemu_lock();
+	a = cuemu_va_by_id(ac->id);
+	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
+			 &cost, &remote);
+		view_apply(a->priv, ac->s, ac->e);
+	}
+	cuemu_unlock();
+	cuemu_stream_advance(s, cost);
+	free(ac);
+}
+
+CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
+{
+	CUresult r = cuemu_check_init();
+	struct cuemu_alloc *a;
+	struct access *ac;
+	CUstream s;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!n || !flags ||
+	    (flags & ~(unsigned)(CUEMU_ACCESS_READ | CUEMU_ACCESS_WRITE)))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "need a size and READ and/or WRITE");
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	if (!(ac = calloc(1, sizeof *ac)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
+	    (uintptr_t)p + n < (uintptr_t)p) {
+		cuemu_unlock();
+		free(ac);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[0x%llx, +%zu) is not in one allocation",
+				  (unsigned long long)p, n);
+	}
+	ac->id = a->id;
+	if (a->kind != CUEMU_KIND_MANAGED) {
+		/* Device, pinned or pool memory: nothing faults. */
+		cuemu_unlock();
+		free(ac);
+		return CUDA_SUCCESS;
+	}
+	cuemu_unlock();
+	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
+	ac->dev = cuemu_stream_device(s);
+	ac->write = flags & CUEMU_ACCESS_WRITE;
+	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
+	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
+		free(ac);
+	return r;
+}

@@ -1,0 +1,1745 @@
+/*
+ * managed.c - managed memory: cuMemAllocManaged and its free, advice,
+ * prefetch, range attributes, fault resolution (the policy half; fault.c
+ * catches the faults), eviction under oversubscription, thrash pinning, the
+ * counters, and the allocation's part of /cu.
+ *
+ * The bytes of a managed allocation are one anonymous mapping: every copy a
+ * processor "holds" is those same bytes; residency is the range model
+ * (range.c), and the CPU's view of it is the mapping's protections (fault.c).
+ * A processor that holds no copy of a page sees it PROT_NONE, so touching
+ * it faults and the fault migrates, duplicates or maps remotely by policy.
+ *
+ * Locking: the range model, the allocation's counters and its protections
+ * are guarded by cuemu_lock(). API calls take it for the check and the
+ * update; prefetches and declared accesses run on the stream's worker and
+ * take it there. A small leaf rwlock (spans_lock) guards the list of managed
+ * address spans, so that cuemu_managed_contains and the SIGSEGV handler can
+ * ask "is this managed?" without the process lock.
+ */
+#include "managed.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Faults are resolved, and counted, in blocks of this many bytes clipped to
+ * the range: the size the real driver's fault batches settle on (real
+ * numbers: ~20 GB/s at one touch per 64 KiB, see real-driver-migration). */
+#define FAULT_BLOCK (64UL << 10)
+/* The topology's per-fault latency is fitted to one touch per 4 KiB page
+ * (real: 7.3 GB/s). A 64 KiB block fault is charged as four of those plus
+ * the bytes over the link, which gives the ~20 GB/s measured at one touch
+ * per 64 KiB. */
+#define FAULT_COST_PAGE (16UL << 10)
+/* A block migrated by faults more than THRASH_MAX times within
+ * THRASH_WINDOW_MS is thrashing: it is pinned to the host and accessed
+ * remotely, unless its preferred location is a GPU (the seed: then it
+ * thrashes indefinitely). */
+#define THRASH_MAX 8
+#define THRASH_WINDOW_MS 1000
+
+static inline cuemu_procmask bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The spans of managed memory, for lock-free-of-cuemu_lock lookups.   */
+
+struct span {
+	uintptr_t start, end;
+};
+/* Global because managed memory is the process's address space; guarded by
+ * spans_lock, a leaf lock (nothing is called while it is held). */
+static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct span *spans;
+static size_t nspans, capspans;
+
+static size_t span_floor(uintptr_t p)
+{
+	size_t lo = 0, hi = nspans;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (spans[mid].start <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo; /* index of the first span starting after p */
+}
+
+static int spans_add(uintptr_t start, uintptr_t end)
+{
+	size_t i;
+	int rc = 0;
+
+	pthread_rwlock_wrlock(&spans_lock);
+	if (nspans == capspans) {
+		size_t cap = capspans ? capspans * 2 : 16;
+		struct span *n = realloc(spans, cap * sizeof *n);
+		if (!n) {
+			rc = -1;
+			goto out;
+		}
+		spans = n;
+		capspans = cap;
+	}
+	i = span_floor(start);
+	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
+	spans[i] = (struct span){ start, end };
+	nspans++;
+out:
+	pthread_rwlock_unlock(&spans_lock);
+	return rc;
+}
+
+static void spans_remove(uintptr_t start)
+{
+	size_t i;
+
+	pthread_rwlock_wrlock(&spans_lock);
+	i = span_floor(start);
+	if (i > 0 && spans[i - 1].start == start) {
+		memmove(spans + i - 1, spans + i, (nspans - i) * sizeof *spans);
+		nspans--;
+	}
+	pthread_rwlock_unlock(&spans_lock);
+}
+
+bool cuemu_managed_contains(uintptr_t p)
+{
+	size_t i;
+	bool in;
+
+	pthread_rwlock_rdlock(&spans_lock);
+	i = span_floor(p);
+	in = i > 0 && p < spans[i - 1].end;
+	pthread_rwlock_unlock(&spans_lock);
+	return in;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+
+struct mstate *mg_find(uintptr_t p)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	return a && a->kind == CUEMU_KIND_MANAGED ? a->priv : NULL;
+}
+
+void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
+{
+	struct cuemu_alloc *a;
+
+	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
+		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
+			fn(a->priv, arg);
+}
+
+static void count(struct mstate *st, int proc, enum cuemu_counter c,
+		  uint64_t n)
+{
+	if (!n)
+		return;
+	st->ctr[c] += n;
+	cuemu_counter_add(proc, c, n);
+}
+
+/* A process-wide clock of uses, for LRU order; cuemu_lock. */
+static uint64_t use_clock;
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The host NUMA node of the calling thread's CPU. */
+static int current_node(void)
+{
+	int cpu = sched_getcpu(), n;
+
+	if (numa_available() < 0 || cpu < 0)
+		return 0;
+	n = numa_node_of_cpu(cpu);
+	return n < 0 ? 0 : n;
+}
+
+/* Moves the host pages of [s, e) to node and binds later ones there
+ * (prefetch); preferred only hints (preferred location). Best effort: the
+ * residency report says where the kernel actually put them. */
+static void bind_node(uintptr_t s, uintptr_t e, int node, bool strict)
+{
+	unsigned long mask[4] = { 0 };
+
+	if (node < 0 || node >= (int)(8 * sizeof mask) || numa_available() < 0)
+		return;
+	mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
+	if (mbind((void *)s, e - s, strict ? MPOL_BIND : MPOL_PREFERRED, mask,
+		  8 * sizeof mask, MPOL_MF_MOVE) != 0)
+		cuemu_debug("mbind node %d: %s", node, strerror(errno));
+}
+
+static void unbind(uintptr_t s, uintptr_t e)
+{
+	if (numa_available() >= 0)
+		mbind((void *)s, e - s, MPOL_DEFAULT, NULL, 0, 0);
+}
+
+/* The holder a copy to dst comes from: the one with the fastest link. */
+static int pick_src(cuemu_procmask holders, int dst)
+{
+	int best = -1, p;
+	double bw = -1;
+
+	for (p = 0; p < CUEMU_NPROC; p++) {
+		if (!(holders & bit(p)) || p == dst)
+			continue;
+		if (cuemu_link(p, dst)->gbps > bw) {
+			bw = cuemu_link(p, dst)->gbps;
+			best = p;
+		}
+	}
+	return best;
+}
+
+/* Bytes moved in one operation, by source processor. */
+struct moved {
+	uint64_t from[CUEMU_NPROC];
+	uint64_t dropped[CUEMU_NPROC]; /* GPU copies dropped: to uncharge */
+};
+
+/* Counts and costs what moved to dst; uncharges dropped copies. */
+static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
+		       bool fault, const char *why)
+{
+	uint64_t cost = 0;
+	char a[16], b[16];
+	int p;
+
+	for (p = 0; p < CUEMU_NPROC; p++) {
+		if (mv->dropped[p] && p != CUEMU_PROC_HOST)
+			cuemu_mem_uncharge(p, mv->dropped[p]);
+		if (!mv->from[p])
+			continue;
+		if (p == CUEMU_PROC_HOST && dst != CUEMU_PROC_HOST)
+			count(st, dst, CUEMU_CTR_BYTES_HTOD, mv->from[p]);
+		else if (p != CUEMU_PROC_HOST && dst == CUEMU_PROC_HOST)
+			count(st, p, CUEMU_CTR_BYTES_DTOH, mv->from[p]);
+		else if (p != CUEMU_PROC_HOST)
+			count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
+		count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
+		cost += fault ? cuemu_fault_cost_ns(p, dst, mv->from[p], FAULT_COST_PAGE)
+			      : cuemu_copy_cost_ns(p, dst, mv->from[p]);
+		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
+				(unsigned long long)st->a->id,
+				cuemu_proc_str(p, a, sizeof a),
+				cuemu_proc_str(dst, b, sizeof b),
+				(unsigned long long)mv->from[p], why);
+	}
+	return cost;
+}
+
+/* ------------------------------------------------------------------ */
+/* Eviction                                                            */
+
+struct victim {
+	int dev;
+	struct mstate *skip;          /* the allocation being brought in */
+	uintptr_t skip_s, skip_e;
+	struct mstate *st;
+	struct mrange *r;
+};
+
+static void find_victim(struct mstate *st, void *arg)
+{
+	struct victim *v = arg;
+	struct mrange *r;
+
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r)) {
+		if (!(r->holders & bit(v->dev)))
+			continue;
+		if (st == v->skip && r->start < v->skip_e && r->end > v->skip_s)
+			continue;
+		if (!v->r || r->lru < v->r->lru) {
+			v->st = st;
+			v->r = r;
+		}
+	}
+}
+
+static void evict_fn(struct mrange *r, void *arg)
+{
+	struct victim *v = arg;
+	size_t n = r->end - r->start;
+
+	if (r->holders == bit(v->dev)) {
+		r->holders = bit(CUEMU_PROC_HOST);
+		count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
+	}
+	r->holders &= ~bit(v->dev);
+}
+
+/* Evicts least recently used 2 MiB blocks of managed memory from dev to
+ * the host until bytes are free there or nothing is left to evict. Only
+ * this process's managed memory is evictable: never device, pinned or pool
+ * memory. Returns the model cost. */
+static uint64_t evict(int dev, uint64_t bytes, struct mstate *skip,
+		      uintptr_t skip_s, uintptr_t skip_e)
+{
+	uint64_t total = cuemu_device(dev)->total, cost = 0;
+
+	while (cuemu_mem_used(dev) + bytes > total) {
+		struct victim v = { dev, skip, skip_s, skip_e, NULL, NULL };
+		uintptr_t b0, b1;
+		bool dup;
+
+		mg_each(find_victim, &v);
+		if (!v.r)
+			break;
+		b0 = v.r->start;
+		b1 = CUEMU_ALIGN_DOWN(b0, CUEMU_GRANULARITY) + CUEMU_GRANULARITY;
+		if (b1 > v.r->end)
+			b1 = v.r->end;
+		dup = v.r->holders != bit(dev);
+		if (mr_update(&v.st->ranges, b0, b1, evict_fn, &v) < 0)
+			break;
+		cuemu_mem_uncharge(dev, b1 - b0);
+		count(v.st, dev, CUEMU_CTR_EVICTIONS, 1);
+		count(v.st, dev, CUEMU_CTR_EVICTED_BYTES, b1 - b0);
+		if (!dup)
+			cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, b1 - b0);
+		view_apply(v.st, b0, b1);
+		cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
+				(unsigned long long)v.st->a->id, dev,
+				(unsigned long)b0, (unsigned long)b1,
+				(unsigned long)(b1 - b0));
+	}
+	return cost;
+}
+
+/* Charges bytes to dev, evicting first if they do not fit. */
+static bool make_room(int dev, uint64_t bytes, struct mstate *st,
+		      uintptr_t s, uintptr_t e, uint64_t *cost)
+{
+	if (!bytes || cuemu_mem_charge(dev, bytes))
+		return true;
+	*cost += evict(dev, bytes, st, s, e);
+	return cuemu_mem_charge(dev, bytes);
+}
+
+/* Bytes of [s, e) that proc does not hold. */
+static uint64_t missing(struct mstate *st, uintptr_t s, uintptr_t e, int proc)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	uint64_t n = 0;
+
+	for (; r && r->start < e; r = mr_next(&st->ranges, r))
+		if (!(r->holders & bit(proc)))
+			n += (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Faults: the policy                                                  */
+
+enum action { ACT_NONE, ACT_COLLAPSE, ACT_POPULATE, ACT_DUP, ACT_MIGRATE,
+	      ACT_REMOTE };
+
+static int pref_proc(const struct mrange *r)
+{
+	return cuemu_loc_proc(r->pref);
+}
+
+static enum action decide(const struct mrange *r, int proc, bool write)
+{
+	int pp = pref_proc(r);
+
+	if (r->holders & bit(proc))
+		return write && __builtin_popcount(r->holders) > 1 ?
+		       ACT_COLLAPSE : ACT_NONE;
+	if (!r->holders)
+		return ACT_POPULATE;
+	if (r->read_mostly)
+		return write ? ACT_MIGRATE : ACT_DUP;
+	if (proc == CUEMU_PROC_HOST)
+		return ACT_MIGRATE; /* the CPU cannot map device memory */
+	if (r->pinned || (r->accessed_by & bit(proc)))
+		return ACT_REMOTE;
+	if (pp >= 0 && pp != proc && (r->holders & bit(pp)))
+		return ACT_REMOTE;
+	return ACT_MIGRATE;
+}
+
+struct fault_ctx {
+	struct mstate *st;
+	int proc;
+	bool write, no_room;
+	uint64_t gpu_added;      /* bytes newly held by proc (a GPU) */
+	uint64_t remote, thrash;
+	bool acted;              /* something happened: a real fault */
+	int bind;                /* host node to bind to, -1 */
+	struct moved mv;
+};
+
+static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
+{
+	int p;
+
+	for (p = 0; p < CUEMU_PROC_HOST; p++)
+		if (p != keep && (r->holders & bit(p)))
+			c->mv.dropped[p] += r->end - r->start;
+	r->holders &= bit(keep);
+}
+
+/* True when the block is now thrashing and gets pinned to the host. */
+static bool thrash_check(struct fault_ctx *c, struct mrange *r)
+{
+	uint64_t t = now_ms();
+
+	if (t - r->window_ms > THRASH_WINDOW_MS) {
+		r->window_ms = t;
+		r->moves = 0;
+	}
+	if (++r->moves <= THRASH_MAX ||
+	    r->pref.type == CU_MEM_LOCATION_TYPE_DEVICE)
+		return false;
+	c->thrash++;
+	return true;
+}
+
+static void fault_fn(struct mrange *r, void *arg)
+{
+	struct fault_ctx *c = arg;
+	size_t n = r->end - r->start;
+	enum action act = decide(r, c->proc, c->write);
+	bool gpu = c->proc != CUEMU_PROC_HOST;
+
+	r->lru = ++use_clock;
+	if (act != ACT_NONE)
+		c->acted = true;
+	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
+		act = ACT_REMOTE;
+	if (act == ACT_MIGRATE && !r->read_mostly && thrash_check(c, r)) {
+		r->pinned = true;
+		act = gpu ? ACT_REMOTE : ACT_MIGRATE;
+		if (!(r->holders & bit(CUEMU_PROC_HOST))) {
+			c->mv.from[pick_src(r->holders, CUEMU_PROC_HOST)] += n;
+			drop_others(c, r, CUEMU_PROC_HOST);
+			r->holders = bit(CUEMU_PROC_HOST);
+		}
+	}
+	switch (act) {
+	case ACT_NONE:
+		return;
+	case ACT_REMOTE:
+		c->remote++;
+		return;
+	case ACT_COLLAPSE:
+		drop_others(c, r, c->proc);
+		break;
+	case ACT_POPULATE:
+		if (r->pinned && gpu) {
+			r->holders = bit(CUEMU_PROC_HOST);
+			c->remote++;
+			return;
+		}
+		r->holders = bit(c->proc);
+		if (gpu)
+			c->gpu_added += n;
+		break;
+	case ACT_DUP:
+		c->mv.from[pick_src(r->holders, c->proc)] += n;
+		r->holders |= bit(c->proc);
+		if (gpu)
+			c->gpu_added += n;
+		break;
+	case ACT_MIGRATE:
+		c->mv.from[pick_src(r->holders, c->proc)] += n;
+		drop_others(c, r, c->proc);
+		r->holders = bit(c->proc);
+		if (gpu)
+			c->gpu_added += n;
+		break;
+	}
+	if (!gpu && r->pref.type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
+		r->host_node = r->pref.id;
+		c->bind = r->pref.id;
+	}
+}
+
+/* Bytes of [s, e) that an access by proc would bring onto proc (a GPU). */
+static uint64_t fault_need(struct mstate *st, uintptr_t s, uintptr_t e,
+			   int proc, bool write)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	uint64_t n = 0;
+
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		enum action a = decide(r, proc, write);
+		if (a == ACT_POPULATE || a == ACT_DUP || a == ACT_MIGRATE)
+			n += (r->end < e ? r->end : e) -
+			     (r->start > s ? r->start : s);
+	}
+	return n;
+}
+
+void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
+	      bool write, uint64_t faults, uint64_t *cost, bool *remote)
+{
+	struct fault_ctx c = { .st = st, .proc = proc, .write = write,
+			       .bind = -1 };
+	uint64_t need = 0;
+	bool gpu = proc != CUEMU_PROC_HOST;
+
+	*remote = false;
+	if (gpu) {
+		need = fault_need(st, s, e, proc, write);
+		c.no_room = !make_room(proc, need, st, s, e, cost);
+		if (c.no_room)
+			need = 0;
+	}
+	if (mr_update(&st->ranges, s, e, fault_fn, &c) < 0) {
+		if (need)
+			cuemu_mem_uncharge(proc, need);
+		*remote = true; /* out of memory for the model: serve in place */
+		return;
+	}
+	if (gpu && need > c.gpu_added)
+		cuemu_mem_uncharge(proc, need - c.gpu_added);
+	if (c.bind >= 0)
+		bind_node(s, e, c.bind, false);
+	*cost += settle(st, &c.mv, proc, true, "fault");
+	if (faults && c.acted)
+		count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
+		      faults);
+	if (c.remote) {
+		count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
+		*remote = true;
+		*cost += cuemu_fault_latency_ns();
+	}
+	if (c.thrash) {
+		count(st, proc, CUEMU_CTR_THRASH, c.thrash);
+		cuemu_event_log("thrash", "alloc=%llu [0x%lx,0x%lx) pinned to cpu",
+				(unsigned long long)st->a->id, (unsigned long)s,
+				(unsigned long)e);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation and free                                                 */
+
+static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
+			      unsigned int flags)
+{
+	CUcontext ctx;
+	int dev;
+	CUresult r = cuemu_current(&ctx, &dev);
+	struct cuemu_alloc *a;
+	struct mstate *st;
+	size_t span;
+	void *p;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
+	if (size == 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
+	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
+				  "CU_MEM_ATTACH_HOST", flags);
+	if (fault_install() < 0)
+		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
+				  "cannot install the fault handler");
+	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
+	if (span < size)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
+	/* Address space only: nothing is populated until touched, and
+	 * NORESERVE keeps a 1 TiB allocation from counting as commit. Pages
+	 * start PROT_NONE: no processor holds them yet. */
+	p = mmap(NULL, span, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot map %zu bytes: %s", size,
+				  strerror(errno));
+	a = calloc(1, sizeof *a);
+	st = calloc(1, sizeof *st);
+	if (!a || !st || mr_init(&st->ranges, (uintptr_t)p, (uintptr_t)p + span) ||
+	    spans_add((uintptr_t)p, (uintptr_t)p + span)) {
+		if (st)
+			mr_destroy(&st->ranges);
+		free(a);
+		free(st);
+		munmap(p, span);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	}
+	a->base = (uintptr_t)p;
+	a->size = size;
+	a->span = span;
+	a->kind = CUEMU_KIND_MANAGED;
+	a->id = cuemu_next_id();
+	a->device = dev;
+	a->flags = flags;
+	a->ctx = ctx;
+	a->priv = st;
+	st->a = a;
+	cuemu_lock();
+	view_flush_open();
+	if (cuemu_va_insert(a) < 0) {
+		cuemu_unlock();
+		spans_remove((uintptr_t)p);
+		mr_destroy(&st->ranges);
+		free(a);
+		free(st);
+		munmap(p, span);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "address map is full");
+	}
+	cuemu_unlock();
+	cuemu_event_log("alloc", "managed alloc=%llu base=0x%lx size=%zu",
+			(unsigned long long)a->id, (unsigned long)a->base, size);
+	*dptr = (CUdeviceptr)a->base;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+			   unsigned int flags)
+{
+	return alloc_managed(dptr, bytesize, flags);
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+	CUdeviceptr d = 0;
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	if (r == CUDA_SUCCESS && !devPtr)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "devPtr is NULL");
+	if (r == CUDA_SUCCESS)
+		r = alloc_managed(&d, size, flags);
+	if (r == CUDA_SUCCESS)
+		*devPtr = (void *)(uintptr_t)d;
+	return cuemu_rt_result(r);
+}
+
+CUresult cuemu_managed_free(struct cuemu_alloc *a)
+{
+	struct mstate *st;
+	struct mrange *r;
+	int p;
+
+	cuemu_lock();
+	view_flush_open();
+	st = a->priv;
+	cuemu_va_remove(a);
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
+		for (p = 0; p < CUEMU_PROC_HOST; p++)
+			if (r->holders & bit(p))
+				cuemu_mem_uncharge(p, r->end - r->start);
+	cuemu_unlock();
+	spans_remove(a->base);
+	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)a->id);
+	munmap((void *)a->base, a->span);
+	mr_destroy(&st->ranges);
+	free(st);
+	free(a);
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks shared by advice, prefetch and range attributes              */
+
+/* [p, p+count) must lie in one managed allocation. Lock held. Widens the
+ * range to whole pages in *s, *e. */
+static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
+			    uintptr_t *s, uintptr_t *e)
+{
+	struct cuemu_alloc *a;
+
+	if (!p)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pointer is NULL");
+	if (!count)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "count is 0");
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || a->kind != CUEMU_KIND_MANAGED)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "0x%llx is not managed memory",
+				  (unsigned long long)p);
+	if ((uintptr_t)p + count < (uintptr_t)p ||
+	    (uintptr_t)p + count > a->base + a->span)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "range runs past the end of its allocation");
+	*out = a->priv;
+	*s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+	*e = CUEMU_ALIGN_UP((uintptr_t)p + count, CUEMU_PAGE);
+	return CUDA_SUCCESS;
+}
+
+static bool dev_ok(int id)
+{
+	return id >= 0 && id < cuemu_device_count() &&
+	       cuemu_device(id)->attrs[CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS] > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Advice                                                              */
+
+struct advice {
+	CUmem_advise what;
+	CUmemLocation loc;
+	int proc;
+	struct mstate *st;
+	struct moved mv;
+};
+
+static void collapse_fn(struct mrange *r, struct advice *ad)
+{
+	int keep, pp = pref_proc(r), p;
+
+	if (__builtin_popcount(r->holders) < 2)
+		return;
+	if (pp >= 0 && (r->holders & bit(pp)))
+		keep = pp;
+	else if (r->holders & bit(CUEMU_PROC_HOST))
+		keep = CUEMU_PROC_HOST;
+	else
+		keep = __builtin_ctz(r->holders);
+	for (p = 0; p < CUEMU_PROC_HOST; p++)
+		if (p != keep && (r->holders & bit(p)))
+			ad->mv.dropped[p] += r->end - r->start;
+	r->holders = bit(keep);
+}
+
+static void advise_fn(struct mrange *r, void *arg)
+{
+	struct advice *ad = arg;
+
+	switch (ad->what) {
+	case CU_MEM_ADVISE_SET_READ_MOSTLY:
+		r->read_mostly = true;
+		break;
+	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+		r->read_mostly = false;
+		collapse_fn(r, ad);
+		break;
+	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+		r->pref = ad->loc;
+		r->pinned = false; /* a new preference overrides thrash pinning */
+		if (ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
+		    (r->holders & bit(CUEMU_PROC_HOST)))
+			r->host_node = ad->loc.id;
+		break;
+	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+		r->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+		break;
+	case CU_MEM_ADVISE_SET_ACCESSED_BY:
+		r->accessed_by |= bit(ad->proc);
+		break;
+	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+		r->accessed_by &= ~bit(ad->proc);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Validates the location an advice takes; resolves NUMA_CURRENT. */
+static CUresult advice_loc(CUmem_advise what, CUmemLocation *loc, int *proc)
+{
+	switch (what) {
+	case CU_MEM_ADVISE_SET_READ_MOSTLY:
+	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+		return CUDA_SUCCESS; /* the location is ignored */
+	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+		switch (loc->type) {
+		case CU_MEM_LOCATION_TYPE_DEVICE:
+			if (!dev_ok(loc->id))
+				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+						  "device %d cannot hold managed "
+						  "memory", loc->id);
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST:
+			loc->id = 0;
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+			if (!cuemu_numa_valid(loc->id))
+				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+						  "no host NUMA node %d", loc->id);
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+			loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+			loc->id = current_node();
+			return CUDA_SUCCESS;
+		default:
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "location type %d is not a place",
+					  (int)loc->type);
+		}
+	case CU_MEM_ADVISE_SET_ACCESSED_BY:
+	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+		if (loc->type == CU_MEM_LOCATION_TYPE_HOST) {
+			*proc = CUEMU_PROC_HOST;
+			return CUDA_SUCCESS;
+		}
+		if (loc->type == CU_MEM_LOCATION_TYPE_DEVICE && dev_ok(loc->id)) {
+			*proc = loc->id;
+			return CUDA_SUCCESS;
+		}
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "accessed-by takes a device or the host");
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "advice %d is unknown",
+				  (int)what);
+	}
+}
+
+static const char *advice_name(CUmem_advise a)
+{
+	static const char *const n[] = { "?", "set_read_mostly",
+		"unset_read_mostly", "set_preferred_location",
+		"unset_preferred_location", "set_accessed_by",
+		"unset_accessed_by" };
+
+	return a >= 1 && a <= 6 ? n[a] : "?";
+}
+
+static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
+		       CUmemLocation loc)
+{
+	struct advice ad = { .what = what, .proc = -1 };
+	CUresult r = cuemu_check_init();
+	uintptr_t s, e;
+	char w[24];
+	int q;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = advice_loc(what, &loc, &ad.proc)) != CUDA_SUCCESS)
+		return r;
+	ad.loc = loc;
+	cuemu_lock();
+	view_flush_open();
+	if ((r = check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
+		cuemu_unlock();
+		return r;
+	}
+	if (mr_update(&ad.st->ranges, s, e, advise_fn, &ad) < 0) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "out of host memory for the range model");
+	}
+	for (q = 0; q < CUEMU_PROC_HOST; q++)
+		if (ad.mv.dropped[q])
+			cuemu_mem_uncharge(q, ad.mv.dropped[q]);
+	view_apply(ad.st, s, e);
+	if (what == CU_MEM_ADVISE_SET_PREFERRED_LOCATION &&
+	    loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		bind_node(s, e, loc.id, false);
+	else if (what == CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION)
+		unbind(s, e);
+	cuemu_unlock();
+	cuemu_event_log("advise", "alloc=%llu [0x%lx,0x%lx) %s %s",
+			(unsigned long long)ad.st->a->id, (unsigned long)s,
+			(unsigned long)e, advice_name(what),
+			cuemu_loc_str(loc, w, sizeof w));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+			CUmemLocation location)
+{
+	return advise(devPtr, count, advice, location);
+}
+
+/* The form before CUDA 13 (a device, CU_DEVICE_CPU for the host), which
+ * the real libcuda still exports under the unversioned name. */
+static CUmemLocation dev_loc(CUdevice d)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_DEVICE, d };
+
+	if (d == CU_DEVICE_CPU)
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 };
+	else if (d < 0)
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, d };
+	return l;
+}
+
+#undef cuMemAdvise
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+		     CUdevice device);
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+		     CUdevice device)
+{
+	return advise(devPtr, count, advice, dev_loc(device));
+}
+
+static CUmemLocation rt_loc(struct cudaMemLocation l)
+{
+	return (CUmemLocation){ (CUmemLocationType)l.type, l.id };
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
+			  enum cudaMemoryAdvise advice,
+			  struct cudaMemLocation location)
+{
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	if (r == CUDA_SUCCESS)
+		r = advise((CUdeviceptr)(uintptr_t)devPtr, count,
+			   (CUmem_advise)advice, rt_loc(location));
+	return cuemu_rt_result(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Prefetch                                                            */
+
+struct prefetch {
+	uint64_t id;             /* the allocation, looked up when it runs */
+	uintptr_t s, e;
+	int dst;                 /* processor */
+	int node;                /* host node for NUMA targets, -1 */
+};
+
+struct pf_ctx {
+	int dst, node;
+	struct moved mv;
+};
+
+static void last_prefetch_fn(struct mrange *r, void *arg)
+{
+	r->last_prefetch = *(CUmemLocation *)arg;
+}
+
+static void prefetch_fn(struct mrange *r, void *arg)
+{
+	struct pf_ctx *c = arg;
+	size_t n = r->end - r->start;
+	bool has = r->holders & bit(c->dst);
+
+	r->lru = ++use_clock;
+	if (!r->holders) {
+		r->holders = bit(c->dst);
+	} else if (r->read_mostly) {
+		if (!has)
+			c->mv.from[pick_src(r->holders, c->dst)] += n;
+		r->holders |= bit(c->dst);
+	} else if (r->holders != bit(c->dst)) {
+		int p;
+		if (!has)
+			c->mv.from[pick_src(r->holders, c->dst)] += n;
+		for (p = 0; p < CUEMU_PROC_HOST; p++)
+			if (p != c->dst && (r->holders & bit(p)))
+				c->mv.dropped[p] += n;
+		r->holders = bit(c->dst);
+	}
+	if (c->dst == CUEMU_PROC_HOST && c->node >= 0)
+		r->host_node = c->node;
+}
+
+/* Brings [s, e) of st to dst; lock held. Returns the model cost. */
+static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
+			    int dst, int node)
+{
+	struct pf_ctx c = { .dst = dst, .node = node };
+	uint64_t cost = 0, need;
+
+	if (dst != CUEMU_PROC_HOST) {
+		need = missing(st, s, e, dst);
+		if (!make_room(dst, need, st, s, e, &cost)) {
+			/* Does not fit even after eviction: bring what fits,
+			 * 2 MiB at a time, and leave the rest where it is. */
+			uintptr_t c0 = s;
+			while (c0 < e) {
+				uintptr_t c1 = CUEMU_ALIGN_DOWN(c0, CUEMU_GRANULARITY) +
+					       CUEMU_GRANULARITY;
+				if (c1 > e)
+					c1 = e;
+				need = missing(st, c0, c1, dst);
+				if (!make_room(dst, need, st, c0, c1, &cost))
+					break;
+				c0 = c1;
+			}
+			cuemu_event_log("prefetch", "alloc=%llu gpu%d full: "
+					"%lu of %lu bytes brought",
+					(unsigned long long)st->a->id, dst,
+					(unsigned long)(c0 - s),
+					(unsigned long)(e - s));
+			e = c0;
+			if (s == e)
+				return cost;
+		}
+	}
+	if (mr_update(&st->ranges, s, e, prefetch_fn, &c) < 0)
+		return cost;
+	if (dst == CUEMU_PROC_HOST && node >= 0)
+		bind_node(s, e, node, true);
+	cost += settle(st, &c.mv, dst, false, "prefetch");
+	view_apply(st, s, e);
+	return cost;
+}
+
+static void prefetch_op(CUstream s, void *arg)
+{
+	struct prefetch *pf = arg;
+	struct cuemu_alloc *a;
+	uint64_t cost = 0;
+
+	cuemu_lock();
+	a = cuemu_va_by_id(pf->id);
+	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv)
+		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node);
+	cuemu_unlock();
+	cuemu_stream_advance(s, cost);
+	free(pf);
+}
+
+static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
+			 unsigned int flags, CUstream h)
+{
+	CUresult r = cuemu_check_init();
+	struct prefetch *pf;
+	struct mstate *st;
+	CUstream s;
+	char w[24];
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (flags != 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not 0x%x", flags);
+	if (!(pf = calloc(1, sizeof *pf)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	pf->node = -1;
+	switch (loc.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		if (loc.id < 0 || loc.id >= cuemu_device_count()) {
+			free(pf);
+			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+					  "no device %d", loc.id);
+		}
+		pf->dst = loc.id;
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		pf->dst = CUEMU_PROC_HOST;
+		loc.id = 0;
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		if (!cuemu_numa_valid(loc.id)) {
+			free(pf);
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "no host NUMA node %d", loc.id);
+		}
+		pf->dst = CUEMU_PROC_HOST;
+		pf->node = loc.id;
+		break;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		pf->dst = CUEMU_PROC_HOST;
+		pf->node = loc.id = current_node();
+		break;
+	default:
+		free(pf);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not a place", (int)loc.type);
+	}
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS) {
+		free(pf);
+		return r;
+	}
+	cuemu_lock();
+	view_flush_open();
+	r = check_range(p, count, &st, &pf->s, &pf->e);
+	/* The real driver records the last prefetch location when the
+	 * prefetch is enqueued, before the stream runs it. */
+	if (r == CUDA_SUCCESS &&
+	    mr_update(&st->ranges, pf->s, pf->e, last_prefetch_fn, &loc) < 0)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+			       "out of host memory for the range model");
+	if (r == CUDA_SUCCESS)
+		pf->id = st->a->id;
+	cuemu_unlock();
+	if (r != CUDA_SUCCESS) {
+		free(pf);
+		return r;
+	}
+	cuemu_event_log("prefetch", "alloc=%llu [0x%lx,0x%lx) to %s",
+			(unsigned long long)pf->id, (unsigned long)pf->s,
+			(unsigned long)pf->e, cuemu_loc_str(loc, w, sizeof w));
+	r = cuemu_stream_enqueue(s, prefetch_op, pf);
+	if (r != CUDA_SUCCESS)
+		free(pf);
+	return r;
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
+			       CUmemLocation location, unsigned int flags,
+			       CUstream hStream)
+{
+	return prefetch(devPtr, count, location, flags, hStream);
+}
+
+#undef cuMemPrefetchAsync
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+			    CUdevice dstDevice, CUstream hStream);
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+			    CUdevice dstDevice, CUstream hStream)
+{
+	CUmemLocation l = dev_loc(dstDevice);
+
+	if (dstDevice < CU_DEVICE_CPU)
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
+				  dstDevice);
+	return prefetch(devPtr, count, l, 0, hStream);
+}
+
+/* The per-thread-default-stream forms: a null stream means the thread's. */
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+				    CUmemLocation location, unsigned int flags,
+				    CUstream hStream);
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+				    CUmemLocation location, unsigned int flags,
+				    CUstream hStream)
+{
+	return prefetch(devPtr, count, location, flags,
+			hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
+				 CUdevice dstDevice, CUstream hStream);
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
+				 CUdevice dstDevice, CUstream hStream)
+{
+	return cuMemPrefetchAsync(devPtr, count, dstDevice,
+				  hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+#undef cudaMemPrefetchAsync
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+				 struct cudaMemLocation location,
+				 unsigned int flags, cudaStream_t stream)
+{
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	if (r == CUDA_SUCCESS)
+		r = prefetch((CUdeviceptr)(uintptr_t)devPtr, count,
+			     rt_loc(location), flags, (CUstream)stream);
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+				      struct cudaMemLocation location,
+				      unsigned int flags, cudaStream_t stream);
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+				      struct cudaMemLocation location,
+				      unsigned int flags, cudaStream_t stream)
+{
+	return cudaMemPrefetchAsync(devPtr, count, location, flags,
+				    stream ? stream :
+				    (cudaStream_t)CU_STREAM_PER_THREAD);
+}
+
+/* ------------------------------------------------------------------ */
+/* Range attributes                                                    */
+
+/* What a span of ranges agrees on. */
+struct agg {
+	bool read_mostly;
+	bool pref_mixed, lp_mixed;
+	CUmemLocation pref, lp;
+	cuemu_procmask accessed_by;   /* set over the whole span */
+	cuemu_procmask holders_all;   /* hold every page */
+	uint64_t bytes[CUEMU_NPROC];  /* resident bytes by processor */
+};
+
+static bool same_loc(CUmemLocation a, CUmemLocation b)
+{
+	return a.type == b.type &&
+	       (a.type == CU_MEM_LOCATION_TYPE_INVALID || a.id == b.id);
+}
+
+/* The preferred location the real driver reports: a NUMA preference reads
+ * back as the host (reference: managed.first_half_numa0). */
+static CUmemLocation pref_reported(CUmemLocation l)
+{
+	if (l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+	    l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		l.type = CU_MEM_LOCATION_TYPE_HOST;
+	if (l.type == CU_MEM_LOCATION_TYPE_HOST)
+		l.id = 0;
+	return l;
+}
+
+static void aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		      struct agg *g, bool reported)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	bool first = true;
+	int p;
+
+	memset(g, 0, sizeof *g);
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
+		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
+
+		for (p = 0; p < CUEMU_NPROC; p++)
+			if (r->holders & bit(p))
+				g->bytes[p] += n;
+		if (first) {
+			g->read_mostly = r->read_mostly;
+			g->pref = pl;
+			g->lp = r->last_prefetch;
+			g->accessed_by = r->accessed_by;
+			g->holders_all = r->holders;
+			first = false;
+			continue;
+		}
+		g->read_mostly &= r->read_mostly;
+		g->accessed_by &= r->accessed_by;
+		g->holders_all &= r->holders;
+		if (!same_loc(g->pref, pl))
+			g->pref_mixed = true;
+		if (!same_loc(g->lp, r->last_prefetch))
+			g->lp_mixed = true;
+	}
+	if (g->pref_mixed)
+		g->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+	if (g->lp_mixed)
+		g->lp = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+}
+
+/* A location as a CUdevice: the GPU, CU_DEVICE_CPU for any host kind. */
+static int loc_device(CUmemLocation l)
+{
+	switch (l.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		return l.id;
+	case CU_MEM_LOCATION_TYPE_HOST:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return CU_DEVICE_CPU;
+	default:
+		return CU_DEVICE_INVALID;
+	}
+}
+
+/* A location's id as the range attributes report it. */
+static int loc_id(CUmemLocation l)
+{
+	switch (l.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return l.id;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		return CU_DEVICE_CPU;
+	default:
+		return CU_DEVICE_INVALID;
+	}
+}
+
+static CUresult check_size(CUmem_range_attribute attr, size_t size)
+{
+	switch (attr) {
+	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+		if (size != 4)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be 4, not %zu", size);
+		return CUDA_SUCCESS;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+		if (size != sizeof(CUmemLocationType))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be %zu, not %zu",
+					  sizeof(CUmemLocationType), size);
+		return CUDA_SUCCESS;
+	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		if (size == 0 || size % 4)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be a non-zero multiple "
+					  "of 4, not %zu", size);
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "range attribute %d is unknown", (int)attr);
+	}
+}
+
+static void fill(void *data, size_t size, CUmem_range_attribute attr,
+		 const struct agg *g)
+{
+	int32_t *out = data;
+	size_t i = 0, n = size / 4;
+	int p;
+
+	switch (attr) {
+	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+		*out = g->read_mostly;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+		*out = loc_device(g->pref);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+		*out = loc_device(g->lp);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+		*(CUmemLocationType *)data = g->pref.type;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+		*out = loc_id(g->pref);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+		*(CUmemLocationType *)data = g->lp.type;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+		*out = loc_id(g->lp);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
+		for (p = 0; p < CUEMU_NPROC && i < n; p++)
+			if (g->accessed_by & bit(p))
+				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
+		for (; i < n; i++)
+			out[i] = CU_DEVICE_INVALID;
+		break;
+	default:
+		break;
+	}
+}
+
+static CUresult range_attrs(void **data, size_t *sizes,
+			    CUmem_range_attribute *attrs, size_t n,
+			    CUdeviceptr p, size_t count)
+{
+	CUresult r = cuemu_check_init();
+	struct mstate *st;
+	struct agg g;
+	uintptr_t s, e;
+	size_t i;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (n == 0 || !data || !sizes || !attrs)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "no attributes to query");
+	for (i = 0; i < n; i++) {
+		if (!data[i])
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "data[%zu] is NULL", i);
+		if ((r = check_size(attrs[i], sizes[i])) != CUDA_SUCCESS)
+			return r;
+	}
+	cuemu_lock();
+	if ((r = check_range(p, count, &st, &s, &e)) == CUDA_SUCCESS) {
+		aggregate(st, s, e, &g, true);
+		for (i = 0; i < n; i++)
+			fill(data[i], sizes[i], attrs[i], &g);
+	}
+	cuemu_unlock();
+	return r;
+}
+
+CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
+				CUmem_range_attribute attribute,
+				CUdeviceptr devPtr, size_t count)
+{
+	return range_attrs(&data, &dataSize, &attribute, 1, devPtr, count);
+}
+
+CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
+				 CUmem_range_attribute *attributes,
+				 size_t numAttributes, CUdeviceptr devPtr,
+				 size_t count)
+{
+	return range_attrs(data, dataSizes, attributes, numAttributes, devPtr,
+			   count);
+}
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
+				     enum cudaMemRangeAttribute attribute,
+				     const void *devPtr, size_t count)
+{
+	CUmem_range_attribute a = (CUmem_range_attribute)attribute;
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	if (r == CUDA_SUCCESS)
+		r = range_attrs(&data, &dataSize, &a, 1,
+				(CUdeviceptr)(uintptr_t)devPtr, count);
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
+				      enum cudaMemRangeAttribute *attributes,
+				      size_t numAttributes, const void *devPtr,
+				      size_t count)
+{
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	/* The two enums have the same values and size. */
+	if (r == CUDA_SUCCESS)
+		r = range_attrs(data, dataSizes,
+				(CUmem_range_attribute *)attributes,
+				numAttributes, (CUdeviceptr)(uintptr_t)devPtr,
+				count);
+	return cuemu_rt_result(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Copies touching managed memory                                      */
+
+CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
+			     CUstream s)
+{
+	struct mstate *st;
+	uintptr_t b, e;
+	uint64_t cost = 0;
+	bool remote = false;
+
+	if (!len)
+		return CUDA_SUCCESS;
+	if (proc < 0 || proc >= CUEMU_NPROC)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no processor %d", proc);
+	cuemu_lock();
+	if (!(st = mg_find(p))) {
+		cuemu_unlock();
+		return CUDA_SUCCESS; /* not managed: nothing to resolve */
+	}
+	b = CUEMU_ALIGN_DOWN(p, CUEMU_PAGE);
+	e = CUEMU_ALIGN_UP(p + len, CUEMU_PAGE);
+	if (e > st->a->base + st->a->span)
+		e = st->a->base + st->a->span;
+	mg_fault(st, b, e, proc, write,
+		 (e - b + FAULT_BLOCK - 1) / FAULT_BLOCK, &cost, &remote);
+	view_apply(st, b, e);
+	/* The copy itself runs on a CPU thread: when the model left the
+	 * bytes on a GPU, open them to the copy until the next flush. */
+	if (proc != CUEMU_PROC_HOST || remote ||
+	    view_current() != CUEMU_PROC_HOST)
+		view_open(b, e, write);
+	cuemu_unlock();
+	if (s && cost)
+		cuemu_stream_advance(s, cost);
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* The control surface                                                 */
+
+static json_t *loc_json(CUmemLocation l, bool mixed)
+{
+	char w[24];
+
+	return json_string(mixed ? "mixed" : cuemu_loc_str(l, w, sizeof w));
+}
+
+static json_t *procs_json(cuemu_procmask m)
+{
+	json_t *arr = json_array();
+	char w[16];
+	int p;
+
+	for (p = 0; p < CUEMU_NPROC; p++)
+		if (m & bit(p))
+			json_array_append_new(arr, json_string(
+				cuemu_proc_str(p, w, sizeof w)));
+	return arr;
+}
+
+/* Bytes of host-resident pages of [s, e) on each NUMA node, as the kernel
+ * reports them (move_pages). Large spans are sampled: at most 512 pages a
+ * range, each standing for its share. */
+static void numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
+		       uint64_t *node_bytes)
+{
+	enum { SAMPLES = 512 };
+	struct mrange *r = mr_find(&st->ranges, s);
+	void *pages[SAMPLES];
+	int status[SAMPLES];
+
+	if (numa_available() < 0)
+		return;
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		uintptr_t a = r->start > s ? r->start : s;
+		uintptr_t b = r->end < e ? r->end : e;
+		uint64_t npages = (b - a) / CUEMU_PAGE, k, step;
+		unsigned long cnt = 0, i;
+
+		if (!(r->holders & bit(CUEMU_PROC_HOST)) || !npages)
+			continue;
+		step = npages > SAMPLES ? npages / SAMPLES : 1;
+		for (k = 0; k < npages && cnt < SAMPLES; k += step)
+			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
+		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
+			continue;
+		for (i = 0; i < cnt; i++)
+			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
+				node_bytes[status[i]] += (b - a) / cnt;
+	}
+}
+
+static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
+			      const struct agg *g)
+{
+	uint64_t node[CUEMU_MAX_NUMA] = { 0 };
+	json_t *o = json_object();
+	char w[16];
+	int p;
+
+	for (p = 0; p < cuemu_device_count() && p < CUEMU_MAX_DEVICES; p++)
+		json_object_set_new(o, cuemu_proc_str(p, w, sizeof w),
+				    json_integer((json_int_t)g->bytes[p]));
+	json_object_set_new(o, "cpu",
+			    json_integer((json_int_t)g->bytes[CUEMU_PROC_HOST]));
+	numa_bytes(st, s, e, node);
+	for (p = 0; p < cuemu_numa_count() && p < CUEMU_MAX_NUMA; p++) {
+		snprintf(w, sizeof w, "numa%d", p);
+		json_object_set_new(o, w, json_integer((json_int_t)node[p]));
+	}
+	return o;
+}
+
+static void add_writable(json_t *obj)
+{
+	static const char *const w[] = { "preferred_location", "accessed_by",
+		"read_mostly", "prefetch", "advise" };
+	json_t *arr = json_object_get(obj, "writable");
+	size_t i;
+
+	if (!json_is_array(arr)) {
+		arr = json_array();
+		json_object_set_new(obj, "writable", arr);
+	}
+	for (i = 0; i < sizeof w / sizeof *w; i++)
+		json_array_append_new(arr, json_string(w[i]));
+}
+
+/* The policy and residency keys of a span: shared by the allocation and
+ * its ranges/ entries. */
+static void span_json(struct mstate *st, uintptr_t s, uintptr_t e, json_t *o)
+{
+	struct agg g;
+
+	aggregate(st, s, e, &g, false);
+	json_object_set_new(o, "preferred_location", loc_json(g.pref, g.pref_mixed));
+	json_object_set_new(o, "accessed_by", procs_json(g.accessed_by));
+	json_object_set_new(o, "read_mostly", json_integer(g.read_mostly));
+	json_object_set_new(o, "last_prefetch_location",
+			    loc_json(g.lp, g.lp_mixed));
+	json_object_set_new(o, "holders", procs_json(g.holders_all));
+	json_object_set_new(o, "residency", residency_json(st, s, e, &g));
+}
+
+void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
+{
+	struct mstate *st = a->priv;
+	json_t *ctr = json_object();
+	int c;
+
+	if (!st)
+		return;
+	span_json(st, a->base, a->base + a->span, obj);
+	for (c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(ctr, cuemu_counter_names[c],
+				    json_integer((json_int_t)st->ctr[c]));
+	json_object_set_new(obj, "counters", ctr);
+	json_object_set_new(obj, "range_count",
+			    json_integer((json_int_t)st->ranges.n));
+	add_writable(obj);
+}
+
+static json_t *range_json(struct mstate *st, uintptr_t s, uintptr_t e)
+{
+	json_t *o = json_object();
+	char b[32];
+
+	snprintf(b, sizeof b, "0x%lx", (unsigned long)s);
+	json_object_set_new(o, "start", json_string(b));
+	snprintf(b, sizeof b, "0x%lx", (unsigned long)e);
+	json_object_set_new(o, "end", json_string(b));
+	span_json(st, s, e, o);
+	return o;
+}
+
+json_t *cuemu_managed_ranges(struct cuemu_alloc *a)
+{
+	struct mstate *st = a->priv;
+	json_t *arr = json_array();
+	struct mrange *r;
+
+	if (!st)
+		return arr;
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
+		json_array_append_new(arr, range_json(st, r->start, r->end));
+	return arr;
+}
+
+json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
+				uintptr_t end, CUresult *err)
+{
+	struct mstate *st = a->priv;
+	json_t *o;
+
+	if (!st || start >= end || start % CUEMU_PAGE || end % CUEMU_PAGE ||
+	    start < a->base || end > a->base + a->span) {
+		*err = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "not a page-aligned range of the allocation");
+		return NULL;
+	}
+	o = range_json(st, start, end);
+	add_writable(o);
+	*err = CUDA_SUCCESS;
+	return o;
+}
+
+/* Runs a prefetch through the API on a stream of our own, and waits. */
+static CUresult ctl_prefetch(struct cuemu_alloc *a, uintptr_t s, uintptr_t e,
+			     CUmemLocation loc)
+{
+	CUstream st = NULL;
+	CUresult r;
+
+	if ((r = cuCtxSetCurrent(a->ctx)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuStreamCreate(&st, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
+		return r;
+	r = cuMemPrefetchAsync_v2((CUdeviceptr)s, e - s, loc, 0, st);
+	if (r == CUDA_SUCCESS)
+		r = cuStreamSynchronize(st);
+	cuStreamDestroy(st);
+	return r;
+}
+
+/* "+gpu1", "-gpu1", or a list of words that becomes the exact set. */
+static CUresult ctl_accessed_by(struct cuemu_alloc *a, uintptr_t s,
+				uintptr_t e, const char *value)
+{
+	CUmemLocation l;
+	char buf[256], *w, *save = NULL;
+	struct agg g;
+	cuemu_procmask want = 0;
+	CUresult r;
+	int p;
+
+	while (*value == ' ')
+		value++;
+	if (*value == '+' || *value == '-') {
+		if (cuemu_loc_parse(value + 1, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return advise(s, e - s, *value == '+' ?
+			      CU_MEM_ADVISE_SET_ACCESSED_BY :
+			      CU_MEM_ADVISE_UNSET_ACCESSED_BY, l);
+	}
+	snprintf(buf, sizeof buf, "%s", value);
+	for (w = strtok_r(buf, " \t\n,", &save); w;
+	     w = strtok_r(NULL, " \t\n,", &save)) {
+		if (cuemu_loc_parse(w, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (l.type == CU_MEM_LOCATION_TYPE_INVALID)
+			continue; /* "none" */
+		if ((p = cuemu_loc_proc(l)) < 0 ||
+		    (l.type != CU_MEM_LOCATION_TYPE_DEVICE &&
+		     l.type != CU_MEM_LOCATION_TYPE_HOST))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "accessed_by takes gpuN or cpu");
+		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !dev_ok(l.id))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "no device %d", l.id);
+		want |= bit(p);
+	}
+	/* Clear what any page has that is not wanted, then set the rest. */
+	cuemu_lock();
+	aggregate(a->priv, s, e, &g, false);
+	cuemu_unlock();
+	for (p = 0; p < CUEMU_NPROC; p++) {
+		CUmemLocation pl = p == CUEMU_PROC_HOST ?
+			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
+			(CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, p };
+		if (p < CUEMU_PROC_HOST && !dev_ok(p))
+			continue;
+		r = advise(s, e - s, (want & bit(p)) ?
+			   CU_MEM_ADVISE_SET_ACCESSED_BY :
+			   CU_MEM_ADVISE_UNSET_ACCESSED_BY, pl);
+		if (r != CUDA_SUCCESS)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* "set_preferred_location gpu1", "unset_accessed_by cpu", ... */
+static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_INVALID, 0 };
+	char word[40] = "", arg[40] = "";
+	int i, n = sscanf(value, "%39s %39s", word, arg);
+
+	if (n < 1)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no advice given");
+	for (i = 1; i <= 6; i++)
+		if (!strcmp(word, advice_name((CUmem_advise)i)))
+			break;
+	if (i > 6)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "'%s' is not an advice", word);
+	if (n == 2 && cuemu_loc_parse(arg, &l) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	return advise(s, e - s, (CUmem_advise)i, l);
+}
+
+CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
+			   uintptr_t end, const char *attr, const char *value)
+{
+	CUmemLocation l;
+
+	if (!start && !end) {
+		start = a->base;
+		end = a->base + a->span;
+	}
+	if (start >= end)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
+	if (!strcmp(attr, "preferred_location")) {
+		if (cuemu_loc_parse(value, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return advise(start, end - start,
+			      l.type == CU_MEM_LOCATION_TYPE_INVALID ?
+			      CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION :
+			      CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
+	}
+	if (!strcmp(attr, "accessed_by"))
+		return ctl_accessed_by(a, start, end, value);
+	if (!strcmp(attr, "read_mostly")) {
+		while (*value == ' ')
+			value++;
+		if (*value != '0' && *value != '1')
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "read_mostly takes 0 or 1");
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+		return advise(start, end - start, *value == '1' ?
+			      CU_MEM_ADVISE_SET_READ_MOSTLY :
+			      CU_MEM_ADVISE_UNSET_READ_MOSTLY, l);
+	}
+	if (!strcmp(attr, "prefetch")) {
+		if (cuemu_loc_parse(value, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return ctl_prefetch(a, start, end, l);
+	}
+	if (!strcmp(attr, "advise"))
+		return ctl_advise(start, end, value);
+	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s is not writable", attr);
+}

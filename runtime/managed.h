@@ -1,0 +1,112 @@
+/*
+ * managed.h - what managed.c, range.c and fault.c share: the range model of
+ * a managed allocation and the fault resolution both the SIGSEGV handler
+ * and the emulated kernels use. Nothing here is visible outside libcuemu.
+ *
+ * Locking: every function below expects cuemu_lock() held, except the
+ * range-model functions (mr_*), which are pure data structure code and
+ * leave locking to their caller.
+ */
+#ifndef CUEMU_MANAGED_H
+#define CUEMU_MANAGED_H
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ */
+/* The range model (range.c)                                           */
+
+/* A maximal run of pages of one allocation with the same policy and the
+ * same residency. The first group of fields decides equality (two equal
+ * neighbours merge); the last group is bookkeeping that a merge combines. */
+struct mrange {
+	RB_ENTRY(mrange) node;
+	uintptr_t start, end;          /* page aligned, [start, end) */
+
+	/* policy */
+	CUmemLocation pref;            /* type INVALID: no preferred location */
+	CUmemLocation last_prefetch;   /* type INVALID: never prefetched */
+	cuemu_procmask accessed_by;
+	bool read_mostly;
+	/* residency */
+	cuemu_procmask holders;        /* processors holding a copy; 0: never
+	                                * populated */
+	int host_node;                 /* node the host copy is bound to, -1:
+	                                * where the kernel chose */
+	bool pinned;                   /* thrashing: stays on the host and is
+	                                * accessed remotely */
+
+	/* bookkeeping, not compared: a merge keeps the newest / the most */
+	uint64_t lru;                  /* last use, a process-wide stamp */
+	uint32_t moves;                /* fault migrations in this window */
+	uint64_t window_ms;            /* start of the thrash window */
+};
+
+RB_HEAD(mrtree, mrange);
+
+struct mranges {
+	struct mrtree tree;
+	size_t n;
+};
+
+/* One fresh range covering [start, end). -1 when out of memory. */
+int mr_init(struct mranges *m, uintptr_t start, uintptr_t end);
+void mr_destroy(struct mranges *m);
+struct mrange *mr_first(struct mranges *m);
+struct mrange *mr_next(struct mranges *m, struct mrange *r);
+struct mrange *mr_prev(struct mranges *m, struct mrange *r);
+/* The range containing p, or NULL. O(log n). */
+struct mrange *mr_find(struct mranges *m, uintptr_t p);
+/* Same policy and residency: neighbours that may merge. */
+bool mr_same(const struct mrange *a, const struct mrange *b);
+
+/* The one routine that changes the model: splits ranges at start and end
+ * (page aligned, inside the allocation), calls fn on each range inside
+ * [start, end) in address order, then merges every range that became equal
+ * to its neighbour, edges included. fn may change any field except start
+ * and end. Returns 0, or -1 when a split ran out of memory (nothing
+ * changed then). */
+typedef void (*mr_fn)(struct mrange *r, void *arg);
+int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
+	      void *arg);
+
+/* ------------------------------------------------------------------ */
+/* Managed allocations (managed.c)                                     */
+
+struct mstate {
+	struct cuemu_alloc *a;
+	struct mranges ranges;
+	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
+};
+
+/* The managed state of the allocation containing p, or NULL. */
+struct mstate *mg_find(uintptr_t p);
+
+/* Resolves an access by proc to [start, end) (page aligned, one or more
+ * ranges of st) as a fault would: populate, migrate, duplicate, collapse or
+ * map remotely by policy; counts, and adds the model cost to *cost_ns.
+ * Sets *remote when the access is served remotely (no migration), so that
+ * a GPU view opens the pages without changing the model. faults: how many
+ * faults to count (0 for a copy engine access). */
+void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
+	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
+
+/* Calls fn on every managed allocation, in address order. */
+void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg);
+
+/* ------------------------------------------------------------------ */
+/* Views (fault.c)                                                     */
+
+/* Installs the SIGSEGV handler once (cuMemAllocManaged calls it). 0/-1. */
+int fault_install(void);
+/* Sets the protections of [start, end) of st to what the processor whose
+ * view is current (the CPU, or the device of the running emulated kernel)
+ * may touch without a fault. */
+void view_apply(struct mstate *st, uintptr_t start, uintptr_t end);
+/* Re-protects the pages a copy opened (see cuemu_managed_touch). */
+void view_flush_open(void);
+/* Opens [start, end) for the runtime's own access until the next flush. */
+void view_open(uintptr_t start, uintptr_t end, bool write);
+/* The processor whose view is installed: CUEMU_PROC_HOST or a GPU. */
+int view_current(void);
+
+#endif

@@ -1,0 +1,745 @@
+/*
+ * test_managed.c - managed memory: the range model (split, merge, no state
+ * per page), cuMemAllocManaged, advice, prefetch and range attributes with
+ * every managed-memory case the real driver was measured on
+ * (real-driver-managed-pinned.txt), residency through device capacity,
+ * model time, oversubscription and its eviction order, and what a 1 TiB
+ * allocation costs.
+ *
+ * The range model (runtime/range.c) is compiled into this program and
+ * tested directly; everything else goes through the API.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "cuemu.h"
+#include "managed.h"
+#include "tap.h"
+
+#define KIB (1ULL << 10)
+#define MIB (1ULL << 20)
+#define GIB (1ULL << 30)
+#define PAGE 4096ULL
+
+/* ------------------------------------------------------------------ */
+/* The range model                                                     */
+
+static void set_rm(struct mrange *r, void *arg)
+{
+	r->read_mostly = *(bool *)arg;
+}
+
+static void set_holder(struct mrange *r, void *arg)
+{
+	r->holders = *(cuemu_procmask *)arg;
+	r->lru++;
+}
+
+/* The ranges as "start-end:rm" words relative to base, for comparison. */
+static const char *shape(struct mranges *m, uintptr_t base)
+{
+	static char buf[512];
+	struct mrange *r;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (r = mr_first(m); r && n < sizeof buf - 40; r = mr_next(m, r))
+		n += snprintf(buf + n, sizeof buf - n, "%s%lu-%lu:%d",
+			      n ? " " : "", (unsigned long)((r->start - base) / PAGE),
+			      (unsigned long)((r->end - base) / PAGE),
+			      r->read_mostly);
+	return buf;
+}
+
+static void test_range_model(void)
+{
+	struct mranges m;
+	uintptr_t b = 1ULL << 40;
+	bool t = true, f = false;
+	cuemu_procmask h = 1u << CUEMU_PROC_HOST;
+	int i;
+
+	ok(mr_init(&m, b, b + 100 * PAGE) == 0 && m.n == 1,
+	   "model: a fresh allocation is one range");
+	ok(mr_update(&m, b + 10 * PAGE, b + 20 * PAGE, set_rm, &t) == 0,
+	   "model: update of a middle span");
+	ok(!strcmp(shape(&m, b), "0-10:0 10-20:1 20-100:0"),
+	   "model: it splits into three: %s", shape(&m, b));
+	mr_update(&m, b + 20 * PAGE, b + 30 * PAGE, set_rm, &t);
+	ok(!strcmp(shape(&m, b), "0-10:0 10-30:1 30-100:0"),
+	   "model: an equal neighbour merges: %s", shape(&m, b));
+	mr_update(&m, b + 5 * PAGE, b + 15 * PAGE, set_rm, &f);
+	ok(!strcmp(shape(&m, b), "0-15:0 15-30:1 30-100:0"),
+	   "model: overlapping the left edge moves it: %s", shape(&m, b));
+	mr_update(&m, b, b + 100 * PAGE, set_rm, &f);
+	ok(m.n == 1 && !strcmp(shape(&m, b), "0-100:0"),
+	   "model: undoing everything merges back to one range");
+	mr_update(&m, b + 40 * PAGE, b + 41 * PAGE, set_holder, &h);
+	ok(m.n == 3, "model: residency splits like policy (%zu ranges)", m.n);
+	ok(mr_find(&m, b + 40 * PAGE + 17)->holders == h &&
+	   mr_find(&m, b + 41 * PAGE)->holders == 0,
+	   "model: lookup finds the range holding an interior address");
+	ok(mr_find(&m, b + 100 * PAGE) == NULL && mr_find(&m, b - 1) == NULL,
+	   "model: no range outside the allocation");
+	h = 0;
+	mr_update(&m, b + 40 * PAGE, b + 41 * PAGE, set_holder, &h);
+	ok(m.n == 1, "model: bookkeeping (lru) does not stop a merge");
+	mr_destroy(&m);
+
+	/* 1000 alternate pages of 2000 */
+	mr_init(&m, b, b + 2000 * PAGE);
+	for (i = 0; i < 1000; i++)
+		mr_update(&m, b + (2 * i + 1) * PAGE, b + (2 * i + 2) * PAGE,
+			  set_rm, &t);
+	ok(m.n == 2000, "model: 1000 alternating advices make 2000 ranges");
+	for (i = 0; i < 1000; i++)
+		mr_update(&m, b + 2 * i * PAGE, b + (2 * i + 1) * PAGE, set_rm,
+			  &t);
+	ok(m.n == 1, "model: filling the gaps merges them all into one");
+	mr_destroy(&m);
+}
+
+/* ------------------------------------------------------------------ */
+/* Range attributes in the reference's words                           */
+
+static const char *rname(CUresult r)
+{
+	const char *s = "?";
+	cuGetErrorName(r, &s);
+	return s;
+}
+
+/* All eight attributes of [p, p+n), formatted as the reference prints
+ * them. */
+static const char *query(CUdeviceptr p, size_t n)
+{
+	static char buf[512];
+	int rm = -99, pl = -99, ab[3] = { -99, -99, -99 }, lp = -99;
+	int pt = -99, pid = -99, lt = -99, lid = -99;
+	CUresult r1, r2, r3, r4, r5, r6, r7, r8;
+
+	r1 = cuMemRangeGetAttribute(&rm, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, n);
+	r2 = cuMemRangeGetAttribute(&pl, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, p, n);
+	r3 = cuMemRangeGetAttribute(ab, 12, CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, n);
+	r4 = cuMemRangeGetAttribute(&lp, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, n);
+	r5 = cuMemRangeGetAttribute(&pt, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, p, n);
+	r6 = cuMemRangeGetAttribute(&pid, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, p, n);
+	r7 = cuMemRangeGetAttribute(&lt, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, p, n);
+	r8 = cuMemRangeGetAttribute(&lid, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, p, n);
+	snprintf(buf, sizeof buf,
+		 "read_mostly=%d/%s preferred=%d/%s accessed_by=%d,%d,%d/%s "
+		 "last_prefetch=%d/%s pref_type=%d/%s pref_id=%d/%s "
+		 "lp_type=%d/%s lp_id=%d/%s",
+		 rm, rname(r1), pl, rname(r2), ab[0], ab[1], ab[2], rname(r3),
+		 lp, rname(r4), pt, rname(r5), pid, rname(r6), lt, rname(r7),
+		 lid, rname(r8));
+	return buf;
+}
+
+#define S "/CUDA_SUCCESS"
+#define FRESH "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S \
+	" last_prefetch=-2" S " pref_type=0" S " pref_id=-2" S " lp_type=0" S \
+	" lp_id=-2" S
+#define BAD "read_mostly=-99/CUDA_ERROR_INVALID_VALUE " \
+	"preferred=-99/CUDA_ERROR_INVALID_VALUE " \
+	"accessed_by=-99,-99,-99/CUDA_ERROR_INVALID_VALUE " \
+	"last_prefetch=-99/CUDA_ERROR_INVALID_VALUE " \
+	"pref_type=-99/CUDA_ERROR_INVALID_VALUE " \
+	"pref_id=-99/CUDA_ERROR_INVALID_VALUE " \
+	"lp_type=-99/CUDA_ERROR_INVALID_VALUE lp_id=-99/CUDA_ERROR_INVALID_VALUE"
+
+#define is_query(p, n, want, name)                                          \
+	do {                                                                \
+		const char *got_ = query(p, n);                             \
+		if (!ok(!strcmp(got_, want), "%s", name))                   \
+			printf("#   got  %s\n#   want %s\n", got_, want);   \
+	} while (0)
+
+static CUmemLocation dev(int d)
+{
+	return (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, d };
+}
+
+static CUmemLocation loc(CUmemLocationType t, int id)
+{
+	return (CUmemLocation){ t, id };
+}
+
+#define SZ (4 * MIB)
+#define HALF (SZ / 2)
+
+static void test_preferred(void)
+{
+	CUdeviceptr p;
+
+	is_res(cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS,
+	       "managed: cuMemAllocManaged 4 MiB");
+	is_query(p, SZ, FRESH, "managed.fresh");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(0)),
+	       CUDA_SUCCESS, "managed.advise_pref_dev0");
+	is_query(p, SZ, "read_mostly=0" S " preferred=0" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=1" S " pref_id=0" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.after_pref_dev0");
+	is_res(cuMemAdvise(p, HALF, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc(CU_MEM_LOCATION_TYPE_HOST, 0)),
+	       CUDA_SUCCESS, "managed.advise_pref_host_half");
+	is_query(p, SZ, FRESH, "managed.whole_after_half_host");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-1" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=2" S " pref_id=-1" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.first_half");
+	is_query(p + HALF, HALF, "read_mostly=0" S " preferred=0" S
+		 " accessed_by=-2,-2,-2" S " last_prefetch=-2" S " pref_type=1" S
+		 " pref_id=0" S " lp_type=0" S " lp_id=-2" S, "managed.second_half");
+	is_res(cuMemAdvise(p, HALF, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, 0)),
+	       CUDA_SUCCESS, "managed.advise_pref_numa0_half");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-1" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=2" S " pref_id=-1" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.first_half_numa0 (reads back as the host)");
+	is_res(cuMemAdvise(p, HALF, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc(CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT, 0)),
+	       CUDA_SUCCESS, "managed.advise_pref_numa_current");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-1" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=2" S " pref_id=-1" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.first_half_numa_current");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, dev(0)),
+	       CUDA_SUCCESS, "managed.unset_pref");
+	is_query(p, SZ, FRESH, "managed.after_unset_pref");
+	is_res(cuMemAdvise(p + 100, 10, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(0)),
+	       CUDA_SUCCESS, "managed.advise_unaligned");
+	is_query(p, PAGE, "read_mostly=0" S " preferred=0" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=1" S " pref_id=0" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.page0_after_unaligned: widened to the page");
+	is_query(p + PAGE, PAGE, FRESH, "managed.page1_after_unaligned");
+	is_query(p + 4000, 200, FRESH,
+		 "managed: a query across two pages that disagree is mixed");
+	is_res(cuMemFree(p), CUDA_SUCCESS, "managed: cuMemFree");
+}
+
+static void test_accessed_by(void)
+{
+	CUdeviceptr p;
+	int ab[4] = { -99, -99, -99, -99 };
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0)),
+	       CUDA_SUCCESS, "managed.ab_dev0");
+	is_query(p, SZ, "read_mostly=0" S " preferred=-2" S " accessed_by=0,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=0" S " pref_id=-2" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.after_ab_dev0");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY,
+			   loc(CU_MEM_LOCATION_TYPE_HOST, 0)),
+	       CUDA_SUCCESS, "managed.ab_host");
+	is_query(p, SZ, "read_mostly=0" S " preferred=-2" S " accessed_by=0,-1,-2" S
+		 " last_prefetch=-2" S " pref_type=0" S " pref_id=-2" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.after_ab_host");
+	is_res(cuMemRangeGetAttribute(ab, 4, CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+				      p, SZ), CUDA_SUCCESS,
+	       "managed.ab_small_buffer");
+	ok(ab[0] == 0 && ab[1] == -99, "managed.ab_small_buffer: first=0, "
+	   "nothing written past dataSize");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY,
+			   loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, 0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.ab_numa0");
+	is_res(cuMemAdvise(p, HALF, CU_MEM_ADVISE_UNSET_ACCESSED_BY,
+			   loc(CU_MEM_LOCATION_TYPE_HOST, 0)),
+	       CUDA_SUCCESS, "managed.unset_ab_host_half");
+	is_query(p, SZ, "read_mostly=0" S " preferred=-2" S " accessed_by=0,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=0" S " pref_id=-2" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.whole_after_unset_ab_host_half");
+	is_query(p + HALF, HALF, "read_mostly=0" S " preferred=-2" S
+		 " accessed_by=0,-1,-2" S " last_prefetch=-2" S " pref_type=0" S
+		 " pref_id=-2" S " lp_type=0" S " lp_id=-2" S,
+		 "managed.second_half_after_unset_ab_host_half");
+	cuMemFree(p);
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_SUCCESS, "managed.rm_set");
+	is_res(cuMemAdvise(p + HALF, HALF, CU_MEM_ADVISE_UNSET_READ_MOSTLY, dev(0)),
+	       CUDA_SUCCESS, "managed.rm_unset_half");
+	is_query(p, SZ, FRESH, "managed.whole_after_rm_half");
+	is_query(p, HALF, "read_mostly=1" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-2" S " pref_type=0" S " pref_id=-2" S " lp_type=0" S
+		 " lp_id=-2" S, "managed.first_after_rm_half");
+	cuMemFree(p);
+}
+
+static void test_prefetch_attrs(CUstream s)
+{
+	CUdeviceptr p;
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(cuMemPrefetchAsync(p, SZ, dev(0), 0, s), CUDA_SUCCESS,
+	       "managed.prefetch_dev0");
+	is_query(p, SZ, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=0" S " pref_type=0" S " pref_id=-2" S " lp_type=1" S
+		 " lp_id=0" S, "managed.after_prefetch_dev0_nosync: set when enqueued");
+	cuStreamSynchronize(s);
+	is_query(p, SZ, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=0" S " pref_type=0" S " pref_id=-2" S " lp_type=1" S
+		 " lp_id=0" S, "managed.after_prefetch_dev0");
+	is_res(cuMemPrefetchAsync(p, HALF, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s),
+	       CUDA_SUCCESS, "managed.prefetch_host_half");
+	is_query(p, SZ, FRESH, "managed.whole_after_prefetch_host_half");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-1" S " pref_type=0" S " pref_id=-2" S " lp_type=2" S
+		 " lp_id=-1" S, "managed.first_after_prefetch_host_half");
+	is_res(cuMemPrefetchAsync(p, HALF, loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, 0),
+				  0, s), CUDA_SUCCESS, "managed.prefetch_numa0");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-1" S " pref_type=0" S " pref_id=-2" S " lp_type=3" S
+		 " lp_id=0" S, "managed.first_after_prefetch_numa0");
+	is_res(cuMemPrefetchAsync(p, HALF,
+				  loc(CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT, 0),
+				  0, s), CUDA_SUCCESS, "managed.prefetch_numa_current");
+	is_query(p, HALF, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=-1" S " pref_type=0" S " pref_id=-2" S " lp_type=4" S
+		 " lp_id=0" S, "managed.first_after_prefetch_numa_current");
+	is_res(cuMemPrefetchAsync(p, SZ, dev(0), 1, s), CUDA_ERROR_INVALID_VALUE,
+	       "managed.prefetch_flags1");
+	is_res(cuMemPrefetchAsync(p, SZ, dev(99), 0, s), CUDA_ERROR_INVALID_DEVICE,
+	       "managed.prefetch_bad_dev");
+	is_res(cuMemPrefetchAsync(p + 100, 10, dev(0), 0, s), CUDA_SUCCESS,
+	       "managed.prefetch_unaligned");
+	is_query(p, PAGE, "read_mostly=0" S " preferred=-2" S " accessed_by=-2,-2,-2" S
+		 " last_prefetch=0" S " pref_type=0" S " pref_id=-2" S " lp_type=1" S
+		 " lp_id=0" S, "managed.page0_after_unaligned_prefetch");
+	is_res(cuMemPrefetchAsync(p, SZ, loc(CU_MEM_LOCATION_TYPE_INVALID, 0), 0, s),
+	       CUDA_ERROR_INVALID_VALUE, "managed.prefetch_invalid_loc");
+	is_res(cuMemPrefetchAsync(p, SZ, loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, 99),
+				  0, s), CUDA_ERROR_INVALID_VALUE,
+	       "managed: prefetch to a NUMA node that does not exist");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc(CU_MEM_LOCATION_TYPE_INVALID, 0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_invalid_loc");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc((CUmemLocationType)7, 0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed: advise with a bad location type");
+	is_res(cuMemAdvise(p, 0, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_count0");
+	is_res(cuMemAdvise(0, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_null");
+	is_res(cuMemAdvise(p, SZ, (CUmem_advise)77, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_bad_enum");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(99)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_bad_dev");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(99)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_ab_bad_dev");
+	is_res(cuMemAdvise(p, SZ + PAGE * 2, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_past_end");
+	is_res(cuMemPrefetchAsync(p, 0, dev(0), 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "managed.prefetch_count0");
+	is_res(cuMemPrefetchAsync(p, SZ + 2 * PAGE, dev(0), 0, s),
+	       CUDA_ERROR_INVALID_VALUE, "managed.prefetch_past_end");
+	cuStreamSynchronize(s);
+	cuMemFree(p);
+}
+
+static void test_query_errors(void)
+{
+	CUdeviceptr p, q, lo, hi;
+	int v[4], rm = -99, pl = -99, ab[2] = { -99, -99 };
+	void *data[3] = { &rm, &pl, ab };
+	size_t sizes[3] = { 4, 4, 8 };
+	CUmem_range_attribute at[3] = { CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+		CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY };
+	char line[64];
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(cuMemRangeGetAttribute(v, 8, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_size8");
+	is_res(cuMemRangeGetAttribute(v, 0, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_size0");
+	is_res(cuMemRangeGetAttribute(v, 6, CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_ab_size6");
+	is_res(cuMemRangeGetAttribute(v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 0),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_count0");
+	is_res(cuMemRangeGetAttribute(v, 4, (CUmem_range_attribute)99, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_bad_attr");
+	is_res(cuMemRangeGetAttribute(v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p,
+				      SZ + 2 * PAGE),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_past_end");
+	is_res(cuMemRangeGetAttribute(NULL, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+				      p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rga_null_data");
+
+	cuMemAllocManaged(&q, SZ, CU_MEM_ATTACH_GLOBAL);
+	lo = p < q ? p : q;
+	hi = p < q ? q : p;
+	ok(lo + SZ == hi, "managed.second_adjacent: yes");
+	is_res(cuMemAdvise(lo + SZ - PAGE, 2 * PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY,
+			   dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_across_two");
+	is_query(lo + SZ - PAGE, 2 * PAGE, BAD, "managed.query_across_two");
+
+	is_res(cuMemRangeGetAttributes(data, sizes, at, 3, p, SZ), CUDA_SUCCESS,
+	       "managed.rgas");
+	snprintf(line, sizeof line, "rm=%d pl=%d ab=%d,%d", rm, pl, ab[0], ab[1]);
+	ok(!strcmp(line, "rm=0 pl=-2 ab=-2,-2"), "managed.rgas: %s", line);
+	sizes[1] = 8;
+	is_res(cuMemRangeGetAttributes(data, sizes, at, 3, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rgas_badsize");
+	sizes[1] = 4;
+	is_res(cuMemRangeGetAttributes(data, sizes, at, 0, p, SZ),
+	       CUDA_ERROR_INVALID_VALUE, "managed.rgas_zero_n");
+	cuMemFree(q);
+	cuMemFree(p);
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "managed.advise_after_free");
+	is_query(p, SZ, BAD, "managed.range_after_free");
+}
+
+static void test_other_memory(CUstream s)
+{
+	CUdeviceptr d;
+	void *h, *m = malloc(SZ);
+
+	is_res(cuMemAlloc(&d, SZ), CUDA_SUCCESS, "device_mem: cuMemAlloc");
+	is_res(cuMemAdvise(d, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "device_mem.advise");
+	is_res(cuMemPrefetchAsync(d, SZ, dev(0), 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "device_mem.prefetch");
+	is_query(d, SZ, BAD, "device_mem.range");
+	cuMemFree(d);
+	is_res(cuMemAllocHost(&h, SZ), CUDA_SUCCESS, "pinned_mem: cuMemAllocHost");
+	is_res(cuMemAdvise((CUdeviceptr)h, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "pinned_mem.advise");
+	is_query((CUdeviceptr)h, SZ, BAD, "pinned_mem.range");
+	cuMemFreeHost(h);
+	is_res(cuMemAdvise((CUdeviceptr)m, SZ, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "system_mem.advise");
+	is_res(cuMemPrefetchAsync((CUdeviceptr)m, SZ, dev(0), 0, s),
+	       CUDA_ERROR_INVALID_VALUE, "system_mem.prefetch");
+	is_query((CUdeviceptr)m, SZ, BAD, "system_mem.range");
+	free(m);
+}
+
+static void test_multi(CUstream s)
+{
+	CUdeviceptr p;
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(1)),
+	       CUDA_SUCCESS, "multi.pref_dev1");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(1)),
+	       CUDA_SUCCESS, "multi.ab_dev1");
+	is_res(cuMemAdvise(p, SZ, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0)),
+	       CUDA_SUCCESS, "multi.ab_dev0");
+	is_res(cuMemPrefetchAsync(p, SZ, dev(1), 0, s), CUDA_SUCCESS,
+	       "multi.prefetch_dev1");
+	cuStreamSynchronize(s);
+	is_query(p, SZ, "read_mostly=0" S " preferred=1" S " accessed_by=0,1,-2" S
+		 " last_prefetch=1" S " pref_type=1" S " pref_id=1" S " lp_type=1" S
+		 " lp_id=1" S, "multi.after: devices in order, not in advice order");
+	cuMemFree(p);
+}
+
+/* The real libcuda still exports the pre-13 forms under the unversioned
+ * names (cuda.h maps those names to the _v2 forms). */
+extern CUresult advise_old(CUdeviceptr, size_t, CUmem_advise, CUdevice)
+	__asm__("cuMemAdvise");
+extern CUresult prefetch_old(CUdeviceptr, size_t, CUdevice, CUstream)
+	__asm__("cuMemPrefetchAsync");
+
+/* The old unversioned forms and the runtime API. */
+static void test_other_forms(CUstream s)
+{
+	struct cudaMemLocation l1 = { cudaMemLocationTypeDevice, 1 };
+	void *rp = NULL;
+	int v = -99;
+	CUdeviceptr p;
+
+	cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_GLOBAL);
+	is_res(advise_old(p, SZ, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_DEVICE_CPU),
+	       CUDA_SUCCESS, "cuMemAdvise (pre-13 form) with CU_DEVICE_CPU");
+	cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, p, SZ);
+	is_int(v, CU_DEVICE_CPU, "  preferred location reads back as the CPU");
+	is_res(prefetch_old(p, SZ, 1, s), CUDA_SUCCESS,
+	       "cuMemPrefetchAsync (pre-13 form) to device 1");
+	cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+			       p, SZ);
+	is_int(v, 1, "  last prefetch location is device 1");
+	cuStreamSynchronize(s);
+	cuMemFree(p);
+
+	ok(cudaMallocManaged(&rp, SZ, cudaMemAttachGlobal) == cudaSuccess && rp,
+	   "cudaMallocManaged 4 MiB");
+	ok(cudaMemAdvise(rp, SZ, cudaMemAdviseSetPreferredLocation, l1) ==
+	   cudaSuccess, "cudaMemAdvise preferred location gpu1");
+	ok(cudaMemPrefetchAsync(rp, SZ, l1, 0, 0) == cudaSuccess,
+	   "cudaMemPrefetchAsync to gpu1");
+	ok(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation,
+				    rp, SZ) == cudaSuccess && v == 1,
+	   "cudaMemRangeGetAttribute reads gpu1");
+	ok(cudaMemAdvise(rp, 0, cudaMemAdviseSetReadMostly, l1) ==
+	   cudaErrorInvalidValue, "cudaMemAdvise count 0 is cudaErrorInvalidValue");
+	cudaGetLastError();
+	ok(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+	ok(cudaFree(rp) == cudaSuccess, "cudaFree of managed memory");
+	ok(cudaMallocManaged(&rp, 0, cudaMemAttachGlobal) == cudaErrorInvalidValue,
+	   "cudaMallocManaged of 0 bytes is cudaErrorInvalidValue");
+	cudaGetLastError();
+}
+
+static void test_alloc_errors(void)
+{
+	CUdeviceptr p;
+
+	is_res(cuMemAllocManaged(&p, 0, CU_MEM_ATTACH_GLOBAL),
+	       CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged size 0");
+	is_res(cuMemAllocManaged(&p, SZ, 0), CUDA_ERROR_INVALID_VALUE,
+	       "cuMemAllocManaged flags 0");
+	is_res(cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_SINGLE),
+	       CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged flags SINGLE");
+	is_res(cuMemAllocManaged(NULL, SZ, CU_MEM_ATTACH_GLOBAL),
+	       CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged NULL dptr");
+	is_res(cuMemAllocManaged(&p, SZ, CU_MEM_ATTACH_HOST), CUDA_SUCCESS,
+	       "cuMemAllocManaged CU_MEM_ATTACH_HOST");
+	cuMemFree(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Residency, model time                                               */
+
+static size_t used(int d)
+{
+	size_t fr = 0, tot = 0;
+	CUcontext c, prev;
+
+	cuDevicePrimaryCtxRetain(&c, d);
+	cuCtxGetCurrent(&prev);
+	cuCtxSetCurrent(c);
+	cuMemGetInfo(&fr, &tot);
+	cuCtxSetCurrent(prev);
+	cuDevicePrimaryCtxRelease(d);
+	return tot - fr;
+}
+
+static unsigned long long now(CUstream s)
+{
+	unsigned long long t = 0;
+
+	cuStreamSynchronize(s);
+	cuemuStreamGetTime(s, &t);
+	return t;
+}
+
+static void test_residency(CUstream s)
+{
+	CUdeviceptr p;
+	size_t u0 = used(0), u1 = used(1);
+	unsigned long long t0, t1, t2;
+	double gbps;
+
+	cuMemAllocManaged(&p, 64 * MIB, CU_MEM_ATTACH_GLOBAL);
+	is_int(used(0) - u0, 0, "residency: a fresh allocation holds no GPU memory");
+	memset((void *)p, 7, 64 * MIB);
+	t0 = now(s);
+	cuMemPrefetchAsync(p, 64 * MIB, dev(0), 0, s);
+	t1 = now(s);
+	is_int(used(0) - u0, 64 * MIB, "residency: a prefetch to gpu0 charges gpu0");
+	gbps = 64.0 * MIB / (double)(t1 - t0);
+	ok(gbps > 30 && gbps < 60, "time: host to gpu0 prefetch at %.1f GB/s "
+	   "(real: 47)", gbps);
+	cuMemPrefetchAsync(p, 64 * MIB, dev(0), 0, s);
+	t2 = now(s);
+	ok(t2 - t1 < 1000, "time: a prefetch of what is resident costs %llu ns",
+	   t2 - t1);
+	cuMemPrefetchAsync(p, 64 * MIB, dev(1), 0, s);
+	now(s);
+	ok(used(0) == u0 && used(1) - u1 == 64 * MIB,
+	   "residency: gpu0 to gpu1 moves the charge");
+	ok(((unsigned char *)p)[12345] == 7 && ((unsigned char *)p)[64 * MIB - 1] == 7,
+	   "residency: the CPU reads the bytes back after they moved");
+	ok(used(1) - u1 == 64 * MIB - 128 * KIB,
+	   "residency: two CPU faults brought two 64 KiB blocks home (%zu KiB "
+	   "left on gpu1)", (used(1) - u1) / 1024);
+	cuMemAdvise(p, 64 * MIB, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0));
+	cuMemPrefetchAsync(p, 64 * MIB, dev(0), 0, s);
+	now(s);
+	ok(used(0) - u0 == 64 * MIB && used(1) - u1 == 64 * MIB - 128 * KIB,
+	   "read mostly: a prefetch makes a read copy, the others stay");
+	cuMemAdvise(p, 64 * MIB, CU_MEM_ADVISE_UNSET_READ_MOSTLY, dev(0));
+	ok(used(0) + used(1) - u0 - u1 == 64 * MIB - 128 * KIB,
+	   "read mostly: unsetting it collapses the copies to one (the host's "
+	   "where it has one)");
+	cuMemPrefetchAsync(p, 64 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	now(s);
+	ok(used(0) == u0 && used(1) == u1, "residency: prefetch to the host "
+	   "gives GPU memory back");
+	cuMemPrefetchAsync(p, 64 * MIB, dev(0), 0, s);
+	now(s);
+	cuMemFree(p);
+	is_int(used(0), u0, "residency: cuMemFree gives GPU residency back");
+}
+
+/* ------------------------------------------------------------------ */
+/* Oversubscription, in a child on a machine of two 16 MiB GPUs        */
+
+static int evict_child(void)
+{
+	CUdeviceptr a, b, c, d, dm;
+	CUcontext ctx;
+	CUstream s;
+	unsigned long long t0, t1, t2;
+	size_t fr, tot;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) || cuCtxSetCurrent(ctx) ||
+	    cuStreamCreate(&s, 0))
+		return 10;
+	cuMemAllocManaged(&a, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuMemAllocManaged(&b, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuMemAllocManaged(&c, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuMemAllocManaged(&d, 8 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s);
+	cuMemPrefetchAsync(b, 4 * MIB, dev(0), 0, s);
+	cuMemPrefetchAsync(c, 4 * MIB, dev(0), 0, s);
+	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s); /* a is used again */
+	cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s);
+	cuStreamSynchronize(s);
+	cuMemGetInfo(&fr, &tot);
+	if (tot - fr != 16 * MIB) {
+		fprintf(stderr, "# used %zu total %zu\n", tot - fr, tot);
+		return 11; /* d fit by evicting 4 MiB */
+	}
+	t0 = now(s);
+	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s);
+	t1 = now(s);
+	if (t1 - t0 > 1000)
+		return 12; /* a, used recently, was kept */
+	cuMemPrefetchAsync(b, 4 * MIB, dev(0), 0, s);
+	t2 = now(s);
+	if (t2 - t1 < 10000)
+		return 13; /* b, the least recently used, was evicted */
+	/* Device memory is never evicted: with 12 MiB of it, only 4 MiB of
+	 * managed memory fits, and the allocation stays. */
+	cuMemPrefetchAsync(a, 16 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuMemPrefetchAsync(b, 4 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuMemPrefetchAsync(c, 4 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuMemPrefetchAsync(d, 8 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuStreamSynchronize(s);
+	if (cuMemAlloc(&dm, 12 * MIB))
+		return 14;
+	if (cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s) || cuStreamSynchronize(s))
+		return 15;
+	cuMemGetInfo(&fr, &tot);
+	if (tot - fr != 16 * MIB)
+		return 16;
+	cuMemFree(d);
+	cuMemGetInfo(&fr, &tot);
+	if (tot - fr != 12 * MIB)
+		return 17;
+	return 0;
+}
+
+static void test_eviction(void)
+{
+	char topo[] = "/tmp/cuemu-topo-XXXXXX", name[64];
+	const char *json = "{\"device_count\": 2, \"devices\": [{\"name\": "
+			   "\"Small\", \"memory\": \"16M\"}]}";
+	int fd = mkstemp(topo), st;
+	pid_t pid;
+
+	if (fd < 0 || write(fd, json, strlen(json)) < 0) {
+		ok(0, "eviction: cannot write a topology");
+		return;
+	}
+	close(fd);
+	snprintf(name, sizeof name, "cuemu-evict-%d", (int)getpid());
+	pid = fork();
+	if (pid == 0) {
+		setenv("CUEMU_MACHINE", name, 1);
+		setenv("CUEMU_TOPOLOGY", topo, 1);
+		setenv("CUEMU_CONTROL", "0", 1);
+		_exit(evict_child());
+	}
+	waitpid(pid, &st, 0);
+	unlink(topo);
+	is_int(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0,
+	       "eviction: a prefetch that does not fit evicts the least "
+	       "recently used managed blocks, never device memory");
+	{
+		char shm[96];
+		snprintf(shm, sizeof shm, "/dev/shm/%s", name);
+		unlink(shm);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* A 1 TiB allocation: address space only                             */
+
+static long rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long v = -1;
+
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void test_terabyte(void)
+{
+	CUdeviceptr p;
+	long before = rss_kib(), after;
+	int i, rm = -1, pl = -1;
+	CUresult r = CUDA_SUCCESS;
+
+	is_res(cuMemAllocManaged(&p, 1ULL << 40, CU_MEM_ATTACH_GLOBAL),
+	       CUDA_SUCCESS, "1 TiB: cuMemAllocManaged of 1 TiB");
+	for (i = 0; i < 1000 && r == CUDA_SUCCESS; i++)
+		r = cuMemAdvise(p + (CUdeviceptr)i * GIB, 64 * KIB,
+				i % 2 ? CU_MEM_ADVISE_SET_READ_MOSTLY :
+				CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(i % 4));
+	is_res(r, CUDA_SUCCESS, "1 TiB: 1,000 advised subranges");
+	after = rss_kib();
+	ok(after - before < 8 * 1024, "1 TiB: costs %ld KiB of resident memory",
+	   after - before);
+	cuMemRangeGetAttribute(&rm, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+			       p + 999 * GIB, 64 * KIB);
+	cuMemRangeGetAttribute(&pl, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			       p + 998 * GIB, 64 * KIB);
+	ok(rm == 1 && pl == 2, "1 TiB: advice far into it reads back");
+	is_res(cuMemFree(p), CUDA_SUCCESS, "1 TiB: cuMemFree");
+}
+
+int main(void)
+{
+	CUcontext ctx;
+	CUstream s;
+	int n = 0;
+
+	test_range_model();
+	test_eviction(); /* in a child, before this process attaches */
+	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS ||
+	    n < 2) {
+		ok(0, "cuInit with at least two devices");
+		return done_testing();
+	}
+	cuDevicePrimaryCtxRetain(&ctx, 0);
+	cuCtxSetCurrent(ctx);
+	cuStreamCreate(&s, 0);
+	test_alloc_errors();
+	test_preferred();
+	test_accessed_by();
+	test_prefetch_attrs(s);
+	test_query_errors();
+	test_other_memory(s);
+	test_multi(s);
+	test_other_forms(s);
+	test_residency(s);
+	test_terabyte();
+	cuStreamDestroy(s);
+	return done_testing();
+}
