@@ -154,11 +154,14 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
 	CUresult r;
 
-	if (!name || len <= 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "bad name buffer");
+	if (!name)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
 	if ((r = check_dev(dev)) != CUDA_SUCCESS)
 		return r;
-	snprintf(name, (size_t)len, "%s", cuemu_device(dev)->name);
+	/* The driver truncates to len - 1 bytes and answers success for a
+	 * negative len, writing nothing. */
+	if (len > 0)
+		snprintf(name, (size_t)len, "%s", cuemu_device(dev)->name);
 	return CUDA_SUCCESS;
 }
 
@@ -618,10 +621,12 @@ static CUresult peer_pair(CUcontext peer, CUcontext *cur)
 	if (!peer || !cuemu_ctx_valid(peer))
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "peer context %p is not alive", (void *)peer);
+	/* The driver answers PEER_ACCESS_UNSUPPORTED for the context itself
+	 * (probes/results/ctx.txt), and so for any context of its device. */
 	if (peer->dev == (*cur)->dev)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "the peer context "
-				  "is on the current context's device %d",
-				  peer->dev);
+		return cuemu_fail(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
+				  "the peer context is on the current context's "
+				  "device %d", peer->dev);
 	if (!peer_link((*cur)->dev, peer->dev))
 		return cuemu_fail(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
 				  "no link between device %d and device %d",

@@ -1212,8 +1212,9 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 	uint64_t t0, t1;
 	CUresult r;
 
+	/* So the driver answers (probes/results/ctx.txt). */
 	if (!pMilliseconds)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL result");
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL result");
 	if ((r = event_time(hStart, &t0)) != CUDA_SUCCESS ||
 	    (r = event_time(hEnd, &t1)) != CUDA_SUCCESS)
 		return r;
