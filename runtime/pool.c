@@ -1,7 +1,7 @@
 /*
  * pool.c - the stream-ordered allocator: memory pools (each device's
  * default pool, created pools, pools imported from another process), the
- * chunks of backing memory a pool reserves from its location, the blocks it
+ * granules of backing memory a pool reserves from its location, the blocks it
  * sub-allocates from them, the rules for reusing a freed block across
  * streams, release down to the threshold when the host synchronizes, trim,
  * access, IPC through one memfd per shareable pool, the cuMem*Async and
@@ -13,7 +13,7 @@
  * allocation decides from that position whether it may reuse the block at
  * once, only with an inserted wait, or not at all.
  *
- * Locking: every pool, chunk and block is guarded by cuemu_lock(). Entry
+ * Locking: every pool, arena and block is guarded by cuemu_lock(). Entry
  * points resolve streams and contexts before taking it; under it they call
  * only stream.c's position queries and cuemu_stream_wait_pos (stream locks
  * come after the process lock) and never wait for a stream.
@@ -32,14 +32,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Backing memory is reserved in chunks of this size, as the real driver
- * does (probes/results); a block larger than a chunk gets a chunk of its
- * own, rounded up to the VMM granularity. */
-#define POOL_CHUNK (32UL << 20)
-/* Blocks are carved at this alignment and sizes rounded up to it. */
+/* Backing memory is reserved and released in granules of this size, as the
+ * real driver does (32 MiB: RESERVED_MEM_CURRENT moves by it). */
+#define POOL_GRANULE (32UL << 20)
+/* A pool's addresses come from arenas: contiguous reservations of address
+ * space, granule-aligned, that backing is committed into. A block may span
+ * granules, so a 33 MiB block after 3 MiB in use costs one granule more,
+ * not a chunk of its own (what the driver reports). Arenas are modest so
+ * that many pools fit a process's address space (and valgrind's). */
+#define POOL_ARENA (1UL << 30)
+/* Blocks are carved at this alignment (the driver's: 1000 bytes take 1024). */
 #define POOL_ALIGN 512UL
-/* In a shareable pool's memfd the header page comes first, chunk data
- * after it. */
+/* In a shareable pool's memfd the header comes first, arenas after it. */
 #define POOL_FD_DATA CUEMU_GRANULARITY
 #define POOL_MAGIC 0x6c6f6f70756d6563ULL /* "cemupool" */
 #define PTR_MAGIC 0x7274707570756d65ULL  /* "emupuptr" */
@@ -50,15 +54,15 @@ enum seg_state {
 	SEG_USED,    /* a live block */
 };
 
-/* A run of a chunk: a live block, or free memory. Free runs of the same
+/* A run of an arena: a live block, or free memory. Free runs of the same
  * kind (clean, or pending on the same stream) are always merged. */
 struct seg {
 	struct cuemu_alloc a;          /* the block's address-map entry (used) */
-	TAILQ_ENTRY(seg) adj;          /* the chunk's runs, by address */
-	TAILQ_ENTRY(seg) lnode;        /* the pool's used or pending list */
+	TAILQ_ENTRY(seg) adj;          /* the arena's runs, by address */
+	TAILQ_ENTRY(seg) lnode;        /* the pool's live or pending list */
 	RB_ENTRY(seg) fnode;           /* the pool's free tree (not used) */
 	struct CUmemPoolHandle_st *pool;
-	struct chunk *chunk;           /* NULL for an imported block */
+	struct arena *arena;           /* NULL for an imported block */
 	uintptr_t addr;
 	size_t len;                    /* bytes, a multiple of POOL_ALIGN */
 	enum seg_state state;
@@ -69,18 +73,13 @@ struct seg {
 TAILQ_HEAD(seg_list, seg);
 RB_HEAD(free_tree, seg);
 
-struct chunk {
+struct arena {
 	struct seg_list segs;
-	LIST_ENTRY(chunk) node;
+	LIST_ENTRY(arena) node;
 	uintptr_t base;
-	size_t size;
-	uint64_t off;                  /* offset in the pool's memfd */
-	size_t nused, npending;        /* runs in those states */
-};
-
-/* A free range of a shareable pool's memfd. */
-struct extent {
-	uint64_t off, len;
+	size_t size;                   /* a multiple of POOL_GRANULE */
+	uint64_t file_off;             /* where it lies in the pool's memfd */
+	uint8_t *committed;            /* one flag a granule (32 MiB) */
 };
 
 struct CUmemPoolHandle_st {
@@ -88,7 +87,7 @@ struct CUmemPoolHandle_st {
 	uint64_t id;                   /* /cu/pools/<id> */
 	uint64_t uid;                  /* shared with importers */
 	CUmemPoolProps props;
-	int dev;                       /* owning GPU, -1 for a host NUMA pool */
+	int dev;                       /* owning GPU, -1 for a host pool */
 	bool is_default, imported, destroyed;
 	uint64_t max_size, threshold;
 	int reuse_follow, reuse_opportunistic, reuse_internal;
@@ -97,10 +96,9 @@ struct CUmemPoolHandle_st {
 	struct free_tree free;
 	struct seg_list pending, live;
 	size_t nlive;
-	LIST_HEAD(, chunk) chunks;
+	LIST_HEAD(, arena) arenas;
 	int fd;                        /* memfd of a shareable pool, or -1 */
-	struct extent *ext;            /* free ranges of the memfd, by offset */
-	size_t next, cap;
+	uint64_t file_end;             /* the memfd's size */
 };
 
 /* What a shareable pool's memfd starts with: how an importer learns what
@@ -195,120 +193,14 @@ static void note_used(CUmemoryPool p, int64_t delta)
 		p->used_high = p->used;
 }
 
-/* ---------------------------------------------------------------- memfd space */
-
-static int extent_insert(CUmemoryPool p, size_t at, uint64_t off, uint64_t len)
+/* maxSize bounds what is reserved, counted in whole granules: a pool of
+ * maxSize 1000 still holds one (as the driver's does). */
+static uint64_t reserve_limit(CUmemoryPool p)
 {
-	if (p->next == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct extent *e = realloc(p->ext, cap * sizeof *e);
-		if (!e)
-			return -1;
-		p->ext = e;
-		p->cap = cap;
-	}
-	memmove(&p->ext[at + 1], &p->ext[at], (p->next - at) * sizeof *p->ext);
-	p->ext[at] = (struct extent){ off, len };
-	p->next++;
-	return 0;
+	return CUEMU_ALIGN_UP(p->max_size, POOL_GRANULE);
 }
 
-static void extent_remove(CUmemoryPool p, size_t at)
-{
-	memmove(&p->ext[at], &p->ext[at + 1], (p->next - at - 1) * sizeof *p->ext);
-	p->next--;
-}
-
-/* First fit of len bytes in the memfd; false when the pool's space is
- * exhausted. */
-static bool extent_take(CUmemoryPool p, uint64_t len, uint64_t *off)
-{
-	for (size_t i = 0; i < p->next; i++) {
-		if (p->ext[i].len < len)
-			continue;
-		*off = p->ext[i].off;
-		p->ext[i].off += len;
-		p->ext[i].len -= len;
-		if (!p->ext[i].len)
-			extent_remove(p, i);
-		return true;
-	}
-	return false;
-}
-
-/* Gives a range back, merging with its neighbours so space never
- * fragments beyond what is live. */
-static void extent_put(CUmemoryPool p, uint64_t off, uint64_t len)
-{
-	size_t i = 0;
-
-	while (i < p->next && p->ext[i].off < off)
-		i++;
-	if (i > 0 && p->ext[i - 1].off + p->ext[i - 1].len == off) {
-		p->ext[i - 1].len += len;
-		if (i < p->next && off + len == p->ext[i].off) {
-			p->ext[i - 1].len += p->ext[i].len;
-			extent_remove(p, i);
-		}
-		return;
-	}
-	if (i < p->next && off + len == p->ext[i].off) {
-		p->ext[i].off = off;
-		p->ext[i].len += len;
-		return;
-	}
-	if (extent_insert(p, i, off, len) < 0)
-		cuemu_debug("pool %llu: lost %llu bytes of memfd space",
-			    (unsigned long long)p->id, (unsigned long long)len);
-}
-
-/* ---------------------------------------------------------------- chunks */
-
-static void place_on_node(CUmemoryPool p, void *addr, size_t len)
-{
-	if (p->props.location.type != CU_MEM_LOCATION_TYPE_HOST_NUMA)
-		return;
-	if (numa_available() < 0)
-		return; /* no NUMA support in this kernel: one node anyway */
-	numa_tonode_memory(addr, len, p->props.location.id);
-}
-
-/* Maps len bytes of backing memory for a chunk. */
-static void *chunk_map(CUmemoryPool p, size_t len, uint64_t *off)
-{
-	void *m;
-
-	if (p->fd >= 0) {
-		if (!extent_take(p, len, off))
-			return NULL;
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 p->fd, (off_t)*off);
-		if (m == MAP_FAILED) {
-			extent_put(p, *off, len);
-			return NULL;
-		}
-	} else {
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (m == MAP_FAILED)
-			return NULL;
-	}
-	place_on_node(p, m, len);
-	return m;
-}
-
-static void chunk_unmap(CUmemoryPool p, struct chunk *c)
-{
-	munmap((void *)c->base, c->size);
-	if (p->fd >= 0) {
-		/* Give the pages back; the memfd keeps its size. */
-		if (fallocate(p->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			      (off_t)c->off, (off_t)c->size) < 0)
-			cuemu_debug("pool %llu: punch hole: %s",
-				    (unsigned long long)p->id, strerror(errno));
-		extent_put(p, c->off, c->size);
-	}
-}
+/* ---------------------------------------------------------------- backing */
 
 static bool charge(CUmemoryPool p, size_t len)
 {
@@ -321,67 +213,146 @@ static void uncharge(CUmemoryPool p, size_t len)
 		cuemu_mem_uncharge(p->dev, len);
 }
 
-/* Reserves a chunk that can hold need bytes: the usual chunk size where
- * maxSize and the device leave room for it, else just what is needed.
- * Returns its one clean run, or NULL (out of memory). */
-static struct seg *chunk_new(CUmemoryPool p, size_t need)
+static void place_on_node(CUmemoryPool p, void *addr, size_t len)
 {
-	size_t want = need <= POOL_CHUNK ? POOL_CHUNK :
-		      CUEMU_ALIGN_UP(need, CUEMU_GRANULARITY);
-	size_t least = CUEMU_ALIGN_UP(need, CUEMU_GRANULARITY);
-	size_t room = p->max_size > p->reserved ? p->max_size - p->reserved : 0;
-	struct chunk *c;
-	struct seg *g;
-	void *m;
-
-	if (want > room)
-		want = least <= room ? least : 0;
-	if (!want)
-		return NULL;
-	if (!charge(p, want)) {
-		if (want == least || !charge(p, least))
-			return NULL;
-		want = least;
-	}
-	c = calloc(1, sizeof *c);
-	g = calloc(1, sizeof *g);
-	m = c && g ? chunk_map(p, want, &c->off) : NULL;
-	if (!m) {
-		free(c);
-		free(g);
-		uncharge(p, want);
-		return NULL;
-	}
-	c->base = (uintptr_t)m;
-	c->size = want;
-	TAILQ_INIT(&c->segs);
-	LIST_INSERT_HEAD(&p->chunks, c, node);
-	g->pool = p;
-	g->chunk = c;
-	g->addr = c->base;
-	g->len = want;
-	g->state = SEG_CLEAN;
-	TAILQ_INSERT_TAIL(&c->segs, g, adj);
-	RB_INSERT(free_tree, &p->free, g);
-	note_reserved(p, (int64_t)want);
-	cuemu_event_log("pool_grow", "pool=%llu chunk=%#lx size=%zu reserved=%llu",
-			(unsigned long long)p->id, (unsigned long)c->base, want,
-			(unsigned long long)p->reserved);
-	return g;
+	if (p->props.location.type != CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		return;
+	if (numa_available() < 0)
+		return; /* no NUMA support in this kernel: one node anyway */
+	numa_tonode_memory(addr, len, p->props.location.id);
 }
 
-/* Releases a chunk whose memory is all clean (one run). */
-static void chunk_release(CUmemoryPool p, struct chunk *c)
+/* Backs granule i of arena a: shared pages of the memfd for a shareable
+ * pool, else anonymous ones. */
+static bool granule_map(CUmemoryPool p, struct arena *a, size_t i)
 {
-	struct seg *g = TAILQ_FIRST(&c->segs);
+	void *at = (void *)(a->base + i * POOL_GRANULE);
+	void *m;
 
-	RB_REMOVE(free_tree, &p->free, g);
-	free(g);
-	LIST_REMOVE(c, node);
-	chunk_unmap(p, c);
-	uncharge(p, c->size);
-	note_reserved(p, -(int64_t)c->size);
-	free(c);
+	if (p->fd >= 0) {
+		m = mmap(at, POOL_GRANULE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, p->fd,
+			 (off_t)(a->file_off + i * POOL_GRANULE));
+		if (m == MAP_FAILED)
+			return false;
+	} else if (mprotect(at, POOL_GRANULE, PROT_READ | PROT_WRITE) < 0) {
+		return false;
+	}
+	place_on_node(p, at, POOL_GRANULE);
+	return true;
+}
+
+/* Gives granule i's pages back and leaves its addresses reserved. */
+static void granule_unmap(CUmemoryPool p, struct arena *a, size_t i)
+{
+	void *at = (void *)(a->base + i * POOL_GRANULE);
+
+	if (mmap(at, POOL_GRANULE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		 MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
+		cuemu_debug("pool %llu: unmap: %s", (unsigned long long)p->id,
+			    strerror(errno));
+	if (p->fd >= 0 &&
+	    fallocate(p->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)(a->file_off + i * POOL_GRANULE), POOL_GRANULE) < 0)
+		cuemu_debug("pool %llu: punch hole: %s",
+			    (unsigned long long)p->id, strerror(errno));
+}
+
+static bool commit_one(CUmemoryPool p, struct arena *a, size_t i)
+{
+	if (p->reserved + POOL_GRANULE > reserve_limit(p) ||
+	    !charge(p, POOL_GRANULE))
+		return false;
+	if (!granule_map(p, a, i)) {
+		uncharge(p, POOL_GRANULE);
+		return false;
+	}
+	a->committed[i] = 1;
+	note_reserved(p, (int64_t)POOL_GRANULE);
+	return true;
+}
+
+static void decommit_one(CUmemoryPool p, struct arena *a, size_t i)
+{
+	granule_unmap(p, a, i);
+	a->committed[i] = 0;
+	uncharge(p, POOL_GRANULE);
+	note_reserved(p, -(int64_t)POOL_GRANULE);
+}
+
+/* Backs every granule that [addr, addr+len) of arena a touches; all or
+ * nothing. false when maxSize or the device does not allow it. */
+static bool commit(CUmemoryPool p, struct arena *a, uintptr_t addr, size_t len)
+{
+	size_t first = (addr - a->base) / POOL_GRANULE;
+	size_t last = (addr + len - 1 - a->base) / POOL_GRANULE;
+	uint64_t before = p->reserved;
+
+	for (size_t i = first; i <= last; i++) {
+		if (a->committed[i] || commit_one(p, a, i))
+			continue;
+		while (i-- > first && p->reserved > before)
+			if (a->committed[i])
+				decommit_one(p, a, i);
+		return false;
+	}
+	if (p->reserved > before)
+		cuemu_event_log("pool_grow", "pool=%llu reserved=%llu",
+				(unsigned long long)p->id,
+				(unsigned long long)p->reserved);
+	return true;
+}
+
+/* Reserves address space for at least need bytes (no backing yet) and
+ * returns its one clean run, or NULL. */
+static struct seg *arena_new(CUmemoryPool p, size_t need)
+{
+	size_t size = CUEMU_ALIGN_UP(need, POOL_GRANULE);
+	size_t cap = reserve_limit(p) < POOL_ARENA ? reserve_limit(p) : POOL_ARENA;
+	struct arena *a;
+	struct seg *g;
+	uintptr_t m, base;
+
+	if (size < cap)
+		size = cap;
+	/* Over-reserve by a granule to align the arena to one. */
+	m = (uintptr_t)mmap(NULL, size + POOL_GRANULE, PROT_NONE, MAP_PRIVATE |
+			    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if ((void *)m == MAP_FAILED)
+		return NULL;
+	base = CUEMU_ALIGN_UP(m, POOL_GRANULE);
+	if (base > m)
+		munmap((void *)m, base - m);
+	if (m + POOL_GRANULE > base)
+		munmap((void *)(base + size), m + POOL_GRANULE - base);
+	a = calloc(1, sizeof *a);
+	g = calloc(1, sizeof *g);
+	if (a)
+		a->committed = calloc(size / POOL_GRANULE, 1);
+	if (!a || !g || !a->committed ||
+	    (p->fd >= 0 && ftruncate(p->fd, (off_t)(p->file_end + size)) < 0)) {
+		if (a)
+			free(a->committed);
+		free(a);
+		free(g);
+		munmap((void *)base, size);
+		return NULL;
+	}
+	a->base = base;
+	a->size = size;
+	a->file_off = p->file_end;
+	if (p->fd >= 0)
+		p->file_end += size;
+	TAILQ_INIT(&a->segs);
+	LIST_INSERT_HEAD(&p->arenas, a, node);
+	g->pool = p;
+	g->arena = a;
+	g->addr = base;
+	g->len = size;
+	g->state = SEG_CLEAN;
+	TAILQ_INSERT_TAIL(&a->segs, g, adj);
+	RB_INSERT(free_tree, &p->free, g);
+	return g;
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -404,9 +375,8 @@ static void merge_into(CUmemoryPool p, struct seg *a, struct seg *b)
 		if (b->freed_at.seq > a->freed_at.seq)
 			a->freed_at = b->freed_at;
 		TAILQ_REMOVE(&p->pending, b, lnode);
-		b->chunk->npending--;
 	}
-	TAILQ_REMOVE(&b->chunk->segs, b, adj);
+	TAILQ_REMOVE(&b->arena->segs, b, adj);
 	free(b);
 	RB_INSERT(free_tree, &p->free, a);
 }
@@ -422,39 +392,36 @@ static void coalesce(CUmemoryPool p, struct seg *g)
 		merge_into(p, v, g);
 }
 
-/* Turns free run g into a live block of len bytes, leaving the rest of it
- * free in the state it had. false when out of memory. */
+/* Turns free run g into a live block of len bytes, backing it first and
+ * leaving the rest of the run free in the state it had. false (nothing
+ * changed) when out of memory or past maxSize. */
 static bool take(CUmemoryPool p, struct seg *g, size_t len)
 {
 	struct seg *r = NULL;
 
-	if (g->len > len) {
-		r = calloc(1, sizeof *r);
-		if (!r)
-			return false;
+	if (g->len > len && !(r = calloc(1, sizeof *r)))
+		return false;
+	if (!commit(p, g->arena, g->addr, len)) {
+		free(r);
+		return false;
 	}
 	RB_REMOVE(free_tree, &p->free, g);
-	if (g->state == SEG_PENDING) {
+	if (g->state == SEG_PENDING)
 		TAILQ_REMOVE(&p->pending, g, lnode);
-		g->chunk->npending--;
-	}
 	if (r) {
 		r->pool = p;
-		r->chunk = g->chunk;
+		r->arena = g->arena;
 		r->addr = g->addr + len;
 		r->len = g->len - len;
 		r->state = g->state;
 		r->freed_at = g->freed_at;
-		TAILQ_INSERT_AFTER(&g->chunk->segs, g, r, adj);
+		TAILQ_INSERT_AFTER(&g->arena->segs, g, r, adj);
 		RB_INSERT(free_tree, &p->free, r);
-		if (r->state == SEG_PENDING) {
+		if (r->state == SEG_PENDING)
 			TAILQ_INSERT_TAIL(&p->pending, r, lnode);
-			r->chunk->npending++;
-		}
 		g->len = len;
 	}
 	g->state = SEG_USED;
-	g->chunk->nused++;
 	TAILQ_INSERT_TAIL(&p->live, g, lnode);
 	p->nlive++;
 	return true;
@@ -470,39 +437,61 @@ static void settle(CUmemoryPool p)
 		if (!cuemu_spos_done(g->freed_at))
 			continue;
 		TAILQ_REMOVE(&p->pending, g, lnode);
-		g->chunk->npending--;
 		g->state = SEG_CLEAN;
 		/* Only clean neighbours merge with it, so t survives. */
 		coalesce(p, g);
 	}
 }
 
-/* Releases unused chunks, largest reservations last, while the pool holds
- * more than keep bytes and stays at or above keep. */
-static size_t trim(CUmemoryPool p, uint64_t keep)
+/* Releases backed granules that lie wholly in clean free runs while the
+ * pool holds more than keep bytes. With floor, never below keep (TrimTo);
+ * without, down to keep or under it (the release threshold: the driver
+ * frees a granule that crosses it). Returns the bytes released. */
+static uint64_t release(CUmemoryPool p, uint64_t keep, bool floor)
 {
-	struct chunk *c, *t;
-	size_t freed = 0;
+	uint64_t before;
+	struct seg *g;
 
 	settle(p);
-	LIST_FOREACH_SAFE(c, &p->chunks, node, t) {
-		if (p->reserved <= keep)
-			break;
-		if (c->nused || c->npending || p->reserved - c->size < keep)
+	before = p->reserved;
+	RB_FOREACH(g, free_tree, &p->free) {
+		struct arena *a = g->arena;
+		size_t i = (CUEMU_ALIGN_UP(g->addr, POOL_GRANULE) - a->base) /
+			   POOL_GRANULE;
+		size_t end = (CUEMU_ALIGN_DOWN(g->addr + g->len, POOL_GRANULE) -
+			      a->base) / POOL_GRANULE;
+
+		if (g->state != SEG_CLEAN)
 			continue;
-		freed += c->size;
-		chunk_release(p, c);
+		for (; i < end; i++) {
+			if (p->reserved <= keep ||
+			    (floor && p->reserved - POOL_GRANULE < keep))
+				goto out;
+			if (a->committed[i])
+				decommit_one(p, a, i);
+		}
 	}
-	return freed;
+out:
+	if (p->reserved < before)
+		cuemu_event_log("pool_release", "pool=%llu released=%llu "
+				"reserved=%llu", (unsigned long long)p->id,
+				(unsigned long long)(before - p->reserved),
+				(unsigned long long)p->reserved);
+	return before - p->reserved;
 }
 
 /* ---------------------------------------------------------------- pools */
 
 static uint64_t default_max(const CUmemLocation *loc)
 {
-	if (loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+	switch (loc->type) {
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
 		return cuemu_numa_total(loc->id);
-	return cuemu_device(loc->id)->total;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		return (uint64_t)sysconf(_SC_PHYS_PAGES) * CUEMU_PAGE;
+	default:
+		return cuemu_device(loc->id)->total;
+	}
 }
 
 static uint64_t new_uid(CUmemoryPool p)
@@ -514,8 +503,8 @@ static uint64_t new_uid(CUmemoryPool p)
 	return u;
 }
 
-/* Backs a shareable pool with one sparse memfd: chunks are ranges of it,
- * so the exported descriptor maps the same bytes in another process. */
+/* Backs a shareable pool with one sparse memfd: arenas are ranges of it, so
+ * the exported descriptor maps the same bytes in another process. */
 static int make_memfd(CUmemoryPool p)
 {
 	struct fd_header h = {
@@ -525,14 +514,13 @@ static int make_memfd(CUmemoryPool p)
 		.max_size = p->max_size,
 		.handle_types = p->props.handleTypes,
 	};
-	uint64_t span = CUEMU_ALIGN_UP(p->max_size, CUEMU_GRANULARITY);
 
 	p->fd = memfd_create("cuemu-pool", MFD_CLOEXEC);
 	if (p->fd < 0)
 		return -1;
-	if (ftruncate(p->fd, (off_t)(POOL_FD_DATA + span)) < 0 ||
-	    pwrite(p->fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    extent_insert(p, 0, POOL_FD_DATA, span) < 0) {
+	p->file_end = POOL_FD_DATA;
+	if (ftruncate(p->fd, (off_t)p->file_end) < 0 ||
+	    pwrite(p->fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		close(p->fd);
 		p->fd = -1;
 		return -1;
@@ -565,7 +553,7 @@ static CUmemoryPool pool_alloc_struct(const CUmemPoolProps *props)
 	RB_INIT(&p->free);
 	TAILQ_INIT(&p->pending);
 	TAILQ_INIT(&p->live);
-	LIST_INIT(&p->chunks);
+	LIST_INIT(&p->arenas);
 	access_defaults(p);
 	return p;
 }
@@ -623,22 +611,22 @@ static CUresult current_of(int dev, CUmemoryPool *out)
 /* Frees what is left of a destroyed pool once no block of it is live. */
 static void pool_finish(CUmemoryPool p)
 {
-	struct chunk *c;
+	struct arena *a;
 	struct seg *g;
 
-	while ((c = LIST_FIRST(&p->chunks))) {
-		while ((g = TAILQ_FIRST(&c->segs))) {
-			TAILQ_REMOVE(&c->segs, g, adj);
+	while ((a = LIST_FIRST(&p->arenas))) {
+		while ((g = TAILQ_FIRST(&a->segs))) {
+			TAILQ_REMOVE(&a->segs, g, adj);
 			free(g);
 		}
-		LIST_REMOVE(c, node);
-		chunk_unmap(p, c);
-		uncharge(p, c->size);
-		free(c);
+		LIST_REMOVE(a, node);
+		munmap((void *)a->base, a->size);
+		free(a->committed);
+		free(a);
 	}
+	uncharge(p, p->reserved);
 	if (p->fd >= 0)
 		close(p->fd);
-	free(p->ext);
 	free(p);
 }
 
@@ -660,28 +648,55 @@ static enum reuse reuse_of(CUmemoryPool p, CUstream s, struct cuemu_spos here,
 	return p->reuse_internal ? REUSE_WAIT : REUSE_NO;
 }
 
-/* The best free run of at least len bytes that s may use: the smallest one
- * usable at once, else the smallest usable with a wait. */
+/* Is [addr, addr+len) of arena a backed already? */
+static bool backed(const struct arena *a, uintptr_t addr, size_t len)
+{
+	size_t first = (addr - a->base) / POOL_GRANULE;
+	size_t last = (addr + len - 1 - a->base) / POOL_GRANULE;
+
+	for (size_t i = first; i <= last; i++)
+		if (!a->committed[i])
+			return false;
+	return true;
+}
+
+/* The free run of at least len bytes that s should use, by cost: reserved
+ * memory usable at once, then reserved memory behind an inserted wait, then
+ * memory that grows the pool (at once, then with a wait): the allocator
+ * would rather order streams than reserve more. Smallest first within a
+ * rank. */
 static struct seg *find_free(CUmemoryPool p, CUstream s, size_t len, bool *wait)
 {
 	struct seg key = { .len = len, .addr = 0 };
-	struct seg *g, *later = NULL;
+	struct seg *g, *best[4] = { NULL, NULL, NULL, NULL };
 	struct cuemu_spos here = { 0, 0 };
 
 	if (s)
 		here = cuemu_stream_pos(s);
-	*wait = false;
 	for (g = RB_NFIND(free_tree, &p->free, &key); g;
 	     g = RB_NEXT(free_tree, &p->free, g)) {
 		enum reuse r = s ? reuse_of(p, s, here, g) :
 			       g->state == SEG_CLEAN ? REUSE_NOW : REUSE_NO;
-		if (r == REUSE_NOW)
+		int rank;
+
+		if (r == REUSE_NO)
+			continue;
+		rank = (r == REUSE_WAIT) + 2 * !backed(g->arena, g->addr, len);
+		if (rank == 0) {
+			*wait = false;
 			return g;
-		if (r == REUSE_WAIT && !later)
-			later = g;
+		}
+		if (!best[rank])
+			best[rank] = g;
 	}
-	*wait = later != NULL;
-	return later;
+	for (int rank = 1; rank < 4; rank++) {
+		if (best[rank]) {
+			*wait = rank & 1;
+			return best[rank];
+		}
+	}
+	*wait = false;
+	return NULL;
 }
 
 static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
@@ -699,6 +714,19 @@ static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
 	g->a.priv = g;
 }
 
+/* Finds a run for len bytes and makes it a block: reuse first, else new
+ * address space; backing is committed as the block needs it. Lock held. */
+static struct seg *carve(CUmemoryPool p, CUstream s, size_t len, bool *wait)
+{
+	struct seg *g = find_free(p, s, len, wait);
+
+	if (!g) {
+		*wait = false;
+		g = arena_new(p, len);
+	}
+	return g && take(p, g, len) ? g : NULL;
+}
+
 /* Allocates size bytes from p in the order of s. Lock held. */
 static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
 			    CUcontext ctx, CUdeviceptr *out)
@@ -709,28 +737,27 @@ static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
 
 	if (len < size)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
-	g = find_free(p, s, len, &wait);
-	if (!g)
-		g = chunk_new(p, len);
-	if (!g && trim(p, 0))
-		g = chunk_new(p, len);
+	g = carve(p, s, len, &wait);
+	/* Out of room: what no block uses may make room. */
+	if (!g && release(p, 0, true))
+		g = carve(p, s, len, &wait);
 	if (!g)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "pool %llu cannot hold %zu more bytes (reserved "
 				  "%llu of at most %llu, or the device is full)",
 				  (unsigned long long)p->id, size,
 				  (unsigned long long)p->reserved,
-				  (unsigned long long)p->max_size);
+				  (unsigned long long)reserve_limit(p));
+	/* The run was freed on another stream whose free may not have run:
+	 * order this stream after it (REUSE_ALLOW_INTERNAL_DEPENDENCIES). */
 	if (wait && cuemu_stream_wait_pos(s, g->freed_at) != CUDA_SUCCESS)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-				  "cannot order the stream after the free");
-	if (!take(p, g, len))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
+		cuemu_debug("pool %llu: cannot order the stream after the free",
+			    (unsigned long long)p->id);
 	fill_alloc(g, size, ctx);
 	if (cuemu_va_insert(&g->a) < 0)
 		cuemu_debug("pool block %#lx overlaps the address map",
 			    (unsigned long)g->addr);
-	note_used(p, (int64_t)len);
+	note_used(p, (int64_t)size);
 	cuemu_event_log("pool_alloc", "pool=%llu alloc=%llu base=%#lx size=%zu",
 			(unsigned long long)p->id, (unsigned long long)g->a.id,
 			(unsigned long)g->addr, size);
@@ -757,18 +784,16 @@ static void block_free(struct cuemu_alloc *a, CUstream s)
 	cuemu_event_log("pool_free", "pool=%llu alloc=%llu base=%#lx",
 			(unsigned long long)p->id, (unsigned long long)a->id,
 			(unsigned long)a->base);
-	if (!g->chunk) {
+	if (!g->arena) {
 		import_unmap(p, g);
 	} else {
 		TAILQ_REMOVE(&p->live, g, lnode);
 		p->nlive--;
-		g->chunk->nused--;
-		note_used(p, -(int64_t)g->len);
+		note_used(p, -(int64_t)a->size);
 		if (s) {
 			g->state = SEG_PENDING;
 			g->freed_at = cuemu_stream_pos(s);
 			TAILQ_INSERT_TAIL(&p->pending, g, lnode);
-			g->chunk->npending++;
 		} else {
 			g->state = SEG_CLEAN;
 		}
@@ -812,7 +837,7 @@ void cuemu_pool_on_sync(void)
 	LIST_FOREACH(p, &pools, node) {
 		if (!p->imported && (p->reserved > p->threshold ||
 				     !TAILQ_EMPTY(&p->pending)))
-			trim(p, p->threshold);
+			release(p, p->threshold, false);
 	}
 	cuemu_unlock();
 }
@@ -840,11 +865,15 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (!dptr || !bytesize)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a pointer to fill and a non-zero size are needed");
+	if (!dptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
 	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
 		return r;
+	if (!bytesize) {
+		/* The driver accepts a zero-byte allocation. */
+		*dptr = 0;
+		return CUDA_SUCCESS;
+	}
 	cuemu_lock();
 	if (!live_pool(pool))
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
@@ -866,11 +895,15 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (!dptr || !bytesize)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a pointer to fill and a non-zero size are needed");
+	if (!dptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
 	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
 		return r;
+	if (!bytesize) {
+		/* The driver accepts a zero-byte allocation. */
+		*dptr = 0;
+		return CUDA_SUCCESS;
+	}
 	cuemu_lock();
 	r = current_of(cuemu_stream_device(s), &p);
 	if (r == CUDA_SUCCESS)
@@ -889,7 +922,15 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
+	if (!dptr)
+		return CUDA_SUCCESS; /* what a zero-byte allocation returned */
 	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)dptr);
+	if (a && a->kind == CUEMU_KIND_DEVICE && a->base == (uintptr_t)dptr) {
+		/* The driver frees cuMemAlloc memory here too. */
+		cuemu_unlock();
+		return cuMemFree(dptr);
+	}
 	a = block_at(dptr);
 	if (!a)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -918,13 +959,18 @@ static CUresult check_props(const CUmemPoolProps *pp)
 		if (!cuemu_numa_valid(l->id))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "no host NUMA node %d", l->id);
-	} else {
+	} else if (l->type != CU_MEM_LOCATION_TYPE_HOST) {
+		/* HOST is accepted since CUDA 13; HOST_NUMA_CURRENT is not. */
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a pool lives on a device or a host NUMA node");
+				  "a pool lives on a device, the host or a host "
+				  "NUMA node");
 	}
-	if (pp->handleTypes & ~(unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "only POSIX file descriptor handles are supported");
+	/* Windows handles do not exist here; a fabric pool is made (the
+	 * device reports fabric support) though it cannot be exported. */
+	if (pp->handleTypes & ~(unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
+					   CU_MEM_HANDLE_TYPE_FABRIC))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "handle types are POSIX file descriptors or fabric");
 	return CUDA_SUCCESS;
 }
 
@@ -1084,7 +1130,7 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 {
 	CUresult r;
-	size_t freed;
+	uint64_t freed;
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
@@ -1092,10 +1138,10 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 	if (!live_pool(pool)) {
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
 	} else if (!pool->imported) {
-		freed = trim(pool, minBytesToKeep);
-		cuemu_event_log("pool_trim", "pool=%llu keep=%zu released=%zu "
+		freed = release(pool, minBytesToKeep, true);
+		cuemu_event_log("pool_trim", "pool=%llu keep=%zu released=%llu "
 				"reserved=%llu", (unsigned long long)pool->id,
-				minBytesToKeep, freed,
+				minBytesToKeep, (unsigned long long)freed,
 				(unsigned long long)pool->reserved);
 	}
 	cuemu_unlock();
@@ -1108,9 +1154,7 @@ static CUresult check_access(CUmemoryPool p, const CUmemAccessDesc *d)
 {
 	int dev = d->location.id;
 
-	if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "access is set for a device");
+	/* Checked in the driver's order: flags, location, device, owner. */
 	switch (d->flags) {
 	case CU_MEM_ACCESS_FLAGS_PROT_NONE:
 	case CU_MEM_ACCESS_FLAGS_PROT_READWRITE:
@@ -1122,8 +1166,13 @@ static CUresult check_access(CUmemoryPool p, const CUmemAccessDesc *d)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "unknown access flags %d", (int)d->flags);
 	}
+	if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "pool access is set for devices");
+	if (!dev_valid(dev))
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
 	if (dev == p->dev && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
 				  "the owning device always has read-write access");
 	if (dev != p->dev && p->dev >= 0 && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE) {
 		const struct cuemu_link *l = cuemu_link(dev, p->dev);
@@ -1176,12 +1225,13 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
 	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE &&
 		 dev_valid(location->id))
 		*flags = memPool->access[location->id];
-	else if (memPool->dev < 0 &&
-		 (location->type == CU_MEM_LOCATION_TYPE_HOST ||
-		  location->type == CU_MEM_LOCATION_TYPE_HOST_NUMA))
-		*flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	else if (location->type == CU_MEM_LOCATION_TYPE_HOST ||
+		 location->type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		/* The host owns a host pool; a device pool is none to it. */
+		*flags = memPool->dev < 0 ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
+			 CU_MEM_ACCESS_FLAGS_PROT_NONE;
 	else
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a device location");
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a location");
 	cuemu_unlock();
 	return r;
 }
@@ -1260,10 +1310,13 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
 	cuemu_lock();
 	if (!live_pool(pool)) {
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->imported || pool->fd < 0 ||
-		   handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+	} else if (pool->imported || !(pool->props.handleTypes & handleType) ||
+		   (handleType & (handleType - 1))) {
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "the pool was not created with that handle type");
+	} else if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+		r = cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+			       "this machine has no fabric to share over");
 	} else if ((fd = fcntl(pool->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s", strerror(errno));
 	} else {
@@ -1279,10 +1332,10 @@ static CUresult read_header(int fd, struct fd_header *h)
 
 	if (fstat(fd, &st) < 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a descriptor");
+	/* The driver answers UNKNOWN for a descriptor that is not a pool. */
 	if (pread(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h ||
-	    h->magic != POOL_MAGIC ||
-	    (uint64_t)st.st_size < POOL_FD_DATA + h->max_size)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+	    h->magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
+		return cuemu_fail(CUDA_ERROR_UNKNOWN,
 				  "the descriptor is not an exported pool");
 	return CUDA_SUCCESS;
 }
@@ -1351,12 +1404,12 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out,
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "%#llx was not allocated from a pool",
 			       (unsigned long long)ptr);
-	} else if (!g->chunk || g->pool->fd < 0) {
+	} else if (!g->arena || g->pool->fd < 0) {
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "the block's pool is not shareable");
 	} else {
 		e.uid = g->pool->uid;
-		e.off = g->chunk->off + (g->addr - g->chunk->base);
+		e.off = g->arena->file_off + (g->addr - g->arena->base);
 		e.size = a->size;
 		e.len = g->len;
 		e.id = a->id;
@@ -1365,6 +1418,13 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out,
 	}
 	cuemu_unlock();
 	return r;
+}
+
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) < 0 ? 0 : (uint64_t)st.st_size;
 }
 
 /* Maps an exported block of imported pool p. Lock held. */
@@ -1420,8 +1480,8 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
 	if (!live_pool(pool) || !pool->imported)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not an imported pool");
 	else if (e.magic != PTR_MAGIC || e.uid != pool->uid ||
-		 e.off < POOL_FD_DATA || e.off + e.len > POOL_FD_DATA + pool->max_size ||
-		 e.size > e.len)
+		 e.off < POOL_FD_DATA || e.size > e.len ||
+		 e.off + e.len > file_size(pool->fd))
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "the export data is not of this pool");
 	else
@@ -1686,8 +1746,16 @@ static json_t *ctl_list(void)
 
 static const char *handle_words(const CUmemoryPool p)
 {
-	return p->props.handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ?
-	       "posix_fd" : "none";
+	switch ((unsigned)p->props.handleTypes) {
+	case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR:
+		return "posix_fd";
+	case CU_MEM_HANDLE_TYPE_FABRIC:
+		return "fabric";
+	case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_FABRIC:
+		return "posix_fd fabric";
+	default:
+		return "none";
+	}
 }
 
 static json_t *access_json(CUmemoryPool p)

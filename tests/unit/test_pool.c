@@ -178,22 +178,22 @@ static void test_errors(void)
 	is_res(cuMemFreeAsync((CUdeviceptr)(uintptr_t)&stack, s),
 	       CUDA_ERROR_INVALID_VALUE, "freeing an address no pool gave");
 	cuMemAlloc(&dev, MIB);
-	is_res(cuMemFreeAsync(dev, s), CUDA_ERROR_INVALID_VALUE,
-	       "freeing a cuMemAlloc block with cuMemFreeAsync");
-	cuMemFree(dev);
+	is_res(cuMemFreeAsync(dev, s), CUDA_SUCCESS,
+	       "cuMemFreeAsync frees cuMemAlloc memory too");
+	is_res(cuMemFree(dev), CUDA_ERROR_INVALID_VALUE, "which is then gone");
 	is_res(cuMemAllocFromPoolAsync(&d, MIB, p, s), CUDA_SUCCESS, "allocate from it");
 	is_res(cuMemFreeAsync(d + 512, s), CUDA_ERROR_INVALID_VALUE,
 	       "freeing an interior pointer");
 	is_res(cuMemFreeAsync(d, s), CUDA_SUCCESS, "free");
 	is_res(cuMemFreeAsync(d, s), CUDA_ERROR_INVALID_VALUE, "freeing twice");
-	is_res(cuMemAllocAsync(&d, 0, s), CUDA_ERROR_INVALID_VALUE, "size 0");
+	d = 1;
+	is_res(cuMemAllocAsync(&d, 0, s), CUDA_SUCCESS, "size 0 is accepted");
+	is_res(cuMemFreeAsync(d, s), CUDA_SUCCESS, "and what it gives can be freed");
 	is_res(cuMemAllocAsync(NULL, MIB, s), CUDA_ERROR_INVALID_VALUE, "NULL pointer");
 	{
 		CUmemPoolProps pp = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
 			.location = { .type = CU_MEM_LOCATION_TYPE_HOST } };
 		CUmemoryPool q;
-		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
-		       "a pool on location type HOST");
 		pp.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
 		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
 		       "a pool on HOST_NUMA_CURRENT");
@@ -201,6 +201,22 @@ static void test_errors(void)
 		pp.location.id = 42;
 		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
 		       "a pool on a device that does not exist");
+		pp.location.id = 0;
+		pp.handleTypes = CU_MEM_HANDLE_TYPE_WIN32;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
+		       "Windows handles do not exist here");
+		pp.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+		pp.allocType = CU_MEM_ALLOCATION_TYPE_INVALID;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
+		       "allocType must be pinned");
+		pp.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+		pp.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_SUCCESS,
+		       "a fabric pool is made");
+		is_res(cuMemPoolExportToShareableHandle(&fd, q,
+			CU_MEM_HANDLE_TYPE_FABRIC, 0), CUDA_ERROR_NOT_SUPPORTED,
+		       "but there is no fabric to export it over");
+		cuMemPoolDestroy(q);
 	}
 	is_res(cuMemPoolDestroy(p), CUDA_SUCCESS, "destroy");
 	is_res(cuMemPoolDestroy(p), CUDA_ERROR_INVALID_VALUE, "destroy twice");
@@ -221,60 +237,86 @@ static void test_accounting(void)
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0, "a new pool holds nothing");
 	cuMemAllocFromPoolAsync(&a, 1000, p, s);
 	cuMemAllocFromPoolAsync(&b, 3 * MIB, p, s);
+	ok(a % (2 * MIB) == 0, "a new pool's first block is 2 MiB aligned");
 	ok(b == a + 1024, "blocks are carved one after another at 512 bytes");
-	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1024 + 3 * MIB,
-	       "used counts rounded block sizes");
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1000 + 3 * MIB,
+	       "used counts the bytes asked for");
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
-	       "both fit one chunk");
+	       "both fit one 32 MiB granule");
 	is_res(cuMemAllocFromPoolAsync(&big, 33 * MIB, p, s), CUDA_SUCCESS,
-	       "a block larger than a chunk");
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK + 34 * MIB,
-	       "gets a chunk of its own rounded to 2 MiB");
+	       "a block larger than a granule");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK,
+	       "continues the pool's address space: one granule more");
 	cuMemAllocFromPoolAsync(&c, 30 * MIB, p, s);
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK + 34 * MIB,
-	       "a block that does not fit takes a new chunk");
-	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 1024 + 3 * MIB + 63 * MIB,
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 3 * CHUNK,
+	       "and the next block one more");
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 1000 + 66 * MIB,
 	       "used high-water mark");
 	cuMemFreeAsync(c, s);
 	cuMemFreeAsync(big, s);
-	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1024 + 3 * MIB, "used after frees");
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 1000 + 3 * MIB, "used after frees");
 	cuStreamSynchronize(s);
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK + 34 * MIB,
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 3 * CHUNK,
 	       "a threshold of all keeps everything on synchronize");
 	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 40 * MIB);
 	cuStreamSynchronize(s);
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
-	       "a 40 MiB threshold releases the unused chunks down to it");
+	       "over a 40 MiB threshold, synchronize releases unused granules "
+	       "until at or under it");
 	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, ~0ULL);
+	cuMemAllocFromPoolAsync(&big, 33 * MIB, p, s);
+	cuMemAllocFromPoolAsync(&c, 30 * MIB, p, s);
+	cuMemFreeAsync(c, s);
+	cuMemFreeAsync(big, s);
+	cuStreamSynchronize(s);
+	is_res(cuMemPoolTrimTo(p, 40 * MIB), CUDA_SUCCESS, "trim to 40 MiB");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK,
+	       "trim keeps at least what it is asked to");
+	is_res(cuMemPoolTrimTo(p, 1), CUDA_SUCCESS, "trim to 1 byte");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "trim keeps what live blocks use");
 	cuMemFreeAsync(a, s);
 	cuMemFreeAsync(b, s);
-	is_res(cuMemPoolTrimTo(p, CHUNK), CUDA_SUCCESS, "trim to 32 MiB");
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
-	       "trim keeps at least what it is asked to");
 	is_res(cuMemPoolTrimTo(p, 0), CUDA_SUCCESS, "trim to 0");
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0,
-	       "trim releases what no block uses");
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 2 * CHUNK + 34 * MIB,
+	       "trim releases what no block uses once its free has run");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 3 * CHUNK,
 	       "reserved high-water mark survives");
+	cuMemAllocFromPoolAsync(&a, MIB, p, s);
 	set_u(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, 0);
-	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 0,
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH), CHUNK,
 	       "reserved high-water mark resets to what is reserved now");
 	set_u(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH, 0);
-	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), 0,
+	is_int(attr(p, CU_MEMPOOL_ATTR_USED_MEM_HIGH), MIB,
 	       "used high-water mark resets to what is used now");
+	cuMemFreeAsync(a, s);
+	cuStreamSynchronize(s);
 	cuMemPoolDestroy(p);
 
 	p = new_pool(0, 64 * MIB);
 	is_res(cuMemAllocFromPoolAsync(&a, 40 * MIB, p, s), CUDA_SUCCESS,
 	       "40 MiB from a 64 MiB pool");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK,
+	       "takes two granules");
 	is_res(cuMemAllocFromPoolAsync(&b, 40 * MIB, p, s), CUDA_ERROR_OUT_OF_MEMORY,
 	       "maxSize bounds the pool");
 	is_res(cuMemAllocFromPoolAsync(&b, 20 * MIB, p, s), CUDA_SUCCESS,
 	       "what fits under maxSize is still given");
-	ok(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) <= 64 * MIB,
-	   "reserved stays within maxSize");
+	is_res(cuMemAllocFromPoolAsync(&c, 5 * MIB, p, s), CUDA_ERROR_OUT_OF_MEMORY,
+	       "and no more");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK,
+	       "reserved stays within maxSize");
 	cuMemFreeAsync(a, s);
 	cuMemFreeAsync(b, s);
+	cuStreamSynchronize(s);
+	cuMemPoolDestroy(p);
+
+	p = new_pool(0, 1000);
+	is_res(cuMemAllocFromPoolAsync(&a, 100, p, s), CUDA_SUCCESS,
+	       "a pool of maxSize 1000 allocates");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "from one whole granule");
+	cuMemFreeAsync(a, s);
 	cuStreamSynchronize(s);
 	cuMemPoolDestroy(p);
 	cuStreamDestroy(s);
@@ -283,7 +325,7 @@ static void test_accounting(void)
 static void test_reuse(void)
 {
 	CUmemoryPool p = new_pool(0, 0);
-	CUdeviceptr a = 0, b = 0;
+	CUdeviceptr a = 0, b = 0, c = 0;
 	CUstream s1, s2;
 	CUevent e;
 
@@ -342,25 +384,26 @@ static void test_reuse(void)
 	cuMemFreeAsync(b, s2);
 	cuCtxSynchronize();
 
-	/* Internal dependency: the free has not run; the allocator makes s2
-	 * wait for it. */
+	/* Internal dependency: the free has not run; rather than grow, the
+	 * allocator makes s2 wait for it. Two 16 MiB blocks fill the one
+	 * granule the pool holds. */
 	block_stream(s1);
-	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	cuMemAllocFromPoolAsync(&a, 16 * MIB, p, s1);
 	only_rule(p, 1, 1, 0);
 	cuMemFreeAsync(a, s1);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
+	cuMemAllocFromPoolAsync(&b, 16 * MIB, p, s2);
 	ok(b != a, "internal dependencies off: a pending free on another stream "
 	   "is not reused");
-	cuMemFreeAsync(b, s2);
 	is_res(cuStreamQuery(s2), CUDA_SUCCESS, "and s2 does not wait");
 	only_rule(p, 0, 0, 1);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
-	ok(b == a, "ALLOW_INTERNAL_DEPENDENCIES: a pending free is reused");
+	cuMemAllocFromPoolAsync(&c, 16 * MIB, p, s2);
+	ok(c == a, "ALLOW_INTERNAL_DEPENDENCIES: a pending free is reused");
 	is_res(cuStreamQuery(s2), CUDA_ERROR_NOT_READY,
 	       "and s2 now waits for the free's stream");
 	open_gate();
 	is_res(cuStreamSynchronize(s2), CUDA_SUCCESS, "s2 finishes once s1 does");
 	cuMemFreeAsync(b, s2);
+	cuMemFreeAsync(c, s2);
 	cuCtxSynchronize();
 
 	cuEventDestroy(e);
@@ -394,8 +437,38 @@ static void test_access(void)
 	cuMemPoolGetAccess(&f, p, &l1);
 	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "gpu1 has none again");
 	d.location.id = 77;
-	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_VALUE,
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_DEVICE,
 	       "access for a device that does not exist");
+	d.location = l0;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_DEVICE,
+	       "the owning device cannot lose its access");
+	cuMemPoolGetAccess(&f, p, &l0);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "it stays read-write");
+	d.flags = (CUmemAccess_flags)7;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_VALUE,
+	       "unknown access flags");
+	d.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	d.location.type = CU_MEM_LOCATION_TYPE_HOST;
+	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_NOT_SUPPORTED,
+	       "access is set for devices, not the host");
+	{
+		CUmemLocation h = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+		f = CU_MEM_ACCESS_FLAGS_PROT_READ;
+		is_res(cuMemPoolGetAccess(&f, p, &h), CUDA_SUCCESS,
+		       "the host's access to a device pool");
+		is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "is none");
+	}
+	{
+		CUmemAccessDesc two[2] = {
+			{ .location = l1, .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE },
+			{ .location = { CU_MEM_LOCATION_TYPE_DEVICE, 88 },
+			  .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE },
+		};
+		is_res(cuMemPoolSetAccess(p, two, 2), CUDA_ERROR_INVALID_DEVICE,
+		       "a list with one bad descriptor is refused");
+		cuMemPoolGetAccess(&f, p, &l1);
+		is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "and none of it applies");
+	}
 	cuMemPoolDestroy(p);
 }
 
@@ -416,7 +489,7 @@ static void test_host_numa(void)
 		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
 		.location = { .type = CU_MEM_LOCATION_TYPE_HOST_NUMA, .id = 0 },
 	};
-	CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST_NUMA, 0 };
+	CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
 	CUmemLocation l0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
 	CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_READ;
 	CUmemoryPool p = NULL;
@@ -437,6 +510,8 @@ static void test_host_numa(void)
 		is_int(node_of((void *)(uintptr_t)d), 0, "its pages are on node 0");
 	cuMemPoolGetAccess(&f, p, &host);
 	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the host is read-write");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
+	       "it reserves host memory in granules too");
 	cuMemPoolGetAccess(&f, p, &l0);
 	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "a device has none until set");
 	cuMemFreeAsync(d, s);
@@ -445,6 +520,16 @@ static void test_host_numa(void)
 	pp.location.id = 63;
 	is_res(cuMemPoolCreate(&p, &pp), CUDA_ERROR_INVALID_VALUE,
 	       "a NUMA node that does not exist");
+	pp.location.type = CU_MEM_LOCATION_TYPE_HOST;
+	pp.location.id = 0;
+	is_res(cuMemPoolCreate(&p, &pp), CUDA_SUCCESS, "a pool of host memory");
+	is_res(cuMemAllocFromPoolAsync(&d, 4096, p, s), CUDA_SUCCESS,
+	       "allocates host memory");
+	cuMemGetInfo(&free1, &total);
+	is_int(free0, free1, "not charged to a device either");
+	cuMemFreeAsync(d, s);
+	cuStreamSynchronize(s);
+	cuMemPoolDestroy(p);
 	cuStreamDestroy(s);
 }
 
