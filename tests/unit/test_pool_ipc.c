@@ -151,7 +151,10 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(sv[0]);
 		snprintf(arg, sizeof arg, "%d", sv[1]);
-		execl("/proc/self/exe", argv[0], "--importer", arg, (char *)NULL);
+		/* argv[0], not /proc/self/exe: under valgrind the latter is
+		 * the tool, not this program. */
+		execl(strchr(argv[0], '/') ? argv[0] : "/proc/self/exe",
+		      argv[0], "--importer", arg, (char *)NULL);
 		_exit(127);
 	}
 	close(sv[1]);
