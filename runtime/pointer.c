@@ -9,7 +9,8 @@
  * the lock, then answers every attribute from the snapshot with no lock
  * held: the caller's result buffers may themselves be managed memory, whose
  * first touch faults into fault.c. Each attribute is written with the width
- * the real driver writes (probes/results/ptrattr.txt).
+ * the real driver writes, and the errors and defaults are its own
+ * (probes/results/ptrattr.txt).
  *
  * Locking: cuemu_lock() only while taking the snapshot or setting
  * SYNC_MEMOPS.
@@ -24,49 +25,53 @@
 struct pinfo {
 	bool known;              /* in an allocation, or mapped in a
 	                          * reservation */
-	bool in_resv;            /* inside a reservation, mapped or not */
 	enum cuemu_kind kind;
 	uintptr_t range_base;    /* allocation, or the reservation */
 	size_t range_size;
-	uintptr_t map_base;      /* allocation, or the one mapping */
+	uintptr_t map_base;      /* what the device maps it with */
 	size_t map_size;
 	uint64_t id, block_id;
 	CUcontext ctx;
 	int device;              /* ordinal; host memory: the device current
 	                          * when it was made */
-	int proc;                /* where the bytes are: GPU or host */
-	unsigned flags;
+	bool on_device;          /* the bytes are device memory */
+	bool reachable;          /* the current device can address it */
 	bool sync_memops;
 	CUmemoryPool pool;
 	unsigned long long handle_types;
 	unsigned access;         /* CUpointer_attribute_access_flags */
 };
 
-/* Width in bytes of each attribute's value, as the real driver writes it. */
+/* Width in bytes of each attribute's value as the real driver writes it
+ * (probes/results/ptrattr.txt): booleans are 32-bit, the handle type mask
+ * 64-bit, and of the P2P token pair only its two members. */
+#define P2P_WIDTH (sizeof(unsigned long long) + sizeof(unsigned int))
 static const unsigned char width[NATTR + 1] = {
 	[CU_POINTER_ATTRIBUTE_CONTEXT] = sizeof(CUcontext),
 	[CU_POINTER_ATTRIBUTE_MEMORY_TYPE] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_DEVICE_POINTER] = sizeof(CUdeviceptr),
 	[CU_POINTER_ATTRIBUTE_HOST_POINTER] = sizeof(void *),
-	[CU_POINTER_ATTRIBUTE_P2P_TOKENS] =
-		sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS),
-	[CU_POINTER_ATTRIBUTE_SYNC_MEMOPS] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_P2P_TOKENS] = P2P_WIDTH,
+	[CU_POINTER_ATTRIBUTE_SYNC_MEMOPS] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_BUFFER_ID] = sizeof(unsigned long long),
-	[CU_POINTER_ATTRIBUTE_IS_MANAGED] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_IS_MANAGED] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL] = sizeof(int),
-	[CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_RANGE_START_ADDR] = sizeof(CUdeviceptr),
 	[CU_POINTER_ATTRIBUTE_RANGE_SIZE] = sizeof(size_t),
-	[CU_POINTER_ATTRIBUTE_MAPPED] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_MAPPED] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES] = sizeof(unsigned long long),
-	[CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_ACCESS_FLAGS] = sizeof(unsigned int),
 	[CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE] = sizeof(CUmemoryPool),
 	[CU_POINTER_ATTRIBUTE_MAPPING_SIZE] = sizeof(size_t),
 	[CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR] = sizeof(void *),
 	[CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID] = sizeof(unsigned long long),
-	[CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE] = sizeof(bool),
+	[CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE] = sizeof(unsigned int),
 };
+
+/* The vaSpaceToken the real driver answers for its one address space. */
+#define VA_SPACE_TOKEN 0xfe00u
 
 static bool attr_valid(CUpointer_attribute attr)
 {
@@ -81,25 +86,15 @@ static void put(void *data, CUpointer_attribute attr, uint64_t v)
 
 /* ------------------------------------------------------------ snapshot */
 
-static unsigned device_access(int owner, int curdev)
-{
-	if (curdev < 0)
-		return CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-	return owner == curdev || cuemu_peer_enabled(curdev, owner) ?
-		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE :
-		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-}
-
 static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 		     struct pinfo *pi)
 {
 	struct cuemu_map_info mi;
+	int proc;
 
-	pi->in_resv = true;
-	pi->range_base = a->base;
-	pi->range_size = a->size;
 	if (!cuemu_vmm_lookup(p, curdev, &mi))
 		return;
+	proc = cuemu_loc_proc(mi.loc);
 	pi->known = true;
 	pi->range_base = mi.resv_base;
 	pi->range_size = mi.resv_size;
@@ -107,12 +102,38 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 	pi->map_size = mi.map_size;
 	pi->id = a->id;
 	pi->block_id = mi.handle_id;
-	pi->proc = cuemu_loc_proc(mi.loc);
-	if (pi->proc < 0)
-		pi->proc = CUEMU_PROC_HOST;
-	pi->device = pi->proc == CUEMU_PROC_HOST ? curdev : pi->proc;
+	pi->on_device = proc >= 0 && proc != CUEMU_PROC_HOST;
+	pi->device = pi->on_device ? proc : curdev;
 	pi->handle_types = mi.handle_types;
 	pi->access = (unsigned)mi.access;
+	pi->reachable = mi.access != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	pi->sync_memops = a->sync_memops;
+}
+
+static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
+{
+	pi->known = true;
+	pi->range_base = pi->map_base = a->base;
+	pi->range_size = a->size;
+	/* The driver maps device, pinned and managed memory in 2 MiB pages;
+	 * a registration is mapped as it is. */
+	pi->map_size = a->kind == CUEMU_KIND_REGISTERED ? a->size :
+		CUEMU_ALIGN_UP(a->size, CUEMU_GRANULARITY);
+	pi->id = pi->block_id = a->id;
+	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
+	pi->device = a->device;
+	pi->sync_memops = a->sync_memops;
+	pi->on_device = a->kind == CUEMU_KIND_DEVICE ||
+			a->kind == CUEMU_KIND_POOL;
+	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
+			(curdev >= 0 && (a->device == curdev ||
+					 cuemu_peer_enabled(curdev, a->device)));
+	if (a->kind == CUEMU_KIND_POOL)
+		pi->pool = cuemu_pool_of(a);
+	pi->access = a->kind == CUEMU_KIND_REGISTERED &&
+		(a->flags & CU_MEMHOSTREGISTER_READ_ONLY) ?
+		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
+		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
 }
 
 static void snapshot(uintptr_t p, int curdev, struct pinfo *pi)
@@ -123,164 +144,184 @@ static void snapshot(uintptr_t p, int curdev, struct pinfo *pi)
 	pi->device = CU_DEVICE_INVALID;
 	cuemu_lock();
 	a = cuemu_va_find(p);
-	if (a && a->kind == CUEMU_KIND_RESERVATION) {
-		pi->kind = a->kind;
+	if (a && a->kind == CUEMU_KIND_RESERVATION)
 		snap_vmm(p, curdev, a, pi);
-	} else if (a) {
-		pi->known = true;
+	else if (a)
+		snap_alloc(curdev, a, pi);
+	if (pi->known)
 		pi->kind = a->kind;
-		pi->range_base = pi->map_base = a->base;
-		pi->range_size = pi->map_size = a->size;
-		pi->id = pi->block_id = a->id;
-		pi->ctx = a->ctx;
-		pi->device = a->device;
-		pi->flags = a->flags;
-		pi->sync_memops = a->sync_memops;
-		if (a->kind == CUEMU_KIND_POOL)
-			pi->pool = cuemu_pool_of(a);
-		pi->proc = a->kind == CUEMU_KIND_DEVICE ||
-			   a->kind == CUEMU_KIND_POOL ? a->device :
-			   CUEMU_PROC_HOST;
-		if (a->kind == CUEMU_KIND_DEVICE)
-			pi->access = device_access(a->device, curdev);
-		else if (a->kind == CUEMU_KIND_REGISTERED &&
-			 (a->flags & CU_MEMHOSTREGISTER_READ_ONLY))
-			pi->access = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ;
-		else
-			pi->access = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
-	}
 	cuemu_unlock();
-	/* A pool decides who may reach its blocks; ask it without the lock. */
-	if (pi->pool && curdev >= 0) {
-		CUmemLocation loc = { CU_MEM_LOCATION_TYPE_DEVICE, curdev };
-		CUmemAccess_flags f;
+}
 
-		if (cuMemPoolGetAccess(&f, pi->pool, &loc) == CUDA_SUCCESS)
-			pi->access = (unsigned)f;
-	}
+/* Querying P2P tokens sets SYNC_MEMOPS, as the driver documents. */
+static void mark_sync(uintptr_t p)
+{
+	struct cuemu_alloc *a;
+
+	cuemu_lock();
+	if ((a = cuemu_va_find(p)))
+		a->sync_memops = true;
+	cuemu_unlock();
 }
 
 /* ------------------------------------------------------------ answers */
 
-static bool on_device(const struct pinfo *pi)
-{
-	return pi->proc != CUEMU_PROC_HOST && pi->kind != CUEMU_KIND_MANAGED;
-}
-
-/* The value of attr for a known pointer, or an error for an attribute that
- * has none for this kind of memory. */
+/* The value of attr for a known pointer. An attribute this kind of memory
+ * has no value for answers an error and 0, as the driver writes it. */
 static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
-			 uintptr_t p, uint64_t *v)
+			 uintptr_t p, bool have_ctx, uint64_t *v)
 {
-	bool vmm = pi->kind == CUEMU_KIND_RESERVATION;
+	bool plain = pi->kind == CUEMU_KIND_DEVICE;
 
+	*v = 0;
 	switch (attr) {
 	case CU_POINTER_ATTRIBUTE_CONTEXT:
 		*v = (uintptr_t)pi->ctx;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-		*v = on_device(pi) || pi->kind == CUEMU_KIND_MANAGED ?
+		*v = pi->on_device || pi->kind == CUEMU_KIND_MANAGED ?
 			CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+		if (!have_ctx)
+			return CUDA_ERROR_INVALID_CONTEXT;
+		if (!pi->reachable)
+			return CUDA_ERROR_INVALID_VALUE;
 		*v = p;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		if (pi->on_device)
+			return CUDA_ERROR_INVALID_VALUE;
 		*v = p;
-		return on_device(pi) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
 		*v = pi->sync_memops;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
 		*v = pi->id;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
 		*v = pi->kind == CUEMU_KIND_MANAGED;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		*v = (uint32_t)pi->device;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
-		*v = pi->kind == CUEMU_KIND_DEVICE;
-		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+		/* Only cuMemAlloc memory is, on the real H200. */
+		*v = plain;
+		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 		*v = pi->range_base;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
 		*v = pi->range_size;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MAPPED:
 		*v = 1;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
 		*v = pi->handle_types;
-		return CUDA_SUCCESS;
-	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
-		*v = pi->kind == CUEMU_KIND_DEVICE ||
-		     pi->kind == CUEMU_KIND_POOL || (vmm && on_device(pi));
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
 		*v = pi->access;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
 		*v = (uintptr_t)pi->pool;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
 		*v = pi->map_size;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
 		*v = pi->map_base;
-		return CUDA_SUCCESS;
+		break;
 	case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
 		*v = pi->block_id;
-		return CUDA_SUCCESS;
-	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
-		/* Hopper has no decompression engine. */
-		*v = 0;
-		return CUDA_SUCCESS;
+		break;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-}
-
-/* One attribute into data: the value, or an error and nothing written. */
-static CUresult answer(const struct pinfo *pi, CUpointer_attribute attr,
-		       uintptr_t p, void *data)
-{
-	uint64_t v = 0;
-	CUresult r;
-
-	if (!pi->known) {
-		/* An unmapped address of a reservation still says so. */
-		if (pi->in_resv && attr == CU_POINTER_ATTRIBUTE_MAPPED) {
-			put(data, attr, 0);
-			return CUDA_SUCCESS;
-		}
-		return CUDA_ERROR_INVALID_VALUE;
-	}
-	/* Tokens are for the nv-p2p kernel interface, which no emulated
-	 * device has. */
-	if (attr == CU_POINTER_ATTRIBUTE_P2P_TOKENS)
-		return pi->kind == CUEMU_KIND_DEVICE ?
-			CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
-	if ((r = value_of(pi, attr, p, &v)))
-		return r;
-	put(data, attr, v);
 	return CUDA_SUCCESS;
 }
 
-/* What cuPointerGetAttributes writes for an attribute with no value. */
-static void put_default(void *data, CUpointer_attribute attr)
+/* P2P tokens: device-side memory only. The emulation has no nv-p2p kernel
+ * interface to honour them; the values are the real driver's shape. */
+static CUresult p2p_tokens(const struct pinfo *pi, uintptr_t p, void *data)
 {
-	if (attr == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+	CUDA_POINTER_ATTRIBUTE_P2P_TOKENS t = { 0, 0 };
+	bool ok = pi->on_device || pi->kind == CUEMU_KIND_MANAGED;
+
+	if (ok)
+		t.vaSpaceToken = VA_SPACE_TOKEN;
+	memcpy(data, &t, P2P_WIDTH);
+	if (!ok)
+		return CUDA_ERROR_INVALID_VALUE;
+	mark_sync(p);
+	return CUDA_SUCCESS;
+}
+
+/* cuPointerGetAttribute's answer for one attribute. */
+static CUresult answer(const struct pinfo *pi, CUpointer_attribute attr,
+		       uintptr_t p, bool have_ctx, void *data)
+{
+	uint64_t v;
+	CUresult r;
+
+	/* A pointer the runtime does not know gets nothing written. */
+	if (!pi->known)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (attr == CU_POINTER_ATTRIBUTE_P2P_TOKENS)
+		return p2p_tokens(pi, p, data);
+	r = value_of(pi, attr, p, have_ctx, &v);
+	put(data, attr, v);
+	return r;
+}
+
+/* cuPointerGetAttributes' answer: defaults for what the runtime does not
+ * know (its own range is left unwritten, as the driver does), and no
+ * per-attribute errors. */
+static void answer_many(const struct pinfo *pi, CUpointer_attribute attr,
+			uintptr_t p, bool have_ctx, void *data)
+{
+	uint64_t v;
+
+	if (pi->known) {
+		value_of(pi, attr, p, have_ctx, &v);
+		put(data, attr, v);
+		return;
+	}
+	switch (attr) {
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		return;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		put(data, attr, p);
+		return;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		put(data, attr, (uint32_t)CU_DEVICE_INVALID);
-	else if (attr == CU_POINTER_ATTRIBUTE_P2P_TOKENS)
-		memset(data, 0, sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS));
-	else
+		return;
+	default:
 		put(data, attr, 0);
+	}
 }
 
 /* ------------------------------------------------------------ driver API */
+
+/* The current device, or -1 when no context is current: most attributes
+ * answer without one. */
+static CUresult current_dev(int *dev)
+{
+	CUresult r;
+
+	if ((r = cuemu_check_init()))
+		return r;
+	if (cuemu_current(NULL, dev) != CUDA_SUCCESS) {
+		cuemu_errmsg_clear();
+		*dev = -1;
+	}
+	return CUDA_SUCCESS;
+}
 
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
 			       CUdeviceptr ptr)
@@ -289,7 +330,7 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
 	CUresult r;
 	int dev;
 
-	if ((r = cuemu_current(NULL, &dev)))
+	if ((r = current_dev(&dev)))
 		return r;
 	if (!data)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "data is NULL");
@@ -298,10 +339,11 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
 				  "unknown pointer attribute %d",
 				  (int)attribute);
 	snapshot(ptr, dev, &pi);
-	if ((r = answer(&pi, attribute, ptr, data)))
+	if ((r = answer(&pi, attribute, ptr, dev >= 0, data)))
 		return cuemu_fail(r, "%#llx has no attribute %d%s",
 				  (unsigned long long)ptr, (int)attribute,
-				  pi.known ? " for its kind of memory" :
+				  pi.known ? " for this kind of memory or "
+				  "this context" :
 				  ": the runtime does not know it");
 	return CUDA_SUCCESS;
 }
@@ -315,24 +357,25 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes,
 	CUresult r;
 	int dev;
 
-	if ((r = cuemu_current(NULL, &dev)))
+	if ((r = current_dev(&dev)))
 		return r;
 	if (numAttributes == 0 || !attributes || !data)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "no attributes to answer");
 	for (i = 0; i < numAttributes; i++)
-		if (!attr_valid(attributes[i]))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "unknown pointer attribute %d",
-					  (int)attributes[i]);
-	snapshot(ptr, dev, &pi);
-	/* Unlike cuPointerGetAttribute, a pointer the runtime does not know
-	 * answers defaults rather than an error. */
-	for (i = 0; i < numAttributes; i++) {
 		if (!data[i])
-			continue;
-		if (answer(&pi, attributes[i], ptr, data[i]))
-			put_default(data[i], attributes[i]);
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "data[%u] is NULL", i);
+	snapshot(ptr, dev, &pi);
+	/* In order, stopping at the first attribute it cannot answer (the
+	 * ones before it are written, as the driver does). */
+	for (i = 0; i < numAttributes; i++) {
+		if (!attr_valid(attributes[i]) ||
+		    attributes[i] == CU_POINTER_ATTRIBUTE_P2P_TOKENS)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "pointer attribute %d cannot be "
+					  "asked here", (int)attributes[i]);
+		answer_many(&pi, attributes[i], ptr, dev >= 0, data[i]);
 	}
 	return CUDA_SUCCESS;
 }
@@ -341,9 +384,10 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 			       CUdeviceptr ptr)
 {
 	struct cuemu_alloc *a;
+	enum cuemu_kind kind = CUEMU_KIND_DEVICE;
 	CUresult r;
 
-	if ((r = cuemu_current(NULL, NULL)))
+	if ((r = cuemu_check_init()))
 		return r;
 	if (!value)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
@@ -353,13 +397,19 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 				  (int)attribute);
 	cuemu_lock();
 	a = cuemu_va_find(ptr);
-	if (a && a->kind != CUEMU_KIND_RESERVATION)
+	if (a)
+		kind = a->kind;
+	if (a && kind != CUEMU_KIND_RESERVATION)
 		a->sync_memops = *(const unsigned int *)value != 0;
 	cuemu_unlock();
-	if (!a || a->kind == CUEMU_KIND_RESERVATION)
+	if (!a)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#llx is in no allocation",
 				  (unsigned long long)ptr);
+	if (kind == CUEMU_KIND_RESERVATION)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "SYNC_MEMOPS cannot be set on virtual "
+				  "memory mappings");
 	/* Our synchronous copies always synchronize: nothing else to do. */
 	return CUDA_SUCCESS;
 }
@@ -383,14 +433,19 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
 	memset(attributes, 0, sizeof *attributes);
 	attributes->type = cudaMemoryTypeUnregistered;
 	attributes->device = CU_DEVICE_INVALID;
+	/* Unregistered memory: the runtime hands the pointer back as the
+	 * host's, unchecked, as cuPointerGetAttributes does. */
+	attributes->hostPointer = (void *)p;
 	if (!pi.known)
 		return cudaSuccess;
+	attributes->hostPointer = NULL;
 	attributes->device = pi.device;
-	attributes->devicePointer = (void *)p;
+	if (pi.reachable)
+		attributes->devicePointer = (void *)p;
 	if (pi.kind == CUEMU_KIND_MANAGED) {
 		attributes->type = cudaMemoryTypeManaged;
 		attributes->hostPointer = (void *)p;
-	} else if (on_device(&pi)) {
+	} else if (pi.on_device) {
 		attributes->type = cudaMemoryTypeDevice;
 	} else {
 		attributes->type = cudaMemoryTypeHost;

@@ -66,8 +66,10 @@ static void test_device(void)
 	is_res(r, CUDA_ERROR_INVALID_VALUE,
 	       "device: HOST_POINTER is INVALID_VALUE");
 	v = must(CU_POINTER_ATTRIBUTE_IS_MANAGED, in);
-	is_int(low(v, 1), 0, "device: IS_MANAGED is 0");
-	ok(v >> 8 == SENT >> 8, "IS_MANAGED writes one byte");
+	is_int(low(v, 4), 0, "device: IS_MANAGED is 0");
+	ok(v >> 32 == 0xa5a5a5a5, "a boolean is written as 4 bytes");
+	v = get(CU_POINTER_ATTRIBUTE_HOST_POINTER, in, &r);
+	is_int(v, 0, "device: HOST_POINTER writes NULL with its error");
 	is_int(low(must(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, in), 4), 0,
 	       "device: DEVICE_ORDINAL is 0");
 	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, in), 1),
@@ -94,17 +96,38 @@ static void test_device(void)
 	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, in) ==
 	   must(CU_POINTER_ATTRIBUTE_BUFFER_ID, in),
 	   "device: MEMORY_BLOCK_ID is the allocation's id");
-	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE, in), 1),
-	       0, "device: IS_HW_DECOMPRESS_CAPABLE is 0 on Hopper");
-	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, in), 1), 0,
+	is_int(low(must(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE, in), 4),
+	       1, "device: IS_HW_DECOMPRESS_CAPABLE, as the real H200 says");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, in), 4), 0,
 	       "device: SYNC_MEMOPS starts unset");
+	{
+		CUDA_POINTER_ATTRIBUTE_P2P_TOKENS t;
+
+		memset(&t, 0xa5, sizeof t);
+		is_res(cuPointerGetAttribute(&t, CU_POINTER_ATTRIBUTE_P2P_TOKENS,
+					     in), CUDA_SUCCESS,
+		       "device: P2P_TOKENS");
+		ok(t.p2pToken == 0 && t.vaSpaceToken == 0xfe00,
+		   "device: the tokens the real driver gives");
+	}
+	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, in), 4), 1,
+	       "device: asking for P2P tokens sets SYNC_MEMOPS");
 
 	cuCtxSetCurrent(ctx1);
 	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, in), 4),
-	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE,
-	       "device: ACCESS_FLAGS is NONE from another device");
+	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE,
+	       "device: ACCESS_FLAGS reads READWRITE from another device too");
 	is_int(must(CU_POINTER_ATTRIBUTE_CONTEXT, in), (uintptr_t)ctx0,
 	       "device: CONTEXT is the same from another device");
+	get(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, in, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE, "device: DEVICE_POINTER from a "
+	       "device without peer access is INVALID_VALUE");
+	cuCtxSetCurrent(NULL);
+	is_int(must(CU_POINTER_ATTRIBUTE_CONTEXT, in), (uintptr_t)ctx0,
+	       "device: CONTEXT answers with no current context");
+	get(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, in, &r);
+	is_res(r, CUDA_ERROR_INVALID_CONTEXT,
+	       "device: DEVICE_POINTER with no context is INVALID_CONTEXT");
 	cuCtxSetCurrent(ctx0);
 	cuMemFree(d);
 }
@@ -132,6 +155,15 @@ static void test_host(void)
 	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, in), 4),
 	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE,
 	       "pinned: ACCESS_FLAGS is READWRITE");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, in), 2 * MIB,
+	       "pinned: MAPPING_SIZE is a 2 MiB page");
+	{
+		CUDA_POINTER_ATTRIBUTE_P2P_TOKENS t;
+
+		is_res(cuPointerGetAttribute(&t, CU_POINTER_ATTRIBUTE_P2P_TOKENS,
+					     in), CUDA_ERROR_INVALID_VALUE,
+		       "pinned: P2P_TOKENS is INVALID_VALUE");
+	}
 	cuMemFreeHost(h);
 
 	cuMemHostRegister(buf, 8 * 4096, CU_MEMHOSTREGISTER_READ_ONLY);
@@ -143,6 +175,8 @@ static void test_host(void)
 	is_int(low(must(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS, p), 4),
 	       CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ,
 	       "registered read-only: ACCESS_FLAGS is READ");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, p + 100), 8 * 4096,
+	       "registered: MAPPING_SIZE is the registration");
 	cuMemHostUnregister(buf);
 	free(buf);
 }
@@ -225,8 +259,19 @@ static void test_vmm(void)
 	       "vmm: ACCESS_FLAGS from cuMemSetAccess");
 	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va) != SENT,
 	   "vmm: MEMORY_BLOCK_ID answers");
-	is_int(low(must(CU_POINTER_ATTRIBUTE_MAPPED, va + gran), 1), 0,
-	       "vmm: an unmapped reserved address is not MAPPED");
+	get(CU_POINTER_ATTRIBUTE_MAPPED, va + gran, &r);
+	is_res(r, CUDA_ERROR_INVALID_VALUE,
+	       "vmm: MAPPED of an unmapped reserved address is INVALID_VALUE");
+	is_int(must(CU_POINTER_ATTRIBUTE_CONTEXT, va), 0,
+	       "vmm: CONTEXT is NULL");
+	{
+		unsigned one = 1;
+
+		is_res(cuPointerSetAttribute(&one,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, va),
+		       CUDA_ERROR_NOT_SUPPORTED,
+		       "vmm: setting SYNC_MEMOPS is NOT_SUPPORTED");
+	}
 	get(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, va + gran, &r);
 	is_res(r, CUDA_ERROR_INVALID_VALUE,
 	       "vmm: MEMORY_TYPE of an unmapped address is INVALID_VALUE");
@@ -258,9 +303,9 @@ static void test_unknown(void)
 {
 	char stack[64];
 	CUdeviceptr p = (CUdeviceptr)(uintptr_t)stack;
-	CUpointer_attribute at[21];
-	uint64_t store[21][4];
-	void *data[21];
+	CUpointer_attribute at[20];
+	uint64_t store[20][4];
+	void *data[20];
 	struct cudaPointerAttributes pa;
 	int bad = 0, i;
 	CUresult r;
@@ -274,23 +319,38 @@ static void test_unknown(void)
 	}
 	is_int(bad, 0, "cuPointerGetAttribute of an unknown pointer is "
 	       "INVALID_VALUE for every attribute");
-	for (i = 0; i < 21; i++) {
-		at[i] = (CUpointer_attribute)(i + 1);
+	/* every attribute but P2P_TOKENS, which this call refuses */
+	for (i = 0; i < 20; i++) {
+		at[i] = (CUpointer_attribute)(i < 4 ? i + 1 : i + 2);
 		memset(store[i], 0xa5, sizeof store[i]);
 		data[i] = store[i];
 	}
-	is_res(cuPointerGetAttributes(21, at, data, p), CUDA_SUCCESS,
+	is_res(cuPointerGetAttributes(20, at, data, p), CUDA_SUCCESS,
 	       "cuPointerGetAttributes of an unknown pointer is SUCCESS");
-	is_int(store[CU_POINTER_ATTRIBUTE_CONTEXT - 1][0], 0,
-	       "unknown: CONTEXT is NULL");
-	is_int(low(store[CU_POINTER_ATTRIBUTE_MEMORY_TYPE - 1][0], 4), 0,
-	       "unknown: MEMORY_TYPE is 0");
-	is_int(store[CU_POINTER_ATTRIBUTE_BUFFER_ID - 1][0], 0,
+	is_int(store[0][0], 0, "unknown: CONTEXT is NULL");
+	is_int(low(store[1][0], 4), 0, "unknown: MEMORY_TYPE is 0");
+	ok(store[1][0] >> 32 == 0xa5a5a5a5, "in 4 bytes");
+	is_int(store[2][0], 0, "unknown: DEVICE_POINTER is NULL");
+	is_int(store[3][0], p, "unknown: HOST_POINTER is the pointer");
+	is_int(store[CU_POINTER_ATTRIBUTE_BUFFER_ID - 2][0], 0,
 	       "unknown: BUFFER_ID is 0");
-	is_int((int32_t)low(store[CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL - 1][0], 4),
+	is_int((int32_t)low(store[CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL - 2][0], 4),
 	       -2, "unknown: DEVICE_ORDINAL is -2");
-	is_int(low(store[CU_POINTER_ATTRIBUTE_IS_MANAGED - 1][0], 1), 0,
-	       "unknown: IS_MANAGED is 0");
+	is_int(store[CU_POINTER_ATTRIBUTE_RANGE_START_ADDR - 2][0], SENT,
+	       "unknown: RANGE_START_ADDR is left unwritten");
+	is_int(store[CU_POINTER_ATTRIBUTE_MAPPING_SIZE - 2][0], 0,
+	       "unknown: MAPPING_SIZE is 0");
+	at[3] = CU_POINTER_ATTRIBUTE_P2P_TOKENS;
+	memset(store[0], 0xa5, sizeof store[0]);
+	is_res(cuPointerGetAttributes(20, at, data, p), CUDA_ERROR_INVALID_VALUE,
+	       "cuPointerGetAttributes refuses P2P_TOKENS");
+	is_int(store[0][0], 0, "after answering the attributes before it");
+	data[1] = NULL;
+	memset(store[0], 0xa5, sizeof store[0]);
+	is_res(cuPointerGetAttributes(2, at, data, p), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL data slot is INVALID_VALUE");
+	is_int(store[0][0], SENT, "and nothing is written");
+	data[1] = store[1];
 	is_res(cuPointerGetAttributes(0, at, data, p), CUDA_ERROR_INVALID_VALUE,
 	       "cuPointerGetAttributes of no attributes is INVALID_VALUE");
 	at[0] = (CUpointer_attribute)999;
@@ -305,7 +365,8 @@ static void test_unknown(void)
 	ok(cudaPointerGetAttributes(&pa, stack) == cudaSuccess,
 	   "cudaPointerGetAttributes of an unknown pointer");
 	ok(pa.type == cudaMemoryTypeUnregistered && pa.device == -2 &&
-	   !pa.devicePointer && !pa.hostPointer, "is unregistered memory");
+	   !pa.devicePointer && pa.hostPointer == stack,
+	   "is unregistered memory, handed back as a host pointer");
 	ok(cudaPointerGetAttributes(NULL, stack) == cudaErrorInvalidValue,
 	   "cudaPointerGetAttributes(NULL) is cudaErrorInvalidValue");
 	cudaGetLastError();
@@ -331,6 +392,16 @@ static void test_set(void)
 				     (CUdeviceptr)(uintptr_t)&one),
 	       CUDA_ERROR_INVALID_VALUE, "an unknown pointer is INVALID_VALUE");
 	cuMemFree(d);
+	{
+		void *h;
+
+		cuMemAllocHost(&h, 4096);
+		is_res(cuPointerSetAttribute(&one,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, (CUdeviceptr)h + 8),
+		       CUDA_SUCCESS, "SYNC_MEMOPS on pinned memory, through an "
+		       "interior pointer");
+		cuMemFreeHost(h);
+	}
 }
 
 static void test_runtime(void)
