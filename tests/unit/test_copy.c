@@ -119,9 +119,12 @@ static void test_directions(void)
 	       "a copy past the end of an allocation is INVALID_VALUE");
 	is_res(cuMemcpyHtoD(d0, NULL, 16), CUDA_ERROR_INVALID_VALUE,
 	       "a NULL source is INVALID_VALUE");
-	is_res(cuMemcpyPeer(d1, NULL, d0, ctx[0], 16),
-	       CUDA_ERROR_INVALID_CONTEXT,
-	       "cuMemcpyPeer with a NULL context is INVALID_CONTEXT");
+	is_res(cuMemcpyPeer(d1, NULL, d0, ctx[0], 16), CUDA_SUCCESS,
+	       "cuMemcpyPeer ignores its contexts, as the real driver does");
+	is_res(cuMemcpy(0, 0, 0), CUDA_SUCCESS,
+	       "a zero-byte copy of NULL is SUCCESS");
+	is_res(cuMemsetD32(d0, 0, 0), CUDA_SUCCESS,
+	       "a zero-element memset is SUCCESS");
 
 	cuMemFree(d0);
 	cuMemFree(d0b);
