@@ -1,0 +1,510 @@
+/*
+ * test_stream.c - streams and events: order within a stream, order across
+ * streams through events, the legacy default stream against blocking and
+ * non-blocking streams, per-thread streams, callbacks and host functions,
+ * queries while work is pending, elapsed model time, destroyed handles,
+ * and the runtime API's stream and event calls.
+ *
+ * Work is held back by host functions that wait on a semaphore, so "not
+ * yet" is observed for certain: nothing can run past a gate until the test
+ * opens it.
+ */
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "cuemu.h"
+#include "tap.h"
+
+/* A gate: host functions wait on it until the test opens it. */
+static void gate_wait(void *sem)
+{
+	sem_wait(sem);
+}
+
+/* A flag a host function raises. */
+static void raise_flag(void *flag)
+{
+	__atomic_store_n((int *)flag, 1, __ATOMIC_RELEASE);
+}
+
+static int flag_of(int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+static void settle(void)
+{
+	/* Long enough for a worker that is free to run to have run. */
+	usleep(50 * 1000);
+}
+
+/* Host functions append their number here, in the order they run. */
+static struct {
+	int n;
+	int seen[256];
+} order;
+
+struct step {
+	int id;
+};
+
+static struct step steps[256];
+
+static void append(void *arg)
+{
+	order.seen[order.n++] = ((struct step *)arg)->id;
+}
+
+static CUstream cb_stream;
+static CUresult cb_status = CUDA_ERROR_UNKNOWN;
+
+static void callback(CUstream s, CUresult status, void *arg)
+{
+	cb_stream = s;
+	cb_status = status;
+	append(arg);
+}
+
+static void creation(void)
+{
+	CUstream s;
+	CUcontext c, cur;
+	unsigned int flags = 99;
+	int prio = 99;
+
+	is_res(cuStreamCreate(&s, 2), CUDA_ERROR_INVALID_VALUE,
+	       "cuStreamCreate flags 2");
+	is_res(cuStreamCreate(&s, 7), CUDA_ERROR_INVALID_VALUE,
+	       "cuStreamCreate flags 7");
+	is_res(cuStreamCreate(NULL, 0), CUDA_ERROR_INVALID_VALUE,
+	       "cuStreamCreate(NULL)");
+	is_res(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS,
+	       "cuStreamCreate NON_BLOCKING");
+	is_res(cuStreamGetFlags(s, &flags), CUDA_SUCCESS, "cuStreamGetFlags");
+	is_int(flags, CU_STREAM_NON_BLOCKING, "... NON_BLOCKING");
+	cuCtxGetCurrent(&cur);
+	is_res(cuStreamGetCtx(s, &c), CUDA_SUCCESS, "cuStreamGetCtx");
+	ok(c == cur, "... the context it was made in");
+	cuStreamDestroy(s);
+	is_res(cuStreamCreateWithPriority(&s, 0, -6), CUDA_SUCCESS,
+	       "priority -6");
+	cuStreamGetPriority(s, &prio);
+	is_int(prio, -5, "... clamped to -5");
+	cuStreamDestroy(s);
+	is_res(cuStreamCreateWithPriority(&s, 0, 1), CUDA_SUCCESS,
+	       "priority 1");
+	cuStreamGetPriority(s, &prio);
+	is_int(prio, 0, "... clamped to 0");
+	cuStreamDestroy(s);
+	is_res(cuStreamGetPriority(NULL, &prio), CUDA_SUCCESS,
+	       "priority of the legacy stream");
+	is_int(prio, 0, "... 0");
+}
+
+static void in_order(void)
+{
+	CUstream s;
+	int i, sorted = 1;
+
+	cuStreamCreate(&s, 0);
+	order.n = 0;
+	for (i = 0; i < 200; i++) {
+		steps[i].id = i;
+		if (i % 3 == 0)
+			cuStreamAddCallback(s, callback, &steps[i], 0);
+		else
+			cuLaunchHostFunc(s, append, &steps[i]);
+	}
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "cuStreamSynchronize");
+	is_int(order.n, 200, "200 host functions and callbacks ran");
+	for (i = 0; i < order.n; i++)
+		sorted &= order.seen[i] == i;
+	ok(sorted, "... in the order they were enqueued");
+	ok(cb_stream == s && cb_status == CUDA_SUCCESS,
+	   "a callback gets its stream and CUDA_SUCCESS");
+	is_res(cuStreamAddCallback(s, callback, NULL, 1),
+	       CUDA_ERROR_INVALID_VALUE, "cuStreamAddCallback flags 1");
+	is_res(cuStreamAddCallback(s, NULL, NULL, 0), CUDA_ERROR_INVALID_VALUE,
+	       "cuStreamAddCallback(NULL)");
+	is_res(cuLaunchHostFunc(s, NULL, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "cuLaunchHostFunc(NULL)");
+	cuStreamDestroy(s);
+}
+
+static void query_while_busy(void)
+{
+	CUstream s;
+	sem_t gate;
+	int flag = 0;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&s, 0);
+	is_res(cuStreamQuery(s), CUDA_SUCCESS, "an idle stream is ready");
+	cuLaunchHostFunc(s, gate_wait, &gate);
+	cuLaunchHostFunc(s, raise_flag, &flag);
+	settle();
+	is_res(cuStreamQuery(s), CUDA_ERROR_NOT_READY,
+	       "cuStreamQuery while a host function waits: NOT_READY");
+	ok(!flag_of(&flag), "... the work after it has not run");
+	sem_post(&gate);
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "synchronize");
+	ok(flag_of(&flag), "... the work after it ran");
+	is_res(cuStreamQuery(s), CUDA_SUCCESS, "... and the stream is ready");
+	cuStreamDestroy(s);
+	sem_destroy(&gate);
+}
+
+static void across_streams(void)
+{
+	CUstream a, b;
+	CUevent e;
+	sem_t gate;
+	int flag = 0;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&b, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+	cuLaunchHostFunc(a, gate_wait, &gate);
+	is_res(cuEventRecord(e, a), CUDA_SUCCESS, "cuEventRecord behind a gate");
+	is_res(cuStreamWaitEvent(b, e, 0), CUDA_SUCCESS, "cuStreamWaitEvent");
+	cuLaunchHostFunc(b, raise_flag, &flag);
+	settle();
+	ok(!flag_of(&flag), "work after the wait has not run");
+	is_res(cuEventQuery(e), CUDA_ERROR_NOT_READY,
+	       "cuEventQuery of a pending event: NOT_READY");
+	is_res(cuStreamQuery(b), CUDA_ERROR_NOT_READY,
+	       "the waiting stream is not ready");
+	sem_post(&gate);
+	cuStreamSynchronize(b);
+	ok(flag_of(&flag), "... it runs once the event is reached");
+	is_res(cuEventQuery(e), CUDA_SUCCESS, "the event is complete");
+	is_res(cuStreamWaitEvent(b, e, 2), CUDA_ERROR_INVALID_VALUE,
+	       "cuStreamWaitEvent flags 2");
+	cuEventDestroy(e);
+	cuEventCreate(&e, 0);
+	flag = 0;
+	is_res(cuStreamWaitEvent(b, e, 0), CUDA_SUCCESS,
+	       "waiting for an event never recorded");
+	cuLaunchHostFunc(b, raise_flag, &flag);
+	cuStreamSynchronize(b);
+	ok(flag_of(&flag), "... waits for nothing");
+	cuEventDestroy(e);
+	cuStreamDestroy(a);
+	cuStreamDestroy(b);
+	sem_destroy(&gate);
+}
+
+/* Work on `second` after `first` is held by a gate: does it wait? */
+static int waits_behind(CUstream first, CUstream second)
+{
+	sem_t gate;
+	int flag = 0, waited;
+
+	sem_init(&gate, 0, 0);
+	cuLaunchHostFunc(first, gate_wait, &gate);
+	cuLaunchHostFunc(second, raise_flag, &flag);
+	settle();
+	waited = !flag_of(&flag);
+	sem_post(&gate);
+	cuStreamSynchronize(first);
+	cuStreamSynchronize(second);
+	sem_destroy(&gate);
+	return waited;
+}
+
+static void legacy_stream(void)
+{
+	CUstream blk, nb;
+
+	cuStreamCreate(&blk, 0);
+	cuStreamCreate(&nb, CU_STREAM_NON_BLOCKING);
+	ok(waits_behind(blk, NULL), "legacy work waits for a blocking stream");
+	ok(waits_behind(NULL, blk), "blocking work waits for legacy work");
+	ok(waits_behind(blk, CU_STREAM_LEGACY),
+	   "CU_STREAM_LEGACY is the legacy stream");
+	ok(!waits_behind(nb, NULL),
+	   "legacy work does not wait for a non-blocking stream");
+	ok(!waits_behind(NULL, nb),
+	   "non-blocking work does not wait for legacy work");
+	ok(waits_behind(NULL, NULL), "legacy work is in order");
+	cuStreamDestroy(blk);
+	cuStreamDestroy(nb);
+}
+
+struct pt_arg {
+	CUcontext ctx;
+	sem_t *gate;
+	int flag;
+};
+
+static void *per_thread_other(void *p)
+{
+	struct pt_arg *a = p;
+
+	cuCtxSetCurrent(a->ctx);
+	cuLaunchHostFunc(CU_STREAM_PER_THREAD, raise_flag, &a->flag);
+	cuStreamSynchronize(CU_STREAM_PER_THREAD);
+	return NULL;
+}
+
+static void per_thread(void)
+{
+	struct pt_arg a = { 0 };
+	pthread_t t;
+	sem_t gate;
+	int flag = 0;
+
+	sem_init(&gate, 0, 0);
+	cuCtxGetCurrent(&a.ctx);
+	is_res(cuLaunchHostFunc(CU_STREAM_PER_THREAD, gate_wait, &gate),
+	       CUDA_SUCCESS, "work on CU_STREAM_PER_THREAD");
+	is_res(cuStreamQuery(CU_STREAM_PER_THREAD), CUDA_ERROR_NOT_READY,
+	       "... the thread's stream is busy");
+	pthread_create(&t, NULL, per_thread_other, &a);
+	pthread_join(t, NULL);
+	ok(flag_of(&a.flag), "another thread's per-thread stream is its own");
+	cuLaunchHostFunc(CU_STREAM_PER_THREAD, raise_flag, &flag);
+	sem_post(&gate);
+	is_res(cuStreamSynchronize(CU_STREAM_PER_THREAD), CUDA_SUCCESS,
+	       "cuStreamSynchronize(CU_STREAM_PER_THREAD)");
+	ok(flag_of(&flag), "... ran its work in order");
+	sem_destroy(&gate);
+}
+
+static void events(void)
+{
+	CUevent e0, e1, nt, never;
+	CUstream s;
+	sem_t gate;
+	float ms = -1;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&s, 0);
+	is_res(cuEventCreate(&e0, 0x80), CUDA_ERROR_INVALID_VALUE,
+	       "cuEventCreate flags 0x80");
+	is_res(cuEventCreate(&e0, CU_EVENT_INTERPROCESS),
+	       CUDA_ERROR_INVALID_VALUE, "INTERPROCESS without DISABLE_TIMING");
+	is_res(cuEventCreate(&nt, 7), CUDA_SUCCESS,
+	       "BLOCKING_SYNC|DISABLE_TIMING|INTERPROCESS");
+	cuEventCreate(&e0, 0);
+	cuEventCreate(&e1, CU_EVENT_BLOCKING_SYNC);
+	cuEventCreate(&never, 0);
+	is_res(cuEventQuery(never), CUDA_SUCCESS,
+	       "cuEventQuery of an event never recorded");
+	is_res(cuEventSynchronize(never), CUDA_SUCCESS,
+	       "cuEventSynchronize of an event never recorded");
+	is_res(cuEventRecord(e0, s), CUDA_SUCCESS, "record start");
+	is_res(cuEventRecord(e1, s), CUDA_SUCCESS, "record end");
+	is_res(cuEventSynchronize(e1), CUDA_SUCCESS, "cuEventSynchronize");
+	is_res(cuEventElapsedTime(&ms, e0, e1), CUDA_SUCCESS,
+	       "cuEventElapsedTime");
+	ok(ms == 0.0f, "nothing ran between them: 0 ms of model time");
+	is_res(cuEventElapsedTime(&ms, e0, never), CUDA_ERROR_INVALID_HANDLE,
+	       "elapsed to an event never recorded");
+	is_res(cuEventElapsedTime(&ms, never, e1), CUDA_ERROR_INVALID_HANDLE,
+	       "elapsed from an event never recorded");
+	cuEventRecord(nt, s);
+	cuEventSynchronize(nt);
+	is_res(cuEventElapsedTime(&ms, e0, nt), CUDA_ERROR_INVALID_HANDLE,
+	       "elapsed to a DISABLE_TIMING event");
+	is_res(cuEventElapsedTime(NULL, e0, e1), CUDA_ERROR_INVALID_HANDLE,
+	       "elapsed into NULL");
+	cuLaunchHostFunc(s, gate_wait, &gate);
+	cuEventRecord(e1, s);
+	is_res(cuEventElapsedTime(&ms, e0, e1), CUDA_ERROR_NOT_READY,
+	       "elapsed to a pending event: NOT_READY");
+	sem_post(&gate);
+	cuEventSynchronize(e1);
+	is_res(cuEventElapsedTime(&ms, e0, e1), CUDA_SUCCESS,
+	       "... SUCCESS once it is reached");
+	cuLaunchHostFunc(s, gate_wait, &gate);
+	cuEventRecord(never, s);
+	is_res(cuEventDestroy(never), CUDA_SUCCESS,
+	       "cuEventDestroy while its record is pending");
+	is_res(cuEventQuery(never), CUDA_ERROR_INVALID_HANDLE,
+	       "cuEventQuery of a destroyed event");
+	is_res(cuEventRecord(never, s), CUDA_ERROR_INVALID_HANDLE,
+	       "cuEventRecord of a destroyed event");
+	is_res(cuEventDestroy(never), CUDA_ERROR_INVALID_HANDLE,
+	       "cuEventDestroy twice");
+	sem_post(&gate);
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS,
+	       "the pending record completes after its event is gone");
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+	cuEventDestroy(nt);
+	cuStreamDestroy(s);
+	sem_destroy(&gate);
+}
+
+static void destroyed_stream(void)
+{
+	unsigned long long t = 1;
+	CUstream s, s2;
+	CUevent e;
+	sem_t gate;
+	int flag = 0;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&s, 0);
+	is_res(cuemuStreamGetTime(s, &t), CUDA_SUCCESS, "cuemuStreamGetTime");
+	cuStreamCreate(&s2, 0);
+	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+	cuLaunchHostFunc(s, gate_wait, &gate);
+	cuLaunchHostFunc(s, raise_flag, &flag);
+	cuEventRecord(e, s);
+	is_res(cuStreamDestroy(s), CUDA_SUCCESS,
+	       "cuStreamDestroy with work pending");
+	is_res(cuStreamQuery(s), CUDA_ERROR_INVALID_HANDLE,
+	       "cuStreamQuery of a destroyed stream");
+	is_res(cuStreamSynchronize(s), CUDA_ERROR_INVALID_HANDLE,
+	       "cuStreamSynchronize of a destroyed stream");
+	is_res(cuLaunchHostFunc(s, raise_flag, &flag),
+	       CUDA_ERROR_INVALID_HANDLE, "cuLaunchHostFunc on it");
+	is_res(cuEventRecord(e, s), CUDA_ERROR_INVALID_HANDLE,
+	       "cuEventRecord on it");
+	is_res(cuStreamDestroy(s), CUDA_ERROR_INVALID_HANDLE,
+	       "cuStreamDestroy twice");
+	is_res(cuemuStreamGetTime(s, &t), CUDA_ERROR_INVALID_HANDLE,
+	       "cuemuStreamGetTime of it");
+	ok(!flag_of(&flag), "its work waits at the gate");
+	sem_post(&gate);
+	is_res(cuEventSynchronize(e), CUDA_SUCCESS,
+	       "an event recorded on it is still reached");
+	ok(flag_of(&flag), "... after its queued work ran");
+	is_res(cuStreamDestroy(NULL), CUDA_ERROR_INVALID_HANDLE,
+	       "cuStreamDestroy of the legacy stream");
+	cuEventDestroy(e);
+	cuStreamDestroy(s2);
+	sem_destroy(&gate);
+}
+
+static void slow(void *flag)
+{
+	usleep(20 * 1000);
+	raise_flag(flag);
+}
+
+static void context_sync(void)
+{
+	CUstream a, b;
+	int fa = 0, fb = 0;
+
+	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&b, 0);
+	cuLaunchHostFunc(a, slow, &fa);
+	cuLaunchHostFunc(b, slow, &fb);
+	is_res(cuCtxSynchronize(), CUDA_SUCCESS, "cuCtxSynchronize");
+	ok(flag_of(&fa) && flag_of(&fb), "... waited for every stream");
+	cuStreamDestroy(a);
+	cuStreamDestroy(b);
+}
+
+/* A host function may call the API on its own stream without hanging. */
+static CUresult inner = CUDA_ERROR_UNKNOWN;
+
+static void reentrant(void *s)
+{
+	inner = cuStreamQuery(s);
+}
+
+static void host_func_calls_api(void)
+{
+	CUstream s;
+
+	cuStreamCreate(&s, 0);
+	cuLaunchHostFunc(s, reentrant, s);
+	cuStreamSynchronize(s);
+	is_res(inner, CUDA_ERROR_NOT_READY,
+	       "a host function sees its own stream busy");
+	cuStreamDestroy(s);
+}
+
+static int rt_cb_ok;
+
+static void rt_callback(cudaStream_t s, cudaError_t status, void *arg)
+{
+	rt_cb_ok = status == cudaSuccess && s == arg;
+}
+
+static void runtime(void)
+{
+	cudaStream_t s;
+	cudaEvent_t e0, e1;
+	sem_t gate;
+	float ms = -1;
+	int flag = 0;
+
+	sem_init(&gate, 0, 0);
+	is_int(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+	       cudaSuccess, "cudaStreamCreateWithFlags");
+	is_int(cudaEventCreate(&e0), cudaSuccess, "cudaEventCreate");
+	is_int(cudaEventCreateWithFlags(&e1, cudaEventBlockingSync),
+	       cudaSuccess, "cudaEventCreateWithFlags");
+	is_int(cudaEventRecord(e0, s), cudaSuccess, "cudaEventRecord");
+	is_int(cudaLaunchHostFunc(s, gate_wait, &gate), cudaSuccess,
+	       "cudaLaunchHostFunc");
+	is_int(cudaStreamAddCallback(s, rt_callback, s, 0), cudaSuccess,
+	       "cudaStreamAddCallback");
+	cudaEventRecord(e1, s);
+	is_int(cudaStreamQuery(s), cudaErrorNotReady,
+	       "cudaStreamQuery while busy");
+	is_int(cudaEventQuery(e1), cudaErrorNotReady,
+	       "cudaEventQuery while pending");
+	is_int(cudaGetLastError(), cudaSuccess,
+	       "not ready is not recorded as an error");
+	sem_post(&gate);
+	is_int(cudaEventSynchronize(e1), cudaSuccess, "cudaEventSynchronize");
+	ok(rt_cb_ok, "the runtime callback got its stream and cudaSuccess");
+	is_int(cudaEventElapsedTime(&ms, e0, e1), cudaSuccess,
+	       "cudaEventElapsedTime");
+	ok(ms == 0.0f, "... 0 ms: host functions cost no model time");
+	is_int(cudaStreamWaitEvent(NULL, e1, 0), cudaSuccess,
+	       "cudaStreamWaitEvent");
+	cudaLaunchHostFunc(NULL, raise_flag, &flag);
+	is_int(cudaStreamSynchronize(NULL), cudaSuccess,
+	       "cudaStreamSynchronize of the legacy stream");
+	ok(flag_of(&flag), "... ran its work");
+	is_int(cudaStreamDestroy(s), cudaSuccess, "cudaStreamDestroy");
+	is_int(cudaStreamDestroy(s), cudaErrorInvalidResourceHandle,
+	       "cudaStreamDestroy twice");
+	is_int(cudaGetLastError(), cudaErrorInvalidResourceHandle,
+	       "... recorded as the last error");
+	is_int(cudaEventDestroy(e0), cudaSuccess, "cudaEventDestroy");
+	cudaEventDestroy(e1);
+	sem_destroy(&gate);
+}
+
+int main(void)
+{
+	CUcontext ctx;
+
+	setenv("CUEMU_CONTROL", "0", 1);
+	if (cuInit(0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&ctx, 0) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+		printf("Bail out! no device 0\n");
+		return 1;
+	}
+	creation();
+	in_order();
+	query_while_busy();
+	across_streams();
+	legacy_stream();
+	per_thread();
+	events();
+	destroyed_stream();
+	context_sync();
+	host_func_calls_api();
+	runtime();
+	cuDevicePrimaryCtxRelease(0);
+	return done_testing();
+}
