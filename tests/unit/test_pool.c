@@ -9,10 +9,13 @@
  * writes blocks through their pointers directly.
  */
 #define _GNU_SOURCE
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -641,6 +644,110 @@ static void test_threads(void)
 	cuMemPoolDestroy(mt_pool);
 }
 
+/* /cu/pools through this process's control socket: one JSON line each
+ * way, answers read as text. */
+static int ctl_fd = -1;
+
+static int ctl_open(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *dir = getenv("CUEMU_RUNDIR");
+
+	if (!dir)
+		return -1;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir, (int)getpid());
+	ctl_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (ctl_fd < 0 || connect(ctl_fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+		return -1;
+	return 0;
+}
+
+/* Sends one request line; the answer (one line) lands in buf. */
+static const char *ctl(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static const char *ctl(char *buf, size_t len, const char *fmt, ...)
+{
+	char req[512];
+	size_t n = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(req, sizeof req - 1, fmt, ap);
+	va_end(ap);
+	strcat(req, "\n");
+	buf[0] = '\0';
+	if (write(ctl_fd, req, strlen(req)) != (ssize_t)strlen(req))
+		return buf;
+	while (n + 1 < len && read(ctl_fd, buf + n, 1) == 1 && buf[n] != '\n')
+		n++;
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_control(void)
+{
+	CUmemoryPool p = new_pool(0, 0);
+	CUdeviceptr d = 0;
+	unsigned long long id = 0;
+	char buf[8192];
+	const char *ids;
+	CUstream s;
+
+	if (ctl_open() < 0) {
+		ok(1, "/cu/pools # SKIP no control socket");
+		return;
+	}
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuMemAllocFromPoolAsync(&d, MIB, p, s);
+	ctl(buf, sizeof buf, "{\"op\":\"list\",\"path\":\"pools\"}");
+	ids = strstr(buf, "\"ids\":[");
+	ok(ids && sscanf(ids, "\"ids\":[%llu", &id) == 1, "pools are listed");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"pools/%llu\"}", id);
+	ok(strstr(buf, "\"location\":\"gpu0\"") != NULL, "a pool shows its location");
+	ok(strstr(buf, "\"used_mem_current\":1048576") != NULL,
+	   "and what is used");
+	ok(strstr(buf, "\"reserved_mem_current\":33554432") != NULL,
+	   "and reserved");
+	ok(strstr(buf, "\"handle_types\":\"none\"") != NULL, "and its handle types");
+	ok(strstr(buf, "\"gpu0\":\"rw\"") && strstr(buf, "\"gpu1\":\"none\""),
+	   "and access per device");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"pools/%llu/release_threshold\"}", id);
+	ok(strstr(buf, "\"value\":0") != NULL, "one file reads alone");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/release_threshold\","
+	    "\"value\":\"64M\\n\"}", id);
+	ok(strstr(buf, "CUDA_SUCCESS") != NULL, "release_threshold is written");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD), 64 * MIB,
+	       "through the API");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/used_mem_high\","
+	    "\"value\":\"5\"}", id);
+	ok(strstr(buf, "CUDA_ERROR_INVALID_VALUE") != NULL,
+	   "a high-water mark refuses a non-zero value with the API's error");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/access\","
+	    "\"value\":\"gpu1 rw\"}", id);
+	ok(strstr(buf, "CUDA_SUCCESS") != NULL, "access is written");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/access\","
+	    "\"value\":\"gpu1 ro\"}", id);
+	ok(strstr(buf, "CUDA_ERROR_NOT_SUPPORTED") != NULL, "read-only is refused");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"pools/%llu/access\"}", id);
+	ok(strstr(buf, "\"gpu1\":\"rw\"") != NULL, "access reads back");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/reuse_allow_opportunistic\","
+	    "\"value\":\"0\"}", id);
+	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC), 0,
+	       "a reuse rule is switched off");
+	cuMemFreeAsync(d, s);
+	cuStreamSynchronize(s);
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/trim\","
+	    "\"value\":\"0\"}", id);
+	ok(strstr(buf, "CUDA_SUCCESS") != NULL, "trim is written");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0, "and trims");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/used_mem_current\","
+	    "\"value\":\"0\"}", id);
+	ok(strstr(buf, "\"ok\":false") != NULL, "a current value cannot be written");
+	close(ctl_fd);
+	cuStreamDestroy(s);
+	cuMemPoolDestroy(p);
+}
+
 int main(void)
 {
 	CUdevice dev;
@@ -660,5 +767,6 @@ int main(void)
 	test_current_pool();
 	test_runtime();
 	test_threads();
+	test_control();
 	return done_testing();
 }
