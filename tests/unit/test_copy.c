@@ -211,7 +211,13 @@ static void test_time(void)
 	   pinned[12345] == (unsigned char)(12345 * 131 + 4),
 	   "four queued operations run in order");
 
-	cuMemFree(d0);
+	/* cuMemFree waits for queued work on the memory it frees. */
+	cuMemsetD8Async(d0, 9, N, s);
+	cuMemcpyDtoDAsync(d1, d0, N, s);
+	is_res(cuMemFree(d0), CUDA_SUCCESS,
+	       "cuMemFree with copies still queued on it");
+	ok(((unsigned char *)d1)[N - 1] == 9, "the queued copies ran first");
+
 	cuMemFree(d1);
 	cuMemFreeHost(pinned);
 	cuStreamDestroy(s);

@@ -221,6 +221,13 @@ static void test_pool(void)
 	       "pool: RANGE_START_ADDR is the block");
 	cuMemFreeAsync(p, s);
 	cuStreamSynchronize(s);
+	if (cuMemAllocAsync(&p, MIB, s) == CUDA_SUCCESS) {
+		cuStreamSynchronize(s);
+		is_res(cuMemFree(p), CUDA_SUCCESS,
+		       "cuMemFree frees a pool block at once");
+		is_res(cuMemFree(p), CUDA_ERROR_INVALID_VALUE,
+		       "and it is gone");
+	}
 	cuStreamDestroy(s);
 }
 
