@@ -385,7 +385,10 @@ static cudaError_t rt_copy(void *dst, const void *src, size_t count,
 	default:
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			   "unknown cudaMemcpyKind %d", (int)kind);
-		return cudaErrorInvalidMemcpyDirection;
+		/* A runtime-only code; cuemu_rt_result records it as the
+		 * last error all the same (the codes share one space). */
+		return cuemu_rt_result(
+			(CUresult)cudaErrorInvalidMemcpyDirection);
 	}
 	return cuemu_rt_result(do_copy((uintptr_t)dst, (uintptr_t)src, count,
 				       dd, sd, (CUstream)stream, sync));

@@ -298,7 +298,8 @@ static void test_runtime(void)
 	ok(cudaMemcpy(back, host, 256, (enum cudaMemcpyKind)7) ==
 	   cudaErrorInvalidMemcpyDirection,
 	   "an unknown kind is cudaErrorInvalidMemcpyDirection");
-	cudaGetLastError();
+	ok(cudaGetLastError() == cudaErrorInvalidMemcpyDirection,
+	   "and it is the last error");
 	ok(cudaMemset(d, 0x11, 100) == cudaSuccess &&
 	   ((unsigned char *)d)[99] == 0x11, "cudaMemset");
 	cudaStreamCreate(&s);
