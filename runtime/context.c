@@ -53,6 +53,18 @@ static __thread int ctx_depth;
  * memory and coredump bits, SYNC_MEMOPS. */
 #define CTX_FLAGS_MASK 0xffu
 
+/* fork() while another thread holds the process lock would leave the
+ * child's copy locked for ever: fork waits for it instead. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&process_lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&process_lock);
+}
+
 void cuemu_lock(void)
 {
 	pthread_mutex_lock(&process_lock);
@@ -92,6 +104,7 @@ CUresult cuInit(unsigned int Flags)
 	}
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
 		primaries[d].dev = d;
+	pthread_atfork(fork_prepare, fork_done, fork_done);
 	/* The control server is how cufs sees this process; a process that
 	 * asks not to be seen (benchmarks, some tests) sets CUEMU_CONTROL=0. */
 	if (!(ctl && strcmp(ctl, "0") == 0) && cuemu_control_start() < 0)

@@ -594,6 +594,48 @@ CUresult cuemu_stream_sync(CUstream s)
 	return CUDA_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- fork */
+
+/* A forked child has none of the parent's workers: the work the parent had
+ * queued is the parent's, and is dropped; each stream starts a new worker
+ * on its next operation. A stream the parent was destroying goes. The
+ * registry's locks are made anew: their holders do not exist here. */
+static void child_after_fork(void)
+{
+	CUstream s, next;
+	CUevent e;
+
+	pthread_mutex_init(&reg_lock, NULL);
+	pthread_mutex_init(&done_lock, NULL);
+	pthread_cond_init(&done_cond, NULL);
+	RB_FOREACH(e, event_tree, &events)
+		pthread_mutex_init(&e->lock, NULL);
+	for (s = RB_MIN(uid_tree, &by_uid); s; s = next) {
+		next = RB_NEXT(uid_tree, &by_uid, s);
+		pthread_mutex_init(&s->lock, NULL);
+		pthread_cond_init(&s->cond, NULL);
+		while (s->head) {
+			struct op *op = s->head;
+			s->head = op->next;
+			free(op);
+		}
+		s->tail = NULL;
+		s->running = false;
+		s->done_seq = s->enq_seq;
+		if (s->destroying) {
+			RB_REMOVE(uid_tree, &by_uid, s);
+			stream_free(s);
+		}
+	}
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_register(void)
+{
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
+
 /* ---------------------------------------------------------------- streams */
 
 static CUstream stream_new(CUcontext ctx, int dev, unsigned int flags,
@@ -601,6 +643,7 @@ static CUstream stream_new(CUcontext ctx, int dev, unsigned int flags,
 {
 	CUstream s = calloc(1, sizeof *s);
 
+	pthread_once(&fork_once, fork_register);
 	if (!s)
 		return NULL;
 	s->ctx = ctx;

@@ -3,7 +3,7 @@
  * streams through events, the legacy default stream against blocking and
  * non-blocking streams, per-thread streams, callbacks and host functions,
  * queries while work is pending, elapsed model time, destroyed handles,
- * and the runtime API's stream and event calls.
+ * work in a forked child, and the runtime API's stream and event calls.
  *
  * Work is held back by host functions that wait on a semaphore, so "not
  * yet" is observed for certain: nothing can run past a gate until the test
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -428,6 +429,36 @@ static void host_func_calls_api(void)
 	cuStreamDestroy(s);
 }
 
+/* A forked child runs work on the streams it inherited. */
+static void forked_child(void)
+{
+	CUstream s;
+	sem_t gate;
+	pid_t pid;
+	int st = -1;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&s, 0);
+	cuLaunchHostFunc(s, gate_wait, &gate); /* the parent's, held */
+	pid = fork();
+	if (pid == 0) {
+		int flag = 0, legacy = 0;
+		cuLaunchHostFunc(s, raise_flag, &flag);
+		cuLaunchHostFunc(NULL, raise_flag, &legacy);
+		if (cuStreamSynchronize(s) || cuStreamSynchronize(NULL))
+			_exit(2);
+		_exit(flag_of(&flag) && flag_of(&legacy) ? 0 : 3);
+	}
+	waitpid(pid, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "a forked child runs work on the streams it inherited");
+	sem_post(&gate);
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS,
+	       "... while the parent's own work goes on");
+	cuStreamDestroy(s);
+	sem_destroy(&gate);
+}
+
 static int rt_cb_ok;
 
 static void rt_callback(cudaStream_t s, cudaError_t status, void *arg)
@@ -504,6 +535,7 @@ int main(void)
 	destroyed_stream();
 	context_sync();
 	host_func_calls_api();
+	forked_child();
 	runtime();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
