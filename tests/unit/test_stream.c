@@ -2,7 +2,8 @@
  * test_stream.c - streams and events: order within a stream, order across
  * streams through events, the legacy default stream against blocking and
  * non-blocking streams, per-thread streams, callbacks and host functions,
- * queries while work is pending, elapsed model time, destroyed handles,
+ * queries while work is pending, elapsed model time of a copy and the
+ * CUEMU_TIME_SCALE sleep, destroyed handles,
  * work in a forked child, and the runtime API's stream and event calls.
  *
  * Work is held back by host functions that wait on a semaphore, so "not
@@ -429,6 +430,78 @@ static void host_func_calls_api(void)
 	cuStreamDestroy(s);
 }
 
+static double wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* A copy of 64 KiB from pinned memory to device 0 costs, on the default
+ * topology's host-to-device link (47.5 GB/s, 5 us a transfer):
+ * 5000 + 2^16 / 47.5 ns. With CUEMU_TIME_SCALE=10000 its worker sleeps
+ * about 64 ms, far longer than the copy itself takes. */
+#define COPY_BYTES (64u << 10)
+#define TIME_SCALE 10000
+#define COPY_MS ((5000.0 + COPY_BYTES / 47.5) / 1e6)
+
+static void model_time(void)
+{
+	unsigned long long t0 = 0, t1 = 0, tnew = 0;
+	CUevent e0, e1, e2;
+	CUstream s, s2, late;
+	CUdeviceptr d;
+	double w0, w1;
+	float ms = -1;
+	void *h;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e0, 0);
+	cuEventCreate(&e1, 0);
+	cuEventCreate(&e2, 0);
+	if (cuMemAllocHost(&h, COPY_BYTES) || cuMemAlloc(&d, COPY_BYTES)) {
+		ok(0, "64 KiB of pinned and device memory for the copy");
+		return;
+	}
+	cuStreamSynchronize(s);
+	cuemuStreamGetTime(s, &t0);
+	cuEventRecord(e0, s);
+	w0 = wall_ms();
+	is_res(cuMemcpyHtoDAsync(d, h, COPY_BYTES, s), CUDA_SUCCESS,
+	       "a 64 KiB copy on a stream");
+	cuEventRecord(e1, s);
+	cuStreamWaitEvent(s2, e1, 0);
+	cuEventRecord(e2, s2);
+	cuEventSynchronize(e2);
+	w1 = wall_ms();
+	is_res(cuEventElapsedTime(&ms, e0, e1), CUDA_SUCCESS,
+	       "elapsed time around it");
+	ok(ms > COPY_MS - 1e-4 && ms < COPY_MS + 1e-4,
+	   "... is its model cost, %.6f ms", COPY_MS);
+	printf("# elapsed %.6f ms, model cost %.6f ms\n", ms, COPY_MS);
+	cuemuStreamGetTime(s, &t1);
+	is_int(t1 - t0, (unsigned long long)(5000 + COPY_BYTES / 47.5),
+	       "the stream's clock moved by the same, in whole ns");
+	cuEventElapsedTime(&ms, e1, e2);
+	ok(ms >= 0, "a stream that waited for the copy is no earlier");
+	ok(w1 - w0 >= COPY_MS * TIME_SCALE * 0.99,
+	   "CUEMU_TIME_SCALE=%d: the worker slept that many times the "
+	   "modelled time", TIME_SCALE);
+	cuStreamCreate(&late, 0);
+	cuemuStreamGetTime(late, &tnew);
+	ok(tnew >= t1, "a stream made after a synchronize starts no earlier");
+	cuMemFree(d);
+	cuMemFreeHost(h);
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+	cuEventDestroy(e2);
+	cuStreamDestroy(s);
+	cuStreamDestroy(s2);
+	cuStreamDestroy(late);
+}
+
 /* A forked child runs work on the streams it inherited. */
 static void forked_child(void)
 {
@@ -519,6 +592,9 @@ int main(void)
 	CUcontext ctx;
 
 	setenv("CUEMU_CONTROL", "0", 1);
+	/* Only the copy of model_time() costs model time: it alone sleeps. */
+	setenv("CUEMU_TIME_SCALE", "10000", 1);
+	unsetenv("CUEMU_TOPOLOGY");
 	if (cuInit(0) != CUDA_SUCCESS ||
 	    cuDevicePrimaryCtxRetain(&ctx, 0) != CUDA_SUCCESS ||
 	    cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
@@ -535,6 +611,7 @@ int main(void)
 	destroyed_stream();
 	context_sync();
 	host_func_calls_api();
+	model_time();
 	forked_child();
 	runtime();
 	cuDevicePrimaryCtxRelease(0);
