@@ -42,8 +42,6 @@
 
 #define G CUEMU_GRANULARITY
 #define MEMFD_PREFIX "cuemu-handle:"
-/* Handle types this emulation can export. */
-#define VMM_HANDLE_TYPES CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
 
 struct handle {
 	RB_ENTRY(handle) node;       /* by id */
@@ -51,8 +49,6 @@ struct handle {
 	size_t size;
 	CUmemAllocationProp prop;    /* type, location, handle types */
 	int fd;                      /* the memfd */
-	dev_t st_dev;                /* to know a re-imported memfd */
-	ino_t st_ino;
 	unsigned refs;               /* create, import, retain; release */
 	unsigned maps;               /* live cuMemMap mappings */
 	int charged;                 /* device this process charged, or -1 */
@@ -91,13 +87,13 @@ static struct handle_tree handles = RB_INITIALIZER(&handles);
 
 /* ---------------------------------------------------------------- lookups */
 
-/* A handle the caller may use (it holds a reference). Lock held. */
+/* A live handle: referenced, or released but still mapped (the driver
+ * still answers for it then: properties, map, export). Lock held. */
 static struct handle *handle_get(CUmemGenericAllocationHandle v)
 {
 	struct handle key = { .id = (uint64_t)v };
-	struct handle *h = RB_FIND(handle_tree, &handles, &key);
 
-	return h && h->refs ? h : NULL;
+	return RB_FIND(handle_tree, &handles, &key);
 }
 
 /* The reservation containing p, or NULL. Lock held. */
@@ -165,12 +161,21 @@ static bool map_span(uintptr_t p, size_t len, struct resv **rp, size_t *first,
 	return true;
 }
 
-static int mapping_prot(const struct mapping *m)
+static uint8_t most_access(const struct mapping *m)
 {
 	uint8_t most = 0;
 
 	for (int i = 0; i < CUEMU_NPROC; i++)
 		most |= m->access[i];
+	return most;
+}
+
+/* The host view of a mapping: the most permissive access of any location
+ * (see the top of the file). */
+static int mapping_prot(const struct mapping *m)
+{
+	uint8_t most = most_access(m);
+
 	if (most & 2)
 		return PROT_READ | PROT_WRITE;
 	return most ? PROT_READ : PROT_NONE;
@@ -221,16 +226,14 @@ static CUresult check_prop(const CUmemAllocationProp *p)
 				  "location type %d is not DEVICE, HOST or "
 				  "HOST_NUMA", (int)p->location.type);
 	}
-	if (t & ~(unsigned long long)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
-				      CU_MEM_HANDLE_TYPE_WIN32 |
-				      CU_MEM_HANDLE_TYPE_WIN32_KMT |
-				      CU_MEM_HANDLE_TYPE_FABRIC))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "unknown handle types %#llx", t);
-	if (t & ~(unsigned long long)VMM_HANDLE_TYPES)
+	/* Bits the driver does not know are ignored, as it does. */
+	if (t & CU_MEM_HANDLE_TYPE_FABRIC)
+		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED,
+				  "fabric handles need an IMEX channel, which "
+				  "this machine does not have");
+	if (t & (CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT))
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "handle types %#llx: only POSIX file "
-				  "descriptors are emulated", t);
+				  "Windows handles do not exist on Linux");
 	return CUDA_SUCCESS;
 }
 
@@ -274,9 +277,8 @@ static int make_memfd(const CUmemAllocationProp *p, size_t size)
 	char name[64], loc[32];
 	int fd;
 
-	snprintf(name, sizeof name, MEMFD_PREFIX "%s:%s",
-		 cuemu_loc_str(p->location, loc, sizeof loc),
-		 p->requestedHandleTypes ? "posix_fd" : "none");
+	snprintf(name, sizeof name, MEMFD_PREFIX "%s",
+		 cuemu_loc_str(p->location, loc, sizeof loc));
 	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -1;
@@ -296,7 +298,6 @@ static struct handle *handle_new(int fd, size_t size,
 				 const CUmemAllocationProp *p)
 {
 	struct handle *h = calloc(1, sizeof *h);
-	struct stat st;
 
 	if (!h)
 		return NULL;
@@ -306,10 +307,6 @@ static struct handle *handle_new(int fd, size_t size,
 	h->prop.location = p->location;
 	h->prop.requestedHandleTypes = p->requestedHandleTypes;
 	h->fd = fd;
-	if (fstat(fd, &st) == 0) {
-		h->st_dev = st.st_dev;
-		h->st_ino = st.st_ino;
-	}
 	h->refs = 1;
 	h->charged = -1;
 	return h;
@@ -386,7 +383,7 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 		return r;
 	cuemu_lock();
 	h = handle_get(handle);
-	if (!h) {
+	if (!h || !h->refs) {
 		cuemu_unlock();
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%llu is not a live allocation handle",
@@ -415,8 +412,8 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "option %d is not MINIMUM or RECOMMENDED",
 				  (int)option);
-	if ((r = check_prop(prop)) != CUDA_SUCCESS)
-		return r;
+	/* The driver does not look at the location here: 2 MiB for every
+	 * one, a device that does not exist included. */
 	*granularity = G;
 	return CUDA_SUCCESS;
 }
@@ -514,7 +511,7 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle,
  * false when fd is not such a memfd. */
 static bool parse_memfd(int fd, CUmemAllocationProp *p, size_t *size)
 {
-	char link[64], target[256], loc[32], types[32];
+	char link[64], target[256], loc[32];
 	struct stat st;
 	ssize_t n;
 
@@ -526,32 +523,15 @@ static bool parse_memfd(int fd, CUmemAllocationProp *p, size_t *size)
 	if (n <= 0)
 		return false;
 	target[n] = '\0';
-	if (sscanf(target, "/memfd:" MEMFD_PREFIX "%31[^:]:%31[^ ]", loc,
-		   types) != 2)
+	if (sscanf(target, "/memfd:" MEMFD_PREFIX "%31[^ ]", loc) != 1)
 		return false;
 	memset(p, 0, sizeof *p);
 	if (cuemu_loc_parse(loc, &p->location) < 0)
 		return false;
 	cuemu_errmsg_clear();
 	p->type = CU_MEM_ALLOCATION_TYPE_PINNED;
-	p->requestedHandleTypes = strcmp(types, "posix_fd") ?
-		CU_MEM_HANDLE_TYPE_NONE : CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
 	*size = (size_t)st.st_size;
 	return true;
-}
-
-/* A live handle of this process over the same memory, or NULL. */
-static struct handle *handle_by_inode(int fd)
-{
-	struct handle *h;
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return NULL;
-	RB_FOREACH(h, handle_tree, &handles)
-		if (h->refs && h->st_dev == st.st_dev && h->st_ino == st.st_ino)
-			return h;
-	return NULL;
 }
 
 CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
@@ -574,19 +554,10 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
 				  "handle type %#x: only POSIX file descriptors "
 				  "are emulated", (unsigned)shHandleType);
 	if (fd < 0 || !parse_memfd(fd, &p, &size))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+		return cuemu_fail(CUDA_ERROR_UNKNOWN,
 				  "fd %d is not an exported allocation", fd);
-	cuemu_lock();
-	h = handle_by_inode(fd);
-	if (h) {
-		/* The same memory imported again: the same handle, one more
-		 * reference, as the driver answers for its own export. */
-		h->refs++;
-		*handle = (CUmemGenericAllocationHandle)h->id;
-		cuemu_unlock();
-		return CUDA_SUCCESS;
-	}
-	cuemu_unlock();
+	/* Each import is a handle of its own, and it reports no handle
+	 * types (it cannot be exported again), as the driver answers. */
 	own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	h = own < 0 ? NULL : handle_new(own, size, &p);
 	if (!h) {
@@ -669,6 +640,10 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "alignment %zu is not a power of two",
 				  alignment);
+	if (addr % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "hint %#llx is not a multiple of the "
+				  "granularity", (unsigned long long)addr);
 	align = alignment > G ? alignment : G;
 	r = calloc(1, sizeof *r);
 	if (!r)
@@ -748,14 +723,19 @@ static CUresult check_map(struct resv *r, uintptr_t p, size_t size,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "not a live allocation handle");
 	if (offset + size < offset || offset + size > h->size)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "offset %zu + size %zu is past the end of "
 				  "handle %llu (%zu bytes)", offset, size,
 				  (unsigned long long)h->id, h->size);
-	if (!r || p + size < p || p + size > r->a.base + r->a.size)
+	if (!r)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[%#lx, +%zu) is not inside one reservation",
-				  (unsigned long)p, size);
+				  "%#lx is in no reservation", (unsigned long)p);
+	/* The driver lets a mapping run on past its reservation; here it
+	 * would be mapped over memory the emulator does not own. */
+	if (p + size < p || p + size > r->a.base + r->a.size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) runs past the end of its "
+				  "reservation", (unsigned long)p, size);
 	i = map_lower(r, p);
 	if (i < r->n && r->m[i].base < p + size)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -801,14 +781,17 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 	if (flags)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "flags must be 0, not %#llx", flags);
+	if (p % G)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "address %#lx is not a multiple of the "
+				  "granularity (%lu)", (unsigned long)p, G);
 	if (offset)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "offset must be 0, not %zu", offset);
-	if (!size || size % G || p % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "address %#lx and size %zu must be non-zero "
-				  "multiples of the granularity (%lu)",
-				  (unsigned long)p, size, G);
+	if (!size || size % G)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "size %zu is not a non-zero multiple of the "
+				  "granularity (%lu)", size, G);
 	cuemu_lock();
 	h = handle_get(handle);
 	r = resv_at(p);
@@ -839,37 +822,65 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 	return res;
 }
 
+/* The mappings [*first, *last) of r that [p, end) touches; false when it
+ * cuts one of them. */
+static bool unmap_span(const struct resv *r, uintptr_t p, uintptr_t end,
+		       size_t *first, size_t *last)
+{
+	size_t i = map_lower(r, p);
+
+	*first = i;
+	for (; i < r->n && r->m[i].base < end; i++)
+		if (r->m[i].base < p || r->m[i].base + r->m[i].size > end)
+			return false;
+	*last = i;
+	return true;
+}
+
+/* Unmaps r->m[i]: back to reserved address space (PROT_NONE, no memory),
+ * dropping the handle's mapping. Lock held. */
+static void unmap_one(struct resv *r, size_t i)
+{
+	struct mapping m = r->m[i];
+
+	mmap((void *)m.base, m.size, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	memmove(&r->m[i], &r->m[i + 1], (r->n - i - 1) * sizeof *r->m);
+	r->n--;
+	m.h->maps--;
+	cuemu_event_log("vmm_unmap", "reservation=%llu address=%#lx size=%zu "
+			"handle=%llu", (unsigned long long)r->a.id,
+			(unsigned long)m.base, m.size,
+			(unsigned long long)m.h->id);
+	handle_put(m.h);
+}
+
+/* As the driver does: [ptr, ptr+size) starts in a reservation and takes
+ * every mapping it covers whole; it may hold unmapped space (even none at
+ * all), but cutting a mapping is refused. */
 CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 {
-	uintptr_t p = (uintptr_t)ptr;
-	size_t first, last;
-	struct handle *h;
+	uintptr_t p = (uintptr_t)ptr, end = p + size;
+	size_t first = 0, last = 0;
 	struct resv *r;
 	CUresult res;
 
 	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
 		return res;
 	cuemu_lock();
-	if (!size || !map_span(p, size, &r, &first, &last) ||
-	    last != first + 1) {
-		cuemu_unlock();
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[%#lx, +%zu) is not exactly one mapping",
-				  (unsigned long)p, size);
-	}
-	/* Back to reserved address space: PROT_NONE, no memory. */
-	mmap((void *)p, size, PROT_NONE,
-	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-	h = r->m[first].h;
-	memmove(&r->m[first], &r->m[last], (r->n - last) * sizeof *r->m);
-	r->n--;
-	h->maps--;
-	cuemu_event_log("vmm_unmap", "reservation=%llu address=%#lx size=%zu "
-			"handle=%llu", (unsigned long long)r->a.id,
-			(unsigned long)p, size, (unsigned long long)h->id);
-	handle_put(h);
+	r = resv_at(p);
+	if (!r || !size || end < p || end > r->a.base + r->a.size)
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "[%#lx, +%zu) is not inside a reservation",
+				 (unsigned long)p, size);
+	else if (!unmap_span(r, p, end, &first, &last))
+		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				 "[%#lx, +%zu) cuts a mapping: unmap what "
+				 "cuMemMap mapped", (unsigned long)p, size);
+	while (res == CUDA_SUCCESS && last-- > first)
+		unmap_one(r, last);
 	cuemu_unlock();
-	return CUDA_SUCCESS;
+	return res;
 }
 
 CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count,
@@ -877,11 +888,12 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count,
 {
 	CUresult r;
 
-	(void)mapInfoList;
-	(void)count;
 	(void)hStream;
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
+	if (!mapInfoList || !count)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "no map operations");
 	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 			  "sparse CUDA arrays are not emulated");
 }
@@ -898,7 +910,7 @@ static CUresult access_slot(const CUmemLocation *l, const struct handle *h,
 	switch (l->type) {
 	case CU_MEM_LOCATION_TYPE_DEVICE:
 		if (l->id < 0 || l->id >= cuemu_device_count())
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "no device %d", l->id);
 		*slot = l->id;
 		return CUDA_SUCCESS;
@@ -947,8 +959,8 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 			const CUmemAccessDesc *desc, size_t count)
 {
 	uintptr_t p = (uintptr_t)ptr;
-	size_t first, last;
-	struct resv *r;
+	size_t first = 0, last = 0;
+	struct resv *r = NULL;
 	CUresult res;
 	char w[32];
 	int slot;
@@ -992,6 +1004,34 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 	return res;
 }
 
+/* What cuMemGetAccess answers for l, as the driver does: the host of
+ * device memory reads as the most permissive access any location has
+ * (which is also the host view here), a host NUMA node as none. */
+static CUresult read_access(const struct mapping *m, const CUmemLocation *l,
+			    unsigned long long *flags)
+{
+	bool host_mem = loc_is_host(&m->h->prop.location);
+
+	switch (l->type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		if (l->id < 0 || l->id >= cuemu_device_count())
+			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+					  "no device %d", l->id);
+		*flags = m->access[l->id];
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		*flags = host_mem ? m->access[CUEMU_PROC_HOST] : most_access(m);
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		*flags = host_mem ? m->access[CUEMU_PROC_HOST] : 0;
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+				  "location type %d has no access",
+				  (int)l->type);
+	}
+}
+
 CUresult cuMemGetAccess(unsigned long long *flags,
 			const CUmemLocation *location, CUdeviceptr ptr)
 {
@@ -1008,18 +1048,8 @@ CUresult cuMemGetAccess(unsigned long long *flags,
 		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				 "%#llx is not mapped by cuMemMap",
 				 (unsigned long long)ptr);
-	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE &&
-		 (location->id < 0 || location->id >= cuemu_device_count()))
-		res = cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
-				 location->id);
-	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE)
-		*flags = m->access[location->id];
-	else if (loc_is_host(location))
-		*flags = m->access[CUEMU_PROC_HOST];
 	else
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "location type %d has no access",
-				 (int)location->type);
+		res = read_access(m, location, flags);
 	cuemu_unlock();
 	return res;
 }
@@ -1051,7 +1081,7 @@ static json_t *hex(uintptr_t v)
 {
 	char b[32];
 
-	snprintf(b, sizeof b, "%#lx", (unsigned long)v);
+	snprintf(b, sizeof b, "0x%lx", (unsigned long)v);
 	return json_string(b);
 }
 
@@ -1108,7 +1138,7 @@ static json_t *resv_json(const struct resv *r)
 	char key[32];
 
 	for (size_t i = 0; i < r->n; i++) {
-		snprintf(key, sizeof key, "%#lx",
+		snprintf(key, sizeof key, "0x%lx",
 			 (unsigned long)(r->m[i].base - r->a.base));
 		json_object_set_new(maps, key, mapping_json(r, &r->m[i]));
 	}
