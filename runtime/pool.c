@@ -660,43 +660,46 @@ static bool backed(const struct arena *a, uintptr_t addr, size_t len)
 	return true;
 }
 
-/* The free run of at least len bytes that s should use, by cost: reserved
- * memory usable at once, then reserved memory behind an inserted wait, then
- * memory that grows the pool (at once, then with a wait): the allocator
- * would rather order streams than reserve more. Smallest first within a
- * rank. */
-static struct seg *find_free(CUmemoryPool p, CUstream s, size_t len, bool *wait)
+/* The free runs of at least len bytes that s may use: *now the best one
+ * usable at once (memory already backed first, then memory that grows the
+ * pool; smallest first), *later the best one usable only behind an
+ * inserted wait. The driver reuses across streams through event
+ * dependencies and completed frees before it grows the pool, and inserts a
+ * wait only when growing fails. */
+static void find_free(CUmemoryPool p, CUstream s, size_t len,
+		      struct seg **now, struct seg **later)
 {
 	struct seg key = { .len = len, .addr = 0 };
-	struct seg *g, *best[4] = { NULL, NULL, NULL, NULL };
+	struct seg *g, *grow = NULL, *later_unbacked = NULL;
 	struct cuemu_spos here = { 0, 0 };
 
+	*now = *later = NULL;
 	if (s)
 		here = cuemu_stream_pos(s);
 	for (g = RB_NFIND(free_tree, &p->free, &key); g;
 	     g = RB_NEXT(free_tree, &p->free, g)) {
 		enum reuse r = s ? reuse_of(p, s, here, g) :
 			       g->state == SEG_CLEAN ? REUSE_NOW : REUSE_NO;
-		int rank;
+		bool b;
 
 		if (r == REUSE_NO)
 			continue;
-		rank = (r == REUSE_WAIT) + 2 * !backed(g->arena, g->addr, len);
-		if (rank == 0) {
-			*wait = false;
-			return g;
+		b = backed(g->arena, g->addr, len);
+		if (r == REUSE_NOW && b) {
+			*now = g;
+			break;
 		}
-		if (!best[rank])
-			best[rank] = g;
+		if (r == REUSE_NOW && !grow)
+			grow = g;
+		else if (r == REUSE_WAIT && b && !*later)
+			*later = g;
+		else if (r == REUSE_WAIT && !later_unbacked)
+			later_unbacked = g;
 	}
-	for (int rank = 1; rank < 4; rank++) {
-		if (best[rank]) {
-			*wait = rank & 1;
-			return best[rank];
-		}
-	}
-	*wait = false;
-	return NULL;
+	if (!*now)
+		*now = grow;
+	if (!*later)
+		*later = later_unbacked;
 }
 
 static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
@@ -714,17 +717,24 @@ static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
 	g->a.priv = g;
 }
 
-/* Finds a run for len bytes and makes it a block: reuse first, else new
- * address space; backing is committed as the block needs it. Lock held. */
+/* Finds a run for len bytes and makes it a block: reuse, else grow (new
+ * backing, new address space), else reuse behind a wait when the pool
+ * allows internal dependencies. Lock held. */
 static struct seg *carve(CUmemoryPool p, CUstream s, size_t len, bool *wait)
 {
-	struct seg *g = find_free(p, s, len, wait);
+	struct seg *g, *later;
 
-	if (!g) {
-		*wait = false;
+	*wait = false;
+	find_free(p, s, len, &g, &later);
+	if (!g)
 		g = arena_new(p, len);
+	if (g && take(p, g, len))
+		return g;
+	if (later && take(p, later, len)) {
+		*wait = true;
+		return later;
 	}
-	return g && take(p, g, len) ? g : NULL;
+	return NULL;
 }
 
 /* Allocates size bytes from p in the order of s. Lock held. */
@@ -869,11 +879,8 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
 	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
 		return r;
-	if (!bytesize) {
-		/* The driver accepts a zero-byte allocation. */
-		*dptr = 0;
-		return CUDA_SUCCESS;
-	}
+	if (!bytesize)
+		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
 	cuemu_lock();
 	if (!live_pool(pool))
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
@@ -899,11 +906,8 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
 	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
 		return r;
-	if (!bytesize) {
-		/* The driver accepts a zero-byte allocation. */
-		*dptr = 0;
-		return CUDA_SUCCESS;
-	}
+	if (!bytesize)
+		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
 	cuemu_lock();
 	r = current_of(cuemu_stream_device(s), &p);
 	if (r == CUDA_SUCCESS)

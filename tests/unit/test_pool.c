@@ -189,9 +189,9 @@ static void test_errors(void)
 	       "freeing an interior pointer");
 	is_res(cuMemFreeAsync(d, s), CUDA_SUCCESS, "free");
 	is_res(cuMemFreeAsync(d, s), CUDA_ERROR_INVALID_VALUE, "freeing twice");
-	d = 1;
+	d = 0;
 	is_res(cuMemAllocAsync(&d, 0, s), CUDA_SUCCESS, "size 0 is accepted");
-	is_res(cuMemFreeAsync(d, s), CUDA_SUCCESS, "and what it gives can be freed");
+	is_res(cuMemFreeAsync(0, s), CUDA_SUCCESS, "freeing 0 is accepted");
 	is_res(cuMemAllocAsync(NULL, MIB, s), CUDA_ERROR_INVALID_VALUE, "NULL pointer");
 	{
 		CUmemPoolProps pp = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
@@ -325,94 +325,116 @@ static void test_accounting(void)
 	cuStreamDestroy(s);
 }
 
+/* Reuse across streams. The pool holds one 32 MiB granule and h keeps half
+ * of it, so a second 16 MiB block can only be the freed block a: each rule
+ * shows as reuse when on and OUT_OF_MEMORY when off. */
 static void test_reuse(void)
 {
-	CUmemoryPool p = new_pool(0, 0);
-	CUdeviceptr a = 0, b = 0, c = 0;
+	CUmemoryPool p = new_pool(0, CHUNK);
+	CUdeviceptr a = 0, h = 0, x = 0;
 	CUstream s1, s2;
 	CUevent e;
 
 	cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING);
 	cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING);
 	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
-	set_u(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, ~0ULL);
 	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES), 1,
 	       "follow event dependencies is on by default");
 	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC), 1,
 	       "opportunistic is on by default");
 	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES), 1,
 	       "internal dependencies is on by default");
+	set_i(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, 5);
+	is_int(iattr(p, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC), 1,
+	       "a reuse rule reads back as 0 or 1");
 
 	/* The same stream reuses at once, whatever the rules. */
 	only_rule(p, 0, 0, 0);
+	cuMemAllocFromPoolAsync(&h, 16 * MIB, p, s2);
 	block_stream(s1);
-	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	cuMemAllocFromPoolAsync(&a, 16 * MIB, p, s1);
 	cuMemFreeAsync(a, s1);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s1);
-	ok(a == b, "a block freed on a stream is reused on that stream at once");
-	cuMemFreeAsync(b, s1);
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s1), CUDA_SUCCESS,
+	       "allocate again on the stream that freed");
+	ok(x == a, "a block freed on a stream is reused on that stream at once");
+	cuMemFreeAsync(x, s1);
 
 	/* Event dependency: s2 waits for an event recorded after the free. */
 	cuEventRecord(e, s1);
 	cuStreamWaitEvent(s2, e, 0);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
-	ok(b != a, "with every rule off another stream does not reuse it");
-	cuMemFreeAsync(b, s2);
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_ERROR_OUT_OF_MEMORY,
+	       "FOLLOW_EVENT_DEPENDENCIES off: another stream does not reuse it");
 	only_rule(p, 1, 0, 0);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
-	ok(b == a, "FOLLOW_EVENT_DEPENDENCIES: a stream that waited on an event "
-	   "after the free reuses it");
-	cuMemFreeAsync(b, s2);
+	x = 0;
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_SUCCESS,
+	       "FOLLOW_EVENT_DEPENDENCIES on");
+	ok(x == a, "a stream that waited on an event after the free reuses it");
+	cuMemFreeAsync(x, s2);
 	open_gate();
 	cuCtxSynchronize();
 
-	/* Opportunistic: the free has run, no dependency. */
-	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
-	cuMemFreeAsync(a, s1);
-	cuEventRecord(e, s1);
-	cuEventSynchronize(e);
-	/* cuEventSynchronize made the host see the free: start again. */
-	cuMemAllocFromPoolAsync(&a, 4 * MIB, p, s1);
+	/* Opportunistic: the free has run; no dependency, no synchronization. */
 	only_rule(p, 0, 0, 0);
+	cuMemAllocFromPoolAsync(&a, 16 * MIB, p, s1);
 	cuMemFreeAsync(a, s1);
 	while (cuStreamQuery(s1) == CUDA_ERROR_NOT_READY)
 		usleep(100);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
-	ok(b != a, "opportunistic off: a completed free on another stream is "
-	   "not reused");
-	cuMemFreeAsync(b, s2);
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_ERROR_OUT_OF_MEMORY,
+	       "ALLOW_OPPORTUNISTIC off: a completed free on another stream is "
+	       "not reused");
 	only_rule(p, 0, 1, 0);
-	cuMemAllocFromPoolAsync(&b, 4 * MIB, p, s2);
-	ok(b == a, "ALLOW_OPPORTUNISTIC: a completed free is reused by another stream");
-	cuMemFreeAsync(b, s2);
+	x = 0;
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_SUCCESS,
+	       "ALLOW_OPPORTUNISTIC on");
+	ok(x == a, "a completed free is reused by another stream");
+	cuMemFreeAsync(x, s2);
 	cuCtxSynchronize();
 
-	/* Internal dependency: the free has not run; rather than grow, the
-	 * allocator makes s2 wait for it. Two 16 MiB blocks fill the one
-	 * granule the pool holds. */
+	/* Internal dependency: the free has not run; when the pool cannot
+	 * grow, the allocator makes s2 wait for it. */
 	block_stream(s1);
 	cuMemAllocFromPoolAsync(&a, 16 * MIB, p, s1);
-	only_rule(p, 1, 1, 0);
 	cuMemFreeAsync(a, s1);
-	cuMemAllocFromPoolAsync(&b, 16 * MIB, p, s2);
-	ok(b != a, "internal dependencies off: a pending free on another stream "
-	   "is not reused");
+	only_rule(p, 1, 1, 0);
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_ERROR_OUT_OF_MEMORY,
+	       "ALLOW_INTERNAL_DEPENDENCIES off: a pending free on another "
+	       "stream is not reused");
 	is_res(cuStreamQuery(s2), CUDA_SUCCESS, "and s2 does not wait");
 	only_rule(p, 0, 0, 1);
-	cuMemAllocFromPoolAsync(&c, 16 * MIB, p, s2);
-	ok(c == a, "ALLOW_INTERNAL_DEPENDENCIES: a pending free is reused");
+	x = 0;
+	is_res(cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2), CUDA_SUCCESS,
+	       "ALLOW_INTERNAL_DEPENDENCIES on");
+	ok(x == a, "a pending free is reused");
 	is_res(cuStreamQuery(s2), CUDA_ERROR_NOT_READY,
 	       "and s2 now waits for the free's stream");
 	open_gate();
 	is_res(cuStreamSynchronize(s2), CUDA_SUCCESS, "s2 finishes once s1 does");
-	cuMemFreeAsync(b, s2);
-	cuMemFreeAsync(c, s2);
+	cuMemFreeAsync(x, s2);
+	cuMemFreeAsync(h, s2);
 	cuCtxSynchronize();
+
+	cuMemPoolDestroy(p);
+
+	/* A pool that may grow grows rather than wait (the driver's order). */
+	p = new_pool(0, 0);
+	cuMemAllocFromPoolAsync(&h, 16 * MIB, p, s2);
+	block_stream(s1);
+	cuMemAllocFromPoolAsync(&a, 16 * MIB, p, s1);
+	cuMemFreeAsync(a, s1);
+	cuMemAllocFromPoolAsync(&x, 16 * MIB, p, s2);
+	ok(x != a, "with room to grow, a pending free on another stream is left alone");
+	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 2 * CHUNK,
+	       "the pool grows instead");
+	is_res(cuStreamQuery(s2), CUDA_SUCCESS, "and s2 is not held back");
+	open_gate();
+	cuMemFreeAsync(x, s2);
+	cuMemFreeAsync(h, s2);
+	cuCtxSynchronize();
+	cuMemPoolDestroy(p);
 
 	cuEventDestroy(e);
 	cuStreamDestroy(s1);
 	cuStreamDestroy(s2);
-	cuMemPoolDestroy(p);
 }
 
 static void test_access(void)
