@@ -2,26 +2,35 @@
  * vmm.c - virtual memory management: address reservations, physical
  * handles, the mappings of handles into reservations with their access per
  * location, shareable handles (POSIX file descriptors), the cuMem* VMM
- * calls, what pointer.c asks of a mapped address (cuemu_vmm_lookup), and
- * /cu/reservations and /cu/handles.
+ * calls, what pointer.c and copy.c ask of a mapped address
+ * (cuemu_vmm_lookup), and /cu/reservations and /cu/handles.
  *
  * Model:
  *   - A reservation is PROT_NONE anonymous address space (MAP_NORESERVE),
- *     an entry of kind CUEMU_KIND_RESERVATION in the address map. Its
- *     mappings are kept in a sorted array (binary search, O(log n)).
+ *     an entry of kind CUEMU_KIND_RESERVATION in the address map, placed at
+ *     the hint when that range is free. Its mappings are kept in a sorted
+ *     array (binary search, O(log n)); a mapping lies inside one
+ *     reservation.
  *   - A physical handle is a memfd of its size, named
- *     "cuemu-handle:<location>:<handle types>" so that an importer learns
- *     where the memory lives. Device memory is charged to its device in the
- *     machine segment by the process that created it. Export dups the
- *     memfd; import dups it back, so two processes map the same bytes.
+ *     "cuemu-handle:<location>" so that an importer learns where the memory
+ *     lives. Device memory is charged to its device in the machine segment
+ *     by the process that created the handle (an import charges nothing: it
+ *     is the same memory). Export dups the memfd; import dups it back, so
+ *     two processes map the same bytes.
  *   - cuMemMap maps the memfd MAP_SHARED over the reservation, PROT_NONE.
  *     Access is kept per processor (GPUs, then the host). The host's view of
  *     a mapping, which is what emulated device code and copies use, gets the
- *     most permissive access granted to any location: after cuMemSetAccess
- *     gives gpu0 read-only access, a write through the pointer faults.
+ *     most permissive access granted to any location: after gpu0 is given
+ *     read-only access (and nobody more), a write through the pointer
+ *     faults; with no access at all, a read faults.
  *   - A handle lives while it has references (create, import, retain) or
  *     mappings; the memory is freed (uncharged, memfd closed) when the last
- *     of either goes.
+ *     of either goes. A released handle that is still mapped still answers
+ *     properties, retain and map, as the driver's does.
+ *   - Return codes are the real driver's (probes/results/vmm.txt), with one
+ *     exception: the driver lets a mapping run past the end of its
+ *     reservation; here that would map over memory the emulator does not
+ *     own, so it is CUDA_ERROR_INVALID_VALUE.
  *
  * Locking: every reservation, mapping and handle is guarded by cuemu_lock().
  * Entry points validate their arguments, take it for the bookkeeping and the

@@ -10,6 +10,7 @@
  * importer before cuInit and hands it the fd over a Unix socket.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -744,6 +746,112 @@ static void pointer_attributes(void)
 	cuMemAddressFree(R, 4 * G);
 }
 
+/* /cu/reservations and /cu/handles through this process's control
+ * socket: one JSON line each way, answers read as text. */
+static int ctl_fd = -1;
+
+static int ctl_open(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *dir = getenv("CUEMU_RUNDIR");
+
+	if (!dir)
+		return -1;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
+		 (int)getpid());
+	ctl_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (ctl_fd < 0 ||
+	    connect(ctl_fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+		return -1;
+	return 0;
+}
+
+static const char *ctl(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static const char *ctl(char *buf, size_t len, const char *fmt, ...)
+{
+	char req[512];
+	size_t n = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(req, sizeof req - 1, fmt, ap);
+	va_end(ap);
+	strcat(req, "\n");
+	buf[0] = '\0';
+	if (write(ctl_fd, req, strlen(req)) != (ssize_t)strlen(req))
+		return buf;
+	while (n + 1 < len && read(ctl_fd, buf + n, 1) == 1 && buf[n] != '\n')
+		n++;
+	buf[n] = '\0';
+	return buf;
+}
+
+static void control(void)
+{
+	CUmemGenericAllocationHandle h;
+	unsigned long long rid = 0, f;
+	char buf[8192], want[128];
+	const char *ids;
+	CUdeviceptr R;
+	CUresult r;
+
+	if (ctl_open() < 0) {
+		ok(1, "/cu/reservations # SKIP no control socket");
+		return;
+	}
+	cuMemAddressReserve(&R, 4 * G, 4 * G, 0, 0);
+	create(&h, G, 0, 0);
+	cuMemMap(R + G, G, 0, h, 0);
+	cuMemMap(R + 2 * G, G, 0, h, 0);
+	ctl(buf, sizeof buf, "{\"op\":\"list\",\"path\":\"reservations\"}");
+	ids = strstr(buf, "\"ids\":[");
+	ok(ids && sscanf(ids, "\"ids\":[%llu", &rid) == 1,
+	   "/cu: reservations are listed");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"reservations/%llu\"}",
+	    rid);
+	snprintf(want, sizeof want, "\"base\":\"0x%llx\"", (unsigned long long)R);
+	ok(strstr(buf, want) != NULL, "/cu: a reservation shows its base");
+	ok(strstr(buf, "\"alignment\":8388608") && strstr(buf, "\"size\":8388608"),
+	   "/cu: ...its size and alignment");
+	ok(strstr(buf, "\"0x200000\":{") && strstr(buf, "\"0x400000\":{"),
+	   "/cu: ...its mappings by offset");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"reservations/%llu/"
+	    "mappings/0x200000/handle\"}", rid);
+	snprintf(want, sizeof want, "\"value\":%llu", (unsigned long long)h);
+	ok(strstr(buf, want) != NULL, "/cu: a mapping names its handle");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"reservations/%llu/"
+	    "access\",\"value\":\"gpu1 rw\\n\"}", rid);
+	ok(strstr(buf, "CUDA_SUCCESS") != NULL, "/cu: access is written");
+	f = get_access(R + 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 1, &r);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+	       "/cu: ...to every mapping, through the API");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"reservations/%llu/"
+	    "mappings/0x400000/access\",\"value\":\"gpu1 ro\"}", rid);
+	f = get_access(R + 2 * G, CU_MEM_LOCATION_TYPE_DEVICE, 1, &r);
+	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READ, "/cu: one mapping's access");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"reservations/%llu/"
+	    "access\"}", rid);
+	ok(strstr(buf, "\"gpu1\":\"mixed\"") && strstr(buf, "\"gpu0\":\"none\""),
+	   "/cu: the reservation's access summarises its mappings");
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"reservations/%llu/"
+	    "access\",\"value\":\"cpu rw\"}", rid);
+	ok(strstr(buf, "CUDA_ERROR_NOT_SUPPORTED") != NULL,
+	   "/cu: host access to device memory is refused");
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"handles/%llu\"}",
+	    (unsigned long long)h);
+	ok(strstr(buf, "\"location\":\"gpu0\"") && strstr(buf, "\"refs\":1") &&
+	   strstr(buf, "\"mapping_count\":2"),
+	   "/cu: a handle shows its location, references and mappings");
+	cuMemUnmap(R, 4 * G);
+	cuMemRelease(h);
+	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"handles/%llu\"}",
+	    (unsigned long long)h);
+	ok(strstr(buf, "\"ok\":false") != NULL, "/cu: a freed handle is gone");
+	cuMemAddressFree(R, 4 * G);
+	close(ctl_fd);
+}
+
 int main(void)
 {
 	CUcontext ctx;
@@ -779,6 +887,7 @@ int main(void)
 	retain_and_props();
 	sharing();
 	pointer_attributes();
+	control();
 	is_res(cuMemMapArrayAsync(NULL, 0, 0), CUDA_ERROR_INVALID_VALUE,
 	       "cuMemMapArrayAsync: no operations");
 	{
