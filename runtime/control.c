@@ -867,26 +867,28 @@ static json_t *device_json(int d)
 			 "links", links, "counters", counters_json(d));
 }
 
+/* devices/cpu: node<N>/memory for each host NUMA node, so that each node
+ * is a directory (an object of objects). */
 static json_t *cpu_json(void)
 {
-	json_t *nodes = json_object();
+	json_t *cpu = json_pack("{s:i}", "numa_nodes", cuemu_numa_count());
 	char key[16];
 
 	for (int n = 0; n < cuemu_numa_count(); n++) {
-		json_t *o = json_pack("{s:I}", "total_memory",
-				      (json_int_t)cuemu_numa_total(n));
+		json_t *mem = json_pack("{s:I}", "total_memory",
+					(json_int_t)cuemu_numa_total(n));
 		long long fr = -1;
 
 		/* Free memory is the kernel's, where the node is real. */
 		if (numa_available() >= 0 && n <= numa_max_node() &&
 		    numa_node_size64(n, &fr) >= 0 && fr >= 0)
-			json_object_set_new(o, "free_memory", json_integer(fr));
+			json_object_set_new(mem, "free_memory", json_integer(fr));
 		snprintf(key, sizeof key, "node%d", n);
-		json_object_set_new(nodes, key, o);
+		json_object_set_new(cpu, key, json_pack("{s:o}", "memory", mem));
 	}
-	return json_pack("{s:i,s:o,s:o,s:o}", "numa_nodes", cuemu_numa_count(),
-			 "nodes", nodes, "links", links_json(CUEMU_PROC_HOST, NULL),
-			 "counters", counters_json(CUEMU_PROC_HOST));
+	json_object_set_new(cpu, "links", links_json(CUEMU_PROC_HOST, NULL));
+	json_object_set_new(cpu, "counters", counters_json(CUEMU_PROC_HOST));
+	return cpu;
 }
 
 char *cuemuMachineJson(void)

@@ -19,8 +19,8 @@ extern "C" {
  *   {"name":..., "devices":[{"index","name","uuid","total_memory",
  *     "used_memory","free_memory","numa_node","peers":[...],
  *     "links":{"gpu1":{"kind","gbps","latency_ns"},...},"counters":{...}}],
- *    "cpu":{"numa_nodes":N,"nodes":{"node0":{"total_memory",
- *     "free_memory"},...},"counters":{...}}}
+ *    "cpu":{"numa_nodes":N,"node0":{"memory":{"total_memory",
+ *     "free_memory"}},...,"links":{...},"counters":{...}}}
  * or {"error":"<why>"} when the segment cannot be attached. NULL only when
  * memory runs out. The caller frees it. */
 char *cuemuMachineJson(void);

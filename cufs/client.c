@@ -1,0 +1,476 @@
+/*
+ * client.c - cufs's side of the control protocol: which processes exist
+ * (the *.sock files of the run dir that answer hello for our machine),
+ * one connection to each, and requests that time out instead of hanging.
+ *
+ * Locking: tab.lock guards the table (entries are reference counted so a
+ * request can run after the table let go of its process); conn.lock
+ * serializes the requests on one connection and is never held together
+ * with tab.lock. refresh_lock makes rescans one at a time; connecting to a
+ * new process happens under it but outside tab.lock, so a slow process
+ * does not stall requests to the others.
+ */
+#include "cufs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct conn {
+	pid_t pid;
+	uid_t uid;
+	int fd;              /* -1: reconnect before the next request */
+	int refs;            /* the table's, and each request's */
+	pthread_mutex_t lock;
+	char *buf;           /* bytes read past an answer (none normally) */
+	size_t len, cap;
+};
+
+/* The processes cufs knows: one table for the daemon, so global. */
+static struct {
+	pthread_mutex_t lock;
+	struct conn *c[CUFS_MAX_PROCS];
+	int n;
+	uint64_t last_scan_ms;
+} tab = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+static void conn_put(struct conn *c)
+{
+	int left;
+
+	pthread_mutex_lock(&tab.lock);
+	left = --c->refs;
+	pthread_mutex_unlock(&tab.lock);
+	if (left)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	pthread_mutex_destroy(&c->lock);
+	free(c->buf);
+	free(c);
+}
+
+/* ---------------------------------------------------------------- wire */
+
+static int send_line(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One answer line into a JSON object, before the deadline; NULL with
+ * errno (ETIMEDOUT, ECONNRESET, EPROTO). c->lock held. */
+static json_t *recv_answer(struct conn *c, uint64_t deadline)
+{
+	for (;;) {
+		char *nl = c->buf ? memchr(c->buf, '\n', c->len) : NULL;
+
+		if (nl) {
+			size_t n = (size_t)(nl - c->buf);
+			json_t *j = json_loadb(c->buf, n, 0, NULL);
+
+			c->len -= n + 1;
+			memmove(c->buf, nl + 1, c->len);
+			if (!json_is_object(j)) {
+				json_decref(j);
+				errno = EPROTO;
+				return NULL;
+			}
+			return j;
+		}
+		if (c->cap - c->len < 4096) {
+			size_t cap = c->cap ? c->cap * 2 : 65536;
+			char *b = realloc(c->buf, cap);
+
+			if (!b)
+				return NULL;
+			c->buf = b;
+			c->cap = cap;
+		}
+		uint64_t now = now_ms();
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		int r = now >= deadline ? 0 :
+			poll(&p, 1, (int)(deadline - now));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = ETIMEDOUT;
+		if (r <= 0)
+			return NULL;
+		ssize_t got = read(c->fd, c->buf + c->len, c->cap - c->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			errno = ECONNRESET;
+			return NULL;
+		}
+		c->len += (size_t)got;
+	}
+}
+
+/* One request on c's connection. c->lock held. */
+static json_t *exchange(struct conn *c, const char *line)
+{
+	json_t *a;
+
+	if (c->fd < 0) {
+		errno = ENOTCONN;
+		return NULL;
+	}
+	if (send_line(c->fd, line, strlen(line)) == 0 &&
+	    (a = recv_answer(c, now_ms() + CUFS_TIMEOUT_MS)))
+		return a;
+	/* The stream is out of step now (or dead): start over next time. */
+	close(c->fd);
+	c->fd = -1;
+	c->len = 0;
+	return NULL;
+}
+
+static int sock_path(pid_t pid, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%d.sock", cufs_opt.rundir, (int)pid);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Connects to pid and says hello; the fd, or -1 with errno (EXDEV for a
+ * process of another machine). */
+static int dial(pid_t pid, uid_t *uid)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = CUFS_TIMEOUT_MS / 1000 };
+	struct conn tmp = { .pid = pid };
+	struct ucred cred;
+	socklen_t clen = sizeof cred;
+	const char *m;
+	json_t *a;
+	int fd, e;
+
+	if (sock_path(pid, sa.sun_path, sizeof sa.sun_path) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	tmp.fd = fd;
+	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n"))) {
+		free(tmp.buf);
+		errno = EIO;
+		return -1;
+	}
+	free(tmp.buf);
+	m = json_string_value(json_object_get(a, "machine"));
+	e = m && strcmp(m, cufs_opt.machine) ? EXDEV : 0;
+	json_decref(a);
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*uid = cred.uid;
+	return fd;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static int find_locked(pid_t pid)
+{
+	for (int i = 0; i < tab.n; i++)
+		if (tab.c[i]->pid == pid)
+			return i;
+	return -1;
+}
+
+static void drop_locked(int i)
+{
+	struct conn *c = tab.c[i];
+
+	tab.c[i] = tab.c[--tab.n];
+	if (--c->refs == 0) {
+		/* Nobody is using it: free here (conn_put would relock). */
+		if (c->fd >= 0)
+			close(c->fd);
+		pthread_mutex_destroy(&c->lock);
+		free(c->buf);
+		free(c);
+	}
+}
+
+static void forget(pid_t pid)
+{
+	int i;
+
+	pthread_mutex_lock(&tab.lock);
+	if ((i = find_locked(pid)) >= 0)
+		drop_locked(i);
+	pthread_mutex_unlock(&tab.lock);
+}
+
+static bool pid_dead(pid_t pid)
+{
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+static void add_new(pid_t pid)
+{
+	struct conn *c;
+	uid_t uid;
+	int fd = dial(pid, &uid);
+
+	if (fd < 0) {
+		/* A socket nobody listens on, left by a process that died. */
+		if (errno == ECONNREFUSED && pid_dead(pid)) {
+			char p[4200];
+
+			if (sock_path(pid, p, sizeof p) == 0)
+				unlink(p);
+		}
+		return;
+	}
+	if (!(c = calloc(1, sizeof *c))) {
+		close(fd);
+		return;
+	}
+	c->pid = pid;
+	c->uid = uid;
+	c->fd = fd;
+	c->refs = 1;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_lock(&tab.lock);
+	if (find_locked(pid) < 0 && tab.n < CUFS_MAX_PROCS) {
+		tab.c[tab.n++] = c;
+		c = NULL;
+	}
+	pthread_mutex_unlock(&tab.lock);
+	if (c)
+		conn_put(c);
+}
+
+/* The pids that have a socket in the run dir, in seen[] (sorted). */
+static int scan_rundir(pid_t *seen, int max)
+{
+	DIR *d = opendir(cufs_opt.rundir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (end != e->d_name && pid > 0 && !strcmp(end, ".sock"))
+			seen[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+void cufs_procs_refresh(bool force)
+{
+	pid_t seen[CUFS_MAX_PROCS], fresh[CUFS_MAX_PROCS];
+	int n, nfresh = 0;
+
+	pthread_mutex_lock(&refresh_lock);
+	if (!force && now_ms() - tab.last_scan_ms < 100) {
+		pthread_mutex_unlock(&refresh_lock);
+		return;
+	}
+	n = scan_rundir(seen, CUFS_MAX_PROCS);
+	pthread_mutex_lock(&tab.lock);
+	for (int i = tab.n - 1; i >= 0; i--) {
+		bool present = false;
+
+		for (int k = 0; k < n; k++)
+			present |= seen[k] == tab.c[i]->pid;
+		if (!present || pid_dead(tab.c[i]->pid))
+			drop_locked(i);
+	}
+	for (int k = 0; k < n; k++)
+		if (find_locked(seen[k]) < 0)
+			fresh[nfresh++] = seen[k];
+	pthread_mutex_unlock(&tab.lock);
+	for (int k = 0; k < nfresh; k++)
+		add_new(fresh[k]);
+	tab.last_scan_ms = now_ms();
+	pthread_mutex_unlock(&refresh_lock);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct cufs_proc_info *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int cufs_procs(struct cufs_proc_info *out, int max)
+{
+	int n = 0;
+
+	cufs_procs_refresh(false);
+	pthread_mutex_lock(&tab.lock);
+	for (int i = 0; i < tab.n && n < max; i++, n++) {
+		out[n].pid = tab.c[i]->pid;
+		out[n].uid = tab.c[i]->uid;
+	}
+	pthread_mutex_unlock(&tab.lock);
+	qsort(out, (size_t)n, sizeof *out, by_pid);
+	return n;
+}
+
+bool cufs_proc(pid_t pid, struct cufs_proc_info *out)
+{
+	int i;
+
+	cufs_procs_refresh(false);
+	pthread_mutex_lock(&tab.lock);
+	if ((i = find_locked(pid)) >= 0) {
+		out->pid = pid;
+		out->uid = tab.c[i]->uid;
+	}
+	pthread_mutex_unlock(&tab.lock);
+	return i >= 0;
+}
+
+static struct conn *conn_get(pid_t pid)
+{
+	struct conn *c = NULL;
+	int i;
+
+	pthread_mutex_lock(&tab.lock);
+	if ((i = find_locked(pid)) >= 0) {
+		c = tab.c[i];
+		c->refs++;
+	}
+	pthread_mutex_unlock(&tab.lock);
+	return c;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+json_t *cufs_request(pid_t pid, json_t *req, int *err)
+{
+	struct conn *c = conn_get(pid);
+	char *line, *s;
+	json_t *a = NULL;
+	uid_t uid;
+	int fd;
+
+	if (!c) {
+		*err = ENOENT;
+		return NULL;
+	}
+	s = json_dumps(req, JSON_COMPACT);
+	line = s ? malloc(strlen(s) + 2) : NULL;
+	if (line)
+		strcat(strcpy(line, s), "\n");
+	pthread_mutex_lock(&c->lock);
+	if (line && c->fd < 0 && (fd = dial(pid, &uid)) >= 0)
+		c->fd = fd;
+	if (line)
+		a = exchange(c, line);
+	*err = a ? 0 : (c->fd < 0 && pid_dead(pid)) ? ENOENT : EIO;
+	pthread_mutex_unlock(&c->lock);
+	if (*err == ENOENT)
+		forget(pid);
+	conn_put(c);
+	free(s);
+	free(line);
+	return a;
+}
+
+static json_t *ask(pid_t pid, const char *op, const char *path,
+		   const char *key, int *err)
+{
+	json_t *req = json_pack("{s:s,s:s}", "op", op, "path", path);
+	json_t *a, *v = NULL;
+
+	a = cufs_request(pid, req, err);
+	json_decref(req);
+	if (!a)
+		return NULL;
+	if (json_is_true(json_object_get(a, "ok"))) {
+		v = json_object_get(a, key);
+		json_incref(v);
+	}
+	*err = v ? 0 : (int)json_integer_value(json_object_get(a, "errno"));
+	if (!v && *err <= 0)
+		*err = EIO;
+	json_decref(a);
+	return v;
+}
+
+json_t *cufs_get(pid_t pid, const char *path, int *err)
+{
+	return ask(pid, "get", path, "value", err);
+}
+
+json_t *cufs_list(pid_t pid, const char *path, int *err)
+{
+	return ask(pid, "list", path, "ids", err);
+}
+
+int cufs_set(pid_t pid, const char *path, const char *value)
+{
+	json_t *req = json_pack("{s:s,s:s,s:s}", "op", "set", "path", path,
+				"value", value);
+	json_t *a;
+	int err;
+
+	a = cufs_request(pid, req, &err);
+	json_decref(req);
+	if (!a)
+		return -err;
+	if (!json_is_true(json_object_get(a, "ok"))) {
+		err = (int)json_integer_value(json_object_get(a, "errno"));
+		if (err <= 0)
+			err = EIO;
+	}
+	json_decref(a);
+	return -err;
+}
+
+void cufs_client_shutdown(void)
+{
+	pthread_mutex_lock(&tab.lock);
+	while (tab.n)
+		drop_locked(tab.n - 1);
+	pthread_mutex_unlock(&tab.lock);
+}

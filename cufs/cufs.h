@@ -1,0 +1,88 @@
+/*
+ * cufs.h - what the parts of the cufs daemon share: the options, the
+ * control client (client.c: the processes and one connection to each),
+ * the event relay (events.c) and the tree (tree.c: paths to files).
+ *
+ * cufs holds no runtime state: devices come from the machine segment,
+ * everything else from asking the processes, at the moment it is read.
+ */
+#ifndef CUFS_H
+#define CUFS_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+/* How long a process has to answer before a read fails with EIO. */
+#define CUFS_TIMEOUT_MS 2000
+#define CUFS_MAX_PROCS 256
+
+/* main.c: the command line's choices. */
+struct cufs_options {
+	char rundir[4096];
+	char machine[256];
+};
+extern struct cufs_options cufs_opt;
+
+/* ---------------------------------------------------------------- client.c
+ * The processes: those with a socket in the run dir that answer hello and
+ * run on our machine. Locking: a table lock around the table, one lock per
+ * connection around each request; never the first while waiting on an
+ * answer. */
+
+struct cufs_proc_info {
+	pid_t pid;
+	uid_t uid;       /* the process's owner, from SO_PEERCRED */
+};
+
+/* Rescans the run dir (at most every 100 ms unless force): connects to new
+ * processes, forgets dead ones, removes stale sockets of dead pids. */
+void cufs_procs_refresh(bool force);
+/* The live processes, sorted by pid; returns how many (at most max). */
+int cufs_procs(struct cufs_proc_info *out, int max);
+/* One process's info; false if it is not (or no longer) known. */
+bool cufs_proc(pid_t pid, struct cufs_proc_info *out);
+
+/* Sends req (not consumed) to pid and answers the answer object, or NULL
+ * with *err: EIO (no answer in time, connection lost) or ENOENT (no such
+ * process). */
+json_t *cufs_request(pid_t pid, json_t *req, int *err);
+/* get and list: the answer's value / ids, or NULL with *err from the
+ * answer's errno (or the transport's). */
+json_t *cufs_get(pid_t pid, const char *path, int *err);
+json_t *cufs_list(pid_t pid, const char *path, int *err);
+/* set: 0 or a negative errno. */
+int cufs_set(pid_t pid, const char *path, const char *value);
+void cufs_client_shutdown(void);
+
+/* ---------------------------------------------------------------- events.c
+ * /events: a relay thread asks each process for its new event lines while
+ * someone reads, and keeps the newest lines, each "<pid> <line>". */
+
+/* A reader's cursor starts at "now". */
+uint64_t cufs_events_open(void);
+void cufs_events_close(void);
+/* Copies whole lines after *cursor into buf (at most len bytes), advancing
+ * *cursor; blocks up to wait_ms for the first. Answers the bytes copied
+ * (0: none yet). */
+size_t cufs_events_read(uint64_t *cursor, char *buf, size_t len, int wait_ms);
+bool cufs_events_ready(uint64_t cursor);
+/* Called with a poll handle to notify when lines arrive (NULL: none). */
+void cufs_events_poll_wait(void *ph);
+void cufs_events_stop(void);
+
+/* ---------------------------------------------------------------- tree.c */
+
+struct fuse_operations;
+extern const struct fuse_operations cufs_ops;
+
+/* Text of a value as its file shows it: a scalar's line, an array's
+ * words, an object's "key value" lines; malloc'd. */
+char *cufs_render(json_t *v);
+
+#endif

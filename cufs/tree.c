@@ -1,0 +1,880 @@
+/*
+ * tree.c - the /cu tree: paths resolved to directories, files and links at
+ * the moment they are used, from the machine segment (devices/) and from
+ * the processes (everything else), and the FUSE operations over them.
+ *
+ * Objects are rendered generically from their JSON: every key is a file
+ * (a scalar its line, an array its words, an object its "key value"
+ * lines), a value that is an object of objects is a directory, "json" is
+ * the object pretty-printed, and the names in the object's "writable"
+ * array are writable files. A file's text is taken once, at open, so one
+ * read sequence shows one moment.
+ *
+ * Locking: none here; client.c and events.c lock what they share. Each
+ * FUSE request works on its own copies.
+ */
+#define FUSE_USE_VERSION 31
+#include "cufs.h"
+#include "cuemu-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_DEPTH 32
+
+static const char *const classes[] = {
+	"allocations", "pools", "reservations", "handles",
+};
+#define NCLASSES (sizeof classes / sizeof classes[0])
+
+/* Writable names for an object whose JSON does not say (older runtimes). */
+static const char *const fallback_writable[NCLASSES][12] = {
+	{ "label", "preferred_location", "accessed_by", "read_mostly",
+	  "prefetch", "advise" },
+	{ "release_threshold", "reuse_follow_event_dependencies",
+	  "reuse_allow_opportunistic", "reuse_allow_internal_dependencies",
+	  "reserved_mem_high", "used_mem_high", "access", "trim" },
+	{ "access" },
+	{ NULL },
+};
+
+enum ntype { N_DIR, N_FILE, N_LINK };
+enum fkind { F_TEXT, F_EVENTS, F_SNAPSHOT };
+
+/* What a path is, with what it needs: a directory's entries, a file's
+ * text, a link's target, and for a writable file where a write goes. */
+struct node {
+	enum ntype type;
+	enum fkind fkind;
+	mode_t mode;
+	uid_t uid;
+	json_t *entries;    /* N_DIR: array of names */
+	char *text;         /* N_FILE (F_TEXT) */
+	char *target;       /* N_LINK */
+	bool writable;      /* the object says so */
+	bool may_write;     /* and the caller may */
+	pid_t pid;          /* the process that owns it, or 0 */
+	char setpath[4200]; /* control path of a writable file */
+};
+
+static void node_free(struct node *n)
+{
+	json_decref(n->entries);
+	free(n->text);
+	free(n->target);
+}
+
+static uid_t caller_uid(void)
+{
+	struct fuse_context *c = fuse_get_context();
+
+	return c ? c->uid : getuid();
+}
+
+static bool caller_may_write(uid_t owner)
+{
+	uid_t u = caller_uid();
+
+	return u == 0 || u == owner;
+}
+
+static int class_index(const char *s)
+{
+	for (size_t i = 0; i < NCLASSES; i++)
+		if (!strcmp(s, classes[i]))
+			return (int)i;
+	return -1;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void put_scalar(FILE *f, json_t *v)
+{
+	char *s;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		fputs(json_string_value(v), f);
+		break;
+	case JSON_INTEGER:
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+		break;
+	case JSON_REAL:
+		fprintf(f, "%g", json_real_value(v));
+		break;
+	case JSON_TRUE:
+		fputc('1', f);
+		break;
+	case JSON_FALSE:
+		fputc('0', f);
+		break;
+	case JSON_NULL:
+		break;
+	default:
+		s = json_dumps(v, JSON_COMPACT);
+		fputs(s ? s : "", f);
+		free(s);
+	}
+}
+
+static void put_words(FILE *f, json_t *arr)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e) {
+		if (i)
+			fputc(' ', f);
+		put_scalar(f, e);
+	}
+}
+
+char *cufs_render(json_t *v)
+{
+	const char *k;
+	size_t len;
+	char *s = NULL;
+	json_t *e;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	if (json_is_object(v)) {
+		json_object_foreach(v, k, e) {
+			fprintf(f, "%s ", k);
+			if (json_is_array(e))
+				put_words(f, e);
+			else
+				put_scalar(f, e);
+			fputc('\n', f);
+		}
+	} else {
+		if (json_is_array(v))
+			put_words(f, v);
+		else
+			put_scalar(f, v);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return s;
+}
+
+static char *pretty(json_t *v)
+{
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY), *t;
+
+	if (!s || asprintf(&t, "%s\n", s) < 0)
+		t = NULL;
+	free(s);
+	return t;
+}
+
+/* An object whose values are all objects (or none) is a directory. */
+static bool is_dir(json_t *v)
+{
+	const char *k;
+	json_t *e;
+
+	if (!json_is_object(v))
+		return false;
+	json_object_foreach(v, k, e)
+		if (!json_is_object(e))
+			return false;
+	return true;
+}
+
+static bool has_name(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (json_is_string(e) && !strcmp(json_string_value(e), s))
+			return true;
+	return false;
+}
+
+/* The writable names of obj: its "writable" array, else the class's. */
+static json_t *writable_of(json_t *obj, int cls, bool top)
+{
+	json_t *w = json_object_get(obj, "writable"), *arr;
+
+	if (json_is_array(w))
+		return json_incref(w);
+	arr = json_array();
+	if (cls >= 0 && top)
+		for (int i = 0; fallback_writable[cls][i]; i++)
+			json_array_append_new(arr,
+				json_string(fallback_writable[cls][i]));
+	return arr;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static int make_dir_node(struct node *n, json_t *entries, uid_t uid)
+{
+	n->type = N_DIR;
+	n->mode = 0555;
+	n->uid = uid;
+	n->entries = entries;
+	return entries ? 0 : -ENOMEM;
+}
+
+static int make_file_node(struct node *n, char *text, uid_t uid)
+{
+	n->type = N_FILE;
+	n->fkind = F_TEXT;
+	n->mode = 0444;
+	n->uid = uid;
+	n->text = text;
+	return text ? 0 : -ENOMEM;
+}
+
+/* Where the object's walk is: for writes, the process and the control
+ * path of the object (e.g. "allocations/12/ranges/0x1000-0x3000"). */
+struct walk_ctx {
+	pid_t pid;
+	uid_t uid;
+	int cls;             /* class index, -1 for devices and processes */
+	const char *base;
+	json_t *extra_dirs;  /* more directory names at the top (borrowed) */
+};
+
+/* Entries of an object's directory: its keys, "json", the writable names
+ * that are not keys, and the extra directories. */
+static json_t *object_entries(json_t *obj, json_t *w, json_t *extra)
+{
+	json_t *names = json_array(), *e;
+	const char *k;
+	size_t i;
+
+	json_object_foreach(obj, k, e)
+		json_array_append_new(names, json_string(k));
+	if (!json_object_get(obj, "json"))
+		json_array_append_new(names, json_string("json"));
+	json_array_foreach(w, i, e)
+		if (json_is_string(e) && !json_object_get(obj,
+							  json_string_value(e)))
+			json_array_append(names, e);
+	json_array_foreach(extra, i, e)
+		json_array_append(names, e);
+	return names;
+}
+
+/* Resolves comps[0..n) inside obj (a directory). */
+static int walk_object(json_t *obj, char **comps, int n,
+		       const struct walk_ctx *ctx, struct node *out)
+{
+	char path[4200];
+	json_t *cur = obj, *w, *child;
+	int i, rc;
+
+	snprintf(path, sizeof path, "%s", ctx->base);
+	for (i = 0; i < n; i++) {
+		child = json_is_object(cur) ? json_object_get(cur, comps[i]) : NULL;
+		if (!child || !is_dir(child))
+			break;
+		cur = child;
+		snprintf(path + strlen(path), sizeof path - strlen(path), "/%s",
+			 comps[i]);
+	}
+	w = writable_of(cur, ctx->cls, i == 0);
+	if (i == n) {
+		rc = make_dir_node(out, object_entries(cur, w,
+				   i == 0 ? ctx->extra_dirs : NULL), ctx->uid);
+		json_decref(w);
+		return rc;
+	}
+	if (i != n - 1) {
+		json_decref(w);
+		return -ENOENT;
+	}
+	child = json_object_get(cur, comps[i]);
+	out->writable = has_name(w, comps[i]) && ctx->pid > 0;
+	json_decref(w);
+	if (child)
+		rc = make_file_node(out, cufs_render(child), ctx->uid);
+	else if (!strcmp(comps[i], "json"))
+		rc = make_file_node(out, pretty(cur), ctx->uid);
+	else if (out->writable)
+		rc = make_file_node(out, strdup(""), ctx->uid);
+	else
+		return -ENOENT;
+	if (rc == 0 && out->writable) {
+		out->may_write = caller_may_write(ctx->uid);
+		out->mode = out->may_write ? 0644 : 0444;
+		out->pid = ctx->pid;
+		snprintf(out->setpath, sizeof out->setpath, "%s/%s", path,
+			 comps[i]);
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+
+static json_t *machine(int *err)
+{
+	char *s = cuemuMachineJson();
+	json_t *m = s ? json_loads(s, 0, NULL) : NULL;
+
+	free(s);
+	*err = 0;
+	if (!m || json_object_get(m, "error")) {
+		if (m)
+			fprintf(stderr, "cufs: %s\n", json_string_value(
+				json_object_get(m, "error")));
+		json_decref(m);
+		*err = EIO;
+		return NULL;
+	}
+	return m;
+}
+
+static int resolve_devices(char **comps, int n, struct node *out)
+{
+	struct walk_ctx ctx = { .cls = -1, .uid = getuid(), .base = "" };
+	json_t *m, *devs, *obj = NULL, *names;
+	char name[32];
+	uint64_t idx;
+	int err, rc;
+	size_t i;
+
+	if (!(m = machine(&err)))
+		return -err;
+	devs = json_object_get(m, "devices");
+	if (n == 0) {
+		names = json_array();
+		for (i = 0; i < json_array_size(devs); i++) {
+			snprintf(name, sizeof name, "gpu%zu", i);
+			json_array_append_new(names, json_string(name));
+		}
+		json_array_append_new(names, json_string("cpu"));
+		json_decref(m);
+		return make_dir_node(out, names, getuid());
+	}
+	if (!strcmp(comps[0], "cpu"))
+		obj = json_object_get(m, "cpu");
+	else if (!strncmp(comps[0], "gpu", 3) && parse_u64(comps[0] + 3, &idx) &&
+		 (idx == 0 || comps[0][3] != '0'))
+		obj = json_array_get(devs, (size_t)idx);
+	rc = obj ? walk_object(obj, comps + 1, n - 1, &ctx, out) : -ENOENT;
+	json_decref(m);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- processes */
+
+static json_t *class_dirs(void)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < NCLASSES; i++)
+		json_array_append_new(a, json_string(classes[i]));
+	return a;
+}
+
+/* Names of a list answer's ids, as strings. */
+static json_t *id_names(json_t *ids, json_t *into)
+{
+	char buf[32];
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(ids, i, e) {
+		if (json_is_integer(e)) {
+			snprintf(buf, sizeof buf, "%lld",
+				 (long long)json_integer_value(e));
+			json_array_append_new(into, json_string(buf));
+		} else if (json_is_string(e)) {
+			json_array_append(into, e);
+		}
+	}
+	return into;
+}
+
+/* processes/<pid>/<class>/: a link to each of the process's objects. */
+static int resolve_proc_class(const struct cufs_proc_info *p, int cls,
+			      char **comps, int n, struct node *out)
+{
+	json_t *ids = NULL, *names;
+	int err;
+
+	ids = cufs_list(p->pid, classes[cls], &err);
+	if (!ids)
+		return -err;
+	names = id_names(ids, json_array());
+	json_decref(ids);
+	if (n == 0)
+		return make_dir_node(out, names, p->uid);
+	if (n > 1 || !has_name(names, comps[0])) {
+		json_decref(names);
+		return -ENOENT;
+	}
+	json_decref(names);
+	out->type = N_LINK;
+	out->uid = p->uid;
+	out->mode = 0777;
+	if (asprintf(&out->target, "../../../%s/%s", classes[cls], comps[0]) < 0)
+		out->target = NULL;
+	return out->target ? 0 : -ENOMEM;
+}
+
+static int resolve_processes(char **comps, int n, struct node *out)
+{
+	struct cufs_proc_info p[CUFS_MAX_PROCS];
+	struct walk_ctx ctx = { .cls = -1, .base = "process" };
+	json_t *names, *obj, *extra;
+	char buf[32];
+	uint64_t pid;
+	int np, err, rc, cls;
+
+	if (n == 0) {
+		cufs_procs_refresh(true);
+		np = cufs_procs(p, CUFS_MAX_PROCS);
+		names = json_array();
+		for (int i = 0; i < np; i++) {
+			snprintf(buf, sizeof buf, "%d", (int)p[i].pid);
+			json_array_append_new(names, json_string(buf));
+		}
+		return make_dir_node(out, names, getuid());
+	}
+	if (!parse_u64(comps[0], &pid) || pid > INT32_MAX ||
+	    !cufs_proc((pid_t)pid, &p[0]))
+		return -ENOENT;
+	if (n >= 2 && (cls = class_index(comps[1])) >= 0)
+		return resolve_proc_class(&p[0], cls, comps + 2, n - 2, out);
+	if (!(obj = cufs_get(p[0].pid, "process", &err)))
+		return -err;
+	extra = class_dirs();
+	ctx.uid = p[0].uid;
+	ctx.extra_dirs = extra;
+	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
+	json_decref(extra);
+	json_decref(obj);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- objects */
+
+/* The process that has <class>/<id>, and the object; NULL with *err
+ * (EIO when a process that might have it did not answer). */
+static json_t *find_object(int cls, const char *id, struct cufs_proc_info *who,
+			   int *err)
+{
+	struct cufs_proc_info p[CUFS_MAX_PROCS];
+	char path[64];
+	int np = cufs_procs(p, CUFS_MAX_PROCS), e;
+	json_t *obj;
+
+	snprintf(path, sizeof path, "%s/%s", classes[cls], id);
+	*err = ENOENT;
+	for (int i = 0; i < np; i++) {
+		if ((obj = cufs_get(p[i].pid, path, &e))) {
+			*who = p[i];
+			return obj;
+		}
+		if (e == EIO)
+			*err = EIO;
+	}
+	return NULL;
+}
+
+/* allocations/<id>/ranges[/<start>-<end>[/...]] of a managed allocation. */
+static int resolve_ranges(const struct cufs_proc_info *p, const char *id,
+			  char **comps, int n, struct node *out)
+{
+	struct walk_ctx ctx = { .pid = p->pid, .uid = p->uid, .cls = 0 };
+	char path[4200];
+	json_t *v;
+	int err, rc;
+
+	if (n == 0) {
+		snprintf(path, sizeof path, "allocations/%s/ranges", id);
+		if (!(v = cufs_list(p->pid, path, &err)))
+			return -err;
+		return make_dir_node(out, v, p->uid);
+	}
+	/* Any "<start>-<end>" is asked for, listed or not. */
+	snprintf(path, sizeof path, "allocations/%s/ranges/%s", id, comps[0]);
+	if (!(v = cufs_get(p->pid, path, &err)))
+		return err == EIO ? -EIO : -ENOENT;
+	ctx.base = path;
+	rc = json_is_object(v) ? walk_object(v, comps + 1, n - 1, &ctx, out) :
+	     -ENOENT;
+	json_decref(v);
+	return rc;
+}
+
+static int resolve_class(int cls, char **comps, int n, struct node *out)
+{
+	struct cufs_proc_info p[CUFS_MAX_PROCS], who;
+	struct walk_ctx ctx = { .cls = cls };
+	json_t *names, *ids, *obj, *extra = NULL;
+	char base[64];
+	uint64_t id;
+	int np, err, rc;
+
+	if (n == 0) {
+		np = cufs_procs(p, CUFS_MAX_PROCS);
+		names = json_array();
+		for (int i = 0; i < np; i++) {
+			/* A process that does not answer is left out. */
+			if ((ids = cufs_list(p[i].pid, classes[cls], &err)))
+				id_names(ids, names);
+			json_decref(ids);
+		}
+		return make_dir_node(out, names, getuid());
+	}
+	if (!parse_u64(comps[0], &id) ||
+	    !(obj = find_object(cls, comps[0], &who, &err)))
+		return -(parse_u64(comps[0], &id) ? err : ENOENT);
+	bool managed = cls == 0 && !strcmp(json_string_value(
+		json_object_get(obj, "kind")) ?: "", "managed");
+	if (managed && n >= 2 && !strcmp(comps[1], "ranges")) {
+		json_decref(obj);
+		return resolve_ranges(&who, comps[0], comps + 2, n - 2, out);
+	}
+	if (managed && !json_object_get(obj, "ranges"))
+		extra = json_pack("[s]", "ranges");
+	snprintf(base, sizeof base, "%s/%s", classes[cls], comps[0]);
+	ctx.pid = who.pid;
+	ctx.uid = who.uid;
+	ctx.base = base;
+	ctx.extra_dirs = extra;
+	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
+	json_decref(extra);
+	json_decref(obj);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- resolve */
+
+static int resolve(const char *path, struct node *out)
+{
+	char *copy = strdup(path), *comps[MAX_DEPTH], *save = NULL, *c;
+	int n = 0, rc, cls;
+
+	memset(out, 0, sizeof *out);
+	if (!copy)
+		return -ENOMEM;
+	for (c = strtok_r(copy, "/", &save); c && n < MAX_DEPTH;
+	     c = strtok_r(NULL, "/", &save))
+		comps[n++] = c;
+	if (n == MAX_DEPTH)
+		rc = -ENOENT;
+	else if (n == 0) {
+		json_t *names = json_pack("[s,s,s,s]", "devices", "processes",
+					  "events", "snapshot.json");
+		json_array_extend(names, class_dirs());
+		rc = make_dir_node(out, names, getuid());
+	} else if (!strcmp(comps[0], "devices"))
+		rc = resolve_devices(comps + 1, n - 1, out);
+	else if (!strcmp(comps[0], "processes"))
+		rc = resolve_processes(comps + 1, n - 1, out);
+	else if ((cls = class_index(comps[0])) >= 0)
+		rc = resolve_class(cls, comps + 1, n - 1, out);
+	else if (n == 1 && (!strcmp(comps[0], "events") ||
+			    !strcmp(comps[0], "snapshot.json"))) {
+		out->type = N_FILE;
+		out->fkind = comps[0][0] == 'e' ? F_EVENTS : F_SNAPSHOT;
+		out->mode = 0444;
+		out->uid = getuid();
+		rc = 0;
+	} else
+		rc = -ENOENT;
+	free(copy);
+	if (rc < 0)
+		node_free(out);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- files */
+
+struct fh {
+	enum fkind kind;
+	char *text;
+	size_t len;
+	bool nonblock;
+	uint64_t cursor;     /* F_EVENTS */
+	pid_t pid;           /* writes */
+	char *setpath;
+};
+
+/* /snapshot.json: the machine and every process's snapshot, one text. */
+static char *snapshot_text(void)
+{
+	struct cufs_proc_info p[CUFS_MAX_PROCS];
+	json_t *all = json_object(), *procs = json_object(), *req, *a, *m;
+	char key[32], *s;
+	int np, err;
+
+	if ((m = machine(&err)))
+		json_object_set_new(all, "machine", m);
+	cufs_procs_refresh(true);
+	np = cufs_procs(p, CUFS_MAX_PROCS);
+	req = json_pack("{s:s}", "op", "snapshot");
+	for (int i = 0; i < np; i++) {
+		if (!(a = cufs_request(p[i].pid, req, &err)))
+			continue;
+		snprintf(key, sizeof key, "%d", (int)p[i].pid);
+		if (json_is_true(json_object_get(a, "ok")))
+			json_object_set(procs, key, json_object_get(a, "value"));
+		json_decref(a);
+	}
+	json_decref(req);
+	json_object_set_new(all, "processes", procs);
+	s = pretty(all);
+	json_decref(all);
+	return s;
+}
+
+static int cu_getattr(const char *path, struct stat *st,
+		      struct fuse_file_info *fi)
+{
+	struct node n;
+	int rc = resolve(path, &n);
+
+	(void)fi;
+	if (rc < 0)
+		return rc;
+	memset(st, 0, sizeof *st);
+	st->st_uid = n.uid;
+	st->st_gid = getgid();
+	/* Every value is as of now, as in procfs. */
+	st->st_atime = st->st_mtime = st->st_ctime = time(NULL);
+	if (n.type == N_DIR) {
+		st->st_mode = S_IFDIR | n.mode;
+		st->st_nlink = 2;
+	} else if (n.type == N_LINK) {
+		st->st_mode = S_IFLNK | 0777;
+		st->st_nlink = 1;
+		st->st_size = (off_t)strlen(n.target);
+	} else {
+		st->st_mode = S_IFREG | n.mode;
+		st->st_nlink = 1;
+	}
+	node_free(&n);
+	return 0;
+}
+
+static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
+		      off_t off, struct fuse_file_info *fi,
+		      enum fuse_readdir_flags flags)
+{
+	struct node n;
+	int rc = resolve(path, &n);
+	size_t i;
+	json_t *e;
+
+	(void)off, (void)fi, (void)flags;
+	if (rc < 0)
+		return rc;
+	if (n.type != N_DIR) {
+		node_free(&n);
+		return -ENOTDIR;
+	}
+	fill(buf, ".", NULL, 0, 0);
+	fill(buf, "..", NULL, 0, 0);
+	json_array_foreach(n.entries, i, e)
+		fill(buf, json_string_value(e), NULL, 0, 0);
+	node_free(&n);
+	return 0;
+}
+
+static int cu_readlink(const char *path, char *buf, size_t size)
+{
+	struct node n;
+	int rc = resolve(path, &n);
+
+	if (rc < 0)
+		return rc;
+	if (n.type != N_LINK)
+		rc = -EINVAL;
+	else
+		snprintf(buf, size, "%s", n.target);
+	node_free(&n);
+	return rc;
+}
+
+static int cu_open(const char *path, struct fuse_file_info *fi)
+{
+	bool wr = (fi->flags & O_ACCMODE) != O_RDONLY;
+	struct node n;
+	struct fh *h;
+	int rc = resolve(path, &n);
+
+	if (rc < 0)
+		return rc;
+	if (n.type == N_DIR)
+		rc = -EISDIR;
+	else if (wr && !(n.writable && n.may_write))
+		rc = -EACCES;
+	else if (!(h = calloc(1, sizeof *h)))
+		rc = -ENOMEM;
+	if (rc < 0) {
+		node_free(&n);
+		return rc;
+	}
+	h->kind = n.fkind;
+	h->nonblock = fi->flags & O_NONBLOCK;
+	if (n.fkind == F_EVENTS) {
+		h->cursor = cufs_events_open();
+		fi->nonseekable = 1;
+	} else if (n.fkind == F_SNAPSHOT) {
+		h->text = snapshot_text();
+	} else {
+		h->text = n.text;
+		n.text = NULL;
+	}
+	h->len = h->text ? strlen(h->text) : 0;
+	if (wr) {
+		h->pid = n.pid;
+		h->setpath = strdup(n.setpath);
+	}
+	node_free(&n);
+	fi->fh = (uint64_t)(uintptr_t)h;
+	fi->direct_io = 1;
+	return 0;
+}
+
+static int cu_read(const char *path, char *buf, size_t size, off_t off,
+		   struct fuse_file_info *fi)
+{
+	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+	size_t n;
+
+	(void)path;
+	if (h->kind == F_EVENTS) {
+		for (;;) {
+			if ((n = cufs_events_read(&h->cursor, buf, size, 100)))
+				return (int)n;
+			if (h->nonblock)
+				return -EAGAIN;
+			if (fuse_interrupted())
+				return -EINTR;
+		}
+	}
+	if (off < 0 || (size_t)off >= h->len)
+		return 0;
+	n = h->len - (size_t)off < size ? h->len - (size_t)off : size;
+	memcpy(buf, h->text + off, n);
+	return (int)n;
+}
+
+static int cu_write(const char *path, const char *buf, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+	char *v;
+	int rc;
+
+	(void)path, (void)off;
+	if (!h->setpath)
+		return -EBADF;
+	if (!(v = strndup(buf, size)))
+		return -ENOMEM;
+	if (size && v[size - 1] == '\n')
+		v[size - 1] = '\0';
+	rc = cufs_set(h->pid, h->setpath, v);
+	free(v);
+	return rc < 0 ? rc : (int)size;
+}
+
+static int cu_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	struct node n;
+	int rc;
+
+	(void)size;
+	if (fi)
+		return 0; /* opened for writing already: the open checked */
+	if ((rc = resolve(path, &n)) < 0)
+		return rc;
+	rc = n.writable && n.may_write ? 0 : -EACCES;
+	node_free(&n);
+	return rc;
+}
+
+static int cu_release(const char *path, struct fuse_file_info *fi)
+{
+	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+
+	(void)path;
+	if (h->kind == F_EVENTS)
+		cufs_events_close();
+	free(h->text);
+	free(h->setpath);
+	free(h);
+	return 0;
+}
+
+static int cu_poll(const char *path, struct fuse_file_info *fi,
+		   struct fuse_pollhandle *ph, unsigned *reventsp)
+{
+	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+
+	(void)path;
+	if (h->kind != F_EVENTS) {
+		if (ph)
+			fuse_pollhandle_destroy(ph);
+		*reventsp |= POLLIN;
+		return 0;
+	}
+	if (ph)
+		cufs_events_poll_wait(ph);
+	if (cufs_events_ready(h->cursor))
+		*reventsp |= POLLIN;
+	return 0;
+}
+
+static void *cu_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	(void)conn;
+	/* Everything changes under us: the kernel must ask every time. */
+	cfg->entry_timeout = 0;
+	cfg->attr_timeout = 0;
+	cfg->negative_timeout = 0;
+	cfg->direct_io = 1;
+	cfg->kernel_cache = 0;
+	return NULL;
+}
+
+static void cu_destroy(void *data)
+{
+	(void)data;
+	cufs_events_stop();
+	cufs_client_shutdown();
+}
+
+const struct fuse_operations cufs_ops = {
+	.getattr = cu_getattr,
+	.readlink = cu_readlink,
+	.truncate = cu_truncate,
+	.open = cu_open,
+	.read = cu_read,
+	.write = cu_write,
+	.release = cu_release,
+	.readdir = cu_readdir,
+	.init = cu_init,
+	.destroy = cu_destroy,
+	.poll = cu_poll,
+};
