@@ -18,6 +18,12 @@
  * memory meanwhile wait in the handler for the kernel to end. cuemuAccess
  * declares a kernel's footprint without code.
  *
+ * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
+ * loses the fault address when a handler changes protections and restarts
+ * the access. Managed memory is then plain read-write memory; prefetch,
+ * advice, cuemuAccess and copies still move the model, CPU touches and
+ * emulated kernels' touches are not seen.
+ *
  * Locking: the handler takes cuemu_lock. That is not async-signal-safe in
  * general; it is safe here because these faults are synchronous (raised by
  * the faulting instruction itself, never delivered asynchronously) and the
@@ -36,6 +42,11 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #define FAULT_BLOCK (64UL << 10)
 
@@ -54,6 +65,12 @@ static __thread uint64_t tls_cost;
 static __thread uintptr_t tls_last_addr;
 static __thread unsigned tls_repeats;
 
+/* False under valgrind: its signal delivery does not survive a handler
+ * that changes protections and restarts the access, so there managed
+ * memory stays accessible to every thread and only the model moves (CPU
+ * touches and emulated kernels' touches are then not seen). Set once. */
+static bool real_faults = true;
+
 static struct sigaction old_segv;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static int install_rc;
@@ -61,6 +78,19 @@ static int install_rc;
 int view_current(void)
 {
 	return cur_view;
+}
+
+int fault_initial_prot(void)
+{
+	fault_install();
+	return real_faults ? PROT_NONE : PROT_READ | PROT_WRITE;
+}
+
+/* Every protection change goes through here. */
+static void protect(uintptr_t s, size_t n, int prot)
+{
+	if (real_faults && n)
+		mprotect((void *)s, n, prot);
 }
 
 /* ------------------------------------------------------------------ */
@@ -91,7 +121,7 @@ static void reopen(uintptr_t s, uintptr_t e)
 		uintptr_t a = opened[i].s > s ? opened[i].s : s;
 		uintptr_t b = opened[i].e < e ? opened[i].e : e;
 		if (a < b)
-			mprotect((void *)a, b - a, opened[i].prot);
+			protect(a, b - a, opened[i].prot);
 	}
 }
 
@@ -108,13 +138,13 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 
 		if (prot != run_prot) {
 			if (run_prot >= 0)
-				mprotect((void *)run_s, a - run_s, run_prot);
+				protect(run_s, a - run_s, run_prot);
 			run_s = a;
 			run_prot = prot;
 		}
 	}
 	if (run_prot >= 0)
-		mprotect((void *)run_s, e - run_s, run_prot);
+		protect(run_s, e - run_s, run_prot);
 	reopen(s, e);
 }
 
@@ -140,7 +170,7 @@ void view_open(uintptr_t s, uintptr_t e, bool write)
 	opened[nopened].e = e;
 	opened[nopened].prot = prot;
 	nopened++;
-	mprotect((void *)s, e - s, prot);
+	protect(s, e - s, prot);
 }
 
 static void apply_all(struct mstate *st, void *arg)
@@ -195,7 +225,7 @@ static bool resolve(uintptr_t addr, int proc, void *uc)
 	write = (r->holders & ((cuemu_procmask)1 << proc)) || was_write(uc);
 	mg_fault(st, bs, be, proc, write, 1, &cost, &remote);
 	if (remote)
-		mprotect((void *)bs, be - bs, PROT_READ | PROT_WRITE);
+		protect(bs, be - bs, PROT_READ | PROT_WRITE);
 	else
 		view_apply(st, bs, be);
 	if (proc != CUEMU_PROC_HOST)
@@ -231,6 +261,8 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		/* The model says the access is allowed yet it keeps faulting:
 		 * let the program see its fault rather than spin. */
 		tls_repeats = 0;
+		cuemu_debug("fault at 0x%lx repeats: passing it on",
+			    (unsigned long)addr);
 		chain(sig, si, uc);
 		return;
 	}
@@ -249,8 +281,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		cuemu_unlock();
 		pthread_mutex_unlock(&kernel_lock);
 	}
-	if (!ours)
+	if (!ours) {
+		cuemu_debug("fault at 0x%lx: no managed range", (unsigned long)addr);
 		chain(sig, si, uc);
+	}
 	errno = saved;
 }
 
@@ -260,8 +294,10 @@ static void install(void)
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
+	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS"))
+		real_faults = false;
 	install_rc = sigaction(SIGSEGV, &sa, &old_segv);
 }
 

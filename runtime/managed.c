@@ -541,6 +541,36 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 /* ------------------------------------------------------------------ */
 /* Allocation and free                                                 */
 
+/* Maps span bytes at a 2 MiB boundary, as the real driver places managed
+ * memory (eviction blocks and huge pages line up). Address space only:
+ * nothing is populated until touched, and NORESERVE keeps a 1 TiB
+ * allocation from counting as commit. Pages start PROT_NONE: no processor
+ * holds them yet. The plain mapping is tried first, so that consecutive
+ * allocations stay adjacent as they do on the real driver. */
+static void *map_aligned(size_t span)
+{
+	const int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	int prot = fault_initial_prot();
+	uintptr_t a, b;
+	void *p = mmap(NULL, span, prot, fl, -1, 0);
+
+	if (p == MAP_FAILED || (uintptr_t)p % CUEMU_GRANULARITY == 0)
+		return p;
+	munmap(p, span);
+	if (span + CUEMU_GRANULARITY < span)
+		return MAP_FAILED;
+	p = mmap(NULL, span + CUEMU_GRANULARITY, prot, fl, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	a = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
+	b = (uintptr_t)p + span + CUEMU_GRANULARITY;
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	if (b > a + span)
+		munmap((void *)(a + span), b - (a + span));
+	return (void *)a;
+}
+
 static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 			      unsigned int flags)
 {
@@ -568,11 +598,7 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 	if (span < size)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
-	/* Address space only: nothing is populated until touched, and
-	 * NORESERVE keeps a 1 TiB allocation from counting as commit. Pages
-	 * start PROT_NONE: no processor holds them yet. */
-	p = mmap(NULL, span, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = map_aligned(span);
 	if (p == MAP_FAILED)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "cannot map %zu bytes: %s", size,
@@ -846,7 +872,8 @@ static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
 	for (q = 0; q < CUEMU_PROC_HOST; q++)
 		if (ad.mv.dropped[q])
 			cuemu_mem_uncharge(q, ad.mv.dropped[q]);
-	view_apply(ad.st, s, e);
+	if (what == CU_MEM_ADVISE_UNSET_READ_MOSTLY)
+		view_apply(ad.st, s, e); /* copies collapsed */
 	if (what == CU_MEM_ADVISE_SET_PREFERRED_LOCATION &&
 	    loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
 		bind_node(s, e, loc.id, false);

@@ -98,6 +98,9 @@ void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg);
 
 /* Installs the SIGSEGV handler once (cuMemAllocManaged calls it). 0/-1. */
 int fault_install(void);
+/* The protection a new managed mapping starts with: PROT_NONE, or
+ * read-write where real faults are off (under valgrind). */
+int fault_initial_prot(void);
 /* Sets the protections of [start, end) of st to what the processor whose
  * view is current (the CPU, or the device of the running emulated kernel)
  * may touch without a fault. */

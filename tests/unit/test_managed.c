@@ -21,6 +21,12 @@
 #include "managed.h"
 #include "tap.h"
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #define KIB (1ULL << 10)
 #define MIB (1ULL << 20)
 #define GIB (1ULL << 30)
@@ -373,7 +379,11 @@ static void test_query_errors(void)
 	cuMemAllocManaged(&q, SZ, CU_MEM_ATTACH_GLOBAL);
 	lo = p < q ? p : q;
 	hi = p < q ? q : p;
-	ok(lo + SZ == hi, "managed.second_adjacent: yes");
+	if (lo + SZ != hi && RUNNING_ON_VALGRIND)
+		printf("ok %d - managed.second_adjacent # SKIP valgrind places "
+		       "mappings its own way\n", ++tap_n);
+	else
+		ok(lo + SZ == hi, "managed.second_adjacent: yes");
 	is_res(cuMemAdvise(lo + SZ - PAGE, 2 * PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY,
 			   dev(0)),
 	       CUDA_ERROR_INVALID_VALUE, "managed.advise_across_two");
@@ -538,9 +548,16 @@ static void test_residency(CUstream s)
 	unsigned long long t0, t1, t2;
 	double gbps;
 
+	if (RUNNING_ON_VALGRIND) {
+		/* CPU faults: see test_fault.c */
+		printf("ok %d - residency # SKIP real faults under valgrind\n",
+		       ++tap_n);
+		return;
+	}
 	cuMemAllocManaged(&p, 64 * MIB, CU_MEM_ATTACH_GLOBAL);
 	is_int(used(0) - u0, 0, "residency: a fresh allocation holds no GPU memory");
-	memset((void *)p, 7, 64 * MIB);
+	for (size_t i = 0; i < 64 * MIB; i++) /* not memset: see test_fault.c */
+		((volatile unsigned char *)p)[i] = 7;
 	t0 = now(s);
 	cuMemPrefetchAsync(p, 64 * MIB, dev(0), 0, s);
 	t1 = now(s);
@@ -630,8 +647,10 @@ static int evict_child(void)
 	if (cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s) || cuStreamSynchronize(s))
 		return 15;
 	cuMemGetInfo(&fr, &tot);
-	if (tot - fr != 16 * MIB)
+	if (tot - fr != 16 * MIB) {
+		fprintf(stderr, "# used %zu\n", tot - fr);
 		return 16;
+	}
 	cuMemFree(d);
 	cuMemGetInfo(&fr, &tot);
 	if (tot - fr != 12 * MIB)
@@ -696,6 +715,10 @@ static void test_terabyte(void)
 	int i, rm = -1, pl = -1;
 	CUresult r = CUDA_SUCCESS;
 
+	if (RUNNING_ON_VALGRIND) {
+		printf("ok %d - 1 TiB # SKIP valgrind cannot map 1 TiB\n", ++tap_n);
+		return;
+	}
 	is_res(cuMemAllocManaged(&p, 1ULL << 40, CU_MEM_ATTACH_GLOBAL),
 	       CUDA_SUCCESS, "1 TiB: cuMemAllocManaged of 1 TiB");
 	for (i = 0; i < 1000 && r == CUDA_SUCCESS; i++)
