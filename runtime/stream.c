@@ -476,10 +476,13 @@ static size_t stream_count(void)
 }
 
 /* Enqueues fn(arg) on s after the positions in deps (and the implicit ones)
- * and makes later work on s follow vc. *seq gets the operation's number. */
+ * and makes later work on s follow vc. *seq gets the operation's number;
+ * snap, if given, what the operation is ordered after (s's vector clock as
+ * it enqueued, without s itself). */
 static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 			const struct cuemu_spos *deps, size_t ndeps,
-			const struct vclock *vc, uint64_t *seq)
+			const struct vclock *vc, uint64_t *seq,
+			struct vclock *snap)
 {
 	bool implicit = s->kind == KIND_LEGACY || blocking(s);
 	size_t room = ndeps + (implicit ? stream_count() + 1 : 0);
@@ -502,7 +505,8 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "stream %llu is "
 			       "being destroyed", (unsigned long long)s->uid);
 	else if ((vc && vc_merge(&s->vc, vc) < 0) || err ||
-	    vc_merge(&s->vc, &ivc) < 0)
+		 vc_merge(&s->vc, &ivc) < 0 ||
+		 (snap && vc_merge(snap, &s->vc) < 0))
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
 	if (r == CUDA_SUCCESS && !s->running)
 		r = start_worker(s);
@@ -526,7 +530,7 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
 {
-	return enqueue(s, fn, arg, NULL, 0, NULL, NULL);
+	return enqueue(s, fn, arg, NULL, 0, NULL, NULL, NULL);
 }
 
 /* The host has seen p finish: its model time catches up. */
@@ -546,7 +550,8 @@ CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg)
 		fn(s, arg);
 		return CUDA_SUCCESS;
 	}
-	if ((r = enqueue(s, fn, arg, NULL, 0, NULL, &p.seq)) != CUDA_SUCCESS)
+	if ((r = enqueue(s, fn, arg, NULL, 0, NULL, &p.seq, NULL)) !=
+	    CUDA_SUCCESS)
 		return r;
 	spos_wait(p);
 	host_saw(p);
@@ -562,7 +567,7 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p)
 		return CUDA_SUCCESS;
 	if (vc_raise(&vc, p.stream, p.seq) < 0)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
-	r = enqueue(s, NULL, NULL, &p, 1, &vc, NULL);
+	r = enqueue(s, NULL, NULL, &p, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
 }
@@ -1137,9 +1142,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
-	    (r = vc_snapshot(s, &vc) < 0 ? CUDA_ERROR_OUT_OF_MEMORY :
-	     CUDA_SUCCESS) != CUDA_SUCCESS || !(rec = malloc(sizeof *rec))) {
-		vc_free(&vc);
+	    !(rec = malloc(sizeof *rec))) {
 		event_unref(e);
 		return r ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "record");
 	}
@@ -1149,7 +1152,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 	*rec = (struct record){ e, gen };
 	/* The record is an operation of s and holds the reference taken
 	 * above until it is reached. */
-	if ((r = enqueue(s, record_op, rec, NULL, 0, NULL, &seq)) !=
+	if ((r = enqueue(s, record_op, rec, NULL, 0, NULL, &seq, &vc)) !=
 	    CUDA_SUCCESS) {
 		vc_free(&vc);
 		free(rec);
@@ -1302,7 +1305,7 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
 	event_unref(e);
 	/* Waiting for an event never recorded waits for nothing. */
 	if (r == CUDA_SUCCESS && recorded && pos.stream != s->uid)
-		r = enqueue(s, NULL, NULL, &pos, 1, &vc, NULL);
+		r = enqueue(s, NULL, NULL, &pos, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
 }
