@@ -46,9 +46,10 @@ struct copy_op {
 /* ------------------------------------------------------------ resolve */
 
 /* Fills e for [p, p+n); dev_side: the API names this end a device pointer,
- * so it must be memory a device can reach. Lock held. */
-static CUresult resolve(uintptr_t p, size_t n, bool dev_side, int curdev,
-			struct end *e)
+ * so it must be memory a device can reach; write: the copy writes it.
+ * Lock held. */
+static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
+			int curdev, struct end *e)
 {
 	struct cuemu_alloc *a = cuemu_va_find(p);
 	struct cuemu_map_info mi, last;
@@ -82,6 +83,11 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, int curdev,
 				  (unsigned long)p, n,
 				  cuemu_kind_names[a->kind],
 				  (unsigned long long)a->id, a->size);
+	if (write && a->kind == CUEMU_KIND_REGISTERED &&
+	    (a->flags & CU_MEMHOSTREGISTER_READ_ONLY))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is registered read-only for devices",
+				  (unsigned long)p);
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
@@ -200,9 +206,9 @@ static CUresult do_copy(uintptr_t dst, uintptr_t src, size_t n, bool dst_dev,
 	if (n == 0)
 		return CUDA_SUCCESS;
 	cuemu_lock();
-	r = resolve(dst, n, dst_dev, dev, &op.dst);
+	r = resolve(dst, n, dst_dev, true, dev, &op.dst);
 	if (!r)
-		r = resolve(src, n, src_dev, dev, &op.src);
+		r = resolve(src, n, src_dev, false, dev, &op.src);
 	cuemu_unlock();
 	if (r)
 		return r;
@@ -222,6 +228,8 @@ static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
 		return r;
 	if ((r = cuemu_stream_get(h, &s)))
 		return r;
+	if (N == 0)
+		return CUDA_SUCCESS;
 	if (dst % elem)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#lx is not aligned to %u bytes",
@@ -229,10 +237,8 @@ static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
 	if (__builtin_mul_overflow(N, (size_t)elem, &op.bytes))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%zu elements overflow", N);
-	if (N == 0)
-		return CUDA_SUCCESS;
 	cuemu_lock();
-	r = resolve(dst, op.bytes, true, dev, &op.dst);
+	r = resolve(dst, op.bytes, true, true, dev, &op.dst);
 	cuemu_unlock();
 	if (r)
 		return r;

@@ -239,7 +239,9 @@ static void bind_near(void *p, size_t len, int dev)
 		numa_tonode_memory(p, len, d->numa_node);
 }
 
-static CUresult host_alloc(void **pp, size_t size, unsigned flags)
+/* null0: a zero-byte request answers NULL (cuMemHostAlloc) or leaves *pp
+ * as it was (cuMemAllocHost), as the real driver does. */
+static CUresult host_alloc(void **pp, size_t size, unsigned flags, bool null0)
 {
 	struct cuemu_alloc *a;
 	CUcontext ctx;
@@ -256,7 +258,8 @@ static CUresult host_alloc(void **pp, size_t size, unsigned flags)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "unknown flags %#x", flags & ~HOSTALLOC_FLAGS);
 	if (size == 0) {
-		*pp = NULL;
+		if (null0)
+			*pp = NULL;
 		return CUDA_SUCCESS;
 	}
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
@@ -285,12 +288,12 @@ static CUresult host_alloc(void **pp, size_t size, unsigned flags)
 
 CUresult cuMemAllocHost(void **pp, size_t bytesize)
 {
-	return host_alloc(pp, bytesize, 0);
+	return host_alloc(pp, bytesize, 0, false);
 }
 
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 {
-	return host_alloc(pp, bytesize, Flags);
+	return host_alloc(pp, bytesize, Flags, true);
 }
 
 CUresult cuMemFreeHost(void *p)
@@ -379,45 +382,51 @@ CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p,
 
 /* --------------------------------------------------------------- register */
 
-/* Refuses a range that shares a page with a pinned or registered range, as
- * page locking is page granular; lock held. */
+/* Refuses a range that overlaps another registration (ALREADY_REGISTERED)
+ * or any other memory of ours (INVALID_VALUE). Ranges are byte exact, as
+ * the driver's are: two registrations may share a page. Lock held. */
 static CUresult check_register_overlap(uintptr_t p, size_t size)
 {
-	uintptr_t lo = CUEMU_ALIGN_DOWN(p, CUEMU_PAGE);
-	uintptr_t hi = CUEMU_ALIGN_UP(p + size, CUEMU_PAGE);
-	struct cuemu_alloc *a = cuemu_va_overlap(lo, hi - lo);
+	struct cuemu_alloc *a = cuemu_va_overlap(p, size);
 
 	if (!a)
 		return CUDA_SUCCESS;
-	if (a->kind == CUEMU_KIND_HOST || a->kind == CUEMU_KIND_REGISTERED)
+	if (a->kind == CUEMU_KIND_REGISTERED)
 		return cuemu_fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-				  "[%#lx, %#lx) overlaps %s allocation %llu",
+				  "[%#lx, %#lx) overlaps registration %llu",
 				  (unsigned long)p, (unsigned long)(p + size),
-				  cuemu_kind_names[a->kind],
 				  (unsigned long long)a->id);
 	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			  "[%#lx, %#lx) overlaps %s allocation %llu, which "
-			  "is not host memory", (unsigned long)p,
-			  (unsigned long)(p + size), cuemu_kind_names[a->kind],
-			  (unsigned long long)a->id);
+			  "[%#lx, %#lx) overlaps %s allocation %llu",
+			  (unsigned long)p, (unsigned long)(p + size),
+			  cuemu_kind_names[a->kind], (unsigned long long)a->id);
 }
 
-/* Every page of [lo, hi) is mapped: mincore answers ENOMEM otherwise. It
- * reads nothing of the range, and takes its pages 16 MiB at a time. */
-static bool range_mapped(uintptr_t lo, uintptr_t hi)
+/* Every page of [lo, hi) is mapped, and writable unless read_only: the
+ * driver pins the pages for the device to write. /proc/self/maps is read
+ * once a registration, which is as slow a call on the real driver. */
+static bool range_usable(uintptr_t lo, uintptr_t hi, bool read_only)
 {
-	unsigned char vec[4096];
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long s, e;
+	char perms[8];
+	bool ok = false;
 
-	while (lo < hi) {
-		size_t n = (hi - lo) / CUEMU_PAGE;
-
-		if (n > sizeof vec)
-			n = sizeof vec;
-		if (mincore((void *)lo, n * CUEMU_PAGE, vec) && errno == ENOMEM)
-			return false;
-		lo += n * CUEMU_PAGE;
+	if (!f)
+		return true; /* no /proc: trust the caller */
+	while (fscanf(f, "%lx-%lx %7s%*[^\n]", &s, &e, perms) == 3) {
+		if (e <= lo)
+			continue;
+		if (s > lo || (!read_only && perms[1] != 'w'))
+			break;
+		lo = e;
+		if (lo >= hi) {
+			ok = true;
+			break;
+		}
 	}
-	return true;
+	fclose(f);
+	return ok;
 }
 
 CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
@@ -441,14 +450,15 @@ CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 				  "range wraps the address space");
 	lo = CUEMU_ALIGN_DOWN(base, CUEMU_PAGE);
 	hi = CUEMU_ALIGN_UP(base + bytesize, CUEMU_PAGE);
-	if (!range_mapped(lo, hi))
+	if (!range_usable(lo, hi, Flags & CU_MEMHOSTREGISTER_READ_ONLY))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[%p, +%zu) is not mapped memory", p,
-				  bytesize);
+				  "[%p, +%zu) is not mapped%s memory", p,
+				  bytesize, Flags & CU_MEMHOSTREGISTER_READ_ONLY ?
+				  "" : ", writable");
 	if (Flags & CU_MEMHOSTREGISTER_IOMEMORY)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%p is ordinary memory, not I/O memory", p);
-	a = new_alloc(CUEMU_KIND_REGISTERED, base, bytesize, hi - base, dev,
+	a = new_alloc(CUEMU_KIND_REGISTERED, base, bytesize, bytesize, dev,
 		      Flags, ctx);
 	if (!a)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
@@ -480,10 +490,16 @@ CUresult cuMemHostUnregister(void *p)
 		return r;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)p);
-	if (!a || a->kind != CUEMU_KIND_REGISTERED) {
+	if (!a) {
 		cuemu_unlock();
 		return cuemu_fail(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
 				  "%p is not registered", p);
+	}
+	if (a->kind != CUEMU_KIND_REGISTERED) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%p is %s memory, not a registration", p,
+				  cuemu_kind_names[a->kind]);
 	}
 	if (a->base != (uintptr_t)p) {
 		cuemu_unlock();
@@ -520,6 +536,9 @@ CUresult cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize,
 		} else {
 			a = NULL;
 		}
+	} else if (a && a->kind == CUEMU_KIND_REGISTERED) {
+		/* The driver answers SUCCESS and an empty range for user
+		 * memory it has only registered (probed on H100, CUDA 13). */
 	} else if (a && dptr < a->base + a->size) {
 		base = a->base;
 		size = a->size;
@@ -547,13 +566,13 @@ CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
 
 	if ((r = cuemu_current(NULL, &dev)))
 		return r;
-	if (!free_bytes || !total)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "free or total is NULL");
 	d = cuemu_device(dev);
 	used = cuemu_mem_used(dev);
-	*total = d->total;
-	*free_bytes = used < d->total ? d->total - used : 0;
+	/* Either out may be NULL, as the driver allows. */
+	if (total)
+		*total = d->total;
+	if (free_bytes)
+		*free_bytes = used < d->total ? d->total - used : 0;
 	return CUDA_SUCCESS;
 }
 
@@ -605,6 +624,12 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 
 	if ((r = cuemu_rt_current(NULL, NULL)))
 		return cuemu_rt_result(r);
+	/* The runtime answers an empty request with NULL and pitch 0. */
+	if (devPtr && pitch && (width == 0 || height == 0)) {
+		*devPtr = NULL;
+		*pitch = 0;
+		return cudaSuccess;
+	}
 	return cuemu_rt_result(pitch_alloc((CUdeviceptr *)devPtr, pitch,
 					   width, height));
 }
@@ -624,7 +649,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 	if ((r = cuemu_rt_current(NULL, NULL)))
 		return cuemu_rt_result(r);
-	return cuemu_rt_result(host_alloc(ptr, size, 0));
+	return cuemu_rt_result(host_alloc(ptr, size, 0, true));
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
@@ -633,7 +658,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 
 	if ((r = cuemu_rt_current(NULL, NULL)))
 		return cuemu_rt_result(r);
-	return cuemu_rt_result(host_alloc(pHost, size, flags));
+	return cuemu_rt_result(host_alloc(pHost, size, flags, true));
 }
 
 cudaError_t cudaFreeHost(void *ptr)

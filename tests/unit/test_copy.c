@@ -156,6 +156,19 @@ static void test_registered(void)
 	ok(same(reg + 8192, src, sizeof src),
 	   "registered to device and back, in stream order");
 	cuMemHostUnregister(reg);
+	cuMemHostRegister(reg, len, CU_MEMHOSTREGISTER_READ_ONLY);
+	is_res(cuMemcpyHtoD(d, reg, 64), CUDA_SUCCESS,
+	       "a copy from read-only registered memory");
+	is_res(cuMemcpyDtoH(reg, d, 64), CUDA_ERROR_INVALID_VALUE,
+	       "a copy into read-only registered memory is INVALID_VALUE");
+	is_res(cuMemsetD8((CUdeviceptr)reg, 1, 64), CUDA_ERROR_INVALID_VALUE,
+	       "a memset of read-only registered memory is INVALID_VALUE");
+	cuMemHostUnregister(reg);
+	is_res(cuMemHostRegister(reg, len, 0), CUDA_SUCCESS, "register again");
+	is_res(cuMemsetD8((CUdeviceptr)reg, 7, 64), CUDA_SUCCESS,
+	       "a memset of registered memory");
+	ok(reg[63] == 7, "writes it");
+	cuMemHostUnregister(reg);
 	cuStreamDestroy(s);
 	cuMemFree(d);
 	munmap(reg, len);
@@ -248,6 +261,8 @@ static void test_memset(void)
 	       "an unaligned D16 is INVALID_VALUE");
 	is_res(cuMemsetD32(d + 2, 1, 4), CUDA_ERROR_INVALID_VALUE,
 	       "an unaligned D32 is INVALID_VALUE");
+	is_res(cuMemsetD16(d + 1, 1, 0), CUDA_SUCCESS,
+	       "an unaligned D16 of no elements is SUCCESS");
 	is_res(cuMemsetD8(d, 1, MIB + 1), CUDA_ERROR_INVALID_VALUE,
 	       "a memset past the end is INVALID_VALUE");
 	is_res(cuMemsetD8((CUdeviceptr)(uintptr_t)&s, 1, 1),

@@ -102,8 +102,10 @@ static void test_device(void)
 
 	is_res(cuMemGetInfo(&fr, &total), CUDA_SUCCESS, "cuMemGetInfo");
 	is_int(total, GIB, "total is the topology's 1 GiB");
-	is_res(cuMemGetInfo(NULL, &total), CUDA_ERROR_INVALID_VALUE,
-	       "cuMemGetInfo(NULL) is INVALID_VALUE");
+	is_res(cuMemGetInfo(NULL, &total), CUDA_SUCCESS,
+	       "cuMemGetInfo with a NULL free out is SUCCESS");
+	is_res(cuMemGetInfo(&fr, NULL), CUDA_SUCCESS,
+	       "cuMemGetInfo with a NULL total out is SUCCESS");
 
 	before = free_mem();
 	is_res(cuMemAlloc(&d, MIB), CUDA_SUCCESS, "cuMemAlloc 1 MiB");
@@ -208,8 +210,10 @@ static void test_pinned(void)
 	is_res(cuMemHostAlloc(&p, 0, 0), CUDA_SUCCESS,
 	       "cuMemHostAlloc of 0 bytes is SUCCESS");
 	ok(p == NULL, "and answers NULL");
+	p = (void *)1;
 	is_res(cuMemAllocHost(&p, 0), CUDA_SUCCESS,
 	       "cuMemAllocHost of 0 bytes is SUCCESS");
+	ok(p == (void *)1, "and leaves the pointer as it was");
 	is_res(cuMemHostAlloc(NULL, 4096, 0), CUDA_ERROR_INVALID_VALUE,
 	       "cuMemHostAlloc(NULL) is INVALID_VALUE");
 	is_res(cuMemAllocHost(&p, 3 * PAGE), CUDA_SUCCESS, "cuMemAllocHost");
@@ -271,9 +275,23 @@ static void test_register(void)
 	test_register_flags(buf, 8, 0x2);
 	is_res(cuMemHostRegister(buf + 100, 1000, 0), CUDA_SUCCESS,
 	       "an unaligned range registers");
-	is_res(cuMemHostRegister(buf + 2000, 100, 0),
+	is_res(cuMemHostRegister(buf + 2000, 100, 0), CUDA_SUCCESS,
+	       "another range in the same page registers: ranges are exact");
+	is_res(cuMemHostRegister(buf + 1000, 200, 0),
 	       CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-	       "another range in the same page is ALREADY_REGISTERED");
+	       "a range over the end of one is ALREADY_REGISTERED");
+	{
+		CUdeviceptr b = 1;
+		size_t sz = 1;
+
+		is_res(cuMemGetAddressRange(&b, &sz, (CUdeviceptr)buf + 150),
+		       CUDA_SUCCESS, "cuMemGetAddressRange of registered "
+		       "memory is SUCCESS");
+		ok(b == 0 && sz == 0, "with an empty range, as the driver "
+		   "answers");
+	}
+	is_res(cuMemHostUnregister(buf + 2000), CUDA_SUCCESS,
+	       "unregister the second range of the page");
 	is_res(cuMemHostRegister(buf + PAGE, PAGE, 0), CUDA_SUCCESS,
 	       "the next page registers");
 	is_res(cuMemHostUnregister(buf + 100), CUDA_SUCCESS,
@@ -294,10 +312,20 @@ static void test_register(void)
 	is_res(cuMemHostRegister(hole, PAGE, 0), CUDA_ERROR_INVALID_VALUE,
 	       "unmapped memory is INVALID_VALUE");
 	cuMemAllocHost(&pinned, PAGE);
-	is_res(cuMemHostRegister(pinned, PAGE, 0),
-	       CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-	       "pinned memory is already registered");
+	is_res(cuMemHostRegister(pinned, PAGE, 0), CUDA_ERROR_INVALID_VALUE,
+	       "registering pinned memory is INVALID_VALUE");
+	is_res(cuMemHostUnregister(pinned), CUDA_ERROR_INVALID_VALUE,
+	       "unregistering pinned memory is INVALID_VALUE");
 	cuMemFreeHost(pinned);
+	is_res(cuMemHostUnregister(NULL), CUDA_ERROR_INVALID_VALUE,
+	       "unregistering NULL is INVALID_VALUE");
+	is_res(cuMemFreeHost(NULL), CUDA_SUCCESS, "cuMemFreeHost(NULL)");
+	mprotect(buf, 2 * PAGE, PROT_READ);
+	is_res(cuMemHostRegister(buf, 2 * PAGE, 0), CUDA_ERROR_INVALID_VALUE,
+	       "read-only pages need CU_MEMHOSTREGISTER_READ_ONLY");
+	is_res(cuMemHostRegister(buf, 2 * PAGE, CU_MEMHOSTREGISTER_READ_ONLY),
+	       CUDA_SUCCESS, "and register with it");
+	cuMemHostUnregister(buf);
 	munmap(buf, 16 * PAGE);
 }
 
@@ -359,6 +387,8 @@ static void test_runtime(void)
 	ok(cudaMallocPitch(&p, &pitch, 10, 3) == cudaSuccess && pitch == 512,
 	   "cudaMallocPitch");
 	cudaFree(p);
+	ok(cudaMallocPitch(&p, &pitch, 0, 3) == cudaSuccess && !p && !pitch,
+	   "cudaMallocPitch of width 0 answers NULL and pitch 0");
 	ok(cudaMallocHost(&h, 4096) == cudaSuccess, "cudaMallocHost");
 	ok(cudaFreeHost(h) == cudaSuccess, "cudaFreeHost");
 	ok(cudaHostAlloc(&h, 4096, cudaHostAllocPortable) == cudaSuccess,
