@@ -41,6 +41,8 @@
  * not a chunk of its own (what the driver reports). Arenas are modest so
  * that many pools fit a process's address space (and valgrind's). */
 #define POOL_ARENA (1UL << 30)
+/* The largest maxSize a pool may have: the address space it could need. */
+#define POOL_MAX_SIZE (1ULL << 48)
 /* Blocks are carved at this alignment (the driver's: 1000 bytes take 1024). */
 #define POOL_ALIGN 512UL
 /* In a shareable pool's memfd the header comes first, arenas after it. */
@@ -971,6 +973,11 @@ static CUresult check_props(const CUmemPoolProps *pp)
 	}
 	/* Windows handles do not exist here; a fabric pool is made (the
 	 * device reports fabric support) though it cannot be exported. */
+	/* The driver reserves address space for maxSize when the pool is
+	 * made: 1 PiB does not fit and is OUT_OF_MEMORY. */
+	if (pp->maxSize > POOL_MAX_SIZE)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "maxSize is larger than the address space");
 	if (pp->handleTypes & ~(unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
 					   CU_MEM_HANDLE_TYPE_FABRIC))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -1023,6 +1030,10 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool)
 
 static CUresult get_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
 {
+	/* The importer holds none of the memory: the driver refuses to tell. */
+	if (p->imported && attr >= CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "an imported pool has no memory counts");
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		*(int *)value = p->reuse_follow;
@@ -1141,7 +1152,10 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 	cuemu_lock();
 	if (!live_pool(pool)) {
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (!pool->imported) {
+	} else if (pool->imported) {
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "an imported pool has nothing of its own to trim");
+	} else {
 		freed = release(pool, minBytesToKeep, true);
 		cuemu_event_log("pool_trim", "pool=%llu keep=%zu released=%llu "
 				"reserved=%llu", (unsigned long long)pool->id,
@@ -1195,7 +1209,7 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (count && !map)
+	if (!map)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL descriptors");
 	cuemu_lock();
 	if (!live_pool(pool))
@@ -1334,9 +1348,10 @@ static CUresult read_header(int fd, struct fd_header *h)
 {
 	struct stat st;
 
+	/* The driver answers UNKNOWN for a descriptor that is not a pool,
+	 * -1 included. */
 	if (fstat(fd, &st) < 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a descriptor");
-	/* The driver answers UNKNOWN for a descriptor that is not a pool. */
+		return cuemu_fail(CUDA_ERROR_UNKNOWN, "not a descriptor");
 	if (pread(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h ||
 	    h->magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
 		return cuemu_fail(CUDA_ERROR_UNKNOWN,

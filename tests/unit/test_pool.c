@@ -205,6 +205,10 @@ static void test_errors(void)
 		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
 		       "a pool on a device that does not exist");
 		pp.location.id = 0;
+		pp.maxSize = 1ULL << 50;
+		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_OUT_OF_MEMORY,
+		       "a maxSize of 1 PiB does not fit");
+		pp.maxSize = 0;
 		pp.handleTypes = CU_MEM_HANDLE_TYPE_WIN32;
 		is_res(cuMemPoolCreate(&q, &pp), CUDA_ERROR_INVALID_VALUE,
 		       "Windows handles do not exist here");
@@ -461,6 +465,8 @@ static void test_access(void)
 	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_SUCCESS, "take gpu1's access away");
 	cuMemPoolGetAccess(&f, p, &l1);
 	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_NONE, "gpu1 has none again");
+	is_res(cuMemPoolSetAccess(p, NULL, 0), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL descriptor list");
 	d.location.id = 77;
 	is_res(cuMemPoolSetAccess(p, &d, 1), CUDA_ERROR_INVALID_DEVICE,
 	       "access for a device that does not exist");

@@ -65,12 +65,13 @@ static unsigned char pattern(size_t i)
 static int importer(int sock)
 {
 	CUmemPoolPtrExportData data;
-	CUmemoryPool pool = NULL;
+	CUmemoryPool pool = NULL, other_pool = NULL;
 	CUdeviceptr ptr = 0, other = 0;
 	CUcontext ctx;
 	CUdevice dev;
-	unsigned char facts[6] = { 0 };
+	unsigned char facts[8] = { 0 };
 	const unsigned char *b;
+	cuuint64_t v = 0;
 	int fd, same = 1;
 	CUstream s;
 
@@ -93,6 +94,11 @@ static int importer(int sock)
 	}
 	facts[3] = cuMemAllocFromPoolAsync(&other, 4096, pool, s) ==
 		   CUDA_ERROR_INVALID_VALUE;
+	facts[6] = cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+					 &v) == CUDA_ERROR_INVALID_VALUE &&
+		   cuMemPoolTrimTo(pool, 0) == CUDA_ERROR_INVALID_VALUE;
+	facts[7] = cuMemPoolImportFromShareableHandle(&other_pool, (void *)(uintptr_t)-1,
+		CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0) == CUDA_ERROR_UNKNOWN;
 	facts[4] = cuMemFreeAsync(ptr, s) == CUDA_SUCCESS;
 	facts[5] = cuMemPoolDestroy(pool) == CUDA_SUCCESS;
 	cuStreamSynchronize(s);
@@ -111,7 +117,7 @@ int main(int argc, char **argv)
 	CUdeviceptr pad = 0, ptr = 0;
 	CUcontext ctx;
 	CUdevice dev;
-	unsigned char facts[6] = { 0 }, *b;
+	unsigned char facts[8] = { 0 }, *b;
 	int sv[2], fd = -1, st = 0;
 	char arg[16];
 	CUstream s;
@@ -173,6 +179,8 @@ int main(int argc, char **argv)
 	ok(facts[3], "an imported pool cannot allocate");
 	ok(facts[4], "the importer frees the imported pointer");
 	ok(facts[5], "and destroys the imported pool");
+	ok(facts[6], "an imported pool tells no memory counts and cannot be trimmed");
+	ok(facts[7], "a descriptor of -1 is CUDA_ERROR_UNKNOWN");
 	is_res(cuMemFreeAsync(ptr, s), CUDA_SUCCESS, "the exporter frees the block");
 	cuMemFreeAsync(pad, s);
 	cuStreamSynchronize(s);
