@@ -142,6 +142,9 @@ RB_GENERATE_INTERNAL(free_tree, seg, fnode, cmp_free, POOL_STATIC)
  * context has. Guarded by cuemu_lock(). current_pool[d] NULL means the
  * default pool, which is made on first use. */
 static LIST_HEAD(, CUmemPoolHandle_st) pools = LIST_HEAD_INITIALIZER(pools);
+/* Destroyed pools whose last frees have not run yet: their memory goes back
+ * once the streams are past them (checked on synchronization). */
+static LIST_HEAD(, CUmemPoolHandle_st) dying = LIST_HEAD_INITIALIZER(dying);
 static CUmemoryPool default_pool[CUEMU_MAX_DEVICES];
 static CUmemoryPool current_pool[CUEMU_MAX_DEVICES];
 
@@ -260,6 +263,11 @@ static void granule_unmap(CUmemoryPool p, struct arena *a, size_t i)
 			    (unsigned long long)p->id, strerror(errno));
 }
 
+/* committed[] values: a granule backed before this commit, or by it (so
+ * that a failed commit undoes only its own). */
+#define GRANULE_BACKED 1
+#define GRANULE_NEW 2
+
 static bool commit_one(CUmemoryPool p, struct arena *a, size_t i)
 {
 	if (p->reserved + POOL_GRANULE > reserve_limit(p) ||
@@ -269,7 +277,7 @@ static bool commit_one(CUmemoryPool p, struct arena *a, size_t i)
 		uncharge(p, POOL_GRANULE);
 		return false;
 	}
-	a->committed[i] = 1;
+	a->committed[i] = GRANULE_NEW;
 	note_reserved(p, (int64_t)POOL_GRANULE);
 	return true;
 }
@@ -289,15 +297,20 @@ static bool commit(CUmemoryPool p, struct arena *a, uintptr_t addr, size_t len)
 	size_t first = (addr - a->base) / POOL_GRANULE;
 	size_t last = (addr + len - 1 - a->base) / POOL_GRANULE;
 	uint64_t before = p->reserved;
+	bool ok = true;
 
+	for (size_t i = first; i <= last && ok; i++)
+		ok = a->committed[i] || commit_one(p, a, i);
 	for (size_t i = first; i <= last; i++) {
-		if (a->committed[i] || commit_one(p, a, i))
+		if (a->committed[i] != GRANULE_NEW)
 			continue;
-		while (i-- > first && p->reserved > before)
-			if (a->committed[i])
-				decommit_one(p, a, i);
-		return false;
+		if (ok)
+			a->committed[i] = GRANULE_BACKED;
+		else
+			decommit_one(p, a, i);
 	}
+	if (!ok)
+		return false;
 	if (p->reserved > before)
 		cuemu_event_log("pool_grow", "pool=%llu reserved=%llu",
 				(unsigned long long)p->id,
@@ -610,7 +623,7 @@ static CUresult current_of(int dev, CUmemoryPool *out)
 	return default_of(dev, out);
 }
 
-/* Frees what is left of a destroyed pool once no block of it is live. */
+/* Frees what is left of a destroyed pool. */
 static void pool_finish(CUmemoryPool p)
 {
 	struct arena *a;
@@ -630,6 +643,24 @@ static void pool_finish(CUmemoryPool p)
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p);
+}
+
+/* A destroyed pool ends once no block is live and no stream may still use
+ * a freed one; until then it waits on the dying list. Lock held; p is not
+ * on the live list. */
+static void maybe_finish(CUmemoryPool p, bool listed)
+{
+	if (p->nlive)
+		return;
+	settle(p);
+	if (!TAILQ_EMPTY(&p->pending)) {
+		if (!listed)
+			LIST_INSERT_HEAD(&dying, p, node);
+		return;
+	}
+	if (listed)
+		LIST_REMOVE(p, node);
+	pool_finish(p);
 }
 
 /* ---------------------------------------------------------------- blocks */
@@ -812,8 +843,8 @@ static void block_free(struct cuemu_alloc *a, CUstream s)
 		RB_INSERT(free_tree, &p->free, g);
 		coalesce(p, g);
 	}
-	if (p->destroyed && !p->nlive)
-		pool_finish(p);
+	if (p->destroyed)
+		maybe_finish(p, false);
 }
 
 /* The pool block that starts at dptr, or NULL. Lock held. */
@@ -843,9 +874,11 @@ CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a)
 
 void cuemu_pool_on_sync(void)
 {
-	CUmemoryPool p;
+	CUmemoryPool p, t;
 
 	cuemu_lock();
+	LIST_FOREACH_SAFE(p, &dying, node, t)
+		maybe_finish(p, true);
 	LIST_FOREACH(p, &pools, node) {
 		if (!p->imported && (p->reserved > p->threshold ||
 				     !TAILQ_EMPTY(&p->pending)))
@@ -1021,8 +1054,7 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool)
 		pool->destroyed = true;
 		cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
 				(unsigned long long)pool->id, pool->nlive);
-		if (!pool->nlive)
-			pool_finish(pool);
+		maybe_finish(pool, false);
 	}
 	cuemu_unlock();
 	return r;

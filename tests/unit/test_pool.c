@@ -587,6 +587,25 @@ static void test_current_pool(void)
 	((volatile char *)(uintptr_t)a)[0] = 7;
 	ok(((volatile char *)(uintptr_t)a)[0] == 7, "the live block still works");
 	is_res(cuMemFreeAsync(a, s), CUDA_SUCCESS, "and can be freed");
+	{
+		/* Destroyed while its last free waits on the stream: the
+		 * memory stays until the stream is past the free. */
+		CUmemoryPool q = new_pool(0, 0);
+		size_t f0 = 0, f1 = 0, f2 = 0, tot = 0;
+
+		cuMemGetInfo(&f0, &tot);
+		cuMemAllocFromPoolAsync(&b, MIB, q, s);
+		block_stream(s);
+		cuMemFreeAsync(b, s);
+		is_res(cuMemPoolDestroy(q), CUDA_SUCCESS,
+		       "destroy a pool whose free has not run");
+		cuMemGetInfo(&f1, &tot);
+		is_int(f0 - f1, CHUNK, "its memory is held until the free runs");
+		open_gate();
+		cuStreamSynchronize(s);
+		cuMemGetInfo(&f2, &tot);
+		is_int(f2, f0, "and given back once the stream is past it");
+	}
 	cuMemAllocAsync(&b, MIB, s);
 	is_res(cuMemFree(b), CUDA_SUCCESS, "cuMemFree frees a pool block");
 	is_res(cuMemFreeAsync(b, s), CUDA_ERROR_INVALID_VALUE, "and it is gone");
