@@ -430,6 +430,12 @@ static void fault_fn(struct mrange *r, void *arg)
 	r->lru = ++use_clock;
 	if (act != ACT_NONE)
 		c->acted = true;
+	if (gpu && c->no_room && act == ACT_POPULATE) {
+		/* No room on the GPU: the pages come to life on the host and
+		 * the GPU maps them there. */
+		r->holders = bit(CUEMU_PROC_HOST);
+		act = ACT_REMOTE;
+	}
 	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
 		act = ACT_REMOTE;
 	if (act == ACT_MIGRATE && !r->read_mostly && thrash_check(c, r)) {
@@ -705,8 +711,10 @@ static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "0x%llx is not managed memory",
 				  (unsigned long long)p);
+	/* The bytes asked for, not the page-rounded span: the real driver
+	 * refuses even one byte past the size (probe: odd.advise_size+1). */
 	if ((uintptr_t)p + count < (uintptr_t)p ||
-	    (uintptr_t)p + count > a->base + a->span)
+	    (uintptr_t)p + count > a->base + a->size)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "range runs past the end of its allocation");
 	*out = a->priv;
@@ -848,13 +856,18 @@ static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
 		       CUmemLocation loc)
 {
 	struct advice ad = { .what = what, .proc = -1 };
-	CUresult r = cuemu_check_init();
+	CUresult r = cuemu_current(NULL, NULL);
 	uintptr_t s, e;
 	char w[24];
 	int q;
 
 	if (r != CUDA_SUCCESS)
 		return r;
+	/* Checked even for the advices that ignore the location. */
+	if ((unsigned)loc.type > CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not a place",
+				  (int)loc.type);
 	if ((r = advice_loc(what, &loc, &ad.proc)) != CUDA_SUCCESS)
 		return r;
 	ad.loc = loc;
@@ -912,6 +925,16 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 		     CUdevice device)
 {
+	bool uses = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION ||
+		    advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
+		    advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
+
+	/* This form answers INVALID_DEVICE where _v2 answers INVALID_VALUE
+	 * (probe: old.advise_pref_invalid, old.advise_pref_dev99). */
+	if (uses && device != CU_DEVICE_CPU &&
+	    (device < 0 || device >= cuemu_device_count()))
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
+				  device);
 	return advise(devPtr, count, advice, dev_loc(device));
 }
 
@@ -1075,8 +1098,9 @@ static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
 		pf->node = loc.id;
 		break;
 	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		/* The id reads back as given (probe: lp_id 5 for id 5). */
 		pf->dst = CUEMU_PROC_HOST;
-		pf->node = loc.id = current_node();
+		pf->node = current_node();
 		break;
 	default:
 		free(pf);
@@ -1362,6 +1386,8 @@ static CUresult range_attrs(void **data, size_t *sizes,
 	size_t i;
 
 	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
 		return r;
 	if (n == 0 || !data || !sizes || !attrs)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -1733,11 +1759,16 @@ CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
 			   uintptr_t end, const char *attr, const char *value)
 {
 	CUmemLocation l;
+	CUresult r;
 
 	if (!start && !end) {
 		start = a->base;
-		end = a->base + a->span;
+		end = a->base + a->size;
 	}
+	/* The API calls below need a current context, as a program's would:
+	 * the one the allocation was made in. */
+	if ((r = cuCtxSetCurrent(a->ctx)) != CUDA_SUCCESS)
+		return r;
 	if (start >= end)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
 	if (!strcmp(attr, "preferred_location")) {

@@ -27,6 +27,13 @@
 #define RUNNING_ON_VALGRIND 0
 #endif
 
+/* The real libcuda still exports the pre-13 forms under the unversioned
+ * names (cuda.h maps those names to the _v2 forms). */
+extern CUresult advise_old(CUdeviceptr, size_t, CUmem_advise, CUdevice)
+	__asm__("cuMemAdvise");
+extern CUresult prefetch_old(CUdeviceptr, size_t, CUdevice, CUstream)
+	__asm__("cuMemPrefetchAsync");
+
 #define KIB (1ULL << 10)
 #define MIB (1ULL << 20)
 #define GIB (1ULL << 30)
@@ -451,13 +458,6 @@ static void test_multi(CUstream s)
 	cuMemFree(p);
 }
 
-/* The real libcuda still exports the pre-13 forms under the unversioned
- * names (cuda.h maps those names to the _v2 forms). */
-extern CUresult advise_old(CUdeviceptr, size_t, CUmem_advise, CUdevice)
-	__asm__("cuMemAdvise");
-extern CUresult prefetch_old(CUdeviceptr, size_t, CUdevice, CUstream)
-	__asm__("cuMemPrefetchAsync");
-
 /* The old unversioned forms and the runtime API. */
 static void test_other_forms(CUstream s)
 {
@@ -496,6 +496,91 @@ static void test_other_forms(CUstream s)
 	ok(cudaMallocManaged(&rp, 0, cudaMemAttachGlobal) == cudaErrorInvalidValue,
 	   "cudaMallocManaged of 0 bytes is cudaErrorInvalidValue");
 	cudaGetLastError();
+}
+
+/* Cases measured by a probe of our own on an H100, driver 580.159. */
+static void test_probed(CUstream s)
+{
+	CUmemLocation bad = { (CUmemLocationType)9, 0 };
+	CUmemLocation numa_cur5 = { CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT, 5 };
+	CUdeviceptr p, q = 0;
+	CUcontext ctx;
+	int v = -99;
+	void *data[2] = { &v, NULL };
+	size_t sizes[2] = { 4, 4 };
+	CUmem_range_attribute at[2] = { CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION };
+
+	is_res(cuMemAllocManaged(&p, 4 * MIB + 100, CU_MEM_ATTACH_GLOBAL),
+	       CUDA_SUCCESS, "probe: odd-sized allocation");
+	is_int(p % (2 * MIB), 0, "probe: managed memory starts on 2 MiB");
+	is_res(cuMemAdvise(p, 4 * MIB + 100, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_SUCCESS, "probe: advice up to the size");
+	is_res(cuMemAdvise(p, 4 * MIB + 101, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "probe: one byte past the size");
+	is_res(cuMemAdvise(p, 4 * MIB + PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_VALUE, "probe: to the end of the last page");
+	is_res(cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p,
+				      4 * MIB + 101),
+	       CUDA_ERROR_INVALID_VALUE, "probe: a query one byte past the size");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, bad),
+	       CUDA_ERROR_INVALID_VALUE, "probe: an ignored location is still "
+	       "checked (unset preferred, type 9)");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY, bad),
+	       CUDA_ERROR_INVALID_VALUE, "probe: read mostly with type 9");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_UNSET_ACCESSED_BY,
+			   loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, 0)),
+	       CUDA_ERROR_INVALID_VALUE, "probe: unset accessed-by numa0");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   loc(CU_MEM_LOCATION_TYPE_HOST_NUMA, -1)),
+	       CUDA_ERROR_INVALID_VALUE, "probe: preferred numa -1");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(-1)),
+	       CUDA_ERROR_INVALID_VALUE, "probe: preferred device -1");
+	is_res(cuMemPrefetchAsync(p, PAGE, dev(-1), 0, s),
+	       CUDA_ERROR_INVALID_DEVICE, "probe: prefetch to device -1");
+	is_res(cuMemPrefetchAsync(p, PAGE, loc(CU_MEM_LOCATION_TYPE_HOST, 77), 0, s),
+	       CUDA_SUCCESS, "probe: the host's id is ignored");
+	is_res(cuMemPrefetchAsync(p, 4 * MIB, numa_cur5, 0, s), CUDA_SUCCESS,
+	       "probe: prefetch to the current NUMA node, id 5");
+	cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+			       p, 4 * MIB);
+	is_int(v, 5, "probe: its id reads back as given");
+	is_res(cuMemRangeGetAttributes(data, sizes, at, 2, p, PAGE),
+	       CUDA_ERROR_INVALID_VALUE, "probe: cuMemRangeGetAttributes with a "
+	       "NULL data[1]");
+	is_res(cuMemRangeGetAttributes(NULL, sizes, at, 2, p, PAGE),
+	       CUDA_ERROR_INVALID_VALUE, "probe: cuMemRangeGetAttributes with "
+	       "no data");
+	is_res(advise_old(p, PAGE, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			  CU_DEVICE_INVALID),
+	       CUDA_ERROR_INVALID_DEVICE, "probe: pre-13 cuMemAdvise, "
+	       "CU_DEVICE_INVALID");
+	is_res(advise_old(p, PAGE, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, 99),
+	       CUDA_ERROR_INVALID_DEVICE, "probe: pre-13 cuMemAdvise, device 99");
+	is_res(prefetch_old(p, PAGE, CU_DEVICE_INVALID, s),
+	       CUDA_ERROR_INVALID_DEVICE, "probe: pre-13 cuMemPrefetchAsync, "
+	       "CU_DEVICE_INVALID");
+	is_res(prefetch_old(p, PAGE, 99, s), CUDA_ERROR_INVALID_DEVICE,
+	       "probe: pre-13 cuMemPrefetchAsync, device 99");
+	is_res(prefetch_old(p, PAGE, CU_DEVICE_CPU, s), CUDA_SUCCESS,
+	       "probe: pre-13 cuMemPrefetchAsync, CU_DEVICE_CPU");
+	cuStreamSynchronize(s);
+
+	cuCtxGetCurrent(&ctx);
+	cuCtxSetCurrent(NULL);
+	is_res(cuMemAllocManaged(&q, MIB, CU_MEM_ATTACH_GLOBAL),
+	       CUDA_ERROR_INVALID_CONTEXT, "probe: no context: cuMemAllocManaged");
+	is_res(cuMemAdvise(p, PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY, dev(0)),
+	       CUDA_ERROR_INVALID_CONTEXT, "probe: no context: cuMemAdvise");
+	is_res(cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+				      p, PAGE),
+	       CUDA_ERROR_INVALID_CONTEXT, "probe: no context: "
+	       "cuMemRangeGetAttribute");
+	is_res(cuMemPrefetchAsync(p, PAGE, dev(0), 0, NULL),
+	       CUDA_ERROR_INVALID_CONTEXT, "probe: no context: cuMemPrefetchAsync "
+	       "on the null stream");
+	cuCtxSetCurrent(ctx);
+	cuMemFree(p);
 }
 
 static void test_alloc_errors(void)
@@ -754,6 +839,7 @@ int main(void)
 	cuCtxSetCurrent(ctx);
 	cuStreamCreate(&s, 0);
 	test_alloc_errors();
+	test_probed(s);
 	test_preferred();
 	test_accessed_by();
 	test_prefetch_attrs(s);
