@@ -1,6 +1,6 @@
 /*
  * test_pool.c - the stream-ordered allocator: default and created pools,
- * chunked backing memory and its accounting, reuse within and across
+ * backing memory reserved in 32 MiB granules and its accounting, reuse across
  * streams under each reuse rule, release to the threshold on
  * synchronization, trim, high-water marks, maxSize, access, host NUMA
  * pools, the errors the real driver gives, and the runtime twins.
@@ -24,7 +24,7 @@
 #include "tap.h"
 
 #define MIB (1ULL << 20)
-#define CHUNK (32 * MIB)
+#define CHUNK (32 * MIB) /* the driver's granule of backing memory */
 
 static CUcontext ctx0;
 
@@ -131,10 +131,10 @@ static void test_default_pool(void)
 	is_res(cuMemAllocAsync(&p, 1 * MIB, s), CUDA_SUCCESS, "cuMemAllocAsync 1 MiB");
 	ok(p != 0 && p % 512 == 0, "the block is aligned");
 	is_int(attr(d0, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
-	       "the pool reserved one 32 MiB chunk");
+	       "the pool reserved one 32 MiB granule");
 	is_int(attr(d0, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), MIB, "1 MiB is used");
 	cuMemGetInfo(&free1, &total);
-	is_int(free0 - free1, CHUNK, "the chunk counts against the device");
+	is_int(free0 - free1, CHUNK, "the granule counts against the device");
 	memset((void *)(uintptr_t)p, 0x5a, MIB);
 	ok(((unsigned char *)(uintptr_t)p)[MIB - 1] == 0x5a, "the block holds bytes");
 	is_res(cuMemFreeAsync(p, s), CUDA_SUCCESS, "cuMemFreeAsync");
