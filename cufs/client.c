@@ -248,6 +248,44 @@ static bool pid_dead(pid_t pid)
 	return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
+/* Does anyone listen on pid's socket? A non-blocking connect answers at
+ * once, even for a process that is stopped (the kernel queues it). */
+static bool listening(pid_t pid)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, rc;
+
+	if (sock_path(pid, sa.sun_path, sizeof sa.sun_path) < 0)
+		return false;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return true;
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+	rc = rc == 0 || errno == EAGAIN || errno == EINPROGRESS;
+	close(fd);
+	return rc;
+}
+
+/* Keeps a process whose connection broke as long as it still listens: it
+ * may only be slow, and its files then fail with EIO rather than vanish.
+ * A connection that is readable with no request in flight was closed by
+ * its process (or is out of step): closed here, to be dialled again. One
+ * in use is alive: its request will tell. tab.lock held. */
+static bool alive(struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+
+	if (pthread_mutex_trylock(&c->lock) != 0)
+		return true;
+	if (c->fd >= 0 && poll(&p, 1, 0) != 0) {
+		close(c->fd);
+		c->fd = -1;
+		c->len = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return c->fd >= 0 || listening(c->pid);
+}
+
 static void add_new(pid_t pid)
 {
 	struct conn *c;
@@ -320,7 +358,7 @@ void cufs_procs_refresh(bool force)
 
 		for (int k = 0; k < n; k++)
 			present |= seen[k] == tab.c[i]->pid;
-		if (!present || pid_dead(tab.c[i]->pid))
+		if (!present || pid_dead(tab.c[i]->pid) || !alive(tab.c[i]))
 			drop_locked(i);
 	}
 	for (int k = 0; k < n; k++)

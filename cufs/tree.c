@@ -60,6 +60,7 @@ struct node {
 	char *target;       /* N_LINK */
 	bool writable;      /* the object says so */
 	bool may_write;     /* and the caller may */
+	bool want_entries;  /* a directory's entries are needed (not stat) */
 	pid_t pid;          /* the process that owns it, or 0 */
 	char setpath[4200]; /* control path of a writable file */
 };
@@ -176,7 +177,9 @@ static char *pretty(json_t *v)
 	return t;
 }
 
-/* An object whose values are all objects (or none) is a directory. */
+/* An object with an object among its values (or with no values) is a
+ * directory: a collection ("mappings") or a thing with parts (a mapping
+ * with its "access"). A flat object ("counters") is a file of lines. */
 static bool is_dir(json_t *v)
 {
 	const char *k;
@@ -184,10 +187,12 @@ static bool is_dir(json_t *v)
 
 	if (!json_is_object(v))
 		return false;
+	if (!json_object_size(v))
+		return true;
 	json_object_foreach(v, k, e)
-		if (!json_is_object(e))
-			return false;
-	return true;
+		if (json_is_object(e))
+			return true;
+	return false;
 }
 
 static bool has_name(json_t *arr, const char *s)
@@ -447,6 +452,8 @@ static int resolve_processes(char **comps, int n, struct node *out)
 	uint64_t pid;
 	int np, err, rc, cls;
 
+	if (n == 0 && !out->want_entries)
+		return make_dir_node(out, json_array(), getuid());
 	if (n == 0) {
 		cufs_procs_refresh(true);
 		np = cufs_procs(p, CUFS_MAX_PROCS);
@@ -533,6 +540,8 @@ static int resolve_class(int cls, char **comps, int n, struct node *out)
 	uint64_t id;
 	int np, err, rc;
 
+	if (n == 0 && !out->want_entries)
+		return make_dir_node(out, json_array(), getuid());
 	if (n == 0) {
 		np = cufs_procs(p, CUFS_MAX_PROCS);
 		names = json_array();
@@ -568,12 +577,13 @@ static int resolve_class(int cls, char **comps, int n, struct node *out)
 
 /* ---------------------------------------------------------------- resolve */
 
-static int resolve(const char *path, struct node *out)
+static int resolve(const char *path, struct node *out, bool entries)
 {
 	char *copy = strdup(path), *comps[MAX_DEPTH], *save = NULL, *c;
 	int n = 0, rc, cls;
 
 	memset(out, 0, sizeof *out);
+	out->want_entries = entries;
 	if (!copy)
 		return -ENOMEM;
 	for (c = strtok_r(copy, "/", &save); c && n < MAX_DEPTH;
@@ -651,7 +661,7 @@ static int cu_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
 	struct node n;
-	int rc = resolve(path, &n);
+	int rc = resolve(path, &n, false);
 
 	(void)fi;
 	if (rc < 0)
@@ -681,7 +691,7 @@ static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 		      enum fuse_readdir_flags flags)
 {
 	struct node n;
-	int rc = resolve(path, &n);
+	int rc = resolve(path, &n, true);
 	size_t i;
 	json_t *e;
 
@@ -703,7 +713,7 @@ static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 static int cu_readlink(const char *path, char *buf, size_t size)
 {
 	struct node n;
-	int rc = resolve(path, &n);
+	int rc = resolve(path, &n, false);
 
 	if (rc < 0)
 		return rc;
@@ -720,7 +730,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 	bool wr = (fi->flags & O_ACCMODE) != O_RDONLY;
 	struct node n;
 	struct fh *h;
-	int rc = resolve(path, &n);
+	int rc = resolve(path, &n, false);
 
 	if (rc < 0)
 		return rc;
@@ -807,7 +817,7 @@ static int cu_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	(void)size;
 	if (fi)
 		return 0; /* opened for writing already: the open checked */
-	if ((rc = resolve(path, &n)) < 0)
+	if ((rc = resolve(path, &n, false)) < 0)
 		return rc;
 	rc = n.writable && n.may_write ? 0 : -EACCES;
 	node_free(&n);

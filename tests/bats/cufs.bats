@@ -1,0 +1,388 @@
+#!/usr/bin/env bats
+# cufs.bats - /cu end to end: cufs mounted on a private machine, workloads
+# running on it, and every directory, file, write and refusal checked
+# through the mount and, for writes, through the workload's own API calls.
+
+load helpers
+
+setup_file() {
+	cufs_env
+	start_cufs
+	start_workload A
+}
+
+teardown_file() {
+	cleanup_all
+}
+
+# ---------------------------------------------------------------- browsing
+
+@test "the root has every top-level entry" {
+	run ls "$MNT"
+	assert_success
+	for e in devices processes allocations pools reservations handles \
+		events snapshot.json; do
+		assert_line "$e"
+	done
+}
+
+@test "devices: four GPUs and the CPU, each with its files" {
+	run ls "$MNT/devices"
+	assert_output "$(printf 'cpu\ngpu0\ngpu1\ngpu2\ngpu3')"
+	for f in name total_memory used_memory free_memory numa_node peers \
+		counters json; do
+		[ -f "$MNT/devices/gpu0/$f" ] || fail "no devices/gpu0/$f"
+	done
+	run cat "$MNT/devices/gpu1/peers"
+	assert_output "gpu0 gpu2 gpu3"
+	total=$(cat "$MNT/devices/gpu0/total_memory")
+	used=$(cat "$MNT/devices/gpu0/used_memory")
+	free=$(cat "$MNT/devices/gpu0/free_memory")
+	[ "$((used + free))" -eq "$total" ]
+	[ "$used" -gt 0 ] # the workload's device memory
+	run grep -c '^[a-z_]* [0-9]*$' "$MNT/devices/gpu0/counters"
+	[ "$output" -ge 5 ]
+	json_valid "$MNT/devices/gpu0/json"
+	run ls "$MNT/devices/gpu5"
+	assert_failure
+}
+
+@test "devices/cpu: NUMA nodes and their memory" {
+	n=$(cat "$MNT/devices/cpu/numa_nodes")
+	[ "$n" -ge 1 ]
+	run cat "$MNT/devices/cpu/node0/memory"
+	assert_line --regexp '^total_memory [0-9]+$'
+}
+
+@test "files are one value a line, sized 0, with sysfs modes" {
+	id=$A_managed
+	run cat "$MNT/allocations/$id/kind"
+	assert_output managed
+	[ "$(stat -c %s "$MNT/allocations/$id/kind")" = 0 ]
+	[ "$(stat -c %a "$MNT/allocations/$id/kind")" = 444 ]
+	[ "$(stat -c %a "$MNT/allocations/$id/prefetch")" = 644 ]
+	[ "$(stat -c %a "$MNT/allocations/$id")" = 555 ]
+	[ "$(stat -c %u "$MNT/allocations/$id/prefetch")" = "$(id -u)" ]
+}
+
+@test "processes: the workload with its files and links to its objects" {
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+	P=$MNT/processes/$A_pid
+	run cat "$P/cmdline"
+	assert_output --partial workload
+	run cat "$P/uid"
+	assert_output "$(id -u)"
+	run cat "$P/counters"
+	assert_line --regexp '^migrations [0-9]+$'
+	json_valid "$P/json"
+	run readlink "$P/allocations/$A_managed"
+	assert_output "../../../allocations/$A_managed"
+	run cat "$P/allocations/$A_managed/kind"
+	assert_output managed
+	run ls "$P/reservations"
+	assert_output "$A_reservation"
+	run ls "$P/handles"
+	assert_output "$A_handle"
+	[ -n "$(ls "$P/pools")" ]
+}
+
+@test "allocations: each kind, labelled" {
+	run ls "$MNT/allocations"
+	for id in "$A_device" "$A_pinned" "$A_managed" "$A_pool_block"; do
+		assert_line "$id"
+	done
+	refute_line "$A_reservation" # reservations have their own directory
+	A=$MNT/allocations
+	run cat "$A/$A_device/kind" "$A/$A_device/label" "$A/$A_device/size"
+	assert_output "$(printf 'device\nweights\n4194304')"
+	run cat "$A/$A_pinned/label"
+	assert_output staging
+	run cat "$A/$A_pool_block/label"
+	assert_output scratch
+	run cat "$A/$A_managed/pid"
+	assert_output "$A_pid"
+	json_valid "$A/$A_managed/json"
+	run cat "$MNT/allocations/999999999/kind"
+	assert_failure
+	assert_output --partial "No such file"
+}
+
+@test "pools, reservations with mappings, handles" {
+	pool=$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)
+	[ -n "$pool" ]
+	P=$(dirname "$pool")
+	for f in location max_size release_threshold reserved_mem_current \
+		used_mem_high access trim json; do
+		[ -f "$P/$f" ] || fail "no $P/$f"
+	done
+	R=$MNT/reservations/$A_reservation
+	run cat "$R/base"
+	assert_output "$A_resv_base"
+	run ls "$R/mappings"
+	assert_line 0x0
+	run cat "$R/mappings/0x0/handle"
+	assert_output "$A_handle"
+	run cat "$MNT/handles/$A_handle/size"
+	assert_output 2097152
+	run cat "$MNT/handles/$A_handle/mappings"
+	assert_output "$A_resv_base"
+}
+
+@test "ranges: listed, and any page-aligned range can be opened" {
+	R=$MNT/allocations/$A_managed/ranges
+	run ls "$R"
+	assert_success
+	assert_line --regexp '^0x[0-9a-f]+-0x[0-9a-f]+$'
+	b=$((A_managed_base))
+	sub=$(printf '0x%x-0x%x' $((b + 4096)) $((b + 12288)))
+	run cat "$R/$sub/start"
+	assert_output "$(printf '0x%x' $((b + 4096)))"
+	run cat "$R/$((b + 4096))-$((b + 12288))/end"
+	assert_output "$(printf '0x%x' $((b + 12288)))"
+	run ls "$R/$(printf '0x%x-0x%x' $((b + 1)) $((b + 4096)))"
+	assert_failure
+}
+
+# ---------------------------------------------------------------- writes
+
+@test "managed: preferred_location, accessed_by, read_mostly, advise" {
+	M=$MNT/allocations/$A_managed
+	echo gpu1 >"$M/preferred_location"
+	run cat "$M/preferred_location"
+	assert_output gpu1
+	[ "$(wl_attr A preferred_location)" = gpu1 ]
+
+	echo +gpu2 >"$M/accessed_by"
+	run cat "$M/accessed_by"
+	assert_output gpu2
+	[ "$(wl_attr A accessed_by)" = gpu2 ]
+	echo -gpu2 >"$M/accessed_by"
+	[ "$(wl_attr A accessed_by)" = "" ]
+
+	echo 1 >"$M/read_mostly"
+	[ "$(cat "$M/read_mostly")" = 1 ]
+	[ "$(wl_attr A read_mostly)" = 1 ]
+	echo 0 >"$M/read_mostly"
+	[ "$(wl_attr A read_mostly)" = 0 ]
+
+	echo "set_preferred_location gpu3" >"$M/advise"
+	[ "$(wl_attr A preferred_location)" = gpu3 ]
+	echo "unset_preferred_location" >"$M/advise"
+	[ "$(wl_attr A preferred_location)" = none ]
+}
+
+@test "managed: prefetch moves the bytes and shows in residency" {
+	M=$MNT/allocations/$A_managed
+	echo gpu2 >"$M/prefetch"
+	[ "$(wl_attr A last_prefetch_location)" = gpu2 ]
+	run cat "$M/residency"
+	assert_line "gpu2 $A_managed_size"
+	run cat "$M/last_prefetch_location"
+	assert_output gpu2
+	echo cpu >"$M/prefetch"
+	run cat "$M/residency"
+	assert_line "cpu $A_managed_size"
+}
+
+@test "managed: a write to a subrange splits the ranges" {
+	R=$MNT/allocations/$A_managed/ranges
+	b=$((A_managed_base))
+	sub=$(printf '0x%x-0x%x' "$b" $((b + 65536)))
+	echo 1 >"$R/$sub/read_mostly"
+	run ls "$R"
+	assert_line "$sub"
+	run cat "$R/$sub/read_mostly"
+	assert_output 1
+	echo 0 >"$R/$sub/read_mostly"
+}
+
+@test "labels can be written" {
+	echo renamed >"$MNT/allocations/$A_device/label"
+	run cat "$MNT/allocations/$A_device/label"
+	assert_output renamed
+	echo weights >"$MNT/allocations/$A_device/label"
+}
+
+@test "pools: attributes, access and trim" {
+	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
+	echo 64M >"$P/release_threshold"
+	run cat "$P/release_threshold"
+	assert_output 67108864
+	[ "$(wl_attr A release_threshold)" = 67108864 ]
+	echo 0 >"$P/reuse_allow_opportunistic"
+	run cat "$P/reuse_allow_opportunistic"
+	assert_output 0
+	echo 1 >"$P/reuse_allow_opportunistic"
+	echo 0 >"$P/used_mem_high"
+	[ "$(wl_attr A used_mem_high)" -le 1048576 ]
+	echo "gpu1 rw" >"$P/access"
+	run cat "$P/access"
+	assert_line "gpu1 rw"
+	[ "$(wl_attr A pool_access_gpu1)" = 3 ]
+	echo 0 >"$P/trim"
+	for f in reuse_follow_event_dependencies reuse_allow_internal_dependencies \
+		reserved_mem_high; do
+		echo 0 >"$P/$f" || fail "write $f"
+	done
+	echo 1 >"$P/reuse_follow_event_dependencies"
+	echo 1 >"$P/reuse_allow_internal_dependencies"
+}
+
+@test "reservations: access of the whole and of one mapping" {
+	R=$MNT/reservations/$A_reservation
+	echo "gpu1 ro" >"$R/access"
+	[ "$(wl_attr A resv_access_gpu1)" = 1 ]
+	run cat "$R/access"
+	assert_line "gpu1 ro"
+	echo "gpu1 rw" >"$R/mappings/0x0/access"
+	[ "$(wl_attr A resv_access_gpu1)" = 3 ]
+	run cat "$R/mappings/0x0/access"
+	assert_line "gpu1 rw"
+}
+
+# ---------------------------------------------------------------- refusals
+
+# refused FILE VALUE ERRNO-TEXT: the write fails with that message and
+# the workload's view did not change.
+refused() {
+	before=$(wl_query A)
+	run bash -c "echo '$2' > '$1'"
+	assert_failure 1
+	assert_output --partial "$3"
+	[ "$(wl_query A)" = "$before" ] || fail "state changed after refusal"
+}
+
+@test "refused writes answer the mapped errno and change nothing" {
+	M=$MNT/allocations/$A_managed
+	refused "$M/prefetch" gpu9 "No such device"
+	refused "$M/preferred_location" gpu7 "Invalid argument"
+	refused "$M/preferred_location" mars "Invalid argument"
+	refused "$M/read_mostly" 7 "Invalid argument"
+	refused "$M/advise" "make_it_fast" "Invalid argument"
+	refused "$M/accessed_by" "+elsewhere" "Invalid argument"
+	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
+	refused "$P/release_threshold" lots "Invalid argument"
+	refused "$P/access" "gpu1 maybe" "Invalid argument"
+	refused "$MNT/reservations/$A_reservation/access" "gpu1" "Invalid argument"
+	refused "$M/kind" device "Permission denied"
+	refused "$MNT/processes/$A_pid/cmdline" x "Permission denied"
+	refused "$MNT/devices/gpu0/name" x "Permission denied"
+}
+
+@test "last_error keeps the CUresult name and why" {
+	run bash -c "echo gpu9 > '$MNT/allocations/$A_managed/prefetch'"
+	assert_failure
+	run cat "$MNT/processes/$A_pid/last_error"
+	assert_line "result CUDA_ERROR_INVALID_DEVICE"
+	assert_line --regexp '^message .+'
+	run bash -c "echo bogus > '$MNT/allocations/$A_managed/read_mostly'"
+	run cat "$MNT/processes/$A_pid/last_error"
+	assert_line "result CUDA_ERROR_INVALID_VALUE"
+}
+
+# ---------------------------------------------------------------- streams
+
+@test "events: a reader sees new lines only, prefixed by pid" {
+	timeout 1 cat "$MNT/events" >"$WORK/ev0" || true
+	[ ! -s "$WORK/ev0" ] || fail "an open showed old lines: $(head -3 "$WORK/ev0")"
+	timeout 4 cat "$MNT/events" >"$WORK/ev1" 3>&- &
+	reader=$!
+	sleep 0.5
+	echo gpu1 >"$MNT/allocations/$A_managed/prefetch"
+	wl_cmd A touch
+	wait "$reader" || true
+	run grep -c "^$A_pid .*prefetch" "$WORK/ev1"
+	[ "$output" -ge 1 ]
+	run grep -c "^$A_pid .*migrat" "$WORK/ev1"
+	[ "$output" -ge 1 ]
+}
+
+@test "snapshot.json has the machine and every process's objects" {
+	cp "$MNT/snapshot.json" "$WORK/snap.json"
+	json_valid "$WORK/snap.json"
+	run jq -r ".processes[\"$A_pid\"].allocations[\"$A_managed\"].kind" "$WORK/snap.json"
+	assert_output managed
+	run jq -r '.machine.devices | length' "$WORK/snap.json"
+	assert_output 4
+}
+
+# ---------------------------------------------------------------- processes
+
+@test "two workloads at once: each sees only its own objects" {
+	start_workload B
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+	assert_line "$B_pid"
+	[ "$B_managed" != "$A_managed" ]
+	run cat "$MNT/allocations/$B_managed/pid"
+	assert_output "$B_pid"
+	echo gpu3 >"$MNT/allocations/$B_managed/preferred_location"
+	[ "$(wl_attr B preferred_location)" = gpu3 ]
+	[ "$(wl_attr A preferred_location)" != gpu3 ]
+	run ls "$MNT/processes/$B_pid/allocations"
+	refute_line "$A_managed"
+	stop_workload B
+}
+
+@test "a killed process disappears, and its stale socket is removed" {
+	start_workload C
+	[ -d "$MNT/processes/$C_pid" ]
+	kill -9 "$C_pid"
+	wait "$C_pid" 2>/dev/null || true
+	rm -f "$WORK/C.pid"
+	wait_for bash -c "! ls '$MNT/processes' | grep -qx $C_pid"
+	run ls "$MNT/allocations"
+	refute_line "$C_managed"
+	run ls "$MNT/allocations/$C_managed"
+	assert_failure
+	wait_for test ! -e "$CUEMU_RUNDIR/$C_pid.sock"
+}
+
+@test "another user may read but not write root's process files" {
+	[ "$(id -u)" = 0 ] || skip "needs root to switch to nobody"
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	run as_nobody cat "$MNT/allocations/$A_managed/kind"
+	assert_success
+	assert_output managed
+	run as_nobody stat -c %a "$MNT/allocations/$A_managed/prefetch"
+	assert_output 444
+	before=$(wl_query A)
+	run as_nobody bash -c "echo gpu1 > '$MNT/allocations/$A_managed/prefetch'"
+	assert_failure
+	assert_output --partial "Permission denied"
+	[ "$(wl_query A)" = "$before" ]
+}
+
+@test "a process that stops answering gives EIO, not a hang" {
+	kill -STOP "$A_pid"
+	SECONDS=0
+	run cat "$MNT/allocations/$A_managed/kind"
+	kill -CONT "$A_pid"
+	assert_failure
+	assert_output --partial "Input/output error"
+	[ "$SECONDS" -lt 10 ]
+	wait_for test "$(cat "$MNT/allocations/$A_managed/kind")" = managed
+}
+
+@test "cufs killed and restarted finds the running processes" {
+	kill -9 "$(cat "$WORK/cufs.pid")"
+	rm -f "$WORK/cufs.pid"
+	fusermount3 -u -z "$MNT"
+	kill -0 "$A_pid" # the workload did not notice
+	start_cufs
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+	run cat "$MNT/allocations/$A_managed/kind"
+	assert_output managed
+	[ "$(wl_attr A preferred_location)" != "" ]
+}
+
+@test "cufs --help and --version" {
+	run "$CUFS" --help
+	assert_success
+	assert_output --partial "--rundir"
+	run "$CUFS" --version
+	assert_success
+	assert_output --regexp '^cufs [0-9]'
+}
