@@ -156,6 +156,9 @@ const char *cuemu_loc_str(CUmemLocation loc, char *buf, size_t len);
 int cuemu_loc_proc(CUmemLocation loc);
 /* Word for a processor index ("gpu0", "cpu"). */
 const char *cuemu_proc_str(int proc, char *buf, size_t len);
+/* "gpu1 rw" (rw, ro or none) to an access descriptor, and back. */
+CUresult cuemu_access_parse(const char *value, CUmemAccessDesc *d);
+const char *cuemu_access_str(CUmemAccess_flags f);
 /* Parses a size with optional K/M/G/T suffix (binary). 0 or -1. */
 int cuemu_size_parse(const char *s, uint64_t *out);
 

@@ -1,6 +1,7 @@
 /*
  * location.c - the one parser and printer of the words that name a place
- * (gpu0, cpu, numa0, numa_current, none) and of sizes (64M, 2G). /cu writes,
+ * (gpu0, cpu, numa0, numa_current, none), of access ("gpu1 rw") and of
+ * sizes (64M, 2G). /cu writes,
  * the topology file and the scripts all use these words, so there is exactly
  * one place that reads them. No state, no locks.
  */
@@ -165,4 +166,32 @@ int cuemu_size_parse(const char *s, uint64_t *out)
 	}
 	*out = (uint64_t)v << shift;
 	return 0;
+}
+
+const char *cuemu_access_str(CUmemAccess_flags f)
+{
+	return f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? "rw" :
+	       f == CU_MEM_ACCESS_FLAGS_PROT_READ ? "ro" : "none";
+}
+
+CUresult cuemu_access_parse(const char *value, CUmemAccessDesc *d)
+{
+	char w[32], f[16], extra[2];
+
+	memset(d, 0, sizeof *d);
+	if (!value || sscanf(value, "%31s %15s %1s", w, f, extra) != 2)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "write '<location> rw|ro|none', e.g. 'gpu1 rw'");
+	if (cuemu_loc_parse(w, &d->location) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!strcmp(f, "rw"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	else if (!strcmp(f, "ro"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+	else if (!strcmp(f, "none"))
+		d->flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+	else
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "access is rw, ro or none, not '%s'", f);
+	return CUDA_SUCCESS;
 }

@@ -1819,8 +1819,7 @@ static json_t *access_json(CUmemoryPool p)
 	for (int d = 0; d < cuemu_device_count(); d++) {
 		snprintf(w, sizeof w, "gpu%d", d);
 		json_object_set_new(o, w, json_string(
-			p->access[d] == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? "rw" :
-			p->access[d] == CU_MEM_ACCESS_FLAGS_PROT_READ ? "ro" : "none"));
+			cuemu_access_str(p->access[d])));
 	}
 	return o;
 }
@@ -1884,27 +1883,6 @@ static const struct {
 	{ "used_mem_current", CU_MEMPOOL_ATTR_USED_MEM_CURRENT, false },
 };
 
-/* "gpu1 rw" -> one access descriptor. */
-static CUresult parse_access(const char *value, CUmemAccessDesc *d)
-{
-	char w[32], f[16];
-
-	if (!value || sscanf(value, "%31s %15s", w, f) != 2)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "write '<location> rw|ro|none', e.g. 'gpu1 rw'");
-	if (cuemu_loc_parse(w, &d->location) < 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!strcmp(f, "rw"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-	else if (!strcmp(f, "ro"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
-	else if (!strcmp(f, "none"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-	else
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "access is rw, ro or none, not '%s'", f);
-	return CUDA_SUCCESS;
-}
 
 static CUresult ctl_set_attr(CUmemoryPool p, const char *name, const char *value)
 {
@@ -1946,7 +1924,7 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 		return cuMemPoolTrimTo(p, keep);
 	}
 	if (!strcmp(rest, "access")) {
-		if ((r = parse_access(value, &d)) != CUDA_SUCCESS)
+		if ((r = cuemu_access_parse(value, &d)) != CUDA_SUCCESS)
 			return r;
 		return cuMemPoolSetAccess(p, &d, 1);
 	}

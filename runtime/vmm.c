@@ -190,12 +190,6 @@ static int mapping_prot(const struct mapping *m)
 	return most ? PROT_READ : PROT_NONE;
 }
 
-static const char *access_word(uint8_t f)
-{
-	return f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? "rw" :
-	       f == CU_MEM_ACCESS_FLAGS_PROT_READ ? "ro" : "none";
-}
-
 static bool loc_is_host(const CUmemLocation *l)
 {
 	return l->type == CU_MEM_LOCATION_TYPE_HOST ||
@@ -1008,7 +1002,7 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 					(unsigned long)p, size,
 					cuemu_loc_str(desc[k].location, w,
 						      sizeof w),
-					access_word((uint8_t)desc[k].flags));
+					cuemu_access_str(desc[k].flags));
 	cuemu_unlock();
 	return res;
 }
@@ -1104,7 +1098,7 @@ static json_t *mapping_access_json(const struct mapping *m)
 		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
 			continue;
 		json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
-				    json_string(access_word(m->access[i])));
+				    json_string(cuemu_access_str(m->access[i])));
 	}
 	return o;
 }
@@ -1117,7 +1111,7 @@ static json_t *resv_access_json(const struct resv *r)
 	char w[16];
 
 	for (int i = 0; i < CUEMU_NPROC; i++) {
-		const char *word = r->n ? access_word(r->m[0].access[i]) : "none";
+		const char *word = r->n ? cuemu_access_str(r->m[0].access[i]) : "none";
 
 		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
 			continue;
@@ -1217,28 +1211,6 @@ static json_t *resv_get(uint64_t id, const char *rest, CUresult *err)
 	return walk(resv_json(r), rest, err);
 }
 
-/* "gpu1 rw" -> one access descriptor. */
-static CUresult parse_access(const char *value, CUmemAccessDesc *d)
-{
-	char w[32], f[16];
-
-	memset(d, 0, sizeof *d);
-	if (!value || sscanf(value, "%31s %15s", w, f) != 2)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "write '<location> rw|ro|none', e.g. 'gpu1 rw'");
-	if (cuemu_loc_parse(w, &d->location) < 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!strcmp(f, "rw"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-	else if (!strcmp(f, "ro"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
-	else if (!strcmp(f, "none"))
-		d->flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-	else
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "access is rw, ro or none, not '%s'", f);
-	return CUDA_SUCCESS;
-}
 
 /* The maximal runs of back-to-back mappings of r (or the one mapping at
  * offset off when one is true), as [base, size) pairs. Lock held. */
@@ -1285,7 +1257,7 @@ static CUresult resv_set(uint64_t id, const char *rest, const char *value)
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "%s cannot be written", rest);
 	}
-	if ((res = parse_access(value, &d)) != CUDA_SUCCESS)
+	if ((res = cuemu_access_parse(value, &d)) != CUDA_SUCCESS)
 		return res;
 	cuemu_lock();
 	r = resv_by_id(id);
