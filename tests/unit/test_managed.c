@@ -12,8 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
@@ -685,6 +689,11 @@ static void test_residency(CUstream s)
 /* ------------------------------------------------------------------ */
 /* Oversubscription, in a child on a machine of two 16 MiB GPUs        */
 
+static FILE *ctl;
+static int ctl_open(void);
+static json_t *cu_get(const char *fmt, unsigned long long id, const char *rest);
+static long long jint(json_t *o, const char *k1, const char *k2);
+
 static int evict_child(void)
 {
 	CUdeviceptr a, b, c, d, dm;
@@ -710,6 +719,23 @@ static int evict_child(void)
 	if (tot - fr != 16 * MIB) {
 		fprintf(stderr, "# used %zu total %zu\n", tot - fr, tot);
 		return 11; /* d fit by evicting 4 MiB */
+	}
+	if (ctl_open() == 0) {
+		/* b's two 2 MiB blocks were evicted, and counted. */
+		unsigned long long id = 0;
+		json_t *o;
+		bool counted;
+
+		cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, b);
+		o = cu_get("allocations/%llu%s", id, "");
+		counted = jint(o, "counters", "evictions") == 2 &&
+			  jint(o, "counters", "evicted_bytes") == 4 * MIB &&
+			  jint(o, "counters", "bytes_dtoh") == 4 * MIB &&
+			  jint(o, "residency", "gpu0") == 0;
+		json_decref(o);
+		fclose(ctl);
+		if (!counted)
+			return 18;
 	}
 	t0 = now(s);
 	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s);
@@ -761,7 +787,6 @@ static void test_eviction(void)
 	if (pid == 0) {
 		setenv("CUEMU_MACHINE", name, 1);
 		setenv("CUEMU_TOPOLOGY", topo, 1);
-		setenv("CUEMU_CONTROL", "0", 1);
 		_exit(evict_child());
 	}
 	waitpid(pid, &st, 0);
@@ -822,6 +847,164 @@ static void test_terabyte(void)
 	is_res(cuMemFree(p), CUDA_SUCCESS, "1 TiB: cuMemFree");
 }
 
+/* ------------------------------------------------------------------ */
+/* What /cu shows: this process's control socket                       */
+
+static int ctl_open(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *dir = getenv("CUEMU_RUNDIR");
+	int fd;
+
+	if (!dir || (getenv("CUEMU_CONTROL") && !strcmp(getenv("CUEMU_CONTROL"), "0")))
+		return -1;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
+		 (int)getpid());
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    !(ctl = fdopen(fd, "r+"))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* One request, one answer (the caller frees it). */
+static json_t *ctl_ask(json_t *req)
+{
+	char *line = json_dumps(req, JSON_COMPACT), buf[1 << 16];
+	json_t *ans = NULL;
+
+	json_decref(req);
+	if (line && fprintf(ctl, "%s\n", line) > 0 && fflush(ctl) == 0 &&
+	    fgets(buf, sizeof buf, ctl))
+		ans = json_loads(buf, 0, NULL);
+	free(line);
+	return ans;
+}
+
+static json_t *cu_get(const char *fmt, unsigned long long id, const char *rest)
+{
+	char path[256];
+	json_t *ans, *v;
+
+	snprintf(path, sizeof path, fmt, id, rest);
+	ans = ctl_ask(json_pack("{s:s,s:s}", "op", "get", "path", path));
+	v = json_incref(json_object_get(ans, "value"));
+	json_decref(ans);
+	return v;
+}
+
+static const char *cu_set(unsigned long long id, const char *attr,
+			  const char *value)
+{
+	static char result[64];
+	char path[256];
+	json_t *ans;
+
+	snprintf(path, sizeof path, "allocations/%llu/%s", id, attr);
+	ans = ctl_ask(json_pack("{s:s,s:s,s:s}", "op", "set", "path", path,
+				"value", value));
+	snprintf(result, sizeof result, "%s",
+		 json_string_value(json_object_get(ans, "result")) ?
+		 json_string_value(json_object_get(ans, "result")) : "?");
+	json_decref(ans);
+	return result;
+}
+
+static long long jint(json_t *o, const char *k1, const char *k2)
+{
+	json_t *v = json_object_get(o, k1);
+
+	if (k2)
+		v = json_object_get(v, k2);
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static void test_control(CUstream s)
+{
+	unsigned long long id = 0;
+	CUdeviceptr p;
+	json_t *o, *ranges;
+	char rest[96];
+	int v = -99;
+	size_t i;
+
+	if (RUNNING_ON_VALGRIND || ctl_open() < 0) {
+		printf("ok %d - /cu # SKIP no control socket (CUEMU_CONTROL=0)\n",
+		       ++tap_n);
+		return;
+	}
+	cuMemAllocManaged(&p, 8 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	for (i = 0; i < 8 * MIB; i += 4096)
+		((volatile char *)p)[i] = 1;
+	cuMemPrefetchAsync(p, 4 * MIB, dev(1), 0, s);
+	cuStreamSynchronize(s);
+	o = cu_get("allocations/%llu%s", id, "");
+	ok(o != NULL, "/cu: the allocation's object");
+	is_int(jint(o, "residency", "gpu1"), 4 * MIB, "/cu: residency gpu1");
+	is_int(jint(o, "residency", "cpu"), 4 * MIB, "/cu: residency cpu");
+	ok(jint(o, "residency", "numa0") > 0,
+	   "/cu: the host pages are on numa0, as the kernel says (%lld)",
+	   jint(o, "residency", "numa0"));
+	is_int(jint(o, "counters", "bytes_htod"), 4 * MIB,
+	       "/cu: bytes migrated host to device");
+	is_int(jint(o, "counters", "cpu_faults"), 8 * MIB / (64 * KIB),
+	       "/cu: CPU faults, one per 64 KiB block touched");
+	is_int(jint(o, "range_count", NULL), 2, "/cu: two ranges");
+	ok(!strcmp(json_string_value(json_object_get(o, "last_prefetch_location")),
+		   "mixed"), "/cu: last prefetch location mixed");
+	json_decref(o);
+
+	ranges = cu_get("allocations/%llu/%s", id, "ranges");
+	ok(json_array_size(ranges) == 2 &&
+	   !strcmp(json_string_value(json_array_get(json_object_get(
+		   json_array_get(ranges, 0), "holders"), 0)), "gpu1") &&
+	   !strcmp(json_string_value(json_array_get(json_object_get(
+		   json_array_get(ranges, 1), "holders"), 0)), "cpu"),
+	   "/cu: the ranges list their holders");
+	json_decref(ranges);
+
+	ok(!strcmp(cu_set(id, "preferred_location", "gpu0"), "CUDA_SUCCESS"),
+	   "/cu: write preferred_location gpu0");
+	cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			       p, 8 * MIB);
+	is_int(v, 0, "/cu: the API reads it back");
+	ok(!strcmp(cu_set(id, "preferred_location", "gpu9"),
+		   "CUDA_ERROR_INVALID_VALUE"),
+	   "/cu: gpu9 is refused with the API's answer");
+	ok(!strcmp(cu_set(id, "accessed_by", "+gpu1"), "CUDA_SUCCESS") &&
+	   !strcmp(cu_set(id, "accessed_by", "+cpu"), "CUDA_SUCCESS") &&
+	   !strcmp(cu_set(id, "accessed_by", "-cpu"), "CUDA_SUCCESS"),
+	   "/cu: accessed_by +gpu1 +cpu -cpu");
+	o = cu_get("allocations/%llu%s", id, "");
+	ok(json_array_size(json_object_get(o, "accessed_by")) == 1,
+	   "/cu: accessed_by lists gpu1 alone");
+	json_decref(o);
+	ok(!strcmp(cu_set(id, "prefetch", "cpu"), "CUDA_SUCCESS"),
+	   "/cu: write prefetch cpu");
+	o = cu_get("allocations/%llu%s", id, "");
+	ok(jint(o, "residency", "cpu") == 8 * MIB &&
+	   jint(o, "counters", "bytes_dtoh") == 4 * MIB,
+	   "/cu: all on the host, 4 MiB counted device to host");
+	json_decref(o);
+	ok(!strcmp(cu_set(id, "advise", "set_read_mostly"), "CUDA_SUCCESS"),
+	   "/cu: write advise set_read_mostly");
+	snprintf(rest, sizeof rest, "ranges/0x%llx-0x%llx/read_mostly",
+		 (unsigned long long)p, (unsigned long long)p + MIB);
+	ok(!strcmp(cu_set(id, rest, "0"), "CUDA_SUCCESS"),
+	   "/cu: write read_mostly 0 to a subrange never listed");
+	snprintf(rest, sizeof rest, "ranges/0x%llx-0x%llx",
+		 (unsigned long long)p, (unsigned long long)p + MIB);
+	o = cu_get("allocations/%llu/%s", id, rest);
+	is_int(jint(o, "read_mostly", NULL), 0, "/cu: the subrange reads back");
+	json_decref(o);
+	cuMemFree(p);
+	fclose(ctl);
+}
+
 int main(void)
 {
 	CUcontext ctx;
@@ -848,6 +1031,7 @@ int main(void)
 	test_multi(s);
 	test_other_forms(s);
 	test_residency(s);
+	test_control(s);
 	test_terabyte();
 	cuStreamDestroy(s);
 	return done_testing();
