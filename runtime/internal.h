@@ -285,6 +285,7 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a);
 CUresult cuemu_pool_free_now(struct cuemu_alloc *a);
 /* pool.c: the pool a block came from (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
 CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a);
+uint64_t cuemu_pool_id(CUmemoryPool p); /* its /cu/pools id; 0 for NULL */
 
 /* vmm.c: what pointer.c needs to answer the pointer attributes of a mapped
  * address of a reservation. Lock held. false when p is not mapped. */

@@ -872,6 +872,11 @@ CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a)
 	return ((struct seg *)a->priv)->pool;
 }
 
+uint64_t cuemu_pool_id(CUmemoryPool p)
+{
+	return p ? p->id : 0;
+}
+
 void cuemu_pool_on_sync(void)
 {
 	CUmemoryPool p, t;

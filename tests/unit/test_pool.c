@@ -758,6 +758,18 @@ static void test_control(void)
 	ok(strstr(buf, "\"handle_types\":\"none\"") != NULL, "and its handle types");
 	ok(strstr(buf, "\"gpu0\":\"rw\"") && strstr(buf, "\"gpu1\":\"none\""),
 	   "and access per device");
+	{
+		const char *al = strstr(buf, "\"allocations\":[");
+		unsigned long long aid = 0;
+		char want[64];
+
+		ok(al && sscanf(al, "\"allocations\":[%llu", &aid) == 1,
+		   "and the allocations it holds");
+		ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"allocations/%llu\"}", aid);
+		snprintf(want, sizeof want, "\"pool\":%llu", id);
+		ok(strstr(buf, "\"kind\":\"pool\"") && strstr(buf, want),
+		   "a pool block's allocation names its pool");
+	}
 	ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"pools/%llu/release_threshold\"}", id);
 	ok(strstr(buf, "\"value\":0") != NULL, "one file reads alone");
 	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"pools/%llu/release_threshold\","
