@@ -1006,22 +1006,28 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 			    int dst, int node)
 {
 	struct pf_ctx c = { .dst = dst, .node = node };
-	uint64_t cost = 0, need;
+	uint64_t cost = 0, charged = 0;
 
 	if (dst != CUEMU_PROC_HOST) {
-		need = missing(st, s, e, dst);
-		if (!make_room(dst, need, st, s, e, &cost)) {
+		charged = missing(st, s, e, dst);
+		if (!make_room(dst, charged, st, s, e, &cost)) {
 			/* Does not fit even after eviction: bring what fits,
-			 * 2 MiB at a time, and leave the rest where it is. */
+			 * 2 MiB at a time, and leave the rest where it is.
+			 * Nothing of [s, e) is evicted to make that room. */
 			uintptr_t c0 = s;
+
+			charged = 0;
 			while (c0 < e) {
 				uintptr_t c1 = CUEMU_ALIGN_DOWN(c0, CUEMU_GRANULARITY) +
 					       CUEMU_GRANULARITY;
+				uint64_t need;
+
 				if (c1 > e)
 					c1 = e;
 				need = missing(st, c0, c1, dst);
-				if (!make_room(dst, need, st, c0, c1, &cost))
+				if (!make_room(dst, need, st, s, e, &cost))
 					break;
+				charged += need;
 				c0 = c1;
 			}
 			cuemu_event_log("prefetch", "alloc=%llu gpu%d full: "
@@ -1034,8 +1040,11 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 				return cost;
 		}
 	}
-	if (mr_update(&st->ranges, s, e, prefetch_fn, &c) < 0)
+	if (mr_update(&st->ranges, s, e, prefetch_fn, &c) < 0) {
+		if (charged)
+			cuemu_mem_uncharge(dst, charged);
 		return cost;
+	}
 	if (dst == CUEMU_PROC_HOST && node >= 0)
 		bind_node(s, e, node, true);
 	cost += settle(st, &c.mv, dst, false, "prefetch");
