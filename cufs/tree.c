@@ -594,7 +594,10 @@ static int resolve(const char *path, struct node *out, bool entries)
 	else if (n == 0) {
 		json_t *names = json_pack("[s,s,s,s]", "devices", "processes",
 					  "events", "snapshot.json");
-		json_array_extend(names, class_dirs());
+		json_t *more = class_dirs();
+
+		json_array_extend(names, more);
+		json_decref(more);
 		rc = make_dir_node(out, names, getuid());
 	} else if (!strcmp(comps[0], "devices"))
 		rc = resolve_devices(comps + 1, n - 1, out);
