@@ -137,7 +137,7 @@ static json_t *recv_answer(struct conn *c, uint64_t deadline)
 }
 
 /* One request on c's connection. c->lock held. */
-static json_t *exchange(struct conn *c, const char *line)
+static json_t *exchange(struct conn *c, const char *line, int timeout_ms)
 {
 	json_t *a;
 
@@ -146,7 +146,7 @@ static json_t *exchange(struct conn *c, const char *line)
 		return NULL;
 	}
 	if (send_line(c->fd, line, strlen(line)) == 0 &&
-	    (a = recv_answer(c, now_ms() + CUFS_TIMEOUT_MS)))
+	    (a = recv_answer(c, now_ms() + (uint64_t)timeout_ms)))
 		return a;
 	/* The stream is out of step now (or dead): start over next time. */
 	close(c->fd);
@@ -190,7 +190,7 @@ static int dial(pid_t pid, uid_t *uid)
 		return -1;
 	}
 	tmp.fd = fd;
-	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n"))) {
+	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n", CUFS_TIMEOUT_MS))) {
 		free(tmp.buf);
 		errno = EIO;
 		return -1;
@@ -423,7 +423,11 @@ static struct conn *conn_get(pid_t pid)
 
 /* ---------------------------------------------------------------- requests */
 
-json_t *cufs_request(pid_t pid, json_t *req, int *err)
+/* A write runs the API call in the process (a prefetch, a trim), which
+ * may take longer than a read; it blocks only its writer. */
+#define CUFS_SET_TIMEOUT_MS 10000
+
+static json_t *request(pid_t pid, json_t *req, int timeout_ms, int *err)
 {
 	struct conn *c = conn_get(pid);
 	char *line, *s;
@@ -443,7 +447,7 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err)
 	if (line && c->fd < 0 && (fd = dial(pid, &uid)) >= 0)
 		c->fd = fd;
 	if (line)
-		a = exchange(c, line);
+		a = exchange(c, line, timeout_ms);
 	*err = a ? 0 : (c->fd < 0 && pid_dead(pid)) ? ENOENT : EIO;
 	pthread_mutex_unlock(&c->lock);
 	if (*err == ENOENT)
@@ -452,6 +456,11 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err)
 	free(s);
 	free(line);
 	return a;
+}
+
+json_t *cufs_request(pid_t pid, json_t *req, int *err)
+{
+	return request(pid, req, CUFS_TIMEOUT_MS, err);
 }
 
 static json_t *ask(pid_t pid, const char *op, const char *path,
@@ -492,7 +501,7 @@ int cufs_set(pid_t pid, const char *path, const char *value)
 	json_t *a;
 	int err;
 
-	a = cufs_request(pid, req, &err);
+	a = request(pid, req, CUFS_SET_TIMEOUT_MS, &err);
 	json_decref(req);
 	if (!a)
 		return -err;

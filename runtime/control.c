@@ -8,7 +8,7 @@
  * "message", and "result" when a CUresult decided it):
  *   {"op":"hello"}                        pid uid cmdline version machine
  *   {"op":"list","path":P}                ids (classes) or names (below)
- *   {"op":"get","path":P}                 value
+ *   {"op":"get","path":P}                 value, and text for a file
  *   {"op":"set","path":P,"value":"text"}  result (the CUresult name)
  *   {"op":"events","since":N,"max":M}     events [{seq,line}], last
  *   {"op":"snapshot"}                     value: process and every object
@@ -113,6 +113,71 @@ static json_t *ok_with(const char *key, json_t *v)
 		json_object_set_new(o, key, v);
 	else
 		json_decref(v);
+	return o;
+}
+
+/* The text of a value as its /cu file shows it (cufs renders the same
+ * way): a scalar's line, an array's words, a flat object's "key value"
+ * lines. NULL for a value that is a directory (an object with an object
+ * among its values). */
+static void put_scalar(FILE *f, json_t *v)
+{
+	if (json_is_string(v))
+		fputs(json_string_value(v), f);
+	else if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(f, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		fputc(json_is_true(v) ? '1' : '0', f);
+	else if (json_is_array(v))
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i)
+				fputc(' ', f);
+			put_scalar(f, json_array_get(v, i));
+		}
+}
+
+static json_t *text_of(json_t *v)
+{
+	const char *k;
+	char *s = NULL;
+	size_t len;
+	json_t *e, *t;
+	FILE *f;
+
+	if (json_is_object(v)) {
+		if (!json_object_size(v))
+			return NULL;
+		json_object_foreach(v, k, e)
+			if (json_is_object(e))
+				return NULL;
+	}
+	if (!(f = open_memstream(&s, &len)))
+		return NULL;
+	if (json_is_object(v))
+		json_object_foreach(v, k, e) {
+			fprintf(f, "%s ", k);
+			put_scalar(f, e);
+			fputc('\n', f);
+		}
+	else {
+		put_scalar(f, v);
+		fputc('\n', f);
+	}
+	fclose(f);
+	t = s ? json_string(s) : NULL;
+	free(s);
+	return t;
+}
+
+/* A get's answer: the value, and its file's text where it is a file. */
+static json_t *ok_value(json_t *v)
+{
+	json_t *o = ok_with("value", v), *t;
+
+	if (o && v && (t = text_of(v)))
+		json_object_set_new(o, "text", t);
 	return o;
 }
 
@@ -247,11 +312,11 @@ static json_t *get_locked(const struct ctl_path *p)
 	if (p->process) {
 		obj = process_json();
 		if (!*p->rest)
-			return ok_with("value", obj);
+			return ok_value(obj);
 		v = json_object_get(obj, p->rest);
 		json_incref(v);
 		json_decref(obj);
-		return v ? ok_with("value", v) :
+		return v ? ok_value(v) :
 		       fail_errno(ENOENT, "the process has no file %s", p->rest);
 	}
 	if (!p->cls)
@@ -261,7 +326,7 @@ static json_t *get_locked(const struct ctl_path *p)
 		return ok_with("value", p->cls->list());
 	cuemu_errmsg_clear();
 	if ((v = class_get(p->cls, p->id, p->rest, &err)))
-		return ok_with("value", v);
+		return ok_value(v);
 	if (err == CUDA_ERROR_NOT_FOUND)
 		return fail_errno(ENOENT, "%s/%llu%s%s does not exist",
 				  p->cls->name, (unsigned long long)p->id,

@@ -239,6 +239,12 @@ static void check_process(int fd)
 	   "process: counters has migrations");
 	ok(json_is_object(json_object_get(v, "last_error")),
 	   "process: last_error is an object");
+	ok(json_object_get(a, "text") == NULL,
+	   "a directory's get has no text");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"get\",\"path\":\"process/counters\"}");
+	ok(strstr(jstr(a, "text"), "\nmigrations 0\n") != NULL,
+	   "a flat object's text is \"key value\" lines");
 	json_decref(a);
 	a = ask(fd, "{\"op\":\"get\",\"path\":\"process/uid\"}");
 	is_int(json_integer_value(json_object_get(a, "value")), getuid(),
@@ -362,6 +368,7 @@ static void check_managed(int fd)
 		"preferred_location\"}", id);
 	ok(!strcmp(json_string_value(json_object_get(a, "value")) ?: "", "gpu1"),
 	   "get preferred_location answers gpu1");
+	ok(!strcmp(jstr(a, "text"), "gpu1\n"), "and the file's text, \"gpu1\\n\"");
 	json_decref(a);
 
 	check_refused_set(fd, id, m, n);
