@@ -391,7 +391,8 @@ struct fault_ctx {
 	uint64_t remote, thrash;
 	bool acted;              /* something happened: a real fault */
 	int bind;                /* host node to bind to, -1 */
-	struct moved mv;
+	struct moved mv;         /* to proc */
+	struct moved pin;        /* to the host, pinning a thrashing block */
 };
 
 static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
@@ -439,13 +440,14 @@ static void fault_fn(struct mrange *r, void *arg)
 	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
 		act = ACT_REMOTE;
 	if (act == ACT_MIGRATE && !r->read_mostly && thrash_check(c, r)) {
+		/* Pinned to the host: the CPU then holds it, GPUs map it. */
 		r->pinned = true;
-		act = gpu ? ACT_REMOTE : ACT_MIGRATE;
 		if (!(r->holders & bit(CUEMU_PROC_HOST))) {
-			c->mv.from[pick_src(r->holders, CUEMU_PROC_HOST)] += n;
+			c->pin.from[pick_src(r->holders, CUEMU_PROC_HOST)] += n;
 			drop_others(c, r, CUEMU_PROC_HOST);
 			r->holders = bit(CUEMU_PROC_HOST);
 		}
+		act = gpu ? ACT_REMOTE : ACT_NONE;
 	}
 	switch (act) {
 	case ACT_NONE:
@@ -528,6 +530,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	if (c.bind >= 0)
 		bind_node(s, e, c.bind, false);
 	*cost += settle(st, &c.mv, proc, true, "fault");
+	*cost += settle(st, &c.pin, CUEMU_PROC_HOST, true, "thrash");
 	if (faults && c.acted)
 		count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
 		      faults);
