@@ -531,9 +531,18 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 		bind_node(s, e, c.bind, false);
 	*cost += settle(st, &c.mv, proc, true, "fault");
 	*cost += settle(st, &c.pin, CUEMU_PROC_HOST, true, "thrash");
-	if (faults && c.acted)
+	if (faults && c.acted) {
+		char w[16];
+
 		count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
 		      faults);
+		cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
+				(unsigned long long)st->a->id,
+				cuemu_proc_str(proc, w, sizeof w),
+				write ? "write" : "read", (unsigned long)s,
+				(unsigned long)e, (unsigned long long)faults,
+				c.remote ? " remote" : "");
+	}
 	if (c.remote) {
 		count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
 		*remote = true;
