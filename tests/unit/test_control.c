@@ -45,7 +45,7 @@ static json_t *read_answer(int fd)
 	json_t *j;
 
 	for (;;) {
-		if ((nl = memchr(rbuf, '\n', rlen))) {
+		if (rbuf && (nl = memchr(rbuf, '\n', rlen))) {
 			size_t n = (size_t)(nl - rbuf);
 
 			j = json_loadb(rbuf, n, 0, NULL);
