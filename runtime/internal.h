@@ -342,10 +342,12 @@ void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
 json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
 json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
                                 uintptr_t end, CUresult *err);
-/* attr: preferred_location, accessed_by, read_mostly, prefetch, advise;
- * [start, end) relative to nothing: absolute addresses. No lock held. */
-CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
-                           uintptr_t end, const char *attr, const char *value);
+/* attr: preferred_location, accessed_by, read_mostly, prefetch, advise,
+ * over the absolute addresses [start, end), run in ctx (the allocation's
+ * context) through the API. No lock held; takes no allocation pointer, since
+ * the allocation may be freed while the write runs. */
+CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
+                           const char *attr, const char *value);
 
 /* The control server (control.c): started by cuInit unless CUEMU_CONTROL=0. */
 int cuemu_control_start(void);

@@ -1683,14 +1683,11 @@ json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
 }
 
 /* Runs a prefetch through the API on a stream of our own, and waits. */
-static CUresult ctl_prefetch(struct cuemu_alloc *a, uintptr_t s, uintptr_t e,
-			     CUmemLocation loc)
+static CUresult ctl_prefetch(uintptr_t s, uintptr_t e, CUmemLocation loc)
 {
 	CUstream st = NULL;
 	CUresult r;
 
-	if ((r = cuCtxSetCurrent(a->ctx)) != CUDA_SUCCESS)
-		return r;
 	if ((r = cuStreamCreate(&st, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
 		return r;
 	r = cuMemPrefetchAsync_v2((CUdeviceptr)s, e - s, loc, 0, st);
@@ -1701,12 +1698,10 @@ static CUresult ctl_prefetch(struct cuemu_alloc *a, uintptr_t s, uintptr_t e,
 }
 
 /* "+gpu1", "-gpu1", or a list of words that becomes the exact set. */
-static CUresult ctl_accessed_by(struct cuemu_alloc *a, uintptr_t s,
-				uintptr_t e, const char *value)
+static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 {
 	CUmemLocation l;
 	char buf[256], *w, *save = NULL;
-	struct agg g;
 	cuemu_procmask want = 0;
 	CUresult r;
 	int p;
@@ -1737,10 +1732,7 @@ static CUresult ctl_accessed_by(struct cuemu_alloc *a, uintptr_t s,
 					  "no device %d", l.id);
 		want |= bit(p);
 	}
-	/* Clear what any page has that is not wanted, then set the rest. */
-	cuemu_lock();
-	aggregate(a->priv, s, e, &g, false);
-	cuemu_unlock();
+	/* Unset what is not wanted and set the rest: the exact set. */
 	for (p = 0; p < CUEMU_NPROC; p++) {
 		CUmemLocation pl = p == CUEMU_PROC_HOST ?
 			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
@@ -1776,19 +1768,16 @@ static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
 	return advise(s, e - s, (CUmem_advise)i, l);
 }
 
-CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
-			   uintptr_t end, const char *attr, const char *value)
+CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
+			   const char *attr, const char *value)
 {
 	CUmemLocation l;
 	CUresult r;
 
-	if (!start && !end) {
-		start = a->base;
-		end = a->base + a->size;
-	}
 	/* The API calls below need a current context, as a program's would:
-	 * the one the allocation was made in. */
-	if ((r = cuCtxSetCurrent(a->ctx)) != CUDA_SUCCESS)
+	 * the one the allocation was made in. They look the range up again,
+	 * so an allocation freed meanwhile is refused, not touched. */
+	if ((r = cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
 		return r;
 	if (start >= end)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
@@ -1801,7 +1790,7 @@ CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
 			      CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
 	}
 	if (!strcmp(attr, "accessed_by"))
-		return ctl_accessed_by(a, start, end, value);
+		return ctl_accessed_by(start, end, value);
 	if (!strcmp(attr, "read_mostly")) {
 		while (*value == ' ')
 			value++;
@@ -1816,7 +1805,7 @@ CUresult cuemu_managed_set(struct cuemu_alloc *a, uintptr_t start,
 	if (!strcmp(attr, "prefetch")) {
 		if (cuemu_loc_parse(value, &l) < 0)
 			return CUDA_ERROR_INVALID_VALUE;
-		return ctl_prefetch(a, start, end, l);
+		return ctl_prefetch(start, end, l);
 	}
 	if (!strcmp(attr, "advise"))
 		return ctl_advise(start, end, value);

@@ -824,6 +824,7 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 	struct cuemu_alloc *a;
 	uintptr_t s = 0, e = 0;
 	const char *attr;
+	CUcontext ctx = NULL;
 	bool managed;
 
 	cuemu_lock();
@@ -833,8 +834,9 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 			 (int)strcspn(value, "\n"), value);
 	managed = a && a->kind == CUEMU_KIND_MANAGED;
 	if (a)
-		s = a->base, e = a->base + a->size;
+		s = a->base, e = a->base + a->size, ctx = a->ctx;
 	cuemu_unlock();
+	/* a may be freed from here on: only the copies above are used. */
 	if (!a)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no allocation %llu",
 				  (unsigned long long)id);
@@ -846,10 +848,10 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 				  (unsigned long long)id, rest);
 	/* managed.c checks the attribute names and the range. */
 	if (strncmp(rest, "ranges/", 7) != 0)
-		return cuemu_managed_set(a, s, e, rest, value);
+		return cuemu_managed_set(ctx, s, e, rest, value);
 	if (parse_range(rest, &s, &e, &attr) || !attr)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no file %s", rest);
-	return cuemu_managed_set(a, s, e, attr, value);
+	return cuemu_managed_set(ctx, s, e, attr, value);
 }
 
 const struct cuemu_ctl_class cuemu_ctl_allocations = {
