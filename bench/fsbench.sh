@@ -4,7 +4,9 @@
 # kernel FUSE path. `make bench` runs it after the latency table.
 #
 # Rows: open+read+close of an allocation's `size` with 10 and with 100,000
-# live allocations; `ls -l allocations/` and `snapshot.json` at 100,000.
+# live allocations; `ls -l allocations/` and `snapshot.json` at 100,000;
+# and, to tell where the time of `ls -l` goes, readdir alone (`ls -f`) and
+# one lstat of an entry at 100,000.
 # A step that takes longer than $FSBENCH_LIMIT seconds (default 60) is
 # stopped and reported as such: that is a finding, not a failure to hide.
 #
@@ -85,7 +87,9 @@ median() {
 
 # ---------------------------------------------------------------- results
 rows=$work/rows
+notes=$work/notes
 : >"$rows"
+: >"$notes"
 # row NAME CUFS MINFS: one table line; ratio when both are numbers.
 row() {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$rows"
@@ -98,47 +102,51 @@ print_table() {
 	function num(s) { return s ~ /^[0-9.]+ (us|ms)/ }
 	function val(s) { split(s, a, " "); return a[2] == "ms" ? a[1] * 1000 : a[1] }
 	BEGIN {
-		printf "%-46s %16s %16s %8s\n", "row", "cufs", "minfs baseline", "ratio"
+		printf "%-48s %14s %16s %8s\n", "row", "cufs", "minfs baseline", "ratio"
 	}
 	{
-		r = (num($2) && num($3) && val($3) > 0) ?
-		    sprintf("%.1fx", val($2) / val($3)) : "-"
-		printf "%-46s %16s %16s %8s\n", $1, $2, $3, r
+		r = "-"
+		if (num($2) && num($3) && val($3) > 0)
+			r = sprintf("%.1fx", val($2) / val($3))
+		printf "%-48s %14s %16s %8s\n", $1, $2, $3, r
 	}' "$rows"
 }
 
 # ---------------------------------------------------------------- measures
-# read_us PATH: "median_us" of open+read+close, with as many rounds as fit
-# in about 3 s (5 to 2000); "FAILED: why" or "TIMEOUT" otherwise.
+# read_us [-s] PATH: the median of open+read+close of PATH (-s: of lstat),
+# with as many rounds as fit in about 3 s (5 to 2000), as "N us"; or
+# "FAILED: why", or "TIMEOUT >Ns".
 read_us() {
-	probe=$(timeout "$LIMIT" "$FSREAD" -k 5 "$1" 2>&1)
+	mode=
+	if [ "$1" = -s ]; then mode=-s; shift; fi
+	probe=$(timeout "$LIMIT" "$FSREAD" $mode -k 5 "$1" 2>&1)
 	rc=$?
 	if [ $rc -eq 124 ]; then echo "TIMEOUT >${LIMIT}s"; return; fi
 	if [ $rc -ne 0 ]; then echo "FAILED: ${probe##*: }"; return; fi
-	set -- "$1" $probe
-	k=$(awk -v m="$2" 'BEGIN { k = int(3e6 / (m > 1 ? m : 1));
+	k=$(echo "$probe" | awk '{ k = int(3e6 / ($1 > 1 ? $1 : 1));
 		print k < 5 ? 5 : (k > 2000 ? 2000 : k) }')
-	out=$(timeout "$LIMIT" "$FSREAD" -k "$k" "$1" 2>&1)
+	out=$(timeout "$LIMIT" "$FSREAD" $mode -k "$k" "$1" 2>&1)
 	rc=$?
 	if [ $rc -eq 124 ]; then echo "TIMEOUT >${LIMIT}s"; return; fi
 	if [ $rc -ne 0 ]; then echo "FAILED: ${out##*: }"; return; fi
-	set -- $out
-	echo "$1 us"
+	echo "$out" | awk '{ if ($1 >= 10000) printf "%.1f ms\n", $1 / 1000
+		else print $1 " us" }'
 }
 
-# ls_ms DIR REPS OUTFILE: the median wall time of `ls -l DIR`, stopping
-# early when the reps so far took more than LIMIT seconds together.
+# ls_ms OPTS DIR REPS OUTFILE: the median wall time of `ls OPTS DIR` as
+# "N ms", stopping early when the reps so far took more than LIMIT seconds
+# together; or "FAILED: why", or "TIMEOUT >Ns".
 ls_ms() {
 	times=
 	spent=0
 	i=0
-	while [ "$i" -lt "$2" ] && [ "$spent" -lt $((LIMIT * 1000)) ]; do
+	while [ "$i" -lt "$3" ] && [ "$spent" -lt $((LIMIT * 1000)) ]; do
 		t0=$(now_ms)
-		if ! timeout "$LIMIT" ls -l "$1" >"$3" 2>"$3.err"; then
+		if ! timeout "$LIMIT" ls $1 "$2" >"$4" 2>"$4.err"; then
 			if [ "$(($(now_ms) - t0))" -ge $((LIMIT * 1000)) ]; then
 				echo "TIMEOUT >${LIMIT}s"
 			else
-				echo "FAILED: $(head -c 60 "$3.err")"
+				echo "FAILED: $(head -c 60 "$4.err")"
 			fi
 			return
 		fi
@@ -173,14 +181,19 @@ start_alloc() {
 		     "$(cat "$work/alloc.err")" >&2
 		exit 1
 	fi
-	echo "alloc-many $1: ready in $(($(now_ms) - t0)) ms" >&2
+	# cufs rescans the run dir at most every 100 ms; processes/ rescans
+	# now, so that the rows below see this process.
+	if ! wait_for 10 test -d "$CU/processes/$alloc_pid"; then
+		echo "fsbench: cufs does not show process $alloc_pid" >&2
+		exit 1
+	fi
+	echo "alloc-many $1: ready in $(($(now_ms) - t0)) ms" >>"$notes"
 }
 
 # first_id LISTING: the id of the allocation labelled fsbench-first, from
-# an `ls -l allocations/` listing (the smallest id is the first one made).
+# a listing of allocations/ (the smallest ids are the first ones made).
 first_id() {
-	for id in $(awk '$NF ~ /^[0-9]+$/ { print $NF }' "$1" | sort -n | head -3)
-	do
+	for id in $(grep -E '^[0-9]+$' "$1" | sort -n | head -3); do
 		if [ "$(cat "$CU/allocations/$id/label" 2>/dev/null)" = fsbench-first ]
 		then
 			echo "$id"
@@ -191,8 +204,9 @@ first_id() {
 
 base_small=$(read_us "$MIN/files/1")
 
+# ---------------------------------------------------------------- 10 live
 start_alloc 10
-ls -l "$CU/allocations" >"$work/ls10" 2>&1
+ls -f "$CU/allocations" >"$work/ls10" 2>&1
 id=$(first_id "$work/ls10")
 if [ -z "$id" ]; then
 	echo "fsbench: no allocation labelled fsbench-first in $CU/allocations" >&2
@@ -202,29 +216,45 @@ fi
 row "open+read+close allocations/<id>/size @10" \
     "$(read_us "$CU/allocations/$id/size")" "$base_small"
 
+# ---------------------------------------------------------------- N live
 start_alloc "$N"
-lsr=$(ls_ms "$CU/allocations" 3 "$work/lsN")
+# readdir alone (ls -f: no stat of the entries), which also finds the id
+row "ls -f allocations/ (readdir only) @$N" \
+    "$(ls_ms -f "$CU/allocations" 3 "$work/lsN")" \
+    "$(ls_ms -f "$MIN/files" 3 "$work/lsminf")"
+entries=$(grep -cE '^[0-9]+$' "$work/lsN")
+echo "ls -f listed ${entries:-0} allocations" >>"$notes"
 id=$(first_id "$work/lsN")
 if [ -n "$id" ]; then
 	cur=$(read_us "$CU/allocations/$id/size")
+	st=$(read_us -s "$CU/allocations/$id")
 else
 	cur="FAILED: id not listed"
+	st=$cur
 fi
 # the minfs file sits in a directory of N entries too
 row "open+read+close allocations/<id>/size @$N" "$cur" \
     "$(read_us "$MIN/files/1")"
-row "ls -l allocations/ @$N" "$lsr" "$(ls_ms "$MIN/files" 3 "$work/lsmin")"
-entries=$(grep -c . "$work/lsN" 2>/dev/null || echo 0)
+row "lstat allocations/<id> (ls -l, per entry) @$N" "$st" \
+    "$(read_us -s "$MIN/files/1")"
+lsr=$(ls_ms -l "$CU/allocations" 3 "$work/lsl")
+case $st in
+*" us" | *" ms")
+	echo "ls -l at $N: $N lstats alone take about" \
+	     "$(echo "$st" | awk -v n="$N" '{ printf "%.1f s", $1 * n / 1e6 }')" \
+	     >>"$notes" ;;
+esac
+row "ls -l allocations/ @$N" "$lsr" "$(ls_ms -l "$MIN/files" 3 "$work/lsmin")"
 
 # snapshot.json: its time, and minfs reading a file of the same size
 snap=$(timeout "$LIMIT" "$FSREAD" -k 3 "$CU/snapshot.json" 2>&1)
 rc=$?
 if [ $rc -eq 0 ]; then
 	set -- $snap
-	bytes=$4
-	row "cat snapshot.json @$N ($bytes bytes)" "$(awk -v u="$1" \
-	    'BEGIN { printf "%.1f ms", u / 1000 }')" "$(read_us "$MIN/big/$bytes" |
-	    awk '$2 == "us" { printf "%.1f ms", $1 / 1000; next } { print }')"
+	row "cat snapshot.json @$N ($4 bytes)" \
+	    "$(awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }')" \
+	    "$(read_us "$MIN/big/$4" | awk '$2 == "us" {
+		printf "%.1f ms", $1 / 1000; next } { print }')"
 elif [ $rc -eq 124 ]; then
 	row "cat snapshot.json @$N" "TIMEOUT >${LIMIT}s" "-"
 else
@@ -233,5 +263,5 @@ fi
 stop_alloc
 
 print_table
-echo "(ls -l listed $((entries - 1)) allocations; $(nproc) CPUs;" \
-     "load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$notes"
+sed 's/^/  /' "$notes"

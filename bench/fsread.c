@@ -3,7 +3,10 @@
  * open, read until end of file, close. Prints the median, minimum and
  * maximum of K rounds in microseconds and the bytes one round read:
  *
- *     fsread [-k K] PATH      ->  "median_us min_us max_us bytes"
+ *     fsread [-k K] [-s] PATH  ->  "median_us min_us max_us bytes"
+ *
+ * With -s a round is one lstat of PATH instead (what `ls -l` does for each
+ * entry), and bytes is 0.
  *
  * A failed open or read stops it with the errno's text and status 1, so
  * that bench/fsbench.sh reports the failure rather than a time.
@@ -12,9 +15,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,22 +60,35 @@ static long long round_once(const char *path, char *buf, size_t len)
 	return total;
 }
 
+static long long stat_once(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 17];
 	unsigned long k = 1000;
 	long long bytes = 0;
+	bool stat_only = false;
 	double *t;
+	int opt;
 
-	if (argc == 4 && strcmp(argv[1], "-k") == 0) {
-		k = strtoul(argv[2], NULL, 10);
-		argv += 2;
-		argc -= 2;
+	while ((opt = getopt(argc, argv, "k:s")) != -1) {
+		if (opt == 'k')
+			k = strtoul(optarg, NULL, 10);
+		else if (opt == 's')
+			stat_only = true;
+		else
+			k = 0;
 	}
-	if (argc != 2 || k == 0) {
-		fprintf(stderr, "usage: fsread [-k K] PATH\n");
+	if (optind != argc - 1 || k == 0) {
+		fprintf(stderr, "usage: fsread [-k K] [-s] PATH\n");
 		return 2;
 	}
+	argv += optind - 1;
 	t = calloc(k, sizeof(*t));
 	if (!t) {
 		perror("fsread");
@@ -79,7 +97,8 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < k; i++) {
 		double t0 = now_us();
 
-		bytes = round_once(argv[1], buf, sizeof(buf));
+		bytes = stat_only ? stat_once(argv[1]) :
+			round_once(argv[1], buf, sizeof(buf));
 		t[i] = now_us() - t0;
 		if (bytes < 0) {
 			fprintf(stderr, "fsread: %s: %s\n", argv[1],
