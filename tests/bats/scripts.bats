@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# scripts.bats - the shell tools over /cu: the policy tuner writes advice the
+# workload's API then reports, the watch view shows where memory lives, and
+# the Prometheus exporter writes a valid textfile; each answers --help.
+
+load helpers
+
+SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
+
+setup_file() {
+	cufs_env
+	start_cufs
+	start_workload A
+}
+
+teardown_file() {
+	cleanup_all
+}
+
+@test "each tool answers --help and refuses a bad option with status 2" {
+	for t in cufs-tune cufs-watch cufs-prometheus; do
+		run "$SCRIPTS/$t" --help
+		assert_success
+		assert_output --partial "Usage: $t"
+		run "$SCRIPTS/$t" --no-such-option
+		assert_failure 2
+	done
+}
+
+@test "each tool refuses a directory that is not a cufs mount" {
+	for t in cufs-tune cufs-watch cufs-prometheus; do
+		run "$SCRIPTS/$t" -m "$WORK"
+		assert_failure 2
+		assert_output --partial "is not a cufs mount"
+	done
+}
+
+@test "cufs-tune: dry run changes nothing, then the preferred location follows the last prefetch" {
+	wl_cmd A "prefetch gpu2"
+	[ "$(cat "$MNT/allocations/$A_managed/preferred_location")" = none ]
+	run "$SCRIPTS/cufs-tune" -m "$MNT" -n
+	assert_success
+	assert_output --partial "allocation $A_managed (pid $A_pid): preferred_location none -> gpu2"
+	[ "$(wl_attr A preferred_location)" = none ]
+
+	run "$SCRIPTS/cufs-tune" -m "$MNT" -p "$A_pid"
+	assert_success
+	assert_output --partial "preferred_location none -> gpu2"
+	[ "$(cat "$MNT/allocations/$A_managed/preferred_location")" = gpu2 ]
+	[ "$(wl_attr A preferred_location)" = gpu2 ]
+
+	# Nothing left to do: a second run changes nothing and says nothing.
+	run "$SCRIPTS/cufs-tune" -m "$MNT"
+	assert_success
+	refute_output --partial "allocation $A_managed"
+}
+
+@test "cufs-tune: -p of another pid leaves the workload alone" {
+	wl_cmd A "prefetch gpu1"
+	run "$SCRIPTS/cufs-tune" -m "$MNT" -p 1
+	assert_success
+	[ "$(wl_attr A preferred_location)" = gpu2 ]
+}
+
+@test "cufs-watch -1: devices with use and capacity, allocations with where they live" {
+	wl_cmd A "prefetch gpu3"
+	run "$SCRIPTS/cufs-watch" -m "$MNT" -1
+	assert_success
+	assert_line --regexp '^gpu0 +[0-9.]+[KMG]?i?B +141\.0GiB$'
+	assert_line --regexp "^$A_managed +$A_pid +managed +.*gpu3=8\\.0MiB"
+	assert_line --regexp "^$A_pinned +$A_pid +host +.* cpu="
+}
+
+@test "cufs-prometheus: a textfile of device and allocation metrics, replaced atomically" {
+	run "$SCRIPTS/cufs-prometheus" -m "$MNT" -o "$WORK/cufs.prom"
+	assert_success
+	[ ! -e "$WORK/cufs.prom.tmp" ]
+	run grep -c '^cufs_device_memory_total_bytes{device="gpu[0-3]"} 151397597184$' "$WORK/cufs.prom"
+	assert_output 4
+	run grep -E "^cufs_allocation_resident_bytes\\{id=\"$A_managed\",pid=\"$A_pid\",kind=\"managed\",.*location=\"gpu3\"\\} 8388608$" "$WORK/cufs.prom"
+	assert_success
+	run grep -E "^cufs_allocation_bytes_htod_total\\{id=\"$A_managed\"" "$WORK/cufs.prom"
+	assert_success
+	# Every sample line is name{labels} value.
+	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+\{[^}]*\} [0-9]+)$' "$WORK/cufs.prom"
+	assert_failure
+}
