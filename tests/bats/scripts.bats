@@ -85,3 +85,17 @@ teardown_file() {
 	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+\{[^}]*\} [0-9]+)$' "$WORK/cufs.prom"
 	assert_failure
 }
+
+@test "cufs-demo: mounts, runs the workload, shows it, and leaves nothing behind" {
+	run env -u CUEMU_MACHINE -u CUEMU_RUNDIR top_builddir="$top_builddir" \
+		"$SCRIPTS/cufs-demo" --steps 3
+	assert_success
+	assert_output --regexp 'cufs mounted at /tmp/cufs-demo\.[A-Za-z0-9]+/cu'
+	assert_line --partial 'demo: done'
+	assert_line --regexp '^gpu3 +'
+	assert_line 'cufs-demo: cleaned up'
+	dir=$(printf '%s\n' "$output" | sed -n 's/.*mounted at \(.*\)\/cu .*/\1/p')
+	[ -n "$dir" ] && [ ! -e "$dir" ]
+	run grep -c "$dir" /proc/mounts
+	assert_output 0
+}
