@@ -206,11 +206,16 @@ static __thread char errmsg[256];
 
 CUresult cuemu_fail(CUresult r, const char *fmt, ...)
 {
+	char msg[sizeof errmsg];
 	va_list ap;
 
+	/* Formatted aside first: callers may pass cuemu_errmsg() itself as an
+	 * argument (cuInit wraps the machine's reason), and vsnprintf into
+	 * its own source is undefined. */
 	va_start(ap, fmt);
-	vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	memcpy(errmsg, msg, sizeof errmsg);
 	cuemu_debug("%s: %s", find(r) ? find(r)->name : "?", errmsg);
 	return r;
 }
