@@ -236,7 +236,9 @@ CUresult cuemu_stream_get(CUstream h, CUstream *out);
 int cuemu_stream_device(CUstream s);
 
 /* An operation runs on the stream's worker, in stream order, after every
- * operation it depends on. It may advance the stream's model clock. */
+ * operation it depends on. It may advance the stream's model clock.
+ * cuemu_stream_enqueue's arg is malloc'd and fn frees it; a forked child,
+ * which drops the parent's queued work, frees the arg of work never run. */
 typedef void (*cuemu_op_fn)(CUstream s, void *arg);
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg);
 /* Enqueue and wait for it to finish (synchronous API calls). */

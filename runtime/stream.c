@@ -48,6 +48,11 @@ struct op {
 	struct op *next;
 	cuemu_op_fn fn;
 	void *arg;
+	/* Gives arg back when a forked child drops the operation unrun (fn
+	 * would have); NULL when arg is not the operation's (a synchronous
+	 * caller's stack). */
+	void (*drop)(void *arg);
+	bool started;           /* fn has been called (see child_after_fork) */
 	uint64_t seq;
 	uint64_t host_ns;       /* host model time when enqueued */
 	size_t ndeps;
@@ -358,6 +363,10 @@ static void run_op(CUstream s, struct op *op)
 	}
 	atomic_max(&s->clock, op->host_ns);
 	before = atomic_get(&s->clock);
+	/* From here on fn owns arg: a fork must not give it back again. The
+	 * fence orders the flag before anything fn writes (its free). */
+	__atomic_store_n(&op->started, true, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (op->fn)
 		op->fn(s, op->arg);
 	after = atomic_get(&s->clock);
@@ -476,10 +485,12 @@ static size_t stream_count(void)
 }
 
 /* Enqueues fn(arg) on s after the positions in deps (and the implicit ones)
- * and makes later work on s follow vc. *seq gets the operation's number;
+ * and makes later work on s follow vc. drop: how a forked child gives back
+ * an arg that fn owns (struct op). *seq gets the operation's number;
  * snap, if given, what the operation is ordered after (s's vector clock as
  * it enqueued, without s itself). */
 static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
+			void (*drop)(void *arg),
 			const struct cuemu_spos *deps, size_t ndeps,
 			const struct vclock *vc, uint64_t *seq,
 			struct vclock *snap)
@@ -493,7 +504,7 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 
 	if (!(op = malloc(sizeof *op + room * sizeof op->deps[0])))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream operation");
-	*op = (struct op){ .fn = fn, .arg = arg, .ndeps = ndeps,
+	*op = (struct op){ .fn = fn, .arg = arg, .drop = drop, .ndeps = ndeps,
 			   .host_ns = atomic_get(&host_ns) };
 	if (ndeps)
 		memcpy(op->deps, deps, ndeps * sizeof *deps);
@@ -530,7 +541,8 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
 {
-	return enqueue(s, fn, arg, NULL, 0, NULL, NULL, NULL);
+	/* internal.h: arg is malloc'd and fn frees it. */
+	return enqueue(s, fn, arg, free, NULL, 0, NULL, NULL, NULL);
 }
 
 /* The host has seen p finish: its model time catches up. */
@@ -550,7 +562,7 @@ CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg)
 		fn(s, arg);
 		return CUDA_SUCCESS;
 	}
-	if ((r = enqueue(s, fn, arg, NULL, 0, NULL, &p.seq, NULL)) !=
+	if ((r = enqueue(s, fn, arg, NULL, NULL, 0, NULL, &p.seq, NULL)) !=
 	    CUDA_SUCCESS)
 		return r;
 	spos_wait(p);
@@ -567,7 +579,7 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p)
 		return CUDA_SUCCESS;
 	if (vc_raise(&vc, p.stream, p.seq) < 0)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
-	r = enqueue(s, NULL, NULL, &p, 1, &vc, NULL, NULL);
+	r = enqueue(s, NULL, NULL, NULL, &p, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
 }
@@ -603,7 +615,8 @@ CUresult cuemu_stream_sync(CUstream s)
 
 /* A forked child has none of the parent's workers: the work the parent had
  * queued is the parent's, and is dropped; each stream starts a new worker
- * on its next operation. A stream the parent was destroying goes. The
+ * on its next operation; the arguments of operations that never started
+ * are given back. A stream the parent was destroying goes. The
  * registry's locks are made anew: their holders do not exist here. */
 static void child_after_fork(void)
 {
@@ -622,6 +635,9 @@ static void child_after_fork(void)
 		while (s->head) {
 			struct op *op = s->head;
 			s->head = op->next;
+			/* An operation fn never saw still owns its arg. */
+			if (op->drop && !op->started)
+				op->drop(op->arg);
 			free(op);
 		}
 		s->tail = NULL;
@@ -904,13 +920,15 @@ struct host_call {
 
 static void host_call_op(CUstream s, void *arg)
 {
-	struct host_call *c = arg;
+	struct host_call c = *(struct host_call *)arg;
 
-	if (c->fn)
-		c->fn(c->user);
+	/* Freed before the user's function runs: a function that blocks
+	 * across a fork then leaves nothing behind in the child. */
+	free(arg);
+	if (c.fn)
+		c.fn(c.user);
 	else
-		c->cb(c->handle, CUDA_SUCCESS, c->user);
-	free(c);
+		c.cb(c.handle, CUDA_SUCCESS, c.user);
 }
 
 static CUresult enqueue_host(CUstream h, struct host_call c)
@@ -1130,6 +1148,15 @@ static void record_op(CUstream s, void *arg)
 	free(rec);
 }
 
+/* A record a forked child drops unreached gives back its reference. */
+static void record_drop(void *arg)
+{
+	struct record *rec = arg;
+
+	event_unref(rec->e);
+	free(rec);
+}
+
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 {
 	struct vclock vc = { 0 };
@@ -1152,7 +1179,8 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 	*rec = (struct record){ e, gen };
 	/* The record is an operation of s and holds the reference taken
 	 * above until it is reached. */
-	if ((r = enqueue(s, record_op, rec, NULL, 0, NULL, &seq, &vc)) !=
+	if ((r = enqueue(s, record_op, rec, record_drop, NULL, 0, NULL, &seq,
+			 &vc)) !=
 	    CUDA_SUCCESS) {
 		vc_free(&vc);
 		free(rec);
@@ -1305,7 +1333,7 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
 	event_unref(e);
 	/* Waiting for an event never recorded waits for nothing. */
 	if (r == CUDA_SUCCESS && recorded && pos.stream != s->uid)
-		r = enqueue(s, NULL, NULL, &pos, 1, &vc, NULL, NULL);
+		r = enqueue(s, NULL, NULL, NULL, &pos, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
 }
