@@ -463,6 +463,11 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err)
 	return request(pid, req, CUFS_TIMEOUT_MS, err);
 }
 
+json_t *cufs_request_bulk(pid_t pid, json_t *req, int *err)
+{
+	return request(pid, req, CUFS_BULK_TIMEOUT_MS, err);
+}
+
 static json_t *ask(pid_t pid, const char *op, const char *path,
 		   const char *key, int *err)
 {

@@ -646,7 +646,7 @@ static char *snapshot_text(void)
 	np = cufs_procs(p, CUFS_MAX_PROCS);
 	req = json_pack("{s:s}", "op", "snapshot");
 	for (int i = 0; i < np; i++) {
-		if (!(a = cufs_request(p[i].pid, req, &err)))
+		if (!(a = cufs_request_bulk(p[i].pid, req, &err)))
 			continue;
 		snprintf(key, sizeof key, "%d", (int)p[i].pid);
 		if (json_is_true(json_object_get(a, "ok")))
