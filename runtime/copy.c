@@ -9,7 +9,10 @@
  * clock by the cost of the link it crosses (cuemu_copy_cost_ns). Where each
  * end lives comes from the address map: device and pool memory on their
  * GPU, pinned, registered and unknown (pageable) memory on the host, VMM
- * mappings where their physical memory is. Managed memory is first touched
+ * mappings where their physical memory is. A VMM end must be mapped and
+ * give the stream's GPU the access the copy needs (cuMemSetAccess): that is
+ * checked when the call is made, as the host's view of such a mapping
+ * would otherwise fault inside the copy. Managed memory is first touched
  * through managed.c, as the processor at the other end would touch it (the
  * stream's GPU when both ends are managed), so that it faults and migrates
  * as a real access does; the copy itself is then local to that processor.
@@ -45,14 +48,69 @@ struct copy_op {
 
 /* ------------------------------------------------------------ resolve */
 
-/* Fills e for [p, p+n); dev_side: the API names this end a device pointer,
- * so it must be memory a device can reach; write: the copy writes it.
+/* The access a copy needs of a mapping: READ to read it, READWRITE to
+ * write it. */
+static bool access_allows(CUmemAccess_flags have, bool write)
+{
+	if (write)
+		return have == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	return have == CU_MEM_ACCESS_FLAGS_PROT_READ ||
+	       have == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+}
+
+/* An end in a reservation: every byte of [p, p+n) must be mapped, and every
+ * mapping it crosses must give dev (the GPU whose stream copies) the access
+ * the copy needs. Checked here, before the operation runs, because the
+ * host's view of a mapping without that access is PROT_NONE or read-only
+ * (vmm.c): touching it would kill the process instead of failing the call.
  * Lock held. */
+static CUresult resolve_vmm(uintptr_t p, size_t n, bool write, int dev,
+			    struct end *e)
+{
+	struct cuemu_map_info mi;
+	uintptr_t at = p, end = p + n;
+	char w[16];
+
+	if (end < p)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) wraps around",
+				  (unsigned long)p, n);
+	e->proc = -1;
+	while (at < end) {
+		if (!cuemu_vmm_lookup(at, dev, &mi))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "[%#lx, +%zu) is not mapped in its "
+					  "reservation at %#lx",
+					  (unsigned long)p, n,
+					  (unsigned long)at);
+		if (!access_allows(mi.access, write))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "mapping [%#lx, +%zu) of handle %llu "
+					  "gives %s %s access, and a %s needs "
+					  "%s (cuMemSetAccess)",
+					  (unsigned long)mi.map_base,
+					  mi.map_size,
+					  (unsigned long long)mi.handle_id,
+					  cuemu_proc_str(dev, w, sizeof w),
+					  cuemu_access_str(mi.access),
+					  write ? "write" : "read",
+					  write ? "rw" : "ro");
+		if (e->proc < 0)
+			e->proc = cuemu_loc_proc(mi.loc);
+		at = mi.map_base + mi.map_size;
+	}
+	if (e->proc < 0)
+		e->proc = CUEMU_PROC_HOST;
+	return CUDA_SUCCESS;
+}
+
+/* Fills e for [p, p+n); dev_side: the API names this end a device pointer,
+ * so it must be memory a device can reach; write: the copy writes it; dev:
+ * the GPU whose stream copies. Lock held. */
 static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
-			int curdev, struct end *e)
+			int dev, struct end *e)
 {
 	struct cuemu_alloc *a = cuemu_va_find(p);
-	struct cuemu_map_info mi, last;
 
 	memset(e, 0, sizeof *e);
 	e->p = p;
@@ -65,17 +123,8 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 		e->pageable = true;
 		return CUDA_SUCCESS;
 	}
-	if (a->kind == CUEMU_KIND_RESERVATION) {
-		if (!cuemu_vmm_lookup(p, curdev, &mi) ||
-		    !cuemu_vmm_lookup(p + n - 1, curdev, &last))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "[%#lx, +%zu) is not mapped in its "
-					  "reservation", (unsigned long)p, n);
-		e->proc = cuemu_loc_proc(mi.loc);
-		if (e->proc < 0)
-			e->proc = CUEMU_PROC_HOST;
-		return CUDA_SUCCESS;
-	}
+	if (a->kind == CUEMU_KIND_RESERVATION)
+		return resolve_vmm(p, n, write, dev, e);
 	if (p + n > a->base + a->size || p + n < p)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "[%#lx, +%zu) runs past the end of %s "
@@ -199,12 +248,13 @@ static CUresult do_copy(uintptr_t dst, uintptr_t src, size_t n, bool dst_dev,
 	CUresult r;
 	int dev;
 
-	if ((r = cuemu_current(NULL, &dev)))
+	if ((r = cuemu_current(NULL, NULL)))
 		return r;
 	if ((r = cuemu_stream_get(h, &s)))
 		return r;
 	if (n == 0)
 		return CUDA_SUCCESS;
+	dev = cuemu_stream_device(s);
 	cuemu_lock();
 	r = resolve(dst, n, dst_dev, true, dev, &op.dst);
 	if (!r)
@@ -212,7 +262,7 @@ static CUresult do_copy(uintptr_t dst, uintptr_t src, size_t n, bool dst_dev,
 	cuemu_unlock();
 	if (r)
 		return r;
-	pick_touchers(&op, cuemu_stream_device(s));
+	pick_touchers(&op, dev);
 	return submit(s, &op, sync);
 }
 
@@ -224,12 +274,13 @@ static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
 	CUresult r;
 	int dev;
 
-	if ((r = cuemu_current(NULL, &dev)))
+	if ((r = cuemu_current(NULL, NULL)))
 		return r;
 	if ((r = cuemu_stream_get(h, &s)))
 		return r;
 	if (N == 0)
 		return CUDA_SUCCESS;
+	dev = cuemu_stream_device(s);
 	if (dst % elem)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#lx is not aligned to %u bytes",
@@ -243,7 +294,7 @@ static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
 	if (r)
 		return r;
 	/* A memset is a kernel of the stream's GPU writing the memory. */
-	op.src.proc = cuemu_stream_device(s);
+	op.src.proc = dev;
 	if (op.dst.managed)
 		op.dst.proc = op.src.proc;
 	return submit(s, &op, sync);

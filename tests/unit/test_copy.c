@@ -3,7 +3,8 @@
  * (host, pinned, registered, device, peer device, managed), in stream
  * order, with the model time of the link they cross; the errors of each
  * form; the runtime's cudaMemcpy with every kind, cudaMemcpyDefault
- * inferring the direction, and cudaMemset.
+ * inferring the direction, and cudaMemset; VMM mappings refusing what
+ * their access does not allow, instead of faulting.
  *
  * The machine is the test's own, with round link figures so that the
  * expected model time is exact: host to GPU 10 GB/s + 1 us, GPU to host
@@ -365,6 +366,143 @@ static void test_managed(void)
 	cuMemFree(m);
 }
 
+/* ------------------------------------------------------------ VMM access */
+
+#define GRAN (2 * MIB) /* the VMM granularity */
+
+static CUresult vmm_handle(CUmemGenericAllocationHandle *h, int dev)
+{
+	CUmemAllocationProp p;
+
+	memset(&p, 0, sizeof p);
+	p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	p.location.id = dev;
+	return cuMemCreate(h, GRAN, &p, 0);
+}
+
+static CUresult vmm_access(CUdeviceptr va, size_t size, int dev,
+			   CUmemAccess_flags f)
+{
+	CUmemAccessDesc d;
+
+	memset(&d, 0, sizeof d);
+	d.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	d.location.id = dev;
+	d.flags = f;
+	return cuMemSetAccess(va, size, &d, 1);
+}
+
+/* A copy or memset that a mapping's access does not allow is refused before
+ * any byte is touched: the process lives to see INVALID_VALUE. */
+static void test_vmm_access(void)
+{
+	CUmemGenericAllocationHandle h[3];
+	unsigned char host[64], back[64];
+	CUdeviceptr R, d;
+	CUstream s;
+
+	if (cuMemAddressReserve(&R, 3 * GRAN, 0, 0, 0) != CUDA_SUCCESS ||
+	    vmm_handle(&h[0], 0) || vmm_handle(&h[1], 0) ||
+	    vmm_handle(&h[2], 0) || cuMemMap(R, GRAN, 0, h[0], 0) ||
+	    cuMemMap(R + GRAN, GRAN, 0, h[1], 0)) {
+		ok(0, "a reservation with two mappings for the VMM cases");
+		return;
+	}
+	cuMemAlloc(&d, MIB);
+	cuStreamCreate(&s, 0);
+	pattern(host, sizeof host, 7);
+
+	/* Mapped, no cuMemSetAccess yet: neither written nor read. */
+	is_res(cuMemcpyHtoD(R, host, sizeof host), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a copy into a mapping with no access is INVALID_VALUE");
+	is_res(cuMemcpyHtoDAsync(R, host, sizeof host, s),
+	       CUDA_ERROR_INVALID_VALUE, "vmm: ... and its Async form");
+	is_res(cuMemsetD32(R, 0x1234, 4), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a memset of it is INVALID_VALUE");
+	is_res(cuMemcpyDtoH(back, R, sizeof back), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a copy out of it is INVALID_VALUE");
+	is_res(cuMemcpyDtoD(d, R, 64), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a device copy out of it is INVALID_VALUE");
+	ok(cudaMemcpy((void *)R, host, 64, cudaMemcpyDefault) ==
+	   cudaErrorInvalidValue, "vmm: cudaMemcpy into it is "
+	   "cudaErrorInvalidValue");
+	cudaGetLastError();
+
+	/* Read-write for gpu0: the bytes arrive. */
+	is_res(vmm_access(R, GRAN, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_SUCCESS, "vmm: cuMemSetAccess gpu0 rw");
+	is_res(cuMemcpyHtoD(R + 100, host, sizeof host), CUDA_SUCCESS,
+	       "vmm: after it a copy in succeeds");
+	memset(back, 0, sizeof back);
+	is_res(cuMemcpyDtoH(back, R + 100, sizeof back), CUDA_SUCCESS,
+	       "vmm: and a copy out");
+	ok(same(back, host, sizeof host), "vmm: the bytes arrive");
+	is_res(cuMemsetD8Async(R, 0x5a, 16, s), CUDA_SUCCESS,
+	       "vmm: an Async memset of it");
+	cuStreamSynchronize(s);
+	ok(((unsigned char *)R)[15] == 0x5a, "vmm: ... writes it");
+
+	/* Read-only for gpu0: read, never written. */
+	is_res(vmm_access(R, GRAN, 0, CU_MEM_ACCESS_FLAGS_PROT_READ),
+	       CUDA_SUCCESS, "vmm: cuMemSetAccess gpu0 ro");
+	is_res(cuMemcpyHtoD(R, host, sizeof host), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: read-only refuses a copy in");
+	is_res(cuMemsetD8(R, 1, 16), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: read-only refuses a memset");
+	ok(((unsigned char *)R)[0] == 0x5a,
+	   "vmm: the refused writes left the bytes as they were");
+	memset(back, 0, sizeof back);
+	is_res(cuMemcpyDtoH(back, R + 100, sizeof back), CUDA_SUCCESS,
+	       "vmm: read-only allows a copy out");
+	ok(same(back, host, sizeof host), "vmm: ... of the bytes written");
+	is_res(cuMemcpyDtoD(d, R + 100, 64), CUDA_SUCCESS,
+	       "vmm: read-only allows a device copy out");
+
+	/* A copy is checked against every mapping it crosses. */
+	is_res(vmm_access(R, GRAN, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_SUCCESS, "vmm: the first mapping rw again");
+	is_res(cuMemsetD8(R + GRAN - 8, 2, 16), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a memset into the next mapping, which has no access, "
+	       "is INVALID_VALUE");
+	is_res(vmm_access(R + GRAN, GRAN, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_SUCCESS, "vmm: the second mapping rw");
+	is_res(cuMemsetD8(R + GRAN - 8, 2, 16), CUDA_SUCCESS,
+	       "vmm: then the memset across both succeeds");
+	ok(((unsigned char *)R)[GRAN + 7] == 2, "vmm: ... and lands in both");
+
+	/* A hole between two mappings is refused, not crossed. */
+	cuMemUnmap(R + GRAN, GRAN);
+	if (cuMemMap(R + 2 * GRAN, GRAN, 0, h[2], 0) == CUDA_SUCCESS)
+		vmm_access(R + 2 * GRAN, GRAN, 0,
+			   CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	is_res(cuMemsetD8(R + GRAN - 8, 3, GRAN + 16),
+	       CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a memset over an unmapped hole between two mappings "
+	       "is INVALID_VALUE");
+
+	/* Access is per device: the stream's GPU is the one that copies. */
+	is_res(vmm_access(R, GRAN, 1, CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+	       CUDA_SUCCESS, "vmm: gpu1 rw");
+	is_res(vmm_access(R, GRAN, 0, CU_MEM_ACCESS_FLAGS_PROT_NONE),
+	       CUDA_SUCCESS, "vmm: gpu0 none");
+	is_res(cuMemcpyHtoD(R, host, sizeof host), CUDA_ERROR_INVALID_VALUE,
+	       "vmm: a copy on gpu0 into memory only gpu1 may access is "
+	       "INVALID_VALUE");
+	cuCtxSetCurrent(ctx[1]);
+	is_res(cuMemcpyHtoD(R, host, sizeof host), CUDA_SUCCESS,
+	       "vmm: the same copy on gpu1 succeeds");
+	cuCtxSetCurrent(ctx[0]);
+
+	cuStreamDestroy(s);
+	cuMemFree(d);
+	cuMemUnmap(R, GRAN);
+	cuMemUnmap(R + 2 * GRAN, GRAN);
+	for (int i = 0; i < 3; i++)
+		cuMemRelease(h[i]);
+	cuMemAddressFree(R, 3 * GRAN);
+}
+
 int main(void)
 {
 	char shm[80];
@@ -381,6 +519,7 @@ int main(void)
 	test_memset();
 	test_runtime();
 	test_managed();
+	test_vmm_access();
 
 	cuCtxSetCurrent(NULL);
 	is_res(cuMemcpyHtoD(0, shm, 1), CUDA_ERROR_INVALID_CONTEXT,
