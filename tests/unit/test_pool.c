@@ -9,9 +9,7 @@
  * writes blocks through their pointers directly.
  */
 #define _GNU_SOURCE
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +19,7 @@
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
+#include "ctl.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
@@ -691,46 +690,8 @@ static void test_threads(void)
 	cuMemPoolDestroy(mt_pool);
 }
 
-/* /cu/pools through this process's control socket: one JSON line each
- * way, answers read as text. */
-static int ctl_fd = -1;
-
-static int ctl_open(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *dir = getenv("CUEMU_RUNDIR");
-
-	if (!dir)
-		return -1;
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir, (int)getpid());
-	ctl_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (ctl_fd < 0 || connect(ctl_fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-		return -1;
-	return 0;
-}
-
-/* Sends one request line; the answer (one line) lands in buf. */
-static const char *ctl(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static const char *ctl(char *buf, size_t len, const char *fmt, ...)
-{
-	char req[512];
-	size_t n = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(req, sizeof req - 1, fmt, ap);
-	va_end(ap);
-	strcat(req, "\n");
-	buf[0] = '\0';
-	if (write(ctl_fd, req, strlen(req)) != (ssize_t)strlen(req))
-		return buf;
-	while (n + 1 < len && read(ctl_fd, buf + n, 1) == 1 && buf[n] != '\n')
-		n++;
-	buf[n] = '\0';
-	return buf;
-}
-
+/* /cu/pools through this process's control socket (ctl.h): one JSON
+ * line each way, answers read as text. */
 static void test_control(void)
 {
 	CUmemoryPool p = new_pool(0, 0);

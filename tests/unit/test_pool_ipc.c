@@ -19,42 +19,10 @@
 #include <unistd.h>
 
 #include "cuda.h"
+#include "fdpass.h"
 #include "tap.h"
 
 #define SIZE (3u << 20)
-
-static int send_fd(int sock, int fd, const void *data, size_t len)
-{
-	char ctl[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = ctl, .msg_controllen = sizeof ctl };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	return sendmsg(sock, &m, 0) == (ssize_t)len ? 0 : -1;
-}
-
-static int recv_fd(int sock, void *data, size_t len)
-{
-	char ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = data, .iov_len = len };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = ctl, .msg_controllen = sizeof ctl };
-	struct cmsghdr *c;
-	int fd = -1;
-
-	if (recvmsg(sock, &m, MSG_WAITALL) != (ssize_t)len)
-		return -1;
-	c = CMSG_FIRSTHDR(&m);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
-}
 
 static unsigned char pattern(size_t i)
 {

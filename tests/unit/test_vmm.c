@@ -10,7 +10,6 @@
  * importer before cuInit and hands it the fd over a Unix socket.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,11 +18,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuda.h"
+#include "ctl.h"
+#include "fdpass.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
@@ -96,47 +96,6 @@ static int touch_in_child(volatile uint32_t *p, int write)
 
 /* ------------------------------------------------------------ two processes */
 
-static int send_fd(int sock, int fd, uint32_t val)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &val, sizeof val };
-	struct msghdr mh = { 0 };
-	struct cmsghdr *c;
-
-	memset(cbuf, 0, sizeof cbuf);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = cbuf;
-	mh.msg_controllen = sizeof cbuf;
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	return sendmsg(sock, &mh, 0) == (ssize_t)sizeof val ? 0 : -1;
-}
-
-static int recv_fd(int sock, uint32_t *val)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { val, sizeof *val };
-	struct msghdr mh = { 0 };
-	struct cmsghdr *c;
-	int fd;
-
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = cbuf;
-	mh.msg_controllen = sizeof cbuf;
-	if (recvmsg(sock, &mh, 0) != (ssize_t)sizeof *val)
-		return -1;
-	c = CMSG_FIRSTHDR(&mh);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
-}
-
 /* The second process: imports the fd, maps it, sets access, checks that
  * it reads what the first wrote, writes an answer after it. Its exit code
  * names the step that failed. */
@@ -147,7 +106,7 @@ static int importer(int sock)
 	CUdeviceptr va;
 	uint32_t want;
 	volatile uint32_t *q;
-	int fd = recv_fd(sock, &want);
+	int fd = recv_fd(sock, &want, sizeof want);
 	char ack = 'k';
 
 	if (fd < 0)
@@ -203,7 +162,8 @@ static void two_processes(pid_t child, int sock)
 	q = (volatile uint32_t *)(uintptr_t)va;
 	q[0] = val;
 	q[G / 4 - 1] = ~val;
-	ok(send_fd(sock, fd, val) == 0, "the fd goes over a Unix socket");
+	ok(send_fd(sock, fd, &val, sizeof val) == 0,
+	   "the fd goes over a Unix socket");
 	close(fd);
 	ok(read(sock, &ack, 1) == 1 && ack == 'k',
 	   "the second imports, maps, sets access and reads what the first wrote");
@@ -747,46 +707,7 @@ static void pointer_attributes(void)
 }
 
 /* /cu/reservations and /cu/handles through this process's control
- * socket: one JSON line each way, answers read as text. */
-static int ctl_fd = -1;
-
-static int ctl_open(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *dir = getenv("CUEMU_RUNDIR");
-
-	if (!dir)
-		return -1;
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
-		 (int)getpid());
-	ctl_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (ctl_fd < 0 ||
-	    connect(ctl_fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-		return -1;
-	return 0;
-}
-
-static const char *ctl(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static const char *ctl(char *buf, size_t len, const char *fmt, ...)
-{
-	char req[512];
-	size_t n = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(req, sizeof req - 1, fmt, ap);
-	va_end(ap);
-	strcat(req, "\n");
-	buf[0] = '\0';
-	if (write(ctl_fd, req, strlen(req)) != (ssize_t)strlen(req))
-		return buf;
-	while (n + 1 < len && read(ctl_fd, buf + n, 1) == 1 && buf[n] != '\n')
-		n++;
-	buf[n] = '\0';
-	return buf;
-}
-
+ * socket (ctl.h): one JSON line each way, answers read as text. */
 static void control(void)
 {
 	CUmemGenericAllocationHandle h;
