@@ -182,6 +182,9 @@ static const struct fuse_operations minfs_ops = {
 
 int main(int argc, char **argv)
 {
+	char **args;
+	int rc;
+
 	if (argc >= 3 && strcmp(argv[1], "-n") == 0) {
 		char *end;
 
@@ -195,5 +198,14 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
-	return fuse_main(argc, argv, &minfs_ops, NULL);
+	/* As cufs does, so both run the same loop (and libfuse 3.14 does not
+	 * warn about its own default). */
+	args = calloc((size_t)argc + 2, sizeof(*args));
+	if (!args)
+		return 1;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = "-omax_idle_threads=16";
+	rc = fuse_main(argc + 1, args, &minfs_ops, NULL);
+	free(args);
+	return rc;
 }
