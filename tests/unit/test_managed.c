@@ -24,6 +24,7 @@
 #include "cuemu.h"
 #include "managed.h"
 #include "tap.h"
+#include "ctl.h"
 
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -689,8 +690,6 @@ static void test_residency(CUstream s)
 /* ------------------------------------------------------------------ */
 /* Oversubscription, in a child on a machine of two 16 MiB GPUs        */
 
-static FILE *ctl;
-static int ctl_open(void);
 static json_t *cu_get(const char *fmt, unsigned long long id, const char *rest);
 static long long jint(json_t *o, const char *k1, const char *k2);
 
@@ -733,7 +732,7 @@ static int evict_child(void)
 			  jint(o, "counters", "bytes_dtoh") == 4 * MIB &&
 			  jint(o, "residency", "gpu0") == 0;
 		json_decref(o);
-		fclose(ctl);
+		close(ctl_fd);
 		if (!counted)
 			return 18;
 	}
@@ -850,35 +849,15 @@ static void test_terabyte(void)
 /* ------------------------------------------------------------------ */
 /* What /cu shows: this process's control socket                       */
 
-static int ctl_open(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *dir = getenv("CUEMU_RUNDIR");
-	int fd;
-
-	if (!dir || (getenv("CUEMU_CONTROL") && !strcmp(getenv("CUEMU_CONTROL"), "0")))
-		return -1;
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
-		 (int)getpid());
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    !(ctl = fdopen(fd, "r+"))) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return 0;
-}
-
 /* One request, one answer (the caller frees it). */
 static json_t *ctl_ask(json_t *req)
 {
-	char *line = json_dumps(req, JSON_COMPACT), buf[1 << 16];
+	static char buf[1 << 16];
+	char *line = json_dumps(req, JSON_COMPACT);
 	json_t *ans = NULL;
 
 	json_decref(req);
-	if (line && fprintf(ctl, "%s\n", line) > 0 && fflush(ctl) == 0 &&
-	    fgets(buf, sizeof buf, ctl))
+	if (line && *ctl_line(ctl_fd, line, buf, sizeof buf))
 		ans = json_loads(buf, 0, NULL);
 	free(line);
 	return ans;
@@ -1002,7 +981,7 @@ static void test_control(CUstream s)
 	is_int(jint(o, "read_mostly", NULL), 0, "/cu: the subrange reads back");
 	json_decref(o);
 	cuMemFree(p);
-	fclose(ctl);
+	close(ctl_fd);
 }
 
 int main(void)
