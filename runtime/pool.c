@@ -1293,36 +1293,32 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
 
 /* ---------------------------------------------------------------- the API: device pools */
 
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
+/* The two getters differ only in which of the device's pools they answer. */
+static CUresult device_pool(CUmemoryPool *out, CUdevice dev,
+			    CUresult (*which)(int, CUmemoryPool *))
 {
 	CUresult r;
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (!pool_out)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL pool_out");
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	cuemu_lock();
-	r = default_of(dev, pool_out);
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
-{
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!pool)
+	if (!out)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL pool");
 	if (!dev_valid(dev))
 		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
 	cuemu_lock();
-	r = current_of(dev, pool);
+	r = which(dev, out);
 	cuemu_unlock();
 	return r;
+}
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
+{
+	return device_pool(pool_out, dev, default_of);
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	return device_pool(pool, dev, current_of);
 }
 
 CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
