@@ -12,6 +12,8 @@
  *   {"op":"set","path":P,"value":"text"}  result (the CUresult name)
  *   {"op":"events","since":N,"max":M}     events [{seq,line}], last
  *   {"op":"snapshot"}                     value: process and every object
+ *   {"op":"snapshot","text":true}         bytes: N, then N bytes of the
+ *                                         value, one object a line
  *
  * Locking: one thread serves every connection, so requests are answered
  * one at a time, in order. A get or list holds the process lock
@@ -512,80 +514,136 @@ static json_t *op_events(json_t *req)
 			 "last", (json_int_t)last);
 }
 
-/* Every object of every class, with its get; managed allocations also
- * with their ranges. Lock held. */
-static json_t *snapshot_locked(void)
+/* ---------------------------------------------------------------- text */
+
+/* An answer built as text rather than as a JSON tree: a snapshot of
+ * 100,000 allocations is 15 MB, and building one tree of all of it, then
+ * printing and freeing it, cost several times what printing each object
+ * as it is made does. Grows by doubling; failed once an allocation failed
+ * (the answer is then refused with ENOMEM). */
+struct text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static bool text_room(struct text *t, size_t n)
 {
-	json_t *all = json_object(), *ids, *objs, *id, *v;
+	size_t cap;
+	char *s;
+
+	if (t->failed)
+		return false;
+	if (t->cap - t->len >= n)
+		return true;
+	for (cap = t->cap ? t->cap : 65536; cap - t->len < n; cap *= 2)
+		;
+	if (!(s = realloc(t->s, cap))) {
+		t->failed = true;
+		return false;
+	}
+	t->s = s;
+	t->cap = cap;
+	return true;
+}
+
+static void text_put(struct text *t, const char *s, size_t n)
+{
+	if (text_room(t, n)) {
+		memcpy(t->s + t->len, s, n);
+		t->len += n;
+	}
+}
+
+/* v as compact JSON, printed straight into t's spare room. */
+static void text_json(struct text *t, json_t *v)
+{
+	size_t n;
+
+	if (!text_room(t, 1))
+		return;
+	n = json_dumpb(v, t->s + t->len, t->cap - t->len, JSON_COMPACT);
+	if (n > t->cap - t->len && text_room(t, n))
+		n = json_dumpb(v, t->s + t->len, t->cap - t->len, JSON_COMPACT);
+	if (!n || n > t->cap - t->len)
+		t->failed = true;
+	else
+		t->len += n;
+}
+
+/* A member's separator and key. With lines, each member starts a line
+ * indented two spaces a level, as JSON_INDENT(2) would; without, the text
+ * is one line, as the protocol's answers are. Keys here need no escape. */
+static void text_key(struct text *t, bool lines, int depth, bool first,
+		     const char *key)
+{
+	static const char spaces[] = "        ";
+
+	if (!first)
+		text_put(t, ",", 1);
+	if (lines) {
+		text_put(t, "\n", 1);
+		text_put(t, spaces, (size_t)(2 * depth));
+	}
+	text_put(t, "\"", 1);
+	text_put(t, key, strlen(key));
+	text_put(t, lines ? "\": " : "\":", lines ? 3 : 2);
+}
+
+static void text_close(struct text *t, bool lines, int depth, bool empty)
+{
+	static const char spaces[] = "        ";
+
+	if (lines && !empty) {
+		text_put(t, "\n", 1);
+		text_put(t, spaces, (size_t)(2 * depth));
+	}
+	text_put(t, "}", 1);
+}
+
+/* Every object of every class, with its get; managed allocations also
+ * with their ranges. Each object is printed as soon as it is made and
+ * freed at once, so the heap holds one object at a time. With lines,
+ * one object a line. Lock held. */
+static void snapshot_locked(struct text *t, bool lines)
+{
+	json_t *ids, *id, *v, *r;
 	char key[32];
 	CUresult err;
+	bool first;
 	size_t i;
 
-	json_object_set_new(all, "process", process_json());
+	text_put(t, "{", 1);
+	text_key(t, lines, 1, true, "process");
+	v = process_json();
+	text_json(t, v);
+	json_decref(v);
 	for (size_t c = 0; c < NCLASSES; c++) {
-		objs = json_object();
+		text_key(t, lines, 1, false, classes[c]->name);
+		text_put(t, "{", 1);
+		first = true;
 		ids = classes[c]->list();
 		json_array_foreach(ids, i, id) {
 			uint64_t n = (uint64_t)json_integer_value(id);
+			const char *kind;
 
 			if (!(v = classes[c]->get(n, "", &err)))
 				continue;
-			if (classes[c] == &cuemu_ctl_allocations) {
-				json_t *r = classes[c]->get(n, "ranges", &err);
-				if (r)
-					json_object_set_new(v, "ranges", r);
-			}
+			kind = json_string_value(json_object_get(v, "kind"));
+			if (classes[c] == &cuemu_ctl_allocations && kind &&
+			    !strcmp(kind, "managed") &&
+			    (r = classes[c]->get(n, "ranges", &err)))
+				json_object_set_new(v, "ranges", r);
 			snprintf(key, sizeof key, "%llu", (unsigned long long)n);
-			json_object_set_new(objs, key, v);
+			text_key(t, lines, 2, first, key);
+			text_json(t, v);
+			json_decref(v);
+			first = false;
 		}
 		json_decref(ids);
-		json_object_set_new(all, classes[c]->name, objs);
+		text_close(t, lines, 1, first);
 	}
-	return all;
-}
-
-static json_t *op_snapshot(void)
-{
-	json_t *v;
-
-	cuemu_lock();
-	v = snapshot_locked();
-	cuemu_unlock();
-	return ok_with("value", v);
-}
-
-static json_t *answer(const char *line, size_t n, uid_t peer)
-{
-	json_error_t jerr;
-	json_t *req, *ans;
-	const char *op;
-
-	if (!(req = json_loadb(line, n, 0, &jerr)))
-		return fail_errno(EINVAL, "not JSON: %s", jerr.text);
-	if (!json_is_object(req)) {
-		json_decref(req);
-		return fail_errno(EINVAL, "a request is a JSON object");
-	}
-	op = json_string_value(json_object_get(req, "op"));
-	if (!op)
-		ans = fail_errno(EINVAL, "missing \"op\" (a string)");
-	else if (!strcmp(op, "hello"))
-		ans = op_hello();
-	else if (!strcmp(op, "list"))
-		ans = op_read(req, true);
-	else if (!strcmp(op, "get"))
-		ans = op_read(req, false);
-	else if (!strcmp(op, "set"))
-		ans = op_set(req, peer);
-	else if (!strcmp(op, "events"))
-		ans = op_events(req);
-	else if (!strcmp(op, "snapshot"))
-		ans = op_snapshot();
-	else
-		ans = fail_errno(EINVAL, "unknown op \"%.64s\" (hello, list, get, "
-				 "set, events, snapshot)", op);
-	json_decref(req);
-	return ans;
+	text_close(t, lines, 0, false);
 }
 
 /* ---------------------------------------------------------------- server */
@@ -605,20 +663,107 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* The answer and its newline in one send: a second send for the newline
+ * alone made the peer wake twice for every answer. */
 static int reply(struct client *c, json_t *ans)
 {
-	char *s;
+	char small[8192], *s = small;
+	size_t n;
 	int rc;
 
 	if (!ans)
 		ans = fail_errno(ENOMEM, "out of memory");
-	s = json_dumps(ans, JSON_COMPACT);
+	n = ans ? json_dumpb(ans, small, sizeof small - 1, JSON_COMPACT) : 0;
+	if (n > sizeof small - 1) {
+		s = malloc(n + 1);
+		n = s ? json_dumpb(ans, s, n, JSON_COMPACT) : 0;
+	}
 	json_decref(ans);
-	if (!s)
+	if (!n) {
+		if (s != small)
+			free(s);
 		return -1;
-	rc = send_all(c->fd, s, strlen(s));
-	free(s);
-	return rc < 0 ? -1 : send_all(c->fd, "\n", 1);
+	}
+	s[n++] = '\n';
+	rc = send_all(c->fd, s, n);
+	if (s != small)
+		free(s);
+	return rc;
+}
+
+/* {"op":"snapshot"} answers one line, {"ok":true,"value":{...}}, printed
+ * as text; with "text":true it answers {"ok":true,"bytes":N} and then N
+ * bytes of the value, one object a line, which cufs copies into
+ * snapshot.json without parsing it. */
+static int op_snapshot(struct client *c, json_t *req)
+{
+	bool lines = json_is_true(json_object_get(req, "text"));
+	struct text t = { 0 };
+	char head[64];
+	int rc, n;
+
+	if (!lines)
+		text_put(&t, "{\"ok\":true,\"value\":", 19);
+	cuemu_lock();
+	snapshot_locked(&t, lines);
+	cuemu_unlock();
+	if (!lines)
+		text_put(&t, "}\n", 2);
+	if (t.failed) {
+		free(t.s);
+		return reply(c, fail_errno(ENOMEM, "out of memory for a "
+					   "snapshot"));
+	}
+	rc = 0;
+	if (lines) {
+		n = snprintf(head, sizeof head, "{\"ok\":true,\"bytes\":%zu}\n",
+			     t.len);
+		rc = send_all(c->fd, head, (size_t)n);
+	}
+	if (rc == 0)
+		rc = send_all(c->fd, t.s, t.len);
+	free(t.s);
+	return rc;
+}
+
+static json_t *answer(json_t *req, uid_t peer)
+{
+	const char *op = json_string_value(json_object_get(req, "op"));
+
+	if (!op)
+		return fail_errno(EINVAL, "missing \"op\" (a string)");
+	if (!strcmp(op, "hello"))
+		return op_hello();
+	if (!strcmp(op, "list"))
+		return op_read(req, true);
+	if (!strcmp(op, "get"))
+		return op_read(req, false);
+	if (!strcmp(op, "set"))
+		return op_set(req, peer);
+	if (!strcmp(op, "events"))
+		return op_events(req);
+	return fail_errno(EINVAL, "unknown op \"%.64s\" (hello, list, get, "
+			  "set, events, snapshot)", op);
+}
+
+/* One request line: its answer sent. -1 when the peer is gone. */
+static int serve_line(struct client *c, const char *line, size_t n)
+{
+	json_error_t jerr;
+	json_t *req;
+	int rc;
+
+	if (!(req = json_loadb(line, n, 0, &jerr)))
+		return reply(c, fail_errno(EINVAL, "not JSON: %s", jerr.text));
+	if (!json_is_object(req))
+		rc = reply(c, fail_errno(EINVAL, "a request is a JSON object"));
+	else if (!strcmp(json_string_value(json_object_get(req, "op")) ?: "",
+			 "snapshot"))
+		rc = op_snapshot(c, req);
+	else
+		rc = reply(c, answer(req, c->uid));
+	json_decref(req);
+	return rc;
 }
 
 static void drop_client(int i)
@@ -667,7 +812,7 @@ static int serve_lines(struct client *c)
 
 		if (c->skipping)
 			c->skipping = false;
-		else if (n && reply(c, answer(c->buf, n, c->uid)) < 0)
+		else if (n && serve_line(c, c->buf, n) < 0)
 			return -1;
 		c->len -= n + 1;
 		memmove(c->buf, nl + 1, c->len);
