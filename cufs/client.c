@@ -33,6 +33,7 @@ struct conn {
 	pthread_mutex_t lock;
 	char *buf;           /* bytes read past an answer (none normally) */
 	size_t len, cap;
+	size_t scanned;      /* bytes of buf known to hold no newline */
 };
 
 /* The processes cufs knows: one table for the daemon, so global. */
@@ -85,32 +86,17 @@ static int send_line(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* One answer line into a JSON object, before the deadline; NULL with
- * errno (ETIMEDOUT, ECONNRESET, EPROTO). c->lock held. */
-static json_t *recv_answer(struct conn *c, uint64_t deadline)
+/* Reads more of c's stream into buf, before the deadline; -1 with errno
+ * (ETIMEDOUT, ECONNRESET, ENOMEM). c->lock held. */
+static int fill(struct conn *c, uint64_t deadline)
 {
 	for (;;) {
-		char *nl = c->buf ? memchr(c->buf, '\n', c->len) : NULL;
-
-		if (nl) {
-			size_t n = (size_t)(nl - c->buf);
-			json_t *j = json_loadb(c->buf, n, 0, NULL);
-
-			c->len -= n + 1;
-			memmove(c->buf, nl + 1, c->len);
-			if (!json_is_object(j)) {
-				json_decref(j);
-				errno = EPROTO;
-				return NULL;
-			}
-			return j;
-		}
 		if (c->cap - c->len < 4096) {
 			size_t cap = c->cap ? c->cap * 2 : 65536;
 			char *b = realloc(c->buf, cap);
 
 			if (!b)
-				return NULL;
+				return -1;
 			c->buf = b;
 			c->cap = cap;
 		}
@@ -124,16 +110,107 @@ static json_t *recv_answer(struct conn *c, uint64_t deadline)
 		if (r == 0)
 			errno = ETIMEDOUT;
 		if (r <= 0)
-			return NULL;
+			return -1;
 		ssize_t got = read(c->fd, c->buf + c->len, c->cap - c->len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
 			errno = ECONNRESET;
-			return NULL;
+			return -1;
 		}
 		c->len += (size_t)got;
+		return 0;
 	}
+}
+
+/* Drops the first n bytes of buf. */
+static void consume(struct conn *c, size_t n)
+{
+	c->len -= n;
+	memmove(c->buf, c->buf + n, c->len);
+	c->scanned = 0;
+}
+
+/* One answer line into a JSON object, before the deadline; NULL with
+ * errno (ETIMEDOUT, ECONNRESET, EPROTO). Each byte is searched for the
+ * newline once: a list of 100,000 ids arrives in many reads. c->lock
+ * held. */
+static json_t *recv_answer(struct conn *c, uint64_t deadline)
+{
+	for (;;) {
+		char *nl = c->len > c->scanned ?
+			   memchr(c->buf + c->scanned, '\n',
+				  c->len - c->scanned) : NULL;
+
+		if (nl) {
+			size_t n = (size_t)(nl - c->buf);
+			json_t *j = json_loadb(c->buf, n, 0, NULL);
+
+			consume(c, n + 1);
+			if (!json_is_object(j)) {
+				json_decref(j);
+				errno = EPROTO;
+				return NULL;
+			}
+			return j;
+		}
+		c->scanned = c->len;
+		if (fill(c, deadline) < 0)
+			return NULL;
+	}
+}
+
+/* n bytes of c's stream, read straight into a buffer of their own (with
+ * a NUL after them), before the deadline; NULL with errno. c->lock
+ * held. */
+static char *recv_bytes(struct conn *c, size_t n, uint64_t deadline)
+{
+	char *out = malloc(n + 1);
+	size_t have = c->len < n ? c->len : n;
+
+	if (!out)
+		return NULL;
+	memcpy(out, c->buf, have);
+	consume(c, have);
+	while (have < n) {
+		uint64_t now = now_ms();
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		int r = now >= deadline ? 0 :
+			poll(&p, 1, (int)(deadline - now));
+		ssize_t got;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = ETIMEDOUT;
+			break;
+		}
+		got = read(c->fd, out + have, n - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			errno = ECONNRESET;
+			break;
+		}
+		have += (size_t)got;
+	}
+	if (have < n) {
+		free(out);
+		return NULL;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* The connection is out of step now (or dead): start over next time.
+ * c->lock held. */
+static void reset(struct conn *c)
+{
+	close(c->fd);
+	c->fd = -1;
+	c->len = 0;
+	c->scanned = 0;
 }
 
 /* One request on c's connection. c->lock held. */
@@ -148,10 +225,7 @@ static json_t *exchange(struct conn *c, const char *line, int timeout_ms)
 	if (send_line(c->fd, line, strlen(line)) == 0 &&
 	    (a = recv_answer(c, now_ms() + (uint64_t)timeout_ms)))
 		return a;
-	/* The stream is out of step now (or dead): start over next time. */
-	close(c->fd);
-	c->fd = -1;
-	c->len = 0;
+	reset(c);
 	return NULL;
 }
 
@@ -278,9 +352,7 @@ static bool alive(struct conn *c)
 	if (pthread_mutex_trylock(&c->lock) != 0)
 		return true;
 	if (c->fd >= 0 && poll(&p, 1, 0) != 0) {
-		close(c->fd);
-		c->fd = -1;
-		c->len = 0;
+		reset(c);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return c->fd >= 0 || listening(c->pid);
@@ -463,9 +535,68 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err)
 	return request(pid, req, CUFS_TIMEOUT_MS, err);
 }
 
-json_t *cufs_request_bulk(pid_t pid, json_t *req, int *err)
+/* The answer's errno, or EIO where it has none. */
+static int answer_errno(json_t *a)
 {
-	return request(pid, req, CUFS_BULK_TIMEOUT_MS, err);
+	int e = (int)json_integer_value(json_object_get(a, "errno"));
+
+	return e > 0 ? e : EIO;
+}
+
+/* One snapshot exchange on c. c->lock held. */
+static char *snapshot_on(struct conn *c, int *err)
+{
+	static const char line[] = "{\"op\":\"snapshot\",\"text\":true}\n";
+	uint64_t deadline = now_ms() + CUFS_BULK_TIMEOUT_MS;
+	json_t *a, *n;
+	char *text = NULL;
+
+	*err = EIO;
+	if (c->fd < 0 || send_line(c->fd, line, sizeof line - 1) < 0 ||
+	    !(a = recv_answer(c, deadline))) {
+		if (c->fd >= 0)
+			reset(c);
+		return NULL;
+	}
+	n = json_object_get(a, "bytes");
+	if (!json_is_true(json_object_get(a, "ok")))
+		*err = answer_errno(a);
+	else if (json_is_integer(n) && json_integer_value(n) >= 0) {
+		text = recv_bytes(c, (size_t)json_integer_value(n), deadline);
+		if (!text)
+			reset(c);
+	} else if (json_is_object(json_object_get(a, "value"))) {
+		/* A process of an older libcuemu answers in the line. */
+		text = json_dumps(json_object_get(a, "value"), JSON_INDENT(2));
+	}
+	json_decref(a);
+	if (text)
+		*err = 0;
+	return text;
+}
+
+char *cufs_snapshot(pid_t pid, int *err)
+{
+	struct conn *c = conn_get(pid);
+	char *text;
+	uid_t uid;
+	int fd;
+
+	if (!c) {
+		*err = ENOENT;
+		return NULL;
+	}
+	pthread_mutex_lock(&c->lock);
+	if (c->fd < 0 && (fd = dial(pid, &uid)) >= 0)
+		c->fd = fd;
+	text = snapshot_on(c, err);
+	if (!text && c->fd < 0 && pid_dead(pid))
+		*err = ENOENT;
+	pthread_mutex_unlock(&c->lock);
+	if (*err == ENOENT)
+		forget(pid);
+	conn_put(c);
+	return text;
 }
 
 static json_t *ask(pid_t pid, const char *op, const char *path,

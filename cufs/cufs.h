@@ -53,9 +53,11 @@ bool cufs_proc(pid_t pid, struct cufs_proc_info *out);
  * with *err: EIO (no answer in time, connection lost) or ENOENT (no such
  * process). */
 json_t *cufs_request(pid_t pid, json_t *req, int *err);
-/* The same for an answer that grows with the process (a snapshot of
- * 100,000 allocations is 30 MB): CUFS_BULK_TIMEOUT_MS. */
-json_t *cufs_request_bulk(pid_t pid, json_t *req, int *err);
+/* The JSON text of pid's snapshot, as the process printed it (newlines
+ * in it only between members), with a NUL after it; NULL with *err. It
+ * grows with the process (15 MB at 100,000 allocations), so it has
+ * CUFS_BULK_TIMEOUT_MS. */
+char *cufs_snapshot(pid_t pid, int *err);
 /* get and list: the answer's value / ids, or NULL with *err from the
  * answer's errno (or the transport's). */
 json_t *cufs_get(pid_t pid, const char *path, int *err);
