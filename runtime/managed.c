@@ -330,6 +330,40 @@ static uint64_t evict(int dev, uint64_t bytes, struct mstate *skip,
 	return cost;
 }
 
+struct resident_sum {
+	int dev;
+	uint64_t bytes;
+};
+
+static void add_resident(struct mstate *st, void *arg)
+{
+	struct resident_sum *sum = arg;
+	struct mrange *r;
+
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
+		if (r->holders & bit(sum->dev))
+			sum->bytes += r->end - r->start;
+}
+
+bool cuemu_mem_charge_evicting(int dev, uint64_t bytes)
+{
+	struct resident_sum sum = { dev, 0 };
+
+	if (cuemu_mem_charge(dev, bytes))
+		return true;
+	if (!cuemu_device(dev))
+		return false;
+	/* A request that cannot fit even with all of our managed memory gone
+	 * is refused as it stands: a refusal moves nothing. */
+	mg_each(add_resident, &sum);
+	if (cuemu_mem_used(dev) - sum.bytes + bytes > cuemu_device(dev)->total)
+		return false;
+	/* No stream pays for this eviction: the allocating call is synchronous
+	 * and the real driver's cuMemAlloc does not report it either. */
+	evict(dev, bytes, NULL, 0, 0);
+	return cuemu_mem_charge(dev, bytes);
+}
+
 /* Charges bytes to dev, evicting first if they do not fit. */
 static bool make_room(int dev, uint64_t bytes, struct mstate *st,
 		      uintptr_t s, uintptr_t e, uint64_t *cost)

@@ -100,6 +100,7 @@ static CUresult device_alloc(CUdeviceptr *dptr, size_t size, unsigned flags)
 {
 	struct cuemu_alloc *a;
 	CUcontext ctx;
+	bool charged;
 	size_t span;
 	CUresult r;
 	void *p;
@@ -112,7 +113,10 @@ static CUresult device_alloc(CUdeviceptr *dptr, size_t size, unsigned flags)
 	if (size == 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
-	if (span < size || !cuemu_mem_charge(dev, span))
+	cuemu_lock();
+	charged = span >= size && cuemu_mem_charge_evicting(dev, span);
+	cuemu_unlock();
+	if (!charged)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "%zu bytes do not fit in gpu%d (%llu of "
 				  "%llu used)", size, dev,

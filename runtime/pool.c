@@ -209,7 +209,7 @@ static uint64_t reserve_limit(CUmemoryPool p)
 
 static bool charge(CUmemoryPool p, size_t len)
 {
-	return p->dev < 0 || cuemu_mem_charge(p->dev, len);
+	return p->dev < 0 || cuemu_mem_charge_evicting(p->dev, len);
 }
 
 static void uncharge(CUmemoryPool p, size_t len)

@@ -248,7 +248,12 @@ static bool charge(const CUmemLocation *l, size_t size, int *charged)
 
 	*charged = -1;
 	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
-		if (!cuemu_mem_charge(l->id, size))
+		bool ok;
+
+		cuemu_lock();
+		ok = cuemu_mem_charge_evicting(l->id, size);
+		cuemu_unlock();
+		if (!ok)
 			return false;
 		*charged = l->id;
 		return true;
