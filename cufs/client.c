@@ -8,7 +8,9 @@
  * serializes the requests on one connection and is never held together
  * with tab.lock. refresh_lock makes rescans one at a time; connecting to a
  * new process happens under it but outside tab.lock, so a slow process
- * does not stall requests to the others.
+ * does not stall requests to the others. conn.idlock guards the
+ * connection's kept id lists; it is held only to read or swap them, never
+ * across a request, so a lookup does not wait behind a long snapshot.
  */
 #include "cufs.h"
 
@@ -25,6 +27,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A class's ids as the process last listed them, sorted, so that the
+ * lookups of <class>/<id> that follow a readdir (ls -l: one to three per
+ * entry) need no request each. */
+struct idcache {
+	uint64_t *ids;
+	size_t n;
+	uint64_t at_ms;      /* when asked; older than CUFS_IDS_TTL_MS: unused */
+	size_t hits;         /* lookups it answered since */
+	bool renewing;       /* a thread is asking for the list again */
+	const char *name;    /* the class's name, for asking again */
+};
+
 struct conn {
 	pid_t pid;
 	uid_t uid;
@@ -34,6 +48,8 @@ struct conn {
 	char *buf;           /* bytes read past an answer (none normally) */
 	size_t len, cap;
 	size_t scanned;      /* bytes of buf known to hold no newline */
+	pthread_mutex_t idlock;
+	struct idcache ids[CUFS_ID_CLASSES];
 };
 
 /* The processes cufs knows: one table for the daemon, so global. */
@@ -53,6 +69,18 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+static void conn_free(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->idlock);
+	for (int k = 0; k < CUFS_ID_CLASSES; k++)
+		free(c->ids[k].ids);
+	free(c->buf);
+	free(c);
+}
+
 static void conn_put(struct conn *c)
 {
 	int left;
@@ -60,13 +88,8 @@ static void conn_put(struct conn *c)
 	pthread_mutex_lock(&tab.lock);
 	left = --c->refs;
 	pthread_mutex_unlock(&tab.lock);
-	if (left)
-		return;
-	if (c->fd >= 0)
-		close(c->fd);
-	pthread_mutex_destroy(&c->lock);
-	free(c->buf);
-	free(c);
+	if (!left)
+		conn_free(c);
 }
 
 /* ---------------------------------------------------------------- wire */
@@ -297,14 +320,9 @@ static void drop_locked(int i)
 	struct conn *c = tab.c[i];
 
 	tab.c[i] = tab.c[--tab.n];
-	if (--c->refs == 0) {
-		/* Nobody is using it: free here (conn_put would relock). */
-		if (c->fd >= 0)
-			close(c->fd);
-		pthread_mutex_destroy(&c->lock);
-		free(c->buf);
-		free(c);
-	}
+	/* Nobody is using it: free here (conn_put would relock). */
+	if (--c->refs == 0)
+		conn_free(c);
 }
 
 static void forget(pid_t pid)
@@ -383,6 +401,7 @@ static void add_new(pid_t pid)
 	c->fd = fd;
 	c->refs = 1;
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->idlock, NULL);
 	pthread_mutex_lock(&tab.lock);
 	if (find_locked(pid) < 0 && tab.n < CUFS_MAX_PROCS) {
 		tab.c[tab.n++] = c;
@@ -648,6 +667,125 @@ int cufs_set(pid_t pid, const char *path, const char *value)
 	}
 	json_decref(a);
 	return -err;
+}
+
+/* ---------------------------------------------------------------- ids */
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A list answer's integer ids, sorted; NULL for none. */
+static uint64_t *sorted_ids(json_t *list, size_t *n)
+{
+	uint64_t *ids = malloc((json_array_size(list) + 1) * sizeof *ids);
+	size_t i;
+	json_t *e;
+
+	*n = 0;
+	if (!ids)
+		return NULL;
+	json_array_foreach(list, i, e)
+		if (json_is_integer(e))
+			ids[(*n)++] = (uint64_t)json_integer_value(e);
+	qsort(ids, *n, sizeof *ids, by_u64);
+	return ids;
+}
+
+/* Keeps list (asked at at_ms) as c's ids of class k, unless a list asked
+ * later is kept already. Takes idlock. */
+static void keep_ids(struct conn *c, int k, const char *name, json_t *list,
+		     uint64_t at_ms)
+{
+	struct idcache *ic = &c->ids[k];
+	size_t n;
+	uint64_t *ids = list ? sorted_ids(list, &n) : NULL;
+
+	pthread_mutex_lock(&c->idlock);
+	if (ids && (!ic->ids || ic->at_ms <= at_ms)) {
+		free(ic->ids);
+		*ic = (struct idcache){ .ids = ids, .n = n, .at_ms = at_ms,
+					.name = name };
+		ids = NULL;
+	} else if (!list) {
+		free(ic->ids);
+		*ic = (struct idcache){ 0 };
+	}
+	ic->renewing = false;
+	pthread_mutex_unlock(&c->idlock);
+	free(ids);
+}
+
+json_t *cufs_list_ids(pid_t pid, int k, const char *name, int *err)
+{
+	uint64_t at = now_ms();
+	json_t *list = cufs_list(pid, name, err);
+	struct conn *c;
+
+	if (list && k >= 0 && k < CUFS_ID_CLASSES && (c = conn_get(pid))) {
+		keep_ids(c, k, name, list, at);
+		conn_put(c);
+	}
+	return list;
+}
+
+/* Asks for c's list of class k again (no lock held). */
+static void renew_ids(struct conn *c, int k, const char *name)
+{
+	uint64_t at = now_ms();
+	int err;
+	json_t *list = cufs_list(c->pid, name, &err);
+
+	keep_ids(c, k, name, list, at);
+	json_decref(list);
+}
+
+/* 1, 0, or -1 for no fresh list; sets *renew for a stale list that is
+ * worth asking for again. idlock held. */
+static int has_id_locked(struct idcache *ic, uint64_t id, bool *renew)
+{
+	*renew = false;
+	if (!ic->ids)
+		return -1;
+	if (now_ms() - ic->at_ms <= CUFS_IDS_TTL_MS) {
+		ic->hits++;
+		return bsearch(&id, ic->ids, ic->n, sizeof id, by_u64) != NULL;
+	}
+	/* One list costs about what 256 lookups of one object do. */
+	if (!ic->renewing && ic->hits > ic->n / 256) {
+		ic->renewing = true;
+		*renew = true;
+	} else if (!ic->renewing) {
+		free(ic->ids);
+		*ic = (struct idcache){ 0 };
+	}
+	return -1;
+}
+
+int cufs_has_id(pid_t pid, int k, uint64_t id)
+{
+	struct conn *c;
+	const char *name;
+	bool renew;
+	int r;
+
+	if (k < 0 || k >= CUFS_ID_CLASSES || !(c = conn_get(pid)))
+		return -1;
+	pthread_mutex_lock(&c->idlock);
+	r = has_id_locked(&c->ids[k], id, &renew);
+	name = c->ids[k].name;
+	pthread_mutex_unlock(&c->idlock);
+	if (renew) {
+		renew_ids(c, k, name);
+		pthread_mutex_lock(&c->idlock);
+		r = has_id_locked(&c->ids[k], id, &renew);
+		pthread_mutex_unlock(&c->idlock);
+	}
+	conn_put(c);
+	return r;
 }
 
 void cufs_client_shutdown(void)

@@ -22,6 +22,12 @@
 #define CUFS_TIMEOUT_MS 2000
 #define CUFS_BULK_TIMEOUT_MS 30000
 #define CUFS_MAX_PROCS 256
+/* How long a class's id list answers lookups of its ids: an object freed
+ * in a process may still be found by a lookup for this long. */
+#define CUFS_IDS_TTL_MS 1000
+/* Classes whose lists are kept: allocations, pools, reservations, handles
+ * (tree.c's order). */
+#define CUFS_ID_CLASSES 4
 
 /* main.c: the command line's choices. */
 struct cufs_options {
@@ -62,6 +68,13 @@ char *cufs_snapshot(pid_t pid, int *err);
  * answer's errno (or the transport's). */
 json_t *cufs_get(pid_t pid, const char *path, int *err);
 json_t *cufs_list(pid_t pid, const char *path, int *err);
+/* list of class k (its index, name its path), kept for cufs_has_id. */
+json_t *cufs_list_ids(pid_t pid, int k, const char *name, int *err);
+/* Whether pid's list of class k, asked at most CUFS_IDS_TTL_MS ago, has
+ * id: 1 or 0; -1 when there is no such list. A list that expired after
+ * answering many lookups is asked for again (ls -l of 100,000 entries
+ * takes more than a second), one that did not is dropped. */
+int cufs_has_id(pid_t pid, int k, uint64_t id);
 /* set: 0 or a negative errno. */
 int cufs_set(pid_t pid, const char *path, const char *value);
 void cufs_client_shutdown(void);

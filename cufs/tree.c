@@ -33,6 +33,7 @@ static const char *const classes[] = {
 	"allocations", "pools", "reservations", "handles",
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
+_Static_assert(NCLASSES == CUFS_ID_CLASSES, "client.c keeps one list a class");
 
 /* Writable names for an object whose JSON does not say (older runtimes). */
 static const char *const fallback_writable[NCLASSES][12] = {
@@ -531,6 +532,20 @@ static int resolve_ranges(const struct cufs_proc_info *p, const char *id,
 	return rc;
 }
 
+/* <class>/<id> for a stat, from the lists the last readdir kept: the
+ * directory of the process that has it, with no request. 0, or 1 when
+ * no fresh list has it (a new object: ask). */
+static int stat_from_ids(int cls, uint64_t id, struct node *out)
+{
+	struct cufs_proc_info p[CUFS_MAX_PROCS];
+	int np = cufs_procs(p, CUFS_MAX_PROCS);
+
+	for (int i = 0; i < np; i++)
+		if (cufs_has_id(p[i].pid, cls, id) == 1)
+			return make_dir_node(out, json_array(), p[i].uid);
+	return 1;
+}
+
 static int resolve_class(int cls, char **comps, int n, struct node *out)
 {
 	struct cufs_proc_info p[CUFS_MAX_PROCS], who;
@@ -547,12 +562,16 @@ static int resolve_class(int cls, char **comps, int n, struct node *out)
 		names = json_array();
 		for (int i = 0; i < np; i++) {
 			/* A process that does not answer is left out. */
-			if ((ids = cufs_list(p[i].pid, classes[cls], &err)))
+			if ((ids = cufs_list_ids(p[i].pid, cls, classes[cls],
+						 &err)))
 				id_names(ids, names);
 			json_decref(ids);
 		}
 		return make_dir_node(out, names, getuid());
 	}
+	if (n == 1 && !out->want_entries && parse_u64(comps[0], &id))
+		if ((rc = stat_from_ids(cls, id, out)) <= 0)
+			return rc;
 	if (!parse_u64(comps[0], &id) ||
 	    !(obj = find_object(cls, comps[0], &who, &err)))
 		return -(parse_u64(comps[0], &id) ? err : ENOENT);
