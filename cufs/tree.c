@@ -914,8 +914,13 @@ static int cu_poll(const char *path, struct fuse_file_info *fi,
 static void *cu_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	(void)conn;
-	/* Everything changes under us: the kernel must ask every time. */
-	cfg->entry_timeout = 0;
+	/* Everything changes under us: the kernel must ask for attributes
+	 * every time (a file's mode also depends on who asks). A name is
+	 * kept for 0.1 s: ls -l walks each entry's path three times (stat
+	 * and two ACL xattrs), and without this every walk asked for every
+	 * component again, 7 requests an entry instead of 2. A freed object
+	 * can be looked up by name that much longer; reading it fails. */
+	cfg->entry_timeout = 0.1;
 	cfg->attr_timeout = 0;
 	cfg->negative_timeout = 0;
 	cfg->direct_io = 1;
