@@ -696,12 +696,13 @@ static uint64_t *sorted_ids(json_t *list, size_t *n)
 }
 
 /* Keeps list (asked at at_ms) as c's ids of class k, unless a list asked
- * later is kept already. Takes idlock. */
+ * later is kept already; NULL (the process did not answer) drops a list
+ * that expired. Takes idlock. */
 static void keep_ids(struct conn *c, int k, const char *name, json_t *list,
 		     uint64_t at_ms)
 {
 	struct idcache *ic = &c->ids[k];
-	size_t n;
+	size_t n = 0;
 	uint64_t *ids = list ? sorted_ids(list, &n) : NULL;
 
 	pthread_mutex_lock(&c->idlock);
@@ -710,7 +711,7 @@ static void keep_ids(struct conn *c, int k, const char *name, json_t *list,
 		*ic = (struct idcache){ .ids = ids, .n = n, .at_ms = at_ms,
 					.name = name };
 		ids = NULL;
-	} else if (!list) {
+	} else if (!list && now_ms() - ic->at_ms > CUFS_IDS_TTL_MS) {
 		free(ic->ids);
 		*ic = (struct idcache){ 0 };
 	}
