@@ -163,9 +163,9 @@ static int minfs_read(const char *path, char *buf, size_t size, off_t off,
 static void *minfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	(void)conn;
-	/* As cufs: the kernel may not keep attributes or directory entries,
-	 * since cufs's objects change under it. */
-	cfg->entry_timeout = 0;
+	/* As cufs: the kernel keeps a looked-up name for 0.1 s and no
+	 * attributes, since cufs's objects change under it. */
+	cfg->entry_timeout = 0.1;
 	cfg->attr_timeout = 0;
 	cfg->negative_timeout = 0;
 	cfg->direct_io = 1;
