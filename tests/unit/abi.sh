@@ -4,7 +4,9 @@
 # CUDA 13 headers and libcuda (when this machine has them) runs on libcuemu
 # through a libcuda.so.1 alias and prints the same lines.
 set -u
-: "${CC:=cc}" "${srcdir:=.}" "${top_builddir:=.}"
+: "${CC:=cc}" "${srcdir:=.}" "${top_builddir:=.}" "${SAN_CFLAGS:=}"
+# A sanitizer build of libcuemu needs programs built with the same runtime.
+CC="$CC $SAN_CFLAGS"
 CUDA_INC=${CUEMU_CUDA_INCLUDE:-/usr/local/cuda/include}
 CUDA_STUBS=${CUEMU_CUDA_STUBS:-/usr/local/cuda/lib64/stubs}
 lib=$top_builddir/runtime/.libs
