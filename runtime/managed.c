@@ -410,6 +410,11 @@ static enum action decide(const struct mrange *r, int proc, bool write)
 		return write ? ACT_MIGRATE : ACT_DUP;
 	if (proc == CUEMU_PROC_HOST)
 		return ACT_MIGRATE; /* the CPU cannot map device memory */
+	/* The faulting GPU is the preferred location and the data is not
+	 * there: it comes home. The preference overrides an accessed-by
+	 * advice for the same device (seed, SET_ACCESSED_BY). */
+	if (pp == proc)
+		return ACT_MIGRATE;
 	if (r->pinned || (r->accessed_by & bit(proc)))
 		return ACT_REMOTE;
 	if (pp >= 0 && pp != proc && (r->holders & bit(pp)))

@@ -268,6 +268,28 @@ static void test_access(void)
 	cuMemFree(p);
 }
 
+/* Preferred location gpu0 and accessed by gpu0 as well: for gpu0 itself the
+ * preference wins (seed: when the preferred location is also the
+ * accessed-by device, SET_PREFERRED_LOCATION's policy overrides), and data
+ * not yet at its preferred location migrates to it when gpu0 touches it,
+ * rather than being mapped remotely from the host. */
+static void test_pref_over_accessed_by(void)
+{
+	CUdeviceptr p;
+	long long u0 = used(0);
+
+	cuMemAllocManaged(&p, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuMemPrefetchAsync(p, 4 * MIB, host, 0, s0);
+	cuMemAdvise(p, 4 * MIB, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(0));
+	cuMemAdvise(p, 4 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0));
+	sync_all();
+	cuemuAccess(s0, p, 4 * MIB, CUEMU_ACCESS_READ);
+	sync_all();
+	is_int(used(0) - u0, 4 * MIB, "policy: preferred gpu0 and accessed by "
+	       "gpu0: a gpu0 access migrates the data to its preferred location");
+	cuMemFree(p);
+}
+
 static void test_copies(void)
 {
 	CUdeviceptr p, d;
@@ -322,6 +344,7 @@ int main(void)
 	if (!skip_faults("emulated kernels"))
 		test_kernels();
 	test_access();
+	test_pref_over_accessed_by();
 	if (!skip_faults("copies of managed memory"))
 		test_copies();
 	return done_testing();
