@@ -61,9 +61,19 @@ static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
  * device's, and their model cost goes to the kernel's stream. */
 static __thread int tls_dev = -1;
 static __thread uint64_t tls_cost;
-/* Guards against a fault the model cannot resolve repeating forever. */
+/* Guards against a fault the model cannot resolve repeating forever: a
+ * fault at the address of the thread's last one, with no protection
+ * changed anywhere since that one was resolved, made no progress. */
 static __thread uintptr_t tls_last_addr;
 static __thread unsigned tls_repeats;
+static __thread uint64_t tls_gen;
+
+/* Counts protection changes, so that the handler can tell a fault that
+ * repeats because nothing changed from one that comes back because other
+ * code (a prefetch, an eviction, a kernel) moved the page away again.
+ * Global because the protections are the address space's; changed
+ * under cuemu_lock, read atomically. */
+static uint64_t prot_gen;
 
 /* False under valgrind: its signal delivery does not survive a handler
  * that changes protections and restarts the access, so there managed
@@ -89,8 +99,10 @@ int fault_initial_prot(void)
 /* Every protection change goes through here. */
 static void protect(uintptr_t s, size_t n, int prot)
 {
-	if (real_faults && n)
+	if (real_faults && n) {
 		mprotect((void *)s, n, prot);
+		__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -257,6 +269,9 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		chain(sig, si, uc);
 		return;
 	}
+	if (addr != tls_last_addr ||
+	    __atomic_load_n(&prot_gen, __ATOMIC_RELAXED) != tls_gen)
+		tls_repeats = 0;
 	if (addr == tls_last_addr && ++tls_repeats > 16) {
 		/* The model says the access is allowed yet it keeps faulting:
 		 * let the program see its fault rather than spin. */
@@ -266,18 +281,18 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		chain(sig, si, uc);
 		return;
 	}
-	if (addr != tls_last_addr)
-		tls_repeats = 0;
 	tls_last_addr = addr;
 	if (tls_dev >= 0) {
 		cuemu_lock();
 		ours = resolve(addr, tls_dev, uc);
+		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		cuemu_unlock();
 	} else {
 		/* Wait for a running kernel: the CPU view comes back then. */
 		pthread_mutex_lock(&kernel_lock);
 		cuemu_lock();
 		ours = resolve(addr, CUEMU_PROC_HOST, uc);
+		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		cuemu_unlock();
 		pthread_mutex_unlock(&kernel_lock);
 	}

@@ -290,6 +290,33 @@ static void test_pref_over_accessed_by(void)
 	cuMemFree(p);
 }
 
+/* A program that prefetches a block to a GPU and then writes its first
+ * byte, again and again, faults at the same address each time, and each
+ * fault moves the block back: that is progress, not a fault the handler
+ * cannot resolve, and must never be passed on as a crash. */
+static void test_refault_same_address(void)
+{
+	CUdeviceptr p;
+	volatile unsigned char *b;
+	volatile int i = 0, crashed = 0;
+
+	cuMemAllocManaged(&p, 64 * KIB, CU_MEM_ATTACH_GLOBAL);
+	b = (volatile unsigned char *)p;
+	if (sigsetjmp(jb, 1) == 0) {
+		for (i = 0; i < 40; i++) {
+			cuMemPrefetchAsync(p, 64 * KIB, dev(0), 0, s0);
+			sync_all();
+			b[0] = (unsigned char)i;
+		}
+	} else {
+		crashed = 1;
+	}
+	ok(!crashed && i == 40 && b[0] == 39, "cpu: 40 faults in a row at one "
+	   "address, each after a prefetch moved it away, all resolve "
+	   "(stopped at %d)", i);
+	cuMemFree(p);
+}
+
 static void test_copies(void)
 {
 	CUdeviceptr p, d;
@@ -341,6 +368,8 @@ int main(void)
 		test_cpu_faults();
 	if (!skip_faults("chaining"))
 		test_chaining();
+	if (!skip_faults("repeated faults at one address"))
+		test_refault_same_address();
 	if (!skip_faults("emulated kernels"))
 		test_kernels();
 	test_access();
