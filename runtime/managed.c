@@ -468,7 +468,10 @@ static void fault_fn(struct mrange *r, void *arg)
 	bool gpu = c->proc != CUEMU_PROC_HOST;
 
 	r->lru = ++use_clock;
-	if (act != ACT_NONE)
+	/* An accessed-by processor has the pages mapped in advance: its
+	 * remote access is no fault (seed, SET_ACCESSED_BY). */
+	if (act != ACT_NONE &&
+	    !(act == ACT_REMOTE && (r->accessed_by & bit(c->proc))))
 		c->acted = true;
 	if (gpu && c->no_room && act == ACT_POPULATE) {
 		/* No room on the GPU: the pages come to life on the host and

@@ -1029,6 +1029,25 @@ static void test_control(CUstream s)
 	is_int(jint(o, "read_mostly", NULL), 0, "/cu: the subrange reads back");
 	json_decref(o);
 	cuMemFree(p);
+
+	/* Accessed by gpu0, on the host: gpu0's page tables map it in
+	 * advance (seed: the advice avoids faults), so its accesses are
+	 * remote and fault nothing. */
+	cuMemAllocManaged(&p, 1 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	cuMemPrefetchAsync(p, 1 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuMemAdvise(p, 1 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0));
+	cuemuAccess(s, p, 1 * MIB, CUEMU_ACCESS_READ);
+	cuStreamSynchronize(s);
+	o = cu_get("allocations/%llu%s", id, "");
+	ok(jint(o, "counters", "remote_accesses") > 0 &&
+	   jint(o, "counters", "gpu_faults") == 0 &&
+	   jint(o, "residency", "cpu") == 1 * MIB,
+	   "/cu: accessed by gpu0: its reads are remote, with no GPU fault "
+	   "(remote %lld, faults %lld)", jint(o, "counters", "remote_accesses"),
+	   jint(o, "counters", "gpu_faults"));
+	json_decref(o);
+	cuMemFree(p);
 	close(ctl_fd);
 }
 
