@@ -123,8 +123,11 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;
+	/* A pool on the host (HOST or HOST_NUMA location) hands out host
+	 * memory: the driver reports MEMORY_TYPE host for it
+	 * (probes/results/pool.txt, pool.host_numa.memtype). */
 	pi->on_device = a->kind == CUEMU_KIND_DEVICE ||
-			a->kind == CUEMU_KIND_POOL;
+			(a->kind == CUEMU_KIND_POOL && a->device >= 0);
 	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
 			(curdev >= 0 && (a->device == curdev ||
 					 cuemu_peer_enabled(curdev, a->device)));

@@ -1676,7 +1676,10 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
 		d[i].location.id = descList[i].location.id;
 		d[i].flags = (CUmemAccess_flags)descList[i].flags;
 	}
-	r = cuMemPoolSetAccess((CUmemoryPool)memPool, d, count);
+	/* No list at all is the driver's INVALID_VALUE, even for count 0
+	 * (probes/results/pool.txt, pool.setaccess.count0_null). */
+	r = cuMemPoolSetAccess((CUmemoryPool)memPool, descList ? d : NULL,
+			       count);
 	if (d != one)
 		free(d);
 	return rt(r);

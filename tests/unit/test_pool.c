@@ -540,6 +540,19 @@ static void test_host_numa(void)
 		is_int(node_of((void *)(uintptr_t)d), 0, "its pages are on node 0");
 	cuMemPoolGetAccess(&f, p, &host);
 	is_int(f, CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the host is read-write");
+	{
+		/* probes/results/pool.txt: pool.host_numa.memtype is 1. */
+		unsigned int mt = 0;
+		struct cudaPointerAttributes pa;
+
+		is_res(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					     d), CUDA_SUCCESS, "its memory type");
+		is_int(mt, CU_MEMORYTYPE_HOST, "is host memory");
+		ok(cudaPointerGetAttributes(&pa, (void *)(uintptr_t)d) ==
+		   cudaSuccess && pa.type == cudaMemoryTypeHost &&
+		   pa.hostPointer == (void *)(uintptr_t)d,
+		   "cudaPointerGetAttributes says host memory too");
+	}
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
 	       "it reserves host memory in granules too");
 	cuMemPoolGetAccess(&f, p, &l0);
@@ -642,6 +655,10 @@ static void test_runtime(void)
 	ok(cudaFreeAsync(ptr, s) == cudaSuccess, "cudaFreeAsync");
 	ok(cudaStreamSynchronize(s) == cudaSuccess, "cudaStreamSynchronize");
 	ok(cudaMemPoolTrimTo(p, 0) == cudaSuccess, "cudaMemPoolTrimTo");
+	/* As cuMemPoolSetAccess answers (pool.setaccess.count0_null). */
+	ok(cudaMemPoolSetAccess(p, NULL, 0) == cudaErrorInvalidValue,
+	   "cudaMemPoolSetAccess with no descriptors");
+	cudaGetLastError();
 	ok(cudaMemPoolDestroy(p) == cudaSuccess, "cudaMemPoolDestroy");
 	cudaStreamDestroy(s);
 }
