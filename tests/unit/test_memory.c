@@ -397,7 +397,16 @@ static void test_runtime(void)
 	   "cudaHostGetFlags");
 	ok(cudaHostGetDevicePointer(&dp, h, 0) == cudaSuccess && dp == h,
 	   "cudaHostGetDevicePointer");
+	ok(cudaHostGetDevicePointer(&dp, h, 1) == cudaErrorInvalidValue,
+	   "cudaHostGetDevicePointer: flags must be 0");
+	ok(cudaHostGetDevicePointer(&dp, buf, 0) == cudaErrorInvalidValue,
+	   "cudaHostGetDevicePointer of pageable memory fails");
 	ok(cudaFreeHost(h) == cudaSuccess, "cudaFreeHost");
+	ok(cudaHostAlloc(&h, 4096, cudaHostAllocPortable | cudaHostAllocMapped |
+			 cudaHostAllocWriteCombined) == cudaSuccess &&
+	   cudaHostGetFlags(&flags, h) == cudaSuccess && flags == 7,
+	   "cudaHostAlloc takes the three flags together and keeps them");
+	cudaFreeHost(h);
 	ok(cudaHostAlloc(&h, 4096, 0x40) == cudaErrorInvalidValue,
 	   "cudaHostAlloc with a bad flag is cudaErrorInvalidValue");
 	ok(cudaHostRegister(reg, PAGE, 0) == cudaSuccess, "cudaHostRegister");
@@ -407,6 +416,12 @@ static void test_runtime(void)
 	ok(cudaHostUnregister(reg) == cudaSuccess, "cudaHostUnregister");
 	ok(cudaHostUnregister(reg) == cudaErrorHostMemoryNotRegistered,
 	   "again is cudaErrorHostMemoryNotRegistered");
+	ok(cudaHostRegister(reg, PAGE, cudaHostRegisterIoMemory) ==
+	   cudaErrorInvalidValue,
+	   "cudaHostRegisterIoMemory on ordinary memory is cudaErrorInvalidValue");
+	ok(cudaHostRegister(reg, PAGE, cudaHostRegisterReadOnly) == cudaSuccess &&
+	   cudaHostUnregister(reg) == cudaSuccess,
+	   "cudaHostRegisterReadOnly");
 	cudaGetLastError();
 }
 

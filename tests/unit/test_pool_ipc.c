@@ -37,7 +37,7 @@ static int importer(int sock)
 	CUdeviceptr ptr = 0, other = 0;
 	CUcontext ctx;
 	CUdevice dev;
-	unsigned char facts[8] = { 0 };
+	unsigned char facts[9] = { 0 };
 	const unsigned char *b;
 	cuuint64_t v = 0;
 	int fd, same = 1;
@@ -67,6 +67,8 @@ static int importer(int sock)
 		   cuMemPoolTrimTo(pool, 0) == CUDA_ERROR_INVALID_VALUE;
 	facts[7] = cuMemPoolImportFromShareableHandle(&other_pool, (void *)(uintptr_t)-1,
 		CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0) == CUDA_ERROR_UNKNOWN;
+	/* The seed: an imported pool may not be any device's current pool. */
+	facts[8] = cuDeviceSetMemPool(0, pool) == CUDA_ERROR_INVALID_VALUE;
 	facts[4] = cuMemFreeAsync(ptr, s) == CUDA_SUCCESS;
 	facts[5] = cuMemPoolDestroy(pool) == CUDA_SUCCESS;
 	cuStreamSynchronize(s);
@@ -85,7 +87,7 @@ int main(int argc, char **argv)
 	CUdeviceptr pad = 0, ptr = 0;
 	CUcontext ctx;
 	CUdevice dev;
-	unsigned char facts[8] = { 0 }, *b;
+	unsigned char facts[9] = { 0 }, *b;
 	int sv[2], fd = -1, st = 0;
 	char arg[16];
 	CUstream s;
@@ -145,6 +147,7 @@ int main(int argc, char **argv)
 	ok(b[0] == 0xc3 && b[4095] == 0xc3 && b[4096] == pattern(4096),
 	   "this process reads the bytes the other wrote");
 	ok(facts[3], "an imported pool cannot allocate");
+	ok(facts[8], "nor be a device's current pool");
 	ok(facts[4], "the importer frees the imported pointer");
 	ok(facts[5], "and destroys the imported pool");
 	ok(facts[6], "an imported pool tells no memory counts and cannot be trimmed");
