@@ -1004,7 +1004,9 @@ static CUresult check_props(const CUmemPoolProps *pp)
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "no host NUMA node %d", l->id);
 	} else if (l->type != CU_MEM_LOCATION_TYPE_HOST) {
-		/* HOST is accepted since CUDA 13; HOST_NUMA_CURRENT is not. */
+		/* HOST is accepted since CUDA 13; HOST_NUMA_CURRENT is not.
+		 * The seed calls HOST cudaErrorInvalidValue; the probed
+		 * driver (pool.create.host) accepts it, and it wins. */
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "a pool lives on a device, the host or a host "
 				  "NUMA node");
