@@ -915,6 +915,38 @@ static int make_dir(const char *dir)
 	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* The run dir must be ours (or root's), and writable by no one else
+ * unless sticky: whoever may rename in it could put a socket of their own,
+ * or a link, where ours is about to be. */
+static int check_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s: %s",
+			   dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s is "
+			   "not a directory", dir);
+		return -1;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s "
+			   "belongs to uid %d, not to uid %d", dir, (int)st.st_uid,
+			   (int)geteuid());
+		return -1;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s is "
+			   "writable by others (mode %03o) and not sticky", dir,
+			   (unsigned)(st.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
 static int listen_socket(const char *dir)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -930,8 +962,13 @@ static int listen_socket(const char *dir)
 	/* A socket of this pid is left over from a dead process. */
 	unlink(sa.sun_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    chmod(sa.sun_path, 0600) < 0 || listen(fd, 16) < 0) {
+	/* The mode is set on the socket before bind makes its file, so the
+	 * file is never looser than 0600, whatever the umask; a chmod of the
+	 * path after bind left a moment of the umask's mode and followed
+	 * whatever had been put at the path by then. */
+	if (fd < 0 || fchmod(fd, 0600) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    listen(fd, 16) < 0) {
 		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control socket %s: %s",
 			   sa.sun_path, strerror(errno));
 		if (fd >= 0)
@@ -975,7 +1012,7 @@ int cuemu_control_start(void)
 			   dir, strerror(errno));
 		goto out;
 	}
-	if ((ctl.lfd = listen_socket(dir)) < 0)
+	if (check_dir(dir) < 0 || (ctl.lfd = listen_socket(dir)) < 0)
 		goto out;
 	if (pipe2(ctl.wake, O_CLOEXEC | O_NONBLOCK) < 0 || start_thread()) {
 		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control thread: %s",

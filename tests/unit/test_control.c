@@ -4,6 +4,7 @@
  * the process's files, events, snapshot, and every kind of bad request.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <pwd.h>
@@ -461,11 +462,157 @@ static void check_other_user(void)
 	   "user nobody cannot connect (EACCES)");
 }
 
+/* ---------------------------------------------------------------- run dir */
+
+/* cuInit in a child whose run dir is dir, under umask 0 (and with a link
+ * to victim at its socket's path, when given): the mode of the socket it
+ * made, or -1 when it made none. */
+static int child_socket_mode(const char *dir, const char *victim)
+{
+	int p[2], mode = -1, st;
+	pid_t c;
+
+	if (pipe(p) < 0)
+		return -2;
+	if ((c = fork()) == 0) {
+		char path[256];
+		struct stat sb;
+		int m = -1;
+
+		close(p[0]);
+		setenv("CUEMU_RUNDIR", dir, 1);
+		umask(0);
+		snprintf(path, sizeof path, "%s/%d.sock", dir, (int)getpid());
+		if (victim && symlink(victim, path) < 0)
+			_exit(3);
+		cuInit(0);
+		if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode))
+			m = (int)(sb.st_mode & 07777);
+		if (write(p[1], &m, sizeof m) != sizeof m)
+			_exit(4);
+		exit(0); /* atexit removes the socket */
+	}
+	close(p[1]);
+	if (c < 0 || read(p[0], &mode, sizeof mode) != sizeof mode)
+		mode = -2;
+	close(p[0]);
+	waitpid(c, &st, 0);
+	return mode;
+}
+
+/* The socket's directory decides who could replace the socket: one that
+ * others may write to (without the sticky bit), or that belongs to
+ * another user, gets no socket; the socket is 0600 whatever the umask,
+ * and a link put at its path is replaced, its target left alone. */
+static void check_rundir(void)
+{
+	char tmpl[] = "/tmp/cuemu-rundir-XXXXXX", sub[64], victim[96];
+	struct passwd *pw = getpwnam("nobody");
+	struct stat st;
+	int fd;
+
+	if (!mkdtemp(tmpl)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	is_int(child_socket_mode(tmpl, NULL), 0600,
+	       "under umask 0 the socket is still 0600");
+	snprintf(victim, sizeof victim, "%s/victim", tmpl);
+	fd = open(victim, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	is_int(child_socket_mode(tmpl, victim), 0600,
+	       "a link at the socket's path is replaced by the socket");
+	ok(stat(victim, &st) == 0 && S_ISREG(st.st_mode) &&
+	   (st.st_mode & 07777) == 0644, "and its target is left as it was");
+	unlink(victim);
+
+	snprintf(sub, sizeof sub, "%s/open", tmpl);
+	mkdir(sub, 0700);
+	chmod(sub, 0777);
+	is_int(child_socket_mode(sub, NULL), -1,
+	       "a run dir anyone may write to gets no socket");
+	chmod(sub, 01777);
+	is_int(child_socket_mode(sub, NULL), 0600,
+	       "a sticky one (as /tmp) does");
+	rmdir(sub);
+
+	snprintf(sub, sizeof sub, "%s/theirs", tmpl);
+	mkdir(sub, 0700);
+	if (geteuid() == 0 && pw && chown(sub, pw->pw_uid, pw->pw_gid) == 0)
+		is_int(child_socket_mode(sub, NULL), -1,
+		       "a run dir of another user gets no socket");
+	else
+		ok(1, "# SKIP another user's run dir needs root and 'nobody'");
+	rmdir(sub);
+	rmdir(tmpl);
+}
+
+/* ---------------------------------------------------------------- clients */
+
+/* Clients that misbehave cost the others nothing lasting: one that sent
+ * half a line and stalls, one that asks and never reads its answers, and
+ * more connections than the server keeps. */
+static void check_bad_clients(int fd)
+{
+	static const char req[] = "{\"op\":\"get\",\"path\":\"process\"}\n";
+	int half, deaf, many[80], n = 0, dropped = 0;
+	json_t *a;
+
+	half = connect_to(sock_path);
+	ok(half >= 0 && write(half, "{\"op\":\"hel", 10) == 10,
+	   "a client sends half a line");
+	a = ask(fd, "{\"op\":\"hello\"}");
+	ok(is_ok(a), "another client is still answered");
+	json_decref(a);
+
+	deaf = connect_to(sock_path);
+	/* Non-blocking: the server stops reading once its answers back up. */
+	fcntl(deaf, F_SETFL, O_NONBLOCK);
+	for (int i = 0; i < 20000; i++)
+		if (write(deaf, req, sizeof req - 1) < 0)
+			break;
+	a = ask(fd, "{\"op\":\"hello\"}");
+	ok(is_ok(a), "a client that never reads its answers does not stop "
+	   "the server");
+	json_decref(a);
+	close(deaf);
+
+	for (n = 0; n < 80; n++)
+		if ((many[n] = connect_to(sock_path)) < 0)
+			break;
+	a = ask(fd, "{\"op\":\"hello\"}");
+	ok(is_ok(a), "%d more connections: the first is still answered", n);
+	json_decref(a);
+	usleep(200 * 1000); /* the server closes the ones it does not keep */
+	for (int i = 0; i < n; i++) {
+		char c;
+		struct pollfd p = { .fd = many[i], .events = POLLIN };
+
+		if (poll(&p, 1, 0) == 1 && read(many[i], &c, 1) == 0)
+			dropped++;
+		close(many[i]);
+	}
+	ok(dropped > 0, "connections beyond the limit are closed (%d)", dropped);
+	n = connect_to(sock_path);
+	ok(n >= 0, "a new connection after they left");
+	a = n >= 0 ? ask(n, "{\"op\":\"hello\"}") : NULL;
+	ok(is_ok(a), "is answered");
+	json_decref(a);
+	if (n >= 0)
+		close(n);
+
+	a = half >= 0 && write(half, "lo\"}\n", 5) == 5 ? read_answer(half) : NULL;
+	ok(is_ok(a), "the stalled client's line, finished, is answered");
+	json_decref(a);
+	close(half);
+}
+
 int main(void)
 {
 	CUcontext ctx;
 	int fd;
 
+	check_rundir();
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
 	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "primary ctx");
 	cuCtxSetCurrent(ctx);
@@ -482,6 +629,7 @@ int main(void)
 	check_managed(fd);
 	check_events(fd);
 	check_other_user();
+	check_bad_clients(fd);
 	close(fd);
 	free(rbuf);
 	return done_testing();
