@@ -325,11 +325,14 @@ static int walk_object(json_t *obj, char **comps, int n,
 
 /* ---------------------------------------------------------------- devices */
 
+/* A number as the tree spells it: decimal digits, no leading zero. Any
+ * other spelling ("012", or one longer than a request's buffer, which
+ * it would cut) would be a second name of the same object. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (*s < '0' || *s > '9' || (*s == '0' && s[1]))
 		return false;
 	errno = 0;
 	*out = strtoull(s, &end, 10);
@@ -855,6 +858,10 @@ static int cu_write(const char *path, const char *buf, size_t size, off_t off,
 	(void)path, (void)off;
 	if (!h->setpath)
 		return -EBADF;
+	/* The value is text: a NUL would cut it short, and the part before
+	 * it would be written as if it were all. */
+	if (memchr(buf, '\0', size))
+		return -EINVAL;
 	if (!(v = strndup(buf, size)))
 		return -ENOMEM;
 	if (size && v[size - 1] == '\n')

@@ -270,6 +270,43 @@ refused() {
 	refused "$MNT/devices/gpu0/name" x "Permission denied"
 }
 
+@test "a write with a NUL byte in it is refused, not cut short" {
+	L=$MNT/allocations/$A_device/label
+	before=$(cat "$L")
+	run bash -c "printf 'cut\0short' > '$L'"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	run cat "$L"
+	assert_output "$before"
+}
+
+@test "odd names: only an id's own spelling, no wrapped or reversed ranges" {
+	run stat "$MNT/allocations/0$A_managed"
+	assert_failure
+	run cat "$MNT/processes/0$A_pid/cmdline"
+	assert_failure
+	# Longer than cufs's request buffer: its cut-off must not name
+	# another object.
+	long=$(printf '%0*d' $((51 - ${#A_managed})) 0)${A_managed}0000
+	run cat "$MNT/allocations/$long/kind"
+	assert_failure
+	run stat "$MNT/allocations/18446744073709551616"
+	assert_failure
+	R=$MNT/allocations/$A_managed/ranges
+	b=$((A_managed_base))
+	for name in 0x0-0xffffffffffffffff 0x0-0x10000000000000000 \
+		    "$(printf '0x%x-0x%x' $((b + 8192)) $((b + 4096)))" \
+		    "$(printf '0x%x-0x%x' "$b" "$b")" \
+		    "$(printf '0x%x-' "$b")" - "$(printf '0x%x-0x%xz' "$b" $((b + 4096)))"; do
+		run stat "$R/$name"
+		assert_failure
+	done
+	run stat "$MNT/allocations/$A_managed/$(printf 'x%.0s' $(seq 300))"
+	assert_failure
+	run stat "$MNT/allocations/$A_managed/$(printf 'la\nbel')"
+	assert_failure
+}
+
 @test "last_error keeps the CUresult name and why" {
 	run bash -c "echo gpu9 > '$MNT/allocations/$A_managed/prefetch'"
 	assert_failure
@@ -351,6 +388,18 @@ refused() {
 	run as_nobody bash -c "echo gpu1 > '$MNT/allocations/$A_managed/prefetch'"
 	assert_failure
 	assert_output --partial "Permission denied"
+	L=$MNT/allocations/$A_device/label
+	label=$(cat "$L")
+	run as_nobody truncate -s 0 "$L"
+	assert_failure
+	assert_output --partial "Permission denied"
+	run as_nobody bash -c "echo theirs >> '$L'"
+	assert_failure
+	run as_nobody chmod 666 "$L"
+	assert_failure
+	run as_nobody touch "$L"
+	assert_failure
+	[ "$(cat "$L")" = "$label" ]
 	[ "$(wl_query A)" = "$before" ]
 }
 
