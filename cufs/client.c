@@ -286,6 +286,15 @@ static int dial(pid_t pid, uid_t *uid)
 		errno = e;
 		return -1;
 	}
+	/* The name is only a claim: in a shared run dir anyone may make
+	 * <pid>.sock for a pid that is not theirs. The listener's pid is
+	 * the kernel's word. (Said nowhere: the rescans would say it ten
+	 * times a second.) */
+	if (cred.pid != pid) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
 	tmp.fd = fd;
 	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n", CUFS_TIMEOUT_MS))) {
 		free(tmp.buf);

@@ -403,6 +403,40 @@ refused() {
 	[ "$(wl_query A)" = "$before" ]
 }
 
+# A socket that answers like a process, named for a pid it is not.
+fake_process() {
+	python3 -c '
+import json, os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+while True:
+    c, _ = s.accept()
+    for line in c.makefile("rb"):
+        a = {"ok": True, "pid": int(sys.argv[3]), "uid": os.getuid(),
+             "cmdline": "fake", "version": "0", "machine": sys.argv[2],
+             "ids": [], "value": {}}
+        c.sendall((json.dumps(a) + "\n").encode())
+' "$@" 3>&- &
+	echo $! >"$WORK/fake.pid"
+}
+
+@test "a socket named for another process's pid is not taken for it" {
+	sleep 60 3>&- &
+	sleeper=$!
+	echo "$sleeper" >"$WORK/sleeper.pid"
+	fake_process "$CUEMU_RUNDIR/$sleeper.sock" "$CUEMU_MACHINE" "$sleeper"
+	wait_for test -S "$CUEMU_RUNDIR/$sleeper.sock"
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+	refute_line "$sleeper"
+	run stat "$MNT/processes/$sleeper"
+	assert_failure
+	stop_workload fake
+	stop_workload sleeper
+	rm -f "$CUEMU_RUNDIR/$sleeper.sock"
+}
+
 @test "a process that stops answering gives EIO, not a hang" {
 	kill -STOP "$A_pid"
 	SECONDS=0
