@@ -434,8 +434,8 @@ static json_t *op_read(json_t *req, bool list)
 	return ans;
 }
 
-/* The value as text: a string as is, anything else as its JSON; one
- * trailing newline dropped (echo adds it). */
+/* The value as text: a string as is, a number or boolean as its JSON;
+ * one trailing newline dropped (echo adds it). */
 static char *value_text(json_t *v)
 {
 	char *s;
@@ -463,6 +463,11 @@ static json_t *op_set(json_t *req, uid_t peer)
 		return ans;
 	if (!v || json_is_null(v))
 		return fail_errno(EINVAL, "missing \"value\"");
+	/* A file's value is one word or line: an object or array has no
+	 * text a file would take (a label became its JSON). */
+	if (json_is_object(v) || json_is_array(v))
+		return fail_errno(EINVAL, "\"value\" must be a string, a number "
+				  "or a boolean");
 	if ((e = parse_path(p, &cp)))
 		return fail_errno(e, "no such path: %s", p);
 	if (peer != getuid() && peer != 0)

@@ -203,6 +203,49 @@ static void check_bad_requests(int fd)
 	json_decref(a);
 }
 
+/* Every field of every op, given a JSON type it does not take: EINVAL,
+ * with a message, and the connection goes on. */
+static void check_wrong_types(int fd)
+{
+	static const char *const bad[] = {
+		"{\"op\":7}",
+		"{\"op\":null}",
+		"{\"op\":[\"hello\"]}",
+		"{\"op\":\"get\",\"path\":7}",
+		"{\"op\":\"get\",\"path\":[\"process\"]}",
+		"{\"op\":\"list\",\"path\":{\"a\":1}}",
+		"{\"op\":\"list\",\"path\":true}",
+		"{\"op\":\"set\",\"path\":5,\"value\":\"x\"}",
+		"{\"op\":\"set\",\"path\":\"allocations/1/label\",\"value\":null}",
+		"{\"op\":\"set\",\"path\":\"allocations/1/label\",\"value\":{\"a\":1}}",
+		"{\"op\":\"set\",\"path\":\"allocations/1/label\",\"value\":[1,2]}",
+		"{\"op\":\"events\",\"since\":\"0\"}",
+		"{\"op\":\"events\",\"since\":1.5}",
+		"{\"op\":\"events\",\"since\":0,\"max\":\"all\"}",
+		"{\"op\":\"events\",\"since\":0,\"max\":-1}",
+		"{\"op\":\"events\",\"since\":99999999999999999999}",
+		"{\"op\":\"events\",\"since\":1e400}",
+		"{\"op\":\"get\",\"path\":\"process\"",
+		"{\"op\":\"get\",\"path\":\"pro\\u0000cess\"}",
+	};
+	json_t *a;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		a = ask(fd, "%s", bad[i]);
+		ok(a && !is_ok(a) && jint(a, "errno") == EINVAL &&
+		   *jstr(a, "message"), "%s: EINVAL (%s)", bad[i],
+		   jstr(a, "message"));
+		json_decref(a);
+	}
+	a = ask(fd, "{\"op\":\"events\",\"since\":0,\"max\":"
+		"9223372036854775807}");
+	ok(is_ok(a), "a huge max is taken as the most there is");
+	json_decref(a);
+	a = ask(fd, "{\"op\":\"hello\"}");
+	ok(is_ok(a), "the connection still answers after wrong types");
+	json_decref(a);
+}
+
 static void check_unknown_paths(int fd)
 {
 	json_t *a;
@@ -623,6 +666,7 @@ int main(void)
 		return done_testing();
 	check_hello(fd);
 	check_bad_requests(fd);
+	check_wrong_types(fd);
 	check_unknown_paths(fd);
 	check_process(fd);
 	check_device_alloc(fd);
