@@ -178,8 +178,9 @@ static int current_node(void)
 }
 
 /* Moves the host pages of [s, e) to node and binds later ones there
- * (prefetch); preferred only hints (preferred location). Best effort: the
- * residency report says where the kernel actually put them. */
+ * (prefetch, strict); a preferred location only steers pages placed from now
+ * on and moves nothing, as the seed says setting one does not migrate.
+ * Best effort: the residency report says where the kernel put them. */
 static void bind_node(uintptr_t s, uintptr_t e, int node, bool strict)
 {
 	unsigned long mask[4] = { 0 };
@@ -188,7 +189,7 @@ static void bind_node(uintptr_t s, uintptr_t e, int node, bool strict)
 		return;
 	mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
 	if (mbind((void *)s, e - s, strict ? MPOL_BIND : MPOL_PREFERRED, mask,
-		  8 * sizeof mask, MPOL_MF_MOVE) != 0)
+		  8 * sizeof mask, strict ? MPOL_MF_MOVE : 0) != 0)
 		cuemu_debug("mbind node %d: %s", node, strerror(errno));
 }
 
