@@ -138,8 +138,11 @@ int cuemu_size_parse(const char *s, uint64_t *out)
 			   "not a size: use bytes or a number with K, M, G or T");
 		return -1;
 	}
+	/* Hex when it says 0x; otherwise decimal, leading zeros and all
+	 * (base 0 read "010M" as octal, 8M, and refused "08M"). */
 	errno = 0;
-	v = strtoull(w, &end, 0);
+	v = strtoull(w, &end, w[0] == '0' && (w[1] == 'x' || w[1] == 'X') ?
+		     16 : 10);
 	if (errno) {
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size '%s' is too large", w);
 		return -1;

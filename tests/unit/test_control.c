@@ -380,6 +380,20 @@ static void check_refused_set(int fd, long long id, CUdeviceptr m, size_t n)
 	json_decref(a);
 	is_int(preferred(m, n).type, CU_MEM_LOCATION_TYPE_DEVICE,
 	       "the refused write changed nothing (preferred still a device)");
+	static const char *const bad_loc[] = {
+		"gpu-1", "gpu+1", "gpu99999999999", "gpu18446744073709551617",
+		"numa", "gpu", "gpu0x", "gpu0 1", "cpux", "gpu0\\n1", "",
+	};
+	for (size_t i = 0; i < sizeof bad_loc / sizeof bad_loc[0]; i++) {
+		a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/"
+			"preferred_location\",\"value\":\"%s\"}", id, bad_loc[i]);
+		ok(!is_ok(a) && jint(a, "errno") == EINVAL && *jstr(a, "message"),
+		   "preferred_location '%s': EINVAL (%s)", bad_loc[i],
+		   jstr(a, "message"));
+		json_decref(a);
+	}
+	is_int(preferred(m, n).type, CU_MEM_LOCATION_TYPE_DEVICE,
+	       "and none of them changed anything");
 }
 
 static void check_managed(int fd)
@@ -590,6 +604,76 @@ static void check_rundir(void)
 	rmdir(tmpl);
 }
 
+/* ---------------------------------------------------------------- sizes */
+
+/* gpu0's memory on a fresh machine of the topology text json, as cuInit
+ * in a child reads it: its bytes, 0 when cuInit refused it. */
+static unsigned long long topo_memory(const char *json)
+{
+	char file[96], name[64];
+	unsigned long long total = 0;
+	int p[2], st;
+	FILE *f;
+	pid_t c;
+
+	snprintf(file, sizeof file, "/tmp/cuemu-topo-%d.json", (int)getpid());
+	snprintf(name, sizeof name, "cuemu-topo-%d", (int)getpid());
+	if (!(f = fopen(file, "w")) || pipe(p) < 0)
+		return 1;
+	fputs(json, f);
+	fclose(f);
+	if ((c = fork()) == 0) {
+		size_t t = 0;
+
+		setenv("CUEMU_MACHINE", name, 1);
+		setenv("CUEMU_TOPOLOGY", file, 1);
+		setenv("CUEMU_CONTROL", "0", 1);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
+		if (cuInit(0) == CUDA_SUCCESS)
+			cuDeviceTotalMem(&t, 0);
+		total = t;
+		_exit(write(p[1], &total, sizeof total) == sizeof total ? 0 : 1);
+	}
+	close(p[1]);
+	if (c < 0 || read(p[0], &total, sizeof total) != sizeof total)
+		total = 1;
+	close(p[0]);
+	waitpid(c, &st, 0);
+	unlink(file);
+	snprintf(file, sizeof file, "/dev/shm/%s", name);
+	unlink(file);
+	return total;
+}
+
+/* Sizes are decimal unless they say 0x: a leading zero is not octal. */
+static void check_sizes(void)
+{
+	static const struct { const char *mem; unsigned long long want; } t[] = {
+		{ "\"010G\"", 10ULL << 30 },
+		{ "\"08G\"", 8ULL << 30 },
+		{ "\"0x10G\"", 16ULL << 30 },
+		{ "\"64MiB\"", 64ULL << 20 },
+		{ "\"64MX\"", 0 },
+		{ "\"0x\"", 0 },
+		{ "\"-1G\"", 0 },
+		{ "\" 1G\"", 1ULL << 30 },
+		{ "\"16777216T\"", 0 },
+		{ "\"18446744073709551616\"", 0 },
+		{ "1e30", 0 },
+		{ "-5", 0 },
+		{ "[1]", 0 },
+	};
+	char json[128];
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		snprintf(json, sizeof json, "{\"devices\":[{\"memory\":%s}]}",
+			 t[i].mem);
+		is_int((long long)topo_memory(json), (long long)t[i].want,
+		       "a device's memory %s: %llu", t[i].mem, t[i].want);
+	}
+}
+
 /* ---------------------------------------------------------------- clients */
 
 /* Clients that misbehave cost the others nothing lasting: one that sent
@@ -656,6 +740,7 @@ int main(void)
 	int fd;
 
 	check_rundir();
+	check_sizes();
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
 	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "primary ctx");
 	cuCtxSetCurrent(ctx);
