@@ -388,8 +388,7 @@ static void check_refused_set(int fd, long long id, CUdeviceptr m, size_t n)
 		a = ask(fd, "{\"op\":\"set\",\"path\":\"allocations/%lld/"
 			"preferred_location\",\"value\":\"%s\"}", id, bad_loc[i]);
 		ok(!is_ok(a) && jint(a, "errno") == EINVAL && *jstr(a, "message"),
-		   "preferred_location '%s': EINVAL (%s)", bad_loc[i],
-		   jstr(a, "message"));
+		   "preferred_location #%zu: EINVAL, with a message", i);
 		json_decref(a);
 	}
 	is_int(preferred(m, n).type, CU_MEM_LOCATION_TYPE_DEVICE,
