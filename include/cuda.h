@@ -60,6 +60,7 @@ typedef struct CUarray_st *CUarray;
 typedef struct CUmipmappedArray_st *CUmipmappedArray;
 typedef struct CUevent_st *CUevent;
 typedef struct CUstream_st *CUstream;
+typedef struct CUgreenCtx_st *CUgreenCtx;   /* never made here; always NULL */
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
 
@@ -902,7 +903,9 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);
 CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
 CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext,
                                        unsigned int Flags);
 CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);
@@ -914,6 +917,8 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream,
 CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
 CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
+                                   CUgreenCtx *pGreenCtx);
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
                                    unsigned int Flags);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream,

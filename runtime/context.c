@@ -608,6 +608,42 @@ CUresult cuCtxGetDevice(CUdevice *device)
 	return CUDA_SUCCESS;
 }
 
+/* CUDA 13: the device of ctx, or of the current context when ctx is NULL. */
+CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
+{
+	CUresult r;
+
+	if (!ctx)
+		return cuCtxGetDevice(device);
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!device)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL device");
+	if (!cuemu_ctx_valid(ctx))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "context %p does not exist", (void *)ctx);
+	*device = cuemu_ctx_device(ctx);
+	return CUDA_SUCCESS;
+}
+
+/* CUDA 13: synchronizes ctx, or the current context when ctx is NULL. */
+CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	CUresult r;
+
+	if (!ctx)
+		return cuCtxSynchronize();
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!cuemu_ctx_valid(ctx))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "context %p does not exist", (void *)ctx);
+	if ((r = cuemu_ctx_sync(ctx)) != CUDA_SUCCESS)
+		return r;
+	cuemu_pool_on_sync();
+	return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSynchronize(void)
 {
 	CUcontext c;

@@ -885,6 +885,17 @@ CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
 	return CUDA_SUCCESS;
 }
 
+/* CUDA 13: the stream's context, and its green context (none here). */
+CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
+			   CUgreenCtx *pGreenCtx)
+{
+	CUresult r = cuStreamGetCtx(hStream, pCtx);
+
+	if (r == CUDA_SUCCESS && pGreenCtx)
+		*pGreenCtx = NULL;
+	return r;
+}
+
 CUresult cuStreamQuery(CUstream hStream)
 {
 	CUstream s;

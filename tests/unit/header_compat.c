@@ -1114,6 +1114,8 @@ static void driver_entries(void)
 	ENTRY(cuCtxGetCurrent, CUresult (*)(CUcontext *pctx));
 	ENTRY(cuCtxGetDevice, CUresult (*)(CUdevice *device));
 	ENTRY(cuCtxSynchronize, CUresult (*)(void));
+	ENTRY(cuCtxSynchronize_v2, CUresult (*)(CUcontext ctx));
+	ENTRY(cuCtxGetDevice_v2, CUresult (*)(CUdevice *device, CUcontext ctx));
 	ENTRY(cuCtxEnablePeerAccess, CUresult (*)(CUcontext peerContext,
 	      unsigned int Flags));
 	ENTRY(cuCtxDisablePeerAccess, CUresult (*)(CUcontext peerContext));
@@ -1123,6 +1125,8 @@ static void driver_entries(void)
 	ENTRY(cuStreamGetPriority, CUresult (*)(CUstream hStream, int *priority));
 	ENTRY(cuStreamGetFlags, CUresult (*)(CUstream hStream, unsigned int *flags));
 	ENTRY(cuStreamGetCtx, CUresult (*)(CUstream hStream, CUcontext *pctx));
+	ENTRY(cuStreamGetCtx_v2, CUresult (*)(CUstream hStream, CUcontext *pCtx,
+					      CUgreenCtx *pGreenCtx));
 	ENTRY(cuStreamWaitEvent, CUresult (*)(CUstream hStream, CUevent hEvent,
 	      unsigned int Flags));
 	ENTRY(cuStreamAddCallback, CUresult (*)(CUstream hStream,

@@ -1,0 +1,148 @@
+/*
+ * legacy.c - the entry points of CUDA 3.1 and before, which take 32-bit
+ * device addresses and sizes. The real libcuda still exports them and
+ * answers CUDA_ERROR_INVALID_CONTEXT from every one in a 64-bit process,
+ * whatever context is current (probes/results/legacy.txt), so a binary
+ * that links them gets that answer here too. cuMemHostRegister, whose
+ * first version took no 32-bit address, behaves as cuMemHostRegister_v2.
+ * No state, no locks.
+ */
+#define CUEMU_SUPERSEDED_ENTRY_POINTS 1
+#include "internal.h"
+
+#undef cuMemGetInfo
+#undef cuMemAlloc
+#undef cuMemAllocPitch
+#undef cuMemFree
+#undef cuMemGetAddressRange
+#undef cuMemAllocHost
+#undef cuMemHostGetDevicePointer
+#undef cuMemHostRegister
+#undef cuMemcpyHtoD
+#undef cuMemcpyDtoH
+#undef cuMemcpyDtoD
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyDtoHAsync
+#undef cuMemcpyDtoDAsync
+#undef cuMemsetD8
+#undef cuMemsetD16
+#undef cuMemsetD32
+
+static CUresult v1(const char *name)
+{
+	CUresult r = cuemu_check_init();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT, "%s takes 32-bit device "
+			  "addresses, which a 64-bit process has no context for: "
+			  "use %s_v2", name, name);
+}
+
+CUresult cuMemGetInfo(unsigned int *f, unsigned int *t)
+{
+	(void)f, (void)t;
+	return v1("cuMemGetInfo");
+}
+
+CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
+{
+	(void)dptr, (void)bytesize;
+	return v1("cuMemAlloc");
+}
+
+CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pitch,
+			 unsigned int width, unsigned int height,
+			 unsigned int elem)
+{
+	(void)dptr, (void)pitch, (void)width, (void)height, (void)elem;
+	return v1("cuMemAllocPitch");
+}
+
+CUresult cuMemFree(CUdeviceptr_v1 dptr)
+{
+	(void)dptr;
+	return v1("cuMemFree");
+}
+
+CUresult cuMemGetAddressRange(CUdeviceptr_v1 *base, unsigned int *size,
+			      CUdeviceptr_v1 dptr)
+{
+	(void)base, (void)size, (void)dptr;
+	return v1("cuMemGetAddressRange");
+}
+
+CUresult cuMemAllocHost(void **pp, unsigned int bytesize)
+{
+	(void)pp, (void)bytesize;
+	return v1("cuMemAllocHost");
+}
+
+CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *dptr, void *p,
+				   unsigned int flags)
+{
+	(void)dptr, (void)p, (void)flags;
+	return v1("cuMemHostGetDevicePointer");
+}
+
+CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int flags)
+{
+	return cuMemHostRegister_v2(p, bytesize, flags);
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr_v1 dst, const void *src, unsigned int n)
+{
+	(void)dst, (void)src, (void)n;
+	return v1("cuMemcpyHtoD");
+}
+
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr_v1 src, unsigned int n)
+{
+	(void)dst, (void)src, (void)n;
+	return v1("cuMemcpyDtoH");
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr_v1 dst, CUdeviceptr_v1 src, unsigned int n)
+{
+	(void)dst, (void)src, (void)n;
+	return v1("cuMemcpyDtoD");
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dst, const void *src,
+			   unsigned int n, CUstream s)
+{
+	(void)dst, (void)src, (void)n, (void)s;
+	return v1("cuMemcpyHtoDAsync");
+}
+
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr_v1 src, unsigned int n,
+			   CUstream s)
+{
+	(void)dst, (void)src, (void)n, (void)s;
+	return v1("cuMemcpyDtoHAsync");
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dst, CUdeviceptr_v1 src,
+			   unsigned int n, CUstream s)
+{
+	(void)dst, (void)src, (void)n, (void)s;
+	return v1("cuMemcpyDtoDAsync");
+}
+
+CUresult cuMemsetD8(CUdeviceptr_v1 dst, unsigned char uc, unsigned int n)
+{
+	(void)dst, (void)uc, (void)n;
+	return v1("cuMemsetD8");
+}
+
+CUresult cuMemsetD16(CUdeviceptr_v1 dst, unsigned short us, unsigned int n)
+{
+	(void)dst, (void)us, (void)n;
+	return v1("cuMemsetD16");
+}
+
+CUresult cuMemsetD32(CUdeviceptr_v1 dst, unsigned int ui, unsigned int n)
+{
+	(void)dst, (void)ui, (void)n;
+	return v1("cuMemsetD32");
+}
