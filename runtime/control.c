@@ -48,6 +48,7 @@ struct client {
 	uid_t uid;        /* the peer's, from SO_PEERCRED */
 	size_t len;       /* bytes of an unfinished line in buf */
 	bool skipping;    /* dropping the rest of an overlong line */
+	bool held;        /* lines wait in buf until the peer reads */
 	char buf[CUEMU_CTL_MAX_LINE + 1];
 };
 
@@ -804,17 +805,35 @@ static void accept_client(void)
 	c->uid = cred.uid;
 	c->len = 0;
 	c->skipping = false;
+	c->held = false;
 	ctl.clients[ctl.nclients++] = c;
 }
 
-/* Answers every complete line in c's buffer. -1 when the peer is gone. */
+/* Whether the peer has read enough of its answers to take another one
+ * without the send waiting. */
+static bool has_room(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+/* Answers every complete line in c's buffer, while the peer has room for
+ * the answers; the rest is held until it has (the server would otherwise
+ * wait in send for a peer that asks much and reads little, and answer no
+ * one else meanwhile). -1 when the peer is gone. */
 static int serve_lines(struct client *c)
 {
 	char *nl;
 
+	c->held = false;
 	while ((nl = memchr(c->buf, '\n', c->len))) {
 		size_t n = (size_t)(nl - c->buf);
 
+		if (!c->skipping && n && !has_room(c->fd)) {
+			c->held = true;
+			return 0;
+		}
 		if (c->skipping)
 			c->skipping = false;
 		else if (n && serve_line(c, c->buf, n) < 0)
@@ -856,9 +875,11 @@ static void *serve(void *arg)
 
 		pfd[0] = (struct pollfd){ .fd = ctl.wake[0], .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = ctl.lfd, .events = POLLIN };
+		/* A client with held lines is not read from until they are
+		 * answered: its buffer is what bounds what it may ask. */
 		for (int i = 0; i < n; i++)
 			pfd[2 + i] = (struct pollfd){ .fd = ctl.clients[i]->fd,
-						      .events = POLLIN };
+				.events = ctl.clients[i]->held ? POLLOUT : POLLIN };
 		if (poll(pfd, (nfds_t)(2 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -868,9 +889,17 @@ static void *serve(void *arg)
 			break;
 		/* Backwards, so that dropping client i (the last one moves
 		 * into its slot) leaves the ones still to visit in place. */
-		for (int i = n - 1; i >= 0; i--)
-			if (pfd[2 + i].revents && read_client(ctl.clients[i]) < 0)
+		for (int i = n - 1; i >= 0; i--) {
+			struct client *c = ctl.clients[i];
+			short ev = pfd[2 + i].revents;
+
+			if (!ev)
+				continue;
+			if (c->held ? (ev & (POLLERR | POLLHUP)) ||
+				      serve_lines(c) < 0 :
+				      read_client(c) < 0)
 				drop_client(i);
+		}
 		if (pfd[1].revents & POLLIN)
 			accept_client();
 	}
