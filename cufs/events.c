@@ -60,6 +60,11 @@ static void append_locked(pid_t pid, json_t *events)
 
 		if (!l || asprintf(&s, "%d %s\n", (int)pid, l) < 0)
 			continue;
+		/* One line each: a newline inside would start a line that
+		 * looks like another process's. */
+		for (char *q = strchr(s, ' ') + 1; q[1]; q++)
+			if (*q == '\n' || *q == '\r')
+				*q = ' ';
 		ev.seq++;
 		free(ev.ring[ev.seq % CUFS_EVENT_RING]);
 		ev.ring[ev.seq % CUFS_EVENT_RING] = s;

@@ -403,22 +403,42 @@ refused() {
 	[ "$(wl_query A)" = "$before" ]
 }
 
-# A socket that answers like a process, named for a pid it is not.
+# A socket that answers like a process: fake_process PATH MACHINE PID
+# [EVENT-LINE]; PATH - for its own <pid>.sock. One client at a time.
 fake_process() {
 	python3 -c '
 import json, os, socket, sys
+path, pid = sys.argv[1], int(sys.argv[3])
+if path == "-":
+    pid = os.getpid()
+    path = "%s/%d.sock" % (os.environ["CUEMU_RUNDIR"], pid)
 s = socket.socket(socket.AF_UNIX)
-s.bind(sys.argv[1])
+s.bind(path)
 s.listen(4)
+seq = 0
 while True:
     c, _ = s.accept()
     for line in c.makefile("rb"):
-        a = {"ok": True, "pid": int(sys.argv[3]), "uid": os.getuid(),
+        seq += 1
+        ev = [{"seq": seq, "line": sys.argv[4]}] if len(sys.argv) > 4 else []
+        a = {"ok": True, "pid": pid, "uid": os.getuid(),
              "cmdline": "fake", "version": "0", "machine": sys.argv[2],
-             "ids": [], "value": {}}
+             "ids": [], "value": {}, "events": ev, "last": seq}
         c.sendall((json.dumps(a) + "\n").encode())
 ' "$@" 3>&- &
 	echo $! >"$WORK/fake.pid"
+}
+
+@test "a process's event line cannot pose as another's" {
+	fake_process - "$CUEMU_MACHINE" 0 "$(printf 'real\n%s forged' "$A_pid")"
+	fake=$(cat "$WORK/fake.pid")
+	wait_for test -S "$CUEMU_RUNDIR/$fake.sock"
+	timeout 2 cat "$MNT/events" >"$WORK/events.txt" || true
+	stop_workload fake
+	rm -f "$CUEMU_RUNDIR/$fake.sock"
+	grep -q "^$fake real" "$WORK/events.txt" || fail "no line of the fake"
+	run grep "^$A_pid forged" "$WORK/events.txt"
+	assert_failure
 }
 
 @test "a socket named for another process's pid is not taken for it" {
