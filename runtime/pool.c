@@ -1149,8 +1149,10 @@ static CUresult set_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
-			       void *value)
+/* Get and set differ only in what they do to a live pool's attribute. */
+static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr,
+			  void *value,
+			  CUresult (*op)(CUmemoryPool, CUmemPool_attribute, void *))
 {
 	CUresult r;
 
@@ -1159,26 +1161,22 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	if (!value)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
 	cuemu_lock();
-	r = live_pool(pool) ? get_attr(pool, attr, value) :
+	r = live_pool(pool) ? op(pool, attr, value) :
 	    cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
 	cuemu_unlock();
 	return r;
 }
 
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+			       void *value)
+{
+	return pool_attr(pool, attr, value, get_attr);
+}
+
 CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 			       void *value)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!value)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
-	cuemu_lock();
-	r = live_pool(pool) ? set_attr(pool, attr, value) :
-	    cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	cuemu_unlock();
-	return r;
+	return pool_attr(pool, attr, value, set_attr);
 }
 
 CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
