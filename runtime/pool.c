@@ -906,8 +906,10 @@ static CUresult stream_ctx(CUstream h, CUstream *s, CUcontext *ctx)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
-				 CUmemoryPool pool, CUstream hStream)
+/* The two async allocations differ only in their pool: the one named, or
+ * (current true) the current pool of the stream's device. */
+static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
+			    CUmemoryPool pool, bool current, CUstream hStream)
 {
 	CUstream s;
 	CUcontext ctx;
@@ -922,38 +924,28 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
 	if (!bytesize)
 		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
 	cuemu_lock();
-	if (!live_pool(pool))
+	if (current)
+		r = current_of(cuemu_stream_device(s), &pool);
+	else if (!live_pool(pool))
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
 	else if (pool->imported)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "an imported pool cannot make new allocations");
-	else
+	if (r == CUDA_SUCCESS)
 		r = block_alloc(pool, s, bytesize, ctx, dptr);
 	cuemu_unlock();
 	return r;
 }
 
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+				 CUmemoryPool pool, CUstream hStream)
+{
+	return alloc_async(dptr, bytesize, pool, false, hStream);
+}
+
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
-	CUmemoryPool p;
-	CUstream s;
-	CUcontext ctx;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
-	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
-		return r;
-	if (!bytesize)
-		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
-	cuemu_lock();
-	r = current_of(cuemu_stream_device(s), &p);
-	if (r == CUDA_SUCCESS)
-		r = block_alloc(p, s, bytesize, ctx, dptr);
-	cuemu_unlock();
-	return r;
+	return alloc_async(dptr, bytesize, NULL, true, hStream);
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
