@@ -15,7 +15,7 @@
  */
 #define FUSE_USE_VERSION 31
 #include "cufs.h"
-#include "cuemu-private.h"
+#include "outward/cuemu-private.h"
 
 #include <errno.h>
 #include <fcntl.h>

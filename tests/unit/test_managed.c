@@ -22,7 +22,7 @@
 #include "cuda.h"
 #include "cuda_runtime_api.h"
 #include "cuemu.h"
-#include "managed.h"
+#include "model/managed.h"
 #include "tap.h"
 #include "ctl.h"
 

@@ -8,7 +8,7 @@
  * No state, no locks.
  */
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
-#include "internal.h"
+#include "model/internal.h"
 
 #undef cuMemGetInfo
 #undef cuMemAlloc

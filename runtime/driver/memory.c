@@ -22,7 +22,7 @@
  * the process, as the real cuMemFree does, so that no queued copy touches
  * memory that is gone.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <ctype.h>
 #include <errno.h>

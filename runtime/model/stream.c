@@ -25,7 +25,7 @@
  * event's lock; done_lock (a leaf: the condition every waiter sleeps on).
  * No stream lock is held while an operation runs.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  * Locking: cuemu_lock() only while taking the snapshot or setting
  * SYNC_MEMOPS.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * the control protocol), and the per-thread message that says why a call
  * failed (cuemu_fail). State: one thread-local buffer; no locks.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <errno.h>
 #include <stdio.h>

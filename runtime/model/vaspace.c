@@ -6,7 +6,7 @@
  *
  * Locking: every function here expects the caller to hold cuemu_lock().
  */
-#include "internal.h"
+#include "model/internal.h"
 
 const char *const cuemu_kind_names[] = {
 	[CUEMU_KIND_DEVICE] = "device",

@@ -17,7 +17,7 @@
  * address spans, so that cuemu_managed_contains and the SIGSEGV handler can
  * ask "is this managed?" without the process lock.
  */
-#include "managed.h"
+#include "model/managed.h"
 
 #include <errno.h>
 #include <numa.h>

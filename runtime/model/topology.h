@@ -6,7 +6,7 @@
 #ifndef CUEMU_TOPOLOGY_H
 #define CUEMU_TOPOLOGY_H
 
-#include "internal.h"
+#include "model/internal.h"
 
 struct cuemu_topology {
 	char name[64];

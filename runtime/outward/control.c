@@ -22,8 +22,8 @@
  * ctl is written by start and stop under ctl_lock, and read by the server
  * thread between them.
  */
-#include "internal.h"
-#include "cuemu-private.h"
+#include "model/internal.h"
+#include "outward/cuemu-private.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * the topology file and the scripts all use these words, so there is exactly
  * one place that reads them. No state, no locks.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <ctype.h>
 #include <errno.h>

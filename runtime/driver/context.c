@@ -17,7 +17,7 @@
  * context stack is per thread and needs no lock. Synchronizing calls (cuCtxSynchronize, cuCtxDestroy,
  * cuDevicePrimaryCtxReset) wait for streams without holding it.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

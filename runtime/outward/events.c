@@ -9,7 +9,7 @@
  * own, taken under any other lock and never around a call out of this file.
  * Counters are relaxed atomics.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <stdio.h>
 #include <string.h>

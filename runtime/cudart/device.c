@@ -12,7 +12,7 @@
  * selected device and the last error are per thread, as the runtime's are.
  * Everything else is the driver API's business.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef CUEMU_MANAGED_H
 #define CUEMU_MANAGED_H
 
-#include "internal.h"
+#include "model/internal.h"
 
 /* ------------------------------------------------------------------ */
 /* The range model (range.c)                                           */

@@ -9,7 +9,7 @@
  * Locking: none here; managed.c calls these under cuemu_lock(). The file is
  * also compiled into tests/unit/test_managed to test the model directly.
  */
-#include "managed.h"
+#include "model/managed.h"
 
 #include <stdlib.h>
 #include <string.h>

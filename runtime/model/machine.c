@@ -16,7 +16,7 @@
  * the segment's robust, process-shared mutex, which is the innermost lock
  * of the runtime.
  */
-#include "topology.h"
+#include "model/topology.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -37,7 +37,7 @@
  * mmap/mprotect calls that go with it (these never touch user memory), and
  * never call another API entry point while holding it.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

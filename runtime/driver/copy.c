@@ -24,7 +24,7 @@
  * operation touches user memory with no lock held (managed memory may fault
  * into fault.c, which takes the process lock).
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

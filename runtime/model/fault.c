@@ -33,7 +33,7 @@
  * only cuemu_lock (its thread holds kernel_lock). The view state below is
  * guarded by cuemu_lock.
  */
-#include "managed.h"
+#include "model/managed.h"
 
 #include <errno.h>
 #include <signal.h>

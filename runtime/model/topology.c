@@ -5,7 +5,7 @@
  * names the file, the field and the reason. Pure functions over the struct
  * they are given; no global state, no locks.
  */
-#include "topology.h"
+#include "model/topology.h"
 
 #include <numa.h>
 #include <stdio.h>

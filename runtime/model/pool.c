@@ -18,7 +18,7 @@
  * only stream.c's position queries and cuemu_stream_wait_pos (stream locks
  * come after the process lock) and never wait for a stream.
  */
-#include "internal.h"
+#include "model/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
