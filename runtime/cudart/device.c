@@ -13,6 +13,7 @@
  * Everything else is the driver API's business.
  */
 #include "model/internal.h"
+#include "cudart/cudart.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ cudaError_t cuemu_rt_result(CUresult r)
 }
 
 /* Records and returns a runtime-only code. */
-static cudaError_t rt_fail(cudaError_t e)
+cudaError_t cuemu_rt_fail(cudaError_t e)
 {
 	rt_last = e;
 	return e;
@@ -250,7 +251,7 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
 	if (!runtimeVersion)
-		return rt_fail(cudaErrorInvalidValue);
+		return cuemu_rt_fail(cudaErrorInvalidValue);
 	*runtimeVersion = 13000;
 	return cudaSuccess;
 }
@@ -343,7 +344,7 @@ cudaError_t cudaGetDeviceCount(int *count)
 	CUresult r;
 
 	if (!count)
-		return rt_fail(cudaErrorInvalidValue);
+		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if ((r = rt_init()) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	return cuemu_rt_result(cuDeviceGetCount(count));
@@ -365,7 +366,7 @@ cudaError_t cudaGetDevice(int *device)
 	CUresult r;
 
 	if (!device)
-		return rt_fail(cudaErrorInvalidValue);
+		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if ((r = rt_init()) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	c = live_current();
@@ -507,7 +508,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	CUresult r;
 
 	if (!prop)
-		return rt_fail(cudaErrorInvalidValue);
+		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if ((r = rt_check_dev(device)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	info = cuemu_device(device);
@@ -677,9 +678,9 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 
 	RT_BEGIN();
 	if (!callback || flags != 0)
-		return rt_fail(cudaErrorInvalidValue);
+		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if (!(c = malloc(sizeof *c)))
-		return rt_fail(cudaErrorMemoryAllocation);
+		return cuemu_rt_fail(cudaErrorMemoryAllocation);
 	*c = (struct rt_callback){ callback, userData };
 	if ((r = cuStreamAddCallback(stream, rt_callback_tramp, c, 0)) !=
 	    CUDA_SUCCESS)

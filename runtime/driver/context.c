@@ -640,7 +640,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
 				  "context %p does not exist", (void *)ctx);
 	if ((r = cuemu_ctx_sync(ctx)) != CUDA_SUCCESS)
 		return r;
-	cuemu_pool_on_sync();
+	cuemu_host_synced();
 	return CUDA_SUCCESS;
 }
 
@@ -653,7 +653,7 @@ CUresult cuCtxSynchronize(void)
 		return r;
 	if ((r = cuemu_ctx_sync(c)) != CUDA_SUCCESS)
 		return r;
-	cuemu_pool_on_sync();
+	cuemu_host_synced();
 	return CUDA_SUCCESS;
 }
 

@@ -25,6 +25,7 @@
  * into fault.c, which takes the process lock).
  */
 #include "model/internal.h"
+#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <stdlib.h>
 #include <string.h>

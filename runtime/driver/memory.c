@@ -23,6 +23,7 @@
  * memory that is gone.
  */
 #include "model/internal.h"
+#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <ctype.h>
 #include <errno.h>

@@ -16,6 +16,7 @@
  * SYNC_MEMOPS.
  */
 #include "model/internal.h"
+#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <string.h>
 

@@ -174,10 +174,8 @@ int cuemu_size_parse(const char *s, uint64_t *out);
 
 /* The calling thread's current context and its device; fails with
  * NOT_INITIALIZED or INVALID_CONTEXT as the driver does. Either out may be
- * NULL. The runtime API calls cuemu_rt_current() which first makes the
- * runtime's device's primary context current. */
+ * NULL. */
 CUresult cuemu_current(CUcontext *ctx, int *dev);
-CUresult cuemu_rt_current(CUcontext *ctx, int *dev);
 int cuemu_ctx_device(CUcontext ctx);
 bool cuemu_ctx_valid(CUcontext ctx);
 /* Primary context of dev (retained by no one if never retained). */
@@ -277,8 +275,14 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p);
 /* ------------------------------------------------------------------ */
 /* Hooks between subsystems                                            */
 
-/* pool.c: give memory back down to each pool's release threshold; called
- * after a stream, event or context synchronize. Takes the process lock. */
+/* stream.c: what a host synchronization (a stream, an event or a context
+ * synchronize) sets off in the parts of the model above the stream engine,
+ * such as the pool allocator's release down to each pool's threshold. fn
+ * runs with no lock held; register from a constructor. */
+void cuemu_on_host_sync(void (*fn)(void));
+void cuemu_host_synced(void);
+/* pool.c: give memory back down to each pool's release threshold (the
+ * host-sync hook pool.c registers). Takes the process lock. */
 void cuemu_pool_on_sync(void);
 /* managed.c: is p inside managed memory? Used by copies before touching
  * user memory; makes [p, p+len) resident on proc for access (a fault). */
@@ -359,10 +363,5 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 /* The control server (control.c): started by cuInit unless CUEMU_CONTROL=0. */
 int cuemu_control_start(void);
 void cuemu_control_stop(void);
-
-/* ------------------------------------------------------------------ */
-/* The runtime API's error state (cudart.c)                             */
-
-cudaError_t cuemu_rt_result(CUresult r); /* maps, records sticky last error */
 
 #endif

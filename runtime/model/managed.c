@@ -18,6 +18,7 @@
  * ask "is this managed?" without the process lock.
  */
 #include "model/managed.h"
+#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <errno.h>
 #include <numa.h>

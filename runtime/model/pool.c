@@ -19,6 +19,7 @@
  * come after the process lock) and never wait for a stream.
  */
 #include "model/internal.h"
+#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -890,6 +891,12 @@ void cuemu_pool_on_sync(void)
 			release(p, p->threshold, false);
 	}
 	cuemu_unlock();
+}
+
+/* A host synchronization releases memory down to each pool's threshold. */
+__attribute__((constructor)) static void pool_hook_sync(void)
+{
+	cuemu_on_host_sync(cuemu_pool_on_sync);
 }
 
 /* ---------------------------------------------------------------- the API: allocation */

@@ -328,6 +328,28 @@ bool cuemu_stream_follows(CUstream s, struct cuemu_spos p)
 	return yes || implicitly_ordered(s, p.stream);
 }
 
+/* ---------------------------------------------------------------- host sync */
+
+/* What a host synchronization sets off above the stream engine (the pool
+ * allocator's release to threshold). Global because the hooks belong to the
+ * process's model, not to a stream; written only from constructors, before
+ * any thread can synchronize, and read-only after. */
+#define HOST_SYNC_HOOKS 4
+static void (*host_sync_hooks[HOST_SYNC_HOOKS])(void);
+static int host_sync_nhooks;
+
+void cuemu_on_host_sync(void (*fn)(void))
+{
+	if (host_sync_nhooks < HOST_SYNC_HOOKS)
+		host_sync_hooks[host_sync_nhooks++] = fn;
+}
+
+void cuemu_host_synced(void)
+{
+	for (int i = 0; i < host_sync_nhooks; i++)
+		host_sync_hooks[i]();
+}
+
 /* ---------------------------------------------------------------- workers */
 
 static double time_scale(void)
@@ -916,7 +938,7 @@ CUresult cuStreamSynchronize(CUstream hStream)
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
 	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
 		return r;
-	cuemu_pool_on_sync();
+	cuemu_host_synced();
 	return CUDA_SUCCESS;
 }
 
@@ -1261,7 +1283,7 @@ CUresult cuEventSynchronize(CUevent hEvent)
 		atomic_max(&host_ns, event_state(e).ns);
 	}
 	event_unref(e);
-	cuemu_pool_on_sync();
+	cuemu_host_synced();
 	return CUDA_SUCCESS;
 }
 

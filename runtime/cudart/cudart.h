@@ -1,0 +1,30 @@
+/*
+ * cudart.h - the runtime API's own state, shared by the files of
+ * runtime/cudart/: its lazy initialization (the current device's primary
+ * context, retained once), its per-thread last error and the CUresult to
+ * cudaError_t mapping. Everything below it is reached through the public
+ * driver API (cuda.h, cuemu.h), as libcudart is a client of libcuda.
+ *
+ * Locking: see device.c; the last error and the selected device are per
+ * thread.
+ */
+#ifndef CUEMU_CUDART_H
+#define CUEMU_CUDART_H
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+#include "cuemu.h"
+
+/* Initializes the runtime on first use (cuInit, then the primary context of
+ * the thread's device made current) unless the thread has a live context of
+ * its own; then the current context and its device. Either out may be NULL. */
+CUresult cuemu_rt_current(CUcontext *ctx, int *dev);
+
+/* Maps r to the runtime's code and records it as the thread's last error
+ * when it is one. */
+cudaError_t cuemu_rt_result(CUresult r);
+
+/* Records and returns a code the runtime decides on its own. */
+cudaError_t cuemu_rt_fail(cudaError_t e);
+
+#endif
