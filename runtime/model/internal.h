@@ -360,8 +360,4 @@ json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
 CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
                            const char *attr, const char *value);
 
-/* The control server (control.c): started by cuInit unless CUEMU_CONTROL=0. */
-int cuemu_control_start(void);
-void cuemu_control_stop(void);
-
 #endif

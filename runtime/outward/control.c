@@ -22,7 +22,7 @@
  * ctl is written by start and stop under ctl_lock, and read by the server
  * thread between them.
  */
-#include "model/internal.h"
+#include "model/context.h"
 #include "outward/cuemu-private.h"
 
 #include <errno.h>
@@ -1030,7 +1030,9 @@ static int start_thread(void)
 	return rc;
 }
 
-int cuemu_control_start(void)
+static void control_stop(void);
+
+static int control_start(void)
 {
 	static bool registered;
 	char dir[PATH_MAX];
@@ -1059,14 +1061,14 @@ int cuemu_control_start(void)
 	ctl.running = true;
 	ctl.owner = getpid();
 	if (!registered)
-		registered = atexit(cuemu_control_stop) == 0;
+		registered = atexit(control_stop) == 0;
 	rc = 0;
 out:
 	pthread_mutex_unlock(&ctl_lock);
 	return rc;
 }
 
-void cuemu_control_stop(void)
+static void control_stop(void)
 {
 	pthread_mutex_lock(&ctl_lock);
 	/* A forked child inherits ctl but not the thread, and the socket is
@@ -1084,6 +1086,22 @@ void cuemu_control_stop(void)
 	ctl.wake[0] = ctl.wake[1] = ctl.lfd = -1;
 	ctl.running = false;
 	pthread_mutex_unlock(&ctl_lock);
+}
+
+/* The control server is how cufs sees this process; a process that asks
+ * not to be seen (benchmarks, some tests) sets CUEMU_CONTROL=0. */
+static void control_at_init(void)
+{
+	const char *env = getenv("CUEMU_CONTROL");
+
+	if (!(env && strcmp(env, "0") == 0) && control_start() < 0)
+		cuemu_debug("control server not started: %s", cuemu_errmsg());
+}
+
+/* The model starts the server when it initializes (cuInit). */
+__attribute__((constructor)) static void control_hook_init(void)
+{
+	cuemu_on_init(control_at_init);
 }
 
 /* ---------------------------------------------------------------- machine */

@@ -1,0 +1,328 @@
+/*
+ * context.c - the process as the model sees it: the process lock, whether
+ * the model is initialized (and what runs when it is), the contexts (one
+ * primary per device, the created ones), each thread's context stack, and
+ * which devices a context may reach as peers.
+ *
+ * A context here is a device, the flags it was made with and the peers it
+ * may access; its streams live in stream.c and its memory in the subsystems
+ * that allocated it. Primary contexts are one static object per device whose
+ * handle never changes (as the driver's). Created contexts live on a list
+ * that only grows: a destroyed one is marked dead and its slot reused by a
+ * later create, so a stale handle is found dead, never dereferenced after a
+ * free, and the list can be read without a lock.
+ *
+ * Locking: contexts are created, destroyed, retained and released under the
+ * process lock (cuemu_lock, defined here); the functions that change them
+ * say "lock held". alive, refs and peers are read with atomics, so that
+ * cuemu_current, cuemu_ctx_valid and cuemu_peer_enabled take no lock and
+ * may be called with it held. The context stack is per thread and needs no
+ * lock.
+ */
+#include "model/context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct CUctx_st {
+	int dev;
+	unsigned int flags;
+	bool alive;              /* atomic: created and not destroyed */
+	unsigned int refs;       /* primary: retain count (active while > 0) */
+	uint32_t peers;          /* atomic: devices this context may reach */
+	struct CUctx_st *next;   /* created contexts: immutable once listed */
+};
+
+/* The process lock. Global because a CUDA context is process-wide state
+ * the API carries no handle for: every thread's calls share one address
+ * space, one set of allocations and one set of contexts. */
+static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The model is initialized: process-wide, as the driver's initialization
+ * is. init_lock serializes the first initialization. */
+static bool initialized;
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* What runs once the model is up (the control server of outward/). Written
+ * only from constructors, before any thread can initialize. */
+#define INIT_HOOKS 4
+static void (*init_hooks[INIT_HOOKS])(void);
+static int n_init_hooks;
+
+/* One primary context per device, and the contexts made by create.
+ * Global for the same reason as the lock; guarded by it. */
+static struct CUctx_st primaries[CUEMU_MAX_DEVICES];
+static struct CUctx_st *created;
+
+/* Each thread's context stack (the driver keeps one per CPU thread). */
+static __thread CUcontext ctx_stack[CUEMU_CTX_STACK_MAX];
+static __thread int ctx_depth;
+
+/* ---------------------------------------------------------------- the process */
+
+/* fork() while another thread holds the process lock would leave the
+ * child's copy locked for ever: fork waits for it instead. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&process_lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&process_lock);
+}
+
+void cuemu_lock(void)
+{
+	pthread_mutex_lock(&process_lock);
+}
+
+void cuemu_unlock(void)
+{
+	pthread_mutex_unlock(&process_lock);
+}
+
+CUresult cuemu_check_init(void)
+{
+	if (!__atomic_load_n(&initialized, __ATOMIC_ACQUIRE))
+		return cuemu_fail(CUDA_ERROR_NOT_INITIALIZED,
+				  "cuInit has not been called");
+	return CUDA_SUCCESS;
+}
+
+void cuemu_on_init(void (*fn)(void))
+{
+	if (n_init_hooks < INIT_HOOKS)
+		init_hooks[n_init_hooks++] = fn;
+}
+
+CUresult cuemu_model_init(void)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&init_lock);
+	if (initialized)
+		goto out;
+	if (cuemu_machine_attach() < 0) {
+		r = cuemu_fail(CUDA_ERROR_NO_DEVICE, "no machine: %s",
+			       cuemu_errmsg());
+		goto out;
+	}
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		primaries[d].dev = d;
+	pthread_atfork(fork_prepare, fork_done, fork_done);
+	for (int i = 0; i < n_init_hooks; i++)
+		init_hooks[i]();
+	__atomic_store_n(&initialized, true, __ATOMIC_RELEASE);
+out:
+	pthread_mutex_unlock(&init_lock);
+	return r;
+}
+
+/* ---------------------------------------------------------------- contexts */
+
+bool cuemu_ctx_is_primary(CUcontext ctx)
+{
+	return ctx >= primaries && ctx < primaries + CUEMU_MAX_DEVICES;
+}
+
+/* Takes no lock: the list only grows and a listed node never changes its
+ * next pointer. */
+bool cuemu_ctx_valid(CUcontext ctx)
+{
+	if (!ctx)
+		return false;
+	if (cuemu_ctx_is_primary(ctx))
+		return __atomic_load_n(&ctx->refs, __ATOMIC_ACQUIRE) > 0;
+	for (struct CUctx_st *c = __atomic_load_n(&created, __ATOMIC_ACQUIRE);
+	     c; c = c->next)
+		if (c == ctx)
+			return __atomic_load_n(&c->alive, __ATOMIC_ACQUIRE);
+	return false;
+}
+
+int cuemu_ctx_device(CUcontext ctx)
+{
+	return ctx ? ctx->dev : -1;
+}
+
+unsigned int cuemu_ctx_flags(CUcontext ctx)
+{
+	return ctx->flags;
+}
+
+void cuemu_ctx_set_flags(CUcontext ctx, unsigned int flags)
+{
+	ctx->flags = flags;
+}
+
+CUcontext cuemu_primary_ctx(int dev)
+{
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return NULL;
+	return &primaries[dev];
+}
+
+/* A dead slot of the list, or a new one at its head. Lock held. */
+static struct CUctx_st *ctx_slot(void)
+{
+	struct CUctx_st *c;
+
+	for (c = created; c; c = c->next)
+		if (!c->alive)
+			return c;
+	if (!(c = calloc(1, sizeof *c)))
+		return NULL;
+	c->next = created;
+	__atomic_store_n(&created, c, __ATOMIC_RELEASE);
+	return c;
+}
+
+CUcontext cuemu_ctx_new(int dev, unsigned int flags)
+{
+	struct CUctx_st *c = ctx_slot();
+
+	if (c) {
+		c->dev = dev;
+		c->flags = flags;
+		__atomic_store_n(&c->peers, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&c->alive, true, __ATOMIC_RELEASE);
+	}
+	return c;
+}
+
+void cuemu_ctx_kill(CUcontext ctx)
+{
+	__atomic_store_n(&ctx->alive, false, __ATOMIC_RELEASE);
+}
+
+unsigned int cuemu_primary_retain(int dev)
+{
+	return __atomic_fetch_add(&primaries[dev].refs, 1, __ATOMIC_RELEASE);
+}
+
+int cuemu_primary_release(int dev)
+{
+	if (primaries[dev].refs == 0)
+		return -1;
+	return __atomic_sub_fetch(&primaries[dev].refs, 1,
+				  __ATOMIC_RELEASE) == 0;
+}
+
+bool cuemu_primary_retained(int dev)
+{
+	return __atomic_load_n(&primaries[dev].refs, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* ---------------------------------------------------------------- current */
+
+CUcontext cuemu_ctx_top(void)
+{
+	return ctx_depth ? ctx_stack[ctx_depth - 1] : NULL;
+}
+
+bool cuemu_ctx_stack_full(void)
+{
+	return ctx_depth >= CUEMU_CTX_STACK_MAX;
+}
+
+bool cuemu_ctx_push(CUcontext ctx)
+{
+	if (cuemu_ctx_stack_full())
+		return false;
+	ctx_stack[ctx_depth++] = ctx;
+	return true;
+}
+
+CUcontext cuemu_ctx_pop(void)
+{
+	return ctx_depth ? ctx_stack[--ctx_depth] : NULL;
+}
+
+void cuemu_ctx_replace_top(CUcontext ctx)
+{
+	if (!ctx) {
+		if (ctx_depth)
+			ctx_depth--;
+	} else if (ctx_depth) {
+		ctx_stack[ctx_depth - 1] = ctx;
+	} else {
+		ctx_stack[ctx_depth++] = ctx;
+	}
+}
+
+void cuemu_ctx_unstack(CUcontext ctx)
+{
+	int j = 0;
+
+	for (int i = 0; i < ctx_depth; i++)
+		if (ctx_stack[i] != ctx)
+			ctx_stack[j++] = ctx_stack[i];
+	ctx_depth = j;
+}
+
+CUresult cuemu_current(CUcontext *ctx, int *dev)
+{
+	CUresult r = cuemu_check_init();
+	CUcontext c;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	c = cuemu_ctx_top();
+	if (!c)
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "no context is current to this thread");
+	if (!cuemu_ctx_valid(c))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the current context was destroyed");
+	if (ctx)
+		*ctx = c;
+	if (dev)
+		*dev = c->dev;
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- peers */
+
+bool cuemu_peer_link(int a, int b)
+{
+	const struct cuemu_link *l = cuemu_link(a, b);
+
+	return a != b && l && l->kind != 0;
+}
+
+bool cuemu_ctx_has_peer(CUcontext c, int dev)
+{
+	return __atomic_load_n(&c->peers, __ATOMIC_ACQUIRE) >> dev & 1;
+}
+
+void cuemu_ctx_set_peer(CUcontext c, int dev, bool on)
+{
+	if (on)
+		__atomic_or_fetch(&c->peers, 1u << dev, __ATOMIC_RELEASE);
+	else
+		__atomic_and_fetch(&c->peers, ~(1u << dev), __ATOMIC_RELEASE);
+}
+
+void cuemu_ctx_clear_peers(CUcontext c)
+{
+	__atomic_store_n(&c->peers, 0, __ATOMIC_RELEASE);
+}
+
+bool cuemu_peer_enabled(int from_dev, int to_dev)
+{
+	if (from_dev < 0 || from_dev >= CUEMU_MAX_DEVICES || to_dev < 0 ||
+	    to_dev >= CUEMU_MAX_DEVICES)
+		return false;
+	if (from_dev == to_dev)
+		return true;
+	if (cuemu_ctx_valid(&primaries[from_dev]) &&
+	    cuemu_ctx_has_peer(&primaries[from_dev], to_dev))
+		return true;
+	for (struct CUctx_st *c = __atomic_load_n(&created, __ATOMIC_ACQUIRE);
+	     c; c = c->next)
+		if (c->dev == from_dev && __atomic_load_n(&c->alive,
+		    __ATOMIC_ACQUIRE) && cuemu_ctx_has_peer(c, to_dev))
+			return true;
+	return false;
+}
