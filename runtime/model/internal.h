@@ -313,17 +313,16 @@ struct cuemu_map_info {
 bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
 
 /* ------------------------------------------------------------------ */
-/* The event log (events.c): what /cu/events shows, one line an event.   */
+/* What the model tells (notify.c): its events, handed to the sinks that
+ * subscribed (the event log of outward/events.c), and its counters.      */
 
+/* Emits one event: a type word and a line of text. */
 void cuemu_event_log(const char *type, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Lines after sequence number since (exclusive), at most max, as a JSON
- * array of {"seq":N,"line":"..."}; *last gets the newest seq. */
-json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last);
-
-/* The process's last refused /cu write: CUresult name and a sentence. */
-void cuemu_set_last_error(CUresult r, const char *msg);
-json_t *cuemu_last_error_json(void);
+/* sink(type, text) is called for every event from then on, in the
+ * emitting thread, possibly with the process lock held: it takes only a
+ * leaf lock of its own. Call from a constructor. */
+void cuemu_on_event(void (*sink)(const char *type, const char *text));
 
 /* Per-process counters, summed over devices (processes/<pid>/counters). */
 void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n);

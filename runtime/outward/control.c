@@ -23,6 +23,7 @@
  * thread between them.
  */
 #include "model/context.h"
+#include "outward/outward.h"
 #include "outward/cuemu-private.h"
 
 #include <errno.h>

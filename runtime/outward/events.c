@@ -1,15 +1,15 @@
 /*
- * events.c - the process's event log (what /cu/events shows), the last
- * refused /cu write (processes/<pid>/last_error) and the per-process
- * counters.
+ * events.c - the process's event log (what /cu/events shows), kept from
+ * the events the model emits (model/notify.c), and the last refused /cu
+ * write (processes/<pid>/last_error).
  *
  * The log is a ring of the newest CUEMU_EVENT_RING lines, each with a
  * sequence number, so a reader that asks "since N" gets what it missed, or
  * learns by the gap that the ring wrapped. Locking: one leaf mutex of its
  * own, taken under any other lock and never around a call out of this file.
- * Counters are relaxed atomics.
  */
 #include "model/internal.h"
+#include "outward/outward.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,28 +34,25 @@ static struct {
 	struct timespec last_time;
 } elog = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* all zero: in .bss */
 
-/* Per-process counters, summed over devices; atomics, no lock. */
-static uint64_t proc_counters[CUEMU_CTR__COUNT];
-
-void cuemu_event_log(const char *type, const char *fmt, ...)
+/* One line of the log: wall time, the event's type, what the model said. */
+static void keep(const char *type, const char *text)
 {
 	struct timespec now;
 	struct event_line *l;
-	va_list ap;
-	int n;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&elog.lock);
 	l = &elog.ring[++elog.last_seq % CUEMU_EVENT_RING];
 	l->seq = elog.last_seq;
-	n = snprintf(l->text, sizeof l->text, "%lld.%03ld %s ",
-		     (long long)now.tv_sec, now.tv_nsec / 1000000, type);
-	if (n > 0 && (size_t)n < sizeof l->text) {
-		va_start(ap, fmt);
-		vsnprintf(l->text + n, sizeof l->text - n, fmt, ap);
-		va_end(ap);
-	}
+	snprintf(l->text, sizeof l->text, "%lld.%03ld %s %s",
+		 (long long)now.tv_sec, now.tv_nsec / 1000000, type, text);
 	pthread_mutex_unlock(&elog.lock);
+}
+
+/* The log subscribes to the model's events when the library loads. */
+__attribute__((constructor)) static void events_subscribe(void)
+{
+	cuemu_on_event(keep);
 }
 
 json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last)
@@ -101,14 +98,4 @@ json_t *cuemu_last_error_json(void)
 		      "time", (json_int_t)elog.last_time.tv_sec);
 	pthread_mutex_unlock(&elog.lock);
 	return o;
-}
-
-void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n)
-{
-	__atomic_add_fetch(&proc_counters[c], n, __ATOMIC_RELAXED);
-}
-
-uint64_t cuemu_proc_counter_get(enum cuemu_counter c)
-{
-	return __atomic_load_n(&proc_counters[c], __ATOMIC_RELAXED);
 }
