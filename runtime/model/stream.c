@@ -1,6 +1,7 @@
 /*
- * stream.c - streams, their workers and model clocks, events, and positions
- * in stream order.
+ * stream.c - the stream engine: streams, their workers and model clocks,
+ * events, and positions in stream order. The cuStream* and cuEvent* entry
+ * points are driver/stream.c's and driver/event.c's.
  *
  * Each stream runs its operations in order on a worker thread of its own,
  * started by the first operation. An operation may first wait for positions
@@ -25,7 +26,7 @@
  * event's lock; done_lock (a leaf: the condition every waiter sleeps on).
  * No stream lock is held while an operation runs.
  */
-#include "model/internal.h"
+#include "model/stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -788,36 +789,20 @@ CUresult cuemu_stream_get(CUstream h, CUstream *out)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
-				    int priority)
+CUresult cuemu_stream_create(CUcontext ctx, unsigned int flags, int priority,
+			     CUstream *out)
 {
-	CUcontext ctx;
-	CUstream s;
-	CUresult r;
-	int dev;
+	CUstream s = stream_new(ctx, cuemu_ctx_device(ctx), flags, priority,
+				KIND_USER);
 
-	if (!phStream)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
-	if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "stream flags 0x%x are not valid", flags);
-	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS)
-		return r;
-	/* The driver clamps priorities to the device's range, [-5, 0]. */
-	priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
-	if (!(s = stream_new(ctx, dev, flags, priority, KIND_USER)))
+	if (!s)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
 	pthread_mutex_lock(&reg_lock);
 	register_uid(s);
 	RB_INSERT(handle_tree, &streams, s);
 	pthread_mutex_unlock(&reg_lock);
-	*phStream = s;
+	*out = s;
 	return CUDA_SUCCESS;
-}
-
-CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
-{
-	return cuStreamCreateWithPriority(phStream, Flags, 0);
 }
 
 /* Marks s for destruction: its worker drains the queue, then frees it. A
@@ -836,168 +821,39 @@ static void stream_destroy(CUstream s)
 		stream_retire(s);
 }
 
-CUresult cuStreamDestroy_v2(CUstream hStream)
+CUresult cuemu_stream_release(CUstream h)
 {
-	CUstream s = NULL;
-	CUresult r;
+	CUstream s;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!hStream || hStream == CU_STREAM_LEGACY ||
-	    hStream == CU_STREAM_PER_THREAD)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "an implicit stream cannot be destroyed");
 	pthread_mutex_lock(&reg_lock);
-	if ((s = RB_FIND(handle_tree, &streams, hStream)))
+	if ((s = RB_FIND(handle_tree, &streams, h)))
 		RB_REMOVE(handle_tree, &streams, s);
 	pthread_mutex_unlock(&reg_lock);
 	if (!s)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "stream %p does not exist", (void *)hStream);
+				  "stream %p does not exist", (void *)h);
 	stream_destroy(s);
 	return CUDA_SUCCESS;
 }
 
-#undef cuStreamDestroy
-CUresult cuStreamDestroy(CUstream hStream);
-CUresult cuStreamDestroy(CUstream hStream)
+int cuemu_stream_priority(CUstream s)
 {
-	return cuStreamDestroy_v2(hStream);
+	return s->priority;
 }
 
-CUresult cuStreamGetPriority(CUstream hStream, int *priority)
+unsigned int cuemu_stream_flags(CUstream s)
 {
-	CUstream s;
-	CUresult r;
-
-	if (!priority)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL priority");
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	*priority = s->priority;
-	return CUDA_SUCCESS;
+	return s->flags;
 }
 
-CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags)
+CUcontext cuemu_stream_ctx(CUstream s)
 {
-	CUstream s;
-	CUresult r;
-
-	if (!flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL flags");
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	*flags = s->flags;
-	return CUDA_SUCCESS;
+	return s->kind == KIND_USER ? s->ctx : NULL;
 }
 
-CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+bool cuemu_stream_idle(CUstream s)
 {
-	CUstream s;
-	CUresult r;
-
-	if (!pctx)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL context");
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	/* The implicit streams answer the context that is current. */
-	if (s->kind != KIND_USER)
-		return cuemu_current(pctx, NULL);
-	*pctx = s->ctx;
-	return CUDA_SUCCESS;
-}
-
-/* CUDA 13: the stream's context, and its green context (none here). */
-CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
-			   CUgreenCtx *pGreenCtx)
-{
-	CUresult r = cuStreamGetCtx(hStream, pCtx);
-
-	if (r == CUDA_SUCCESS && pGreenCtx)
-		*pGreenCtx = NULL;
-	return r;
-}
-
-CUresult cuStreamQuery(CUstream hStream)
-{
-	CUstream s;
-	CUresult r;
-
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	if (atomic_get(&s->done_seq) < atomic_get(&s->enq_seq))
-		return CUDA_ERROR_NOT_READY;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuStreamSynchronize(CUstream hStream)
-{
-	CUstream s;
-	CUresult r;
-
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
-	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
-		return r;
-	cuemu_host_synced();
-	return CUDA_SUCCESS;
-}
-
-/* ---------------------------------------------------------------- host work */
-
-struct host_call {
-	CUhostFn fn;
-	CUstreamCallback cb;
-	CUstream handle;         /* as the caller named the stream */
-	void *user;
-};
-
-static void host_call_op(CUstream s, void *arg)
-{
-	struct host_call c = *(struct host_call *)arg;
-
-	/* Freed before the user's function runs: a function that blocks
-	 * across a fork then leaves nothing behind in the child. */
-	free(arg);
-	if (c.fn)
-		c.fn(c.user);
-	else
-		c.cb(c.handle, CUDA_SUCCESS, c.user);
-}
-
-static CUresult enqueue_host(CUstream h, struct host_call c)
-{
-	struct host_call *p;
-	CUstream s;
-	CUresult r;
-
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!(p = malloc(sizeof *p)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
-	*p = c;
-	if ((r = cuemu_stream_enqueue(s, host_call_op, p)) != CUDA_SUCCESS)
-		free(p);
-	return r;
-}
-
-CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
-{
-	if (!fn)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL host function");
-	return enqueue_host(hStream, (struct host_call){
-		.fn = fn, .handle = hStream, .user = userData });
-}
-
-CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
-			     void *userData, unsigned int flags)
-{
-	if (!callback)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL callback");
-	if (flags != 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "callback flags must be 0, not %u", flags);
-	return enqueue_host(hStream, (struct host_call){
-		.cb = callback, .handle = hStream, .user = userData });
+	return atomic_get(&s->done_seq) >= atomic_get(&s->enq_seq);
 }
 
 /* ---------------------------------------------------------------- all */
@@ -1110,22 +966,10 @@ static CUresult event_get(CUevent h, CUevent *out)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
+CUresult cuemu_event_new(unsigned int Flags, CUevent *phEvent)
 {
-	const unsigned int all = CU_EVENT_BLOCKING_SYNC |
-				 CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-	CUresult r;
 	CUevent e;
 
-	if (!phEvent)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL event");
-	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
-		return r;
-	if ((Flags & ~all) || ((Flags & CU_EVENT_INTERPROCESS) &&
-			       !(Flags & CU_EVENT_DISABLE_TIMING)))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "event flags 0x%x "
-				  "are not valid (INTERPROCESS needs "
-				  "DISABLE_TIMING)", Flags);
 	if (!(e = calloc(1, sizeof *e)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
 	e->flags = Flags;
@@ -1138,13 +982,10 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuEventDestroy_v2(CUevent hEvent)
+CUresult cuemu_event_release(CUevent hEvent)
 {
-	CUresult r;
 	CUevent e;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
 	pthread_mutex_lock(&reg_lock);
 	if ((e = RB_FIND(event_tree, &events, hEvent)))
 		RB_REMOVE(event_tree, &events, e);
@@ -1155,13 +996,6 @@ CUresult cuEventDestroy_v2(CUevent hEvent)
 	/* A record still pending keeps it until it is reached. */
 	event_unref(e);
 	return CUDA_SUCCESS;
-}
-
-#undef cuEventDestroy
-CUresult cuEventDestroy(CUevent hEvent);
-CUresult cuEventDestroy(CUevent hEvent)
-{
-	return cuEventDestroy_v2(hEvent);
 }
 
 struct record {
@@ -1190,7 +1024,7 @@ static void record_drop(void *arg)
 	free(rec);
 }
 
-CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
+CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 {
 	struct vclock vc = { 0 };
 	struct record *rec;
@@ -1253,7 +1087,7 @@ static struct event_state event_state(CUevent e)
 	return st;
 }
 
-CUresult cuEventQuery(CUevent hEvent)
+CUresult cuemu_event_query(CUevent hEvent)
 {
 	struct event_state st;
 	CUresult r;
@@ -1269,7 +1103,7 @@ CUresult cuEventQuery(CUevent hEvent)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuEventSynchronize(CUevent hEvent)
+CUresult cuemu_event_sync(CUevent hEvent)
 {
 	struct event_state st;
 	CUresult r;
@@ -1283,12 +1117,11 @@ CUresult cuEventSynchronize(CUevent hEvent)
 		atomic_max(&host_ns, event_state(e).ns);
 	}
 	event_unref(e);
-	cuemu_host_synced();
 	return CUDA_SUCCESS;
 }
 
 /* The model time a completed, timed event reached, or why not. */
-static CUresult event_time(CUevent h, uint64_t *ns)
+CUresult cuemu_event_time(CUevent h, uint64_t *ns)
 {
 	struct event_state st;
 	CUresult r;
@@ -1313,33 +1146,7 @@ static CUresult event_time(CUevent h, uint64_t *ns)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
-			       CUevent hEnd)
-{
-	uint64_t t0, t1;
-	CUresult r;
-
-	/* So the driver answers (probes/results/ctx.txt). */
-	if (!pMilliseconds)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL result");
-	if ((r = event_time(hStart, &t0)) != CUDA_SUCCESS ||
-	    (r = event_time(hEnd, &t1)) != CUDA_SUCCESS)
-		return r;
-	*pMilliseconds = (float)(((double)t1 - (double)t0) / 1e6);
-	return CUDA_SUCCESS;
-}
-
-#undef cuEventElapsedTime
-CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
-			    CUevent hEnd);
-CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
-			    CUevent hEnd)
-{
-	return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
-}
-
-CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
-			   unsigned int Flags)
+CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 {
 	struct cuemu_spos pos;
 	struct vclock vc = { 0 };
@@ -1348,9 +1155,6 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
 	CUevent e;
 	CUresult r;
 
-	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "wait flags 0x%x are not valid", Flags);
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS) {
@@ -1369,17 +1173,4 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
 		r = enqueue(s, NULL, NULL, NULL, &pos, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
-}
-
-CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns)
-{
-	CUstream st;
-	CUresult r;
-
-	if (!ns)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL time");
-	if ((r = cuemu_stream_get(s, &st)) != CUDA_SUCCESS)
-		return r;
-	*ns = cuemu_stream_now(st);
-	return CUDA_SUCCESS;
 }

@@ -1,0 +1,212 @@
+/*
+ * stream.c - the driver API's stream management entries (cuStreamCreate,
+ * WithPriority, Destroy, GetPriority, GetFlags, GetCtx, Query, Synchronize,
+ * WaitEvent), host functions on a stream (cuLaunchHostFunc,
+ * cuStreamAddCallback) and the stream's model clock (cuemuStreamGetTime).
+ * The streams are the stream engine's (model/stream.c).
+ *
+ * No state; an entry checks its arguments and calls the engine, which
+ * takes its own locks.
+ */
+#include "model/stream.h"
+
+#include <stdlib.h>
+
+CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
+				    int priority)
+{
+	CUcontext ctx;
+	CUresult r;
+
+	if (!phStream)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL stream");
+	if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "stream flags 0x%x are not valid", flags);
+	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return r;
+	/* The driver clamps priorities to the device's range, [-5, 0]. */
+	priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
+	return cuemu_stream_create(ctx, flags, priority, phStream);
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
+{
+	return cuStreamCreateWithPriority(phStream, Flags, 0);
+}
+
+CUresult cuStreamDestroy_v2(CUstream hStream)
+{
+	CUresult r;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!hStream || hStream == CU_STREAM_LEGACY ||
+	    hStream == CU_STREAM_PER_THREAD)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "an implicit stream cannot be destroyed");
+	return cuemu_stream_release(hStream);
+}
+
+#undef cuStreamDestroy
+CUresult cuStreamDestroy(CUstream hStream);
+CUresult cuStreamDestroy(CUstream hStream)
+{
+	return cuStreamDestroy_v2(hStream);
+}
+
+CUresult cuStreamGetPriority(CUstream hStream, int *priority)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!priority)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL priority");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*priority = cuemu_stream_priority(s);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL flags");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*flags = cuemu_stream_flags(s);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!pctx)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL context");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	/* The implicit streams answer the context that is current. */
+	if (!cuemu_stream_ctx(s))
+		return cuemu_current(pctx, NULL);
+	*pctx = cuemu_stream_ctx(s);
+	return CUDA_SUCCESS;
+}
+
+/* CUDA 13: the stream's context, and its green context (none here). */
+CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
+			   CUgreenCtx *pGreenCtx)
+{
+	CUresult r = cuStreamGetCtx(hStream, pCtx);
+
+	if (r == CUDA_SUCCESS && pGreenCtx)
+		*pGreenCtx = NULL;
+	return r;
+}
+
+CUresult cuStreamQuery(CUstream hStream)
+{
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	return cuemu_stream_idle(s) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream)
+{
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
+		return r;
+	cuemu_host_synced();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
+			   unsigned int Flags)
+{
+	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "wait flags 0x%x are not valid", Flags);
+	return cuemu_stream_wait_event(hStream, hEvent);
+}
+
+CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns)
+{
+	CUstream st;
+	CUresult r;
+
+	if (!ns)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL time");
+	if ((r = cuemu_stream_get(s, &st)) != CUDA_SUCCESS)
+		return r;
+	*ns = cuemu_stream_now(st);
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- host work */
+
+struct host_call {
+	CUhostFn fn;
+	CUstreamCallback cb;
+	CUstream handle;         /* as the caller named the stream */
+	void *user;
+};
+
+static void host_call_op(CUstream s, void *arg)
+{
+	struct host_call c = *(struct host_call *)arg;
+
+	/* Freed before the user's function runs: a function that blocks
+	 * across a fork then leaves nothing behind in the child. */
+	free(arg);
+	if (c.fn)
+		c.fn(c.user);
+	else
+		c.cb(c.handle, CUDA_SUCCESS, c.user);
+}
+
+static CUresult enqueue_host(CUstream h, struct host_call c)
+{
+	struct host_call *p;
+	CUstream s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	if (!(p = malloc(sizeof *p)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
+	*p = c;
+	if ((r = cuemu_stream_enqueue(s, host_call_op, p)) != CUDA_SUCCESS)
+		free(p);
+	return r;
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+	if (!fn)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL host function");
+	return enqueue_host(hStream, (struct host_call){
+		.fn = fn, .handle = hStream, .user = userData });
+}
+
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
+			     void *userData, unsigned int flags)
+{
+	if (!callback)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL callback");
+	if (flags != 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "callback flags must be 0, not %u", flags);
+	return enqueue_host(hStream, (struct host_call){
+		.cb = callback, .handle = hStream, .user = userData });
+}
+

@@ -1,0 +1,42 @@
+/*
+ * stream.h - the stream engine's streams and events as the entry points
+ * see them (stream.c): making, releasing and describing streams, and the
+ * life of events. What every subsystem uses to run work on a stream
+ * (enqueue, positions, model time) is declared in internal.h.
+ */
+#ifndef CUEMU_MODEL_STREAM_H
+#define CUEMU_MODEL_STREAM_H
+
+#include "model/internal.h"
+
+/* A user stream of ctx (on ctx's device); OUT_OF_MEMORY without memory. */
+CUresult cuemu_stream_create(CUcontext ctx, unsigned int flags, int priority,
+			     CUstream *out);
+/* Takes h out of use: its work finishes, then it goes. INVALID_HANDLE for
+ * a handle that names no user stream. */
+CUresult cuemu_stream_release(CUstream h);
+int cuemu_stream_priority(CUstream s);
+unsigned int cuemu_stream_flags(CUstream s);
+/* A user stream's context; NULL for the implicit (legacy, per-thread)
+ * streams, which belong to whatever context is current. */
+CUcontext cuemu_stream_ctx(CUstream s);
+/* Every operation enqueued on s has finished. */
+bool cuemu_stream_idle(CUstream s);
+
+/* Events. Every call that takes a handle answers INVALID_HANDLE for one
+ * that names no live event. */
+CUresult cuemu_event_new(unsigned int flags, CUevent *out);
+/* A record still pending keeps the event until it is reached. */
+CUresult cuemu_event_release(CUevent h);
+CUresult cuemu_event_record(CUevent h, CUstream s);
+/* NOT_READY while the last record has not been reached. */
+CUresult cuemu_event_query(CUevent h);
+/* Waits for the last record, and the host's model time catches up. */
+CUresult cuemu_event_sync(CUevent h);
+/* The model time the last record reached: INVALID_HANDLE for an event
+ * without timing or never recorded, NOT_READY before it is reached. */
+CUresult cuemu_event_time(CUevent h, uint64_t *ns);
+/* Work enqueued on s from now on waits for the event's last record. */
+CUresult cuemu_stream_wait_event(CUstream s, CUevent h);
+
+#endif
