@@ -27,4 +27,13 @@ cudaError_t cuemu_rt_result(CUresult r);
 /* Records and returns a code the runtime decides on its own. */
 cudaError_t cuemu_rt_fail(cudaError_t e);
 
+/* Most cuda* calls start the runtime first, and return what that failed
+ * with. */
+#define RT_BEGIN()                                                    \
+	do {                                                          \
+		CUresult rt_r_ = cuemu_rt_current(NULL, NULL);        \
+		if (rt_r_ != CUDA_SUCCESS)                            \
+			return cuemu_rt_result(rt_r_);                \
+	} while (0)
+
 #endif

@@ -1,7 +1,9 @@
 /*
- * cudart.c - the runtime API's device, stream, event and error calls, on
- * top of the driver API of this library; the runtime's lazy initialization
- * (cuemu_rt_current) and its per-thread last error (cuemu_rt_result).
+ * device.c - the runtime API's initialization and device management: the
+ * runtime's lazy start (cuemu_rt_current), cudaDriverGetVersion,
+ * cudaRuntimeGetVersion, cudaGetDeviceCount, Set/GetDevice,
+ * cudaDeviceGetAttribute, cudaGetDeviceProperties, cudaDeviceSynchronize,
+ * cudaDeviceReset and peer access, on the public driver API.
  *
  * The runtime initializes on first use: cuInit, then the primary context of
  * the thread's device (device 0 until cudaSetDevice), which it retains once
@@ -9,238 +11,120 @@
  * the driver API is used as it is, as the real runtime does.
  *
  * Locking: rt_lock guards the runtime's retains of primary contexts; the
- * selected device and the last error are per thread, as the runtime's are.
- * Everything else is the driver API's business.
+ * selected device is per thread, as the runtime's is.
  */
-#include "model/internal.h"
 #include "cudart/cudart.h"
 
-#include <stdlib.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The most devices the runtime keeps a primary context for. */
+#define RT_MAX_DEVICES 64
 
 /* The primary contexts the runtime retained, one retain per device for the
  * whole process as the runtime does; guarded by rt_lock, read atomically. */
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool rt_retained[CUEMU_MAX_DEVICES];
+static CUcontext rt_primary[RT_MAX_DEVICES];
 
-/* The device cudaSetDevice chose for this thread, and its last error. */
+/* cuInit has succeeded once: the runtime need not ask again. */
+static bool rt_inited;
+
+/* The device cudaSetDevice chose for this thread. */
 static __thread int rt_dev;
-static __thread cudaError_t rt_last;
 
-/* ---------------------------------------------------------------- errors */
+/* ---------------------------------------------------------------- init */
 
-cudaError_t cuemu_rt_result(CUresult r)
+/* cuInit, until it has succeeded once. */
+static CUresult rt_init(void)
 {
-	/* Since CUDA 11 the runtime's codes share the driver's values for
-	 * the same conditions (OUT_OF_MEMORY 2 is cudaErrorMemoryAllocation,
-	 * INVALID_CONTEXT 201 is cudaErrorDeviceUninitialized, ...). */
-	cudaError_t e = (cudaError_t)r;
+	CUresult r;
 
-	if (e != cudaSuccess)
-		rt_last = e;
-	return e;
+	if (__atomic_load_n(&rt_inited, __ATOMIC_ACQUIRE))
+		return CUDA_SUCCESS;
+	if ((r = cuInit(0)) == CUDA_SUCCESS)
+		__atomic_store_n(&rt_inited, true, __ATOMIC_RELEASE);
+	return r;
 }
 
-/* Records and returns a runtime-only code. */
-cudaError_t cuemu_rt_fail(cudaError_t e)
+static CUresult rt_check_dev(int dev)
 {
-	rt_last = e;
-	return e;
+	CUresult r = rt_init();
+	int n;
+
+	if (r != CUDA_SUCCESS ||
+	    (r = cuDeviceGetCount(&n)) != CUDA_SUCCESS)
+		return r;
+	if (dev < 0 || dev >= n || dev >= RT_MAX_DEVICES)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return CUDA_SUCCESS;
 }
 
-cudaError_t cudaGetLastError(void)
+/* The runtime's own retain of dev's primary context, taken once. */
+static CUresult rt_retain(int dev, CUcontext *pctx)
 {
-	cudaError_t e = rt_last;
+	CUcontext c = __atomic_load_n(&rt_primary[dev], __ATOMIC_ACQUIRE);
+	CUresult r = CUDA_SUCCESS;
 
-	rt_last = cudaSuccess;
-	return e;
+	if (!c) {
+		pthread_mutex_lock(&rt_lock);
+		if (!(c = rt_primary[dev]) &&
+		    (r = cuDevicePrimaryCtxRetain(&c, dev)) == CUDA_SUCCESS)
+			__atomic_store_n(&rt_primary[dev], c,
+					 __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&rt_lock);
+	}
+	if (pctx)
+		*pctx = c;
+	return r;
 }
 
-cudaError_t cudaPeekAtLastError(void)
+/* The context current to the thread if it is alive, else none. */
+static CUcontext live_current(void)
 {
-	return rt_last;
+	CUcontext c = NULL;
+	CUdevice d;
+
+	if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c ||
+	    cuCtxGetDevice_v2(&d, c) != CUDA_SUCCESS)
+		return NULL;
+	return c;
 }
 
-#define N(e) { e, #e }
-static const struct {
-	cudaError_t e;
-	const char *name;
-} rt_names[] = {
-	N(cudaSuccess),
-	N(cudaErrorInvalidValue),
-	N(cudaErrorMemoryAllocation),
-	N(cudaErrorInitializationError),
-	N(cudaErrorCudartUnloading),
-	N(cudaErrorProfilerDisabled),
-	N(cudaErrorProfilerNotInitialized),
-	N(cudaErrorProfilerAlreadyStarted),
-	N(cudaErrorProfilerAlreadyStopped),
-	N(cudaErrorInvalidConfiguration),
-	N(cudaErrorInvalidPitchValue),
-	N(cudaErrorInvalidSymbol),
-	N(cudaErrorInvalidHostPointer),
-	N(cudaErrorInvalidDevicePointer),
-	N(cudaErrorInvalidTexture),
-	N(cudaErrorInvalidTextureBinding),
-	N(cudaErrorInvalidChannelDescriptor),
-	N(cudaErrorInvalidMemcpyDirection),
-	N(cudaErrorAddressOfConstant),
-	N(cudaErrorTextureFetchFailed),
-	N(cudaErrorTextureNotBound),
-	N(cudaErrorSynchronizationError),
-	N(cudaErrorInvalidFilterSetting),
-	N(cudaErrorInvalidNormSetting),
-	N(cudaErrorMixedDeviceExecution),
-	N(cudaErrorNotYetImplemented),
-	N(cudaErrorMemoryValueTooLarge),
-	N(cudaErrorStubLibrary),
-	N(cudaErrorInsufficientDriver),
-	N(cudaErrorCallRequiresNewerDriver),
-	N(cudaErrorInvalidSurface),
-	N(cudaErrorDuplicateVariableName),
-	N(cudaErrorDuplicateTextureName),
-	N(cudaErrorDuplicateSurfaceName),
-	N(cudaErrorDevicesUnavailable),
-	N(cudaErrorIncompatibleDriverContext),
-	N(cudaErrorMissingConfiguration),
-	N(cudaErrorPriorLaunchFailure),
-	N(cudaErrorLaunchMaxDepthExceeded),
-	N(cudaErrorLaunchFileScopedTex),
-	N(cudaErrorLaunchFileScopedSurf),
-	N(cudaErrorSyncDepthExceeded),
-	N(cudaErrorLaunchPendingCountExceeded),
-	N(cudaErrorInvalidDeviceFunction),
-	N(cudaErrorNoDevice),
-	N(cudaErrorInvalidDevice),
-	N(cudaErrorDeviceNotLicensed),
-	N(cudaErrorSoftwareValidityNotEstablished),
-	N(cudaErrorStartupFailure),
-	N(cudaErrorInvalidKernelImage),
-	N(cudaErrorDeviceUninitialized),
-	N(cudaErrorMapBufferObjectFailed),
-	N(cudaErrorUnmapBufferObjectFailed),
-	N(cudaErrorArrayIsMapped),
-	N(cudaErrorAlreadyMapped),
-	N(cudaErrorNoKernelImageForDevice),
-	N(cudaErrorAlreadyAcquired),
-	N(cudaErrorNotMapped),
-	N(cudaErrorNotMappedAsArray),
-	N(cudaErrorNotMappedAsPointer),
-	N(cudaErrorECCUncorrectable),
-	N(cudaErrorUnsupportedLimit),
-	N(cudaErrorDeviceAlreadyInUse),
-	N(cudaErrorPeerAccessUnsupported),
-	N(cudaErrorInvalidPtx),
-	N(cudaErrorInvalidGraphicsContext),
-	N(cudaErrorNvlinkUncorrectable),
-	N(cudaErrorJitCompilerNotFound),
-	N(cudaErrorUnsupportedPtxVersion),
-	N(cudaErrorJitCompilationDisabled),
-	N(cudaErrorUnsupportedExecAffinity),
-	N(cudaErrorUnsupportedDevSideSync),
-	N(cudaErrorContained),
-	N(cudaErrorInvalidSource),
-	N(cudaErrorFileNotFound),
-	N(cudaErrorSharedObjectSymbolNotFound),
-	N(cudaErrorSharedObjectInitFailed),
-	N(cudaErrorOperatingSystem),
-	N(cudaErrorInvalidResourceHandle),
-	N(cudaErrorIllegalState),
-	N(cudaErrorLossyQuery),
-	N(cudaErrorSymbolNotFound),
-	N(cudaErrorNotReady),
-	N(cudaErrorIllegalAddress),
-	N(cudaErrorLaunchOutOfResources),
-	N(cudaErrorLaunchTimeout),
-	N(cudaErrorLaunchIncompatibleTexturing),
-	N(cudaErrorPeerAccessAlreadyEnabled),
-	N(cudaErrorPeerAccessNotEnabled),
-	N(cudaErrorSetOnActiveProcess),
-	N(cudaErrorContextIsDestroyed),
-	N(cudaErrorAssert),
-	N(cudaErrorTooManyPeers),
-	N(cudaErrorHostMemoryAlreadyRegistered),
-	N(cudaErrorHostMemoryNotRegistered),
-	N(cudaErrorHardwareStackError),
-	N(cudaErrorIllegalInstruction),
-	N(cudaErrorMisalignedAddress),
-	N(cudaErrorInvalidAddressSpace),
-	N(cudaErrorInvalidPc),
-	N(cudaErrorLaunchFailure),
-	N(cudaErrorCooperativeLaunchTooLarge),
-	N(cudaErrorTensorMemoryLeak),
-	N(cudaErrorNotPermitted),
-	N(cudaErrorNotSupported),
-	N(cudaErrorSystemNotReady),
-	N(cudaErrorSystemDriverMismatch),
-	N(cudaErrorCompatNotSupportedOnDevice),
-	N(cudaErrorMpsConnectionFailed),
-	N(cudaErrorMpsRpcFailure),
-	N(cudaErrorMpsServerNotReady),
-	N(cudaErrorMpsMaxClientsReached),
-	N(cudaErrorMpsMaxConnectionsReached),
-	N(cudaErrorMpsClientTerminated),
-	N(cudaErrorCdpNotSupported),
-	N(cudaErrorCdpVersionMismatch),
-	N(cudaErrorStreamCaptureUnsupported),
-	N(cudaErrorStreamCaptureInvalidated),
-	N(cudaErrorStreamCaptureMerge),
-	N(cudaErrorStreamCaptureUnmatched),
-	N(cudaErrorStreamCaptureUnjoined),
-	N(cudaErrorStreamCaptureIsolation),
-	N(cudaErrorStreamCaptureImplicit),
-	N(cudaErrorCapturedEvent),
-	N(cudaErrorStreamCaptureWrongThread),
-	N(cudaErrorTimeout),
-	N(cudaErrorGraphExecUpdateFailure),
-	N(cudaErrorExternalDevice),
-	N(cudaErrorInvalidClusterSize),
-	N(cudaErrorFunctionNotLoaded),
-	N(cudaErrorInvalidResourceType),
-	N(cudaErrorInvalidResourceConfiguration),
-	N(cudaErrorUnknown),
-};
-#undef N
-
-/* Text of the codes that have no driver counterpart. */
-static const struct {
-	cudaError_t e;
-	const char *text;
-} rt_texts[] = {
-	{ cudaErrorCudartUnloading, "driver shutting down" },
-	{ cudaErrorInvalidConfiguration, "invalid configuration argument" },
-	{ cudaErrorInvalidPitchValue, "invalid pitch argument" },
-	{ cudaErrorInvalidSymbol, "invalid device symbol" },
-	{ cudaErrorInvalidHostPointer, "invalid host pointer" },
-	{ cudaErrorInvalidDevicePointer, "invalid device pointer" },
-	{ cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy" },
-	{ cudaErrorInsufficientDriver, "CUDA driver version is insufficient "
-	  "for CUDA runtime version" },
-	{ cudaErrorInvalidDeviceFunction, "invalid device function" },
-	{ cudaErrorMissingConfiguration, "__global__ function call is not "
-	  "configured" },
-};
-
-const char *cudaGetErrorName(cudaError_t error)
+/* Makes dev's primary context, retained by the runtime, current. */
+static CUresult rt_activate(int dev, CUcontext *pctx)
 {
-	for (size_t i = 0; i < sizeof rt_names / sizeof rt_names[0]; i++)
-		if (rt_names[i].e == error)
-			return rt_names[i].name;
-	return "unrecognized error code";
+	CUcontext c;
+	CUresult r;
+
+	if ((r = rt_check_dev(dev)) != CUDA_SUCCESS ||
+	    (r = rt_retain(dev, &c)) != CUDA_SUCCESS ||
+	    (r = cuCtxSetCurrent(c)) != CUDA_SUCCESS)
+		return r;
+	if (pctx)
+		*pctx = c;
+	return CUDA_SUCCESS;
 }
 
-const char *cudaGetErrorString(cudaError_t error)
+CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
 {
-	const char *s = NULL;
+	CUresult r;
+	CUcontext c;
+	CUdevice d;
 
-	for (size_t i = 0; i < sizeof rt_texts / sizeof rt_texts[0]; i++)
-		if (rt_texts[i].e == error)
-			return rt_texts[i].text;
-	if (error == cudaErrorInitializationError)
-		return "initialization error";
-	if (cuGetErrorString((CUresult)error, &s) == CUDA_SUCCESS && s)
-		return s;
-	return "unrecognized error code";
+	if ((r = rt_init()) != CUDA_SUCCESS)
+		return r;
+	if (!(c = live_current()) &&
+	    (r = rt_activate(rt_dev, &c)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuCtxGetDevice_v2(&d, c)) != CUDA_SUCCESS)
+		return r;
+	if (ctx)
+		*ctx = c;
+	if (dev)
+		*dev = d;
+	return CUDA_SUCCESS;
 }
 
 cudaError_t cudaDriverGetVersion(int *driverVersion)
@@ -254,87 +138,6 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 		return cuemu_rt_fail(cudaErrorInvalidValue);
 	*runtimeVersion = 13000;
 	return cudaSuccess;
-}
-
-/* ---------------------------------------------------------------- init */
-
-/* The runtime's own retain of dev's primary context, taken once. */
-static CUresult rt_retain(int dev)
-{
-	CUcontext c;
-	CUresult r = CUDA_SUCCESS;
-
-	if (__atomic_load_n(&rt_retained[dev], __ATOMIC_ACQUIRE))
-		return CUDA_SUCCESS;
-	pthread_mutex_lock(&rt_lock);
-	if (!rt_retained[dev] &&
-	    (r = cuDevicePrimaryCtxRetain(&c, dev)) == CUDA_SUCCESS)
-		__atomic_store_n(&rt_retained[dev], true, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&rt_lock);
-	return r;
-}
-
-/* cuInit, once. */
-static CUresult rt_init(void)
-{
-	if (cuemu_check_init() == CUDA_SUCCESS)
-		return CUDA_SUCCESS;
-	return cuInit(0);
-}
-
-static CUresult rt_check_dev(int dev)
-{
-	int n;
-	CUresult r = rt_init();
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	n = cuemu_device_count();
-	if (dev < 0 || dev >= n)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-				  "device %d does not exist (%d devices)", dev,
-				  n);
-	return CUDA_SUCCESS;
-}
-
-/* The context current to the thread if it is alive, else none. */
-static CUcontext live_current(void)
-{
-	CUcontext c = NULL;
-
-	if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || !cuemu_ctx_valid(c))
-		return NULL;
-	return c;
-}
-
-/* Makes dev's primary context, retained by the runtime, current. */
-static CUresult rt_activate(int dev)
-{
-	CUresult r;
-
-	if ((r = rt_check_dev(dev)) != CUDA_SUCCESS ||
-	    (r = rt_retain(dev)) != CUDA_SUCCESS)
-		return r;
-	return cuCtxSetCurrent(cuemu_primary_ctx(dev));
-}
-
-CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
-{
-	CUresult r;
-	CUcontext c;
-
-	if ((r = rt_init()) != CUDA_SUCCESS)
-		return r;
-	if (!(c = live_current())) {
-		if ((r = rt_activate(rt_dev)) != CUDA_SUCCESS)
-			return r;
-		c = cuemu_primary_ctx(rt_dev);
-	}
-	if (ctx)
-		*ctx = c;
-	if (dev)
-		*dev = cuemu_ctx_device(c);
-	return CUDA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- devices */
@@ -357,7 +160,7 @@ cudaError_t cudaSetDevice(int device)
 	if (r != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	rt_dev = device;
-	return cuemu_rt_result(rt_activate(device));
+	return cuemu_rt_result(rt_activate(device, NULL));
 }
 
 cudaError_t cudaGetDevice(int *device)
@@ -369,8 +172,8 @@ cudaError_t cudaGetDevice(int *device)
 		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if ((r = rt_init()) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
-	c = live_current();
-	*device = c ? cuemu_ctx_device(c) : rt_dev;
+	if (!(c = live_current()) || cuCtxGetDevice_v2(device, c) != CUDA_SUCCESS)
+		*device = rt_dev;
 	return cudaSuccess;
 }
 
@@ -389,9 +192,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 /* An attribute the machine does not know reads as 0 in the properties. */
 static int attr(int dev, CUdevice_attribute a)
 {
-	int v = cuemu_device(dev)->attrs[a];
+	int v;
 
-	return v == CUEMU_ATTR_UNKNOWN ? 0 : v;
+	return cuDeviceGetAttribute(&v, a, dev) == CUDA_SUCCESS ? v : 0;
 }
 
 static void fill_limits(struct cudaDeviceProp *p, int d)
@@ -504,18 +307,21 @@ static void fill_memory(struct cudaDeviceProp *p, int d)
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
-	const struct cuemu_device_info *info;
+	CUuuid uuid;
 	CUresult r;
 
 	if (!prop)
 		return cuemu_rt_fail(cudaErrorInvalidValue);
 	if ((r = rt_check_dev(device)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
-	info = cuemu_device(device);
 	memset(prop, 0, sizeof *prop);
-	snprintf(prop->name, sizeof prop->name, "%s", info->name);
-	memcpy(prop->uuid.bytes, info->uuid, sizeof prop->uuid.bytes);
-	prop->totalGlobalMem = info->total;
+	if ((r = cuDeviceGetName(prop->name, sizeof prop->name, device)) !=
+	    CUDA_SUCCESS ||
+	    (r = cuDeviceGetUuid_v2(&uuid, device)) != CUDA_SUCCESS ||
+	    (r = cuDeviceTotalMem_v2(&prop->totalGlobalMem, device)) !=
+	    CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	memcpy(prop->uuid.bytes, uuid.bytes, sizeof prop->uuid.bytes);
 	fill_limits(prop, device);
 	fill_hardware(prop, device);
 	fill_memory(prop, device);
@@ -533,24 +339,27 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+	CUcontext c, held;
 	CUresult r;
-	CUcontext c;
-	bool held;
+	CUdevice d;
 	int dev;
 
 	if ((r = cuemu_rt_current(&c, &dev)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
+	if (dev >= RT_MAX_DEVICES)
+		return cuemu_rt_result(CUDA_ERROR_INVALID_DEVICE);
 	/* Everything of the device's primary context goes; the next runtime
 	 * call starts it afresh. */
 	if ((r = cuDevicePrimaryCtxReset(dev)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	pthread_mutex_lock(&rt_lock);
-	held = rt_retained[dev];
-	__atomic_store_n(&rt_retained[dev], false, __ATOMIC_RELEASE);
+	held = rt_primary[dev];
+	__atomic_store_n(&rt_primary[dev], NULL, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&rt_lock);
 	if (held)
 		r = cuDevicePrimaryCtxRelease(dev);
-	if (c == cuemu_primary_ctx(dev) && !cuemu_ctx_valid(c))
+	/* A primary context that the release ended is current no more. */
+	if (held && c == held && cuCtxGetDevice_v2(&d, c) != CUDA_SUCCESS)
 		cuCtxSetCurrent(NULL);
 	return cuemu_rt_result(r);
 }
@@ -573,9 +382,8 @@ static CUresult rt_peer(int peerDevice, CUcontext *peer)
 
 	if ((r = cuemu_rt_current(NULL, NULL)) != CUDA_SUCCESS ||
 	    (r = rt_check_dev(peerDevice)) != CUDA_SUCCESS ||
-	    (r = rt_retain(peerDevice)) != CUDA_SUCCESS)
+	    (r = rt_retain(peerDevice, peer)) != CUDA_SUCCESS)
 		return r;
-	*peer = cuemu_primary_ctx(peerDevice);
 	return CUDA_SUCCESS;
 }
 
@@ -597,170 +405,4 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 	if ((r = rt_peer(peerDevice, &peer)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
 	return cuemu_rt_result(cuCtxDisablePeerAccess(peer));
-}
-
-/* ---------------------------------------------------------------- streams */
-
-/* Every stream and event call starts the runtime first. */
-#define RT_BEGIN()                                                    \
-	do {                                                          \
-		CUresult rt_r_ = cuemu_rt_current(NULL, NULL);        \
-		if (rt_r_ != CUDA_SUCCESS)                            \
-			return cuemu_rt_result(rt_r_);                \
-	} while (0)
-
-cudaError_t cudaStreamCreate(cudaStream_t *pStream)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamCreate(pStream, CU_STREAM_DEFAULT));
-}
-
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
-				      unsigned int flags)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamCreate(pStream, flags));
-}
-
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
-					 unsigned int flags, int priority)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamCreateWithPriority(pStream, flags,
-							  priority));
-}
-
-cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamGetPriority(hStream, priority));
-}
-
-cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamGetFlags(hStream, flags));
-}
-
-cudaError_t cudaStreamDestroy(cudaStream_t stream)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamDestroy(stream));
-}
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
-				unsigned int flags)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamWaitEvent(stream, event, flags));
-}
-
-/* A runtime callback takes a cudaError_t: a driver callback calls it. */
-struct rt_callback {
-	cudaStreamCallback_t fn;
-	void *user;
-};
-
-static void rt_callback_tramp(CUstream s, CUresult status, void *arg)
-{
-	struct rt_callback c = *(struct rt_callback *)arg;
-
-	free(arg);
-	c.fn(s, (cudaError_t)status, c.user);
-}
-
-cudaError_t cudaStreamAddCallback(cudaStream_t stream,
-				  cudaStreamCallback_t callback,
-				  void *userData, unsigned int flags)
-{
-	struct rt_callback *c;
-	CUresult r;
-
-	RT_BEGIN();
-	if (!callback || flags != 0)
-		return cuemu_rt_fail(cudaErrorInvalidValue);
-	if (!(c = malloc(sizeof *c)))
-		return cuemu_rt_fail(cudaErrorMemoryAllocation);
-	*c = (struct rt_callback){ callback, userData };
-	if ((r = cuStreamAddCallback(stream, rt_callback_tramp, c, 0)) !=
-	    CUDA_SUCCESS)
-		free(c);
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaStreamSynchronize(cudaStream_t stream)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuStreamSynchronize(stream));
-}
-
-cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-	CUresult r;
-
-	RT_BEGIN();
-	/* Not ready is an answer, not an error: it is not recorded. */
-	if ((r = cuStreamQuery(stream)) == CUDA_ERROR_NOT_READY)
-		return cudaErrorNotReady;
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
-			       void *userData)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuLaunchHostFunc(stream, fn, userData));
-}
-
-/* ---------------------------------------------------------------- events */
-
-cudaError_t cudaEventCreate(cudaEvent_t *event)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuEventCreate(event, CU_EVENT_DEFAULT));
-}
-
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuEventCreate(event, flags));
-}
-
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuEventRecord(event, stream));
-}
-
-cudaError_t cudaEventQuery(cudaEvent_t event)
-{
-	CUresult r;
-
-	RT_BEGIN();
-	if ((r = cuEventQuery(event)) == CUDA_ERROR_NOT_READY)
-		return cudaErrorNotReady;
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t event)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuEventSynchronize(event));
-}
-
-cudaError_t cudaEventDestroy(cudaEvent_t event)
-{
-	RT_BEGIN();
-	return cuemu_rt_result(cuEventDestroy(event));
-}
-
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
-				 cudaEvent_t end)
-{
-	CUresult r;
-
-	RT_BEGIN();
-	if ((r = cuEventElapsedTime(ms, start, end)) == CUDA_ERROR_NOT_READY)
-		return cudaErrorNotReady;
-	return cuemu_rt_result(r);
 }

@@ -1,12 +1,11 @@
 /*
- * errors.c - what a CUresult is called and what it means: cuGetErrorName,
- * cuGetErrorString, the one CUresult-to-errno table (used by /cu writes and
- * the control protocol), and the per-thread message that says why a call
- * failed (cuemu_fail). State: one thread-local buffer; no locks.
+ * errors.c - what a CUresult is called and what it means (the table behind
+ * cuGetErrorName and cuGetErrorString, which driver/error.c answers), the
+ * per-thread message that says why a call failed (cuemu_fail), and the
+ * CUEMU_DEBUG trace. State: one thread-local buffer; no locks.
  */
 #include "model/internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,63 +140,18 @@ static const struct result_desc *find(CUresult r)
 	return NULL;
 }
 
-CUresult cuGetErrorName(CUresult error, const char **pStr)
+const char *cuemu_result_name(CUresult r)
 {
-	const struct result_desc *d = find(error);
+	const struct result_desc *d = find(r);
 
-	if (!pStr)
-		return CUDA_ERROR_INVALID_VALUE;
-	*pStr = d ? d->name : NULL;
-	return d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	return d ? d->name : NULL;
 }
 
-CUresult cuGetErrorString(CUresult error, const char **pStr)
+const char *cuemu_result_text(CUresult r)
 {
-	const struct result_desc *d = find(error);
+	const struct result_desc *d = find(r);
 
-	if (!pStr)
-		return CUDA_ERROR_INVALID_VALUE;
-	*pStr = d ? d->text : NULL;
-	return d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
-/* The one mapping from a CUresult to the errno a refused /cu write returns. */
-int cuemuResultToErrno(CUresult r)
-{
-	switch (r) {
-	case CUDA_SUCCESS:
-		return 0;
-	case CUDA_ERROR_INVALID_VALUE:
-		return EINVAL;
-	case CUDA_ERROR_OUT_OF_MEMORY:
-		return ENOMEM;
-	case CUDA_ERROR_INVALID_DEVICE:
-	case CUDA_ERROR_NO_DEVICE:
-		return ENODEV;
-	case CUDA_ERROR_NOT_SUPPORTED:
-	case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED:
-		return EOPNOTSUPP;
-	case CUDA_ERROR_NOT_READY:
-	case CUDA_ERROR_ALREADY_MAPPED:
-	case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
-	case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED:
-	case CUDA_ERROR_CONTEXT_ALREADY_IN_USE:
-	case CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE:
-		return EBUSY;
-	case CUDA_ERROR_NOT_FOUND:
-	case CUDA_ERROR_NOT_MAPPED:
-	case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
-		return ENOENT;
-	case CUDA_ERROR_INVALID_HANDLE:
-	case CUDA_ERROR_CONTEXT_IS_DESTROYED:
-		return EBADF;
-	case CUDA_ERROR_NOT_PERMITTED:
-		return EPERM;
-	case CUDA_ERROR_TIMEOUT:
-		return ETIMEDOUT;
-	default:
-		return EIO;
-	}
+	return d ? d->text : NULL;
 }
 
 /* Why the calling thread's last call failed. Thread-local: each thread's

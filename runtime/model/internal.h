@@ -58,6 +58,10 @@ CUresult cuemu_fail(CUresult r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 const char *cuemu_errmsg(void);
 void cuemu_errmsg_clear(void);
+/* The name ("CUDA_ERROR_INVALID_VALUE") and the sentence of a CUresult;
+ * NULL for a value that is none. */
+const char *cuemu_result_name(CUresult r);
+const char *cuemu_result_text(CUresult r);
 
 /* Debug/diagnostic output on stderr when CUEMU_DEBUG is set. */
 void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,112 @@
+/*
+ * stream.c - the runtime API's stream management: cudaStreamCreate (and
+ * WithFlags, WithPriority), GetPriority, GetFlags, Destroy, WaitEvent,
+ * AddCallback, Synchronize, Query and cudaLaunchHostFunc, each on its
+ * driver twin. No state; the trampoline of a callback owns its argument.
+ */
+#include "cudart/cudart.h"
+
+#include <stdlib.h>
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamCreate(pStream, CU_STREAM_DEFAULT));
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
+				      unsigned int flags)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamCreate(pStream, flags));
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
+					 unsigned int flags, int priority)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamCreateWithPriority(pStream, flags,
+							  priority));
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetPriority(hStream, priority));
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetFlags(hStream, flags));
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamDestroy(stream));
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+				unsigned int flags)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamWaitEvent(stream, event, flags));
+}
+
+/* A runtime callback takes a cudaError_t: a driver callback calls it. */
+struct rt_callback {
+	cudaStreamCallback_t fn;
+	void *user;
+};
+
+static void rt_callback_tramp(CUstream s, CUresult status, void *arg)
+{
+	struct rt_callback c = *(struct rt_callback *)arg;
+
+	free(arg);
+	c.fn(s, (cudaError_t)status, c.user);
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+				  cudaStreamCallback_t callback,
+				  void *userData, unsigned int flags)
+{
+	struct rt_callback *c;
+	CUresult r;
+
+	RT_BEGIN();
+	if (!callback || flags != 0)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	if (!(c = malloc(sizeof *c)))
+		return cuemu_rt_fail(cudaErrorMemoryAllocation);
+	*c = (struct rt_callback){ callback, userData };
+	if ((r = cuStreamAddCallback(stream, rt_callback_tramp, c, 0)) !=
+	    CUDA_SUCCESS)
+		free(c);
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamSynchronize(stream));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+	CUresult r;
+
+	RT_BEGIN();
+	/* Not ready is an answer, not an error: it is not recorded. */
+	if ((r = cuStreamQuery(stream)) == CUDA_ERROR_NOT_READY)
+		return cudaErrorNotReady;
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+			       void *userData)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuLaunchHostFunc(stream, fn, userData));
+}
