@@ -16,7 +16,7 @@
  * the segment's robust, process-shared mutex, which is the innermost lock
  * of the runtime.
  */
-#include "model/topology.h"
+#include "model/segment.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,30 +29,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-#define SEG_VERSION 1
-#define SEG_PROCS 256
-
-struct seg_proc {
-	int32_t pid;          /* 0: free */
-	uint32_t uid;
-	uint64_t start;       /* /proc/<pid>/stat start time: pid reuse guard */
-	uint64_t used[CUEMU_MAX_DEVICES];
-};
-
-struct segment {
-	uint64_t magic;
-	uint32_t version;
-	uint32_t ready;       /* set (release) once the topology is written */
-	uint64_t size;        /* sizeof(struct segment), a layout check */
-	pthread_mutex_t lock; /* process table */
-	struct cuemu_topology topo;
-	uint64_t next_id;
-	uint64_t used[CUEMU_MAX_DEVICES];
-	uint64_t counters[CUEMU_NPROC][CUEMU_CTR__COUNT];
-	struct seg_proc procs[SEG_PROCS];
-};
 
 const char *const cuemu_counter_names[CUEMU_CTR__COUNT] = {
 	[CUEMU_CTR_GPU_FAULTS] = "gpu_faults",
@@ -72,6 +48,23 @@ const char *const cuemu_counter_names[CUEMU_CTR__COUNT] = {
 static struct segment *seg;
 static int my_row = -1;
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The segment's topology as it was checked at attach. It never changes once
+ * the segment is ready, and any process may write the segment, so every
+ * query reads this copy: a later scribble cannot make a count or a string
+ * lie out of bounds. Set once under attach_lock, before seg. */
+static struct cuemu_topology topo;
+
+/* How long the process-table lock is waited for: a lock word that another
+ * process scribbled on (or a holder stopped for ever) must end in an error,
+ * never a hang. */
+#define SEG_LOCK_TIMEOUT_S 2
+
+/* The shm name of the attached segment, for messages. */
+static char seg_name[256];
+
+/* Process-table rows already reported as corrupt (reported once each). */
+static uint8_t row_reported[SEG_PROCS];
 
 static uint64_t proc_start_time(pid_t pid)
 {
@@ -103,31 +96,109 @@ static bool proc_alive(const struct seg_proc *r)
 	return proc_start_time(r->pid) == r->start;
 }
 
-static void seg_lock(void)
+/* The lock word's owner as glibc keeps it, for the message of a lock
+ * that is never released. */
+static int lock_owner(const pthread_mutex_t *m)
 {
-	if (pthread_mutex_lock(&seg->lock) == EOWNERDEAD)
-		pthread_mutex_consistent(&seg->lock);
+	return m->__data.__owner;
 }
 
-/* Gives back what dead processes held. Segment lock held. */
+/* Takes the process-table lock within SEG_LOCK_TIMEOUT_S. false, with a
+ * message saying why, when it cannot be had. */
+static bool seg_lock(void)
+{
+	struct timespec until;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += SEG_LOCK_TIMEOUT_S;
+	rc = pthread_mutex_timedlock(&seg->lock, &until);
+	if (rc == EOWNERDEAD) {
+		pthread_mutex_consistent(&seg->lock);
+		return true;
+	}
+	if (rc == 0)
+		return true;
+	cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: its "
+		   "process-table lock was not released within %d s (held by "
+		   "thread %d%s): remove /dev/shm%s if no process of the "
+		   "machine is running", seg_name, SEG_LOCK_TIMEOUT_S,
+		   lock_owner(&seg->lock),
+		   kill(lock_owner(&seg->lock), 0) < 0 && errno == ESRCH ?
+		   ", which does not exist" : "", seg_name);
+	return false;
+}
+
+/* A row holds a plausible process: a pid, and no more on any device than
+ * the device has. Rows of a scribbled segment fail this and are ignored. */
+static bool row_valid(const struct seg_proc *r)
+{
+	if (r->pid <= 0)
+		return false;
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		if (r->used[d] > (d < topo.ndev ? topo.dev[d].total : 0))
+			return false;
+	return true;
+}
+
+/* Subtracts, never below zero: the segment's counts are outside input. */
+static void sub_sat(uint64_t *p, uint64_t n)
+{
+	uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (!__atomic_compare_exchange_n(p, &cur, cur > n ? cur - n : 0,
+					    true, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
+}
+
+static void report_row(int i, const struct seg_proc *r)
+{
+	if (row_reported[i])
+		return;
+	row_reported[i] = 1;
+	fprintf(stderr, "cuemu: machine segment %s: process-table row %d is "
+		"corrupt (pid %d); ignored\n", seg_name, i, (int)r->pid);
+}
+
+/* Gives back what dead processes held; a row that is not valid is freed
+ * without giving anything back. Segment lock held. */
 static void reclaim_dead(void)
 {
 	for (int i = 0; i < SEG_PROCS; i++) {
 		struct seg_proc *r = &seg->procs[i];
-		if (!r->pid || i == my_row || proc_alive(r))
+		if (!r->pid || i == my_row)
 			continue;
-		for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-			__atomic_sub_fetch(&seg->used[d], r->used[d], __ATOMIC_RELAXED);
+		if (!row_valid(r)) {
+			report_row(i, r);
+			memset(r, 0, sizeof *r);
+			continue;
+		}
+		if (proc_alive(r))
+			continue;
+		for (int d = 0; d < topo.ndev; d++)
+			sub_sat(&seg->used[d], r->used[d]);
 		cuemu_debug("reclaimed machine row %d of dead pid %d", i, r->pid);
 		memset(r, 0, sizeof *r);
 	}
+}
+
+/* Reclaims dead rows if the lock can be had; what a failure means was said
+ * by seg_lock, and the caller goes on with the counts as they are. */
+static void reclaim_if_lockable(void)
+{
+	if (!seg_lock())
+		return;
+	reclaim_dead();
+	pthread_mutex_unlock(&seg->lock);
 }
 
 static int claim_row(void)
 {
 	int row = -1;
 
-	seg_lock();
+	if (!seg_lock())
+		return -1;
 	reclaim_dead();
 	for (int i = 0; i < SEG_PROCS && row < 0; i++) {
 		if (seg->procs[i].pid)
@@ -195,6 +266,24 @@ static struct segment *map_fd(int fd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* Copies the topology of a segment after checking it, so that the queries
+ * never read what another process may change. -1 with a message naming the
+ * field when it does not hold. */
+static int adopt_topology(const struct segment *s, const char *shm)
+{
+	char what[300], err[512];
+
+	memcpy(&topo, &s->topo, sizeof topo);
+	snprintf(what, sizeof what, "machine segment %s", shm);
+	if (cuemu_topology_check(&topo, what, err, sizeof err) < 0) {
+		fprintf(stderr, "cuemu: %s: remove /dev/shm%s\n", err, shm);
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s: remove /dev/shm%s", err,
+			   shm);
+		return -1;
+	}
+	return 0;
+}
+
 /* Opens an existing segment and waits (up to 5 s) for its creator. */
 static struct segment *open_existing(const char *shm)
 {
@@ -230,6 +319,11 @@ static struct segment *open_existing(const char *shm)
 		errno = EPROTO;
 		return NULL;
 	}
+	if (adopt_topology(s, shm) < 0) {
+		munmap(s, sizeof *s);
+		errno = EPROTO;
+		return NULL;
+	}
 	return s;
 }
 
@@ -253,6 +347,7 @@ static struct segment *create_or_open(const char *shm)
 			}
 			close(fd);
 			init_segment(s, &t);
+			topo = t;
 			return s;
 		}
 		if (errno != EEXIST)
@@ -290,10 +385,21 @@ int cuemu_machine_attach(void)
 		goto out;
 	}
 	snprintf(shm, sizeof shm, "/%s", name);
-	if (!(seg = create_or_open(shm)))
+	snprintf(seg_name, sizeof seg_name, "%s", shm);
+	if (!(seg = create_or_open(shm))) {
 		rc = -1;
-	else
+	} else if (!seg_lock()) {
+		/* Better now than at the first allocation: a process-table
+		 * lock no one releases makes the machine unusable. */
+		munmap(seg, sizeof *seg);
+		seg = NULL;
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s", cuemu_errmsg());
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		rc = -1;
+	} else {
+		pthread_mutex_unlock(&seg->lock);
 		pthread_atfork(NULL, NULL, forget_row_in_child);
+	}
 out:
 	pthread_mutex_unlock(&attach_lock);
 	return rc;
@@ -303,39 +409,39 @@ out:
 
 int cuemu_device_count(void)
 {
-	return seg ? seg->topo.ndev : 0;
+	return seg ? topo.ndev : 0;
 }
 
 const struct cuemu_device_info *cuemu_device(int dev)
 {
-	if (!seg || dev < 0 || dev >= seg->topo.ndev)
+	if (!seg || dev < 0 || dev >= topo.ndev)
 		return NULL;
-	return &seg->topo.dev[dev];
+	return &topo.dev[dev];
 }
 
 int cuemu_numa_count(void)
 {
-	return seg ? seg->topo.nnuma : 0;
+	return seg ? topo.nnuma : 0;
 }
 
 bool cuemu_numa_valid(int node)
 {
-	return seg && node >= 0 && node < seg->topo.nnuma;
+	return seg && node >= 0 && node < topo.nnuma;
 }
 
 uint64_t cuemu_numa_total(int node)
 {
-	return cuemu_numa_valid(node) ? seg->topo.numa_total[node] : 0;
+	return cuemu_numa_valid(node) ? topo.numa_total[node] : 0;
 }
 
 const char *cuemu_machine_name(void)
 {
-	return seg ? seg->topo.name : "";
+	return seg ? topo.name : "";
 }
 
 static bool proc_ok(int p)
 {
-	return seg && ((p >= 0 && p < seg->topo.ndev) || p == CUEMU_PROC_HOST);
+	return seg && ((p >= 0 && p < topo.ndev) || p == CUEMU_PROC_HOST);
 }
 
 const struct cuemu_link *cuemu_link(int from, int to)
@@ -344,7 +450,7 @@ const struct cuemu_link *cuemu_link(int from, int to)
 
 	if (!proc_ok(from) || !proc_ok(to))
 		return &none;
-	return &seg->topo.link[from][to];
+	return &topo.link[from][to];
 }
 
 uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes)
@@ -359,7 +465,7 @@ uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes)
 
 uint64_t cuemu_fault_latency_ns(void)
 {
-	return seg ? seg->topo.gpu_fault_ns : 0;
+	return seg ? topo.gpu_fault_ns : 0;
 }
 
 uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
@@ -370,7 +476,7 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 	if (!seg || page_bytes == 0)
 		return 0;
 	faults = (bytes + page_bytes - 1) / page_bytes;
-	per = to == CUEMU_PROC_HOST ? seg->topo.cpu_fault_ns : seg->topo.gpu_fault_ns;
+	per = to == CUEMU_PROC_HOST ? topo.cpu_fault_ns : topo.gpu_fault_ns;
 	return faults * per + (l->gbps > 0 ? (uint64_t)((double)bytes / l->gbps) : 0);
 }
 
@@ -378,7 +484,7 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 
 static bool try_charge(int dev, uint64_t bytes)
 {
-	uint64_t total = seg->topo.dev[dev].total;
+	uint64_t total = topo.dev[dev].total;
 	uint64_t cur = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
 
 	do {
@@ -392,7 +498,7 @@ static bool try_charge(int dev, uint64_t bytes)
 
 bool cuemu_mem_charge(int dev, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= seg->topo.ndev)
+	if (!seg || dev < 0 || dev >= topo.ndev)
 		return false;
 	if (my_row < 0) {
 		pthread_mutex_lock(&attach_lock);
@@ -404,9 +510,7 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 	}
 	if (!try_charge(dev, bytes)) {
 		/* A dead process may still hold what we need. */
-		seg_lock();
-		reclaim_dead();
-		pthread_mutex_unlock(&seg->lock);
+		reclaim_if_lockable();
 		if (!try_charge(dev, bytes))
 			return false;
 	}
@@ -416,10 +520,10 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 
 void cuemu_mem_uncharge(int dev, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= seg->topo.ndev || my_row < 0)
+	if (!seg || dev < 0 || dev >= topo.ndev || my_row < 0)
 		return;
-	__atomic_sub_fetch(&seg->used[dev], bytes, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&seg->procs[my_row].used[dev], bytes, __ATOMIC_RELAXED);
+	sub_sat(&seg->used[dev], bytes);
+	sub_sat(&seg->procs[my_row].used[dev], bytes);
 }
 
 uint64_t cuemu_mem_used(int dev)
@@ -429,13 +533,11 @@ uint64_t cuemu_mem_used(int dev)
 	static time_t last_reclaim;
 	time_t now = time(NULL);
 
-	if (!seg || dev < 0 || dev >= seg->topo.ndev)
+	if (!seg || dev < 0 || dev >= topo.ndev)
 		return 0;
 	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
-		seg_lock();
-		reclaim_dead();
-		pthread_mutex_unlock(&seg->lock);
+		reclaim_if_lockable();
 	}
 	return __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
 }

@@ -7,6 +7,7 @@
  */
 #include "model/topology.h"
 
+#include <math.h>
 #include <numa.h>
 #include <stdio.h>
 #include <string.h>
@@ -669,10 +670,84 @@ int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
 	}
 	if (parse_devices(&p, t, root) < 0 || parse_links(&p, t, root) < 0 ||
-	    parse_faults(&p, t, root) < 0)
+	    parse_faults(&p, t, root) < 0 ||
+	    cuemu_topology_check(t, path, err, errlen) < 0)
 		goto out;
 	rc = 0;
 out:
 	json_decref(root);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* A string of a fixed array is terminated inside it. */
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+static int check_link(struct parse *p, const struct cuemu_link *l, int a,
+		      int b)
+{
+	char f[64];
+
+	snprintf(f, sizeof f, "links[%d][%d]", a, b);
+	if (l->kind < 0 || l->kind > 3)
+		return reject(p, f, "kind %d is not a link kind", l->kind);
+	if (!isfinite(l->gbps) || l->gbps < 0 || l->gbps > 1e6)
+		return reject(p, f, "bandwidth %g GB/s is not a number in "
+			      "[0, 1e6]", l->gbps);
+	if (l->lat_ns > 1000000000ULL)
+		return reject(p, f, "latency %llu ns is over a second",
+			      (unsigned long long)l->lat_ns);
+	return 0;
+}
+
+static int check_device(struct parse *p, const struct cuemu_topology *t,
+			int d)
+{
+	const struct cuemu_device_info *dev = &t->dev[d];
+	char f[64];
+
+	snprintf(f, sizeof f, "devices[%d].name", d);
+	if (!terminated(dev->name, sizeof dev->name))
+		return reject(p, f, "not terminated within %zu bytes",
+			      sizeof dev->name);
+	snprintf(f, sizeof f, "devices[%d].memory", d);
+	if (dev->total == 0 || dev->total > (1ULL << 50))
+		return reject(p, f, "%llu bytes is not in (0, 1 PiB]",
+			      (unsigned long long)dev->total);
+	snprintf(f, sizeof f, "devices[%d].numa_node", d);
+	if (dev->numa_node < -1 || dev->numa_node >= CUEMU_MAX_NUMA)
+		return reject(p, f, "%d is not -1 or a host node",
+			      dev->numa_node);
+	return 0;
+}
+
+int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
+			 char *err, size_t errlen)
+{
+	struct parse p = { what, err, errlen };
+
+	if (!terminated(t->name, sizeof t->name))
+		return reject(&p, "name", "not terminated within %zu bytes",
+			      sizeof t->name);
+	if (t->ndev < 1 || t->ndev > CUEMU_MAX_DEVICES)
+		return reject(&p, "device_count", "%d is not in [1, %d]",
+			      t->ndev, CUEMU_MAX_DEVICES);
+	if (t->nnuma < 0 || t->nnuma > CUEMU_MAX_NUMA)
+		return reject(&p, "numa_nodes", "%d is not in [0, %d]",
+			      t->nnuma, CUEMU_MAX_NUMA);
+	for (int d = 0; d < t->ndev; d++)
+		if (check_device(&p, t, d) < 0)
+			return -1;
+	for (int a = 0; a < CUEMU_NPROC; a++)
+		for (int b = 0; b < CUEMU_NPROC; b++)
+			if (check_link(&p, &t->link[a][b], a, b) < 0)
+				return -1;
+	if (t->gpu_fault_ns > 1000000000ULL || t->cpu_fault_ns > 1000000000ULL)
+		return reject(&p, "faults", "a fault service time is over a "
+			      "second");
+	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * topology.h - the machine's shape, as parsed from a topology file
  * (cuemu-topology(5)) or built in. machine.c copies it into the shared
- * segment; nothing else includes this header.
+ * segment; nothing else includes this header but the tests of a corrupted
+ * segment.
  */
 #ifndef CUEMU_TOPOLOGY_H
 #define CUEMU_TOPOLOGY_H
@@ -26,6 +27,12 @@ void cuemu_topology_default(struct cuemu_topology *t);
  * "<path>: <field>: <reason>" in err. */
 int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 			char *err, size_t errlen);
+/* Checks what a topology must satisfy wherever it came from (a parsed
+ * file, or a machine segment another process wrote): strings terminated,
+ * counts within bounds, links and costs finite and sane. 0, or -1 with
+ * "<what>: <field>: <reason>" in err. */
+int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
+			 char *err, size_t errlen);
 /* Name of a device attribute as the topology file spells it, or NULL. */
 const char *cuemu_attr_name(int attr);
 

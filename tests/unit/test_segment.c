@@ -1,0 +1,268 @@
+/*
+ * test_segment.c - a machine segment is outside input: any process of the
+ * machine can write it. Each case scribbles on a segment on purpose, as a
+ * broken or hostile process would, and a process that then joins the
+ * machine must answer with a clear error naming what is wrong, within
+ * seconds, or go on with sane numbers; never hang, crash or trust garbage.
+ *
+ * The test itself never calls the API: each process that joins is this
+ * program run again (/proc/self/exe <case>), so no API call follows a fork.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/segment.h"
+#include "tap.h"
+
+/* The longest a joining process may take to answer, scribbled or not. */
+#define BOUND_S 10
+
+static char machine[64];
+static char errpath[64];
+
+/* ------------------------------------------------------------ the joiners */
+
+/* Joins the machine and leaves it made (the segment outlives us). */
+static int join_make(void)
+{
+	return cuInit(0) == CUDA_SUCCESS ? 0 : 1;
+}
+
+/* Prints what cuInit answered. */
+static int join_init(void)
+{
+	printf("%s\n", tap_res_name(cuInit(0)));
+	return 0;
+}
+
+/* Joins, allocates and prints what the machine says of device 0. */
+static int join_alloc(void)
+{
+	size_t free_b = 0, total = 0;
+	CUdeviceptr p;
+	CUcontext c;
+
+	if (cuInit(0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&c, 0) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(c) != CUDA_SUCCESS)
+		return 1;
+	printf("alloc %s\n", tap_res_name(cuMemAlloc(&p, 1 << 20)));
+	printf("info %s\n", tap_res_name(cuMemGetInfo(&free_b, &total)));
+	printf("used %llu total %llu\n",
+	       (unsigned long long)(total - free_b), (unsigned long long)total);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the parent */
+
+/* Runs this program as `self what`, its stdout into out (size n) and its
+ * stderr into errpath; kills it after BOUND_S. 0 when it exited by itself
+ * within the bound, -1 otherwise. */
+static int run_joiner(const char *what, char *out, size_t n)
+{
+	int pipefd[2], st = 0;
+	time_t until = time(NULL) + BOUND_S;
+	ssize_t got = 0, k;
+	pid_t pid;
+
+	if (pipe(pipefd) < 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		dup2(pipefd[1], 1);
+		if (!freopen(errpath, "w", stderr))
+			_exit(99);
+		execl("/proc/self/exe", "test_segment", what, (char *)NULL);
+		_exit(98);
+	}
+	close(pipefd[1]);
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	out[0] = '\0';
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (time(NULL) > until) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			close(pipefd[0]);
+			return -1;
+		}
+		usleep(20000);
+	}
+	while (got + 1 < (ssize_t)n &&
+	       (k = read(pipefd[0], out + got, n - 1 - (size_t)got)) > 0)
+		got += k;
+	out[got > 0 ? got : 0] = '\0';
+	close(pipefd[0]);
+	return WIFEXITED(st) ? 0 : -1;
+}
+
+/* Whether the joiner's stderr says s. */
+static int said(const char *s)
+{
+	char buf[4096];
+	FILE *f = fopen(errpath, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, s) != NULL;
+}
+
+/* A fresh machine made by a joiner, mapped here for scribbling. */
+static struct segment *fresh_machine(void)
+{
+	char out[256], shm[80];
+	struct segment *s;
+	int fd;
+
+	snprintf(shm, sizeof shm, "/%s", machine);
+	shm_unlink(shm);
+	if (run_joiner("make", out, sizeof out) < 0)
+		return NULL;
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
+		return NULL;
+	s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return s == MAP_FAILED ? NULL : s;
+}
+
+static void drop_machine(struct segment *s)
+{
+	char shm[80];
+
+	if (s)
+		munmap(s, sizeof *s);
+	snprintf(shm, sizeof shm, "/%s", machine);
+	shm_unlink(shm);
+}
+
+/* A joiner's cuInit on a machine scribbled by scribble: refused with
+ * NO_DEVICE, in time, naming field. */
+static void refused(const char *what, void (*scribble)(struct segment *),
+		    const char *field)
+{
+	struct segment *s = fresh_machine();
+	char out[256];
+
+	if (!ok(s != NULL, "%s: a machine to scribble on", what))
+		return;
+	scribble(s);
+	ok(run_joiner("init", out, sizeof out) == 0,
+	   "%s: a process joining answers within %d s", what, BOUND_S);
+	ok(strcmp(out, "CUDA_ERROR_NO_DEVICE\n") == 0,
+	   "%s: its cuInit is CUDA_ERROR_NO_DEVICE", what);
+	ok(said(field), "%s: the message names %s", what, field);
+	drop_machine(s);
+}
+
+static void lock_of_no_thread(struct segment *s)
+{
+	/* The lock word of a robust mutex holds its owner's thread id. */
+	s->lock.__data.__lock = 4000000;
+	s->lock.__data.__owner = 4000000;
+}
+
+static void ndev_huge(struct segment *s)
+{
+	s->topo.ndev = 0x7fffffff;
+}
+
+static void nnuma_huge(struct segment *s)
+{
+	s->topo.nnuma = 100000000;
+}
+
+static void ndev_17(struct segment *s)
+{
+	s->topo.ndev = 17;
+}
+
+static void device_name_unterminated(struct segment *s)
+{
+	memset(s->topo.dev[1].name, 'A', sizeof s->topo.dev[1].name);
+}
+
+static void machine_name_unterminated(struct segment *s)
+{
+	memset(s->topo.name, 'B', sizeof s->topo.name);
+}
+
+static void link_nan(struct segment *s)
+{
+	s->topo.link[0][1].gbps = NAN;
+}
+
+/* Rows of the process table full of random bytes: the machine stays
+ * usable, its use stays within its size, and the rows are reported. */
+static void garbage_rows(void)
+{
+	struct segment *s = fresh_machine();
+	unsigned long long used = 0, total = 0;
+	char out[512], *u;
+
+	if (!ok(s != NULL, "garbage rows: a machine to scribble on"))
+		return;
+	srand(7);
+	for (int i = 10; i < 13; i++)
+		for (size_t b = 0; b < sizeof s->procs[i]; b++)
+			((unsigned char *)&s->procs[i])[b] = (unsigned char)rand();
+	ok(run_joiner("alloc", out, sizeof out) == 0,
+	   "garbage rows: a process joining answers within %d s", BOUND_S);
+	ok(strstr(out, "alloc CUDA_SUCCESS\n") != NULL,
+	   "garbage rows: cuMemAlloc still succeeds");
+	ok(strstr(out, "info CUDA_SUCCESS\n") != NULL,
+	   "garbage rows: cuMemGetInfo still succeeds");
+	if ((u = strstr(out, "used ")))
+		sscanf(u, "used %llu total %llu", &used, &total);
+	ok(total > 0 && used <= total,
+	   "garbage rows: used memory (%llu) is within the device (%llu)",
+	   used, total);
+	ok(used >= (1 << 20), "garbage rows: and counts the new allocation");
+	ok(said("is corrupt"), "garbage rows: the corrupt rows are reported");
+	ok(s->procs[10].pid == 0 && s->procs[11].pid == 0 &&
+	   s->procs[12].pid == 0, "garbage rows: and their slots freed");
+	drop_machine(s);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "make") == 0)
+		return join_make();
+	if (argc == 2 && strcmp(argv[1], "init") == 0)
+		return join_init();
+	if (argc == 2 && strcmp(argv[1], "alloc") == 0)
+		return join_alloc();
+
+	snprintf(machine, sizeof machine, "cuemu-segment-%d", (int)getpid());
+	snprintf(errpath, sizeof errpath, "/tmp/cuemu-segment-%d.err",
+		 (int)getpid());
+	setenv("CUEMU_MACHINE", machine, 1);
+	setenv("CUEMU_CONTROL", "0", 1);
+	unsetenv("CUEMU_TOPOLOGY");
+
+	refused("a lock word naming a thread that does not exist",
+		lock_of_no_thread, "does not exist");
+	refused("device count 0x7fffffff", ndev_huge, "device_count");
+	refused("device count 17", ndev_17, "device_count");
+	refused("NUMA node count 10^8", nnuma_huge, "numa_nodes");
+	refused("a device name without its NUL", device_name_unterminated,
+		"devices[1].name");
+	refused("the machine's name without its NUL",
+		machine_name_unterminated, ": name:");
+	refused("a link's bandwidth NaN", link_nan, "links[0][1]");
+	garbage_rows();
+
+	unlink(errpath);
+	return done_testing();
+}
