@@ -1,8 +1,6 @@
 /*
  * copy.c - memcpy and memset in every form: cuMemcpy, cuMemcpyHtoD/DtoH/
- * DtoD/Peer and their Async forms, cuMemsetD8/D16/D32 and Async, and the
- * runtime's cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer(Async) and
- * cudaMemset(Async).
+ * DtoD/Peer and their Async forms, cuMemsetD8/D16/D32 and Async.
  *
  * A copy is an operation on a stream: it runs on the stream's worker in
  * stream order, moves the bytes for real, and advances the stream's model
@@ -25,7 +23,6 @@
  * into fault.c, which takes the process lock).
  */
 #include "model/internal.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <stdlib.h>
 #include <string.h>
@@ -414,104 +411,4 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
 			  CUstream hStream)
 {
 	return do_set(dstDevice, ui, 4, N, hStream, false);
-}
-
-/* ------------------------------------------------------------ runtime API */
-
-static cudaError_t rt_copy(void *dst, const void *src, size_t count,
-			   enum cudaMemcpyKind kind, cudaStream_t stream,
-			   bool sync)
-{
-	bool dd = false, sd = false;
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	switch (kind) {
-	case cudaMemcpyHostToHost:
-	case cudaMemcpyDefault:
-		break;
-	case cudaMemcpyHostToDevice:
-		dd = true;
-		break;
-	case cudaMemcpyDeviceToHost:
-		sd = true;
-		break;
-	case cudaMemcpyDeviceToDevice:
-		dd = sd = true;
-		break;
-	default:
-		cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			   "unknown cudaMemcpyKind %d", (int)kind);
-		/* A runtime-only code; cuemu_rt_result records it as the
-		 * last error all the same (the codes share one space). */
-		return cuemu_rt_result(
-			(CUresult)cudaErrorInvalidMemcpyDirection);
-	}
-	return cuemu_rt_result(do_copy((uintptr_t)dst, (uintptr_t)src, count,
-				       dd, sd, (CUstream)stream, sync));
-}
-
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-		       enum cudaMemcpyKind kind)
-{
-	return rt_copy(dst, src, count, kind, NULL, true);
-}
-
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
-			    enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-	return rt_copy(dst, src, count, kind, stream, false);
-}
-
-static cudaError_t rt_peer(void *dst, int dstDevice, const void *src,
-			   int srcDevice, size_t count, cudaStream_t stream,
-			   bool sync)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	if (dstDevice < 0 || dstDevice >= cuemu_device_count() ||
-	    srcDevice < 0 || srcDevice >= cuemu_device_count())
-		return cuemu_rt_result(cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-			"no device %d", dstDevice < 0 ||
-			dstDevice >= cuemu_device_count() ? dstDevice :
-			srcDevice));
-	return cuemu_rt_result(do_copy((uintptr_t)dst, (uintptr_t)src, count,
-				       true, true, (CUstream)stream, sync));
-}
-
-cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
-			   int srcDevice, size_t count)
-{
-	return rt_peer(dst, dstDevice, src, srcDevice, count, NULL, true);
-}
-
-cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
-				int srcDevice, size_t count,
-				cudaStream_t stream)
-{
-	return rt_peer(dst, dstDevice, src, srcDevice, count, stream, false);
-}
-
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(do_set((uintptr_t)devPtr, (uint8_t)value, 1,
-				      count, NULL, true));
-}
-
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
-			    cudaStream_t stream)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(do_set((uintptr_t)devPtr, (uint8_t)value, 1,
-				      count, (CUstream)stream, false));
 }

@@ -2,8 +2,8 @@
  * memory.c - device, pinned host and registered host memory: cuMemAlloc,
  * cuMemAllocPitch, cuMemFree, cuMemAllocHost, cuMemHostAlloc,
  * cuMemFreeHost, cuMemHostGetFlags, cuMemHostGetDevicePointer,
- * cuMemHostRegister/Unregister, cuMemGetAddressRange, cuMemGetInfo, their
- * cuda* twins, cuemuSetLabel and the /cu "allocations" class.
+ * cuMemHostRegister/Unregister, cuMemGetAddressRange, cuMemGetInfo,
+ * cuemuSetLabel and the /cu "allocations" class.
  *
  * Memory is real. Device memory is one anonymous mapping per allocation
  * (MAP_NORESERVE, populated when touched), charged against its device's
@@ -23,7 +23,6 @@
  * memory that is gone.
  */
 #include "model/internal.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <ctype.h>
 #include <errno.h>
@@ -601,125 +600,6 @@ CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label)
 				  "%#llx is in no allocation",
 				  (unsigned long long)ptr);
 	return CUDA_SUCCESS;
-}
-
-/* ------------------------------------------------------------ runtime API */
-
-cudaError_t cudaMalloc(void **devPtr, size_t size)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	if (!devPtr)
-		return cuemu_rt_result(cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "devPtr is NULL"));
-	/* The runtime answers a zero-byte request with a NULL pointer. */
-	if (size == 0) {
-		*devPtr = NULL;
-		return cudaSuccess;
-	}
-	return cuemu_rt_result(device_alloc((CUdeviceptr *)devPtr, size, 0));
-}
-
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
-			    size_t height)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	/* The runtime answers an empty request with NULL and pitch 0. */
-	if (devPtr && pitch && (width == 0 || height == 0)) {
-		*devPtr = NULL;
-		*pitch = 0;
-		return cudaSuccess;
-	}
-	return cuemu_rt_result(pitch_alloc((CUdeviceptr *)devPtr, pitch,
-					   width, height));
-}
-
-cudaError_t cudaFree(void *devPtr)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemFree((CUdeviceptr)(uintptr_t)devPtr));
-}
-
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(host_alloc(ptr, size, 0, true));
-}
-
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(host_alloc(pHost, size, flags, true));
-}
-
-cudaError_t cudaFreeHost(void *ptr)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemFreeHost(ptr));
-}
-
-cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemHostGetFlags(pFlags, pHost));
-}
-
-cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
-				     unsigned int flags)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemHostGetDevicePointer(
-		(CUdeviceptr *)pDevice, pHost, flags));
-}
-
-cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemHostRegister(ptr, size, flags));
-}
-
-cudaError_t cudaHostUnregister(void *ptr)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemHostUnregister(ptr));
-}
-
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
-{
-	CUresult r;
-
-	if ((r = cuemu_rt_current(NULL, NULL)))
-		return cuemu_rt_result(r);
-	return cuemu_rt_result(cuMemGetInfo(free_bytes, total));
 }
 
 /* -------------------------------------------------------------- /cu */
