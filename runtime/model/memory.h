@@ -1,8 +1,10 @@
 /*
  * memory.h - the allocations of the process and the address map that holds
  * them: the kinds of memory, struct cuemu_alloc (the one record every
- * family's allocation, registration and reservation is) and the address
- * map (vaspace.c). Every family makes and keeps its own entries in it.
+ * family's allocation, registration and reservation is), the address map
+ * (vaspace.c), and the life of device, pinned and registered memory
+ * (memory.c). The managed, pool and VMM families make and keep their own
+ * entries in the same map.
  *
  * Locking: the address map and every struct cuemu_alloc are guarded by
  * cuemu_lock() (model/internal.h); each function says whether it expects
@@ -30,7 +32,7 @@ enum cuemu_kind {
 	CUEMU_KIND_POOL,        /* cuMemAllocAsync and friends: one block */
 	CUEMU_KIND_RESERVATION, /* cuMemAddressReserve */
 };
-/* The word /cu and the event log show for each kind (vaspace.c). */
+/* The word /cu and the event log show for each kind (memory.c). */
 extern const char *const cuemu_kind_names[];
 
 struct cuemu_alloc {
@@ -67,5 +69,57 @@ struct cuemu_alloc *cuemu_va_by_id(uint64_t id);
 struct cuemu_alloc *cuemu_va_first(void);
 struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a);
 size_t cuemu_va_count(void);
+
+/* ------------------------------------------------------------------ */
+/* Device, pinned and registered memory (memory.c). The driver entries
+ * check the arguments and find the current context (ctx, dev); these do
+ * the work. Each fails with a message in cuemu_errmsg().               */
+
+/* Maps size (> 0) bytes of device memory of dev, charged against its
+ * capacity, and publishes it. Takes the lock. */
+CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
+                            CUdeviceptr *dptr);
+/* The pitch of rows of width bytes (both > 0) and the bytes of height of
+ * them; OUT_OF_MEMORY when they overflow. */
+CUresult cuemu_pitch_layout(size_t width, size_t height, size_t *pitch,
+                            size_t *total);
+/* Frees the allocation that starts at p (not 0) through the free path of
+ * its kind: device memory here, managed memory in managed.c, a pool block
+ * in pool.c. Waits for every stream first. Takes the lock. */
+CUresult cuemu_device_free(uintptr_t p);
+
+/* Maps size (> 0) bytes of pinned host memory near dev, locked when the
+ * limits allow, and publishes it. flags: CU_MEMHOSTALLOC_*, checked by the
+ * caller. Takes the lock. */
+CUresult cuemu_host_alloc(CUcontext ctx, int dev, size_t size,
+                          unsigned flags, void **pp);
+/* Frees the pinned allocation that starts at p (not NULL), after every
+ * stream. Takes the lock. */
+CUresult cuemu_host_free(void *p);
+/* The pinned or registered entry containing p, or NULL. Lock held. */
+struct cuemu_alloc *cuemu_host_entry(uintptr_t p);
+
+/* Every page of [lo, hi) is mapped in the process, and writable unless
+ * read_only. No lock needed. */
+bool cuemu_host_range_usable(uintptr_t lo, uintptr_t hi, bool read_only);
+/* Records [p, p+size) (checked by the caller) as registered by ctx of
+ * dev, unless it overlaps memory the map knows. Takes the lock. */
+CUresult cuemu_host_register(CUcontext ctx, int dev, uintptr_t p,
+                             size_t size, unsigned flags);
+/* Forgets the registration that starts at p (not NULL), after every
+ * stream. Takes the lock. */
+CUresult cuemu_host_unregister(uintptr_t p);
+
+/* The range cuMemGetAddressRange answers for p, dev asking: the
+ * allocation, or the one mapping of a reservation, that contains it;
+ * false when there is none. Lock held. */
+bool cuemu_address_range(uintptr_t p, int dev, uintptr_t *base,
+                         size_t *size);
+/* Names the allocation containing p with the first line of label; false
+ * when p is in none. Lock held. */
+bool cuemu_alloc_set_label(uintptr_t p, const char *label);
+/* The word for a's owning device ("gpu1", or "cpu" for the host). */
+const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,
+                                   size_t len);
 
 #endif
