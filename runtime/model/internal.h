@@ -304,7 +304,7 @@ struct cuemu_ctl_class {
 	json_t *(*get)(uint64_t id, const char *rest, CUresult *err);
 	CUresult (*set)(uint64_t id, const char *rest, const char *value);
 };
-extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* memory.c */
+extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
 extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
