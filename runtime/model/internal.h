@@ -187,48 +187,9 @@ CUcontext cuemu_primary_ctx(int dev);
 bool cuemu_peer_enabled(int from_dev, int to_dev);
 
 /* ------------------------------------------------------------------ */
-/* The address map (vaspace.c): every allocation, registration and
- * reservation of the process, ordered by address; O(log n) lookups.    */
+/* Allocations and the address map: model/memory.h.                    */
 
-enum cuemu_kind {
-	CUEMU_KIND_DEVICE,      /* cuMemAlloc, cuMemAllocPitch */
-	CUEMU_KIND_HOST,        /* cuMemAllocHost, cuMemHostAlloc */
-	CUEMU_KIND_REGISTERED,  /* cuMemHostRegister */
-	CUEMU_KIND_MANAGED,     /* cuMemAllocManaged */
-	CUEMU_KIND_POOL,        /* cuMemAllocAsync and friends: one block */
-	CUEMU_KIND_RESERVATION, /* cuMemAddressReserve */
-};
-extern const char *const cuemu_kind_names[];
-
-struct cuemu_alloc {
-	RB_ENTRY(cuemu_alloc) va_node; /* address index (vaspace.c) */
-	RB_ENTRY(cuemu_alloc) id_node; /* id index (vaspace.c) */
-
-	uintptr_t base;
-	size_t size;             /* bytes the caller asked for */
-	size_t span;             /* bytes the map covers (size rounded to pages) */
-	enum cuemu_kind kind;
-	uint64_t id;             /* machine-unique; CU_POINTER_ATTRIBUTE_BUFFER_ID */
-	int device;              /* owning device, or CU_DEVICE_CPU */
-	unsigned int flags;      /* the flags the allocating call took */
-	CUcontext ctx;   /* context it was made in */
-	bool sync_memops;        /* CU_POINTER_ATTRIBUTE_SYNC_MEMOPS */
-	char label[64];          /* cuemuSetLabel, shown in /cu */
-	void *priv;              /* the owning subsystem's state */
-};
-
-/* Inserts a; fails (returns -1) if [base, base+span) overlaps an entry. */
-int cuemu_va_insert(struct cuemu_alloc *a);
-void cuemu_va_remove(struct cuemu_alloc *a);
-/* The entry whose [base, base+span) contains p, or NULL. */
-struct cuemu_alloc *cuemu_va_find(uintptr_t p);
-/* The first entry that overlaps [p, p+len), or NULL. */
-struct cuemu_alloc *cuemu_va_overlap(uintptr_t p, size_t len);
-struct cuemu_alloc *cuemu_va_by_id(uint64_t id);
-/* In-order iteration by address. */
-struct cuemu_alloc *cuemu_va_first(void);
-struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a);
-size_t cuemu_va_count(void);
+#include "model/memory.h"
 
 /* ------------------------------------------------------------------ */
 /* Streams and events (stream.c)                                        */
@@ -346,7 +307,7 @@ struct cuemu_ctl_class {
 	json_t *(*get)(uint64_t id, const char *rest, CUresult *err);
 	CUresult (*set)(uint64_t id, const char *rest, const char *value);
 };
-extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* memory.c */
+extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
 extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */

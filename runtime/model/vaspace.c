@@ -8,15 +8,6 @@
  */
 #include "model/internal.h"
 
-const char *const cuemu_kind_names[] = {
-	[CUEMU_KIND_DEVICE] = "device",
-	[CUEMU_KIND_HOST] = "host",
-	[CUEMU_KIND_REGISTERED] = "registered",
-	[CUEMU_KIND_MANAGED] = "managed",
-	[CUEMU_KIND_POOL] = "pool",
-	[CUEMU_KIND_RESERVATION] = "reservation",
-};
-
 static int cmp_addr(struct cuemu_alloc *a, struct cuemu_alloc *b)
 {
 	return a->base < b->base ? -1 : a->base > b->base;

@@ -1,0 +1,412 @@
+/*
+ * memory.c - the life of device, pinned host and registered host memory:
+ * making a struct cuemu_alloc and publishing it in the address map, the
+ * device mapping and its charge on the machine, the pitch of a 2D
+ * allocation, pinned memory bound near its device, registration records and
+ * their overlap rules, and giving each back; the kinds table. The driver
+ * entries (driver/memory.c) check the arguments and call these.
+ *
+ * Memory is real. Device memory is one anonymous mapping per allocation
+ * (MAP_NORESERVE, populated when touched), charged against its device's
+ * capacity in the machine segment, so that cuMemGetInfo in any process sees
+ * it. The charge is the mapping's size, the request rounded up to the host
+ * page: that is what the process can touch, and it keeps a hundred thousand
+ * small allocations inside a device (the real driver's 2 MiB sub-allocation
+ * granularity would not). Pinned host memory is an anonymous mapping bound
+ * to the NUMA node of the current device, locked when the system allows it.
+ * Registration records a caller's range; it neither copies nor moves it.
+ *
+ * Locking: the address map and every struct cuemu_alloc are guarded by
+ * cuemu_lock(). mmap, munmap, mlock and NUMA binding run outside it (they
+ * can be slow and take no lock of ours); the machine charge is taken before
+ * the lock and given back after it. Frees first wait for every stream of
+ * the process, as the real cuMemFree does, so that no queued copy touches
+ * memory that is gone.
+ */
+#include "model/internal.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* cuMemAllocPitch's pitch alignment on Hopper (textureAlignment). */
+#define PITCH_ALIGN 512UL
+
+const char *const cuemu_kind_names[] = {
+	[CUEMU_KIND_DEVICE] = "device",
+	[CUEMU_KIND_HOST] = "host",
+	[CUEMU_KIND_REGISTERED] = "registered",
+	[CUEMU_KIND_MANAGED] = "managed",
+	[CUEMU_KIND_POOL] = "pool",
+	[CUEMU_KIND_RESERVATION] = "reservation",
+};
+
+const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,
+				   size_t len)
+{
+	int dev = a->device;
+
+	return cuemu_proc_str(dev >= 0 && dev < CUEMU_MAX_DEVICES ?
+			      dev : CUEMU_PROC_HOST, buf, len);
+}
+
+static void log_alloc(const char *what, const struct cuemu_alloc *a)
+{
+	char w[16];
+
+	cuemu_event_log(what, "id=%llu kind=%s size=%zu device=%s",
+			(unsigned long long)a->id, cuemu_kind_names[a->kind],
+			a->size, cuemu_alloc_device_str(a, w, sizeof w));
+}
+
+static struct cuemu_alloc *new_alloc(enum cuemu_kind kind, uintptr_t base,
+				     size_t size, size_t span, int dev,
+				     unsigned flags, CUcontext ctx)
+{
+	struct cuemu_alloc *a = calloc(1, sizeof *a);
+
+	if (!a)
+		return NULL;
+	a->kind = kind;
+	a->base = base;
+	a->size = size;
+	a->span = span;
+	a->device = dev;
+	a->flags = flags;
+	a->ctx = ctx;
+	a->id = cuemu_next_id();
+	return a;
+}
+
+/* Inserts a fresh allocation into the map. Fails only when a registration
+ * of memory the caller has since unmapped still claims the address. */
+static CUresult publish(struct cuemu_alloc *a)
+{
+	int rc;
+
+	cuemu_lock();
+	rc = cuemu_va_insert(a);
+	cuemu_unlock();
+	if (rc)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "address %#lx is still claimed by a stale "
+				  "registration", (unsigned long)a->base);
+	log_alloc("alloc", a);
+	return CUDA_SUCCESS;
+}
+
+/* Takes a device or host allocation out of the map and gives it back. The
+ * caller has checked kind and base under the lock and still holds it. */
+static void release_locked(struct cuemu_alloc *a)
+{
+	cuemu_va_remove(a);
+	cuemu_unlock();
+	log_alloc("free", a);
+	if (a->kind == CUEMU_KIND_DEVICE || a->kind == CUEMU_KIND_HOST)
+		munmap((void *)a->base, a->span);
+	if (a->kind == CUEMU_KIND_DEVICE)
+		cuemu_mem_uncharge(a->device, a->span);
+	free(a);
+}
+
+/* ---------------------------------------------------------------- device */
+
+CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
+			    CUdeviceptr *dptr)
+{
+	size_t span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
+	struct cuemu_alloc *a;
+	bool charged;
+	CUresult r;
+	void *p;
+
+	cuemu_lock();
+	charged = span >= size && cuemu_mem_charge_evicting(dev, span);
+	cuemu_unlock();
+	if (!charged)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "%zu bytes do not fit in gpu%d (%llu of "
+				  "%llu used)", size, dev,
+				  (unsigned long long)cuemu_mem_used(dev),
+				  (unsigned long long)cuemu_device(dev)->total);
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a = p == MAP_FAILED ? NULL :
+		new_alloc(CUEMU_KIND_DEVICE, (uintptr_t)p, size, span, dev, 0,
+			  ctx);
+	if (!a || (r = publish(a))) {
+		if (p != MAP_FAILED)
+			munmap(p, span);
+		cuemu_mem_uncharge(dev, span);
+		free(a);
+		return a ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					  "cannot map %zu bytes: %s", span,
+					  strerror(errno));
+	}
+	*dptr = (CUdeviceptr)a->base;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_pitch_layout(size_t width, size_t height, size_t *pitch,
+			    size_t *total)
+{
+	size_t p = CUEMU_ALIGN_UP(width, PITCH_ALIGN);
+
+	if (p < width || __builtin_mul_overflow(p, height, total))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "%zu rows of %zu bytes overflow", height, p);
+	*pitch = p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_device_free(uintptr_t p)
+{
+	struct cuemu_alloc *a;
+	CUresult r;
+
+	/* The real cuMemFree synchronizes: queued copies may use the memory. */
+	if ((r = cuemu_sync_all()))
+		return r;
+	cuemu_lock();
+	a = cuemu_va_find(p);
+	if (!a || a->base != p || a->kind == CUEMU_KIND_HOST ||
+	    a->kind == CUEMU_KIND_REGISTERED ||
+	    a->kind == CUEMU_KIND_RESERVATION) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#llx is not the start of a device "
+				  "allocation", (unsigned long long)p);
+	}
+	/* Managed memory and pool blocks have free paths of their own. */
+	if (a->kind == CUEMU_KIND_MANAGED) {
+		cuemu_unlock();
+		return cuemu_managed_free(a);
+	}
+	if (a->kind == CUEMU_KIND_POOL) {
+		cuemu_unlock();
+		return cuemu_pool_free_now(a);
+	}
+	release_locked(a);
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- pinned */
+
+/* Pinned memory lives near the device that allocated it. */
+static void bind_near(void *p, size_t len, int dev)
+{
+	const struct cuemu_device_info *d = cuemu_device(dev);
+
+	if (d && d->numa_node >= 0 && numa_available() >= 0 &&
+	    cuemu_numa_valid(d->numa_node))
+		numa_tonode_memory(p, len, d->numa_node);
+}
+
+CUresult cuemu_host_alloc(CUcontext ctx, int dev, size_t size,
+			  unsigned flags, void **pp)
+{
+	size_t span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
+	struct cuemu_alloc *a;
+	CUresult r;
+	void *p;
+
+	if (span < size)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size overflows");
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot map %zu bytes: %s", span,
+				  strerror(errno));
+	bind_near(p, span, dev);
+	/* Page-locked when the limits allow; ordinary memory otherwise. */
+	(void)mlock(p, span);
+	a = new_alloc(CUEMU_KIND_HOST, (uintptr_t)p, size, span, dev, flags,
+		      ctx);
+	if (!a || (r = publish(a))) {
+		munmap(p, span);
+		free(a);
+		return a ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					  "out of host memory");
+	}
+	*pp = p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_host_free(void *p)
+{
+	struct cuemu_alloc *a;
+	CUresult r;
+
+	if ((r = cuemu_sync_all()))
+		return r;
+	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || a->kind != CUEMU_KIND_HOST || a->base != (uintptr_t)p) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%p is not the start of a pinned host "
+				  "allocation", p);
+	}
+	release_locked(a);
+	return CUDA_SUCCESS;
+}
+
+struct cuemu_alloc *cuemu_host_entry(uintptr_t p)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	if (a && (a->kind == CUEMU_KIND_HOST ||
+		  a->kind == CUEMU_KIND_REGISTERED) && p < a->base + a->size)
+		return a;
+	return NULL;
+}
+
+/* --------------------------------------------------------------- register */
+
+/* Refuses a range that overlaps another registration (ALREADY_REGISTERED)
+ * or any other memory of ours (INVALID_VALUE). Ranges are byte exact, as
+ * the driver's are: two registrations may share a page. Lock held. */
+static CUresult check_register_overlap(uintptr_t p, size_t size)
+{
+	struct cuemu_alloc *a = cuemu_va_overlap(p, size);
+
+	if (!a)
+		return CUDA_SUCCESS;
+	if (a->kind == CUEMU_KIND_REGISTERED)
+		return cuemu_fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+				  "[%#lx, %#lx) overlaps registration %llu",
+				  (unsigned long)p, (unsigned long)(p + size),
+				  (unsigned long long)a->id);
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			  "[%#lx, %#lx) overlaps %s allocation %llu",
+			  (unsigned long)p, (unsigned long)(p + size),
+			  cuemu_kind_names[a->kind], (unsigned long long)a->id);
+}
+
+/* The driver pins the pages for the device to write, so they must be
+ * there. /proc/self/maps is read once a registration, which is as slow a
+ * call on the real driver. */
+bool cuemu_host_range_usable(uintptr_t lo, uintptr_t hi, bool read_only)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long s, e;
+	char perms[8];
+	bool ok = false;
+
+	if (!f)
+		return true; /* no /proc: trust the caller */
+	while (fscanf(f, "%lx-%lx %7s%*[^\n]", &s, &e, perms) == 3) {
+		if (e <= lo)
+			continue;
+		if (s > lo || (!read_only && perms[1] != 'w'))
+			break;
+		lo = e;
+		if (lo >= hi) {
+			ok = true;
+			break;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+CUresult cuemu_host_register(CUcontext ctx, int dev, uintptr_t p,
+			     size_t size, unsigned flags)
+{
+	struct cuemu_alloc *a;
+	CUresult r;
+
+	a = new_alloc(CUEMU_KIND_REGISTERED, p, size, size, dev, flags, ctx);
+	if (!a)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "out of host memory");
+	cuemu_lock();
+	r = check_register_overlap(p, size);
+	if (!r && cuemu_va_insert(a))
+		r = cuemu_fail(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+			       "%p is already registered", (void *)p);
+	cuemu_unlock();
+	if (r) {
+		free(a);
+		return r;
+	}
+	log_alloc("alloc", a);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_host_unregister(uintptr_t p)
+{
+	struct cuemu_alloc *a;
+	CUresult r;
+
+	if ((r = cuemu_sync_all()))
+		return r;
+	cuemu_lock();
+	a = cuemu_va_find(p);
+	if (!a) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
+				  "%p is not registered", (void *)p);
+	}
+	if (a->kind != CUEMU_KIND_REGISTERED) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%p is %s memory, not a registration",
+				  (void *)p, cuemu_kind_names[a->kind]);
+	}
+	if (a->base != p) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%p is inside the registration at %#lx; "
+				  "unregister that address", (void *)p,
+				  (unsigned long)a->base);
+	}
+	release_locked(a);
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ queries */
+
+bool cuemu_address_range(uintptr_t p, int dev, uintptr_t *base,
+			 size_t *size)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct cuemu_map_info mi;
+
+	*base = 0;
+	*size = 0;
+	if (a && a->kind == CUEMU_KIND_RESERVATION) {
+		/* A reservation answers with the mapping that covers p. */
+		if (!cuemu_vmm_lookup(p, dev, &mi))
+			return false;
+		*base = mi.map_base;
+		*size = mi.map_size;
+		return true;
+	}
+	/* The driver answers SUCCESS and an empty range for user memory it
+	 * has only registered (probed on H100, CUDA 13). */
+	if (a && a->kind == CUEMU_KIND_REGISTERED)
+		return true;
+	if (a && p < a->base + a->size) {
+		*base = a->base;
+		*size = a->size;
+		return true;
+	}
+	return false;
+}
+
+bool cuemu_alloc_set_label(uintptr_t p, const char *label)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	/* A reservation is address space, not memory: it has no label. */
+	if (!a || a->kind == CUEMU_KIND_RESERVATION)
+		return false;
+	snprintf(a->label, sizeof a->label, "%.*s",
+		 (int)strcspn(label, "\n"), label);
+	return true;
+}

@@ -1,0 +1,164 @@
+/*
+ * ctl_alloc.c - the /cu "allocations" class: one directory per allocation,
+ * registration and pool block of the process (reservations are the VMM
+ * family's class), with its kind, base, size, device, flags and label, and
+ * for managed memory the files and ranges the managed family renders
+ * (cuemu_managed_json, cuemu_managed_ranges, cuemu_managed_range_get). A
+ * range is named "ranges/<start>-<end>", each bound 0x-prefixed or bare
+ * hex, or decimal.
+ *
+ * Locking: list and get run with cuemu_lock() held (control.c), so that an
+ * answer is one moment of the process. set runs without it and takes it
+ * only to copy what it needs of the allocation; the write itself goes
+ * through the API's entry points (cuemuSetLabel, the managed setter), so
+ * it is checked as a caller's would be.
+ */
+#include "model/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static json_t *ctl_list(void)
+{
+	json_t *ids = json_array();
+	struct cuemu_alloc *a;
+
+	for (a = cuemu_va_first(); ids && a; a = cuemu_va_next(a))
+		if (a->kind != CUEMU_KIND_RESERVATION)
+			json_array_append_new(ids, json_integer((json_int_t)a->id));
+	return ids;
+}
+
+static struct cuemu_alloc *ctl_find(uint64_t id)
+{
+	struct cuemu_alloc *a = cuemu_va_by_id(id);
+
+	return a && a->kind != CUEMU_KIND_RESERVATION ? a : NULL;
+}
+
+static json_t *alloc_json(struct cuemu_alloc *a)
+{
+	char base[32], flags[16], dev[16];
+	json_t *obj;
+
+	snprintf(base, sizeof base, "0x%lx", (unsigned long)a->base);
+	snprintf(flags, sizeof flags, "0x%x", a->flags);
+	obj = json_pack("{s:I,s:s,s:i,s:s,s:I,s:s,s:s,s:s,s:[s]}",
+			"id", (json_int_t)a->id,
+			"kind", cuemu_kind_names[a->kind],
+			"pid", (int)getpid(),
+			"base", base,
+			"size", (json_int_t)a->size,
+			"device", cuemu_alloc_device_str(a, dev, sizeof dev),
+			"flags", flags,
+			"label", a->label,
+			"writable", "label");
+	if (obj && a->kind == CUEMU_KIND_MANAGED)
+		cuemu_managed_json(a, obj);
+	if (obj && a->kind == CUEMU_KIND_POOL)
+		json_object_set_new(obj, "pool",
+				    json_integer((json_int_t)cuemu_pool_id(cuemu_pool_of(a))));
+	return obj;
+}
+
+/* One bound of "<start>-<end>": 0x-prefixed or bare hex, or decimal. */
+static int parse_bound(const char *s, const char **end, uintptr_t *out)
+{
+	size_t n = strcspn(s, "-/"), i;
+	int base = 10;
+	char *e;
+
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			base = 16;
+	errno = 0;
+	*out = (uintptr_t)strtoull(s, &e, base);
+	if (errno || n == 0 || e != s + n)
+		return -1;
+	*end = e;
+	return 0;
+}
+
+/* Parses "ranges/<s>-<e>[/<attr>]"; 0 or -1. */
+static int parse_range(const char *rest, uintptr_t *s, uintptr_t *e,
+		       const char **attr)
+{
+	const char *p;
+
+	if (strncmp(rest, "ranges/", 7))
+		return -1;
+	if (parse_bound(rest + 7, &p, s) || *p != '-' ||
+	    parse_bound(p + 1, &p, e) || *e <= *s)
+		return -1;
+	if (*p == '/')
+		*attr = p + 1;
+	else if (*p == '\0')
+		*attr = NULL;
+	else
+		return -1;
+	return 0;
+}
+
+static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
+{
+	struct cuemu_alloc *a = ctl_find(id);
+	const char *attr;
+	uintptr_t s, e;
+
+	*err = CUDA_SUCCESS;
+	if (a && rest[0] == '\0')
+		return alloc_json(a);
+	if (a && a->kind == CUEMU_KIND_MANAGED) {
+		if (strcmp(rest, "ranges") == 0)
+			return cuemu_managed_ranges(a);
+		if (parse_range(rest, &s, &e, &attr) == 0 && !attr)
+			return cuemu_managed_range_get(a, s, e, err);
+	}
+	*err = CUDA_ERROR_NOT_FOUND;
+	return NULL;
+}
+
+/* A write runs through the API, as any caller's would: the label through
+ * cuemuSetLabel, a managed attribute through managed's setter. */
+static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
+{
+	struct cuemu_alloc *a;
+	uintptr_t s = 0, e = 0;
+	const char *attr;
+	CUcontext ctx = NULL;
+	bool managed;
+
+	cuemu_lock();
+	a = ctl_find(id);
+	managed = a && a->kind == CUEMU_KIND_MANAGED;
+	if (a)
+		s = a->base, e = a->base + a->size, ctx = a->ctx;
+	cuemu_unlock();
+	/* a may be freed from here on: only the copies above are used. */
+	if (!a)
+		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no allocation %llu",
+				  (unsigned long long)id);
+	if (strcmp(rest, "label") == 0)
+		return cuemuSetLabel((CUdeviceptr)s, value);
+	if (!managed)
+		return cuemu_fail(CUDA_ERROR_NOT_FOUND,
+				  "allocation %llu has no file %s",
+				  (unsigned long long)id, rest);
+	/* The managed family checks the attribute names and the range. */
+	if (strncmp(rest, "ranges/", 7) != 0)
+		return cuemu_managed_set(ctx, s, e, rest, value);
+	if (parse_range(rest, &s, &e, &attr) || !attr)
+		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no file %s", rest);
+	return cuemu_managed_set(ctx, s, e, attr, value);
+}
+
+const struct cuemu_ctl_class cuemu_ctl_allocations = {
+	.name = "allocations",
+	.list = ctl_list,
+	.get = ctl_get,
+	.set = ctl_set,
+};
