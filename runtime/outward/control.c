@@ -15,8 +15,13 @@
  *   {"op":"snapshot","text":true}         bytes: N, then N bytes of the
  *                                         value, one object a line
  *
- * Locking: one thread serves every connection, so requests are answered
- * one at a time, in order. A get or list holds the process lock
+ * Serving: one thread serves every connection, one request at a time.
+ * Sockets are non-blocking and each client's answers queue until its peer
+ * takes them (bounded), so a peer that asks much and reads little, or
+ * never reads, stalls only itself. Connections are bounded per peer
+ * process; when the table is full a newcomer takes the idlest's room.
+ *
+ * Locking: a get or list holds the process lock
  * (cuemu_lock) for the whole answer, so that it shows one moment; a set
  * runs without it, through the API's code path, which takes what it needs.
  * ctl is written by start and stop under ctl_lock, and read by the server
@@ -40,16 +45,24 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define CTL_MAX_CLIENTS 64
-#define CTL_SEND_TIMEOUT_S 2
+/* Connections served at once, and at most from one peer process: a peer
+ * that opens more is refused, and cannot crowd out another. */
+#define CTL_MAX_CLIENTS 256
+#define CTL_MAX_PER_PEER 8
+/* Answer bytes a client may leave unread before it is dropped: a snapshot
+ * of 100,000 allocations is about 30 MB. */
+#define CTL_MAX_QUEUED (256u << 20)
 #define CTL_EVENTS_MAX 1024
 
 struct client {
-	int fd;
+	int fd;           /* non-blocking */
 	uid_t uid;        /* the peer's, from SO_PEERCRED */
+	pid_t pid;
+	uint64_t last;    /* serve loop tick of its last request */
 	size_t len;       /* bytes of an unfinished line in buf */
 	bool skipping;    /* dropping the rest of an overlong line */
-	bool held;        /* lines wait in buf until the peer reads */
+	char *out;        /* answers not yet taken by the peer */
+	size_t out_len, out_off;
 	char buf[CUEMU_CTL_MAX_LINE + 1];
 };
 
@@ -64,6 +77,7 @@ static struct {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client *clients[CTL_MAX_CLIENTS];
 	int nclients;
+	uint64_t tick;    /* requests served: the clients' idle clock */
 } ctl = { .lfd = -1, .wake = { -1, -1 } };
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -655,23 +669,54 @@ static void snapshot_locked(struct text *t, bool lines)
 
 /* ---------------------------------------------------------------- server */
 
-static int send_all(int fd, const char *p, size_t n)
+/* Sends what the peer will take now. -1 when the peer is gone. */
+static int flush_out(struct client *c)
 {
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+	while (c->out_off < c->out_len) {
+		ssize_t w = send(c->fd, c->out + c->out_off,
+				 c->out_len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
 		if (w <= 0)
 			return -1;
-		p += w;
-		n -= (size_t)w;
+		c->out_off += (size_t)w;
 	}
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->out_off = 0;
 	return 0;
 }
 
-/* The answer and its newline in one send: a second send for the newline
- * alone made the peer wake twice for every answer. */
+/* Queues n bytes of answer for c and sends what the peer takes at once;
+ * the server never waits for a peer to read. -1 when the peer is gone or
+ * has left more unread than CTL_MAX_QUEUED. */
+static int queue_out(struct client *c, const char *p, size_t n)
+{
+	size_t left = c->out_len - c->out_off;
+	char *o;
+
+	if (left + n > CTL_MAX_QUEUED) {
+		cuemu_debug("control: dropped a client that left %zu bytes "
+			    "unread", left);
+		return -1;
+	}
+	if (!(o = malloc(left + n)))
+		return -1;
+	if (left)
+		memcpy(o, c->out + c->out_off, left);
+	memcpy(o + left, p, n);
+	free(c->out);
+	c->out = o;
+	c->out_len = left + n;
+	c->out_off = 0;
+	return flush_out(c);
+}
+
+/* The answer and its newline as one piece of output. */
 static int reply(struct client *c, json_t *ans)
 {
 	char small[8192], *s = small;
@@ -692,7 +737,7 @@ static int reply(struct client *c, json_t *ans)
 		return -1;
 	}
 	s[n++] = '\n';
-	rc = send_all(c->fd, s, n);
+	rc = queue_out(c, s, n);
 	if (s != small)
 		free(s);
 	return rc;
@@ -701,7 +746,8 @@ static int reply(struct client *c, json_t *ans)
 /* {"op":"snapshot"} answers one line, {"ok":true,"value":{...}}, printed
  * as text; with "text":true it answers {"ok":true,"bytes":N} and then N
  * bytes of the value, one object a line, which cufs copies into
- * snapshot.json without parsing it. */
+ * snapshot.json without parsing it. The text is made under the lock and
+ * queued; the peer takes it at its own pace. */
 static int op_snapshot(struct client *c, json_t *req)
 {
 	bool lines = json_is_true(json_object_get(req, "text"));
@@ -725,10 +771,10 @@ static int op_snapshot(struct client *c, json_t *req)
 	if (lines) {
 		n = snprintf(head, sizeof head, "{\"ok\":true,\"bytes\":%zu}\n",
 			     t.len);
-		rc = send_all(c->fd, head, (size_t)n);
+		rc = queue_out(c, head, (size_t)n);
 	}
 	if (rc == 0)
-		rc = send_all(c->fd, t.s, t.len);
+		rc = queue_out(c, t.s, t.len);
 	free(t.s);
 	return rc;
 }
@@ -753,13 +799,17 @@ static json_t *answer(json_t *req, uid_t peer)
 			  "set, events, snapshot)", op);
 }
 
-/* One request line: its answer sent. -1 when the peer is gone. */
+/* One request line: its answer queued. -1 when the peer is gone. */
 static int serve_line(struct client *c, const char *line, size_t n)
 {
 	json_error_t jerr;
 	json_t *req;
 	int rc;
 
+	c->last = ++ctl.tick;
+	if (!n)
+		return reply(c, fail_errno(EINVAL, "an empty line is no "
+					   "request: send a JSON object"));
 	if (!(req = json_loadb(line, n, 0, &jerr)))
 		return reply(c, fail_errno(EINVAL, "not JSON: %s", jerr.text));
 	if (!json_is_object(req))
@@ -776,68 +826,85 @@ static int serve_line(struct client *c, const char *line, size_t n)
 static void drop_client(int i)
 {
 	close(ctl.clients[i]->fd);
+	free(ctl.clients[i]->out);
 	free(ctl.clients[i]);
 	ctl.clients[i] = ctl.clients[--ctl.nclients];
 }
 
+/* The client that asked nothing for longest among those of pid (any pid
+ * when pid is 0), and how many pid has; -1 when there is none. */
+static int idlest(pid_t pid, int *count)
+{
+	int best = -1;
+
+	*count = 0;
+	for (int i = 0; i < ctl.nclients; i++) {
+		if (pid && ctl.clients[i]->pid != pid)
+			continue;
+		++*count;
+		if (best < 0 || ctl.clients[i]->last < ctl.clients[best]->last)
+			best = i;
+	}
+	return best;
+}
+
+/* Room for a client of pid: false when pid already has its share (its
+ * new connection is refused, its old ones keep working); a full table
+ * gives up its idlest connection, so that a newcomer (cufs started after a
+ * flood from many processes) is always served. */
+static bool make_room(pid_t pid)
+{
+	int n, i = idlest(pid, &n);
+
+	if (n >= CTL_MAX_PER_PEER)
+		return false;
+	if (ctl.nclients == CTL_MAX_CLIENTS) {
+		i = idlest(0, &n);
+		cuemu_debug("control: closed an idle connection of pid %d to "
+			    "serve pid %d", (int)ctl.clients[i]->pid, (int)pid);
+		drop_client(i);
+	}
+	return true;
+}
+
 static void accept_client(void)
 {
-	struct timeval tv = { .tv_sec = CTL_SEND_TIMEOUT_S };
 	struct ucred cred;
 	socklen_t len = sizeof cred;
 	struct client *c;
 	int fd;
 
-	fd = accept4(ctl.lfd, NULL, NULL, SOCK_CLOEXEC);
+	fd = accept4(ctl.lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd < 0)
 		return;
 	/* Only the owner and root may look inside a process; the socket's
 	 * mode says so already, this holds even if the mode was changed. */
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
-	    (cred.uid != getuid() && cred.uid != 0) ||
-	    ctl.nclients == CTL_MAX_CLIENTS || !(c = malloc(sizeof *c))) {
+	    (cred.uid != getuid() && cred.uid != 0) || !make_room(cred.pid) ||
+	    !(c = malloc(sizeof *c))) {
 		cuemu_debug("control: refused a connection");
 		close(fd);
 		return;
 	}
-	/* A peer that stops reading must not stall the server for long. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-	c->fd = fd;
-	c->uid = cred.uid;
-	c->len = 0;
-	c->skipping = false;
-	c->held = false;
+	*c = (struct client){ .fd = fd, .uid = cred.uid, .pid = cred.pid,
+			      .last = ++ctl.tick };
 	ctl.clients[ctl.nclients++] = c;
 }
 
-/* Whether the peer has read enough of its answers to take another one
- * without the send waiting. */
-static bool has_room(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
-
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
-}
-
-/* Answers every complete line in c's buffer, while the peer has room for
- * the answers; the rest is held until it has (the server would otherwise
- * wait in send for a peer that asks much and reads little, and answer no
- * one else meanwhile). -1 when the peer is gone. */
+/* Answers every complete line in c's buffer until answers wait unread:
+ * then the rest waits too, and c is not read from, so what a client may
+ * ask is bounded by its buffer and what it leaves unread by
+ * CTL_MAX_QUEUED. -1 when the peer is gone. */
 static int serve_lines(struct client *c)
 {
 	char *nl;
 
-	c->held = false;
-	while ((nl = memchr(c->buf, '\n', c->len))) {
+	while (!c->out && (nl = memchr(c->buf, '\n', c->len))) {
 		size_t n = (size_t)(nl - c->buf);
 
-		if (!c->skipping && n && !has_room(c->fd)) {
-			c->held = true;
-			return 0;
-		}
 		if (c->skipping)
 			c->skipping = false;
-		else if (n && serve_line(c, c->buf, n) < 0)
+		else if (serve_line(c, c->buf, n) < 0)
 			return -1;
 		c->len -= n + 1;
 		memmove(c->buf, nl + 1, c->len);
@@ -866,6 +933,19 @@ static int read_client(struct client *c)
 	return serve_lines(c);
 }
 
+/* What c's poll event asks of the server. -1 when c is to be dropped. */
+static int serve_client(struct client *c, short ev)
+{
+	if (c->out) {
+		if (ev & (POLLERR | POLLHUP))
+			return -1;
+		if (flush_out(c) < 0)
+			return -1;
+		return c->out ? 0 : serve_lines(c);
+	}
+	return read_client(c);
+}
+
 static void *serve(void *arg)
 {
 	struct pollfd pfd[2 + CTL_MAX_CLIENTS];
@@ -876,11 +956,11 @@ static void *serve(void *arg)
 
 		pfd[0] = (struct pollfd){ .fd = ctl.wake[0], .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = ctl.lfd, .events = POLLIN };
-		/* A client with held lines is not read from until they are
-		 * answered: its buffer is what bounds what it may ask. */
+		/* A client with answers unread is not read from until it has
+		 * taken them. */
 		for (int i = 0; i < n; i++)
 			pfd[2 + i] = (struct pollfd){ .fd = ctl.clients[i]->fd,
-				.events = ctl.clients[i]->held ? POLLOUT : POLLIN };
+				.events = ctl.clients[i]->out ? POLLOUT : POLLIN };
 		if (poll(pfd, (nfds_t)(2 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -891,14 +971,9 @@ static void *serve(void *arg)
 		/* Backwards, so that dropping client i (the last one moves
 		 * into its slot) leaves the ones still to visit in place. */
 		for (int i = n - 1; i >= 0; i--) {
-			struct client *c = ctl.clients[i];
 			short ev = pfd[2 + i].revents;
 
-			if (!ev)
-				continue;
-			if (c->held ? (ev & (POLLERR | POLLHUP)) ||
-				      serve_lines(c) < 0 :
-				      read_client(c) < 0)
+			if (ev && serve_client(ctl.clients[i], ev) < 0)
 				drop_client(i);
 		}
 		if (pfd[1].revents & POLLIN)
