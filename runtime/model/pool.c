@@ -1,11 +1,13 @@
 /*
- * pool.c - the stream-ordered allocator: memory pools (each device's
- * default pool, created pools, pools imported from another process), the
- * granules of backing memory a pool reserves from its location, the blocks it
- * sub-allocates from them, the rules for reusing a freed block across
- * streams, release down to the threshold when the host synchronizes, trim,
- * access, IPC through one memfd per shareable pool, the cuMem*Async and
- * cuMemPool* calls with their cuda* twins, and /cu/pools.
+ * pool.c - the stream-ordered allocator's model: memory pools (each
+ * device's default pool, created pools, pools imported from another
+ * process), the granules of backing memory a pool reserves from its
+ * location, the blocks it sub-allocates from them, the rules for reusing a
+ * freed block across streams, release down to the threshold when the host
+ * synchronizes, trim, access, and IPC through one memfd per shareable pool.
+ * Its entry points (cuMem*Async, cuMemPool*, cuDevice*MemPool) are
+ * driver/pool.c's, /cu/pools is outward/ctl_pool.c's; model/pool.h is what
+ * they may call.
  *
  * Model: allocation and free are stream operations, but as in the real
  * allocator their bookkeeping happens when they are enqueued. A free records
@@ -13,12 +15,14 @@
  * allocation decides from that position whether it may reuse the block at
  * once, only with an inserted wait, or not at all.
  *
- * Locking: every pool, arena and block is guarded by cuemu_lock(). Entry
- * points resolve streams and contexts before taking it; under it they call
- * only stream.c's position queries and cuemu_stream_wait_pos (stream locks
- * come after the process lock) and never wait for a stream.
+ * Locking: every pool, arena and block is guarded by cuemu_lock(), which
+ * the callers hold (the entries resolve streams and contexts before taking
+ * it); cuemu_pool_free_now and the host-sync hook take it themselves. Under
+ * it this file calls only stream.c's position queries and
+ * cuemu_stream_wait_pos (stream locks come after the process lock) and
+ * never waits for a stream.
  */
-#include "model/internal.h"
+#include "model/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,8 +45,6 @@
  * not a chunk of its own (what the driver reports). Arenas are modest so
  * that many pools fit a process's address space (and valgrind's). */
 #define POOL_ARENA (1UL << 30)
-/* The largest maxSize a pool may have: the address space it could need. */
-#define POOL_MAX_SIZE (1ULL << 48)
 /* Blocks are carved at this alignment (the driver's: 1000 bytes take 1024). */
 #define POOL_ALIGN 512UL
 /* In a shareable pool's memfd the header comes first, arenas after it. */
@@ -150,19 +152,12 @@ static CUmemoryPool current_pool[CUEMU_MAX_DEVICES];
 
 /* ---------------------------------------------------------------- helpers */
 
-static bool dev_valid(int dev)
-{
-	return dev >= 0 && dev < cuemu_device_count();
-}
-
 static const char *pool_loc(CUmemoryPool p, char *buf, size_t len)
 {
 	return cuemu_loc_str(p->props.location, buf, len);
 }
 
-/* The pool behind a handle the caller passed, or NULL: a destroyed or
- * unknown handle is refused, never dereferenced. Lock held. */
-static CUmemoryPool live_pool(CUmemoryPool h)
+CUmemoryPool cuemu_pool_live(CUmemoryPool h)
 {
 	CUmemoryPool p;
 
@@ -174,7 +169,7 @@ static CUmemoryPool live_pool(CUmemoryPool h)
 	return NULL;
 }
 
-static CUmemoryPool pool_by_id(uint64_t id)
+CUmemoryPool cuemu_pool_by_id(uint64_t id)
 {
 	CUmemoryPool p;
 
@@ -598,8 +593,7 @@ static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 	return CUDA_SUCCESS;
 }
 
-/* Each device's default pool, made on first use. Lock held. */
-static CUresult default_of(int dev, CUmemoryPool *out)
+CUresult cuemu_pool_default(int dev, CUmemoryPool *out)
 {
 	CUmemPoolProps props = {
 		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
@@ -614,13 +608,13 @@ static CUresult default_of(int dev, CUmemoryPool *out)
 	return r;
 }
 
-static CUresult current_of(int dev, CUmemoryPool *out)
+CUresult cuemu_pool_current(int dev, CUmemoryPool *out)
 {
 	if (current_pool[dev]) {
 		*out = current_pool[dev];
 		return CUDA_SUCCESS;
 	}
-	return default_of(dev, out);
+	return cuemu_pool_default(dev, out);
 }
 
 /* Frees what is left of a destroyed pool. */
@@ -770,9 +764,8 @@ static struct seg *carve(CUmemoryPool p, CUstream s, size_t len, bool *wait)
 	return NULL;
 }
 
-/* Allocates size bytes from p in the order of s. Lock held. */
-static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
-			    CUcontext ctx, CUdeviceptr *out)
+CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
+				CUcontext ctx, CUdeviceptr *out)
 {
 	size_t len = CUEMU_ALIGN_UP(size, POOL_ALIGN);
 	bool wait = false;
@@ -816,9 +809,7 @@ static void import_unmap(CUmemoryPool p, struct seg *g)
 	free(g);
 }
 
-/* Frees block a: ordered after the last operation of s, or at once (s
- * NULL: cuMemFree). Lock held. */
-static void block_free(struct cuemu_alloc *a, CUstream s)
+void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 {
 	struct seg *g = a->priv;
 	CUmemoryPool p = g->pool;
@@ -847,8 +838,7 @@ static void block_free(struct cuemu_alloc *a, CUstream s)
 		maybe_finish(p, false);
 }
 
-/* The pool block that starts at dptr, or NULL. Lock held. */
-static struct cuemu_alloc *block_at(CUdeviceptr dptr)
+struct cuemu_alloc *cuemu_pool_block_at(CUdeviceptr dptr)
 {
 	struct cuemu_alloc *a = cuemu_va_find((uintptr_t)dptr);
 
@@ -860,7 +850,7 @@ static struct cuemu_alloc *block_at(CUdeviceptr dptr)
 CUresult cuemu_pool_free_now(struct cuemu_alloc *a)
 {
 	cuemu_lock();
-	block_free(a, NULL);
+	cuemu_pool_block_free(a, NULL);
 	cuemu_unlock();
 	return CUDA_SUCCESS;
 }
@@ -898,174 +888,58 @@ __attribute__((constructor)) static void pool_hook_sync(void)
 	cuemu_on_host_sync(cuemu_pool_on_sync);
 }
 
-/* ---------------------------------------------------------------- the API: allocation */
 
-/* Resolves the stream and context an allocation runs in. */
-static CUresult stream_ctx(CUstream h, CUstream *s, CUcontext *ctx)
+/* ---------------------------------------------------------------- pools */
+
+CUmemoryPool cuemu_pool_next(CUmemoryPool p)
 {
-	CUresult r = cuemu_stream_get(h, s);
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (cuemu_current(ctx, NULL) != CUDA_SUCCESS)
-		*ctx = NULL;
-	return CUDA_SUCCESS;
+	return p ? LIST_NEXT(p, node) : LIST_FIRST(&pools);
 }
 
-/* The two async allocations differ only in their pool: the one named, or
- * (current true) the current pool of the stream's device. */
-static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
-			    CUmemoryPool pool, bool current, CUstream hStream)
+const CUmemPoolProps *cuemu_pool_props(CUmemoryPool p)
 {
-	CUstream s;
-	CUcontext ctx;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
-	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
-		return r;
-	if (!bytesize)
-		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
-	cuemu_lock();
-	if (current)
-		r = current_of(cuemu_stream_device(s), &pool);
-	else if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool cannot make new allocations");
-	if (r == CUDA_SUCCESS)
-		r = block_alloc(pool, s, bytesize, ctx, dptr);
-	cuemu_unlock();
-	return r;
+	return &p->props;
 }
 
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
-				 CUmemoryPool pool, CUstream hStream)
+int cuemu_pool_device(CUmemoryPool p)
 {
-	return alloc_async(dptr, bytesize, pool, false, hStream);
+	return p->dev;
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+bool cuemu_pool_is_default(CUmemoryPool p)
 {
-	return alloc_async(dptr, bytesize, NULL, true, hStream);
+	return p->is_default;
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+bool cuemu_pool_imported(CUmemoryPool p)
 {
-	struct cuemu_alloc *a;
-	CUstream s;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return CUDA_SUCCESS; /* what a zero-byte allocation returned */
-	cuemu_lock();
-	a = cuemu_va_find((uintptr_t)dptr);
-	if (a && a->kind == CUEMU_KIND_DEVICE && a->base == (uintptr_t)dptr) {
-		/* The driver frees cuMemAlloc memory here too. */
-		cuemu_unlock();
-		return cuMemFree(dptr);
-	}
-	a = block_at(dptr);
-	if (!a)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "%#llx was not allocated from a pool",
-			       (unsigned long long)dptr);
-	else
-		block_free(a, s);
-	cuemu_unlock();
-	return r;
+	return p->imported;
 }
 
-/* ---------------------------------------------------------------- the API: pools */
-
-static CUresult check_props(const CUmemPoolProps *pp)
+CUresult cuemu_pool_create(const CUmemPoolProps *props, CUmemoryPool *out)
 {
-	const CUmemLocation *l = &pp->location;
-
-	if (pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "allocType must be CU_MEM_ALLOCATION_TYPE_PINNED");
-	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
-		if (!dev_valid(l->id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no device %d", l->id);
-	} else if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
-		if (!cuemu_numa_valid(l->id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no host NUMA node %d", l->id);
-	} else if (l->type != CU_MEM_LOCATION_TYPE_HOST) {
-		/* HOST is accepted since CUDA 13; HOST_NUMA_CURRENT is not.
-		 * The seed calls HOST cudaErrorInvalidValue; the probed
-		 * driver (pool.create.host) accepts it, and it wins. */
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a pool lives on a device, the host or a host "
-				  "NUMA node");
-	}
-	/* Windows handles do not exist here; a fabric pool is made (the
-	 * device reports fabric support) though it cannot be exported. */
-	/* The driver reserves address space for maxSize when the pool is
-	 * made: 1 PiB does not fit and is OUT_OF_MEMORY. */
-	if (pp->maxSize > POOL_MAX_SIZE)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-				  "maxSize is larger than the address space");
-	if (pp->handleTypes & ~(unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
-					   CU_MEM_HANDLE_TYPE_FABRIC))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "handle types are POSIX file descriptors or fabric");
-	return CUDA_SUCCESS;
+	return pool_new(props, false, out);
 }
 
-CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
+void cuemu_pool_destroy(CUmemoryPool p)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!pool || !poolProps)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	if ((r = check_props(poolProps)) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	r = pool_new(poolProps, false, pool);
-	cuemu_unlock();
-	return r;
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		if (current_pool[d] == p)
+			current_pool[d] = NULL;
+	LIST_REMOVE(p, node);
+	p->destroyed = true;
+	cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
+			(unsigned long long)p->id, p->nlive);
+	maybe_finish(p, false);
 }
 
-CUresult cuMemPoolDestroy(CUmemoryPool pool)
+void cuemu_pool_set_current(int dev, CUmemoryPool p)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->is_default) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "a device's default pool cannot be destroyed");
-	} else {
-		for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-			if (current_pool[d] == pool)
-				current_pool[d] = NULL;
-		LIST_REMOVE(pool, node);
-		pool->destroyed = true;
-		cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
-				(unsigned long long)pool->id, pool->nlive);
-		maybe_finish(pool, false);
-	}
-	cuemu_unlock();
-	return r;
+	current_pool[dev] = p->is_default ? NULL : p;
 }
 
-static CUresult get_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
+CUresult cuemu_pool_get_attr(CUmemoryPool p, CUmemPool_attribute attr,
+			     void *value)
 {
 	/* The importer holds none of the memory: the driver refuses to tell. */
 	if (p->imported && attr >= CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)
@@ -1115,7 +989,8 @@ static CUresult reset_high(uint64_t v, uint64_t *high, uint64_t cur,
 	return CUDA_SUCCESS;
 }
 
-static CUresult set_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
+CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
+			     void *value)
 {
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
@@ -1147,327 +1022,111 @@ static CUresult set_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
 	return CUDA_SUCCESS;
 }
 
-/* Get and set differ only in what they do to a live pool's attribute. */
-static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr,
-			  void *value,
-			  CUresult (*op)(CUmemoryPool, CUmemPool_attribute, void *))
+void cuemu_pool_trim(CUmemoryPool p, uint64_t keep)
 {
-	CUresult r;
+	uint64_t freed = release(p, keep, true);
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!value)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
-	cuemu_lock();
-	r = live_pool(pool) ? op(pool, attr, value) :
-	    cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	cuemu_unlock();
-	return r;
+	cuemu_event_log("pool_trim", "pool=%llu keep=%llu released=%llu "
+			"reserved=%llu", (unsigned long long)p->id,
+			(unsigned long long)keep, (unsigned long long)freed,
+			(unsigned long long)p->reserved);
 }
 
-CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
-			       void *value)
+/* ---------------------------------------------------------------- access */
+
+CUmemAccess_flags cuemu_pool_access(CUmemoryPool p, int dev)
 {
-	return pool_attr(pool, attr, value, get_attr);
+	return p->access[dev];
 }
 
-CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
-			       void *value)
+void cuemu_pool_set_access(CUmemoryPool p, const CUmemAccessDesc *map,
+			   size_t count)
 {
-	return pool_attr(pool, attr, value, set_attr);
-}
-
-CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
-{
-	CUresult r;
-	uint64_t freed;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->imported) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool has nothing of its own to trim");
-	} else {
-		freed = release(pool, minBytesToKeep, true);
-		cuemu_event_log("pool_trim", "pool=%llu keep=%zu released=%llu "
-				"reserved=%llu", (unsigned long long)pool->id,
-				minBytesToKeep, (unsigned long long)freed,
-				(unsigned long long)pool->reserved);
-	}
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the API: access */
-
-static CUresult check_access(CUmemoryPool p, const CUmemAccessDesc *d)
-{
-	int dev = d->location.id;
-
-	/* Checked in the driver's order: flags, location, device, owner. */
-	switch (d->flags) {
-	case CU_MEM_ACCESS_FLAGS_PROT_NONE:
-	case CU_MEM_ACCESS_FLAGS_PROT_READWRITE:
-		break;
-	case CU_MEM_ACCESS_FLAGS_PROT_READ:
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "read-only access to a pool is not supported");
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "unknown access flags %d", (int)d->flags);
-	}
-	if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "pool access is set for devices");
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	if (dev == p->dev && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-				  "the owning device always has read-write access");
-	if (dev != p->dev && p->dev >= 0 && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE) {
-		const struct cuemu_link *l = cuemu_link(dev, p->dev);
-		if (!l || !l->kind)
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-					  "gpu%d cannot reach gpu%d", dev, p->dev);
-	}
-	return CUDA_SUCCESS;
-}
-
-CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
-			    size_t count)
-{
-	CUresult r;
 	char loc[32];
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!map)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL descriptors");
-	cuemu_lock();
-	if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
-		r = check_access(pool, &map[i]);
-	/* All or nothing: apply only once every descriptor passed. */
-	for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++) {
-		pool->access[map[i].location.id] = map[i].flags;
+	for (size_t i = 0; i < count; i++) {
+		p->access[map[i].location.id] = map[i].flags;
 		cuemu_event_log("pool_access", "pool=%llu %s=%s",
-				(unsigned long long)pool->id,
+				(unsigned long long)p->id,
 				cuemu_loc_str(map[i].location, loc, sizeof loc),
 				map[i].flags ? "rw" : "none");
 	}
-	cuemu_unlock();
-	return r;
 }
 
-CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
-			    CUmemLocation *location)
-{
-	CUresult r;
+/* ---------------------------------------------------------------- IPC */
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!flags || !location)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	cuemu_lock();
-	if (!live_pool(memPool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE &&
-		 dev_valid(location->id))
-		*flags = memPool->access[location->id];
-	else if (location->type == CU_MEM_LOCATION_TYPE_HOST ||
-		 location->type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
-		/* The host owns a host pool; a device pool is none to it. */
-		*flags = memPool->dev < 0 ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
-			 CU_MEM_ACCESS_FLAGS_PROT_NONE;
-	else
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a location");
-	cuemu_unlock();
-	return r;
+CUresult cuemu_pool_export_fd(CUmemoryPool p, int *out)
+{
+	int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+
+	if (fd < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s",
+				  strerror(errno));
+	*out = fd;
+	return CUDA_SUCCESS;
 }
 
-/* ---------------------------------------------------------------- the API: device pools */
-
-/* The two getters differ only in which of the device's pools they answer. */
-static CUresult device_pool(CUmemoryPool *out, CUdevice dev,
-			    CUresult (*which)(int, CUmemoryPool *))
+CUresult cuemu_pool_read_fd(int fd, CUmemPoolProps *props, uint64_t *uid)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!out)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL pool");
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	cuemu_lock();
-	r = which(dev, out);
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
-{
-	return device_pool(pool_out, dev, default_of);
-}
-
-CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
-{
-	return device_pool(pool, dev, current_of);
-}
-
-CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
-{
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	cuemu_lock();
-	if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool cannot be a device's pool");
-	else if (pool->dev != dev)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the pool does not live on device %d", dev);
-	else
-		current_pool[dev] = pool->is_default ? NULL : pool;
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the API: IPC */
-
-CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
-					  CUmemAllocationHandleType handleType,
-					  unsigned long long flags)
-{
-	CUresult r;
-	int fd;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!handle_out || flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a handle to fill and flags 0 are needed");
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->imported || !(pool->props.handleTypes & handleType) ||
-		   (handleType & (handleType - 1))) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the pool was not created with that handle type");
-	} else if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-		r = cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-			       "this machine has no fabric to share over");
-	} else if ((fd = fcntl(pool->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s", strerror(errno));
-	} else {
-		*(int *)handle_out = fd;
-	}
-	cuemu_unlock();
-	return r;
-}
-
-static CUresult read_header(int fd, struct fd_header *h)
-{
+	struct fd_header h;
 	struct stat st;
 
 	/* The driver answers UNKNOWN for a descriptor that is not a pool,
 	 * -1 included. */
 	if (fstat(fd, &st) < 0)
 		return cuemu_fail(CUDA_ERROR_UNKNOWN, "not a descriptor");
-	if (pread(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h ||
-	    h->magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
+	if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    h.magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
 		return cuemu_fail(CUDA_ERROR_UNKNOWN,
 				  "the descriptor is not an exported pool");
+	memset(props, 0, sizeof *props);
+	props->allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+	props->handleTypes = (CUmemAllocationHandleType)h.handle_types;
+	props->location.type = (CUmemLocationType)h.loc_type;
+	props->location.id = h.loc_id;
+	props->maxSize = h.max_size;
+	*uid = h.uid;
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out,
-					    void *handle,
-					    CUmemAllocationHandleType handleType,
-					    unsigned long long flags)
+CUresult cuemu_pool_import(int fd, const CUmemPoolProps *props, uint64_t uid,
+			   CUmemoryPool *out)
 {
-	struct fd_header h;
-	CUmemPoolProps props = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED };
-	CUmemoryPool p;
-	CUresult r;
-	int fd = (int)(uintptr_t)handle;
+	CUmemoryPool p = pool_alloc_struct(props);
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!pool_out || flags ||
-	    handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a POSIX descriptor and flags 0 are needed");
-	if ((r = read_header(fd, &h)) != CUDA_SUCCESS)
-		return r;
-	props.handleTypes = (CUmemAllocationHandleType)h.handle_types;
-	props.location.type = (CUmemLocationType)h.loc_type;
-	props.location.id = h.loc_id;
-	props.maxSize = h.max_size;
-	if (check_props(&props) != CUDA_SUCCESS)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "the pool lives where this machine has nothing");
-	cuemu_lock();
-	p = pool_alloc_struct(&props);
-	if (!p) {
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
-	} else if ((p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+	if (!p)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
+	if ((p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
 		free(p);
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s", strerror(errno));
-	} else {
-		p->uid = h.uid;
-		p->imported = true;
-		LIST_INSERT_HEAD(&pools, p, node);
-		cuemu_event_log("pool_import", "pool=%llu location=gpu%d",
-				(unsigned long long)p->id, p->dev);
-		*pool_out = p;
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s",
+				  strerror(errno));
 	}
-	cuemu_unlock();
-	return r;
+	p->uid = uid;
+	p->imported = true;
+	LIST_INSERT_HEAD(&pools, p, node);
+	cuemu_event_log("pool_import", "pool=%llu location=gpu%d",
+			(unsigned long long)p->id, p->dev);
+	*out = p;
+	return CUDA_SUCCESS;
 }
 
-CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out,
-				CUdeviceptr ptr)
+CUresult cuemu_pool_export_ptr(struct cuemu_alloc *a,
+			       CUmemPoolPtrExportData *out)
 {
 	struct ptr_export e = { .magic = PTR_MAGIC };
-	struct cuemu_alloc *a;
-	struct seg *g;
-	CUresult r;
+	struct seg *g = a->priv;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!shareData_out)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL export data");
-	cuemu_lock();
-	a = block_at(ptr);
-	g = a ? a->priv : NULL;
-	if (!g) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "%#llx was not allocated from a pool",
-			       (unsigned long long)ptr);
-	} else if (!g->arena || g->pool->fd < 0) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the block's pool is not shareable");
-	} else {
-		e.uid = g->pool->uid;
-		e.off = g->arena->file_off + (g->addr - g->arena->base);
-		e.size = a->size;
-		e.len = g->len;
-		e.id = a->id;
-		memset(shareData_out, 0, sizeof *shareData_out);
-		memcpy(shareData_out, &e, sizeof e);
-	}
-	cuemu_unlock();
-	return r;
+	if (!g->arena || g->pool->fd < 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the block's pool is not shareable");
+	e.uid = g->pool->uid;
+	e.off = g->arena->file_off + (g->addr - g->arena->base);
+	e.size = a->size;
+	e.len = g->len;
+	e.id = a->id;
+	memset(out, 0, sizeof *out);
+	memcpy(out, &e, sizeof e);
+	return CUDA_SUCCESS;
 }
 
 static uint64_t file_size(int fd)
@@ -1512,34 +1171,52 @@ static CUresult import_block(CUmemoryPool p, const struct ptr_export *e,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
-				CUmemPoolPtrExportData *shareData)
+CUresult cuemu_pool_import_ptr(CUmemoryPool p,
+			       const CUmemPoolPtrExportData *data,
+			       CUcontext ctx, CUdeviceptr *out)
 {
 	struct ptr_export e;
-	CUcontext ctx = NULL;
-	CUresult r;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!ptr_out || !shareData)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	memcpy(&e, shareData, sizeof e);
-	if (cuemu_current(&ctx, NULL) != CUDA_SUCCESS)
-		ctx = NULL;
-	cuemu_lock();
-	if (!live_pool(pool) || !pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not an imported pool");
-	else if (e.magic != PTR_MAGIC || e.uid != pool->uid ||
-		 e.off < POOL_FD_DATA || e.size > e.len ||
-		 e.off + e.len > file_size(pool->fd))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the export data is not of this pool");
-	else
-		r = import_block(pool, &e, ctx, ptr_out);
-	cuemu_unlock();
-	return r;
+	memcpy(&e, data, sizeof e);
+	if (e.magic != PTR_MAGIC || e.uid != p->uid ||
+	    e.off < POOL_FD_DATA || e.size > e.len ||
+	    e.off + e.len > file_size(p->fd))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the export data is not of this pool");
+	return import_block(p, &e, ctx, out);
 }
 
+/* ---------------------------------------------------------------- /cu/pools */
+
+struct cuemu_alloc *cuemu_pool_block_next(CUmemoryPool p,
+					  struct cuemu_alloc *a)
+{
+	struct seg *g = a ? TAILQ_NEXT((struct seg *)a->priv, lnode) :
+			TAILQ_FIRST(&p->live);
+
+	return g ? &g->a : NULL;
+}
+
+void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->id = p->id;
+	v->location = p->props.location;
+	v->dev = p->dev;
+	v->handle_types = p->props.handleTypes;
+	v->max_size = p->max_size;
+	v->threshold = p->threshold;
+	v->reuse_follow = p->reuse_follow;
+	v->reuse_opportunistic = p->reuse_opportunistic;
+	v->reuse_internal = p->reuse_internal;
+	v->reserved = p->reserved;
+	v->reserved_high = p->reserved_high;
+	v->used = p->used;
+	v->used_high = p->used_high;
+	memcpy(v->access, p->access, sizeof v->access);
+	v->is_default = p->is_default;
+	v->imported = p->imported;
+}
 /* ---------------------------------------------------------------- /cu/pools */
 
 static json_t *ctl_list(void)
@@ -1583,7 +1260,7 @@ static json_t *access_json(CUmemoryPool p)
 
 static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 {
-	CUmemoryPool p = pool_by_id(id);
+	CUmemoryPool p = cuemu_pool_by_id(id);
 	json_t *o, *allocs;
 	struct seg *g;
 	char loc[32];
@@ -1670,7 +1347,7 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 	CUresult r;
 
 	cuemu_lock();
-	p = pool_by_id(id);
+	p = cuemu_pool_by_id(id);
 	cuemu_unlock();
 	if (!p)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no pool %llu",
