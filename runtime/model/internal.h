@@ -281,9 +281,6 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p);
  * runs with no lock held; register from a constructor. */
 void cuemu_on_host_sync(void (*fn)(void));
 void cuemu_host_synced(void);
-/* pool.c: give memory back down to each pool's release threshold (the
- * host-sync hook pool.c registers). Takes the process lock. */
-void cuemu_pool_on_sync(void);
 /* managed.c: is p inside managed memory? Used by copies before touching
  * user memory; makes [p, p+len) resident on proc for access (a fault). */
 bool cuemu_managed_contains(uintptr_t p);
@@ -291,12 +288,14 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
                              CUstream s);
 
 /* memory.c's cuMemFree dispatches on kind: managed.c frees managed memory,
- * pool.c frees a pool block synchronously. Both take the process lock. */
+ * pool.c frees a pool block synchronously (cuemu_pool_free_now, in
+ * model/pool.h). Both take the process lock. */
 CUresult cuemu_managed_free(struct cuemu_alloc *a);
-CUresult cuemu_pool_free_now(struct cuemu_alloc *a);
-/* pool.c: the pool a block came from (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
-CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a);
-uint64_t cuemu_pool_id(CUmemoryPool p); /* its /cu/pools id; 0 for NULL */
+
+/* The pool allocator's model (cuemu_pool_free_now, cuemu_pool_of,
+ * cuemu_pool_id) has its own header, included here until memory.c and
+ * pointer.c include it themselves. */
+#include "model/pool.h"
 
 /* vmm.c: what pointer.c needs to answer the pointer attributes of a mapped
  * address of a reservation. Lock held. false when p is not mapped. */
@@ -344,7 +343,7 @@ struct cuemu_ctl_class {
 	CUresult (*set)(uint64_t id, const char *rest, const char *value);
 };
 extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* memory.c */
-extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
+extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
 
