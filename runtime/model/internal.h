@@ -292,24 +292,12 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
  * model/pool.h). Both take the process lock. */
 CUresult cuemu_managed_free(struct cuemu_alloc *a);
 
-/* The pool allocator's model (cuemu_pool_free_now, cuemu_pool_of,
- * cuemu_pool_id) has its own header, included here until memory.c and
- * pointer.c include it themselves. */
+/* The pool allocator's and VMM's models (cuemu_pool_free_now,
+ * cuemu_pool_of, cuemu_pool_id; cuemu_vmm_lookup and struct
+ * cuemu_map_info) have headers of their own, included here until memory.c,
+ * pointer.c and copy.c include them themselves. */
 #include "model/pool.h"
-
-/* vmm.c: what pointer.c needs to answer the pointer attributes of a mapped
- * address of a reservation. Lock held. false when p is not mapped. */
-struct cuemu_map_info {
-	uintptr_t resv_base;    /* the reservation */
-	size_t resv_size;
-	uintptr_t map_base;     /* the one cuMemMap that covers p */
-	size_t map_size;
-	uint64_t handle_id;     /* CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID */
-	CUmemLocation loc;      /* where the physical memory lives */
-	unsigned long long handle_types; /* CUmemAllocationHandleType mask */
-	CUmemAccess_flags access; /* for the location asking (see vmm.c) */
-};
-bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
+#include "model/vmm.h"
 
 /* ------------------------------------------------------------------ */
 /* The event log (events.c): what /cu/events shows, one line an event.   */
