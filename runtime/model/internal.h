@@ -332,8 +332,8 @@ struct cuemu_ctl_class {
 };
 extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* memory.c */
 extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
-extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
-extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
 
 /* managed.c's part of an allocation's directory (lock held). */
 void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
