@@ -4,7 +4,8 @@
  * process), the granules of backing memory a pool reserves from its
  * location, the blocks it sub-allocates from them, the rules for reusing a
  * freed block across streams, release down to the threshold when the host
- * synchronizes, trim, access, and IPC through one memfd per shareable pool.
+ * synchronizes, trim and access. Sharing a pool with another process is
+ * pool_ipc.c's; the structures both files see are in model/pool_impl.h.
  * Its entry points (cuMem*Async, cuMemPool*, cuDevice*MemPool) are
  * driver/pool.c's, /cu/pools is outward/ctl_pool.c's; model/pool.h is what
  * they may call.
@@ -22,18 +23,16 @@
  * cuemu_stream_wait_pos (stream locks come after the process lock) and
  * never waits for a stream.
  */
-#include "model/pool.h"
+#include "model/pool_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <numa.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/queue.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* Backing memory is reserved and released in granules of this size, as the
@@ -47,86 +46,6 @@
 #define POOL_ARENA (1UL << 30)
 /* Blocks are carved at this alignment (the driver's: 1000 bytes take 1024). */
 #define POOL_ALIGN 512UL
-/* In a shareable pool's memfd the header comes first, arenas after it. */
-#define POOL_FD_DATA CUEMU_GRANULARITY
-#define POOL_MAGIC 0x6c6f6f70756d6563ULL /* "cemupool" */
-#define PTR_MAGIC 0x7274707570756d65ULL  /* "emupuptr" */
-
-enum seg_state {
-	SEG_CLEAN,   /* free, no stream may still be using it */
-	SEG_PENDING, /* freed at freed_at, which may not have run yet */
-	SEG_USED,    /* a live block */
-};
-
-/* A run of an arena: a live block, or free memory. Free runs of the same
- * kind (clean, or pending on the same stream) are always merged. */
-struct seg {
-	struct cuemu_alloc a;          /* the block's address-map entry (used) */
-	TAILQ_ENTRY(seg) adj;          /* the arena's runs, by address */
-	TAILQ_ENTRY(seg) lnode;        /* the pool's live or pending list */
-	RB_ENTRY(seg) fnode;           /* the pool's free tree (not used) */
-	struct CUmemPoolHandle_st *pool;
-	struct arena *arena;           /* NULL for an imported block */
-	uintptr_t addr;
-	size_t len;                    /* bytes, a multiple of POOL_ALIGN */
-	enum seg_state state;
-	struct cuemu_spos freed_at;    /* pending: the free's position */
-	void *map;                     /* imported block: its own mapping */
-	size_t maplen;
-};
-TAILQ_HEAD(seg_list, seg);
-RB_HEAD(free_tree, seg);
-
-struct arena {
-	struct seg_list segs;
-	LIST_ENTRY(arena) node;
-	uintptr_t base;
-	size_t size;                   /* a multiple of POOL_GRANULE */
-	uint64_t file_off;             /* where it lies in the pool's memfd */
-	uint8_t *committed;            /* one flag a granule (32 MiB) */
-};
-
-struct CUmemPoolHandle_st {
-	LIST_ENTRY(CUmemPoolHandle_st) node;
-	uint64_t id;                   /* /cu/pools/<id> */
-	uint64_t uid;                  /* shared with importers */
-	CUmemPoolProps props;
-	int dev;                       /* owning GPU, -1 for a host pool */
-	bool is_default, imported, destroyed;
-	uint64_t max_size, threshold;
-	int reuse_follow, reuse_opportunistic, reuse_internal;
-	uint64_t reserved, reserved_high, used, used_high;
-	CUmemAccess_flags access[CUEMU_MAX_DEVICES];
-	struct free_tree free;
-	struct seg_list pending, live;
-	size_t nlive;
-	LIST_HEAD(, arena) arenas;
-	int fd;                        /* memfd of a shareable pool, or -1 */
-	uint64_t file_end;             /* the memfd's size */
-};
-
-/* What a shareable pool's memfd starts with: how an importer learns what
- * pool the descriptor is. */
-struct fd_header {
-	uint64_t magic;
-	uint64_t uid;
-	int32_t loc_type, loc_id;
-	uint64_t max_size;
-	uint64_t handle_types;
-};
-
-/* CUmemPoolPtrExportData's 64 bytes. */
-struct ptr_export {
-	uint64_t magic;
-	uint64_t uid;
-	uint64_t off;                  /* in the memfd */
-	uint64_t size;                 /* what the exporter asked for */
-	uint64_t len;
-	uint64_t id;                   /* the exporter's allocation id */
-	uint64_t spare[2];
-};
-_Static_assert(sizeof(struct ptr_export) <= sizeof(CUmemPoolPtrExportData),
-	       "export data fits the API's 64 bytes");
 
 static int cmp_free(struct seg *a, struct seg *b)
 {
@@ -513,31 +432,6 @@ static uint64_t new_uid(CUmemoryPool p)
 	return u;
 }
 
-/* Backs a shareable pool with one sparse memfd: arenas are ranges of it, so
- * the exported descriptor maps the same bytes in another process. */
-static int make_memfd(CUmemoryPool p)
-{
-	struct fd_header h = {
-		.magic = POOL_MAGIC, .uid = p->uid,
-		.loc_type = p->props.location.type,
-		.loc_id = p->props.location.id,
-		.max_size = p->max_size,
-		.handle_types = p->props.handleTypes,
-	};
-
-	p->fd = memfd_create("cuemu-pool", MFD_CLOEXEC);
-	if (p->fd < 0)
-		return -1;
-	p->file_end = POOL_FD_DATA;
-	if (ftruncate(p->fd, (off_t)p->file_end) < 0 ||
-	    pwrite(p->fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
-		close(p->fd);
-		p->fd = -1;
-		return -1;
-	}
-	return 0;
-}
-
 static void access_defaults(CUmemoryPool p)
 {
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
@@ -545,7 +439,7 @@ static void access_defaults(CUmemoryPool p)
 			       CU_MEM_ACCESS_FLAGS_PROT_NONE;
 }
 
-static CUmemoryPool pool_alloc_struct(const CUmemPoolProps *props)
+CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props)
 {
 	CUmemoryPool p = calloc(1, sizeof *p);
 
@@ -568,23 +462,28 @@ static CUmemoryPool pool_alloc_struct(const CUmemPoolProps *props)
 	return p;
 }
 
+void cuemu_pool_add(CUmemoryPool p)
+{
+	LIST_INSERT_HEAD(&pools, p, node);
+}
+
 /* Makes a pool from validated properties. Lock held. */
 static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 			 CUmemoryPool *out)
 {
-	CUmemoryPool p = pool_alloc_struct(props);
+	CUmemoryPool p = cuemu_pool_alloc_struct(props);
 	char loc[32];
 
 	if (!p)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
 	p->is_default = is_default;
 	if ((props->handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) &&
-	    make_memfd(p) < 0) {
+	    cuemu_pool_memfd(p) < 0) {
 		free(p);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "cannot make the pool's memfd: %s", strerror(errno));
 	}
-	LIST_INSERT_HEAD(&pools, p, node);
+	cuemu_pool_add(p);
 	cuemu_event_log("pool_create", "pool=%llu location=%s max_size=%llu%s",
 			(unsigned long long)p->id, pool_loc(p, loc, sizeof loc),
 			(unsigned long long)p->max_size,
@@ -729,7 +628,7 @@ static void find_free(CUmemoryPool p, CUstream s, size_t len,
 		*later = later_unbacked;
 }
 
-static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
+void cuemu_pool_fill_alloc(struct seg *g, size_t size, CUcontext ctx)
 {
 	CUmemoryPool p = g->pool;
 
@@ -789,7 +688,7 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 	if (wait && cuemu_stream_wait_pos(s, g->freed_at) != CUDA_SUCCESS)
 		cuemu_debug("pool %llu: cannot order the stream after the free",
 			    (unsigned long long)p->id);
-	fill_alloc(g, size, ctx);
+	cuemu_pool_fill_alloc(g, size, ctx);
 	if (cuemu_va_insert(&g->a) < 0)
 		cuemu_debug("pool block %#lx overlaps the address map",
 			    (unsigned long)g->addr);
@@ -799,14 +698,6 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 			(unsigned long)g->addr, size);
 	*out = (CUdeviceptr)g->addr;
 	return CUDA_SUCCESS;
-}
-
-static void import_unmap(CUmemoryPool p, struct seg *g)
-{
-	munmap(g->map, g->maplen);
-	TAILQ_REMOVE(&p->live, g, lnode);
-	p->nlive--;
-	free(g);
 }
 
 void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
@@ -819,7 +710,7 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 			(unsigned long long)p->id, (unsigned long long)a->id,
 			(unsigned long)a->base);
 	if (!g->arena) {
-		import_unmap(p, g);
+		cuemu_pool_unmap_imported(p, g);
 	} else {
 		TAILQ_REMOVE(&p->live, g, lnode);
 		p->nlive--;
@@ -888,8 +779,7 @@ __attribute__((constructor)) static void pool_hook_sync(void)
 	cuemu_on_host_sync(cuemu_pool_on_sync);
 }
 
-
-/* ---------------------------------------------------------------- pools */
+/* ---------------------------------------------------------------- what the entries ask and set */
 
 CUmemoryPool cuemu_pool_next(CUmemoryPool p)
 {
@@ -1051,139 +941,6 @@ void cuemu_pool_set_access(CUmemoryPool p, const CUmemAccessDesc *map,
 				cuemu_loc_str(map[i].location, loc, sizeof loc),
 				map[i].flags ? "rw" : "none");
 	}
-}
-
-/* ---------------------------------------------------------------- IPC */
-
-CUresult cuemu_pool_export_fd(CUmemoryPool p, int *out)
-{
-	int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
-
-	if (fd < 0)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s",
-				  strerror(errno));
-	*out = fd;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_pool_read_fd(int fd, CUmemPoolProps *props, uint64_t *uid)
-{
-	struct fd_header h;
-	struct stat st;
-
-	/* The driver answers UNKNOWN for a descriptor that is not a pool,
-	 * -1 included. */
-	if (fstat(fd, &st) < 0)
-		return cuemu_fail(CUDA_ERROR_UNKNOWN, "not a descriptor");
-	if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    h.magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
-		return cuemu_fail(CUDA_ERROR_UNKNOWN,
-				  "the descriptor is not an exported pool");
-	memset(props, 0, sizeof *props);
-	props->allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-	props->handleTypes = (CUmemAllocationHandleType)h.handle_types;
-	props->location.type = (CUmemLocationType)h.loc_type;
-	props->location.id = h.loc_id;
-	props->maxSize = h.max_size;
-	*uid = h.uid;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_pool_import(int fd, const CUmemPoolProps *props, uint64_t uid,
-			   CUmemoryPool *out)
-{
-	CUmemoryPool p = pool_alloc_struct(props);
-
-	if (!p)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
-	if ((p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		free(p);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s",
-				  strerror(errno));
-	}
-	p->uid = uid;
-	p->imported = true;
-	LIST_INSERT_HEAD(&pools, p, node);
-	cuemu_event_log("pool_import", "pool=%llu location=gpu%d",
-			(unsigned long long)p->id, p->dev);
-	*out = p;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_pool_export_ptr(struct cuemu_alloc *a,
-			       CUmemPoolPtrExportData *out)
-{
-	struct ptr_export e = { .magic = PTR_MAGIC };
-	struct seg *g = a->priv;
-
-	if (!g->arena || g->pool->fd < 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "the block's pool is not shareable");
-	e.uid = g->pool->uid;
-	e.off = g->arena->file_off + (g->addr - g->arena->base);
-	e.size = a->size;
-	e.len = g->len;
-	e.id = a->id;
-	memset(out, 0, sizeof *out);
-	memcpy(out, &e, sizeof e);
-	return CUDA_SUCCESS;
-}
-
-static uint64_t file_size(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) < 0 ? 0 : (uint64_t)st.st_size;
-}
-
-/* Maps an exported block of imported pool p. Lock held. */
-static CUresult import_block(CUmemoryPool p, const struct ptr_export *e,
-			     CUcontext ctx, CUdeviceptr *out)
-{
-	uint64_t page = CUEMU_ALIGN_DOWN(e->off, CUEMU_PAGE);
-	size_t delta = e->off - page;
-	size_t maplen = CUEMU_ALIGN_UP(delta + e->len, CUEMU_PAGE);
-	struct seg *g = calloc(1, sizeof *g);
-	void *m;
-
-	if (!g)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
-	m = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
-		 (off_t)page);
-	if (m == MAP_FAILED) {
-		free(g);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "mmap: %s",
-				  strerror(errno));
-	}
-	g->pool = p;
-	g->map = m;
-	g->maplen = maplen;
-	g->addr = (uintptr_t)m + delta;
-	g->len = e->len;
-	g->state = SEG_USED;
-	fill_alloc(g, e->size, ctx);
-	if (cuemu_va_insert(&g->a) < 0)
-		cuemu_debug("imported block %#lx overlaps the address map",
-			    (unsigned long)g->addr);
-	TAILQ_INSERT_TAIL(&p->live, g, lnode);
-	p->nlive++;
-	*out = (CUdeviceptr)g->addr;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_pool_import_ptr(CUmemoryPool p,
-			       const CUmemPoolPtrExportData *data,
-			       CUcontext ctx, CUdeviceptr *out)
-{
-	struct ptr_export e;
-
-	memcpy(&e, data, sizeof e);
-	if (e.magic != PTR_MAGIC || e.uid != p->uid ||
-	    e.off < POOL_FD_DATA || e.size > e.len ||
-	    e.off + e.len > file_size(p->fd))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "the export data is not of this pool");
-	return import_block(p, &e, ctx, out);
 }
 
 /* ---------------------------------------------------------------- /cu/pools */
