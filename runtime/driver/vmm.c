@@ -17,7 +17,8 @@
 
 #define G CUEMU_GRANULARITY
 
-/* Checks what cuMemCreate and cuMemGetAllocationGranularity share. */
+/* The properties cuMemCreate takes, checked in the driver's order
+ * (cuMemGetAllocationGranularity does not look at them). */
 static CUresult check_prop(const CUmemAllocationProp *p)
 {
 	unsigned long long t = (unsigned long long)p->requestedHandleTypes;
