@@ -246,9 +246,6 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p);
  * runs with no lock held; register from a constructor. */
 void cuemu_on_host_sync(void (*fn)(void));
 void cuemu_host_synced(void);
-/* pool.c: give memory back down to each pool's release threshold (the
- * host-sync hook pool.c registers). Takes the process lock. */
-void cuemu_pool_on_sync(void);
 /* managed.c: is p inside managed memory? Used by copies before touching
  * user memory; makes [p, p+len) resident on proc for access (a fault). */
 bool cuemu_managed_contains(uintptr_t p);
@@ -256,26 +253,16 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
                              CUstream s);
 
 /* memory.c's cuMemFree dispatches on kind: managed.c frees managed memory,
- * pool.c frees a pool block synchronously. Both take the process lock. */
+ * pool.c frees a pool block synchronously (cuemu_pool_free_now, in
+ * model/pool.h). Both take the process lock. */
 CUresult cuemu_managed_free(struct cuemu_alloc *a);
-CUresult cuemu_pool_free_now(struct cuemu_alloc *a);
-/* pool.c: the pool a block came from (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
-CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a);
-uint64_t cuemu_pool_id(CUmemoryPool p); /* its /cu/pools id; 0 for NULL */
 
-/* vmm.c: what pointer.c needs to answer the pointer attributes of a mapped
- * address of a reservation. Lock held. false when p is not mapped. */
-struct cuemu_map_info {
-	uintptr_t resv_base;    /* the reservation */
-	size_t resv_size;
-	uintptr_t map_base;     /* the one cuMemMap that covers p */
-	size_t map_size;
-	uint64_t handle_id;     /* CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID */
-	CUmemLocation loc;      /* where the physical memory lives */
-	unsigned long long handle_types; /* CUmemAllocationHandleType mask */
-	CUmemAccess_flags access; /* for the location asking (see vmm.c) */
-};
-bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
+/* The pool allocator's and VMM's models (cuemu_pool_free_now,
+ * cuemu_pool_of, cuemu_pool_id; cuemu_vmm_lookup and struct
+ * cuemu_map_info) have headers of their own, included here until memory.c,
+ * pointer.c and copy.c include them themselves. */
+#include "model/pool.h"
+#include "model/vmm.h"
 
 /* ------------------------------------------------------------------ */
 /* What the model tells (notify.c): its events, handed to the sinks that
@@ -308,9 +295,9 @@ struct cuemu_ctl_class {
 	CUresult (*set)(uint64_t id, const char *rest, const char *value);
 };
 extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
-extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
-extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
-extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
+extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
 
 /* managed.c's part of an allocation's directory (lock held). */
 void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);

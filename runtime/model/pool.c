@@ -1,11 +1,14 @@
 /*
- * pool.c - the stream-ordered allocator: memory pools (each device's
- * default pool, created pools, pools imported from another process), the
- * granules of backing memory a pool reserves from its location, the blocks it
- * sub-allocates from them, the rules for reusing a freed block across
- * streams, release down to the threshold when the host synchronizes, trim,
- * access, IPC through one memfd per shareable pool, the cuMem*Async and
- * cuMemPool* calls with their cuda* twins, and /cu/pools.
+ * pool.c - the stream-ordered allocator's model: memory pools (each
+ * device's default pool, created pools, pools imported from another
+ * process), the granules of backing memory a pool reserves from its
+ * location, the blocks it sub-allocates from them, the rules for reusing a
+ * freed block across streams, release down to the threshold when the host
+ * synchronizes, trim and access. Sharing a pool with another process is
+ * pool_ipc.c's; the structures both files see are in model/pool_impl.h.
+ * Its entry points (cuMem*Async, cuMemPool*, cuDevice*MemPool) are
+ * driver/pool.c's, /cu/pools is outward/ctl_pool.c's; model/pool.h is what
+ * they may call.
  *
  * Model: allocation and free are stream operations, but as in the real
  * allocator their bookkeeping happens when they are enqueued. A free records
@@ -13,24 +16,23 @@
  * allocation decides from that position whether it may reuse the block at
  * once, only with an inserted wait, or not at all.
  *
- * Locking: every pool, arena and block is guarded by cuemu_lock(). Entry
- * points resolve streams and contexts before taking it; under it they call
- * only stream.c's position queries and cuemu_stream_wait_pos (stream locks
- * come after the process lock) and never wait for a stream.
+ * Locking: every pool, arena and block is guarded by cuemu_lock(), which
+ * the callers hold (the entries resolve streams and contexts before taking
+ * it); cuemu_pool_free_now and the host-sync hook take it themselves. Under
+ * it this file calls only stream.c's position queries and
+ * cuemu_stream_wait_pos (stream locks come after the process lock) and
+ * never waits for a stream.
  */
-#include "model/internal.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
+#include "model/pool_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <numa.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/queue.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* Backing memory is reserved and released in granules of this size, as the
@@ -42,90 +44,8 @@
  * not a chunk of its own (what the driver reports). Arenas are modest so
  * that many pools fit a process's address space (and valgrind's). */
 #define POOL_ARENA (1UL << 30)
-/* The largest maxSize a pool may have: the address space it could need. */
-#define POOL_MAX_SIZE (1ULL << 48)
 /* Blocks are carved at this alignment (the driver's: 1000 bytes take 1024). */
 #define POOL_ALIGN 512UL
-/* In a shareable pool's memfd the header comes first, arenas after it. */
-#define POOL_FD_DATA CUEMU_GRANULARITY
-#define POOL_MAGIC 0x6c6f6f70756d6563ULL /* "cemupool" */
-#define PTR_MAGIC 0x7274707570756d65ULL  /* "emupuptr" */
-
-enum seg_state {
-	SEG_CLEAN,   /* free, no stream may still be using it */
-	SEG_PENDING, /* freed at freed_at, which may not have run yet */
-	SEG_USED,    /* a live block */
-};
-
-/* A run of an arena: a live block, or free memory. Free runs of the same
- * kind (clean, or pending on the same stream) are always merged. */
-struct seg {
-	struct cuemu_alloc a;          /* the block's address-map entry (used) */
-	TAILQ_ENTRY(seg) adj;          /* the arena's runs, by address */
-	TAILQ_ENTRY(seg) lnode;        /* the pool's live or pending list */
-	RB_ENTRY(seg) fnode;           /* the pool's free tree (not used) */
-	struct CUmemPoolHandle_st *pool;
-	struct arena *arena;           /* NULL for an imported block */
-	uintptr_t addr;
-	size_t len;                    /* bytes, a multiple of POOL_ALIGN */
-	enum seg_state state;
-	struct cuemu_spos freed_at;    /* pending: the free's position */
-	void *map;                     /* imported block: its own mapping */
-	size_t maplen;
-};
-TAILQ_HEAD(seg_list, seg);
-RB_HEAD(free_tree, seg);
-
-struct arena {
-	struct seg_list segs;
-	LIST_ENTRY(arena) node;
-	uintptr_t base;
-	size_t size;                   /* a multiple of POOL_GRANULE */
-	uint64_t file_off;             /* where it lies in the pool's memfd */
-	uint8_t *committed;            /* one flag a granule (32 MiB) */
-};
-
-struct CUmemPoolHandle_st {
-	LIST_ENTRY(CUmemPoolHandle_st) node;
-	uint64_t id;                   /* /cu/pools/<id> */
-	uint64_t uid;                  /* shared with importers */
-	CUmemPoolProps props;
-	int dev;                       /* owning GPU, -1 for a host pool */
-	bool is_default, imported, destroyed;
-	uint64_t max_size, threshold;
-	int reuse_follow, reuse_opportunistic, reuse_internal;
-	uint64_t reserved, reserved_high, used, used_high;
-	CUmemAccess_flags access[CUEMU_MAX_DEVICES];
-	struct free_tree free;
-	struct seg_list pending, live;
-	size_t nlive;
-	LIST_HEAD(, arena) arenas;
-	int fd;                        /* memfd of a shareable pool, or -1 */
-	uint64_t file_end;             /* the memfd's size */
-};
-
-/* What a shareable pool's memfd starts with: how an importer learns what
- * pool the descriptor is. */
-struct fd_header {
-	uint64_t magic;
-	uint64_t uid;
-	int32_t loc_type, loc_id;
-	uint64_t max_size;
-	uint64_t handle_types;
-};
-
-/* CUmemPoolPtrExportData's 64 bytes. */
-struct ptr_export {
-	uint64_t magic;
-	uint64_t uid;
-	uint64_t off;                  /* in the memfd */
-	uint64_t size;                 /* what the exporter asked for */
-	uint64_t len;
-	uint64_t id;                   /* the exporter's allocation id */
-	uint64_t spare[2];
-};
-_Static_assert(sizeof(struct ptr_export) <= sizeof(CUmemPoolPtrExportData),
-	       "export data fits the API's 64 bytes");
 
 static int cmp_free(struct seg *a, struct seg *b)
 {
@@ -151,19 +71,12 @@ static CUmemoryPool current_pool[CUEMU_MAX_DEVICES];
 
 /* ---------------------------------------------------------------- helpers */
 
-static bool dev_valid(int dev)
-{
-	return dev >= 0 && dev < cuemu_device_count();
-}
-
 static const char *pool_loc(CUmemoryPool p, char *buf, size_t len)
 {
 	return cuemu_loc_str(p->props.location, buf, len);
 }
 
-/* The pool behind a handle the caller passed, or NULL: a destroyed or
- * unknown handle is refused, never dereferenced. Lock held. */
-static CUmemoryPool live_pool(CUmemoryPool h)
+CUmemoryPool cuemu_pool_live(CUmemoryPool h)
 {
 	CUmemoryPool p;
 
@@ -175,7 +88,7 @@ static CUmemoryPool live_pool(CUmemoryPool h)
 	return NULL;
 }
 
-static CUmemoryPool pool_by_id(uint64_t id)
+CUmemoryPool cuemu_pool_by_id(uint64_t id)
 {
 	CUmemoryPool p;
 
@@ -519,31 +432,6 @@ static uint64_t new_uid(CUmemoryPool p)
 	return u;
 }
 
-/* Backs a shareable pool with one sparse memfd: arenas are ranges of it, so
- * the exported descriptor maps the same bytes in another process. */
-static int make_memfd(CUmemoryPool p)
-{
-	struct fd_header h = {
-		.magic = POOL_MAGIC, .uid = p->uid,
-		.loc_type = p->props.location.type,
-		.loc_id = p->props.location.id,
-		.max_size = p->max_size,
-		.handle_types = p->props.handleTypes,
-	};
-
-	p->fd = memfd_create("cuemu-pool", MFD_CLOEXEC);
-	if (p->fd < 0)
-		return -1;
-	p->file_end = POOL_FD_DATA;
-	if (ftruncate(p->fd, (off_t)p->file_end) < 0 ||
-	    pwrite(p->fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
-		close(p->fd);
-		p->fd = -1;
-		return -1;
-	}
-	return 0;
-}
-
 static void access_defaults(CUmemoryPool p)
 {
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
@@ -551,7 +439,7 @@ static void access_defaults(CUmemoryPool p)
 			       CU_MEM_ACCESS_FLAGS_PROT_NONE;
 }
 
-static CUmemoryPool pool_alloc_struct(const CUmemPoolProps *props)
+CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props)
 {
 	CUmemoryPool p = calloc(1, sizeof *p);
 
@@ -574,23 +462,28 @@ static CUmemoryPool pool_alloc_struct(const CUmemPoolProps *props)
 	return p;
 }
 
+void cuemu_pool_add(CUmemoryPool p)
+{
+	LIST_INSERT_HEAD(&pools, p, node);
+}
+
 /* Makes a pool from validated properties. Lock held. */
 static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 			 CUmemoryPool *out)
 {
-	CUmemoryPool p = pool_alloc_struct(props);
+	CUmemoryPool p = cuemu_pool_alloc_struct(props);
 	char loc[32];
 
 	if (!p)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
 	p->is_default = is_default;
 	if ((props->handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) &&
-	    make_memfd(p) < 0) {
+	    cuemu_pool_memfd(p) < 0) {
 		free(p);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "cannot make the pool's memfd: %s", strerror(errno));
 	}
-	LIST_INSERT_HEAD(&pools, p, node);
+	cuemu_pool_add(p);
 	cuemu_event_log("pool_create", "pool=%llu location=%s max_size=%llu%s",
 			(unsigned long long)p->id, pool_loc(p, loc, sizeof loc),
 			(unsigned long long)p->max_size,
@@ -599,8 +492,7 @@ static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 	return CUDA_SUCCESS;
 }
 
-/* Each device's default pool, made on first use. Lock held. */
-static CUresult default_of(int dev, CUmemoryPool *out)
+CUresult cuemu_pool_default(int dev, CUmemoryPool *out)
 {
 	CUmemPoolProps props = {
 		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
@@ -615,13 +507,13 @@ static CUresult default_of(int dev, CUmemoryPool *out)
 	return r;
 }
 
-static CUresult current_of(int dev, CUmemoryPool *out)
+CUresult cuemu_pool_current(int dev, CUmemoryPool *out)
 {
 	if (current_pool[dev]) {
 		*out = current_pool[dev];
 		return CUDA_SUCCESS;
 	}
-	return default_of(dev, out);
+	return cuemu_pool_default(dev, out);
 }
 
 /* Frees what is left of a destroyed pool. */
@@ -736,7 +628,7 @@ static void find_free(CUmemoryPool p, CUstream s, size_t len,
 		*later = later_unbacked;
 }
 
-static void fill_alloc(struct seg *g, size_t size, CUcontext ctx)
+void cuemu_pool_fill_alloc(struct seg *g, size_t size, CUcontext ctx)
 {
 	CUmemoryPool p = g->pool;
 
@@ -771,9 +663,8 @@ static struct seg *carve(CUmemoryPool p, CUstream s, size_t len, bool *wait)
 	return NULL;
 }
 
-/* Allocates size bytes from p in the order of s. Lock held. */
-static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
-			    CUcontext ctx, CUdeviceptr *out)
+CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
+				CUcontext ctx, CUdeviceptr *out)
 {
 	size_t len = CUEMU_ALIGN_UP(size, POOL_ALIGN);
 	bool wait = false;
@@ -797,7 +688,7 @@ static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
 	if (wait && cuemu_stream_wait_pos(s, g->freed_at) != CUDA_SUCCESS)
 		cuemu_debug("pool %llu: cannot order the stream after the free",
 			    (unsigned long long)p->id);
-	fill_alloc(g, size, ctx);
+	cuemu_pool_fill_alloc(g, size, ctx);
 	if (cuemu_va_insert(&g->a) < 0)
 		cuemu_debug("pool block %#lx overlaps the address map",
 			    (unsigned long)g->addr);
@@ -809,17 +700,7 @@ static CUresult block_alloc(CUmemoryPool p, CUstream s, size_t size,
 	return CUDA_SUCCESS;
 }
 
-static void import_unmap(CUmemoryPool p, struct seg *g)
-{
-	munmap(g->map, g->maplen);
-	TAILQ_REMOVE(&p->live, g, lnode);
-	p->nlive--;
-	free(g);
-}
-
-/* Frees block a: ordered after the last operation of s, or at once (s
- * NULL: cuMemFree). Lock held. */
-static void block_free(struct cuemu_alloc *a, CUstream s)
+void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 {
 	struct seg *g = a->priv;
 	CUmemoryPool p = g->pool;
@@ -829,7 +710,7 @@ static void block_free(struct cuemu_alloc *a, CUstream s)
 			(unsigned long long)p->id, (unsigned long long)a->id,
 			(unsigned long)a->base);
 	if (!g->arena) {
-		import_unmap(p, g);
+		cuemu_pool_unmap_imported(p, g);
 	} else {
 		TAILQ_REMOVE(&p->live, g, lnode);
 		p->nlive--;
@@ -848,8 +729,7 @@ static void block_free(struct cuemu_alloc *a, CUstream s)
 		maybe_finish(p, false);
 }
 
-/* The pool block that starts at dptr, or NULL. Lock held. */
-static struct cuemu_alloc *block_at(CUdeviceptr dptr)
+struct cuemu_alloc *cuemu_pool_block_at(CUdeviceptr dptr)
 {
 	struct cuemu_alloc *a = cuemu_va_find((uintptr_t)dptr);
 
@@ -861,7 +741,7 @@ static struct cuemu_alloc *block_at(CUdeviceptr dptr)
 CUresult cuemu_pool_free_now(struct cuemu_alloc *a)
 {
 	cuemu_lock();
-	block_free(a, NULL);
+	cuemu_pool_block_free(a, NULL);
 	cuemu_unlock();
 	return CUDA_SUCCESS;
 }
@@ -899,174 +779,57 @@ __attribute__((constructor)) static void pool_hook_sync(void)
 	cuemu_on_host_sync(cuemu_pool_on_sync);
 }
 
-/* ---------------------------------------------------------------- the API: allocation */
+/* ---------------------------------------------------------------- what the entries ask and set */
 
-/* Resolves the stream and context an allocation runs in. */
-static CUresult stream_ctx(CUstream h, CUstream *s, CUcontext *ctx)
+CUmemoryPool cuemu_pool_next(CUmemoryPool p)
 {
-	CUresult r = cuemu_stream_get(h, s);
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (cuemu_current(ctx, NULL) != CUDA_SUCCESS)
-		*ctx = NULL;
-	return CUDA_SUCCESS;
+	return p ? LIST_NEXT(p, node) : LIST_FIRST(&pools);
 }
 
-/* The two async allocations differ only in their pool: the one named, or
- * (current true) the current pool of the stream's device. */
-static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
-			    CUmemoryPool pool, bool current, CUstream hStream)
+const CUmemPoolProps *cuemu_pool_props(CUmemoryPool p)
 {
-	CUstream s;
-	CUcontext ctx;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL dptr");
-	if ((r = stream_ctx(hStream, &s, &ctx)) != CUDA_SUCCESS)
-		return r;
-	if (!bytesize)
-		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
-	cuemu_lock();
-	if (current)
-		r = current_of(cuemu_stream_device(s), &pool);
-	else if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool cannot make new allocations");
-	if (r == CUDA_SUCCESS)
-		r = block_alloc(pool, s, bytesize, ctx, dptr);
-	cuemu_unlock();
-	return r;
+	return &p->props;
 }
 
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
-				 CUmemoryPool pool, CUstream hStream)
+int cuemu_pool_device(CUmemoryPool p)
 {
-	return alloc_async(dptr, bytesize, pool, false, hStream);
+	return p->dev;
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+bool cuemu_pool_is_default(CUmemoryPool p)
 {
-	return alloc_async(dptr, bytesize, NULL, true, hStream);
+	return p->is_default;
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+bool cuemu_pool_imported(CUmemoryPool p)
 {
-	struct cuemu_alloc *a;
-	CUstream s;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return CUDA_SUCCESS; /* what a zero-byte allocation returned */
-	cuemu_lock();
-	a = cuemu_va_find((uintptr_t)dptr);
-	if (a && a->kind == CUEMU_KIND_DEVICE && a->base == (uintptr_t)dptr) {
-		/* The driver frees cuMemAlloc memory here too. */
-		cuemu_unlock();
-		return cuMemFree(dptr);
-	}
-	a = block_at(dptr);
-	if (!a)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "%#llx was not allocated from a pool",
-			       (unsigned long long)dptr);
-	else
-		block_free(a, s);
-	cuemu_unlock();
-	return r;
+	return p->imported;
 }
 
-/* ---------------------------------------------------------------- the API: pools */
-
-static CUresult check_props(const CUmemPoolProps *pp)
+CUresult cuemu_pool_create(const CUmemPoolProps *props, CUmemoryPool *out)
 {
-	const CUmemLocation *l = &pp->location;
-
-	if (pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "allocType must be CU_MEM_ALLOCATION_TYPE_PINNED");
-	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
-		if (!dev_valid(l->id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no device %d", l->id);
-	} else if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
-		if (!cuemu_numa_valid(l->id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no host NUMA node %d", l->id);
-	} else if (l->type != CU_MEM_LOCATION_TYPE_HOST) {
-		/* HOST is accepted since CUDA 13; HOST_NUMA_CURRENT is not.
-		 * The seed calls HOST cudaErrorInvalidValue; the probed
-		 * driver (pool.create.host) accepts it, and it wins. */
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a pool lives on a device, the host or a host "
-				  "NUMA node");
-	}
-	/* Windows handles do not exist here; a fabric pool is made (the
-	 * device reports fabric support) though it cannot be exported. */
-	/* The driver reserves address space for maxSize when the pool is
-	 * made: 1 PiB does not fit and is OUT_OF_MEMORY. */
-	if (pp->maxSize > POOL_MAX_SIZE)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-				  "maxSize is larger than the address space");
-	if (pp->handleTypes & ~(unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
-					   CU_MEM_HANDLE_TYPE_FABRIC))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "handle types are POSIX file descriptors or fabric");
-	return CUDA_SUCCESS;
+	return pool_new(props, false, out);
 }
 
-CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
+void cuemu_pool_destroy(CUmemoryPool p)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!pool || !poolProps)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	if ((r = check_props(poolProps)) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	r = pool_new(poolProps, false, pool);
-	cuemu_unlock();
-	return r;
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		if (current_pool[d] == p)
+			current_pool[d] = NULL;
+	LIST_REMOVE(p, node);
+	p->destroyed = true;
+	cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
+			(unsigned long long)p->id, p->nlive);
+	maybe_finish(p, false);
 }
 
-CUresult cuMemPoolDestroy(CUmemoryPool pool)
+void cuemu_pool_set_current(int dev, CUmemoryPool p)
 {
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->is_default) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "a device's default pool cannot be destroyed");
-	} else {
-		for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-			if (current_pool[d] == pool)
-				current_pool[d] = NULL;
-		LIST_REMOVE(pool, node);
-		pool->destroyed = true;
-		cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
-				(unsigned long long)pool->id, pool->nlive);
-		maybe_finish(pool, false);
-	}
-	cuemu_unlock();
-	return r;
+	current_pool[dev] = p->is_default ? NULL : p;
 }
 
-static CUresult get_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
+CUresult cuemu_pool_get_attr(CUmemoryPool p, CUmemPool_attribute attr,
+			     void *value)
 {
 	/* The importer holds none of the memory: the driver refuses to tell. */
 	if (p->imported && attr >= CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)
@@ -1116,7 +879,8 @@ static CUresult reset_high(uint64_t v, uint64_t *high, uint64_t cur,
 	return CUDA_SUCCESS;
 }
 
-static CUresult set_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
+CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
+			     void *value)
 {
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
@@ -1148,795 +912,65 @@ static CUresult set_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value)
 	return CUDA_SUCCESS;
 }
 
-/* Get and set differ only in what they do to a live pool's attribute. */
-static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr,
-			  void *value,
-			  CUresult (*op)(CUmemoryPool, CUmemPool_attribute, void *))
+void cuemu_pool_trim(CUmemoryPool p, uint64_t keep)
 {
-	CUresult r;
+	uint64_t freed = release(p, keep, true);
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!value)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL value");
-	cuemu_lock();
-	r = live_pool(pool) ? op(pool, attr, value) :
-	    cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	cuemu_unlock();
-	return r;
+	cuemu_event_log("pool_trim", "pool=%llu keep=%llu released=%llu "
+			"reserved=%llu", (unsigned long long)p->id,
+			(unsigned long long)keep, (unsigned long long)freed,
+			(unsigned long long)p->reserved);
 }
 
-CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
-			       void *value)
+/* ---------------------------------------------------------------- access */
+
+CUmemAccess_flags cuemu_pool_access(CUmemoryPool p, int dev)
 {
-	return pool_attr(pool, attr, value, get_attr);
+	return p->access[dev];
 }
 
-CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
-			       void *value)
+void cuemu_pool_set_access(CUmemoryPool p, const CUmemAccessDesc *map,
+			   size_t count)
 {
-	return pool_attr(pool, attr, value, set_attr);
-}
-
-CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
-{
-	CUresult r;
-	uint64_t freed;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->imported) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool has nothing of its own to trim");
-	} else {
-		freed = release(pool, minBytesToKeep, true);
-		cuemu_event_log("pool_trim", "pool=%llu keep=%zu released=%llu "
-				"reserved=%llu", (unsigned long long)pool->id,
-				minBytesToKeep, (unsigned long long)freed,
-				(unsigned long long)pool->reserved);
-	}
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the API: access */
-
-static CUresult check_access(CUmemoryPool p, const CUmemAccessDesc *d)
-{
-	int dev = d->location.id;
-
-	/* Checked in the driver's order: flags, location, device, owner. */
-	switch (d->flags) {
-	case CU_MEM_ACCESS_FLAGS_PROT_NONE:
-	case CU_MEM_ACCESS_FLAGS_PROT_READWRITE:
-		break;
-	case CU_MEM_ACCESS_FLAGS_PROT_READ:
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "read-only access to a pool is not supported");
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "unknown access flags %d", (int)d->flags);
-	}
-	if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "pool access is set for devices");
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	if (dev == p->dev && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-				  "the owning device always has read-write access");
-	if (dev != p->dev && p->dev >= 0 && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE) {
-		const struct cuemu_link *l = cuemu_link(dev, p->dev);
-		if (!l || !l->kind)
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-					  "gpu%d cannot reach gpu%d", dev, p->dev);
-	}
-	return CUDA_SUCCESS;
-}
-
-CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
-			    size_t count)
-{
-	CUresult r;
 	char loc[32];
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!map)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL descriptors");
-	cuemu_lock();
-	if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
-		r = check_access(pool, &map[i]);
-	/* All or nothing: apply only once every descriptor passed. */
-	for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++) {
-		pool->access[map[i].location.id] = map[i].flags;
+	for (size_t i = 0; i < count; i++) {
+		p->access[map[i].location.id] = map[i].flags;
 		cuemu_event_log("pool_access", "pool=%llu %s=%s",
-				(unsigned long long)pool->id,
+				(unsigned long long)p->id,
 				cuemu_loc_str(map[i].location, loc, sizeof loc),
 				map[i].flags ? "rw" : "none");
 	}
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool,
-			    CUmemLocation *location)
-{
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!flags || !location)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	cuemu_lock();
-	if (!live_pool(memPool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (location->type == CU_MEM_LOCATION_TYPE_DEVICE &&
-		 dev_valid(location->id))
-		*flags = memPool->access[location->id];
-	else if (location->type == CU_MEM_LOCATION_TYPE_HOST ||
-		 location->type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
-		/* The host owns a host pool; a device pool is none to it. */
-		*flags = memPool->dev < 0 ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
-			 CU_MEM_ACCESS_FLAGS_PROT_NONE;
-	else
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a location");
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the API: device pools */
-
-/* The two getters differ only in which of the device's pools they answer. */
-static CUresult device_pool(CUmemoryPool *out, CUdevice dev,
-			    CUresult (*which)(int, CUmemoryPool *))
-{
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!out)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL pool");
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	cuemu_lock();
-	r = which(dev, out);
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
-{
-	return device_pool(pool_out, dev, default_of);
-}
-
-CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
-{
-	return device_pool(pool, dev, current_of);
-}
-
-CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
-{
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!dev_valid(dev))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d", dev);
-	cuemu_lock();
-	if (!live_pool(pool))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	else if (pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "an imported pool cannot be a device's pool");
-	else if (pool->dev != dev)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the pool does not live on device %d", dev);
-	else
-		current_pool[dev] = pool->is_default ? NULL : pool;
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the API: IPC */
-
-CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
-					  CUmemAllocationHandleType handleType,
-					  unsigned long long flags)
-{
-	CUresult r;
-	int fd;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!handle_out || flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a handle to fill and flags 0 are needed");
-	cuemu_lock();
-	if (!live_pool(pool)) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not a live pool");
-	} else if (pool->imported || !(pool->props.handleTypes & handleType) ||
-		   (handleType & (handleType - 1))) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the pool was not created with that handle type");
-	} else if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-		r = cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-			       "this machine has no fabric to share over");
-	} else if ((fd = fcntl(pool->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s", strerror(errno));
-	} else {
-		*(int *)handle_out = fd;
-	}
-	cuemu_unlock();
-	return r;
-}
-
-static CUresult read_header(int fd, struct fd_header *h)
-{
-	struct stat st;
-
-	/* The driver answers UNKNOWN for a descriptor that is not a pool,
-	 * -1 included. */
-	if (fstat(fd, &st) < 0)
-		return cuemu_fail(CUDA_ERROR_UNKNOWN, "not a descriptor");
-	if (pread(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h ||
-	    h->magic != POOL_MAGIC || (uint64_t)st.st_size < POOL_FD_DATA)
-		return cuemu_fail(CUDA_ERROR_UNKNOWN,
-				  "the descriptor is not an exported pool");
-	return CUDA_SUCCESS;
-}
-
-CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out,
-					    void *handle,
-					    CUmemAllocationHandleType handleType,
-					    unsigned long long flags)
-{
-	struct fd_header h;
-	CUmemPoolProps props = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED };
-	CUmemoryPool p;
-	CUresult r;
-	int fd = (int)(uintptr_t)handle;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!pool_out || flags ||
-	    handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a POSIX descriptor and flags 0 are needed");
-	if ((r = read_header(fd, &h)) != CUDA_SUCCESS)
-		return r;
-	props.handleTypes = (CUmemAllocationHandleType)h.handle_types;
-	props.location.type = (CUmemLocationType)h.loc_type;
-	props.location.id = h.loc_id;
-	props.maxSize = h.max_size;
-	if (check_props(&props) != CUDA_SUCCESS)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "the pool lives where this machine has nothing");
-	cuemu_lock();
-	p = pool_alloc_struct(&props);
-	if (!p) {
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for a pool");
-	} else if ((p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		free(p);
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "dup: %s", strerror(errno));
-	} else {
-		p->uid = h.uid;
-		p->imported = true;
-		LIST_INSERT_HEAD(&pools, p, node);
-		cuemu_event_log("pool_import", "pool=%llu location=gpu%d",
-				(unsigned long long)p->id, p->dev);
-		*pool_out = p;
-	}
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out,
-				CUdeviceptr ptr)
-{
-	struct ptr_export e = { .magic = PTR_MAGIC };
-	struct cuemu_alloc *a;
-	struct seg *g;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!shareData_out)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL export data");
-	cuemu_lock();
-	a = block_at(ptr);
-	g = a ? a->priv : NULL;
-	if (!g) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "%#llx was not allocated from a pool",
-			       (unsigned long long)ptr);
-	} else if (!g->arena || g->pool->fd < 0) {
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the block's pool is not shareable");
-	} else {
-		e.uid = g->pool->uid;
-		e.off = g->arena->file_off + (g->addr - g->arena->base);
-		e.size = a->size;
-		e.len = g->len;
-		e.id = a->id;
-		memset(shareData_out, 0, sizeof *shareData_out);
-		memcpy(shareData_out, &e, sizeof e);
-	}
-	cuemu_unlock();
-	return r;
-}
-
-static uint64_t file_size(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) < 0 ? 0 : (uint64_t)st.st_size;
-}
-
-/* Maps an exported block of imported pool p. Lock held. */
-static CUresult import_block(CUmemoryPool p, const struct ptr_export *e,
-			     CUcontext ctx, CUdeviceptr *out)
-{
-	uint64_t page = CUEMU_ALIGN_DOWN(e->off, CUEMU_PAGE);
-	size_t delta = e->off - page;
-	size_t maplen = CUEMU_ALIGN_UP(delta + e->len, CUEMU_PAGE);
-	struct seg *g = calloc(1, sizeof *g);
-	void *m;
-
-	if (!g)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
-	m = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
-		 (off_t)page);
-	if (m == MAP_FAILED) {
-		free(g);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "mmap: %s",
-				  strerror(errno));
-	}
-	g->pool = p;
-	g->map = m;
-	g->maplen = maplen;
-	g->addr = (uintptr_t)m + delta;
-	g->len = e->len;
-	g->state = SEG_USED;
-	fill_alloc(g, e->size, ctx);
-	if (cuemu_va_insert(&g->a) < 0)
-		cuemu_debug("imported block %#lx overlaps the address map",
-			    (unsigned long)g->addr);
-	TAILQ_INSERT_TAIL(&p->live, g, lnode);
-	p->nlive++;
-	*out = (CUdeviceptr)g->addr;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
-				CUmemPoolPtrExportData *shareData)
-{
-	struct ptr_export e;
-	CUcontext ctx = NULL;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!ptr_out || !shareData)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	memcpy(&e, shareData, sizeof e);
-	if (cuemu_current(&ctx, NULL) != CUDA_SUCCESS)
-		ctx = NULL;
-	cuemu_lock();
-	if (!live_pool(pool) || !pool->imported)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "not an imported pool");
-	else if (e.magic != PTR_MAGIC || e.uid != pool->uid ||
-		 e.off < POOL_FD_DATA || e.size > e.len ||
-		 e.off + e.len > file_size(pool->fd))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "the export data is not of this pool");
-	else
-		r = import_block(pool, &e, ctx, ptr_out);
-	cuemu_unlock();
-	return r;
-}
-
-/* ---------------------------------------------------------------- the runtime twins */
-
-static cudaError_t rt(CUresult r)
-{
-	return cuemu_rt_result(r);
-}
-
-/* The runtime initializes itself and makes its device current first. */
-static CUresult rt_enter(void)
-{
-	return cuemu_rt_current(NULL, NULL);
-}
-
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
-{
-	CUdeviceptr d = 0;
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && !devPtr)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL devPtr");
-	if (r == CUDA_SUCCESS)
-		r = cuMemAllocAsync(&d, size, (CUstream)hStream);
-	if (r == CUDA_SUCCESS)
-		*devPtr = (void *)(uintptr_t)d;
-	return rt(r);
-}
-
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
-				    cudaMemPool_t memPool, cudaStream_t stream)
-{
-	CUdeviceptr d = 0;
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && !ptr)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL ptr");
-	if (r == CUDA_SUCCESS)
-		r = cuMemAllocFromPoolAsync(&d, size, (CUmemoryPool)memPool,
-					    (CUstream)stream);
-	if (r == CUDA_SUCCESS)
-		*ptr = (void *)(uintptr_t)d;
-	return rt(r);
-}
-
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemFreeAsync((CUdeviceptr)(uintptr_t)devPtr,
-				   (CUstream)hStream);
-	return rt(r);
-}
-
-static void props_from_rt(const struct cudaMemPoolProps *in, CUmemPoolProps *out)
-{
-	memset(out, 0, sizeof *out);
-	out->allocType = (CUmemAllocationType)in->allocType;
-	out->handleTypes = (CUmemAllocationHandleType)in->handleTypes;
-	out->location.type = (CUmemLocationType)in->location.type;
-	out->location.id = in->location.id;
-	out->maxSize = in->maxSize;
-}
-
-cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
-			      const struct cudaMemPoolProps *poolProps)
-{
-	CUmemPoolProps props;
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && !poolProps)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL poolProps");
-	if (r == CUDA_SUCCESS) {
-		props_from_rt(poolProps, &props);
-		r = cuMemPoolCreate((CUmemoryPool *)memPool, &props);
-	}
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
-{
-	CUresult r = rt_enter();
-
-	return rt(r == CUDA_SUCCESS ? cuMemPoolDestroy((CUmemoryPool)memPool) : r);
-}
-
-cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
-				    enum cudaMemPoolAttr attr, void *value)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolGetAttribute((CUmemoryPool)memPool,
-					  (CUmemPool_attribute)attr, value);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
-				    enum cudaMemPoolAttr attr, void *value)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolSetAttribute((CUmemoryPool)memPool,
-					  (CUmemPool_attribute)attr, value);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolTrimTo((CUmemoryPool)memPool, minBytesToKeep);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
-				 const struct cudaMemAccessDesc *descList,
-				 size_t count)
-{
-	CUmemAccessDesc one[8], *d = one;
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && count && !descList)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL descList");
-	if (r == CUDA_SUCCESS && count > 8 && !(d = calloc(count, sizeof *d)))
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
-	if (r != CUDA_SUCCESS)
-		return rt(r);
-	for (size_t i = 0; i < count; i++) {
-		d[i].location.type = (CUmemLocationType)descList[i].location.type;
-		d[i].location.id = descList[i].location.id;
-		d[i].flags = (CUmemAccess_flags)descList[i].flags;
-	}
-	/* No list at all is the driver's INVALID_VALUE, even for count 0
-	 * (probes/results/pool.txt, pool.setaccess.count0_null). */
-	r = cuMemPoolSetAccess((CUmemoryPool)memPool, descList ? d : NULL,
-			       count);
-	if (d != one)
-		free(d);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
-				 cudaMemPool_t memPool,
-				 struct cudaMemLocation *location)
-{
-	CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-	CUmemLocation loc = { 0 };
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && (!flags || !location))
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	if (r == CUDA_SUCCESS) {
-		loc.type = (CUmemLocationType)location->type;
-		loc.id = location->id;
-		r = cuMemPoolGetAccess(&f, (CUmemoryPool)memPool, &loc);
-	}
-	if (r == CUDA_SUCCESS)
-		*flags = (enum cudaMemAccessFlags)f;
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle,
-					       cudaMemPool_t memPool,
-					       enum cudaMemAllocationHandleType handleType,
-					       unsigned int flags)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolExportToShareableHandle(shareableHandle,
-			(CUmemoryPool)memPool,
-			(CUmemAllocationHandleType)handleType, flags);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool,
-						 void *shareableHandle,
-						 enum cudaMemAllocationHandleType handleType,
-						 unsigned int flags)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolImportFromShareableHandle((CUmemoryPool *)memPool,
-			shareableHandle, (CUmemAllocationHandleType)handleType,
-			flags);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData,
-				     void *ptr)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolExportPointer((CUmemPoolPtrExportData *)exportData,
-					   (CUdeviceptr)(uintptr_t)ptr);
-	return rt(r);
-}
-
-cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
-				     struct cudaMemPoolPtrExportData *exportData)
-{
-	CUdeviceptr d = 0;
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS && !ptr)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL ptr");
-	if (r == CUDA_SUCCESS)
-		r = cuMemPoolImportPointer(&d, (CUmemoryPool)memPool,
-					   (CUmemPoolPtrExportData *)exportData);
-	if (r == CUDA_SUCCESS)
-		*ptr = (void *)(uintptr_t)d;
-	return rt(r);
-}
-
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuDeviceGetDefaultMemPool((CUmemoryPool *)memPool, device);
-	return rt(r);
-}
-
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuDeviceGetMemPool((CUmemoryPool *)memPool, device);
-	return rt(r);
-}
-
-cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
-{
-	CUresult r = rt_enter();
-
-	if (r == CUDA_SUCCESS)
-		r = cuDeviceSetMemPool(device, (CUmemoryPool)memPool);
-	return rt(r);
 }
 
 /* ---------------------------------------------------------------- /cu/pools */
 
-static json_t *ctl_list(void)
+struct cuemu_alloc *cuemu_pool_block_next(CUmemoryPool p,
+					  struct cuemu_alloc *a)
 {
-	json_t *arr = json_array();
-	CUmemoryPool p;
+	struct seg *g = a ? TAILQ_NEXT((struct seg *)a->priv, lnode) :
+			TAILQ_FIRST(&p->live);
 
-	LIST_FOREACH(p, &pools, node)
-		json_array_append_new(arr, json_integer((json_int_t)p->id));
-	return arr;
+	return g ? &g->a : NULL;
 }
 
-static const char *handle_words(const CUmemoryPool p)
+void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v)
 {
-	switch ((unsigned)p->props.handleTypes) {
-	case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR:
-		return "posix_fd";
-	case CU_MEM_HANDLE_TYPE_FABRIC:
-		return "fabric";
-	case CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_FABRIC:
-		return "posix_fd fabric";
-	default:
-		return "none";
-	}
+	memset(v, 0, sizeof *v);
+	v->id = p->id;
+	v->location = p->props.location;
+	v->dev = p->dev;
+	v->handle_types = p->props.handleTypes;
+	v->max_size = p->max_size;
+	v->threshold = p->threshold;
+	v->reuse_follow = p->reuse_follow;
+	v->reuse_opportunistic = p->reuse_opportunistic;
+	v->reuse_internal = p->reuse_internal;
+	v->reserved = p->reserved;
+	v->reserved_high = p->reserved_high;
+	v->used = p->used;
+	v->used_high = p->used_high;
+	memcpy(v->access, p->access, sizeof v->access);
+	v->is_default = p->is_default;
+	v->imported = p->imported;
 }
-
-static json_t *access_json(CUmemoryPool p)
-{
-	json_t *o = json_object();
-	char w[16];
-
-	if (p->dev < 0)
-		json_object_set_new(o, pool_loc(p, w, sizeof w), json_string("rw"));
-	for (int d = 0; d < cuemu_device_count(); d++) {
-		snprintf(w, sizeof w, "gpu%d", d);
-		json_object_set_new(o, w, json_string(
-			cuemu_access_str(p->access[d])));
-	}
-	return o;
-}
-
-static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
-{
-	CUmemoryPool p = pool_by_id(id);
-	json_t *o, *allocs;
-	struct seg *g;
-	char loc[32];
-
-	if (!p || (rest && *rest)) {
-		*err = CUDA_ERROR_NOT_FOUND;
-		return NULL;
-	}
-	allocs = json_array();
-	TAILQ_FOREACH(g, &p->live, lnode)
-		json_array_append_new(allocs, json_integer((json_int_t)g->a.id));
-	o = json_pack("{s:I,s:s,s:I,s:s,s:I,s:i,s:i,s:i,s:I,s:I,s:I,s:I,"
-		      "s:o,s:o,s:i,s:i,s:s}",
-		"id", (json_int_t)p->id,
-		"location", pool_loc(p, loc, sizeof loc),
-		"max_size", (json_int_t)p->max_size,
-		"handle_types", handle_words(p),
-		"release_threshold", (json_int_t)p->threshold,
-		"reuse_follow_event_dependencies", p->reuse_follow,
-		"reuse_allow_opportunistic", p->reuse_opportunistic,
-		"reuse_allow_internal_dependencies", p->reuse_internal,
-		"reserved_mem_current", (json_int_t)p->reserved,
-		"reserved_mem_high", (json_int_t)p->reserved_high,
-		"used_mem_current", (json_int_t)p->used,
-		"used_mem_high", (json_int_t)p->used_high,
-		"access", access_json(p),
-		"allocations", allocs,
-		"default", p->is_default,
-		"imported", p->imported,
-		"trim", "");
-	if (o)
-		json_object_set_new(o, "writable", json_pack("[s,s,s,s,s,s,s,s]",
-			"release_threshold", "reuse_follow_event_dependencies",
-			"reuse_allow_opportunistic",
-			"reuse_allow_internal_dependencies", "reserved_mem_high",
-			"used_mem_high", "access", "trim"));
-	return o;
-}
-
-static const struct {
-	const char *name;
-	CUmemPool_attribute attr;
-	bool is_int; /* an int attribute, else cuuint64_t */
-} ctl_attrs[] = {
-	{ "release_threshold", CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, false },
-	{ "reuse_follow_event_dependencies",
-	  CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, true },
-	{ "reuse_allow_opportunistic", CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, true },
-	{ "reuse_allow_internal_dependencies",
-	  CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES, true },
-	{ "reserved_mem_high", CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, false },
-	{ "used_mem_high", CU_MEMPOOL_ATTR_USED_MEM_HIGH, false },
-	{ "reserved_mem_current", CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, false },
-	{ "used_mem_current", CU_MEMPOOL_ATTR_USED_MEM_CURRENT, false },
-};
-
-
-static CUresult ctl_set_attr(CUmemoryPool p, const char *name, const char *value)
-{
-	uint64_t v;
-	int iv;
-
-	for (size_t i = 0; i < sizeof ctl_attrs / sizeof ctl_attrs[0]; i++) {
-		if (strcmp(ctl_attrs[i].name, name))
-			continue;
-		if (cuemu_size_parse(value, &v) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		if (!ctl_attrs[i].is_int)
-			return cuMemPoolSetAttribute(p, ctl_attrs[i].attr, &v);
-		if (v > 1)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "%s is 0 or 1", name);
-		iv = (int)v;
-		return cuMemPoolSetAttribute(p, ctl_attrs[i].attr, &iv);
-	}
-	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s cannot be written", name);
-}
-
-static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
-{
-	CUmemAccessDesc d;
-	CUmemoryPool p;
-	uint64_t keep;
-	CUresult r;
-
-	cuemu_lock();
-	p = pool_by_id(id);
-	cuemu_unlock();
-	if (!p)
-		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no pool %llu",
-				  (unsigned long long)id);
-	if (!strcmp(rest, "trim")) {
-		if (cuemu_size_parse(value, &keep) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		return cuMemPoolTrimTo(p, keep);
-	}
-	if (!strcmp(rest, "access")) {
-		if ((r = cuemu_access_parse(value, &d)) != CUDA_SUCCESS)
-			return r;
-		return cuMemPoolSetAccess(p, &d, 1);
-	}
-	return ctl_set_attr(p, rest, value);
-}
-
-const struct cuemu_ctl_class cuemu_ctl_pools = {
-	.name = "pools",
-	.list = ctl_list,
-	.get = ctl_get,
-	.set = ctl_set,
-};

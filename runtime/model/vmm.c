@@ -1,9 +1,10 @@
 /*
- * vmm.c - virtual memory management: address reservations, physical
- * handles, the mappings of handles into reservations with their access per
- * location, shareable handles (POSIX file descriptors), the cuMem* VMM
- * calls, what pointer.c and copy.c ask of a mapped address
- * (cuemu_vmm_lookup), and /cu/reservations and /cu/handles.
+ * vmm.c - virtual memory management's model: address reservations,
+ * physical handles, the mappings of handles into reservations with their
+ * access per location, shareable handles (POSIX file descriptors), and what
+ * pointer.c and copy.c ask of a mapped address (cuemu_vmm_lookup). The
+ * cuMem* VMM entry points are driver/vmm.c's, /cu/reservations and
+ * /cu/handles outward/ctl_vmm.c's; model/vmm.h is what they may call.
  *
  * Model:
  *   - A reservation is PROT_NONE anonymous address space (MAP_NORESERVE),
@@ -32,12 +33,13 @@
  *     reservation; here that would map over memory the emulator does not
  *     own, so it is CUDA_ERROR_INVALID_VALUE.
  *
- * Locking: every reservation, mapping and handle is guarded by cuemu_lock().
- * Entry points validate their arguments, take it for the bookkeeping and the
- * mmap/mprotect calls that go with it (these never touch user memory), and
- * never call another API entry point while holding it.
+ * Locking: every reservation, mapping and handle is guarded by cuemu_lock(),
+ * which the callers hold (the entries take it once their arguments are
+ * checked). Under it this file makes the mmap/mprotect calls that go with
+ * the bookkeeping (these never touch user memory) and calls no API entry
+ * point.
  */
-#include "model/internal.h"
+#include "model/vmm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +74,7 @@ struct mapping {
 	uint8_t access[CUEMU_NPROC]; /* CUmemAccess_flags per processor */
 };
 
-struct resv {
+struct cuemu_resv {
 	struct cuemu_alloc a;        /* the address-map entry; a.priv = this */
 	size_t align;
 	struct mapping *m;           /* sorted by base, never overlapping */
@@ -106,7 +108,7 @@ static struct handle *handle_get(CUmemGenericAllocationHandle v)
 }
 
 /* The reservation containing p, or NULL. Lock held. */
-static struct resv *resv_at(uintptr_t p)
+static struct cuemu_resv *resv_at(uintptr_t p)
 {
 	struct cuemu_alloc *a = cuemu_va_find(p);
 
@@ -114,7 +116,7 @@ static struct resv *resv_at(uintptr_t p)
 }
 
 /* Index of the first mapping of r that ends after p (r->n if none). */
-static size_t map_lower(const struct resv *r, uintptr_t p)
+static size_t map_lower(const struct cuemu_resv *r, uintptr_t p)
 {
 	size_t lo = 0, hi = r->n;
 
@@ -130,9 +132,9 @@ static size_t map_lower(const struct resv *r, uintptr_t p)
 }
 
 /* The mapping containing p, or NULL; *rp gets its reservation. */
-static struct mapping *map_at(uintptr_t p, struct resv **rp)
+static struct mapping *map_at(uintptr_t p, struct cuemu_resv **rp)
 {
-	struct resv *r = resv_at(p);
+	struct cuemu_resv *r = resv_at(p);
 	size_t i;
 
 	if (rp)
@@ -148,10 +150,10 @@ static struct mapping *map_at(uintptr_t p, struct resv **rp)
 /* The mappings [*first, *last) that exactly tile [p, p+len), contiguous
  * with no hole. false when the range is not fully mapped by whole
  * mappings of one reservation. */
-static bool map_span(uintptr_t p, size_t len, struct resv **rp, size_t *first,
-		     size_t *last)
+static bool map_span(uintptr_t p, size_t len, struct cuemu_resv **rp,
+		     size_t *first, size_t *last)
 {
-	struct resv *r = resv_at(p);
+	struct cuemu_resv *r = resv_at(p);
 	uintptr_t at = p, end = p + len;
 	size_t i;
 
@@ -198,48 +200,6 @@ static bool loc_is_host(const CUmemLocation *l)
 
 /* ---------------------------------------------------------------- handles */
 
-/* Checks what cuMemCreate and cuMemGetAllocationGranularity share. */
-static CUresult check_prop(const CUmemAllocationProp *p)
-{
-	unsigned long long t = (unsigned long long)p->requestedHandleTypes;
-
-	if (p->type != CU_MEM_ALLOCATION_TYPE_PINNED)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "allocation type %d: only PINNED is supported",
-				  (int)p->type);
-	switch (p->location.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		if (p->location.id < 0 || p->location.id >= cuemu_device_count())
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-					  "no device %d", p->location.id);
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST:
-		if (t)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "HOST allocations cannot be shared: "
-					  "requestedHandleTypes must be 0");
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-		if (!cuemu_numa_valid(p->location.id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no host NUMA node %d", p->location.id);
-		break;
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "location type %d is not DEVICE, HOST or "
-				  "HOST_NUMA", (int)p->location.type);
-	}
-	/* Bits the driver does not know are ignored, as it does. */
-	if (t & CU_MEM_HANDLE_TYPE_FABRIC)
-		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED,
-				  "fabric handles need an IMEX channel, which "
-				  "this machine does not have");
-	if (t & (CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT))
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "Windows handles do not exist on Linux");
-	return CUDA_SUCCESS;
-}
-
 /* Charges the location for size bytes; false when it does not fit. Host
  * memory is not accounted machine-wide: it must fit the node (or host). */
 static bool charge(const CUmemLocation *l, size_t size, int *charged)
@@ -248,12 +208,7 @@ static bool charge(const CUmemLocation *l, size_t size, int *charged)
 
 	*charged = -1;
 	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
-		bool ok;
-
-		cuemu_lock();
-		ok = cuemu_mem_charge_evicting(l->id, size);
-		cuemu_unlock();
-		if (!ok)
+		if (!cuemu_mem_charge_evicting(l->id, size))
 			return false;
 		*charged = l->id;
 		return true;
@@ -334,27 +289,13 @@ static void handle_put(struct handle *h)
 	free(h);
 }
 
-CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
-		     const CUmemAllocationProp *prop, unsigned long long flags)
+CUresult cuemu_vmm_create(const CUmemAllocationProp *prop, size_t size,
+			  CUmemGenericAllocationHandle *out)
 {
 	struct handle *h;
 	char loc[32];
-	CUresult r;
 	int fd, charged;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!handle || !prop)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	if (flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not %#llx", flags);
-	if ((r = check_prop(prop)) != CUDA_SUCCESS)
-		return r;
-	if (!size || size % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "size %zu is not a non-zero multiple of the "
-				  "granularity (%lu)", size, G);
 	if (!charge(&prop->location, size, &charged))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "%s cannot hold %zu more bytes",
@@ -372,147 +313,82 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 				  strerror(errno));
 	}
 	h->charged = charged;
-	cuemu_lock();
 	RB_INSERT(handle_tree, &handles, h);
-	cuemu_unlock();
 	cuemu_event_log("vmm_create", "handle=%llu size=%zu location=%s",
 			(unsigned long long)h->id, size,
 			cuemu_loc_str(prop->location, loc, sizeof loc));
-	*handle = (CUmemGenericAllocationHandle)h->id;
+	*out = (CUmemGenericAllocationHandle)h->id;
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
+static CUresult not_a_handle(CUmemGenericAllocationHandle handle)
 {
-	struct handle *h;
-	CUresult r;
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			  "%llu is not a live allocation handle",
+			  (unsigned long long)handle);
+}
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	cuemu_lock();
-	h = handle_get(handle);
-	if (!h || !h->refs) {
-		cuemu_unlock();
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%llu is not a live allocation handle",
-				  (unsigned long long)handle);
-	}
+CUresult cuemu_vmm_release(CUmemGenericAllocationHandle handle)
+{
+	struct handle *h = handle_get(handle);
+
+	if (!h || !h->refs)
+		return not_a_handle(handle);
 	h->refs--;
 	cuemu_event_log("vmm_release", "handle=%llu refs=%u mappings=%u",
 			(unsigned long long)h->id, h->refs, h->maps);
 	handle_put(h);
-	cuemu_unlock();
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemGetAllocationGranularity(size_t *granularity,
-				       const CUmemAllocationProp *prop,
-				       CUmemAllocationGranularity_flags option)
+CUresult cuemu_vmm_prop(CUmemGenericAllocationHandle handle,
+			CUmemAllocationProp *prop)
 {
-	CUresult r;
+	struct handle *h = handle_get(handle);
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!granularity || !prop)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM &&
-	    option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "option %d is not MINIMUM or RECOMMENDED",
-				  (int)option);
-	/* The driver does not look at the location here: 2 MiB for every
-	 * one, a device that does not exist included. */
-	*granularity = G;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
-						CUmemGenericAllocationHandle handle)
-{
-	struct handle *h;
-	CUresult r;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!prop)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL prop");
-	cuemu_lock();
-	h = handle_get(handle);
-	if (h)
-		*prop = h->prop;
-	cuemu_unlock();
 	if (!h)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%llu is not a live allocation handle",
-				  (unsigned long long)handle);
+		return not_a_handle(handle);
+	*prop = h->prop;
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle,
-				     void *addr)
+CUresult cuemu_vmm_retain(uintptr_t addr, CUmemGenericAllocationHandle *out)
 {
-	struct mapping *m;
-	CUresult r;
+	struct mapping *m = map_at(addr, NULL);
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!handle)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL handle");
-	cuemu_lock();
-	m = map_at((uintptr_t)addr, NULL);
-	if (m) {
-		m->h->refs++;
-		*handle = (CUmemGenericAllocationHandle)m->h->id;
-	}
-	cuemu_unlock();
 	if (!m)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%p is not mapped by cuMemMap", addr);
+				  "%p is not mapped by cuMemMap", (void *)addr);
+	m->h->refs++;
+	*out = (CUmemGenericAllocationHandle)m->h->id;
 	return CUDA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- sharing */
 
-CUresult cuMemExportToShareableHandle(void *shareableHandle,
-				      CUmemGenericAllocationHandle handle,
-				      CUmemAllocationHandleType handleType,
-				      unsigned long long flags)
+CUresult cuemu_vmm_export(CUmemGenericAllocationHandle handle,
+			  CUmemAllocationHandleType type, int *out)
 {
-	struct handle *h;
-	CUresult r;
-	int fd = -1;
+	struct handle *h = handle_get(handle);
+	int fd;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!shareableHandle)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL shareableHandle");
-	if (flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not %#llx", flags);
-	cuemu_lock();
-	h = handle_get(handle);
 	if (!h)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "%llu is not a live allocation handle",
-			       (unsigned long long)handle);
-	else if (!(h->prop.requestedHandleTypes & handleType) ||
-		 handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-			       "handle %llu was not created with handle type "
-			       "%#x", (unsigned long long)h->id,
-			       (unsigned)handleType);
-	else if ((fd = fcntl(h->fd, F_DUPFD, 0)) < 0)
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-			       "cannot duplicate the memfd: %s", strerror(errno));
-	else
-		h->exported = true;
-	if (r == CUDA_SUCCESS)
-		cuemu_event_log("vmm_export", "handle=%llu fd=%d",
-				(unsigned long long)h->id, fd);
-	cuemu_unlock();
-	if (r == CUDA_SUCCESS)
-		*(int *)shareableHandle = fd;
-	return r;
+		return not_a_handle(handle);
+	if (!(h->prop.requestedHandleTypes & type) ||
+	    type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "handle %llu was not created with handle type "
+				  "%#x", (unsigned long long)h->id,
+				  (unsigned)type);
+	if ((fd = fcntl(h->fd, F_DUPFD, 0)) < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot duplicate the memfd: %s",
+				  strerror(errno));
+	h->exported = true;
+	cuemu_event_log("vmm_export", "handle=%llu fd=%d",
+			(unsigned long long)h->id, fd);
+	*out = fd;
+	return CUDA_SUCCESS;
 }
 
 /* Reads location and handle types back from a memfd made by make_memfd.
@@ -542,25 +418,14 @@ static bool parse_memfd(int fd, CUmemAllocationProp *p, size_t *size)
 	return true;
 }
 
-CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
-					void *osHandle,
-					CUmemAllocationHandleType shHandleType)
+CUresult cuemu_vmm_import(int fd, CUmemGenericAllocationHandle *out)
 {
-	int fd = (int)(intptr_t)osHandle, own;
 	CUmemAllocationProp p;
 	struct handle *h;
 	char loc[32];
 	size_t size;
-	CUresult r;
+	int own;
 
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!handle)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL handle");
-	if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "handle type %#x: only POSIX file descriptors "
-				  "are emulated", (unsigned)shHandleType);
 	if (fd < 0 || !parse_memfd(fd, &p, &size))
 		return cuemu_fail(CUDA_ERROR_UNKNOWN,
 				  "fd %d is not an exported allocation", fd);
@@ -575,22 +440,15 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
 				  "cannot import fd %d: %s", fd, strerror(errno));
 	}
 	h->imported = true;
-	cuemu_lock();
 	RB_INSERT(handle_tree, &handles, h);
-	cuemu_unlock();
 	cuemu_event_log("vmm_import", "handle=%llu size=%zu location=%s",
 			(unsigned long long)h->id, size,
 			cuemu_loc_str(p.location, loc, sizeof loc));
-	*handle = (CUmemGenericAllocationHandle)h->id;
+	*out = (CUmemGenericAllocationHandle)h->id;
 	return CUDA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- reservations */
-
-static bool pow2(size_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 /* Address space of size bytes aligned to align, at hint when that range is
  * free; NULL when there is none. Lock held (the hint check reads the map). */
@@ -625,39 +483,15 @@ static void *place(size_t size, size_t align, uintptr_t hint)
 	return (void *)a;
 }
 
-CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
-			     CUdeviceptr addr, unsigned long long flags)
+CUresult cuemu_vmm_reserve(size_t size, size_t align, uintptr_t hint,
+			   CUdeviceptr *out)
 {
-	struct resv *r;
-	size_t align;
-	CUresult res;
+	struct cuemu_resv *r = calloc(1, sizeof *r);
 	void *p;
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
-		return res;
-	if (!ptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL ptr");
-	if (flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not %#llx", flags);
-	if (!size || size % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "size %zu is not a non-zero multiple of the "
-				  "granularity (%lu)", size, G);
-	if (alignment && !pow2(alignment))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "alignment %zu is not a power of two",
-				  alignment);
-	if (addr % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "hint %#llx is not a multiple of the "
-				  "granularity", (unsigned long long)addr);
-	align = alignment > G ? alignment : G;
-	r = calloc(1, sizeof *r);
 	if (!r)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
-	cuemu_lock();
-	p = place(size, align, (uintptr_t)addr);
+	p = place(size, align, hint);
 	if (p) {
 		r->align = align;
 		r->a.base = (uintptr_t)p;
@@ -671,7 +505,6 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
 			p = NULL;
 		}
 	}
-	cuemu_unlock();
 	if (!p) {
 		free(r);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
@@ -681,48 +514,38 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
 	cuemu_event_log("vmm_reserve", "reservation=%llu base=%#lx size=%zu "
 			"alignment=%zu", (unsigned long long)r->a.id,
 			(unsigned long)r->a.base, size, align);
-	*ptr = (CUdeviceptr)r->a.base;
+	*out = (CUdeviceptr)r->a.base;
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
+CUresult cuemu_vmm_address_free(uintptr_t p, size_t size)
 {
-	struct resv *r;
-	CUresult res;
+	struct cuemu_resv *r = resv_at(p);
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
-		return res;
-	cuemu_lock();
-	r = resv_at((uintptr_t)ptr);
-	if (!r || r->a.base != (uintptr_t)ptr)
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "%#llx is not the start of a reservation",
-				 (unsigned long long)ptr);
-	else if (r->a.size != size)
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "reservation %#llx is %zu bytes, not %zu",
-				 (unsigned long long)ptr, r->a.size, size);
-	else if (r->n)
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "reservation %#llx still has %zu mappings",
-				 (unsigned long long)ptr, r->n);
-	if (res == CUDA_SUCCESS) {
-		cuemu_va_remove(&r->a);
-		munmap((void *)r->a.base, r->a.size);
-		cuemu_event_log("vmm_address_free", "reservation=%llu",
-				(unsigned long long)r->a.id);
-	}
-	cuemu_unlock();
-	if (res == CUDA_SUCCESS) {
-		free(r->m);
-		free(r);
-	}
-	return res;
+	if (!r || r->a.base != p)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is not the start of a reservation",
+				  (unsigned long)p);
+	if (r->a.size != size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "reservation %#lx is %zu bytes, not %zu",
+				  (unsigned long)p, r->a.size, size);
+	if (r->n)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "reservation %#lx still has %zu mappings",
+				  (unsigned long)p, r->n);
+	cuemu_va_remove(&r->a);
+	munmap((void *)r->a.base, r->a.size);
+	cuemu_event_log("vmm_address_free", "reservation=%llu",
+			(unsigned long long)r->a.id);
+	free(r->m);
+	free(r);
+	return CUDA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- mappings */
 
-static CUresult check_map(struct resv *r, uintptr_t p, size_t size,
+static CUresult check_map(struct cuemu_resv *r, uintptr_t p, size_t size,
 			  size_t offset, const struct handle *h)
 {
 	size_t i;
@@ -754,7 +577,8 @@ static CUresult check_map(struct resv *r, uintptr_t p, size_t size,
 }
 
 /* Inserts a mapping into r in address order. Lock held. */
-static struct mapping *map_insert(struct resv *r, uintptr_t p, size_t size)
+static struct mapping *map_insert(struct cuemu_resv *r, uintptr_t p,
+				  size_t size)
 {
 	size_t i = map_lower(r, p);
 
@@ -775,64 +599,38 @@ static struct mapping *map_insert(struct resv *r, uintptr_t p, size_t size)
 	return &r->m[i];
 }
 
-CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
-		  CUmemGenericAllocationHandle handle, unsigned long long flags)
+CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
+		       CUmemGenericAllocationHandle handle)
 {
-	uintptr_t p = (uintptr_t)ptr;
+	struct handle *h = handle_get(handle);
+	struct cuemu_resv *r = resv_at(p);
 	struct mapping *m;
-	struct handle *h;
-	struct resv *r;
-	CUresult res;
+	CUresult res = check_map(r, p, size, offset, h);
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
+	if (res != CUDA_SUCCESS)
 		return res;
-	if (flags)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not %#llx", flags);
-	if (p % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "address %#lx is not a multiple of the "
-				  "granularity (%lu)", (unsigned long)p, G);
-	if (offset)
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "offset must be 0, not %zu", offset);
-	if (!size || size % G)
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "size %zu is not a non-zero multiple of the "
-				  "granularity (%lu)", size, G);
-	cuemu_lock();
-	h = handle_get(handle);
-	r = resv_at(p);
-	res = check_map(r, p, size, offset, h);
-	if (res == CUDA_SUCCESS &&
-	    mmap((void *)p, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->fd,
+	if (mmap((void *)p, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->fd,
 		 (off_t)offset) == MAP_FAILED)
-		res = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-				 "cannot map the handle's memory: %s",
-				 strerror(errno));
-	if (res == CUDA_SUCCESS) {
-		m = map_insert(r, p, size);
-		if (!m) {
-			mmap((void *)p, size, PROT_NONE, MAP_PRIVATE |
-			     MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-			res = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
-		} else {
-			m->h = h;
-			h->maps++;
-			cuemu_event_log("vmm_map", "reservation=%llu "
-					"address=%#lx size=%zu handle=%llu",
-					(unsigned long long)r->a.id,
-					(unsigned long)p, size,
-					(unsigned long long)h->id);
-		}
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot map the handle's memory: %s",
+				  strerror(errno));
+	m = map_insert(r, p, size);
+	if (!m) {
+		mmap((void *)p, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_NORESERVE | MAP_FIXED, -1, 0);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
 	}
-	cuemu_unlock();
-	return res;
+	m->h = h;
+	h->maps++;
+	cuemu_event_log("vmm_map", "reservation=%llu address=%#lx size=%zu "
+			"handle=%llu", (unsigned long long)r->a.id,
+			(unsigned long)p, size, (unsigned long long)h->id);
+	return CUDA_SUCCESS;
 }
 
 /* The mappings [*first, *last) of r that [p, end) touches; false when it
  * cuts one of them. */
-static bool unmap_span(const struct resv *r, uintptr_t p, uintptr_t end,
+static bool unmap_span(const struct cuemu_resv *r, uintptr_t p, uintptr_t end,
 		       size_t *first, size_t *last)
 {
 	size_t i = map_lower(r, p);
@@ -847,7 +645,7 @@ static bool unmap_span(const struct resv *r, uintptr_t p, uintptr_t end,
 
 /* Unmaps r->m[i]: back to reserved address space (PROT_NONE, no memory),
  * dropping the handle's mapping. Lock held. */
-static void unmap_one(struct resv *r, size_t i)
+static void unmap_one(struct cuemu_resv *r, size_t i)
 {
 	struct mapping m = r->m[i];
 
@@ -863,47 +661,26 @@ static void unmap_one(struct resv *r, size_t i)
 	handle_put(m.h);
 }
 
-/* As the driver does: [ptr, ptr+size) starts in a reservation and takes
- * every mapping it covers whole; it may hold unmapped space (even none at
- * all), but cutting a mapping is refused. */
-CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+/* As the driver does: [p, p+size) starts in a reservation and takes every
+ * mapping it covers whole; it may hold unmapped space (even none at all),
+ * but cutting a mapping is refused. */
+CUresult cuemu_vmm_unmap(uintptr_t p, size_t size)
 {
-	uintptr_t p = (uintptr_t)ptr, end = p + size;
+	uintptr_t end = p + size;
 	size_t first = 0, last = 0;
-	struct resv *r;
-	CUresult res;
+	struct cuemu_resv *r = resv_at(p);
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
-		return res;
-	cuemu_lock();
-	r = resv_at(p);
 	if (!r || !size || end < p || end > r->a.base + r->a.size)
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "[%#lx, +%zu) is not inside a reservation",
-				 (unsigned long)p, size);
-	else if (!unmap_span(r, p, end, &first, &last))
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "[%#lx, +%zu) cuts a mapping: unmap what "
-				 "cuMemMap mapped", (unsigned long)p, size);
-	while (res == CUDA_SUCCESS && last-- > first)
-		unmap_one(r, last);
-	cuemu_unlock();
-	return res;
-}
-
-CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count,
-			    CUstream hStream)
-{
-	CUresult r;
-
-	(void)hStream;
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!mapInfoList || !count)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "no map operations");
-	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-			  "sparse CUDA arrays are not emulated");
+				  "[%#lx, +%zu) is not inside a reservation",
+				  (unsigned long)p, size);
+	if (!unmap_span(r, p, end, &first, &last))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) cuts a mapping: unmap what "
+				  "cuMemMap mapped", (unsigned long)p, size);
+	while (last-- > first)
+		unmap_one(r, last);
+	return CUDA_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- access */
@@ -942,8 +719,9 @@ static CUresult access_slot(const CUmemLocation *l, const struct handle *h,
 	}
 }
 
-static CUresult check_access(const struct resv *r, size_t first, size_t last,
-			     const CUmemAccessDesc *desc, size_t count)
+static CUresult check_access(const struct cuemu_resv *r, size_t first,
+			     size_t last, const CUmemAccessDesc *desc,
+			     size_t count)
 {
 	CUresult res;
 	int slot;
@@ -963,34 +741,13 @@ static CUresult check_access(const struct resv *r, size_t first, size_t last,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
-			const CUmemAccessDesc *desc, size_t count)
+/* Gives every mapping of [first, last) of r the access desc says. */
+static void apply_access(struct cuemu_resv *r, size_t first, size_t last,
+			 const CUmemAccessDesc *desc, size_t count)
 {
-	uintptr_t p = (uintptr_t)ptr;
-	size_t first = 0, last = 0;
-	struct resv *r = NULL;
-	CUresult res;
-	char w[32];
 	int slot;
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
-		return res;
-	if (!desc || !count)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "no access descriptors");
-	if (!size || size % G || p % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "address %#lx and size %zu must be non-zero "
-				  "multiples of the granularity (%lu)",
-				  (unsigned long)p, size, G);
-	cuemu_lock();
-	if (!map_span(p, size, &r, &first, &last))
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "[%#lx, +%zu) is not fully mapped by whole "
-				 "mappings", (unsigned long)p, size);
-	else
-		res = check_access(r, first, last, desc, count);
-	for (size_t i = first; res == CUDA_SUCCESS && i < last; i++) {
+	for (size_t i = first; i < last; i++) {
 		struct mapping *m = &r->m[i];
 
 		for (size_t k = 0; k < count; k++) {
@@ -999,17 +756,30 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
 		}
 		mprotect((void *)m->base, m->size, mapping_prot(m));
 	}
-	if (res == CUDA_SUCCESS)
-		for (size_t k = 0; k < count; k++)
-			cuemu_event_log("vmm_access", "reservation=%llu "
-					"address=%#lx size=%zu %s %s",
-					(unsigned long long)r->a.id,
-					(unsigned long)p, size,
-					cuemu_loc_str(desc[k].location, w,
-						      sizeof w),
-					cuemu_access_str(desc[k].flags));
-	cuemu_unlock();
-	return res;
+}
+
+CUresult cuemu_vmm_set_access(uintptr_t p, size_t size,
+			      const CUmemAccessDesc *desc, size_t count)
+{
+	size_t first = 0, last = 0;
+	struct cuemu_resv *r = NULL;
+	CUresult res;
+	char w[32];
+
+	if (!map_span(p, size, &r, &first, &last))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[%#lx, +%zu) is not fully mapped by whole "
+				  "mappings", (unsigned long)p, size);
+	if ((res = check_access(r, first, last, desc, count)) != CUDA_SUCCESS)
+		return res;
+	apply_access(r, first, last, desc, count);
+	for (size_t k = 0; k < count; k++)
+		cuemu_event_log("vmm_access", "reservation=%llu address=%#lx "
+				"size=%zu %s %s", (unsigned long long)r->a.id,
+				(unsigned long)p, size,
+				cuemu_loc_str(desc[k].location, w, sizeof w),
+				cuemu_access_str(desc[k].flags));
+	return CUDA_SUCCESS;
 }
 
 /* What cuMemGetAccess answers for l, as the driver does: the host of
@@ -1040,33 +810,23 @@ static CUresult read_access(const struct mapping *m, const CUmemLocation *l,
 	}
 }
 
-CUresult cuMemGetAccess(unsigned long long *flags,
-			const CUmemLocation *location, CUdeviceptr ptr)
+CUresult cuemu_vmm_get_access(uintptr_t p, const CUmemLocation *l,
+			      unsigned long long *flags)
 {
-	struct mapping *m;
-	CUresult res;
+	struct mapping *m = map_at(p, NULL);
 
-	if ((res = cuemu_check_init()) != CUDA_SUCCESS)
-		return res;
-	if (!flags || !location)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
-	cuemu_lock();
-	m = map_at((uintptr_t)ptr, NULL);
 	if (!m)
-		res = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				 "%#llx is not mapped by cuMemMap",
-				 (unsigned long long)ptr);
-	else
-		res = read_access(m, location, flags);
-	cuemu_unlock();
-	return res;
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is not mapped by cuMemMap",
+				  (unsigned long)p);
+	return read_access(m, l, flags);
 }
 
 /* ---------------------------------------------------------------- pointer.c */
 
 bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
 {
-	struct resv *r;
+	struct cuemu_resv *r;
 	struct mapping *m = map_at(p, &r);
 	int slot = dev >= 0 && dev < CUEMU_MAX_DEVICES ? dev : CUEMU_PROC_HOST;
 
@@ -1085,274 +845,57 @@ bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
 
 /* ---------------------------------------------------------------- /cu */
 
-static json_t *hex(uintptr_t v)
+struct cuemu_resv *cuemu_vmm_resv_of(struct cuemu_alloc *a)
 {
-	char b[32];
-
-	snprintf(b, sizeof b, "0x%lx", (unsigned long)v);
-	return json_string(b);
-}
-
-/* Access of every processor that has some, by location word. */
-static json_t *mapping_access_json(const struct mapping *m)
-{
-	json_t *o = json_object();
-	char w[16];
-
-	for (int i = 0; i < CUEMU_NPROC; i++) {
-		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
-			continue;
-		json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
-				    json_string(cuemu_access_str(m->access[i])));
-	}
-	return o;
-}
-
-/* Access over the whole reservation: one word when every mapping agrees,
- * "mixed" when they differ, "none" when nothing is mapped. */
-static json_t *resv_access_json(const struct resv *r)
-{
-	json_t *o = json_object();
-	char w[16];
-
-	for (int i = 0; i < CUEMU_NPROC; i++) {
-		const char *word = r->n ? cuemu_access_str(r->m[0].access[i]) : "none";
-
-		if (i < CUEMU_PROC_HOST && i >= cuemu_device_count())
-			continue;
-		for (size_t k = 1; k < r->n; k++)
-			if (r->m[k].access[i] != r->m[0].access[i])
-				word = "mixed";
-		json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
-				    json_string(word));
-	}
-	return o;
-}
-
-static json_t *mapping_json(const struct resv *r, const struct mapping *m)
-{
-	return json_pack("{s:o,s:o,s:I,s:I,s:o,s:[s]}",
-			 "offset", hex(m->base - r->a.base),
-			 "address", hex(m->base),
-			 "size", (json_int_t)m->size,
-			 "handle", (json_int_t)m->h->id,
-			 "access", mapping_access_json(m),
-			 "writable", "access");
-}
-
-static json_t *resv_json(const struct resv *r)
-{
-	json_t *maps = json_object();
-	char key[32];
-
-	for (size_t i = 0; i < r->n; i++) {
-		snprintf(key, sizeof key, "0x%lx",
-			 (unsigned long)(r->m[i].base - r->a.base));
-		json_object_set_new(maps, key, mapping_json(r, &r->m[i]));
-	}
-	return json_pack("{s:I,s:o,s:I,s:I,s:o,s:o,s:[s]}",
-			 "id", (json_int_t)r->a.id,
-			 "base", hex(r->a.base),
-			 "size", (json_int_t)r->a.size,
-			 "alignment", (json_int_t)r->align,
-			 "access", resv_access_json(r),
-			 "mappings", maps,
-			 "writable", "access");
-}
-
-static struct resv *resv_by_id(uint64_t id)
-{
-	struct cuemu_alloc *a = cuemu_va_by_id(id);
-
 	return a && a->kind == CUEMU_KIND_RESERVATION ? a->priv : NULL;
 }
 
-static json_t *resv_list(void)
+struct cuemu_resv *cuemu_vmm_resv_by_id(uint64_t id)
 {
-	json_t *arr = json_array();
-
-	for (struct cuemu_alloc *a = cuemu_va_first(); a; a = cuemu_va_next(a))
-		if (a->kind == CUEMU_KIND_RESERVATION)
-			json_array_append_new(arr, json_integer((json_int_t)a->id));
-	return arr;
+	return cuemu_vmm_resv_of(cuemu_va_by_id(id));
 }
 
-/* Follows rest ("mappings/0x200000/access") down the object's tree. */
-static json_t *walk(json_t *o, const char *rest, CUresult *err)
+void cuemu_vmm_resv_view(const struct cuemu_resv *r, struct cuemu_resv_view *v)
 {
-	char part[64];
-	json_t *cur = o;
-
-	while (rest && *rest && cur) {
-		size_t n = strcspn(rest, "/");
-
-		if (n >= sizeof part) {
-			cur = NULL;
-			break;
-		}
-		memcpy(part, rest, n);
-		part[n] = '\0';
-		cur = json_is_object(cur) ? json_object_get(cur, part) : NULL;
-		rest += n + (rest[n] == '/');
-	}
-	if (!cur) {
-		*err = CUDA_ERROR_NOT_FOUND;
-		json_decref(o);
-		return NULL;
-	}
-	json_incref(cur);
-	json_decref(o);
-	return cur;
+	v->id = r->a.id;
+	v->base = r->a.base;
+	v->size = r->a.size;
+	v->align = r->align;
+	v->nmaps = r->n;
 }
 
-static json_t *resv_get(uint64_t id, const char *rest, CUresult *err)
+void cuemu_vmm_mapping_view(const struct cuemu_resv *r, size_t i,
+			    struct cuemu_mapping_view *v)
 {
-	struct resv *r = resv_by_id(id);
+	const struct mapping *m = &r->m[i];
 
-	if (!r) {
-		*err = CUDA_ERROR_NOT_FOUND;
-		return NULL;
-	}
-	return walk(resv_json(r), rest, err);
+	v->base = m->base;
+	v->size = m->size;
+	v->handle = m->h->id;
+	memcpy(v->access, m->access, sizeof v->access);
 }
 
-
-/* The maximal runs of back-to-back mappings of r (or the one mapping at
- * offset off when one is true), as [base, size) pairs. Lock held. */
-static size_t resv_runs(const struct resv *r, bool one, uintptr_t off,
-			uintptr_t *base, size_t *size, size_t max)
+uint64_t cuemu_vmm_handle_next(uint64_t id)
 {
-	size_t n = 0;
+	struct handle key = { .id = id + 1 };
+	struct handle *h = RB_NFIND(handle_tree, &handles, &key);
 
-	for (size_t i = 0; i < r->n; i++) {
-		const struct mapping *m = &r->m[i];
-
-		if (one && m->base - r->a.base != off)
-			continue;
-		if (!one && n && base[n - 1] + size[n - 1] == m->base) {
-			size[n - 1] += m->size;
-			continue;
-		}
-		if (n == max)
-			break;
-		base[n] = m->base;
-		size[n++] = m->size;
-	}
-	return n;
+	return h ? h->id : 0;
 }
 
-static CUresult resv_set(uint64_t id, const char *rest, const char *value)
+bool cuemu_vmm_handle_view(uint64_t id, struct cuemu_handle_view *v)
 {
-	enum { MAXRUNS = 64 };
-	uintptr_t base[MAXRUNS], off = 0;
-	size_t size[MAXRUNS], n = 0;
-	CUmemAccessDesc d;
-	struct resv *r;
-	bool one = false;
-	char *end;
-	CUresult res;
+	struct handle *h = handle_get((CUmemGenericAllocationHandle)id);
 
-	if (strncmp(rest, "mappings/", 9) == 0) {
-		off = strtoull(rest + 9, &end, 0);
-		if (strcmp(end, "/access"))
-			return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-					  "%s cannot be written", rest);
-		one = true;
-	} else if (strcmp(rest, "access")) {
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "%s cannot be written", rest);
-	}
-	if ((res = cuemu_access_parse(value, &d)) != CUDA_SUCCESS)
-		return res;
-	cuemu_lock();
-	r = resv_by_id(id);
-	if (r)
-		n = resv_runs(r, one, off, base, size, MAXRUNS);
-	cuemu_unlock();
-	if (!r)
-		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no reservation %llu",
-				  (unsigned long long)id);
-	if (!n)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  one ? "no mapping at that offset" :
-				  "nothing is mapped in the reservation");
-	for (size_t i = 0; i < n; i++)
-		if ((res = cuMemSetAccess(base[i], size[i], &d, 1)) != CUDA_SUCCESS)
-			return res;
-	return CUDA_SUCCESS;
+	if (!h)
+		return false;
+	v->id = h->id;
+	v->size = h->size;
+	v->loc = h->prop.location;
+	v->handle_types = (unsigned long long)h->prop.requestedHandleTypes;
+	v->refs = h->refs;
+	v->maps = h->maps;
+	v->exported = h->exported;
+	v->imported = h->imported;
+	return true;
 }
-
-const struct cuemu_ctl_class cuemu_ctl_reservations = {
-	.name = "reservations",
-	.list = resv_list,
-	.get = resv_get,
-	.set = resv_set,
-};
-
-static json_t *handle_list(void)
-{
-	json_t *arr = json_array();
-	struct handle *h;
-
-	RB_FOREACH(h, handle_tree, &handles)
-		json_array_append_new(arr, json_integer((json_int_t)h->id));
-	return arr;
-}
-
-/* Addresses where h is mapped: a walk of the reservations. Lock held. */
-static json_t *handle_mappings(const struct handle *h)
-{
-	json_t *arr = json_array();
-
-	for (struct cuemu_alloc *a = cuemu_va_first(); a && h->maps;
-	     a = cuemu_va_next(a)) {
-		const struct resv *r = a->priv;
-
-		if (a->kind != CUEMU_KIND_RESERVATION)
-			continue;
-		for (size_t i = 0; i < r->n; i++)
-			if (r->m[i].h == h)
-				json_array_append_new(arr, hex(r->m[i].base));
-	}
-	return arr;
-}
-
-static json_t *handle_get_json(uint64_t id, const char *rest, CUresult *err)
-{
-	struct handle key = { .id = id };
-	struct handle *h = RB_FIND(handle_tree, &handles, &key);
-	char loc[32];
-
-	if (!h) {
-		*err = CUDA_ERROR_NOT_FOUND;
-		return NULL;
-	}
-	return walk(json_pack("{s:I,s:I,s:s,s:s,s:i,s:i,s:o,s:i,s:i}",
-			      "id", (json_int_t)h->id,
-			      "size", (json_int_t)h->size,
-			      "location", cuemu_loc_str(h->prop.location, loc,
-							sizeof loc),
-			      "handle_types", h->prop.requestedHandleTypes ?
-					      "posix_fd" : "none",
-			      "refs", (int)h->refs,
-			      "mapping_count", (int)h->maps,
-			      "mappings", handle_mappings(h),
-			      "exported", h->exported,
-			      "imported", h->imported),
-		    rest, err);
-}
-
-static CUresult handle_set(uint64_t id, const char *rest, const char *value)
-{
-	(void)id;
-	(void)value;
-	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s cannot be written",
-			  rest);
-}
-
-const struct cuemu_ctl_class cuemu_ctl_handles = {
-	.name = "handles",
-	.list = handle_list,
-	.get = handle_get_json,
-	.set = handle_set,
-};
