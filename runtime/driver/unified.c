@@ -1,9 +1,8 @@
 /*
- * pointer.c - pointer attributes: cuPointerGetAttribute,
- * cuPointerGetAttributes, cuPointerSetAttribute and the runtime's
- * cudaPointerGetAttributes, for every kind of memory the address map holds
- * (device, pool blocks, pinned, registered, managed, VMM mappings) and for
- * memory it does not know.
+ * unified.c - pointer attributes: cuPointerGetAttribute,
+ * cuPointerGetAttributes and cuPointerSetAttribute, for every kind of
+ * memory the address map holds (device, pool blocks, pinned, registered,
+ * managed, VMM mappings) and for memory it does not know.
  *
  * A query takes one snapshot of what the map says about the pointer, under
  * the lock, then answers every attribute from the snapshot with no lock
@@ -16,7 +15,6 @@
  * SYNC_MEMOPS.
  */
 #include "model/internal.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <string.h>
 
@@ -416,44 +414,4 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 				  "memory mappings");
 	/* Our synchronous copies always synchronize: nothing else to do. */
 	return CUDA_SUCCESS;
-}
-
-/* ------------------------------------------------------------ runtime API */
-
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
-				     const void *ptr)
-{
-	uintptr_t p = (uintptr_t)ptr;
-	struct pinfo pi;
-	CUresult r;
-	int dev;
-
-	if ((r = cuemu_rt_current(NULL, &dev)))
-		return cuemu_rt_result(r);
-	if (!attributes)
-		return cuemu_rt_result(cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "attributes is NULL"));
-	snapshot(p, dev, &pi);
-	memset(attributes, 0, sizeof *attributes);
-	attributes->type = cudaMemoryTypeUnregistered;
-	attributes->device = CU_DEVICE_INVALID;
-	/* Unregistered memory: the runtime hands the pointer back as the
-	 * host's, unchecked, as cuPointerGetAttributes does. */
-	attributes->hostPointer = (void *)p;
-	if (!pi.known)
-		return cudaSuccess;
-	attributes->hostPointer = NULL;
-	attributes->device = pi.device;
-	if (pi.reachable)
-		attributes->devicePointer = (void *)p;
-	if (pi.kind == CUEMU_KIND_MANAGED) {
-		attributes->type = cudaMemoryTypeManaged;
-		attributes->hostPointer = (void *)p;
-	} else if (pi.on_device) {
-		attributes->type = cudaMemoryTypeDevice;
-	} else {
-		attributes->type = cudaMemoryTypeHost;
-		attributes->hostPointer = (void *)p;
-	}
-	return cudaSuccess;
 }

@@ -18,7 +18,6 @@
  * ask "is this managed?" without the process lock.
  */
 #include "model/managed.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
 
 #include <errno.h>
 #include <numa.h>
@@ -860,20 +859,6 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 	return alloc_managed(dptr, bytesize, flags);
 }
 
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
-{
-	CUdeviceptr d = 0;
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS && !devPtr)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "devPtr is NULL");
-	if (r == CUDA_SUCCESS)
-		r = alloc_managed(&d, size, flags);
-	if (r == CUDA_SUCCESS)
-		*devPtr = (void *)(uintptr_t)d;
-	return cuemu_rt_result(r);
-}
-
 CUresult cuemu_managed_free(struct cuemu_alloc *a)
 {
 	struct mstate *st;
@@ -1144,23 +1129,6 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 	return advise(devPtr, count, advice, dev_loc(device));
 }
 
-static CUmemLocation rt_loc(struct cudaMemLocation l)
-{
-	return (CUmemLocation){ (CUmemLocationType)l.type, l.id };
-}
-
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
-			  enum cudaMemoryAdvise advice,
-			  struct cudaMemLocation location)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = advise((CUdeviceptr)(uintptr_t)devPtr, count,
-			   (CUmem_advise)advice, rt_loc(location));
-	return cuemu_rt_result(r);
-}
-
 /* ------------------------------------------------------------------ */
 /* Prefetch                                                            */
 
@@ -1393,31 +1361,6 @@ CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
 				  hStream ? hStream : CU_STREAM_PER_THREAD);
 }
 
-#undef cudaMemPrefetchAsync
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
-				 struct cudaMemLocation location,
-				 unsigned int flags, cudaStream_t stream)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = prefetch((CUdeviceptr)(uintptr_t)devPtr, count,
-			     rt_loc(location), flags, (CUstream)stream);
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-				      struct cudaMemLocation location,
-				      unsigned int flags, cudaStream_t stream);
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-				      struct cudaMemLocation location,
-				      unsigned int flags, cudaStream_t stream)
-{
-	return cudaMemPrefetchAsync(devPtr, count, location, flags,
-				    stream ? stream :
-				    (cudaStream_t)CU_STREAM_PER_THREAD);
-}
-
 /* ------------------------------------------------------------------ */
 /* Range attributes                                                    */
 
@@ -1638,35 +1581,6 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
 {
 	return range_attrs(data, dataSizes, attributes, numAttributes, devPtr,
 			   count);
-}
-
-cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
-				     enum cudaMemRangeAttribute attribute,
-				     const void *devPtr, size_t count)
-{
-	CUmem_range_attribute a = (CUmem_range_attribute)attribute;
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = range_attrs(&data, &dataSize, &a, 1,
-				(CUdeviceptr)(uintptr_t)devPtr, count);
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
-				      enum cudaMemRangeAttribute *attributes,
-				      size_t numAttributes, const void *devPtr,
-				      size_t count)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	/* The two enums have the same values and size. */
-	if (r == CUDA_SUCCESS)
-		r = range_attrs(data, dataSizes,
-				(CUmem_range_attribute *)attributes,
-				numAttributes, (CUdeviceptr)(uintptr_t)devPtr,
-				count);
-	return cuemu_rt_result(r);
 }
 
 /* ------------------------------------------------------------------ */
