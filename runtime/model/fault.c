@@ -354,18 +354,11 @@ static void kernel_op(CUstream s, void *arg)
 	free(k);
 }
 
-CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 {
-	CUresult r = cuemu_check_init();
 	struct kernel *k;
-	CUstream s;
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!fn)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
-		return r;
 	if (fault_install() < 0)
 		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
 				  "cannot install the fault handler");
@@ -376,77 +369,5 @@ CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
 	k->dev = cuemu_stream_device(s);
 	if ((r = cuemu_stream_enqueue(s, kernel_op, k)) != CUDA_SUCCESS)
 		free(k);
-	return r;
-}
-
-struct access {
-	uint64_t id;
-	uintptr_t s, e;
-	int dev;
-	bool write;
-	uint64_t faults;
-};
-
-static void access_op(CUstream s, void *arg)
-{
-	struct access *ac = arg;
-	struct cuemu_alloc *a;
-	uint64_t cost = 0;
-	bool remote;
-
-	cuemu_lock();
-	a = cuemu_va_by_id(ac->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
-		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
-			 &cost, &remote);
-		view_apply(a->priv, ac->s, ac->e);
-	}
-	cuemu_unlock();
-	cuemu_stream_advance(s, cost);
-	free(ac);
-}
-
-CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
-{
-	CUresult r = cuemu_check_init();
-	struct cuemu_alloc *a;
-	struct access *ac;
-	CUstream s;
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!n || !flags ||
-	    (flags & ~(unsigned)(CUEMU_ACCESS_READ | CUEMU_ACCESS_WRITE)))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "need a size and READ and/or WRITE");
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!(ac = calloc(1, sizeof *ac)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
-	cuemu_lock();
-	a = cuemu_va_find((uintptr_t)p);
-	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
-	    (uintptr_t)p + n < (uintptr_t)p) {
-		cuemu_unlock();
-		free(ac);
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[0x%llx, +%zu) is not in one allocation",
-				  (unsigned long long)p, n);
-	}
-	ac->id = a->id;
-	if (a->kind != CUEMU_KIND_MANAGED) {
-		/* Device, pinned or pool memory: nothing faults. */
-		cuemu_unlock();
-		free(ac);
-		return CUDA_SUCCESS;
-	}
-	cuemu_unlock();
-	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
-	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
-	ac->dev = cuemu_stream_device(s);
-	ac->write = flags & CUEMU_ACCESS_WRITE;
-	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
-	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
-		free(ac);
 	return r;
 }

@@ -166,8 +166,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The host NUMA node of the calling thread's CPU. */
-static int current_node(void)
+int mg_current_node(void)
 {
 	int cpu = sched_getcpu(), n;
 
@@ -782,27 +781,14 @@ static void unmap_managed(void *p, size_t span)
 	pthread_mutex_unlock(&arena.lock);
 }
 
-static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
-			      unsigned int flags)
+CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
+		  CUdeviceptr *dptr)
 {
-	CUcontext ctx;
-	int dev;
-	CUresult r = cuemu_current(&ctx, &dev);
 	struct cuemu_alloc *a;
 	struct mstate *st;
 	size_t span;
 	void *p;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
-	if (size == 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
-	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
-				  "CU_MEM_ATTACH_HOST", flags);
 	if (fault_install() < 0)
 		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
 				  "cannot install the fault handler");
@@ -853,12 +839,6 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
-			   unsigned int flags)
-{
-	return alloc_managed(dptr, bytesize, flags);
-}
-
 CUresult cuemu_managed_free(struct cuemu_alloc *a)
 {
 	struct mstate *st;
@@ -886,10 +866,8 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 /* ------------------------------------------------------------------ */
 /* Checks shared by advice, prefetch and range attributes              */
 
-/* [p, p+count) must lie in one managed allocation. Lock held. Widens the
- * range to whole pages in *s, *e. */
-static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
-			    uintptr_t *s, uintptr_t *e)
+CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **out,
+			uintptr_t *s, uintptr_t *e)
 {
 	struct cuemu_alloc *a;
 
@@ -914,7 +892,7 @@ static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
 	return CUDA_SUCCESS;
 }
 
-static bool dev_ok(int id)
+bool mg_dev_ok(int id)
 {
 	return id >= 0 && id < cuemu_device_count() &&
 	       cuemu_device(id)->attrs[CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS] > 0;
@@ -982,58 +960,7 @@ static void advise_fn(struct mrange *r, void *arg)
 	}
 }
 
-/* Validates the location an advice takes; resolves NUMA_CURRENT. */
-static CUresult advice_loc(CUmem_advise what, CUmemLocation *loc, int *proc)
-{
-	switch (what) {
-	case CU_MEM_ADVISE_SET_READ_MOSTLY:
-	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
-	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
-		return CUDA_SUCCESS; /* the location is ignored */
-	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
-		switch (loc->type) {
-		case CU_MEM_LOCATION_TYPE_DEVICE:
-			if (!dev_ok(loc->id))
-				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "device %d cannot hold managed "
-						  "memory", loc->id);
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST:
-			loc->id = 0;
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-			if (!cuemu_numa_valid(loc->id))
-				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "no host NUMA node %d", loc->id);
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-			loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
-			loc->id = current_node();
-			return CUDA_SUCCESS;
-		default:
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "location type %d is not a place",
-					  (int)loc->type);
-		}
-	case CU_MEM_ADVISE_SET_ACCESSED_BY:
-	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
-		if (loc->type == CU_MEM_LOCATION_TYPE_HOST) {
-			*proc = CUEMU_PROC_HOST;
-			return CUDA_SUCCESS;
-		}
-		if (loc->type == CU_MEM_LOCATION_TYPE_DEVICE && dev_ok(loc->id)) {
-			*proc = loc->id;
-			return CUDA_SUCCESS;
-		}
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "accessed-by takes a device or the host");
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "advice %d is unknown",
-				  (int)what);
-	}
-}
-
-static const char *advice_name(CUmem_advise a)
+const char *mg_advice_name(CUmem_advise a)
 {
 	static const char *const n[] = { "?", "set_read_mostly",
 		"unset_read_mostly", "set_preferred_location",
@@ -1043,28 +970,18 @@ static const char *advice_name(CUmem_advise a)
 	return a >= 1 && a <= 6 ? n[a] : "?";
 }
 
-static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
-		       CUmemLocation loc)
+CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
+		   CUmemLocation loc, int proc)
 {
-	struct advice ad = { .what = what, .proc = -1 };
-	CUresult r = cuemu_current(NULL, NULL);
+	struct advice ad = { .what = what, .loc = loc, .proc = proc };
 	uintptr_t s, e;
+	CUresult r;
 	char w[24];
 	int q;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	/* Checked even for the advices that ignore the location. */
-	if ((unsigned)loc.type > CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "location type %d is not a place",
-				  (int)loc.type);
-	if ((r = advice_loc(what, &loc, &ad.proc)) != CUDA_SUCCESS)
-		return r;
-	ad.loc = loc;
 	cuemu_lock();
 	view_flush_open();
-	if ((r = check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
+	if ((r = mg_check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
 		cuemu_unlock();
 		return r;
 	}
@@ -1086,47 +1003,9 @@ static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
 	cuemu_unlock();
 	cuemu_event_log("advise", "alloc=%llu [0x%lx,0x%lx) %s %s",
 			(unsigned long long)ad.st->a->id, (unsigned long)s,
-			(unsigned long)e, advice_name(what),
+			(unsigned long)e, mg_advice_name(what),
 			cuemu_loc_str(loc, w, sizeof w));
 	return CUDA_SUCCESS;
-}
-
-CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-			CUmemLocation location)
-{
-	return advise(devPtr, count, advice, location);
-}
-
-/* The form before CUDA 13 (a device, CU_DEVICE_CPU for the host), which
- * the real libcuda still exports under the unversioned name. */
-static CUmemLocation dev_loc(CUdevice d)
-{
-	CUmemLocation l = { CU_MEM_LOCATION_TYPE_DEVICE, d };
-
-	if (d == CU_DEVICE_CPU)
-		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 };
-	else if (d < 0)
-		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, d };
-	return l;
-}
-
-#undef cuMemAdvise
-CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-		     CUdevice device);
-CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-		     CUdevice device)
-{
-	bool uses = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION ||
-		    advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
-		    advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
-
-	/* This form answers INVALID_DEVICE where _v2 answers INVALID_VALUE
-	 * (probe: old.advise_pref_invalid, old.advise_pref_dev99). */
-	if (uses && device != CU_DEVICE_CPU &&
-	    (device < 0 || device >= cuemu_device_count()))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
-				  device);
-	return advise(devPtr, count, advice, dev_loc(device));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1241,62 +1120,21 @@ static void prefetch_op(CUstream s, void *arg)
 	free(pf);
 }
 
-static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
-			 unsigned int flags, CUstream h)
+CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
+		     CUmemLocation loc, int dst, int node)
 {
-	CUresult r = cuemu_check_init();
 	struct prefetch *pf;
 	struct mstate *st;
-	CUstream s;
+	CUresult r;
 	char w[24];
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (flags != 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not 0x%x", flags);
 	if (!(pf = calloc(1, sizeof *pf)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
-	pf->node = -1;
-	switch (loc.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		if (loc.id < 0 || loc.id >= cuemu_device_count()) {
-			free(pf);
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-					  "no device %d", loc.id);
-		}
-		pf->dst = loc.id;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST:
-		pf->dst = CUEMU_PROC_HOST;
-		loc.id = 0;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-		if (!cuemu_numa_valid(loc.id)) {
-			free(pf);
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no host NUMA node %d", loc.id);
-		}
-		pf->dst = CUEMU_PROC_HOST;
-		pf->node = loc.id;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		/* The id reads back as given (probe: lp_id 5 for id 5). */
-		pf->dst = CUEMU_PROC_HOST;
-		pf->node = current_node();
-		break;
-	default:
-		free(pf);
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "location type %d is not a place", (int)loc.type);
-	}
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS) {
-		free(pf);
-		return r;
-	}
+	pf->dst = dst;
+	pf->node = node;
 	cuemu_lock();
 	view_flush_open();
-	r = check_range(p, count, &st, &pf->s, &pf->e);
+	r = mg_check_range(p, count, &st, &pf->s, &pf->e);
 	/* The real driver records the last prefetch location when the
 	 * prefetch is enqueued, before the stream runs it. */
 	if (r == CUDA_SUCCESS &&
@@ -1319,60 +1157,8 @@ static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
 	return r;
 }
 
-CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
-			       CUmemLocation location, unsigned int flags,
-			       CUstream hStream)
-{
-	return prefetch(devPtr, count, location, flags, hStream);
-}
-
-#undef cuMemPrefetchAsync
-CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
-			    CUdevice dstDevice, CUstream hStream);
-CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
-			    CUdevice dstDevice, CUstream hStream)
-{
-	CUmemLocation l = dev_loc(dstDevice);
-
-	if (dstDevice < CU_DEVICE_CPU)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
-				  dstDevice);
-	return prefetch(devPtr, count, l, 0, hStream);
-}
-
-/* The per-thread-default-stream forms: a null stream means the thread's. */
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
-				    CUmemLocation location, unsigned int flags,
-				    CUstream hStream);
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
-				    CUmemLocation location, unsigned int flags,
-				    CUstream hStream)
-{
-	return prefetch(devPtr, count, location, flags,
-			hStream ? hStream : CU_STREAM_PER_THREAD);
-}
-
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
-				 CUdevice dstDevice, CUstream hStream);
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
-				 CUdevice dstDevice, CUstream hStream)
-{
-	return cuMemPrefetchAsync(devPtr, count, dstDevice,
-				  hStream ? hStream : CU_STREAM_PER_THREAD);
-}
-
 /* ------------------------------------------------------------------ */
 /* Range attributes                                                    */
-
-/* What a span of ranges agrees on. */
-struct agg {
-	bool read_mostly;
-	bool pref_mixed, lp_mixed;
-	CUmemLocation pref, lp;
-	cuemu_procmask accessed_by;   /* set over the whole span */
-	cuemu_procmask holders_all;   /* hold every page */
-	uint64_t bytes[CUEMU_NPROC];  /* resident bytes by processor */
-};
 
 static bool same_loc(CUmemLocation a, CUmemLocation b)
 {
@@ -1392,8 +1178,8 @@ static CUmemLocation pref_reported(CUmemLocation l)
 	return l;
 }
 
-static void aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
-		      struct agg *g, bool reported)
+void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		  struct mg_agg *g, bool reported)
 {
 	struct mrange *r = mr_find(&st->ranges, s);
 	bool first = true;
@@ -1428,159 +1214,6 @@ static void aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		g->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
 	if (g->lp_mixed)
 		g->lp = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-}
-
-/* A location as a CUdevice: the GPU, CU_DEVICE_CPU for any host kind. */
-static int loc_device(CUmemLocation l)
-{
-	switch (l.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		return l.id;
-	case CU_MEM_LOCATION_TYPE_HOST:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		return CU_DEVICE_CPU;
-	default:
-		return CU_DEVICE_INVALID;
-	}
-}
-
-/* A location's id as the range attributes report it. */
-static int loc_id(CUmemLocation l)
-{
-	switch (l.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		return l.id;
-	case CU_MEM_LOCATION_TYPE_HOST:
-		return CU_DEVICE_CPU;
-	default:
-		return CU_DEVICE_INVALID;
-	}
-}
-
-static CUresult check_size(CUmem_range_attribute attr, size_t size)
-{
-	switch (attr) {
-	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
-		if (size != 4)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be 4, not %zu", size);
-		return CUDA_SUCCESS;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-		if (size != sizeof(CUmemLocationType))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be %zu, not %zu",
-					  sizeof(CUmemLocationType), size);
-		return CUDA_SUCCESS;
-	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
-		if (size == 0 || size % 4)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be a non-zero multiple "
-					  "of 4, not %zu", size);
-		return CUDA_SUCCESS;
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "range attribute %d is unknown", (int)attr);
-	}
-}
-
-static void fill(void *data, size_t size, CUmem_range_attribute attr,
-		 const struct agg *g)
-{
-	int32_t *out = data;
-	size_t i = 0, n = size / 4;
-	int p;
-
-	switch (attr) {
-	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-		*out = g->read_mostly;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-		*out = loc_device(g->pref);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-		*out = loc_device(g->lp);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-		*(CUmemLocationType *)data = g->pref.type;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-		*out = loc_id(g->pref);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-		*(CUmemLocationType *)data = g->lp.type;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
-		*out = loc_id(g->lp);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
-		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
-		for (p = 0; p < CUEMU_NPROC && i < n; p++)
-			if (g->accessed_by & bit(p))
-				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
-		for (; i < n; i++)
-			out[i] = CU_DEVICE_INVALID;
-		break;
-	default:
-		break;
-	}
-}
-
-static CUresult range_attrs(void **data, size_t *sizes,
-			    CUmem_range_attribute *attrs, size_t n,
-			    CUdeviceptr p, size_t count)
-{
-	CUresult r = cuemu_check_init();
-	struct mstate *st;
-	struct agg g;
-	uintptr_t s, e;
-	size_t i;
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
-		return r;
-	if (n == 0 || !data || !sizes || !attrs)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "no attributes to query");
-	for (i = 0; i < n; i++) {
-		if (!data[i])
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "data[%zu] is NULL", i);
-		if ((r = check_size(attrs[i], sizes[i])) != CUDA_SUCCESS)
-			return r;
-	}
-	cuemu_lock();
-	if ((r = check_range(p, count, &st, &s, &e)) == CUDA_SUCCESS) {
-		aggregate(st, s, e, &g, true);
-		for (i = 0; i < n; i++)
-			fill(data[i], sizes[i], attrs[i], &g);
-	}
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
-				CUmem_range_attribute attribute,
-				CUdeviceptr devPtr, size_t count)
-{
-	return range_attrs(&data, &dataSize, &attribute, 1, devPtr, count);
-}
-
-CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
-				 CUmem_range_attribute *attributes,
-				 size_t numAttributes, CUdeviceptr devPtr,
-				 size_t count)
-{
-	return range_attrs(data, dataSizes, attributes, numAttributes, devPtr,
-			   count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1619,6 +1252,72 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 	if (s && cost)
 		cuemu_stream_advance(s, cost);
 	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Declared accesses (cuemuAccess)                                     */
+
+struct access {
+	uint64_t id;
+	uintptr_t s, e;
+	int dev;
+	bool write;
+	uint64_t faults;
+};
+
+static void access_op(CUstream s, void *arg)
+{
+	struct access *ac = arg;
+	struct cuemu_alloc *a;
+	uint64_t cost = 0;
+	bool remote;
+
+	cuemu_lock();
+	a = cuemu_va_by_id(ac->id);
+	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
+			 &cost, &remote);
+		view_apply(a->priv, ac->s, ac->e);
+	}
+	cuemu_unlock();
+	cuemu_stream_advance(s, cost);
+	free(ac);
+}
+
+CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
+{
+	struct cuemu_alloc *a;
+	struct access *ac;
+	CUresult r;
+
+	if (!(ac = calloc(1, sizeof *ac)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
+	    (uintptr_t)p + n < (uintptr_t)p) {
+		cuemu_unlock();
+		free(ac);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[0x%llx, +%zu) is not in one allocation",
+				  (unsigned long long)p, n);
+	}
+	ac->id = a->id;
+	if (a->kind != CUEMU_KIND_MANAGED) {
+		/* Device, pinned or pool memory: nothing faults. */
+		cuemu_unlock();
+		free(ac);
+		return CUDA_SUCCESS;
+	}
+	cuemu_unlock();
+	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
+	ac->dev = cuemu_stream_device(s);
+	ac->write = write;
+	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
+	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
+		free(ac);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1677,7 +1376,7 @@ static void numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 }
 
 static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
-			      const struct agg *g)
+			      const struct mg_agg *g)
 {
 	uint64_t node[CUEMU_MAX_NUMA] = { 0 };
 	json_t *o = json_object();
@@ -1716,9 +1415,9 @@ static void add_writable(json_t *obj)
  * its ranges/ entries. */
 static void span_json(struct mstate *st, uintptr_t s, uintptr_t e, json_t *o)
 {
-	struct agg g;
+	struct mg_agg g;
 
-	aggregate(st, s, e, &g, false);
+	mg_aggregate(st, s, e, &g, false);
 	json_object_set_new(o, "preferred_location", loc_json(g.pref, g.pref_mixed));
 	json_object_set_new(o, "accessed_by", procs_json(g.accessed_by));
 	json_object_set_new(o, "read_mostly", json_integer(g.read_mostly));
@@ -1819,7 +1518,7 @@ static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 	if (*value == '+' || *value == '-') {
 		if (cuemu_loc_parse(value + 1, &l) < 0)
 			return CUDA_ERROR_INVALID_VALUE;
-		return advise(s, e - s, *value == '+' ?
+		return cuMemAdvise_v2(s, e - s, *value == '+' ?
 			      CU_MEM_ADVISE_SET_ACCESSED_BY :
 			      CU_MEM_ADVISE_UNSET_ACCESSED_BY, l);
 	}
@@ -1835,7 +1534,7 @@ static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 		     l.type != CU_MEM_LOCATION_TYPE_HOST))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "accessed_by takes gpuN or cpu");
-		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !dev_ok(l.id))
+		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !mg_dev_ok(l.id))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "no device %d", l.id);
 		want |= bit(p);
@@ -1845,9 +1544,9 @@ static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 		CUmemLocation pl = p == CUEMU_PROC_HOST ?
 			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
 			(CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, p };
-		if (p < CUEMU_PROC_HOST && !dev_ok(p))
+		if (p < CUEMU_PROC_HOST && !mg_dev_ok(p))
 			continue;
-		r = advise(s, e - s, (want & bit(p)) ?
+		r = cuMemAdvise_v2(s, e - s, (want & bit(p)) ?
 			   CU_MEM_ADVISE_SET_ACCESSED_BY :
 			   CU_MEM_ADVISE_UNSET_ACCESSED_BY, pl);
 		if (r != CUDA_SUCCESS)
@@ -1866,14 +1565,14 @@ static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
 	if (n < 1)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no advice given");
 	for (i = 1; i <= 6; i++)
-		if (!strcmp(word, advice_name((CUmem_advise)i)))
+		if (!strcmp(word, mg_advice_name((CUmem_advise)i)))
 			break;
 	if (i > 6)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "'%s' is not an advice", word);
 	if (n == 2 && cuemu_loc_parse(arg, &l) < 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	return advise(s, e - s, (CUmem_advise)i, l);
+	return cuMemAdvise_v2(s, e - s, (CUmem_advise)i, l);
 }
 
 CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
@@ -1892,7 +1591,7 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 	if (!strcmp(attr, "preferred_location")) {
 		if (cuemu_loc_parse(value, &l) < 0)
 			return CUDA_ERROR_INVALID_VALUE;
-		return advise(start, end - start,
+		return cuMemAdvise_v2(start, end - start,
 			      l.type == CU_MEM_LOCATION_TYPE_INVALID ?
 			      CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION :
 			      CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
@@ -1906,7 +1605,7 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "read_mostly takes 0 or 1");
 		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-		return advise(start, end - start, *value == '1' ?
+		return cuMemAdvise_v2(start, end - start, *value == '1' ?
 			      CU_MEM_ADVISE_SET_READ_MOSTLY :
 			      CU_MEM_ADVISE_UNSET_READ_MOSTLY, l);
 	}

@@ -93,6 +93,55 @@ void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 /* Calls fn on every managed allocation, in address order. */
 void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg);
 
+/* A device that can hold managed memory (concurrent managed access). */
+bool mg_dev_ok(int dev);
+/* The host NUMA node of the calling thread's CPU (NUMA_CURRENT). */
+int mg_current_node(void);
+/* The word an advice has in /cu and the event log ("set_read_mostly"). */
+const char *mg_advice_name(CUmem_advise a);
+
+/* cuMemAllocManaged's work once its arguments are checked: maps, records
+ * and announces a managed allocation made in ctx on dev. Takes the process
+ * lock for the insert into the address map only. */
+CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
+		  CUdeviceptr *dptr);
+
+/* [p, p+count) must lie in one managed allocation: its state, and the span
+ * widened to whole pages in *s, *e. Lock held. */
+CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **st,
+			uintptr_t *s, uintptr_t *e);
+
+/* Applies an advice to [p, p+count), whose location the caller checked
+ * (proc: the accessed-by processor, or -1). Takes the process lock. */
+CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
+		   CUmemLocation loc, int proc);
+
+/* Records loc as the last prefetch location of [p, p+count) now, as the
+ * real driver does when the prefetch is enqueued, and enqueues on s the
+ * move to processor dst (host node node, or -1). Takes the process lock;
+ * the move takes it again on the stream's worker. */
+CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
+		     CUmemLocation loc, int dst, int node);
+
+/* A declared access (cuemuAccess) of [p, p+n) by s's device, resolved as
+ * faults in stream order. Memory that is not managed has nothing to
+ * resolve. Takes the process lock. */
+CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write);
+
+/* What a span of ranges agrees on (range attributes, /cu). */
+struct mg_agg {
+	bool read_mostly;
+	bool pref_mixed, lp_mixed;     /* the locations differ: INVALID */
+	CUmemLocation pref, lp;
+	cuemu_procmask accessed_by;   /* set over the whole span */
+	cuemu_procmask holders_all;   /* hold every page */
+	uint64_t bytes[CUEMU_NPROC];  /* resident bytes by processor */
+};
+/* Aggregates [s, e) of st; reported: the preferred location as the real
+ * driver reports it (a NUMA node reads back as the host). Lock held. */
+void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		  struct mg_agg *g, bool reported);
+
 /* ------------------------------------------------------------------ */
 /* Views (fault.c)                                                     */
 
@@ -111,5 +160,8 @@ void view_flush_open(void);
 void view_open(uintptr_t start, uintptr_t end, bool write);
 /* The processor whose view is installed: CUEMU_PROC_HOST or a GPU. */
 int view_current(void);
+/* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
+ * managed memory fault as that device's (cuemuLaunchHostFunc). */
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
 
 #endif
