@@ -348,7 +348,8 @@ extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* vmm.c */
 
-/* managed.c's part of an allocation's directory (lock held). */
+/* outward/ctl_managed.c: managed memory's part of an allocation's
+ * directory (lock held). */
 void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
 json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
 json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
