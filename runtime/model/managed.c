@@ -51,100 +51,13 @@ static inline cuemu_procmask bit(int proc)
 	return (cuemu_procmask)1 << proc;
 }
 
-/* ------------------------------------------------------------------ */
-/* The spans of managed memory, for lock-free-of-cuemu_lock lookups.   */
-
-struct span {
-	uintptr_t start, end;
-};
-/* Global because managed memory is the process's address space; guarded by
- * spans_lock, a leaf lock (nothing is called while it is held). */
-static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct span *spans;
-static size_t nspans, capspans;
-
-static size_t span_floor(uintptr_t p)
-{
-	size_t lo = 0, hi = nspans;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (spans[mid].start <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo; /* index of the first span starting after p */
-}
-
-static int spans_add(uintptr_t start, uintptr_t end)
-{
-	size_t i;
-	int rc = 0;
-
-	pthread_rwlock_wrlock(&spans_lock);
-	if (nspans == capspans) {
-		size_t cap = capspans ? capspans * 2 : 16;
-		struct span *n = realloc(spans, cap * sizeof *n);
-		if (!n) {
-			rc = -1;
-			goto out;
-		}
-		spans = n;
-		capspans = cap;
-	}
-	i = span_floor(start);
-	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
-	spans[i] = (struct span){ start, end };
-	nspans++;
-out:
-	pthread_rwlock_unlock(&spans_lock);
-	return rc;
-}
-
-static void spans_remove(uintptr_t start)
-{
-	size_t i;
-
-	pthread_rwlock_wrlock(&spans_lock);
-	i = span_floor(start);
-	if (i > 0 && spans[i - 1].start == start) {
-		memmove(spans + i - 1, spans + i, (nspans - i) * sizeof *spans);
-		nspans--;
-	}
-	pthread_rwlock_unlock(&spans_lock);
-}
-
 bool cuemu_managed_contains(uintptr_t p)
 {
-	size_t i;
-	bool in;
-
-	pthread_rwlock_rdlock(&spans_lock);
-	i = span_floor(p);
-	in = i > 0 && p < spans[i - 1].end;
-	pthread_rwlock_unlock(&spans_lock);
-	return in;
+	return fault_watched(p);
 }
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
-
-struct mstate *mg_find(uintptr_t p)
-{
-	struct cuemu_alloc *a = cuemu_va_find(p);
-
-	return a && a->kind == CUEMU_KIND_MANAGED ? a->priv : NULL;
-}
-
-void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
-{
-	struct cuemu_alloc *a;
-
-	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
-		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
-			fn(a->priv, arg);
-}
 
 static void count(struct mstate *st, int proc, enum cuemu_counter c,
 		  uint64_t n)
@@ -598,6 +511,42 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	}
 }
 
+/* A CPU or emulated kernel's fault at addr, which fault.c caught: the
+ * FAULT_BLOCK around it, clipped to its range, resolved by proc. */
+static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
+			  struct fault_done *out)
+{
+	struct mstate *st = mg_find(addr);
+	struct mrange *r;
+	uintptr_t bs, be;
+	bool write;
+
+	if (!st || !(r = mr_find(&st->ranges, addr)))
+		return false;
+	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
+	be = bs + FAULT_BLOCK;
+	if (bs < r->start)
+		bs = r->start;
+	if (be > r->end)
+		be = r->end;
+	/* A fault on a page this processor holds is a write to a
+	 * read-only duplicate. */
+	write = (r->holders & bit(proc)) || was_write;
+	out->st = st;
+	out->s = bs;
+	out->e = be;
+	out->cost = 0;
+	mg_fault(st, bs, be, proc, write, 1, &out->cost, &out->remote);
+	return true;
+}
+
+/* The fault handler is installed at the first managed allocation or
+ * emulated kernel; it finds its resolver set before main. */
+__attribute__((constructor)) static void register_resolver(void)
+{
+	fault_set_resolver(resolve_fault);
+}
+
 /* ------------------------------------------------------------------ */
 /* Allocation and free                                                 */
 
@@ -803,7 +752,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	a = calloc(1, sizeof *a);
 	st = calloc(1, sizeof *st);
 	if (!a || !st || mr_init(&st->ranges, (uintptr_t)p, (uintptr_t)p + span) ||
-	    spans_add((uintptr_t)p, (uintptr_t)p + span)) {
+	    fault_watch((uintptr_t)p, (uintptr_t)p + span)) {
 		if (st)
 			mr_destroy(&st->ranges);
 		free(a);
@@ -825,7 +774,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	view_flush_open();
 	if (cuemu_va_insert(a) < 0) {
 		cuemu_unlock();
-		spans_remove((uintptr_t)p);
+		fault_unwatch((uintptr_t)p);
 		mr_destroy(&st->ranges);
 		free(a);
 		free(st);
@@ -854,7 +803,7 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 			if (r->holders & bit(p))
 				cuemu_mem_uncharge(p, r->end - r->start);
 	cuemu_unlock();
-	spans_remove(a->base);
+	fault_unwatch(a->base);
 	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)a->id);
 	unmap_managed((void *)a->base, a->span);
 	mr_destroy(&st->ranges);

@@ -78,8 +78,14 @@ struct mstate {
 	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
 };
 
-/* The managed state of the allocation containing p, or NULL. */
-struct mstate *mg_find(uintptr_t p);
+/* The managed state of the allocation containing p, or NULL. Read from
+ * the address map, so that fault.c's views need nothing of managed.c. */
+static inline struct mstate *mg_find(uintptr_t p)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	return a && a->kind == CUEMU_KIND_MANAGED ? a->priv : NULL;
+}
 
 /* Resolves an access by proc to [start, end) (page aligned, one or more
  * ranges of st) as a fault would: populate, migrate, duplicate, collapse or
@@ -91,7 +97,14 @@ void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
 
 /* Calls fn on every managed allocation, in address order. */
-void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg);
+static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
+{
+	struct cuemu_alloc *a;
+
+	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
+		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
+			fn(a->priv, arg);
+}
 
 /* A device that can hold managed memory (concurrent managed access). */
 bool mg_dev_ok(int dev);
@@ -149,7 +162,31 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes);
 
 /* ------------------------------------------------------------------ */
-/* Views (fault.c)                                                     */
+/* Faults and views (fault.c): the mechanism. It calls nothing of
+ * managed.c: it asks the resolver registered with it.                 */
+
+/* A fault the resolver settled: [s, e) of st, and whether the model serves
+ * it remotely (the block is then opened in place, the model unchanged). */
+struct fault_done {
+	struct mstate *st;
+	uintptr_t s, e;
+	bool remote;
+	uint64_t cost;          /* model cost, ns */
+};
+/* Resolves a fault at addr by proc (CUEMU_PROC_HOST or the device of the
+ * running emulated kernel); was_write: what the CPU says of the access.
+ * false: no managed range holds addr. Lock held. */
+typedef bool (*fault_resolver)(uintptr_t addr, int proc, bool was_write,
+			       struct fault_done *out);
+/* Sets the resolver; managed.c does, from a constructor. */
+void fault_set_resolver(fault_resolver fn);
+
+/* The address spans the handler takes faults in (the managed
+ * allocations): watch at allocation, unwatch at free, and ask without any
+ * lock held. watch: 0, or -1 out of memory. */
+int fault_watch(uintptr_t start, uintptr_t end);
+void fault_unwatch(uintptr_t start);
+bool fault_watched(uintptr_t p);
 
 /* Installs the SIGSEGV handler once (cuMemAllocManaged calls it). 0/-1. */
 int fault_install(void);
