@@ -118,7 +118,7 @@ uint64_t cuemu_fault_latency_ns(void);
 /* Capacity accounting of device memory, shared machine-wide.
  * charge fails (returns false) without side effects when it does not fit. */
 bool cuemu_mem_charge(int dev, uint64_t bytes);
-/* managed.c: the charge of memory that is not managed (cuMemAlloc, pool
+/* evict.c: the charge of memory that is not managed (cuMemAlloc, pool
  * granules, VMM handles). When it does not fit, this process's managed
  * memory on dev is evicted to the host first, least recently used first,
  * as the real driver does (probes/results/oversub.txt). Lock held. */

@@ -1,8 +1,10 @@
 /*
- * managed.c - managed memory: cuMemAllocManaged and its free, advice,
- * prefetch, range attributes, fault resolution (the policy half; fault.c
- * catches the faults), eviction under oversubscription, thrash pinning, the
- * counters, and the allocation's part of /cu.
+ * managed.c - the managed memory model: allocations and their free, the use
+ * of the range model (advice, prefetch, attributes), residency, fault
+ * resolution, migration and its counters. Its policies are files of their
+ * own that it notifies through the event bus (perf.h): evict.c chooses what
+ * leaves a full GPU, thrash.c what is pinned to the host. fault.c catches
+ * the faults and calls back the resolver this file registers.
  *
  * The bytes of a managed allocation are one anonymous mapping: every copy a
  * processor "holds" is those same bytes; residency is the range model
@@ -13,11 +15,10 @@
  * Locking: the range model, the allocation's counters and its protections
  * are guarded by cuemu_lock(). API calls take it for the check and the
  * update; prefetches and declared accesses run on the stream's worker and
- * take it there. A small leaf rwlock (spans_lock) guards the list of managed
- * address spans, so that cuemu_managed_contains and the SIGSEGV handler can
- * ask "is this managed?" without the process lock.
+ * take it there. The policies are notified under it. The managed address
+ * range (arena) has a leaf lock of its own.
  */
-#include "model/managed.h"
+#include "model/perf.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -27,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Faults are resolved, and counted, in blocks of this many bytes clipped to
@@ -39,12 +39,6 @@
  * the bytes over the link, which gives the ~20 GB/s measured at one touch
  * per 64 KiB. */
 #define FAULT_COST_PAGE (16UL << 10)
-/* A block migrated by faults more than THRASH_MAX times within
- * THRASH_WINDOW_MS is thrashing: it is pinned to the host and accessed
- * remotely, unless its preferred location is a GPU (the seed: then it
- * thrashes indefinitely). */
-#define THRASH_MAX 8
-#define THRASH_WINDOW_MS 1000
 
 static inline cuemu_procmask bit(int proc)
 {
@@ -59,24 +53,12 @@ bool cuemu_managed_contains(uintptr_t p)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-static void count(struct mstate *st, int proc, enum cuemu_counter c,
-		  uint64_t n)
+void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
 {
 	if (!n)
 		return;
 	st->ctr[c] += n;
 	cuemu_counter_add(proc, c, n);
-}
-
-/* A process-wide clock of uses, for LRU order; cuemu_lock. */
-static uint64_t use_clock;
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 int mg_current_node(void)
@@ -134,6 +116,18 @@ struct moved {
 	uint64_t dropped[CUEMU_NPROC]; /* GPU copies dropped: to uncharge */
 };
 
+static void notify_migration(struct mstate *st, int from, int to,
+			     uint64_t bytes, bool fault)
+{
+	struct perf_data d = { .st = st };
+
+	d.migration.from = from;
+	d.migration.to = to;
+	d.migration.bytes = bytes;
+	d.migration.fault = fault;
+	perf_notify(PERF_EVENT_MIGRATION, &d);
+}
+
 /* Counts and costs what moved to dst; uncharges dropped copies. */
 static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		       bool fault, const char *why)
@@ -148,12 +142,12 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		if (!mv->from[p])
 			continue;
 		if (p == CUEMU_PROC_HOST && dst != CUEMU_PROC_HOST)
-			count(st, dst, CUEMU_CTR_BYTES_HTOD, mv->from[p]);
+			mg_count(st, dst, CUEMU_CTR_BYTES_HTOD, mv->from[p]);
 		else if (p != CUEMU_PROC_HOST && dst == CUEMU_PROC_HOST)
-			count(st, p, CUEMU_CTR_BYTES_DTOH, mv->from[p]);
+			mg_count(st, p, CUEMU_CTR_BYTES_DTOH, mv->from[p]);
 		else if (p != CUEMU_PROC_HOST)
-			count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
-		count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
+			mg_count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
+		mg_count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
 		cost += fault ? cuemu_fault_cost_ns(p, dst, mv->from[p], FAULT_COST_PAGE)
 			      : cuemu_copy_cost_ns(p, dst, mv->from[p]);
 		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
@@ -161,129 +155,73 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 				cuemu_proc_str(p, a, sizeof a),
 				cuemu_proc_str(dst, b, sizeof b),
 				(unsigned long long)mv->from[p], why);
+		notify_migration(st, p, dst, mv->from[p], fault);
 	}
 	return cost;
 }
 
 /* ------------------------------------------------------------------ */
-/* Eviction                                                            */
+/* Eviction: the mechanism (evict.c chooses)                           */
 
-struct victim {
-	int dev;
-	struct mstate *skip;          /* the allocation being brought in */
-	uintptr_t skip_s, skip_e;
+struct evicting {
 	struct mstate *st;
-	struct mrange *r;
+	int dev;
 };
-
-static void find_victim(struct mstate *st, void *arg)
-{
-	struct victim *v = arg;
-	struct mrange *r;
-
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r)) {
-		if (!(r->holders & bit(v->dev)))
-			continue;
-		if (st == v->skip && r->start < v->skip_e && r->end > v->skip_s)
-			continue;
-		if (!v->r || r->lru < v->r->lru) {
-			v->st = st;
-			v->r = r;
-		}
-	}
-}
 
 static void evict_fn(struct mrange *r, void *arg)
 {
-	struct victim *v = arg;
+	struct evicting *v = arg;
 	size_t n = r->end - r->start;
 
 	if (r->holders == bit(v->dev)) {
 		r->holders = bit(CUEMU_PROC_HOST);
-		count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
+		mg_count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
 	}
 	r->holders &= ~bit(v->dev);
 }
 
-/* Evicts least recently used 2 MiB blocks of managed memory from dev to
- * the host until bytes are free there or nothing is left to evict. Only
- * this process's managed memory is evictable: never device, pinned or pool
- * memory. Returns the model cost. */
-static uint64_t evict(int dev, uint64_t bytes, struct mstate *skip,
-		      uintptr_t skip_s, uintptr_t skip_e)
+bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
+	      uint64_t *cost)
 {
-	uint64_t total = cuemu_device(dev)->total, cost = 0;
+	struct evicting v = { st, dev };
+	struct perf_data d = { .st = st };
+	/* Another processor holds a copy too: dropping it moves nothing. */
+	bool dup = mr_find(&st->ranges, s)->holders != bit(dev);
 
-	while (cuemu_mem_used(dev) + bytes > total) {
-		struct victim v = { dev, skip, skip_s, skip_e, NULL, NULL };
-		uintptr_t b0, b1;
-		bool dup;
-
-		mg_each(find_victim, &v);
-		if (!v.r)
-			break;
-		b0 = v.r->start;
-		b1 = CUEMU_ALIGN_DOWN(b0, CUEMU_GRANULARITY) + CUEMU_GRANULARITY;
-		if (b1 > v.r->end)
-			b1 = v.r->end;
-		dup = v.r->holders != bit(dev);
-		if (mr_update(&v.st->ranges, b0, b1, evict_fn, &v) < 0)
-			break;
-		cuemu_mem_uncharge(dev, b1 - b0);
-		count(v.st, dev, CUEMU_CTR_EVICTIONS, 1);
-		count(v.st, dev, CUEMU_CTR_EVICTED_BYTES, b1 - b0);
-		if (!dup)
-			cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, b1 - b0);
-		view_apply(v.st, b0, b1);
-		cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
-				(unsigned long long)v.st->a->id, dev,
-				(unsigned long)b0, (unsigned long)b1,
-				(unsigned long)(b1 - b0));
-	}
-	return cost;
-}
-
-struct resident_sum {
-	int dev;
-	uint64_t bytes;
-};
-
-static void add_resident(struct mstate *st, void *arg)
-{
-	struct resident_sum *sum = arg;
-	struct mrange *r;
-
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		if (r->holders & bit(sum->dev))
-			sum->bytes += r->end - r->start;
-}
-
-bool cuemu_mem_charge_evicting(int dev, uint64_t bytes)
-{
-	struct resident_sum sum = { dev, 0 };
-
-	if (cuemu_mem_charge(dev, bytes))
-		return true;
-	if (!cuemu_device(dev))
+	if (mr_update(&st->ranges, s, e, evict_fn, &v) < 0)
 		return false;
-	/* A request that cannot fit even with all of our managed memory gone
-	 * is refused as it stands: a refusal moves nothing. */
-	mg_each(add_resident, &sum);
-	if (cuemu_mem_used(dev) - sum.bytes + bytes > cuemu_device(dev)->total)
-		return false;
-	/* No stream pays for this eviction: the allocating call is synchronous
-	 * and the real driver's cuMemAlloc does not report it either. */
-	evict(dev, bytes, NULL, 0, 0);
-	return cuemu_mem_charge(dev, bytes);
+	cuemu_mem_uncharge(dev, e - s);
+	mg_count(st, dev, CUEMU_CTR_EVICTIONS, 1);
+	mg_count(st, dev, CUEMU_CTR_EVICTED_BYTES, e - s);
+	if (!dup)
+		*cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, e - s);
+	view_apply(st, s, e);
+	cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
+			(unsigned long long)st->a->id, dev,
+			(unsigned long)s, (unsigned long)e,
+			(unsigned long)(e - s));
+	d.eviction.dev = dev;
+	d.eviction.s = s;
+	d.eviction.e = e;
+	perf_notify(PERF_EVENT_EVICTION, &d);
+	return true;
 }
 
-/* Charges bytes to dev, evicting first if they do not fit. */
+/* Charges bytes to dev for [s, e) of st; when they do not fit, the
+ * policies may make room first (evict.c). */
 static bool make_room(int dev, uint64_t bytes, struct mstate *st,
 		      uintptr_t s, uintptr_t e, uint64_t *cost)
 {
+	struct perf_data d = { .st = st };
+
 	if (!bytes || cuemu_mem_charge(dev, bytes))
 		return true;
-	*cost += evict(dev, bytes, st, s, e);
+	d.no_room.dev = dev;
+	d.no_room.bytes = bytes;
+	d.no_room.s = s;
+	d.no_room.e = e;
+	perf_notify(PERF_EVENT_NO_ROOM, &d);
+	*cost += d.no_room.cost;
 	return cuemu_mem_charge(dev, bytes);
 }
 
@@ -340,7 +278,8 @@ struct fault_ctx {
 	int proc;
 	bool write, no_room;
 	uint64_t gpu_added;      /* bytes newly held by proc (a GPU) */
-	uint64_t remote, thrash;
+	uint64_t remote;
+	uint64_t pinned;         /* ranges pinned to the host (thrashing) */
 	bool acted;              /* something happened: a real fault */
 	int bind;                /* host node to bind to, -1 */
 	struct moved mv;         /* to proc */
@@ -357,20 +296,27 @@ static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
 	r->holders &= bit(keep);
 }
 
-/* True when the block is now thrashing and gets pinned to the host. */
-static bool thrash_check(struct fault_ctx *c, struct mrange *r)
+static void notify_use(struct mstate *st, struct mrange *r, int proc)
 {
-	uint64_t t = now_ms();
+	struct perf_data d = { .st = st };
 
-	if (t - r->window_ms > THRASH_WINDOW_MS) {
-		r->window_ms = t;
-		r->moves = 0;
-	}
-	if (++r->moves <= THRASH_MAX ||
-	    r->pref.type == CU_MEM_LOCATION_TYPE_DEVICE)
-		return false;
-	c->thrash++;
-	return true;
+	d.use.r = r;
+	d.use.proc = proc;
+	perf_notify(PERF_EVENT_USE, &d);
+}
+
+/* A fault is about to migrate r: should it stay on the host instead? The
+ * policies answer (thrash.c). */
+static bool pin_instead(struct fault_ctx *c, struct mrange *r)
+{
+	struct perf_data d = { .st = c->st };
+
+	d.fault_migrate.r = r;
+	d.fault_migrate.proc = c->proc;
+	perf_notify(PERF_EVENT_FAULT_MIGRATE, &d);
+	if (d.fault_migrate.pin)
+		c->pinned++;
+	return d.fault_migrate.pin;
 }
 
 static void fault_fn(struct mrange *r, void *arg)
@@ -380,7 +326,7 @@ static void fault_fn(struct mrange *r, void *arg)
 	enum action act = decide(r, c->proc, c->write);
 	bool gpu = c->proc != CUEMU_PROC_HOST;
 
-	r->lru = ++use_clock;
+	notify_use(c->st, r, c->proc);
 	/* An accessed-by processor has the pages mapped in advance: its
 	 * remote access is no fault (seed, SET_ACCESSED_BY). */
 	if (act != ACT_NONE &&
@@ -394,7 +340,7 @@ static void fault_fn(struct mrange *r, void *arg)
 	}
 	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
 		act = ACT_REMOTE;
-	if (act == ACT_MIGRATE && !r->read_mostly && thrash_check(c, r)) {
+	if (act == ACT_MIGRATE && !r->read_mostly && pin_instead(c, r)) {
 		/* Pinned to the host: the CPU then holds it, GPUs map it. */
 		r->pinned = true;
 		if (!(r->holders & bit(CUEMU_PROC_HOST))) {
@@ -459,6 +405,20 @@ static uint64_t fault_need(struct mstate *st, uintptr_t s, uintptr_t e,
 	return n;
 }
 
+static void notify_fault(struct mstate *st, uintptr_t s, uintptr_t e,
+			 int proc, bool write, uint64_t faults, uint64_t pinned)
+{
+	struct perf_data d = { .st = st };
+
+	d.fault.s = s;
+	d.fault.e = e;
+	d.fault.proc = proc;
+	d.fault.write = write;
+	d.fault.faults = faults;
+	d.fault.pinned = pinned;
+	perf_notify(PERF_EVENT_FAULT, &d);
+}
+
 void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	      bool write, uint64_t faults, uint64_t *cost, bool *remote)
 {
@@ -489,7 +449,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	if (faults && c.acted) {
 		char w[16];
 
-		count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
+		mg_count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
 		      faults);
 		cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
 				(unsigned long long)st->a->id,
@@ -499,16 +459,11 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 				c.remote ? " remote" : "");
 	}
 	if (c.remote) {
-		count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
+		mg_count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
 		*remote = true;
 		*cost += cuemu_fault_latency_ns();
 	}
-	if (c.thrash) {
-		count(st, proc, CUEMU_CTR_THRASH, c.thrash);
-		cuemu_event_log("thrash", "alloc=%llu [0x%lx,0x%lx) pinned to cpu",
-				(unsigned long long)st->a->id, (unsigned long)s,
-				(unsigned long)e);
-	}
+	notify_fault(st, s, e, proc, write, faults, c.pinned);
 }
 
 /* A CPU or emulated kernel's fault at addr, which fault.c caught: the
@@ -968,6 +923,7 @@ struct prefetch {
 };
 
 struct pf_ctx {
+	struct mstate *st;
 	int dst, node;
 	struct moved mv;
 };
@@ -983,7 +939,7 @@ static void prefetch_fn(struct mrange *r, void *arg)
 	size_t n = r->end - r->start;
 	bool has = r->holders & bit(c->dst);
 
-	r->lru = ++use_clock;
+	notify_use(c->st, r, c->dst);
 	if (!r->holders) {
 		r->holders = bit(c->dst);
 	} else if (r->read_mostly) {
@@ -1007,7 +963,7 @@ static void prefetch_fn(struct mrange *r, void *arg)
 static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 			    int dst, int node)
 {
-	struct pf_ctx c = { .dst = dst, .node = node };
+	struct pf_ctx c = { .st = st, .dst = dst, .node = node };
 	uint64_t cost = 0, charged = 0;
 
 	if (dst != CUEMU_PROC_HOST) {

@@ -96,6 +96,16 @@ static inline struct mstate *mg_find(uintptr_t p)
 void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
 
+/* Adds n to counter c of st and of processor proc. */
+void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
+
+/* Moves [s, e) of st (inside one range that dev holds) off dev: to the
+ * host where dev held the only copy, dropped where others hold one; counts,
+ * logs, and adds the model cost to *cost. false when the range model ran
+ * out of memory (nothing changed). evict.c chooses what. */
+bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
+	      uint64_t *cost);
+
 /* Calls fn on every managed allocation, in address order. */
 static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 {
