@@ -1,11 +1,13 @@
 /*
- * managed.h - what managed.c, range.c and fault.c share: the range model of
- * a managed allocation and the fault resolution both the SIGSEGV handler
- * and the emulated kernels use. Nothing here is visible outside libcuemu.
+ * managed.h - the managed memory model as its files share it and as the
+ * layers above read it: the range model (range.c), the managed allocations
+ * (managed.c: the calls the driver entries make, what the policies and /cu
+ * read), and the fault mechanism (fault.c). Nothing here is visible
+ * outside libcuemu; the policies' event bus is perf.h.
  *
- * Locking: every function below expects cuemu_lock() held, except the
- * range-model functions (mr_*), which are pure data structure code and
- * leave locking to their caller.
+ * Locking: every function below expects cuemu_lock() held unless it says
+ * it takes the lock, except the range-model functions (mr_*), which are
+ * pure data structure code and leave locking to their caller.
  */
 #ifndef CUEMU_MANAGED_H
 #define CUEMU_MANAGED_H
