@@ -16,7 +16,7 @@
  * are guarded by cuemu_lock(). API calls take it for the check and the
  * update; prefetches and declared accesses run on the stream's worker and
  * take it there. The policies are notified under it. The managed address
- * range (arena) has a leaf lock of its own.
+ * range (arena.c) has a leaf lock of its own.
  */
 #include "model/perf.h"
 
@@ -24,11 +24,9 @@
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 /* Faults are resolved, and counted, in blocks of this many bytes clipped to
  * the range: the size the real driver's fault batches settle on (real
@@ -505,186 +503,6 @@ __attribute__((constructor)) static void register_resolver(void)
 /* ------------------------------------------------------------------ */
 /* Allocation and free                                                 */
 
-/* Maps span bytes at a 2 MiB boundary from the kernel, over-mapping and
- * trimming to align. Address space only: nothing is populated until
- * touched, and NORESERVE keeps a 1 TiB allocation from counting as commit.
- * Pages start PROT_NONE: no processor holds them yet. */
-static void *map_aligned(size_t span, int prot)
-{
-	const int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-	uintptr_t a, b;
-	void *p = mmap(NULL, span, prot, fl, -1, 0);
-
-	if (p == MAP_FAILED || (uintptr_t)p % CUEMU_GRANULARITY == 0)
-		return p;
-	munmap(p, span);
-	if (span + CUEMU_GRANULARITY < span)
-		return MAP_FAILED;
-	p = mmap(NULL, span + CUEMU_GRANULARITY, prot, fl, -1, 0);
-	if (p == MAP_FAILED)
-		return p;
-	a = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	b = (uintptr_t)p + span + CUEMU_GRANULARITY;
-	if (a > (uintptr_t)p)
-		munmap(p, a - (uintptr_t)p);
-	if (b > a + span)
-		munmap((void *)(a + span), b - (a + span));
-	return (void *)a;
-}
-
-/*
- * The managed address range. The real driver hands managed memory out of a
- * range of its own, on 2 MiB boundaries, so consecutive allocations sit
- * side by side whatever else the process maps (thread stacks, malloc). We
- * reserve one at the first managed allocation (address space only:
- * PROT_NONE, NORESERVE) and carve it from the top down in 2 MiB steps. A
- * freed piece is reserved again; next to the uncarved part it joins it,
- * elsewhere it is kept as a hole, reused first-fit only once the uncarved
- * part is spent. When the reservation is refused (valgrind's smaller
- * address space), mappings come from the kernel instead.
- *
- * Global because the address space is the process's; guarded by
- * arena.lock, a leaf lock taken under nothing else of this file.
- */
-#define ARENA_SIZE (16ULL << 40)
-#define ARENA_HOLES 512
-
-static struct {
-	pthread_mutex_t lock;
-	bool tried;
-	uintptr_t base, top, end; /* [base, top) uncarved, [top, end) carved */
-	size_t nholes;
-	struct { uintptr_t s, e; } holes[ARENA_HOLES]; /* sorted, apart */
-} arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static size_t arena_span(size_t span)
-{
-	return CUEMU_ALIGN_UP(span, CUEMU_GRANULARITY);
-}
-
-static bool in_arena(uintptr_t p)
-{
-	return arena.base && p >= arena.base && p < arena.end;
-}
-
-static void arena_reserve(void)
-{
-	void *p;
-
-	arena.tried = true;
-	p = mmap(NULL, ARENA_SIZE + CUEMU_GRANULARITY, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		cuemu_debug("no managed address range: %s", strerror(errno));
-		return;
-	}
-	arena.base = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	arena.end = arena.top = arena.base + ARENA_SIZE;
-}
-
-/* A 2 MiB-aligned piece of len bytes, or 0. Lock held. */
-static uintptr_t arena_carve(size_t len)
-{
-	size_t i;
-
-	if (arena.top - arena.base >= len) {
-		arena.top -= len;
-		return arena.top;
-	}
-	for (i = 0; i < arena.nholes; i++) {
-		uintptr_t at;
-
-		if (arena.holes[i].e - arena.holes[i].s < len)
-			continue;
-		at = arena.holes[i].e -= len;
-		if (at == arena.holes[i].s)
-			memmove(&arena.holes[i], &arena.holes[i + 1],
-				(--arena.nholes - i) * sizeof arena.holes[0]);
-		return at;
-	}
-	return 0;
-}
-
-/* Gives [s, e) back to the arena. Lock held. */
-static void arena_return(uintptr_t s, uintptr_t e)
-{
-	size_t i;
-
-	if (s == arena.top) {
-		arena.top = e;
-		/* The uncarved part may now reach the lowest hole. */
-		if (arena.nholes && arena.holes[0].s == arena.top) {
-			arena.top = arena.holes[0].e;
-			memmove(&arena.holes[0], &arena.holes[1],
-				(--arena.nholes) * sizeof arena.holes[0]);
-		}
-		return;
-	}
-	for (i = 0; i < arena.nholes && arena.holes[i].s < s; i++)
-		;
-	if (i > 0 && arena.holes[i - 1].e == s) {
-		arena.holes[i - 1].e = e;
-		if (i < arena.nholes && arena.holes[i].s == e) {
-			arena.holes[i - 1].e = arena.holes[i].e;
-			memmove(&arena.holes[i], &arena.holes[i + 1],
-				(--arena.nholes - i) * sizeof arena.holes[0]);
-		}
-	} else if (i < arena.nholes && arena.holes[i].s == e) {
-		arena.holes[i].s = s;
-	} else if (arena.nholes < ARENA_HOLES) {
-		memmove(&arena.holes[i + 1], &arena.holes[i],
-			(arena.nholes++ - i) * sizeof arena.holes[0]);
-		arena.holes[i].s = s;
-		arena.holes[i].e = e;
-	} /* else: the piece stays reserved and unused; the range is large */
-}
-
-/* Maps span bytes for a managed allocation, 2 MiB-aligned. */
-static void *map_managed(size_t span)
-{
-	int prot = fault_initial_prot();
-	uintptr_t at = 0;
-	void *p;
-
-	pthread_mutex_lock(&arena.lock);
-	if (!arena.tried)
-		arena_reserve();
-	if (arena.base && arena_span(span) >= span)
-		at = arena_carve(arena_span(span));
-	pthread_mutex_unlock(&arena.lock);
-	if (!at)
-		return map_aligned(span, prot);
-	p = mmap((void *)at, span, prot, MAP_PRIVATE | MAP_ANONYMOUS |
-		 MAP_NORESERVE | MAP_FIXED, -1, 0);
-	if (p == MAP_FAILED) {
-		pthread_mutex_lock(&arena.lock);
-		arena_return(at, at + arena_span(span));
-		pthread_mutex_unlock(&arena.lock);
-	}
-	return p;
-}
-
-/* Undoes map_managed: the pages go, the address space stays the arena's. */
-static void unmap_managed(void *p, size_t span)
-{
-	uintptr_t s = (uintptr_t)p, e = s + arena_span(span);
-
-	if (!in_arena(s)) {
-		munmap(p, span);
-		return;
-	}
-	if (mmap(p, e - s, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
-		 MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
-		/* The pages stay mapped; never hand the range out again. */
-		cuemu_debug("managed range 0x%lx not reserved again: %s",
-			    (unsigned long)s, strerror(errno));
-		return;
-	}
-	pthread_mutex_lock(&arena.lock);
-	arena_return(s, e);
-	pthread_mutex_unlock(&arena.lock);
-}
-
 CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		  CUdeviceptr *dptr)
 {
@@ -699,7 +517,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 	if (span < size)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
-	p = map_managed(span);
+	p = arena_map(span, fault_initial_prot());
 	if (p == MAP_FAILED)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "cannot map %zu bytes: %s", size,
@@ -712,7 +530,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 			mr_destroy(&st->ranges);
 		free(a);
 		free(st);
-		unmap_managed(p, span);
+		arena_unmap(p, span);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	a->base = (uintptr_t)p;
@@ -733,7 +551,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		mr_destroy(&st->ranges);
 		free(a);
 		free(st);
-		unmap_managed(p, span);
+		arena_unmap(p, span);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "address map is full");
 	}
 	cuemu_unlock();
@@ -760,7 +578,7 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 	cuemu_unlock();
 	fault_unwatch(a->base);
 	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)a->id);
-	unmap_managed((void *)a->base, a->span);
+	arena_unmap((void *)a->base, a->span);
 	mr_destroy(&st->ranges);
 	free(st);
 	free(a);

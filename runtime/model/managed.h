@@ -72,6 +72,15 @@ int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 	      void *arg);
 
 /* ------------------------------------------------------------------ */
+/* The managed address range (arena.c)                                 */
+
+/* Maps span bytes with protection prot for a managed allocation, 2 MiB
+ * aligned: MAP_FAILED, or the mapping. */
+void *arena_map(size_t span, int prot);
+/* Undoes arena_map: the pages go, the address space stays the arena's. */
+void arena_unmap(void *p, size_t span);
+
+/* ------------------------------------------------------------------ */
 /* Managed allocations (managed.c)                                     */
 
 struct mstate {
