@@ -207,8 +207,8 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 
 /* Charges bytes to dev for [s, e) of st; when they do not fit, the
  * policies may make room first (evict.c). */
-static bool make_room(int dev, uint64_t bytes, struct mstate *st,
-		      uintptr_t s, uintptr_t e, uint64_t *cost)
+static bool charge_room(int dev, uint64_t bytes, struct mstate *st,
+			uintptr_t s, uintptr_t e, uint64_t *cost)
 {
 	struct perf_data d = { .st = st };
 
@@ -236,7 +236,7 @@ static uint64_t missing(struct mstate *st, uintptr_t s, uintptr_t e, int proc)
 }
 
 /* ------------------------------------------------------------------ */
-/* Faults: the policy                                                  */
+/* Faults: resolution by policy                                        */
 
 enum action { ACT_NONE, ACT_COLLAPSE, ACT_POPULATE, ACT_DUP, ACT_MIGRATE,
 	      ACT_REMOTE };
@@ -428,7 +428,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	*remote = false;
 	if (gpu) {
 		need = fault_need(st, s, e, proc, write);
-		c.no_room = !make_room(proc, need, st, s, e, cost);
+		c.no_room = !charge_room(proc, need, st, s, e, cost);
 		if (c.no_room)
 			need = 0;
 	}
@@ -786,7 +786,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 
 	if (dst != CUEMU_PROC_HOST) {
 		charged = missing(st, s, e, dst);
-		if (!make_room(dst, charged, st, s, e, &cost)) {
+		if (!charge_room(dst, charged, st, s, e, &cost)) {
 			/* Does not fit even after eviction: bring what fits,
 			 * 2 MiB at a time, and leave the rest where it is.
 			 * Nothing of [s, e) is evicted to make that room. */
@@ -801,7 +801,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 				if (c1 > e)
 					c1 = e;
 				need = missing(st, c0, c1, dst);
-				if (!make_room(dst, need, st, s, e, &cost))
+				if (!charge_room(dst, need, st, s, e, &cost))
 					break;
 				charged += need;
 				c0 = c1;
