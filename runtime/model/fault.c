@@ -1,22 +1,24 @@
 /*
- * fault.c - real CPU faults on managed memory and the GPU view of emulated
- * kernels.
+ * fault.c - the fault mechanism: real CPU faults on managed memory, the
+ * views (the protections that show what a processor holds) and the GPU
+ * view of emulated kernels.
  *
  * A processor that holds no copy of a managed page sees it PROT_NONE (read
  * only while other copies exist). A chained SIGSEGV handler turns a touch of
- * such a page into a fault: managed.c's policy migrates, duplicates or maps
- * remotely, the page's protections follow the model, and the instruction is
- * restarted. Addresses that are not managed go to the previous handler.
- * Faults are resolved a block at a time: 64 KiB, aligned, clipped to the
- * range that holds the address, so one fault never straddles two policies.
+ * such a page into a fault and hands it to the resolver registered with it
+ * (managed.c), which migrates, duplicates or maps remotely by policy; the
+ * page's protections then follow the model, and the instruction is
+ * restarted. Addresses outside the watched spans go to the previous
+ * handler. This file calls nothing of managed.c: it reads the range model
+ * (range.c) and the address map, and asks the resolver.
  *
- * cuemuLaunchHostFunc runs a function as a kernel on a stream's device: the
- * whole address space switches to that device's view (what it holds is
- * accessible, everything else PROT_NONE), the function's touches fault as
- * GPU faults, and the CPU view is put back afterwards. Emulated kernels run
- * one at a time in a process (kernel_lock); CPU threads that touch managed
- * memory meanwhile wait in the handler for the kernel to end. cuemuAccess
- * declares a kernel's footprint without code.
+ * fault_launch (cuemuLaunchHostFunc) runs a function as a kernel on a
+ * stream's device: the whole address space switches to that device's view
+ * (what it holds is accessible, everything else PROT_NONE), the function's
+ * touches fault as GPU faults, and the CPU view is put back afterwards.
+ * Emulated kernels run one at a time in a process (kernel_lock); CPU
+ * threads that touch managed memory meanwhile wait in the handler for the
+ * kernel to end.
  *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
@@ -31,7 +33,8 @@
  * cuemu_lock, so the faulting thread never holds it. A CPU thread's fault
  * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
  * only cuemu_lock (its thread holds kernel_lock). The view state below is
- * guarded by cuemu_lock.
+ * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock, so
+ * that the handler can ask "is this managed?" before taking any other.
  */
 #include "model/managed.h"
 
@@ -47,8 +50,6 @@
 #else
 #define RUNNING_ON_VALGRIND 0
 #endif
-
-#define FAULT_BLOCK (64UL << 10)
 
 /* The processor whose view the address space shows. Global because the
  * address space is; cuemu_lock. */
@@ -81,9 +82,18 @@ static uint64_t prot_gen;
  * touches and emulated kernels' touches are then not seen). Set once. */
 static bool real_faults = true;
 
+/* Who resolves a fault: managed.c registers it from a constructor, before
+ * any thread runs; read by the handler. Global because the handler is. */
+static fault_resolver resolver;
+
 static struct sigaction old_segv;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static int install_rc;
+
+void fault_set_resolver(fault_resolver fn)
+{
+	resolver = fn;
+}
 
 int view_current(void)
 {
@@ -103,6 +113,84 @@ static void protect(uintptr_t s, size_t n, int prot)
 		mprotect((void *)s, n, prot);
 		__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The watched spans: managed memory, asked about without cuemu_lock   */
+
+struct span {
+	uintptr_t start, end;
+};
+/* The handler's first question, "is this managed?", is asked with no lock
+ * held (and by copies before they take one). Global because managed memory
+ * is the process's address space; guarded by spans_lock, a leaf lock
+ * (nothing is called while it is held). */
+static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct span *spans;
+static size_t nspans, capspans;
+
+static size_t span_floor(uintptr_t p)
+{
+	size_t lo = 0, hi = nspans;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (spans[mid].start <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo; /* index of the first span starting after p */
+}
+
+int fault_watch(uintptr_t start, uintptr_t end)
+{
+	size_t i;
+	int rc = 0;
+
+	pthread_rwlock_wrlock(&spans_lock);
+	if (nspans == capspans) {
+		size_t cap = capspans ? capspans * 2 : 16;
+		struct span *n = realloc(spans, cap * sizeof *n);
+		if (!n) {
+			rc = -1;
+			goto out;
+		}
+		spans = n;
+		capspans = cap;
+	}
+	i = span_floor(start);
+	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
+	spans[i] = (struct span){ start, end };
+	nspans++;
+out:
+	pthread_rwlock_unlock(&spans_lock);
+	return rc;
+}
+
+void fault_unwatch(uintptr_t start)
+{
+	size_t i;
+
+	pthread_rwlock_wrlock(&spans_lock);
+	i = span_floor(start);
+	if (i > 0 && spans[i - 1].start == start) {
+		memmove(spans + i - 1, spans + i, (nspans - i) * sizeof *spans);
+		nspans--;
+	}
+	pthread_rwlock_unlock(&spans_lock);
+}
+
+bool fault_watched(uintptr_t p)
+{
+	size_t i;
+	bool in;
+
+	pthread_rwlock_rdlock(&spans_lock);
+	i = span_floor(p);
+	in = i > 0 && p < spans[i - 1].end;
+	pthread_rwlock_unlock(&spans_lock);
+	return in;
 }
 
 /* ------------------------------------------------------------------ */
@@ -215,33 +303,20 @@ static bool was_write(void *uc)
 #endif
 }
 
-/* Resolves a fault at addr by proc; lock held. false: not ours. */
+/* Resolves a fault at addr by proc through the resolver, then opens the
+ * block as the model left it; lock held. false: not ours. */
 static bool resolve(uintptr_t addr, int proc, void *uc)
 {
-	struct mstate *st = mg_find(addr);
-	struct mrange *r;
-	uintptr_t bs, be;
-	uint64_t cost = 0;
-	bool write, remote;
+	struct fault_done d;
 
-	if (!st || !(r = mr_find(&st->ranges, addr)))
+	if (!resolver || !resolver(addr, proc, was_write(uc), &d))
 		return false;
-	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
-	be = bs + FAULT_BLOCK;
-	if (bs < r->start)
-		bs = r->start;
-	if (be > r->end)
-		be = r->end;
-	/* A fault on a page this processor holds is a write to a
-	 * read-only duplicate. */
-	write = (r->holders & ((cuemu_procmask)1 << proc)) || was_write(uc);
-	mg_fault(st, bs, be, proc, write, 1, &cost, &remote);
-	if (remote)
-		protect(bs, be - bs, PROT_READ | PROT_WRITE);
+	if (d.remote)
+		protect(d.s, d.e - d.s, PROT_READ | PROT_WRITE);
 	else
-		view_apply(st, bs, be);
+		view_apply(d.st, d.s, d.e);
 	if (proc != CUEMU_PROC_HOST)
-		tls_cost += cost;
+		tls_cost += d.cost;
 	return true;
 }
 
@@ -265,7 +340,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 	bool ours;
 
-	if (!cuemu_managed_contains(addr)) {
+	if (!fault_watched(addr)) {
 		chain(sig, si, uc);
 		return;
 	}
@@ -354,18 +429,11 @@ static void kernel_op(CUstream s, void *arg)
 	free(k);
 }
 
-CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 {
-	CUresult r = cuemu_check_init();
 	struct kernel *k;
-	CUstream s;
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!fn)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
-		return r;
 	if (fault_install() < 0)
 		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
 				  "cannot install the fault handler");
@@ -376,77 +444,5 @@ CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
 	k->dev = cuemu_stream_device(s);
 	if ((r = cuemu_stream_enqueue(s, kernel_op, k)) != CUDA_SUCCESS)
 		free(k);
-	return r;
-}
-
-struct access {
-	uint64_t id;
-	uintptr_t s, e;
-	int dev;
-	bool write;
-	uint64_t faults;
-};
-
-static void access_op(CUstream s, void *arg)
-{
-	struct access *ac = arg;
-	struct cuemu_alloc *a;
-	uint64_t cost = 0;
-	bool remote;
-
-	cuemu_lock();
-	a = cuemu_va_by_id(ac->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
-		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
-			 &cost, &remote);
-		view_apply(a->priv, ac->s, ac->e);
-	}
-	cuemu_unlock();
-	cuemu_stream_advance(s, cost);
-	free(ac);
-}
-
-CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
-{
-	CUresult r = cuemu_check_init();
-	struct cuemu_alloc *a;
-	struct access *ac;
-	CUstream s;
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!n || !flags ||
-	    (flags & ~(unsigned)(CUEMU_ACCESS_READ | CUEMU_ACCESS_WRITE)))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "need a size and READ and/or WRITE");
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!(ac = calloc(1, sizeof *ac)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
-	cuemu_lock();
-	a = cuemu_va_find((uintptr_t)p);
-	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
-	    (uintptr_t)p + n < (uintptr_t)p) {
-		cuemu_unlock();
-		free(ac);
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[0x%llx, +%zu) is not in one allocation",
-				  (unsigned long long)p, n);
-	}
-	ac->id = a->id;
-	if (a->kind != CUEMU_KIND_MANAGED) {
-		/* Device, pinned or pool memory: nothing faults. */
-		cuemu_unlock();
-		free(ac);
-		return CUDA_SUCCESS;
-	}
-	cuemu_unlock();
-	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
-	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
-	ac->dev = cuemu_stream_device(s);
-	ac->write = flags & CUEMU_ACCESS_WRITE;
-	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
-	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
-		free(ac);
 	return r;
 }

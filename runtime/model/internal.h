@@ -122,7 +122,7 @@ uint64_t cuemu_fault_latency_ns(void);
 /* Capacity accounting of device memory, shared machine-wide.
  * charge fails (returns false) without side effects when it does not fit. */
 bool cuemu_mem_charge(int dev, uint64_t bytes);
-/* managed.c: the charge of memory that is not managed (cuMemAlloc, pool
+/* evict.c: the charge of memory that is not managed (cuMemAlloc, pool
  * granules, VMM handles). When it does not fit, this process's managed
  * memory on dev is evicted to the host first, least recently used first,
  * as the real driver does (probes/results/oversub.txt). Lock held. */
@@ -299,7 +299,8 @@ extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
 
-/* managed.c's part of an allocation's directory (lock held). */
+/* outward/ctl_managed.c: managed memory's part of an allocation's
+ * directory (lock held). */
 void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
 json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
 json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,

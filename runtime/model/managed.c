@@ -1,8 +1,10 @@
 /*
- * managed.c - managed memory: cuMemAllocManaged and its free, advice,
- * prefetch, range attributes, fault resolution (the policy half; fault.c
- * catches the faults), eviction under oversubscription, thrash pinning, the
- * counters, and the allocation's part of /cu.
+ * managed.c - the managed memory model: allocations and their free, the use
+ * of the range model (advice, prefetch, attributes), residency, fault
+ * resolution, migration and its counters. Its policies are files of their
+ * own that it notifies through the event bus (perf.h): evict.c chooses what
+ * leaves a full GPU, thrash.c what is pinned to the host. fault.c catches
+ * the faults and calls back the resolver this file registers.
  *
  * The bytes of a managed allocation are one anonymous mapping: every copy a
  * processor "holds" is those same bytes; residency is the range model
@@ -13,23 +15,18 @@
  * Locking: the range model, the allocation's counters and its protections
  * are guarded by cuemu_lock(). API calls take it for the check and the
  * update; prefetches and declared accesses run on the stream's worker and
- * take it there. A small leaf rwlock (spans_lock) guards the list of managed
- * address spans, so that cuemu_managed_contains and the SIGSEGV handler can
- * ask "is this managed?" without the process lock.
+ * take it there. The policies are notified under it. The managed address
+ * range (arena.c) has a leaf lock of its own.
  */
-#include "model/managed.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
+#include "model/perf.h"
 
 #include <errno.h>
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 /* Faults are resolved, and counted, in blocks of this many bytes clipped to
  * the range: the size the real driver's fault batches settle on (real
@@ -40,115 +37,21 @@
  * the bytes over the link, which gives the ~20 GB/s measured at one touch
  * per 64 KiB. */
 #define FAULT_COST_PAGE (16UL << 10)
-/* A block migrated by faults more than THRASH_MAX times within
- * THRASH_WINDOW_MS is thrashing: it is pinned to the host and accessed
- * remotely, unless its preferred location is a GPU (the seed: then it
- * thrashes indefinitely). */
-#define THRASH_MAX 8
-#define THRASH_WINDOW_MS 1000
 
 static inline cuemu_procmask bit(int proc)
 {
 	return (cuemu_procmask)1 << proc;
 }
 
-/* ------------------------------------------------------------------ */
-/* The spans of managed memory, for lock-free-of-cuemu_lock lookups.   */
-
-struct span {
-	uintptr_t start, end;
-};
-/* Global because managed memory is the process's address space; guarded by
- * spans_lock, a leaf lock (nothing is called while it is held). */
-static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct span *spans;
-static size_t nspans, capspans;
-
-static size_t span_floor(uintptr_t p)
-{
-	size_t lo = 0, hi = nspans;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (spans[mid].start <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo; /* index of the first span starting after p */
-}
-
-static int spans_add(uintptr_t start, uintptr_t end)
-{
-	size_t i;
-	int rc = 0;
-
-	pthread_rwlock_wrlock(&spans_lock);
-	if (nspans == capspans) {
-		size_t cap = capspans ? capspans * 2 : 16;
-		struct span *n = realloc(spans, cap * sizeof *n);
-		if (!n) {
-			rc = -1;
-			goto out;
-		}
-		spans = n;
-		capspans = cap;
-	}
-	i = span_floor(start);
-	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
-	spans[i] = (struct span){ start, end };
-	nspans++;
-out:
-	pthread_rwlock_unlock(&spans_lock);
-	return rc;
-}
-
-static void spans_remove(uintptr_t start)
-{
-	size_t i;
-
-	pthread_rwlock_wrlock(&spans_lock);
-	i = span_floor(start);
-	if (i > 0 && spans[i - 1].start == start) {
-		memmove(spans + i - 1, spans + i, (nspans - i) * sizeof *spans);
-		nspans--;
-	}
-	pthread_rwlock_unlock(&spans_lock);
-}
-
 bool cuemu_managed_contains(uintptr_t p)
 {
-	size_t i;
-	bool in;
-
-	pthread_rwlock_rdlock(&spans_lock);
-	i = span_floor(p);
-	in = i > 0 && p < spans[i - 1].end;
-	pthread_rwlock_unlock(&spans_lock);
-	return in;
+	return fault_watched(p);
 }
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-struct mstate *mg_find(uintptr_t p)
-{
-	struct cuemu_alloc *a = cuemu_va_find(p);
-
-	return a && a->kind == CUEMU_KIND_MANAGED ? a->priv : NULL;
-}
-
-void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
-{
-	struct cuemu_alloc *a;
-
-	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
-		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
-			fn(a->priv, arg);
-}
-
-static void count(struct mstate *st, int proc, enum cuemu_counter c,
-		  uint64_t n)
+void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
 {
 	if (!n)
 		return;
@@ -156,19 +59,7 @@ static void count(struct mstate *st, int proc, enum cuemu_counter c,
 	cuemu_counter_add(proc, c, n);
 }
 
-/* A process-wide clock of uses, for LRU order; cuemu_lock. */
-static uint64_t use_clock;
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* The host NUMA node of the calling thread's CPU. */
-static int current_node(void)
+int mg_current_node(void)
 {
 	int cpu = sched_getcpu(), n;
 
@@ -223,6 +114,18 @@ struct moved {
 	uint64_t dropped[CUEMU_NPROC]; /* GPU copies dropped: to uncharge */
 };
 
+static void notify_migration(struct mstate *st, int from, int to,
+			     uint64_t bytes, bool fault)
+{
+	struct perf_data d = { .st = st };
+
+	d.migration.from = from;
+	d.migration.to = to;
+	d.migration.bytes = bytes;
+	d.migration.fault = fault;
+	perf_notify(PERF_EVENT_MIGRATION, &d);
+}
+
 /* Counts and costs what moved to dst; uncharges dropped copies. */
 static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		       bool fault, const char *why)
@@ -237,12 +140,12 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		if (!mv->from[p])
 			continue;
 		if (p == CUEMU_PROC_HOST && dst != CUEMU_PROC_HOST)
-			count(st, dst, CUEMU_CTR_BYTES_HTOD, mv->from[p]);
+			mg_count(st, dst, CUEMU_CTR_BYTES_HTOD, mv->from[p]);
 		else if (p != CUEMU_PROC_HOST && dst == CUEMU_PROC_HOST)
-			count(st, p, CUEMU_CTR_BYTES_DTOH, mv->from[p]);
+			mg_count(st, p, CUEMU_CTR_BYTES_DTOH, mv->from[p]);
 		else if (p != CUEMU_PROC_HOST)
-			count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
-		count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
+			mg_count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
+		mg_count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
 		cost += fault ? cuemu_fault_cost_ns(p, dst, mv->from[p], FAULT_COST_PAGE)
 			      : cuemu_copy_cost_ns(p, dst, mv->from[p]);
 		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
@@ -250,129 +153,73 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 				cuemu_proc_str(p, a, sizeof a),
 				cuemu_proc_str(dst, b, sizeof b),
 				(unsigned long long)mv->from[p], why);
+		notify_migration(st, p, dst, mv->from[p], fault);
 	}
 	return cost;
 }
 
 /* ------------------------------------------------------------------ */
-/* Eviction                                                            */
+/* Eviction: the mechanism (evict.c chooses)                           */
 
-struct victim {
-	int dev;
-	struct mstate *skip;          /* the allocation being brought in */
-	uintptr_t skip_s, skip_e;
+struct evicting {
 	struct mstate *st;
-	struct mrange *r;
+	int dev;
 };
-
-static void find_victim(struct mstate *st, void *arg)
-{
-	struct victim *v = arg;
-	struct mrange *r;
-
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r)) {
-		if (!(r->holders & bit(v->dev)))
-			continue;
-		if (st == v->skip && r->start < v->skip_e && r->end > v->skip_s)
-			continue;
-		if (!v->r || r->lru < v->r->lru) {
-			v->st = st;
-			v->r = r;
-		}
-	}
-}
 
 static void evict_fn(struct mrange *r, void *arg)
 {
-	struct victim *v = arg;
+	struct evicting *v = arg;
 	size_t n = r->end - r->start;
 
 	if (r->holders == bit(v->dev)) {
 		r->holders = bit(CUEMU_PROC_HOST);
-		count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
+		mg_count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
 	}
 	r->holders &= ~bit(v->dev);
 }
 
-/* Evicts least recently used 2 MiB blocks of managed memory from dev to
- * the host until bytes are free there or nothing is left to evict. Only
- * this process's managed memory is evictable: never device, pinned or pool
- * memory. Returns the model cost. */
-static uint64_t evict(int dev, uint64_t bytes, struct mstate *skip,
-		      uintptr_t skip_s, uintptr_t skip_e)
+bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
+	      uint64_t *cost)
 {
-	uint64_t total = cuemu_device(dev)->total, cost = 0;
+	struct evicting v = { st, dev };
+	struct perf_data d = { .st = st };
+	/* Another processor holds a copy too: dropping it moves nothing. */
+	bool dup = mr_find(&st->ranges, s)->holders != bit(dev);
 
-	while (cuemu_mem_used(dev) + bytes > total) {
-		struct victim v = { dev, skip, skip_s, skip_e, NULL, NULL };
-		uintptr_t b0, b1;
-		bool dup;
-
-		mg_each(find_victim, &v);
-		if (!v.r)
-			break;
-		b0 = v.r->start;
-		b1 = CUEMU_ALIGN_DOWN(b0, CUEMU_GRANULARITY) + CUEMU_GRANULARITY;
-		if (b1 > v.r->end)
-			b1 = v.r->end;
-		dup = v.r->holders != bit(dev);
-		if (mr_update(&v.st->ranges, b0, b1, evict_fn, &v) < 0)
-			break;
-		cuemu_mem_uncharge(dev, b1 - b0);
-		count(v.st, dev, CUEMU_CTR_EVICTIONS, 1);
-		count(v.st, dev, CUEMU_CTR_EVICTED_BYTES, b1 - b0);
-		if (!dup)
-			cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, b1 - b0);
-		view_apply(v.st, b0, b1);
-		cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
-				(unsigned long long)v.st->a->id, dev,
-				(unsigned long)b0, (unsigned long)b1,
-				(unsigned long)(b1 - b0));
-	}
-	return cost;
-}
-
-struct resident_sum {
-	int dev;
-	uint64_t bytes;
-};
-
-static void add_resident(struct mstate *st, void *arg)
-{
-	struct resident_sum *sum = arg;
-	struct mrange *r;
-
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		if (r->holders & bit(sum->dev))
-			sum->bytes += r->end - r->start;
-}
-
-bool cuemu_mem_charge_evicting(int dev, uint64_t bytes)
-{
-	struct resident_sum sum = { dev, 0 };
-
-	if (cuemu_mem_charge(dev, bytes))
-		return true;
-	if (!cuemu_device(dev))
+	if (mr_update(&st->ranges, s, e, evict_fn, &v) < 0)
 		return false;
-	/* A request that cannot fit even with all of our managed memory gone
-	 * is refused as it stands: a refusal moves nothing. */
-	mg_each(add_resident, &sum);
-	if (cuemu_mem_used(dev) - sum.bytes + bytes > cuemu_device(dev)->total)
-		return false;
-	/* No stream pays for this eviction: the allocating call is synchronous
-	 * and the real driver's cuMemAlloc does not report it either. */
-	evict(dev, bytes, NULL, 0, 0);
-	return cuemu_mem_charge(dev, bytes);
+	cuemu_mem_uncharge(dev, e - s);
+	mg_count(st, dev, CUEMU_CTR_EVICTIONS, 1);
+	mg_count(st, dev, CUEMU_CTR_EVICTED_BYTES, e - s);
+	if (!dup)
+		*cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, e - s);
+	view_apply(st, s, e);
+	cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
+			(unsigned long long)st->a->id, dev,
+			(unsigned long)s, (unsigned long)e,
+			(unsigned long)(e - s));
+	d.eviction.dev = dev;
+	d.eviction.s = s;
+	d.eviction.e = e;
+	perf_notify(PERF_EVENT_EVICTION, &d);
+	return true;
 }
 
-/* Charges bytes to dev, evicting first if they do not fit. */
-static bool make_room(int dev, uint64_t bytes, struct mstate *st,
-		      uintptr_t s, uintptr_t e, uint64_t *cost)
+/* Charges bytes to dev for [s, e) of st; when they do not fit, the
+ * policies may make room first (evict.c). */
+static bool charge_room(int dev, uint64_t bytes, struct mstate *st,
+			uintptr_t s, uintptr_t e, uint64_t *cost)
 {
+	struct perf_data d = { .st = st };
+
 	if (!bytes || cuemu_mem_charge(dev, bytes))
 		return true;
-	*cost += evict(dev, bytes, st, s, e);
+	d.no_room.dev = dev;
+	d.no_room.bytes = bytes;
+	d.no_room.s = s;
+	d.no_room.e = e;
+	perf_notify(PERF_EVENT_NO_ROOM, &d);
+	*cost += d.no_room.cost;
 	return cuemu_mem_charge(dev, bytes);
 }
 
@@ -389,7 +236,7 @@ static uint64_t missing(struct mstate *st, uintptr_t s, uintptr_t e, int proc)
 }
 
 /* ------------------------------------------------------------------ */
-/* Faults: the policy                                                  */
+/* Faults: resolution by policy                                        */
 
 enum action { ACT_NONE, ACT_COLLAPSE, ACT_POPULATE, ACT_DUP, ACT_MIGRATE,
 	      ACT_REMOTE };
@@ -429,7 +276,8 @@ struct fault_ctx {
 	int proc;
 	bool write, no_room;
 	uint64_t gpu_added;      /* bytes newly held by proc (a GPU) */
-	uint64_t remote, thrash;
+	uint64_t remote;
+	uint64_t pinned;         /* ranges pinned to the host (thrashing) */
 	bool acted;              /* something happened: a real fault */
 	int bind;                /* host node to bind to, -1 */
 	struct moved mv;         /* to proc */
@@ -446,20 +294,27 @@ static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
 	r->holders &= bit(keep);
 }
 
-/* True when the block is now thrashing and gets pinned to the host. */
-static bool thrash_check(struct fault_ctx *c, struct mrange *r)
+static void notify_use(struct mstate *st, struct mrange *r, int proc)
 {
-	uint64_t t = now_ms();
+	struct perf_data d = { .st = st };
 
-	if (t - r->window_ms > THRASH_WINDOW_MS) {
-		r->window_ms = t;
-		r->moves = 0;
-	}
-	if (++r->moves <= THRASH_MAX ||
-	    r->pref.type == CU_MEM_LOCATION_TYPE_DEVICE)
-		return false;
-	c->thrash++;
-	return true;
+	d.use.r = r;
+	d.use.proc = proc;
+	perf_notify(PERF_EVENT_USE, &d);
+}
+
+/* A fault is about to migrate r: should it stay on the host instead? The
+ * policies answer (thrash.c). */
+static bool pin_instead(struct fault_ctx *c, struct mrange *r)
+{
+	struct perf_data d = { .st = c->st };
+
+	d.fault_migrate.r = r;
+	d.fault_migrate.proc = c->proc;
+	perf_notify(PERF_EVENT_FAULT_MIGRATE, &d);
+	if (d.fault_migrate.pin)
+		c->pinned++;
+	return d.fault_migrate.pin;
 }
 
 static void fault_fn(struct mrange *r, void *arg)
@@ -469,7 +324,7 @@ static void fault_fn(struct mrange *r, void *arg)
 	enum action act = decide(r, c->proc, c->write);
 	bool gpu = c->proc != CUEMU_PROC_HOST;
 
-	r->lru = ++use_clock;
+	notify_use(c->st, r, c->proc);
 	/* An accessed-by processor has the pages mapped in advance: its
 	 * remote access is no fault (seed, SET_ACCESSED_BY). */
 	if (act != ACT_NONE &&
@@ -483,7 +338,7 @@ static void fault_fn(struct mrange *r, void *arg)
 	}
 	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
 		act = ACT_REMOTE;
-	if (act == ACT_MIGRATE && !r->read_mostly && thrash_check(c, r)) {
+	if (act == ACT_MIGRATE && !r->read_mostly && pin_instead(c, r)) {
 		/* Pinned to the host: the CPU then holds it, GPUs map it. */
 		r->pinned = true;
 		if (!(r->holders & bit(CUEMU_PROC_HOST))) {
@@ -548,6 +403,20 @@ static uint64_t fault_need(struct mstate *st, uintptr_t s, uintptr_t e,
 	return n;
 }
 
+static void notify_fault(struct mstate *st, uintptr_t s, uintptr_t e,
+			 int proc, bool write, uint64_t faults, uint64_t pinned)
+{
+	struct perf_data d = { .st = st };
+
+	d.fault.s = s;
+	d.fault.e = e;
+	d.fault.proc = proc;
+	d.fault.write = write;
+	d.fault.faults = faults;
+	d.fault.pinned = pinned;
+	perf_notify(PERF_EVENT_FAULT, &d);
+}
+
 void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	      bool write, uint64_t faults, uint64_t *cost, bool *remote)
 {
@@ -559,7 +428,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	*remote = false;
 	if (gpu) {
 		need = fault_need(st, s, e, proc, write);
-		c.no_room = !make_room(proc, need, st, s, e, cost);
+		c.no_room = !charge_room(proc, need, st, s, e, cost);
 		if (c.no_room)
 			need = 0;
 	}
@@ -578,7 +447,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	if (faults && c.acted) {
 		char w[16];
 
-		count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
+		mg_count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
 		      faults);
 		cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
 				(unsigned long long)st->a->id,
@@ -588,229 +457,67 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 				c.remote ? " remote" : "");
 	}
 	if (c.remote) {
-		count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
+		mg_count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
 		*remote = true;
 		*cost += cuemu_fault_latency_ns();
 	}
-	if (c.thrash) {
-		count(st, proc, CUEMU_CTR_THRASH, c.thrash);
-		cuemu_event_log("thrash", "alloc=%llu [0x%lx,0x%lx) pinned to cpu",
-				(unsigned long long)st->a->id, (unsigned long)s,
-				(unsigned long)e);
-	}
+	notify_fault(st, s, e, proc, write, faults, c.pinned);
+}
+
+/* A CPU or emulated kernel's fault at addr, which fault.c caught: the
+ * FAULT_BLOCK around it, clipped to its range, resolved by proc. */
+static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
+			  struct fault_done *out)
+{
+	struct mstate *st = mg_find(addr);
+	struct mrange *r;
+	uintptr_t bs, be;
+	bool write;
+
+	if (!st || !(r = mr_find(&st->ranges, addr)))
+		return false;
+	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
+	be = bs + FAULT_BLOCK;
+	if (bs < r->start)
+		bs = r->start;
+	if (be > r->end)
+		be = r->end;
+	/* A fault on a page this processor holds is a write to a
+	 * read-only duplicate. */
+	write = (r->holders & bit(proc)) || was_write;
+	out->st = st;
+	out->s = bs;
+	out->e = be;
+	out->cost = 0;
+	mg_fault(st, bs, be, proc, write, 1, &out->cost, &out->remote);
+	return true;
+}
+
+/* The fault handler is installed at the first managed allocation or
+ * emulated kernel; it finds its resolver set before main. */
+__attribute__((constructor)) static void register_resolver(void)
+{
+	fault_set_resolver(resolve_fault);
 }
 
 /* ------------------------------------------------------------------ */
 /* Allocation and free                                                 */
 
-/* Maps span bytes at a 2 MiB boundary from the kernel, over-mapping and
- * trimming to align. Address space only: nothing is populated until
- * touched, and NORESERVE keeps a 1 TiB allocation from counting as commit.
- * Pages start PROT_NONE: no processor holds them yet. */
-static void *map_aligned(size_t span, int prot)
+CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
+		  CUdeviceptr *dptr)
 {
-	const int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-	uintptr_t a, b;
-	void *p = mmap(NULL, span, prot, fl, -1, 0);
-
-	if (p == MAP_FAILED || (uintptr_t)p % CUEMU_GRANULARITY == 0)
-		return p;
-	munmap(p, span);
-	if (span + CUEMU_GRANULARITY < span)
-		return MAP_FAILED;
-	p = mmap(NULL, span + CUEMU_GRANULARITY, prot, fl, -1, 0);
-	if (p == MAP_FAILED)
-		return p;
-	a = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	b = (uintptr_t)p + span + CUEMU_GRANULARITY;
-	if (a > (uintptr_t)p)
-		munmap(p, a - (uintptr_t)p);
-	if (b > a + span)
-		munmap((void *)(a + span), b - (a + span));
-	return (void *)a;
-}
-
-/*
- * The managed address range. The real driver hands managed memory out of a
- * range of its own, on 2 MiB boundaries, so consecutive allocations sit
- * side by side whatever else the process maps (thread stacks, malloc). We
- * reserve one at the first managed allocation (address space only:
- * PROT_NONE, NORESERVE) and carve it from the top down in 2 MiB steps. A
- * freed piece is reserved again; next to the uncarved part it joins it,
- * elsewhere it is kept as a hole, reused first-fit only once the uncarved
- * part is spent. When the reservation is refused (valgrind's smaller
- * address space), mappings come from the kernel instead.
- *
- * Global because the address space is the process's; guarded by
- * arena.lock, a leaf lock taken under nothing else of this file.
- */
-#define ARENA_SIZE (16ULL << 40)
-#define ARENA_HOLES 512
-
-static struct {
-	pthread_mutex_t lock;
-	bool tried;
-	uintptr_t base, top, end; /* [base, top) uncarved, [top, end) carved */
-	size_t nholes;
-	struct { uintptr_t s, e; } holes[ARENA_HOLES]; /* sorted, apart */
-} arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static size_t arena_span(size_t span)
-{
-	return CUEMU_ALIGN_UP(span, CUEMU_GRANULARITY);
-}
-
-static bool in_arena(uintptr_t p)
-{
-	return arena.base && p >= arena.base && p < arena.end;
-}
-
-static void arena_reserve(void)
-{
-	void *p;
-
-	arena.tried = true;
-	p = mmap(NULL, ARENA_SIZE + CUEMU_GRANULARITY, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		cuemu_debug("no managed address range: %s", strerror(errno));
-		return;
-	}
-	arena.base = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	arena.end = arena.top = arena.base + ARENA_SIZE;
-}
-
-/* A 2 MiB-aligned piece of len bytes, or 0. Lock held. */
-static uintptr_t arena_carve(size_t len)
-{
-	size_t i;
-
-	if (arena.top - arena.base >= len) {
-		arena.top -= len;
-		return arena.top;
-	}
-	for (i = 0; i < arena.nholes; i++) {
-		uintptr_t at;
-
-		if (arena.holes[i].e - arena.holes[i].s < len)
-			continue;
-		at = arena.holes[i].e -= len;
-		if (at == arena.holes[i].s)
-			memmove(&arena.holes[i], &arena.holes[i + 1],
-				(--arena.nholes - i) * sizeof arena.holes[0]);
-		return at;
-	}
-	return 0;
-}
-
-/* Gives [s, e) back to the arena. Lock held. */
-static void arena_return(uintptr_t s, uintptr_t e)
-{
-	size_t i;
-
-	if (s == arena.top) {
-		arena.top = e;
-		/* The uncarved part may now reach the lowest hole. */
-		if (arena.nholes && arena.holes[0].s == arena.top) {
-			arena.top = arena.holes[0].e;
-			memmove(&arena.holes[0], &arena.holes[1],
-				(--arena.nholes) * sizeof arena.holes[0]);
-		}
-		return;
-	}
-	for (i = 0; i < arena.nholes && arena.holes[i].s < s; i++)
-		;
-	if (i > 0 && arena.holes[i - 1].e == s) {
-		arena.holes[i - 1].e = e;
-		if (i < arena.nholes && arena.holes[i].s == e) {
-			arena.holes[i - 1].e = arena.holes[i].e;
-			memmove(&arena.holes[i], &arena.holes[i + 1],
-				(--arena.nholes - i) * sizeof arena.holes[0]);
-		}
-	} else if (i < arena.nholes && arena.holes[i].s == e) {
-		arena.holes[i].s = s;
-	} else if (arena.nholes < ARENA_HOLES) {
-		memmove(&arena.holes[i + 1], &arena.holes[i],
-			(arena.nholes++ - i) * sizeof arena.holes[0]);
-		arena.holes[i].s = s;
-		arena.holes[i].e = e;
-	} /* else: the piece stays reserved and unused; the range is large */
-}
-
-/* Maps span bytes for a managed allocation, 2 MiB-aligned. */
-static void *map_managed(size_t span)
-{
-	int prot = fault_initial_prot();
-	uintptr_t at = 0;
-	void *p;
-
-	pthread_mutex_lock(&arena.lock);
-	if (!arena.tried)
-		arena_reserve();
-	if (arena.base && arena_span(span) >= span)
-		at = arena_carve(arena_span(span));
-	pthread_mutex_unlock(&arena.lock);
-	if (!at)
-		return map_aligned(span, prot);
-	p = mmap((void *)at, span, prot, MAP_PRIVATE | MAP_ANONYMOUS |
-		 MAP_NORESERVE | MAP_FIXED, -1, 0);
-	if (p == MAP_FAILED) {
-		pthread_mutex_lock(&arena.lock);
-		arena_return(at, at + arena_span(span));
-		pthread_mutex_unlock(&arena.lock);
-	}
-	return p;
-}
-
-/* Undoes map_managed: the pages go, the address space stays the arena's. */
-static void unmap_managed(void *p, size_t span)
-{
-	uintptr_t s = (uintptr_t)p, e = s + arena_span(span);
-
-	if (!in_arena(s)) {
-		munmap(p, span);
-		return;
-	}
-	if (mmap(p, e - s, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
-		 MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
-		/* The pages stay mapped; never hand the range out again. */
-		cuemu_debug("managed range 0x%lx not reserved again: %s",
-			    (unsigned long)s, strerror(errno));
-		return;
-	}
-	pthread_mutex_lock(&arena.lock);
-	arena_return(s, e);
-	pthread_mutex_unlock(&arena.lock);
-}
-
-static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
-			      unsigned int flags)
-{
-	CUcontext ctx;
-	int dev;
-	CUresult r = cuemu_current(&ctx, &dev);
 	struct cuemu_alloc *a;
 	struct mstate *st;
 	size_t span;
 	void *p;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!dptr)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
-	if (size == 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
-	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
-				  "CU_MEM_ATTACH_HOST", flags);
 	if (fault_install() < 0)
 		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
 				  "cannot install the fault handler");
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 	if (span < size)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
-	p = map_managed(span);
+	p = arena_map(span, fault_initial_prot());
 	if (p == MAP_FAILED)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "cannot map %zu bytes: %s", size,
@@ -818,12 +525,12 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 	a = calloc(1, sizeof *a);
 	st = calloc(1, sizeof *st);
 	if (!a || !st || mr_init(&st->ranges, (uintptr_t)p, (uintptr_t)p + span) ||
-	    spans_add((uintptr_t)p, (uintptr_t)p + span)) {
+	    fault_watch((uintptr_t)p, (uintptr_t)p + span)) {
 		if (st)
 			mr_destroy(&st->ranges);
 		free(a);
 		free(st);
-		unmap_managed(p, span);
+		arena_unmap(p, span);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	a->base = (uintptr_t)p;
@@ -840,11 +547,11 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 	view_flush_open();
 	if (cuemu_va_insert(a) < 0) {
 		cuemu_unlock();
-		spans_remove((uintptr_t)p);
+		fault_unwatch((uintptr_t)p);
 		mr_destroy(&st->ranges);
 		free(a);
 		free(st);
-		unmap_managed(p, span);
+		arena_unmap(p, span);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "address map is full");
 	}
 	cuemu_unlock();
@@ -852,26 +559,6 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size,
 			(unsigned long long)a->id, (unsigned long)a->base, size);
 	*dptr = (CUdeviceptr)a->base;
 	return CUDA_SUCCESS;
-}
-
-CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
-			   unsigned int flags)
-{
-	return alloc_managed(dptr, bytesize, flags);
-}
-
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
-{
-	CUdeviceptr d = 0;
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS && !devPtr)
-		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "devPtr is NULL");
-	if (r == CUDA_SUCCESS)
-		r = alloc_managed(&d, size, flags);
-	if (r == CUDA_SUCCESS)
-		*devPtr = (void *)(uintptr_t)d;
-	return cuemu_rt_result(r);
 }
 
 CUresult cuemu_managed_free(struct cuemu_alloc *a)
@@ -889,9 +576,9 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 			if (r->holders & bit(p))
 				cuemu_mem_uncharge(p, r->end - r->start);
 	cuemu_unlock();
-	spans_remove(a->base);
+	fault_unwatch(a->base);
 	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)a->id);
-	unmap_managed((void *)a->base, a->span);
+	arena_unmap((void *)a->base, a->span);
 	mr_destroy(&st->ranges);
 	free(st);
 	free(a);
@@ -901,10 +588,8 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 /* ------------------------------------------------------------------ */
 /* Checks shared by advice, prefetch and range attributes              */
 
-/* [p, p+count) must lie in one managed allocation. Lock held. Widens the
- * range to whole pages in *s, *e. */
-static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
-			    uintptr_t *s, uintptr_t *e)
+CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **out,
+			uintptr_t *s, uintptr_t *e)
 {
 	struct cuemu_alloc *a;
 
@@ -929,7 +614,7 @@ static CUresult check_range(CUdeviceptr p, size_t count, struct mstate **out,
 	return CUDA_SUCCESS;
 }
 
-static bool dev_ok(int id)
+bool mg_dev_ok(int id)
 {
 	return id >= 0 && id < cuemu_device_count() &&
 	       cuemu_device(id)->attrs[CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS] > 0;
@@ -997,58 +682,7 @@ static void advise_fn(struct mrange *r, void *arg)
 	}
 }
 
-/* Validates the location an advice takes; resolves NUMA_CURRENT. */
-static CUresult advice_loc(CUmem_advise what, CUmemLocation *loc, int *proc)
-{
-	switch (what) {
-	case CU_MEM_ADVISE_SET_READ_MOSTLY:
-	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
-	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
-		return CUDA_SUCCESS; /* the location is ignored */
-	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
-		switch (loc->type) {
-		case CU_MEM_LOCATION_TYPE_DEVICE:
-			if (!dev_ok(loc->id))
-				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "device %d cannot hold managed "
-						  "memory", loc->id);
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST:
-			loc->id = 0;
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-			if (!cuemu_numa_valid(loc->id))
-				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "no host NUMA node %d", loc->id);
-			return CUDA_SUCCESS;
-		case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-			loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
-			loc->id = current_node();
-			return CUDA_SUCCESS;
-		default:
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "location type %d is not a place",
-					  (int)loc->type);
-		}
-	case CU_MEM_ADVISE_SET_ACCESSED_BY:
-	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
-		if (loc->type == CU_MEM_LOCATION_TYPE_HOST) {
-			*proc = CUEMU_PROC_HOST;
-			return CUDA_SUCCESS;
-		}
-		if (loc->type == CU_MEM_LOCATION_TYPE_DEVICE && dev_ok(loc->id)) {
-			*proc = loc->id;
-			return CUDA_SUCCESS;
-		}
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "accessed-by takes a device or the host");
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "advice %d is unknown",
-				  (int)what);
-	}
-}
-
-static const char *advice_name(CUmem_advise a)
+const char *mg_advice_name(CUmem_advise a)
 {
 	static const char *const n[] = { "?", "set_read_mostly",
 		"unset_read_mostly", "set_preferred_location",
@@ -1058,28 +692,18 @@ static const char *advice_name(CUmem_advise a)
 	return a >= 1 && a <= 6 ? n[a] : "?";
 }
 
-static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
-		       CUmemLocation loc)
+CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
+		   CUmemLocation loc, int proc)
 {
-	struct advice ad = { .what = what, .proc = -1 };
-	CUresult r = cuemu_current(NULL, NULL);
+	struct advice ad = { .what = what, .loc = loc, .proc = proc };
 	uintptr_t s, e;
+	CUresult r;
 	char w[24];
 	int q;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	/* Checked even for the advices that ignore the location. */
-	if ((unsigned)loc.type > CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "location type %d is not a place",
-				  (int)loc.type);
-	if ((r = advice_loc(what, &loc, &ad.proc)) != CUDA_SUCCESS)
-		return r;
-	ad.loc = loc;
 	cuemu_lock();
 	view_flush_open();
-	if ((r = check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
+	if ((r = mg_check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
 		cuemu_unlock();
 		return r;
 	}
@@ -1101,64 +725,9 @@ static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise what,
 	cuemu_unlock();
 	cuemu_event_log("advise", "alloc=%llu [0x%lx,0x%lx) %s %s",
 			(unsigned long long)ad.st->a->id, (unsigned long)s,
-			(unsigned long)e, advice_name(what),
+			(unsigned long)e, mg_advice_name(what),
 			cuemu_loc_str(loc, w, sizeof w));
 	return CUDA_SUCCESS;
-}
-
-CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-			CUmemLocation location)
-{
-	return advise(devPtr, count, advice, location);
-}
-
-/* The form before CUDA 13 (a device, CU_DEVICE_CPU for the host), which
- * the real libcuda still exports under the unversioned name. */
-static CUmemLocation dev_loc(CUdevice d)
-{
-	CUmemLocation l = { CU_MEM_LOCATION_TYPE_DEVICE, d };
-
-	if (d == CU_DEVICE_CPU)
-		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 };
-	else if (d < 0)
-		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, d };
-	return l;
-}
-
-#undef cuMemAdvise
-CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-		     CUdevice device);
-CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
-		     CUdevice device)
-{
-	bool uses = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION ||
-		    advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
-		    advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
-
-	/* This form answers INVALID_DEVICE where _v2 answers INVALID_VALUE
-	 * (probe: old.advise_pref_invalid, old.advise_pref_dev99). */
-	if (uses && device != CU_DEVICE_CPU &&
-	    (device < 0 || device >= cuemu_device_count()))
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
-				  device);
-	return advise(devPtr, count, advice, dev_loc(device));
-}
-
-static CUmemLocation rt_loc(struct cudaMemLocation l)
-{
-	return (CUmemLocation){ (CUmemLocationType)l.type, l.id };
-}
-
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
-			  enum cudaMemoryAdvise advice,
-			  struct cudaMemLocation location)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = advise((CUdeviceptr)(uintptr_t)devPtr, count,
-			   (CUmem_advise)advice, rt_loc(location));
-	return cuemu_rt_result(r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1172,6 +741,7 @@ struct prefetch {
 };
 
 struct pf_ctx {
+	struct mstate *st;
 	int dst, node;
 	struct moved mv;
 };
@@ -1187,7 +757,7 @@ static void prefetch_fn(struct mrange *r, void *arg)
 	size_t n = r->end - r->start;
 	bool has = r->holders & bit(c->dst);
 
-	r->lru = ++use_clock;
+	notify_use(c->st, r, c->dst);
 	if (!r->holders) {
 		r->holders = bit(c->dst);
 	} else if (r->read_mostly) {
@@ -1211,12 +781,12 @@ static void prefetch_fn(struct mrange *r, void *arg)
 static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 			    int dst, int node)
 {
-	struct pf_ctx c = { .dst = dst, .node = node };
+	struct pf_ctx c = { .st = st, .dst = dst, .node = node };
 	uint64_t cost = 0, charged = 0;
 
 	if (dst != CUEMU_PROC_HOST) {
 		charged = missing(st, s, e, dst);
-		if (!make_room(dst, charged, st, s, e, &cost)) {
+		if (!charge_room(dst, charged, st, s, e, &cost)) {
 			/* Does not fit even after eviction: bring what fits,
 			 * 2 MiB at a time, and leave the rest where it is.
 			 * Nothing of [s, e) is evicted to make that room. */
@@ -1231,7 +801,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 				if (c1 > e)
 					c1 = e;
 				need = missing(st, c0, c1, dst);
-				if (!make_room(dst, need, st, s, e, &cost))
+				if (!charge_room(dst, need, st, s, e, &cost))
 					break;
 				charged += need;
 				c0 = c1;
@@ -1273,62 +843,21 @@ static void prefetch_op(CUstream s, void *arg)
 	free(pf);
 }
 
-static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
-			 unsigned int flags, CUstream h)
+CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
+		     CUmemLocation loc, int dst, int node)
 {
-	CUresult r = cuemu_check_init();
 	struct prefetch *pf;
 	struct mstate *st;
-	CUstream s;
+	CUresult r;
 	char w[24];
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (flags != 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags must be 0, not 0x%x", flags);
 	if (!(pf = calloc(1, sizeof *pf)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
-	pf->node = -1;
-	switch (loc.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		if (loc.id < 0 || loc.id >= cuemu_device_count()) {
-			free(pf);
-			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
-					  "no device %d", loc.id);
-		}
-		pf->dst = loc.id;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST:
-		pf->dst = CUEMU_PROC_HOST;
-		loc.id = 0;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-		if (!cuemu_numa_valid(loc.id)) {
-			free(pf);
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no host NUMA node %d", loc.id);
-		}
-		pf->dst = CUEMU_PROC_HOST;
-		pf->node = loc.id;
-		break;
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		/* The id reads back as given (probe: lp_id 5 for id 5). */
-		pf->dst = CUEMU_PROC_HOST;
-		pf->node = current_node();
-		break;
-	default:
-		free(pf);
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "location type %d is not a place", (int)loc.type);
-	}
-	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS) {
-		free(pf);
-		return r;
-	}
+	pf->dst = dst;
+	pf->node = node;
 	cuemu_lock();
 	view_flush_open();
-	r = check_range(p, count, &st, &pf->s, &pf->e);
+	r = mg_check_range(p, count, &st, &pf->s, &pf->e);
 	/* The real driver records the last prefetch location when the
 	 * prefetch is enqueued, before the stream runs it. */
 	if (r == CUDA_SUCCESS &&
@@ -1351,85 +880,8 @@ static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc,
 	return r;
 }
 
-CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
-			       CUmemLocation location, unsigned int flags,
-			       CUstream hStream)
-{
-	return prefetch(devPtr, count, location, flags, hStream);
-}
-
-#undef cuMemPrefetchAsync
-CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
-			    CUdevice dstDevice, CUstream hStream);
-CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
-			    CUdevice dstDevice, CUstream hStream)
-{
-	CUmemLocation l = dev_loc(dstDevice);
-
-	if (dstDevice < CU_DEVICE_CPU)
-		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
-				  dstDevice);
-	return prefetch(devPtr, count, l, 0, hStream);
-}
-
-/* The per-thread-default-stream forms: a null stream means the thread's. */
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
-				    CUmemLocation location, unsigned int flags,
-				    CUstream hStream);
-CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
-				    CUmemLocation location, unsigned int flags,
-				    CUstream hStream)
-{
-	return prefetch(devPtr, count, location, flags,
-			hStream ? hStream : CU_STREAM_PER_THREAD);
-}
-
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
-				 CUdevice dstDevice, CUstream hStream);
-CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
-				 CUdevice dstDevice, CUstream hStream)
-{
-	return cuMemPrefetchAsync(devPtr, count, dstDevice,
-				  hStream ? hStream : CU_STREAM_PER_THREAD);
-}
-
-#undef cudaMemPrefetchAsync
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
-				 struct cudaMemLocation location,
-				 unsigned int flags, cudaStream_t stream)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = prefetch((CUdeviceptr)(uintptr_t)devPtr, count,
-			     rt_loc(location), flags, (CUstream)stream);
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-				      struct cudaMemLocation location,
-				      unsigned int flags, cudaStream_t stream);
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-				      struct cudaMemLocation location,
-				      unsigned int flags, cudaStream_t stream)
-{
-	return cudaMemPrefetchAsync(devPtr, count, location, flags,
-				    stream ? stream :
-				    (cudaStream_t)CU_STREAM_PER_THREAD);
-}
-
 /* ------------------------------------------------------------------ */
 /* Range attributes                                                    */
-
-/* What a span of ranges agrees on. */
-struct agg {
-	bool read_mostly;
-	bool pref_mixed, lp_mixed;
-	CUmemLocation pref, lp;
-	cuemu_procmask accessed_by;   /* set over the whole span */
-	cuemu_procmask holders_all;   /* hold every page */
-	uint64_t bytes[CUEMU_NPROC];  /* resident bytes by processor */
-};
 
 static bool same_loc(CUmemLocation a, CUmemLocation b)
 {
@@ -1449,8 +901,8 @@ static CUmemLocation pref_reported(CUmemLocation l)
 	return l;
 }
 
-static void aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
-		      struct agg *g, bool reported)
+void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		  struct mg_agg *g, bool reported)
 {
 	struct mrange *r = mr_find(&st->ranges, s);
 	bool first = true;
@@ -1485,188 +937,6 @@ static void aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		g->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
 	if (g->lp_mixed)
 		g->lp = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-}
-
-/* A location as a CUdevice: the GPU, CU_DEVICE_CPU for any host kind. */
-static int loc_device(CUmemLocation l)
-{
-	switch (l.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		return l.id;
-	case CU_MEM_LOCATION_TYPE_HOST:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		return CU_DEVICE_CPU;
-	default:
-		return CU_DEVICE_INVALID;
-	}
-}
-
-/* A location's id as the range attributes report it. */
-static int loc_id(CUmemLocation l)
-{
-	switch (l.type) {
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-		return l.id;
-	case CU_MEM_LOCATION_TYPE_HOST:
-		return CU_DEVICE_CPU;
-	default:
-		return CU_DEVICE_INVALID;
-	}
-}
-
-static CUresult check_size(CUmem_range_attribute attr, size_t size)
-{
-	switch (attr) {
-	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
-		if (size != 4)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be 4, not %zu", size);
-		return CUDA_SUCCESS;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-		if (size != sizeof(CUmemLocationType))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be %zu, not %zu",
-					  sizeof(CUmemLocationType), size);
-		return CUDA_SUCCESS;
-	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
-		if (size == 0 || size % 4)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dataSize must be a non-zero multiple "
-					  "of 4, not %zu", size);
-		return CUDA_SUCCESS;
-	default:
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "range attribute %d is unknown", (int)attr);
-	}
-}
-
-static void fill(void *data, size_t size, CUmem_range_attribute attr,
-		 const struct agg *g)
-{
-	int32_t *out = data;
-	size_t i = 0, n = size / 4;
-	int p;
-
-	switch (attr) {
-	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-		*out = g->read_mostly;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-		*out = loc_device(g->pref);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-		*out = loc_device(g->lp);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-		*(CUmemLocationType *)data = g->pref.type;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-		*out = loc_id(g->pref);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-		*(CUmemLocationType *)data = g->lp.type;
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
-		*out = loc_id(g->lp);
-		break;
-	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
-		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
-		for (p = 0; p < CUEMU_NPROC && i < n; p++)
-			if (g->accessed_by & bit(p))
-				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
-		for (; i < n; i++)
-			out[i] = CU_DEVICE_INVALID;
-		break;
-	default:
-		break;
-	}
-}
-
-static CUresult range_attrs(void **data, size_t *sizes,
-			    CUmem_range_attribute *attrs, size_t n,
-			    CUdeviceptr p, size_t count)
-{
-	CUresult r = cuemu_check_init();
-	struct mstate *st;
-	struct agg g;
-	uintptr_t s, e;
-	size_t i;
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
-		return r;
-	if (n == 0 || !data || !sizes || !attrs)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "no attributes to query");
-	for (i = 0; i < n; i++) {
-		if (!data[i])
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "data[%zu] is NULL", i);
-		if ((r = check_size(attrs[i], sizes[i])) != CUDA_SUCCESS)
-			return r;
-	}
-	cuemu_lock();
-	if ((r = check_range(p, count, &st, &s, &e)) == CUDA_SUCCESS) {
-		aggregate(st, s, e, &g, true);
-		for (i = 0; i < n; i++)
-			fill(data[i], sizes[i], attrs[i], &g);
-	}
-	cuemu_unlock();
-	return r;
-}
-
-CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
-				CUmem_range_attribute attribute,
-				CUdeviceptr devPtr, size_t count)
-{
-	return range_attrs(&data, &dataSize, &attribute, 1, devPtr, count);
-}
-
-CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
-				 CUmem_range_attribute *attributes,
-				 size_t numAttributes, CUdeviceptr devPtr,
-				 size_t count)
-{
-	return range_attrs(data, dataSizes, attributes, numAttributes, devPtr,
-			   count);
-}
-
-cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
-				     enum cudaMemRangeAttribute attribute,
-				     const void *devPtr, size_t count)
-{
-	CUmem_range_attribute a = (CUmem_range_attribute)attribute;
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	if (r == CUDA_SUCCESS)
-		r = range_attrs(&data, &dataSize, &a, 1,
-				(CUdeviceptr)(uintptr_t)devPtr, count);
-	return cuemu_rt_result(r);
-}
-
-cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
-				      enum cudaMemRangeAttribute *attributes,
-				      size_t numAttributes, const void *devPtr,
-				      size_t count)
-{
-	CUresult r = cuemu_rt_current(NULL, NULL);
-
-	/* The two enums have the same values and size. */
-	if (r == CUDA_SUCCESS)
-		r = range_attrs(data, dataSizes,
-				(CUmem_range_attribute *)attributes,
-				numAttributes, (CUdeviceptr)(uintptr_t)devPtr,
-				count);
-	return cuemu_rt_result(r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1708,33 +978,76 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 }
 
 /* ------------------------------------------------------------------ */
-/* The control surface                                                 */
+/* Declared accesses (cuemuAccess)                                     */
 
-static json_t *loc_json(CUmemLocation l, bool mixed)
+struct access {
+	uint64_t id;
+	uintptr_t s, e;
+	int dev;
+	bool write;
+	uint64_t faults;
+};
+
+static void access_op(CUstream s, void *arg)
 {
-	char w[24];
+	struct access *ac = arg;
+	struct cuemu_alloc *a;
+	uint64_t cost = 0;
+	bool remote;
 
-	return json_string(mixed ? "mixed" : cuemu_loc_str(l, w, sizeof w));
+	cuemu_lock();
+	a = cuemu_va_by_id(ac->id);
+	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
+			 &cost, &remote);
+		view_apply(a->priv, ac->s, ac->e);
+	}
+	cuemu_unlock();
+	cuemu_stream_advance(s, cost);
+	free(ac);
 }
 
-static json_t *procs_json(cuemu_procmask m)
+CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 {
-	json_t *arr = json_array();
-	char w[16];
-	int p;
+	struct cuemu_alloc *a;
+	struct access *ac;
+	CUresult r;
 
-	for (p = 0; p < CUEMU_NPROC; p++)
-		if (m & bit(p))
-			json_array_append_new(arr, json_string(
-				cuemu_proc_str(p, w, sizeof w)));
-	return arr;
+	if (!(ac = calloc(1, sizeof *ac)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
+	    (uintptr_t)p + n < (uintptr_t)p) {
+		cuemu_unlock();
+		free(ac);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[0x%llx, +%zu) is not in one allocation",
+				  (unsigned long long)p, n);
+	}
+	ac->id = a->id;
+	if (a->kind != CUEMU_KIND_MANAGED) {
+		/* Device, pinned or pool memory: nothing faults. */
+		cuemu_unlock();
+		free(ac);
+		return CUDA_SUCCESS;
+	}
+	cuemu_unlock();
+	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
+	ac->dev = cuemu_stream_device(s);
+	ac->write = write;
+	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
+	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
+		free(ac);
+	return r;
 }
 
-/* Bytes of host-resident pages of [s, e) on each NUMA node, as the kernel
- * reports them (move_pages). Large spans are sampled: at most 512 pages a
- * range, each standing for its share. */
-static void numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
-		       uint64_t *node_bytes)
+/* ------------------------------------------------------------------ */
+/* Where the kernel put the host copies                                */
+
+void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
+		   uint64_t *node_bytes)
 {
 	enum { SAMPLES = 512 };
 	struct mrange *r = mr_find(&st->ranges, s);
@@ -1760,248 +1073,4 @@ static void numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
 				node_bytes[status[i]] += (b - a) / cnt;
 	}
-}
-
-static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
-			      const struct agg *g)
-{
-	uint64_t node[CUEMU_MAX_NUMA] = { 0 };
-	json_t *o = json_object();
-	char w[16];
-	int p;
-
-	for (p = 0; p < cuemu_device_count() && p < CUEMU_MAX_DEVICES; p++)
-		json_object_set_new(o, cuemu_proc_str(p, w, sizeof w),
-				    json_integer((json_int_t)g->bytes[p]));
-	json_object_set_new(o, "cpu",
-			    json_integer((json_int_t)g->bytes[CUEMU_PROC_HOST]));
-	numa_bytes(st, s, e, node);
-	for (p = 0; p < cuemu_numa_count() && p < CUEMU_MAX_NUMA; p++) {
-		snprintf(w, sizeof w, "numa%d", p);
-		json_object_set_new(o, w, json_integer((json_int_t)node[p]));
-	}
-	return o;
-}
-
-static void add_writable(json_t *obj)
-{
-	static const char *const w[] = { "preferred_location", "accessed_by",
-		"read_mostly", "prefetch", "advise" };
-	json_t *arr = json_object_get(obj, "writable");
-	size_t i;
-
-	if (!json_is_array(arr)) {
-		arr = json_array();
-		json_object_set_new(obj, "writable", arr);
-	}
-	for (i = 0; i < sizeof w / sizeof *w; i++)
-		json_array_append_new(arr, json_string(w[i]));
-}
-
-/* The policy and residency keys of a span: shared by the allocation and
- * its ranges/ entries. */
-static void span_json(struct mstate *st, uintptr_t s, uintptr_t e, json_t *o)
-{
-	struct agg g;
-
-	aggregate(st, s, e, &g, false);
-	json_object_set_new(o, "preferred_location", loc_json(g.pref, g.pref_mixed));
-	json_object_set_new(o, "accessed_by", procs_json(g.accessed_by));
-	json_object_set_new(o, "read_mostly", json_integer(g.read_mostly));
-	json_object_set_new(o, "last_prefetch_location",
-			    loc_json(g.lp, g.lp_mixed));
-	json_object_set_new(o, "holders", procs_json(g.holders_all));
-	json_object_set_new(o, "residency", residency_json(st, s, e, &g));
-}
-
-void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
-{
-	struct mstate *st = a->priv;
-	json_t *ctr = json_object();
-	int c;
-
-	if (!st)
-		return;
-	span_json(st, a->base, a->base + a->span, obj);
-	for (c = 0; c < CUEMU_CTR__COUNT; c++)
-		json_object_set_new(ctr, cuemu_counter_names[c],
-				    json_integer((json_int_t)st->ctr[c]));
-	json_object_set_new(obj, "counters", ctr);
-	json_object_set_new(obj, "range_count",
-			    json_integer((json_int_t)st->ranges.n));
-	add_writable(obj);
-}
-
-static json_t *range_json(struct mstate *st, uintptr_t s, uintptr_t e)
-{
-	json_t *o = json_object();
-	char b[32];
-
-	snprintf(b, sizeof b, "0x%lx", (unsigned long)s);
-	json_object_set_new(o, "start", json_string(b));
-	snprintf(b, sizeof b, "0x%lx", (unsigned long)e);
-	json_object_set_new(o, "end", json_string(b));
-	span_json(st, s, e, o);
-	return o;
-}
-
-json_t *cuemu_managed_ranges(struct cuemu_alloc *a)
-{
-	struct mstate *st = a->priv;
-	json_t *arr = json_array();
-	struct mrange *r;
-
-	if (!st)
-		return arr;
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		json_array_append_new(arr, range_json(st, r->start, r->end));
-	return arr;
-}
-
-json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
-				uintptr_t end, CUresult *err)
-{
-	struct mstate *st = a->priv;
-	json_t *o;
-
-	if (!st || start >= end || start % CUEMU_PAGE || end % CUEMU_PAGE ||
-	    start < a->base || end > a->base + a->span) {
-		*err = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "not a page-aligned range of the allocation");
-		return NULL;
-	}
-	o = range_json(st, start, end);
-	add_writable(o);
-	*err = CUDA_SUCCESS;
-	return o;
-}
-
-/* Runs a prefetch through the API on a stream of our own, and waits. */
-static CUresult ctl_prefetch(uintptr_t s, uintptr_t e, CUmemLocation loc)
-{
-	CUstream st = NULL;
-	CUresult r;
-
-	if ((r = cuStreamCreate(&st, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
-		return r;
-	r = cuMemPrefetchAsync_v2((CUdeviceptr)s, e - s, loc, 0, st);
-	if (r == CUDA_SUCCESS)
-		r = cuStreamSynchronize(st);
-	cuStreamDestroy(st);
-	return r;
-}
-
-/* "+gpu1", "-gpu1", or a list of words that becomes the exact set. */
-static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
-{
-	CUmemLocation l;
-	char buf[256], *w, *save = NULL;
-	cuemu_procmask want = 0;
-	CUresult r;
-	int p;
-
-	while (*value == ' ')
-		value++;
-	if (*value == '+' || *value == '-') {
-		if (cuemu_loc_parse(value + 1, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		return advise(s, e - s, *value == '+' ?
-			      CU_MEM_ADVISE_SET_ACCESSED_BY :
-			      CU_MEM_ADVISE_UNSET_ACCESSED_BY, l);
-	}
-	snprintf(buf, sizeof buf, "%s", value);
-	for (w = strtok_r(buf, " \t\n,", &save); w;
-	     w = strtok_r(NULL, " \t\n,", &save)) {
-		if (cuemu_loc_parse(w, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		if (l.type == CU_MEM_LOCATION_TYPE_INVALID)
-			continue; /* "none" */
-		if ((p = cuemu_loc_proc(l)) < 0 ||
-		    (l.type != CU_MEM_LOCATION_TYPE_DEVICE &&
-		     l.type != CU_MEM_LOCATION_TYPE_HOST))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "accessed_by takes gpuN or cpu");
-		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !dev_ok(l.id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no device %d", l.id);
-		want |= bit(p);
-	}
-	/* Unset what is not wanted and set the rest: the exact set. */
-	for (p = 0; p < CUEMU_NPROC; p++) {
-		CUmemLocation pl = p == CUEMU_PROC_HOST ?
-			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
-			(CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, p };
-		if (p < CUEMU_PROC_HOST && !dev_ok(p))
-			continue;
-		r = advise(s, e - s, (want & bit(p)) ?
-			   CU_MEM_ADVISE_SET_ACCESSED_BY :
-			   CU_MEM_ADVISE_UNSET_ACCESSED_BY, pl);
-		if (r != CUDA_SUCCESS)
-			return r;
-	}
-	return CUDA_SUCCESS;
-}
-
-/* "set_preferred_location gpu1", "unset_accessed_by cpu", ... */
-static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
-{
-	CUmemLocation l = { CU_MEM_LOCATION_TYPE_INVALID, 0 };
-	char word[40] = "", arg[40] = "";
-	int i, n = sscanf(value, "%39s %39s", word, arg);
-
-	if (n < 1)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no advice given");
-	for (i = 1; i <= 6; i++)
-		if (!strcmp(word, advice_name((CUmem_advise)i)))
-			break;
-	if (i > 6)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "'%s' is not an advice", word);
-	if (n == 2 && cuemu_loc_parse(arg, &l) < 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	return advise(s, e - s, (CUmem_advise)i, l);
-}
-
-CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
-			   const char *attr, const char *value)
-{
-	CUmemLocation l;
-	CUresult r;
-
-	/* The API calls below need a current context, as a program's would:
-	 * the one the allocation was made in. They look the range up again,
-	 * so an allocation freed meanwhile is refused, not touched. */
-	if ((r = cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
-		return r;
-	if (start >= end)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
-	if (!strcmp(attr, "preferred_location")) {
-		if (cuemu_loc_parse(value, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		return advise(start, end - start,
-			      l.type == CU_MEM_LOCATION_TYPE_INVALID ?
-			      CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION :
-			      CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
-	}
-	if (!strcmp(attr, "accessed_by"))
-		return ctl_accessed_by(start, end, value);
-	if (!strcmp(attr, "read_mostly")) {
-		while (*value == ' ')
-			value++;
-		if (*value != '0' && *value != '1')
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "read_mostly takes 0 or 1");
-		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-		return advise(start, end - start, *value == '1' ?
-			      CU_MEM_ADVISE_SET_READ_MOSTLY :
-			      CU_MEM_ADVISE_UNSET_READ_MOSTLY, l);
-	}
-	if (!strcmp(attr, "prefetch")) {
-		if (cuemu_loc_parse(value, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		return ctl_prefetch(start, end, l);
-	}
-	if (!strcmp(attr, "advise"))
-		return ctl_advise(start, end, value);
-	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s is not writable", attr);
 }

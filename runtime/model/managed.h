@@ -1,11 +1,13 @@
 /*
- * managed.h - what managed.c, range.c and fault.c share: the range model of
- * a managed allocation and the fault resolution both the SIGSEGV handler
- * and the emulated kernels use. Nothing here is visible outside libcuemu.
+ * managed.h - the managed memory model as its files share it and as the
+ * layers above read it: the range model (range.c), the managed allocations
+ * (managed.c: the calls the driver entries make, what the policies and /cu
+ * read), and the fault mechanism (fault.c). Nothing here is visible
+ * outside libcuemu; the policies' event bus is perf.h.
  *
- * Locking: every function below expects cuemu_lock() held, except the
- * range-model functions (mr_*), which are pure data structure code and
- * leave locking to their caller.
+ * Locking: every function below expects cuemu_lock() held unless it says
+ * it takes the lock, except the range-model functions (mr_*), which are
+ * pure data structure code and leave locking to their caller.
  */
 #ifndef CUEMU_MANAGED_H
 #define CUEMU_MANAGED_H
@@ -70,6 +72,15 @@ int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 	      void *arg);
 
 /* ------------------------------------------------------------------ */
+/* The managed address range (arena.c)                                 */
+
+/* Maps span bytes with protection prot for a managed allocation, 2 MiB
+ * aligned: MAP_FAILED, or the mapping. */
+void *arena_map(size_t span, int prot);
+/* Undoes arena_map: the pages go, the address space stays the arena's. */
+void arena_unmap(void *p, size_t span);
+
+/* ------------------------------------------------------------------ */
 /* Managed allocations (managed.c)                                     */
 
 struct mstate {
@@ -78,8 +89,14 @@ struct mstate {
 	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
 };
 
-/* The managed state of the allocation containing p, or NULL. */
-struct mstate *mg_find(uintptr_t p);
+/* The managed state of the allocation containing p, or NULL. Read from
+ * the address map, so that fault.c's views need nothing of managed.c. */
+static inline struct mstate *mg_find(uintptr_t p)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+
+	return a && a->kind == CUEMU_KIND_MANAGED ? a->priv : NULL;
+}
 
 /* Resolves an access by proc to [start, end) (page aligned, one or more
  * ranges of st) as a fault would: populate, migrate, duplicate, collapse or
@@ -90,11 +107,107 @@ struct mstate *mg_find(uintptr_t p);
 void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
 
+/* Adds n to counter c of st and of processor proc. */
+void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
+
+/* Moves [s, e) of st (inside one range that dev holds) off dev: to the
+ * host where dev held the only copy, dropped where others hold one; counts,
+ * logs, and adds the model cost to *cost. false when the range model ran
+ * out of memory (nothing changed). evict.c chooses what. */
+bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
+	      uint64_t *cost);
+
 /* Calls fn on every managed allocation, in address order. */
-void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg);
+static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
+{
+	struct cuemu_alloc *a;
+
+	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
+		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
+			fn(a->priv, arg);
+}
+
+/* A device that can hold managed memory (concurrent managed access). */
+bool mg_dev_ok(int dev);
+/* The host NUMA node of the calling thread's CPU (NUMA_CURRENT). */
+int mg_current_node(void);
+/* The word an advice has in /cu and the event log ("set_read_mostly"). */
+const char *mg_advice_name(CUmem_advise a);
+
+/* cuMemAllocManaged's work once its arguments are checked: maps, records
+ * and announces a managed allocation made in ctx on dev. Takes the process
+ * lock for the insert into the address map only. */
+CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
+		  CUdeviceptr *dptr);
+
+/* [p, p+count) must lie in one managed allocation: its state, and the span
+ * widened to whole pages in *s, *e. Lock held. */
+CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **st,
+			uintptr_t *s, uintptr_t *e);
+
+/* Applies an advice to [p, p+count), whose location the caller checked
+ * (proc: the accessed-by processor, or -1). Takes the process lock. */
+CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
+		   CUmemLocation loc, int proc);
+
+/* Records loc as the last prefetch location of [p, p+count) now, as the
+ * real driver does when the prefetch is enqueued, and enqueues on s the
+ * move to processor dst (host node node, or -1). Takes the process lock;
+ * the move takes it again on the stream's worker. */
+CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
+		     CUmemLocation loc, int dst, int node);
+
+/* A declared access (cuemuAccess) of [p, p+n) by s's device, resolved as
+ * faults in stream order. Memory that is not managed has nothing to
+ * resolve. Takes the process lock. */
+CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write);
+
+/* What a span of ranges agrees on (range attributes, /cu). */
+struct mg_agg {
+	bool read_mostly;
+	bool pref_mixed, lp_mixed;     /* the locations differ: INVALID */
+	CUmemLocation pref, lp;
+	cuemu_procmask accessed_by;   /* set over the whole span */
+	cuemu_procmask holders_all;   /* hold every page */
+	uint64_t bytes[CUEMU_NPROC];  /* resident bytes by processor */
+};
+/* Aggregates [s, e) of st; reported: the preferred location as the real
+ * driver reports it (a NUMA node reads back as the host). Lock held. */
+void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		  struct mg_agg *g, bool reported);
+/* Adds to node_bytes[n] the bytes of the host-resident pages of [s, e)
+ * that the kernel placed on NUMA node n (move_pages); large spans are
+ * sampled, at most 512 pages a range, each standing for its share. Lock
+ * held. */
+void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
+		   uint64_t *node_bytes);
 
 /* ------------------------------------------------------------------ */
-/* Views (fault.c)                                                     */
+/* Faults and views (fault.c): the mechanism. It calls nothing of
+ * managed.c: it asks the resolver registered with it.                 */
+
+/* A fault the resolver settled: [s, e) of st, and whether the model serves
+ * it remotely (the block is then opened in place, the model unchanged). */
+struct fault_done {
+	struct mstate *st;
+	uintptr_t s, e;
+	bool remote;
+	uint64_t cost;          /* model cost, ns */
+};
+/* Resolves a fault at addr by proc (CUEMU_PROC_HOST or the device of the
+ * running emulated kernel); was_write: what the CPU says of the access.
+ * false: no managed range holds addr. Lock held. */
+typedef bool (*fault_resolver)(uintptr_t addr, int proc, bool was_write,
+			       struct fault_done *out);
+/* Sets the resolver; managed.c does, from a constructor. */
+void fault_set_resolver(fault_resolver fn);
+
+/* The address spans the handler takes faults in (the managed
+ * allocations): watch at allocation, unwatch at free, and ask without any
+ * lock held. watch: 0, or -1 out of memory. */
+int fault_watch(uintptr_t start, uintptr_t end);
+void fault_unwatch(uintptr_t start);
+bool fault_watched(uintptr_t p);
 
 /* Installs the SIGSEGV handler once (cuMemAllocManaged calls it). 0/-1. */
 int fault_install(void);
@@ -111,5 +224,8 @@ void view_flush_open(void);
 void view_open(uintptr_t start, uintptr_t end, bool write);
 /* The processor whose view is installed: CUEMU_PROC_HOST or a GPU. */
 int view_current(void);
+/* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
+ * managed memory fault as that device's (cuemuLaunchHostFunc). */
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
 
 #endif

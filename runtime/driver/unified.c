@@ -1,22 +1,27 @@
 /*
- * pointer.c - pointer attributes: cuPointerGetAttribute,
- * cuPointerGetAttributes, cuPointerSetAttribute and the runtime's
- * cudaPointerGetAttributes, for every kind of memory the address map holds
+ * unified.c - the driver API's Unified Addressing module: the pointer
+ * attributes (cuPointerGetAttribute, cuPointerGetAttributes,
+ * cuPointerSetAttribute) and managed memory's advice (cuMemAdvise in both
+ * forms), prefetch (cuMemPrefetchAsync in all forms) and range attributes
+ * (cuMemRangeGetAttribute, cuMemRangeGetAttributes).
+ *
+ * Pointer attributes answer for every kind of memory the address map holds
  * (device, pool blocks, pinned, registered, managed, VMM mappings) and for
- * memory it does not know.
+ * memory it does not know. A query takes one snapshot of what the map says
+ * about the pointer, under the lock, then answers every attribute from the
+ * snapshot with no lock held: the caller's result buffers may themselves be
+ * managed memory, whose first touch faults into fault.c. Each attribute is
+ * written with the width the real driver writes, and the errors and
+ * defaults are its own (probes/results/ptrattr.txt).
  *
- * A query takes one snapshot of what the map says about the pointer, under
- * the lock, then answers every attribute from the snapshot with no lock
- * held: the caller's result buffers may themselves be managed memory, whose
- * first touch faults into fault.c. Each attribute is written with the width
- * the real driver writes, and the errors and defaults are its own
- * (probes/results/ptrattr.txt).
+ * Advice, prefetch and range attributes check their arguments here, in the
+ * real driver's order, and leave the range model to model/managed.c.
  *
- * Locking: cuemu_lock() only while taking the snapshot or setting
- * SYNC_MEMOPS.
+ * Locking: cuemu_lock() while taking a pointer snapshot, setting
+ * SYNC_MEMOPS or aggregating a range's attributes; advice and prefetch take
+ * it in the model (model/managed.h).
  */
-#include "model/internal.h"
-#include "cudart/cudart.h" /* until its cuda* entries move to cudart/ */
+#include "model/managed.h"
 
 #include <string.h>
 
@@ -418,42 +423,346 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
 	return CUDA_SUCCESS;
 }
 
-/* ------------------------------------------------------------ runtime API */
+/* ------------------------------------------------------------ advice */
 
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
-				     const void *ptr)
+/* Validates the location an advice takes; resolves NUMA_CURRENT. *proc:
+ * the processor an accessed-by advice names. */
+static CUresult advice_loc(CUmem_advise what, CUmemLocation *loc, int *proc)
 {
-	uintptr_t p = (uintptr_t)ptr;
-	struct pinfo pi;
-	CUresult r;
-	int dev;
-
-	if ((r = cuemu_rt_current(NULL, &dev)))
-		return cuemu_rt_result(r);
-	if (!attributes)
-		return cuemu_rt_result(cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-						  "attributes is NULL"));
-	snapshot(p, dev, &pi);
-	memset(attributes, 0, sizeof *attributes);
-	attributes->type = cudaMemoryTypeUnregistered;
-	attributes->device = CU_DEVICE_INVALID;
-	/* Unregistered memory: the runtime hands the pointer back as the
-	 * host's, unchecked, as cuPointerGetAttributes does. */
-	attributes->hostPointer = (void *)p;
-	if (!pi.known)
-		return cudaSuccess;
-	attributes->hostPointer = NULL;
-	attributes->device = pi.device;
-	if (pi.reachable)
-		attributes->devicePointer = (void *)p;
-	if (pi.kind == CUEMU_KIND_MANAGED) {
-		attributes->type = cudaMemoryTypeManaged;
-		attributes->hostPointer = (void *)p;
-	} else if (pi.on_device) {
-		attributes->type = cudaMemoryTypeDevice;
-	} else {
-		attributes->type = cudaMemoryTypeHost;
-		attributes->hostPointer = (void *)p;
+	switch (what) {
+	case CU_MEM_ADVISE_SET_READ_MOSTLY:
+	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+		return CUDA_SUCCESS; /* the location is ignored */
+	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+		switch (loc->type) {
+		case CU_MEM_LOCATION_TYPE_DEVICE:
+			if (!mg_dev_ok(loc->id))
+				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+						  "device %d cannot hold managed "
+						  "memory", loc->id);
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST:
+			loc->id = 0;
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+			if (!cuemu_numa_valid(loc->id))
+				return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+						  "no host NUMA node %d", loc->id);
+			return CUDA_SUCCESS;
+		case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+			loc->type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+			loc->id = mg_current_node();
+			return CUDA_SUCCESS;
+		default:
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "location type %d is not a place",
+					  (int)loc->type);
+		}
+	case CU_MEM_ADVISE_SET_ACCESSED_BY:
+	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+		if (loc->type == CU_MEM_LOCATION_TYPE_HOST) {
+			*proc = CUEMU_PROC_HOST;
+			return CUDA_SUCCESS;
+		}
+		if (loc->type == CU_MEM_LOCATION_TYPE_DEVICE && mg_dev_ok(loc->id)) {
+			*proc = loc->id;
+			return CUDA_SUCCESS;
+		}
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "accessed-by takes a device or the host");
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "advice %d is unknown",
+				  (int)what);
 	}
-	return cudaSuccess;
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+			CUmemLocation location)
+{
+	CUresult r = cuemu_current(NULL, NULL);
+	int proc = -1;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	/* Checked even for the advices that ignore the location. */
+	if ((unsigned)location.type > CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not a place",
+				  (int)location.type);
+	if ((r = advice_loc(advice, &location, &proc)) != CUDA_SUCCESS)
+		return r;
+	return mg_advise(devPtr, count, advice, location, proc);
+}
+
+/* The form before CUDA 13 (a device, CU_DEVICE_CPU for the host), which
+ * the real libcuda still exports under the unversioned name. */
+static CUmemLocation dev_loc(CUdevice d)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_DEVICE, d };
+
+	if (d == CU_DEVICE_CPU)
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 };
+	else if (d < 0)
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, d };
+	return l;
+}
+
+#undef cuMemAdvise
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+		     CUdevice device);
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+		     CUdevice device)
+{
+	bool uses = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION ||
+		    advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
+		    advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
+
+	/* This form answers INVALID_DEVICE where _v2 answers INVALID_VALUE
+	 * (probe: old.advise_pref_invalid, old.advise_pref_dev99). */
+	if (uses && device != CU_DEVICE_CPU &&
+	    (device < 0 || device >= cuemu_device_count()))
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
+				  device);
+	return cuMemAdvise_v2(devPtr, count, advice, dev_loc(device));
+}
+
+/* ------------------------------------------------------------ prefetch */
+
+/* The processor (and host node, or -1) a prefetch to loc brings data to;
+ * a host location reads back with id 0. */
+static CUresult prefetch_target(CUmemLocation *loc, int *dst, int *node)
+{
+	*node = -1;
+	switch (loc->type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		if (loc->id < 0 || loc->id >= cuemu_device_count())
+			return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+					  "no device %d", loc->id);
+		*dst = loc->id;
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		*dst = CUEMU_PROC_HOST;
+		loc->id = 0;
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+		if (!cuemu_numa_valid(loc->id))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "no host NUMA node %d", loc->id);
+		*dst = CUEMU_PROC_HOST;
+		*node = loc->id;
+		return CUDA_SUCCESS;
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		/* The id reads back as given (probe: lp_id 5 for id 5). */
+		*dst = CUEMU_PROC_HOST;
+		*node = mg_current_node();
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not a place",
+				  (int)loc->type);
+	}
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
+			       CUmemLocation location, unsigned int flags,
+			       CUstream hStream)
+{
+	CUresult r = cuemu_check_init();
+	int dst = CUEMU_PROC_HOST, node;
+	CUstream s;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (flags != 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags must be 0, not 0x%x", flags);
+	if ((r = prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	return mg_prefetch(s, devPtr, count, location, dst, node);
+}
+
+#undef cuMemPrefetchAsync
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+			    CUdevice dstDevice, CUstream hStream);
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
+			    CUdevice dstDevice, CUstream hStream)
+{
+	if (dstDevice < CU_DEVICE_CPU)
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE, "no device %d",
+				  dstDevice);
+	return cuMemPrefetchAsync_v2(devPtr, count, dev_loc(dstDevice), 0,
+				     hStream);
+}
+
+/* The per-thread-default-stream forms: a null stream means the thread's. */
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+				    CUmemLocation location, unsigned int flags,
+				    CUstream hStream);
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+				    CUmemLocation location, unsigned int flags,
+				    CUstream hStream)
+{
+	return cuMemPrefetchAsync_v2(devPtr, count, location, flags,
+				     hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
+				 CUdevice dstDevice, CUstream hStream);
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
+				 CUdevice dstDevice, CUstream hStream)
+{
+	return cuMemPrefetchAsync(devPtr, count, dstDevice,
+				  hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+/* ------------------------------------------------------------ range attributes */
+
+/* A location as a CUdevice: the GPU, CU_DEVICE_CPU for any host kind. */
+static int loc_device(CUmemLocation l)
+{
+	switch (l.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		return l.id;
+	case CU_MEM_LOCATION_TYPE_HOST:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return CU_DEVICE_CPU;
+	default:
+		return CU_DEVICE_INVALID;
+	}
+}
+
+/* A location's id as the range attributes report it. */
+static int loc_id(CUmemLocation l)
+{
+	switch (l.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return l.id;
+	case CU_MEM_LOCATION_TYPE_HOST:
+		return CU_DEVICE_CPU;
+	default:
+		return CU_DEVICE_INVALID;
+	}
+}
+
+static CUresult check_size(CUmem_range_attribute attr, size_t size)
+{
+	switch (attr) {
+	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+		if (size != 4)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be 4, not %zu", size);
+		return CUDA_SUCCESS;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+		if (size != sizeof(CUmemLocationType))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be %zu, not %zu",
+					  sizeof(CUmemLocationType), size);
+		return CUDA_SUCCESS;
+	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		if (size == 0 || size % 4)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dataSize must be a non-zero multiple "
+					  "of 4, not %zu", size);
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "range attribute %d is unknown", (int)attr);
+	}
+}
+
+static void fill(void *data, size_t size, CUmem_range_attribute attr,
+		 const struct mg_agg *g)
+{
+	int32_t *out = data;
+	size_t i = 0, n = size / 4;
+	int p;
+
+	switch (attr) {
+	case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+		*out = g->read_mostly;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+		*out = loc_device(g->pref);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+		*out = loc_device(g->lp);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+		*(CUmemLocationType *)data = g->pref.type;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+		*out = loc_id(g->pref);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+		*(CUmemLocationType *)data = g->lp.type;
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+		*out = loc_id(g->lp);
+		break;
+	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
+		for (p = 0; p < CUEMU_NPROC && i < n; p++)
+			if (g->accessed_by & ((cuemu_procmask)1 << p))
+				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
+		for (; i < n; i++)
+			out[i] = CU_DEVICE_INVALID;
+		break;
+	default:
+		break;
+	}
+}
+
+CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
+				 CUmem_range_attribute *attributes,
+				 size_t numAttributes, CUdeviceptr devPtr,
+				 size_t count)
+{
+	CUresult r = cuemu_check_init();
+	struct mstate *st;
+	struct mg_agg g;
+	uintptr_t s, e;
+	size_t i;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
+		return r;
+	if (numAttributes == 0 || !data || !dataSizes || !attributes)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "no attributes to query");
+	for (i = 0; i < numAttributes; i++) {
+		if (!data[i])
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "data[%zu] is NULL", i);
+		if ((r = check_size(attributes[i], dataSizes[i])) != CUDA_SUCCESS)
+			return r;
+	}
+	cuemu_lock();
+	r = mg_check_range(devPtr, count, &st, &s, &e);
+	if (r == CUDA_SUCCESS) {
+		mg_aggregate(st, s, e, &g, true);
+		for (i = 0; i < numAttributes; i++)
+			fill(data[i], dataSizes[i], attributes[i], &g);
+	}
+	cuemu_unlock();
+	return r;
+}
+
+CUresult cuMemRangeGetAttribute(void *data, size_t dataSize,
+				CUmem_range_attribute attribute,
+				CUdeviceptr devPtr, size_t count)
+{
+	return cuMemRangeGetAttributes(&data, &dataSize, &attribute, 1, devPtr,
+				       count);
 }

@@ -1,0 +1,61 @@
+/*
+ * managed.c - cuMemAllocManaged and the emulated-kernel entries of cuemu.h
+ * (cuemuLaunchHostFunc, cuemuAccess): their argument checks, in the order
+ * the real driver makes them, over the managed memory model
+ * (model/managed.c, model/fault.c).
+ *
+ * Locking: no lock is taken here; the model takes the process lock for the
+ * part of each call that needs it (see model/managed.h), and an emulated
+ * kernel runs on its stream's worker with no lock held.
+ */
+#include "model/managed.h"
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+			   unsigned int flags)
+{
+	CUcontext ctx;
+	int dev;
+	CUresult r = cuemu_current(&ctx, &dev);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
+	if (bytesize == 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
+	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
+				  "CU_MEM_ATTACH_HOST", flags);
+	return mg_alloc(ctx, dev, bytesize, flags, dptr);
+}
+
+CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
+{
+	CUresult r = cuemu_check_init();
+	CUstream s;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!fn)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	return fault_launch(s, fn, arg);
+}
+
+CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
+{
+	CUresult r = cuemu_check_init();
+	CUstream s;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!n || !flags ||
+	    (flags & ~(unsigned)(CUEMU_ACCESS_READ | CUEMU_ACCESS_WRITE)))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "need a size and READ and/or WRITE");
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	return mg_access(s, p, n, flags & CUEMU_ACCESS_WRITE);
+}

@@ -1,0 +1,33 @@
+/*
+ * perf.c - the event bus of the managed memory model (see perf.h): a table
+ * of subscribers per event, called in the order they subscribed.
+ *
+ * Locking: none of its own. The table is written only by constructors,
+ * before any thread runs, and read under cuemu_lock() by notifications.
+ */
+#include "model/perf.h"
+
+#define PERF_MAX_SUBSCRIBERS 4
+
+/* The subscribers of each event. Global because the policies are the
+ * process's: one LRU order, one thrash detector. */
+static struct {
+	perf_cb cb[PERF_MAX_SUBSCRIBERS];
+	int n;
+} subs[PERF_EVENT__COUNT];
+
+int perf_subscribe(enum perf_event ev, perf_cb cb)
+{
+	if (ev >= PERF_EVENT__COUNT || subs[ev].n == PERF_MAX_SUBSCRIBERS)
+		return -1;
+	subs[ev].cb[subs[ev].n++] = cb;
+	return 0;
+}
+
+void perf_notify(enum perf_event ev, struct perf_data *d)
+{
+	int i;
+
+	for (i = 0; i < subs[ev].n; i++)
+		subs[ev].cb[i](ev, d);
+}

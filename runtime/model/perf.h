@@ -1,0 +1,86 @@
+/*
+ * perf.h - the event bus of the managed memory model. The mechanism
+ * (managed.c) says what happens to ranges: a processor uses one, a fault is
+ * about to migrate one, a fault was resolved, bytes moved, a block was
+ * evicted, a device has no room. The policies subscribe and react: evict.c
+ * keeps the LRU order and makes room, thrash.c detects thrashing and asks
+ * for pinning. The shape is NVIDIA's UVM driver's (uvm_perf_events.c, with
+ * uvm_perf_thrashing.c and uvm_perf_prefetch.c subscribing), so that a new
+ * heuristic (prefetch growth, access counters, the timing model) is a file
+ * of its own that subscribes, not a change in the middle of the mechanism.
+ *
+ * Locking: notifications are made with cuemu_lock() held, and callbacks run
+ * under it, in the order they subscribed. Subscribe from a constructor,
+ * before any thread runs: the table is not locked.
+ */
+#ifndef CUEMU_PERF_H
+#define CUEMU_PERF_H
+
+#include "model/managed.h"
+
+enum perf_event {
+	/* A fault or a prefetch uses r (each range it visits, first thing):
+	 * .use */
+	PERF_EVENT_USE,
+	/* A fault is about to migrate r (not read-mostly) to proc; a
+	 * subscriber sets .pin to keep it on the host instead: .fault_migrate */
+	PERF_EVENT_FAULT_MIGRATE,
+	/* An access by proc over [s, e) was resolved as a fault (mg_fault:
+	 * the SIGSEGV handler, emulated kernels, declared accesses, copies):
+	 * .fault */
+	PERF_EVENT_FAULT,
+	/* bytes of st moved from one processor to another: .migration */
+	PERF_EVENT_MIGRATION,
+	/* [s, e) of st left dev for the host: .eviction */
+	PERF_EVENT_EVICTION,
+	/* bytes do not fit on dev; a subscriber may free room there, adding
+	 * the model cost to .cost. [s, e) of st is what is being brought in
+	 * and must stay: .no_room */
+	PERF_EVENT_NO_ROOM,
+	PERF_EVENT__COUNT
+};
+
+struct perf_data {
+	struct mstate *st;
+	union {
+		struct {
+			struct mrange *r;
+			int proc;
+		} use;
+		struct {
+			struct mrange *r;
+			int proc;
+			bool pin;          /* out */
+		} fault_migrate;
+		struct {
+			uintptr_t s, e;
+			int proc;
+			bool write;
+			uint64_t faults;   /* faults counted, as mg_fault's */
+			uint64_t pinned;   /* ranges pinned on FAULT_MIGRATE */
+		} fault;
+		struct {
+			int from, to;
+			uint64_t bytes;
+			bool fault;        /* by a fault, not a prefetch */
+		} migration;
+		struct {
+			int dev;
+			uintptr_t s, e;
+		} eviction;
+		struct {
+			int dev;
+			uint64_t bytes;
+			uintptr_t s, e;
+			uint64_t cost;     /* out: ns */
+		} no_room;
+	};
+};
+
+typedef void (*perf_cb)(enum perf_event ev, struct perf_data *d);
+
+/* 0, or -1 when the event has no room for another subscriber. */
+int perf_subscribe(enum perf_event ev, perf_cb cb);
+void perf_notify(enum perf_event ev, struct perf_data *d);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * ctl_managed.c - managed memory's part of an allocation's /cu directory:
+ * the policy and residency files (preferred_location, accessed_by,
+ * read_mostly, last_prefetch_location, holders, residency), the counters,
+ * the ranges/ entries, and the writes (preferred_location, accessed_by,
+ * read_mostly, prefetch, advise). The allocations ctl class calls these.
+ *
+ * Reads look at the range model (model/managed.h) and aggregate a span of
+ * it the way the range attributes do. Writes run the public entry points
+ * (cuMemAdvise_v2, cuMemPrefetchAsync_v2) in the allocation's context, so
+ * that a write to /cu takes the same code path, checks and answers as the
+ * program's own call.
+ *
+ * Locking: reads run with the process lock held (control.c takes it for a
+ * whole answer, so a file's text is one moment of the process); writes run
+ * without it, and the entry points they call take it.
+ */
+#include "model/managed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static inline cuemu_procmask bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading: the managed keys of an allocation and its ranges/          */
+
+static json_t *loc_json(CUmemLocation l, bool mixed)
+{
+	char w[24];
+
+	return json_string(mixed ? "mixed" : cuemu_loc_str(l, w, sizeof w));
+}
+
+static json_t *procs_json(cuemu_procmask m)
+{
+	json_t *arr = json_array();
+	char w[16];
+	int p;
+
+	for (p = 0; p < CUEMU_NPROC; p++)
+		if (m & bit(p))
+			json_array_append_new(arr, json_string(
+				cuemu_proc_str(p, w, sizeof w)));
+	return arr;
+}
+
+static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
+			      const struct mg_agg *g)
+{
+	uint64_t node[CUEMU_MAX_NUMA] = { 0 };
+	json_t *o = json_object();
+	char w[16];
+	int p;
+
+	for (p = 0; p < cuemu_device_count() && p < CUEMU_MAX_DEVICES; p++)
+		json_object_set_new(o, cuemu_proc_str(p, w, sizeof w),
+				    json_integer((json_int_t)g->bytes[p]));
+	json_object_set_new(o, "cpu",
+			    json_integer((json_int_t)g->bytes[CUEMU_PROC_HOST]));
+	mg_numa_bytes(st, s, e, node);
+	for (p = 0; p < cuemu_numa_count() && p < CUEMU_MAX_NUMA; p++) {
+		snprintf(w, sizeof w, "numa%d", p);
+		json_object_set_new(o, w, json_integer((json_int_t)node[p]));
+	}
+	return o;
+}
+
+static void add_writable(json_t *obj)
+{
+	static const char *const w[] = { "preferred_location", "accessed_by",
+		"read_mostly", "prefetch", "advise" };
+	json_t *arr = json_object_get(obj, "writable");
+	size_t i;
+
+	if (!json_is_array(arr)) {
+		arr = json_array();
+		json_object_set_new(obj, "writable", arr);
+	}
+	for (i = 0; i < sizeof w / sizeof *w; i++)
+		json_array_append_new(arr, json_string(w[i]));
+}
+
+/* The policy and residency keys of a span: shared by the allocation and
+ * its ranges/ entries. */
+static void span_json(struct mstate *st, uintptr_t s, uintptr_t e, json_t *o)
+{
+	struct mg_agg g;
+
+	mg_aggregate(st, s, e, &g, false);
+	json_object_set_new(o, "preferred_location", loc_json(g.pref, g.pref_mixed));
+	json_object_set_new(o, "accessed_by", procs_json(g.accessed_by));
+	json_object_set_new(o, "read_mostly", json_integer(g.read_mostly));
+	json_object_set_new(o, "last_prefetch_location",
+			    loc_json(g.lp, g.lp_mixed));
+	json_object_set_new(o, "holders", procs_json(g.holders_all));
+	json_object_set_new(o, "residency", residency_json(st, s, e, &g));
+}
+
+void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
+{
+	struct mstate *st = a->priv;
+	json_t *ctr = json_object();
+	int c;
+
+	if (!st)
+		return;
+	span_json(st, a->base, a->base + a->span, obj);
+	for (c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(ctr, cuemu_counter_names[c],
+				    json_integer((json_int_t)st->ctr[c]));
+	json_object_set_new(obj, "counters", ctr);
+	json_object_set_new(obj, "range_count",
+			    json_integer((json_int_t)st->ranges.n));
+	add_writable(obj);
+}
+
+static json_t *range_json(struct mstate *st, uintptr_t s, uintptr_t e)
+{
+	json_t *o = json_object();
+	char b[32];
+
+	snprintf(b, sizeof b, "0x%lx", (unsigned long)s);
+	json_object_set_new(o, "start", json_string(b));
+	snprintf(b, sizeof b, "0x%lx", (unsigned long)e);
+	json_object_set_new(o, "end", json_string(b));
+	span_json(st, s, e, o);
+	return o;
+}
+
+json_t *cuemu_managed_ranges(struct cuemu_alloc *a)
+{
+	struct mstate *st = a->priv;
+	json_t *arr = json_array();
+	struct mrange *r;
+
+	if (!st)
+		return arr;
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
+		json_array_append_new(arr, range_json(st, r->start, r->end));
+	return arr;
+}
+
+json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
+				uintptr_t end, CUresult *err)
+{
+	struct mstate *st = a->priv;
+	json_t *o;
+
+	if (!st || start >= end || start % CUEMU_PAGE || end % CUEMU_PAGE ||
+	    start < a->base || end > a->base + a->span) {
+		*err = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "not a page-aligned range of the allocation");
+		return NULL;
+	}
+	o = range_json(st, start, end);
+	add_writable(o);
+	*err = CUDA_SUCCESS;
+	return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing: through the API, as a program would                        */
+
+/* Runs a prefetch through the API on a stream of our own, and waits. */
+static CUresult ctl_prefetch(uintptr_t s, uintptr_t e, CUmemLocation loc)
+{
+	CUstream st = NULL;
+	CUresult r;
+
+	if ((r = cuStreamCreate(&st, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS)
+		return r;
+	r = cuMemPrefetchAsync_v2((CUdeviceptr)s, e - s, loc, 0, st);
+	if (r == CUDA_SUCCESS)
+		r = cuStreamSynchronize(st);
+	cuStreamDestroy(st);
+	return r;
+}
+
+/* "+gpu1", "-gpu1", or a list of words that becomes the exact set. */
+static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
+{
+	CUmemLocation l;
+	char buf[256], *w, *save = NULL;
+	cuemu_procmask want = 0;
+	CUresult r;
+	int p;
+
+	while (*value == ' ')
+		value++;
+	if (*value == '+' || *value == '-') {
+		if (cuemu_loc_parse(value + 1, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return cuMemAdvise_v2(s, e - s, *value == '+' ?
+			      CU_MEM_ADVISE_SET_ACCESSED_BY :
+			      CU_MEM_ADVISE_UNSET_ACCESSED_BY, l);
+	}
+	snprintf(buf, sizeof buf, "%s", value);
+	for (w = strtok_r(buf, " \t\n,", &save); w;
+	     w = strtok_r(NULL, " \t\n,", &save)) {
+		if (cuemu_loc_parse(w, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (l.type == CU_MEM_LOCATION_TYPE_INVALID)
+			continue; /* "none" */
+		if ((p = cuemu_loc_proc(l)) < 0 ||
+		    (l.type != CU_MEM_LOCATION_TYPE_DEVICE &&
+		     l.type != CU_MEM_LOCATION_TYPE_HOST))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "accessed_by takes gpuN or cpu");
+		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !mg_dev_ok(l.id))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "no device %d", l.id);
+		want |= bit(p);
+	}
+	/* Unset what is not wanted and set the rest: the exact set. */
+	for (p = 0; p < CUEMU_NPROC; p++) {
+		CUmemLocation pl = p == CUEMU_PROC_HOST ?
+			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
+			(CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, p };
+		if (p < CUEMU_PROC_HOST && !mg_dev_ok(p))
+			continue;
+		r = cuMemAdvise_v2(s, e - s, (want & bit(p)) ?
+			   CU_MEM_ADVISE_SET_ACCESSED_BY :
+			   CU_MEM_ADVISE_UNSET_ACCESSED_BY, pl);
+		if (r != CUDA_SUCCESS)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* "set_preferred_location gpu1", "unset_accessed_by cpu", ... */
+static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_INVALID, 0 };
+	char word[40] = "", arg[40] = "";
+	int i, n = sscanf(value, "%39s %39s", word, arg);
+
+	if (n < 1)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no advice given");
+	for (i = 1; i <= 6; i++)
+		if (!strcmp(word, mg_advice_name((CUmem_advise)i)))
+			break;
+	if (i > 6)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "'%s' is not an advice", word);
+	if (n == 2 && cuemu_loc_parse(arg, &l) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cuMemAdvise_v2(s, e - s, (CUmem_advise)i, l);
+}
+
+CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
+			   const char *attr, const char *value)
+{
+	CUmemLocation l;
+	CUresult r;
+
+	/* The API calls below need a current context, as a program's would:
+	 * the one the allocation was made in. They look the range up again,
+	 * so an allocation freed meanwhile is refused, not touched. */
+	if ((r = cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
+		return r;
+	if (start >= end)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
+	if (!strcmp(attr, "preferred_location")) {
+		if (cuemu_loc_parse(value, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return cuMemAdvise_v2(start, end - start,
+			      l.type == CU_MEM_LOCATION_TYPE_INVALID ?
+			      CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION :
+			      CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
+	}
+	if (!strcmp(attr, "accessed_by"))
+		return ctl_accessed_by(start, end, value);
+	if (!strcmp(attr, "read_mostly")) {
+		while (*value == ' ')
+			value++;
+		if (*value != '0' && *value != '1')
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "read_mostly takes 0 or 1");
+		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+		return cuMemAdvise_v2(start, end - start, *value == '1' ?
+			      CU_MEM_ADVISE_SET_READ_MOSTLY :
+			      CU_MEM_ADVISE_UNSET_READ_MOSTLY, l);
+	}
+	if (!strcmp(attr, "prefetch")) {
+		if (cuemu_loc_parse(value, &l) < 0)
+			return CUDA_ERROR_INVALID_VALUE;
+		return ctl_prefetch(start, end, l);
+	}
+	if (!strcmp(attr, "advise"))
+		return ctl_advise(start, end, value);
+	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "%s is not writable", attr);
+}
