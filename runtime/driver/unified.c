@@ -22,6 +22,8 @@
  * it in the model (model/managed.h).
  */
 #include "model/managed.h"
+#include "model/pool.h"
+#include "model/vmm.h"
 
 #include <string.h>
 

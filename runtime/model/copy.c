@@ -25,6 +25,7 @@
  * into fault.c, which takes the process lock).
  */
 #include "model/internal.h"
+#include "model/vmm.h"
 #include "model/copy.h"
 
 #include <stdlib.h>

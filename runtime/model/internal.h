@@ -110,6 +110,8 @@ int cuemu_numa_count(void);            /* host NUMA nodes (libnuma) */
 bool cuemu_numa_valid(int node);
 uint64_t cuemu_numa_total(int node);    /* bytes, from libnuma */
 const char *cuemu_machine_name(void);   /* the topology's name */
+/* The machine's own name, as CUEMU_MACHINE gives it ("cuemu" unset). */
+const char *cuemu_machine_id(void);
 /* Link between two processors (GPU index or CUEMU_PROC_HOST). */
 const struct cuemu_link *cuemu_link(int from, int to);
 /* Model cost of moving bytes between processors, in nanoseconds. */
@@ -252,17 +254,10 @@ bool cuemu_managed_contains(uintptr_t p);
 CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
                              CUstream s);
 
-/* memory.c's cuMemFree dispatches on kind: managed.c frees managed memory,
- * pool.c frees a pool block synchronously (cuemu_pool_free_now, in
- * model/pool.h). Both take the process lock. */
+/* The free path of model/memory.c dispatches on kind: managed.c frees
+ * managed memory, pool.c a pool block synchronously (cuemu_pool_free_now,
+ * in model/pool.h). Both take the process lock. */
 CUresult cuemu_managed_free(struct cuemu_alloc *a);
-
-/* The pool allocator's and VMM's models (cuemu_pool_free_now,
- * cuemu_pool_of, cuemu_pool_id; cuemu_vmm_lookup and struct
- * cuemu_map_info) have headers of their own, included here until memory.c,
- * pointer.c and copy.c include them themselves. */
-#include "model/pool.h"
-#include "model/vmm.h"
 
 /* ------------------------------------------------------------------ */
 /* What the model tells (notify.c): its events, handed to the sinks that
@@ -279,37 +274,5 @@ void cuemu_on_event(void (*sink)(const char *type, const char *text));
 /* Per-process counters, summed over devices (processes/<pid>/counters). */
 void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n);
 uint64_t cuemu_proc_counter_get(enum cuemu_counter c);
-
-/* ------------------------------------------------------------------ */
-/* The control surface (control.c routes /cu paths; subsystems answer).
- * Paths look like "allocations/12/preferred_location". get answers a JSON
- * object whose keys are the file names of the object's directory; a scalar
- * is the file's one line, an array its words, an object its "key value"
- * lines. get runs with the process lock held, so that an answer is one
- * moment of the process. set runs without it, through the API's code path. */
-struct cuemu_ctl_class {
-	const char *name;                 /* "allocations", "pools", ... */
-	json_t *(*list)(void);            /* array of ids */
-	/* rest: "" for the object, or "ranges", "ranges/<s>-<e>", ... */
-	json_t *(*get)(uint64_t id, const char *rest, CUresult *err);
-	CUresult (*set)(uint64_t id, const char *rest, const char *value);
-};
-extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
-extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
-extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
-extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
-
-/* outward/ctl_managed.c: managed memory's part of an allocation's
- * directory (lock held). */
-void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
-json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
-json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
-                                uintptr_t end, CUresult *err);
-/* attr: preferred_location, accessed_by, read_mostly, prefetch, advise,
- * over the absolute addresses [start, end), run in ctx (the allocation's
- * context) through the API. No lock held; takes no allocation pointer, since
- * the allocation may be freed while the write runs. */
-CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
-                           const char *attr, const char *value);
 
 #endif

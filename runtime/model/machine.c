@@ -434,6 +434,15 @@ uint64_t cuemu_numa_total(int node)
 	return cuemu_numa_valid(node) ? topo.numa_total[node] : 0;
 }
 
+const char *cuemu_machine_id(void)
+{
+	const char *m = getenv("CUEMU_MACHINE");
+
+	if (seg_name[0] == '/')
+		return seg_name + 1;
+	return m && *m ? m : "cuemu";
+}
+
 const char *cuemu_machine_name(void)
 {
 	return seg ? topo.name : "";

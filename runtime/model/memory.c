@@ -24,6 +24,8 @@
  * memory that is gone.
  */
 #include "model/internal.h"
+#include "model/pool.h"
+#include "model/vmm.h"
 
 #include <errno.h>
 #include <numa.h>

@@ -13,7 +13,9 @@
  * through the API's entry points (cuemuSetLabel, the managed setter), so
  * it is checked as a caller's would be.
  */
+#include "outward/outward.h"
 #include "model/internal.h"
+#include "model/pool.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,6 +15,7 @@
  * whole answer, so a file's text is one moment of the process); writes run
  * without it, and the entry points they call take it.
  */
+#include "outward/outward.h"
 #include "model/managed.h"
 
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * them; set runs without it and takes it only to find the pool by its id,
  * since the entry point it calls takes it again.
  */
+#include "outward/outward.h"
 #include "model/pool.h"
 
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * them; set runs without it and takes it only to read what it will write,
  * since cuMemSetAccess takes it again.
  */
+#include "outward/outward.h"
 #include "model/vmm.h"
 
 #include <stdio.h>

@@ -17,4 +17,37 @@ json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last);
 void cuemu_set_last_error(CUresult r, const char *msg);
 json_t *cuemu_last_error_json(void);
 
+/* ------------------------------------------------------------------ */
+/* The control surface (control.c routes /cu paths; a ctl class of each
+ * family answers).
+ * Paths look like "allocations/12/preferred_location". get answers a JSON
+ * object whose keys are the file names of the object's directory; a scalar
+ * is the file's one line, an array its words, an object its "key value"
+ * lines. get runs with the process lock held, so that an answer is one
+ * moment of the process. set runs without it, through the API's code path. */
+struct cuemu_ctl_class {
+	const char *name;                 /* "allocations", "pools", ... */
+	json_t *(*list)(void);            /* array of ids */
+	/* rest: "" for the object, or "ranges", "ranges/<s>-<e>", ... */
+	json_t *(*get)(uint64_t id, const char *rest, CUresult *err);
+	CUresult (*set)(uint64_t id, const char *rest, const char *value);
+};
+extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
+extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
+extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
+
+/* outward/ctl_managed.c: managed memory's part of an allocation's
+ * directory (lock held). */
+void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj);
+json_t *cuemu_managed_ranges(struct cuemu_alloc *a);
+json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
+                                uintptr_t end, CUresult *err);
+/* attr: preferred_location, accessed_by, read_mostly, prefetch, advise,
+ * over the absolute addresses [start, end), run in ctx (the allocation's
+ * context) through the API. No lock held; takes no allocation pointer, since
+ * the allocation may be freed while the write runs. */
+CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
+                           const char *attr, const char *value);
+
 #endif

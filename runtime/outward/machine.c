@@ -1,0 +1,115 @@
+/*
+ * machine.c - the machine as cufs shows it under /cu/devices: each device
+ * with its memory, use, links and counters, and the host's NUMA nodes, as
+ * JSON (cuemuMachineJson, cuemu-private.h). It reads the machine segment
+ * through the model; no state of its own, no locks.
+ */
+#include "model/internal.h"
+#include "outward/cuemu-private.h"
+
+#include <numa.h>
+#include <stdlib.h>
+
+static const char *link_kind(int kind)
+{
+	static const char *const k[] = { "none", "nvlink", "pcie", "local" };
+
+	return kind >= 0 && kind < 4 ? k[kind] : "unknown";
+}
+
+static json_t *counters_json(int proc)
+{
+	json_t *o = json_object();
+
+	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(o, cuemu_counter_names[c], json_integer(
+			(json_int_t)cuemu_counter_get(proc, (enum cuemu_counter)c)));
+	return o;
+}
+
+static json_t *links_json(int from, json_t *peers)
+{
+	json_t *links = json_object();
+	char w[16];
+
+	for (int to = 0; to < CUEMU_NPROC; to++) {
+		const struct cuemu_link *l;
+
+		if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
+		    to == from || !(l = cuemu_link(from, to)) || !l->kind)
+			continue;
+		cuemu_proc_str(to, w, sizeof w);
+		if (peers && to != CUEMU_PROC_HOST)
+			json_array_append_new(peers, json_string(w));
+		json_object_set_new(links, w, json_pack("{s:s,s:f,s:I}",
+			"kind", link_kind(l->kind), "gbps", l->gbps,
+			"latency_ns", (json_int_t)l->lat_ns));
+	}
+	return links;
+}
+
+static json_t *device_json(int d)
+{
+	const struct cuemu_device_info *info = cuemu_device(d);
+	uint64_t used = cuemu_mem_used(d);
+	json_t *peers = json_array(), *links = links_json(d, peers);
+	char uuid[40];
+	int n = 0;
+
+	for (int i = 0; i < 16; i++)
+		n += snprintf(uuid + n, sizeof uuid - (size_t)n, "%s%02x",
+			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			      info->uuid[i]);
+	return json_pack("{s:i,s:s,s:s,s:I,s:I,s:I,s:i,s:o,s:o,s:o}",
+			 "index", d, "name", info->name, "uuid", uuid,
+			 "total_memory", (json_int_t)info->total,
+			 "used_memory", (json_int_t)used,
+			 "free_memory", (json_int_t)(used < info->total ?
+						     info->total - used : 0),
+			 "numa_node", info->numa_node, "peers", peers,
+			 "links", links, "counters", counters_json(d));
+}
+
+/* devices/cpu: node<N>/memory for each host NUMA node, so that each node
+ * is a directory (an object of objects). */
+static json_t *cpu_json(void)
+{
+	json_t *cpu = json_pack("{s:i}", "numa_nodes", cuemu_numa_count());
+	char key[16];
+
+	for (int n = 0; n < cuemu_numa_count(); n++) {
+		json_t *mem = json_pack("{s:I}", "total_memory",
+					(json_int_t)cuemu_numa_total(n));
+		long long fr = -1;
+
+		/* Free memory is the kernel's, where the node is real. */
+		if (numa_available() >= 0 && n <= numa_max_node() &&
+		    numa_node_size64(n, &fr) >= 0 && fr >= 0)
+			json_object_set_new(mem, "free_memory", json_integer(fr));
+		snprintf(key, sizeof key, "node%d", n);
+		json_object_set_new(cpu, key, json_pack("{s:o}", "memory", mem));
+	}
+	json_object_set_new(cpu, "links", links_json(CUEMU_PROC_HOST, NULL));
+	json_object_set_new(cpu, "counters", counters_json(CUEMU_PROC_HOST));
+	return cpu;
+}
+
+char *cuemuMachineJson(void)
+{
+	json_t *o, *devs;
+	char *s;
+
+	if (cuemu_machine_attach() < 0)
+		o = json_pack("{s:s}", "error", cuemu_errmsg());
+	else {
+		devs = json_array();
+		for (int d = 0; d < cuemu_device_count(); d++)
+			json_array_append_new(devs, device_json(d));
+		o = json_pack("{s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
+			      "machine", cuemu_machine_id(), "devices", devs,
+			      "cpu", cpu_json());
+	}
+	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return s;
+}
