@@ -532,6 +532,9 @@ static struct entry *line_locked(struct cufs_ev_reader *r, uint64_t vline,
 		r->hint = *seq = s;
 		return e;
 	}
+	/* Nothing up to the newest is it: a reader waiting for its
+	 * process's next line looks only at what comes after. */
+	r->hint = s;
 	return NULL;
 }
 
