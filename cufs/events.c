@@ -58,7 +58,7 @@ struct view {
 	uint64_t lines, bytes;
 	uint64_t gone_lines, gone_bytes;
 	uint64_t lost_process;   /* lines a process's ring dropped unread */
-	uint64_t lost_readers;   /* lines readers reached only once gone */
+	uint64_t lost_readers;   /* lines readers fell behind by */
 	struct timespec mtime;   /* when the last line came */
 };
 
@@ -93,6 +93,9 @@ struct cufs_ev_reader {
 	 * here. A read anywhere else is placed by its offset. */
 	bool placed;
 	uint64_t koff;
+	/* Placed by a read in the dropped part: it asked for old lines,
+	 * it did not fall behind, so readers' counter leaves it out. */
+	bool asked_old;
 	/* A dropped-lines line not yet given in full. */
 	char mark[128];
 	size_t mlen, moff;
@@ -268,6 +271,9 @@ static size_t take_locked(struct source *s, json_t *events)
 	int n;
 
 	json_array_foreach(events, i, e) {
+		/* No more than was asked for. */
+		if (i == CUFS_EVENT_ASK)
+			break;
 		seq = json_object_get(e, "seq");
 		line = json_object_get(e, "line");
 		if (!json_is_integer(seq) || json_integer_value(seq) < 1 ||
@@ -567,6 +573,7 @@ static void place_locked(struct cufs_ev_reader *r, uint64_t off)
 	r->mlen = r->moff = 0;
 	r->inl = 0;
 	r->hint = 0;
+	r->asked_old = off < v->gone_bytes;
 	if (off >= v->bytes) {
 		r->vline = v->lines;
 		r->hint = ev.all.lines + 1;
@@ -637,9 +644,12 @@ static void mark_locked(struct cufs_ev_reader *r, struct view *v,
 	}
 	r->mlen = (size_t)n;
 	r->moff = 0;
-	v->lost_readers += to - r->vline;
-	if (r->src)
-		ev.all.lost_readers += to - r->vline;
+	if (!r->asked_old) {
+		v->lost_readers += to - r->vline;
+		if (r->src)
+			ev.all.lost_readers += to - r->vline;
+	}
+	r->asked_old = false;
 	r->vline = to;
 	r->inl = 0;
 	r->hint = 0;

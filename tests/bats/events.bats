@@ -239,29 +239,43 @@ print(text, end="")
 @test "events: a reader held back sees the dropped-lines line" {
 	n_all=$(timeout 5 cat "$MNT/events" | wc -l)
 	a_lines=$(timeout 5 cat "$MNT/processes/$A_pid/events" | wc -l)
+	[ "$(dropped "$MNT/events_dropped" readers)" = 0 ]
+	# A stream not read, and a file read 20 bytes into A's first line.
 	exec {held}<"$MNT/events_pipe"
-	# A flood: 4096 lines a round of the relay, past what the log keeps.
+	exec {held_a}<"$MNT/processes/$A_pid/events"
+	[ "$(timeout 5 dd bs=20 count=1 status=none <&$held_a | wc -c)" = 20 ]
+	# A flood: lines faster than anyone reads, past what the log keeps.
 	fake H 1 1024 flood
 	wait_for dropped_over log $((n_all + a_lines + 100))
 	stop_workload H
 	sleep 0.5 # what the relay had taken from H is in
 
-	# The stream opened before the flood was not read: its lines are gone.
+	# The stream's next lines are gone: it says so first.
 	IFS= read -r -t 5 first <&$held || fail "no line from the held stream"
 	exec {held}<&-
 	[[ $first =~ ^cufs\ $DROPPED_RE"log"$ ]] || fail "first line: $first"
+	# The file goes on where it was, past a newline that ends the part
+	# of the line it had: every line of A is gone.
+	a_gone=$(dropped "$MNT/processes/$A_pid/events_dropped" log)
+	[ "$a_gone" = "$a_lines" ]
+	run timeout 5 cat <&$held_a
+	exec {held_a}<&-
+	assert_output --regexp "^"$'\n'"$A_pid $DROPPED_RE""log$"
+	assert_output --partial " lines=$a_gone "
+	# Both count as readers that fell behind.
+	[ "$(dropped "$MNT/processes/$A_pid/events_dropped" readers)" = "$a_gone" ]
+	readers=$(dropped "$MNT/events_dropped" readers)
+	[ "$readers" -gt "$a_gone" ]
 
-	# Read from the start, the log first says how much it no longer keeps.
+	# Read from the start, the log first says how much it no longer
+	# keeps; asking for old lines is not falling behind.
 	gone=$(dropped "$MNT/events_dropped" log)
 	run timeout 5 head -n 1 "$MNT/events"
 	assert_output --regexp "^cufs $DROPPED_RE""log$"
 	assert_output --partial " lines=$gone "
-	# And so does one process's: the flood pushed out all of A's lines.
 	run timeout 5 head -n 1 "$MNT/processes/$A_pid/events"
 	assert_output --regexp "^$A_pid $DROPPED_RE""log$"
-	assert_output --partial " lines=$(dropped "$MNT/processes/$A_pid/events_dropped" log) "
-	[ "$(dropped "$MNT/events_dropped" readers)" -gt 0 ]
-	[ "$(dropped "$MNT/processes/$A_pid/events_dropped" readers)" -gt 0 ]
+	[ "$(dropped "$MNT/events_dropped" readers)" = "$readers" ]
 	# tail -n reaches only kept lines, without the dropped line.
 	run timeout 5 tail -n 3 "$MNT/events"
 	refute_output --partial " dropped "
