@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -80,20 +81,35 @@ int cufs_set(pid_t pid, const char *path, const char *value);
 void cufs_client_shutdown(void);
 
 /* ---------------------------------------------------------------- events.c
- * /events: a relay thread asks each process for its new event lines while
- * someone reads, and keeps the newest lines, each "<pid> <line>". */
+ * The event log: a relay thread takes every process's new event lines
+ * while cufs runs, and the log keeps the newest, each "<pid> <line>". A
+ * view is the whole log (pid 0) or one process's lines; each is read as
+ * a log file (events) or as a stream (events_pipe). */
 
-/* A reader's cursor starts at "now". */
-uint64_t cufs_events_open(void);
-void cufs_events_close(void);
-/* Copies whole lines after *cursor into buf (at most len bytes), advancing
- * *cursor; blocks up to wait_ms for the first. Answers the bytes copied
- * (0: none yet). */
-size_t cufs_events_read(uint64_t *cursor, char *buf, size_t len, int wait_ms);
-bool cufs_events_ready(uint64_t cursor);
-/* Called with a poll handle to notify when lines arrive (NULL: none). */
-void cufs_events_poll_wait(void *ph);
+struct cufs_ev_reader;
+
+/* Starts the relay: 0 or a negative errno. */
+int cufs_events_start(void);
 void cufs_events_stop(void);
+/* A view's log file: its size (bytes ever appended) and when its last
+ * line came. 0 or a negative errno. */
+int cufs_events_stat(pid_t pid, off_t *size, struct timespec *mtime);
+/* A view's counters of dropped lines as a JSON object (process, log,
+ * readers); NULL when there is no room for the view. */
+json_t *cufs_events_dropped(pid_t pid);
+/* Opens a reader of a view; a stream starts at what comes next. 0 or a
+ * negative errno. */
+int cufs_events_open(pid_t pid, bool pipe, struct cufs_ev_reader **out);
+void cufs_events_close(struct cufs_ev_reader *r);
+/* The log form: the bytes at off (0 at the end). The stream (off
+ * ignored): whole lines, waiting up to wait_ms for the first; -EAGAIN
+ * when none came, 0 at the end (its process is gone, or cufs stops). */
+ssize_t cufs_events_read(struct cufs_ev_reader *r, char *buf, size_t len,
+			 off_t off, int wait_ms);
+/* Whether a read would answer at once. */
+bool cufs_events_ready(struct cufs_ev_reader *r);
+/* Called with a poll handle to notify when lines come. */
+void cufs_events_poll_wait(void *ph);
 
 /* ---------------------------------------------------------------- tree.c */
 

@@ -8,7 +8,9 @@
  * lines), a value that is an object of objects is a directory, "json" is
  * the object pretty-printed, and the names in the object's "writable"
  * array are writable files. A file's text is taken once, at open, so one
- * read sequence shows one moment.
+ * read sequence shows one moment. The event log's files (events,
+ * events_pipe, events_dropped; at the top and in processes/<pid>/) are
+ * cufs's own: events.c keeps what they show.
  *
  * Locking: none here; client.c and events.c lock what they share. Each
  * FUSE request works on its own copies.
@@ -47,7 +49,9 @@ static const char *const fallback_writable[NCLASSES][12] = {
 };
 
 enum ntype { N_DIR, N_FILE, N_LINK };
-enum fkind { F_TEXT, F_EVENTS, F_SNAPSHOT };
+/* F_EVENTS is a view of the event log read as a file, F_EVENTS_PIPE as
+ * a stream (events.c). */
+enum fkind { F_TEXT, F_EVENTS, F_EVENTS_PIPE, F_SNAPSHOT };
 
 /* What a path is, with what it needs: a directory's entries, a file's
  * text, a link's target, and for a writable file where a write goes. */
@@ -390,6 +394,47 @@ static int resolve_devices(char **comps, int n, struct node *out)
 	return rc;
 }
 
+/* ---------------------------------------------------------------- events */
+
+/* The event log's files, at the top for every process and in each
+ * processes/<pid>/ for that one (cufs(5), EVENTS). */
+static const char *const event_files[] = {
+	"events", "events_pipe", "events_dropped",
+};
+
+static json_t *event_names(json_t *into)
+{
+	for (size_t i = 0; i < sizeof event_files / sizeof *event_files; i++)
+		json_array_append_new(into, json_string(event_files[i]));
+	return into;
+}
+
+/* name as one of the event log's files of pid's view (0: the whole log):
+ * 0, 1 when it is none of them, or a negative errno. The counters are
+ * taken now, as any file's text is. */
+static int resolve_events(const char *name, pid_t pid, uid_t uid,
+			  struct node *out)
+{
+	json_t *c;
+	int rc;
+
+	if (!strcmp(name, "events_dropped")) {
+		if (!(c = cufs_events_dropped(pid)))
+			return -ENFILE;
+		rc = make_file_node(out, cufs_render(c), uid);
+		json_decref(c);
+		return rc;
+	}
+	if (strcmp(name, "events") && strcmp(name, "events_pipe"))
+		return 1;
+	out->type = N_FILE;
+	out->fkind = name[6] ? F_EVENTS_PIPE : F_EVENTS;
+	out->mode = 0444;
+	out->uid = uid;
+	out->pid = pid;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- processes */
 
 static json_t *class_dirs(void)
@@ -473,9 +518,14 @@ static int resolve_processes(char **comps, int n, struct node *out)
 		return -ENOENT;
 	if (n >= 2 && (cls = class_index(comps[1])) >= 0)
 		return resolve_proc_class(&p[0], cls, comps + 2, n - 2, out);
+	if (n == 2 && (rc = resolve_events(comps[1], p[0].pid, p[0].uid,
+					   out)) <= 0)
+		return rc;
 	if (!(obj = cufs_get(p[0].pid, "process", &err)))
 		return -err;
-	extra = class_dirs();
+	/* Names cufs adds to the process's own: its objects' classes and
+	 * its view of the event log. */
+	extra = event_names(class_dirs());
 	ctx.uid = p[0].uid;
 	ctx.extra_dirs = extra;
 	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
@@ -614,27 +664,29 @@ static int resolve(const char *path, struct node *out, bool entries)
 	if (n == MAX_DEPTH)
 		rc = -ENOENT;
 	else if (n == 0) {
-		json_t *names = json_pack("[s,s,s,s]", "devices", "processes",
-					  "events", "snapshot.json");
+		json_t *names = json_pack("[s,s,s]", "devices", "processes",
+					  "snapshot.json");
 		json_t *more = class_dirs();
 
 		json_array_extend(names, more);
 		json_decref(more);
-		rc = make_dir_node(out, names, getuid());
+		rc = make_dir_node(out, event_names(names), getuid());
 	} else if (!strcmp(comps[0], "devices"))
 		rc = resolve_devices(comps + 1, n - 1, out);
 	else if (!strcmp(comps[0], "processes"))
 		rc = resolve_processes(comps + 1, n - 1, out);
 	else if ((cls = class_index(comps[0])) >= 0)
 		rc = resolve_class(cls, comps + 1, n - 1, out);
-	else if (n == 1 && (!strcmp(comps[0], "events") ||
-			    !strcmp(comps[0], "snapshot.json"))) {
+	else if (n == 1 && !strcmp(comps[0], "snapshot.json")) {
 		out->type = N_FILE;
-		out->fkind = comps[0][0] == 'e' ? F_EVENTS : F_SNAPSHOT;
+		out->fkind = F_SNAPSHOT;
 		out->mode = 0444;
 		out->uid = getuid();
 		rc = 0;
-	} else
+	} else if (n == 1 && (rc = resolve_events(comps[0], 0, getuid(),
+						  out)) <= 0)
+		;
+	else
 		rc = -ENOENT;
 	free(copy);
 	if (rc < 0)
@@ -649,7 +701,7 @@ struct fh {
 	char *text;
 	size_t len;
 	bool nonblock;
-	uint64_t cursor;     /* F_EVENTS */
+	struct cufs_ev_reader *ev;   /* F_EVENTS, F_EVENTS_PIPE */
 	pid_t pid;           /* writes */
 	char *setpath;
 };
@@ -740,8 +792,13 @@ static int cu_getattr(const char *path, struct stat *st,
 		st->st_mode = S_IFREG | n.mode;
 		st->st_nlink = 1;
 	}
+	/* The log grows like a file appended to: tail -f and less +F poll
+	 * the size (FUSE sends no inotify events), and the time is when
+	 * its last line came. */
+	if (n.type == N_FILE && n.fkind == F_EVENTS)
+		rc = cufs_events_stat(n.pid, &st->st_size, &st->st_mtim);
 	node_free(&n);
-	return 0;
+	return rc;
 }
 
 static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
@@ -804,9 +861,15 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 	}
 	h->kind = n.fkind;
 	h->nonblock = fi->flags & O_NONBLOCK;
-	if (n.fkind == F_EVENTS) {
-		h->cursor = cufs_events_open();
-		fi->nonseekable = 1;
+	if (n.fkind == F_EVENTS || n.fkind == F_EVENTS_PIPE) {
+		if ((rc = cufs_events_open(n.pid, n.fkind == F_EVENTS_PIPE,
+					   &h->ev)) < 0) {
+			free(h);
+			node_free(&n);
+			return rc;
+		}
+		/* The stream has no offsets; the log is read at any. */
+		fi->nonseekable = n.fkind == F_EVENTS_PIPE;
 	} else if (n.fkind == F_SNAPSHOT) {
 		h->text = snapshot_text();
 	} else {
@@ -828,15 +891,20 @@ static int cu_read(const char *path, char *buf, size_t size, off_t off,
 		   struct fuse_file_info *fi)
 {
 	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+	ssize_t r;
 	size_t n;
 
 	(void)path;
-	if (h->kind == F_EVENTS) {
+	/* Every read is direct (cu_init), so the log's bytes at off come
+	 * from events.c, never from a page the kernel kept. */
+	if (h->kind == F_EVENTS)
+		return (int)cufs_events_read(h->ev, buf, size, off, 0);
+	if (h->kind == F_EVENTS_PIPE) {
 		for (;;) {
-			if ((n = cufs_events_read(&h->cursor, buf, size, 100)))
-				return (int)n;
-			if (h->nonblock)
-				return -EAGAIN;
+			r = cufs_events_read(h->ev, buf, size, 0,
+					     h->nonblock ? 0 : 100);
+			if (r != -EAGAIN || h->nonblock)
+				return (int)r;
 			if (fuse_interrupted())
 				return -EINTR;
 		}
@@ -891,8 +959,7 @@ static int cu_release(const char *path, struct fuse_file_info *fi)
 	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
 
 	(void)path;
-	if (h->kind == F_EVENTS)
-		cufs_events_close();
+	cufs_events_close(h->ev);
 	free(h->text);
 	free(h->setpath);
 	free(h);
@@ -905,7 +972,7 @@ static int cu_poll(const char *path, struct fuse_file_info *fi,
 	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
 
 	(void)path;
-	if (h->kind != F_EVENTS) {
+	if (h->kind != F_EVENTS_PIPE) {
 		if (ph)
 			fuse_pollhandle_destroy(ph);
 		*reventsp |= POLLIN;
@@ -913,14 +980,21 @@ static int cu_poll(const char *path, struct fuse_file_info *fi,
 	}
 	if (ph)
 		cufs_events_poll_wait(ph);
-	if (cufs_events_ready(h->cursor))
+	if (cufs_events_ready(h->ev))
 		*reventsp |= POLLIN;
 	return 0;
 }
 
 static void *cu_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
+	int rc;
+
 	(void)conn;
+	/* The log keeps lines from the start, read or not: a process keeps
+	 * only its newest, and takes them along when it exits. */
+	if ((rc = cufs_events_start()) < 0)
+		fprintf(stderr, "cufs: the event relay did not start: %s\n",
+			strerror(-rc));
 	/* Everything changes under us: the kernel must ask for attributes
 	 * every time (a file's mode also depends on who asks). A name is
 	 * kept for 0.1 s: ls -l walks each entry's path three times (stat

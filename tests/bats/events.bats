@@ -1,0 +1,283 @@
+#!/usr/bin/env bats
+# events.bats - the event log end to end: events read as a log file (cat
+# ends, tail -n, tail -f), events_pipe as a stream, the per-process views,
+# and every place a reader can fall behind saying so. Every wait is
+# bounded; what a test starts is a $WORK/*.pid file, stopped by teardown.
+
+load helpers
+
+setup_file() {
+	cufs_env
+	start_cufs
+	start_workload A
+}
+
+teardown_file() {
+	cleanup_all
+}
+
+teardown() {
+	local f
+	for f in "$WORK"/*.pid; do
+		[ -e "$f" ] || continue
+		case $f in
+		*/cufs.pid | */A.pid) ;;
+		*) stop_workload "$(basename "$f" .pid)" ;;
+		esac
+	done
+}
+
+# bg NAME CMD...: runs CMD in the background as NAME, for teardown to stop.
+bg() {
+	local name=$1
+	shift
+	"$@" 3>&- &
+	echo $! >"$WORK/$name.pid"
+}
+
+# bg_wait NAME: waits for NAME to end; its status.
+bg_wait() {
+	local rc=0
+	wait "$(cat "$WORK/$1.pid")" || rc=$?
+	rm -f "$WORK/$1.pid"
+	return $rc
+}
+
+# fake NAME START PER TEXT: a process that answers like libcuemu for the
+# event log: its log's first line is seq START (those before were dropped
+# by its ring), each events request adds PER lines "TEXT <seq>", and an
+# answer has at most what was asked and only the newest 4096.
+fake() {
+	python3 -c '
+import json, os, socket, sys
+start, per, text = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+pid = os.getpid()
+s = socket.socket(socket.AF_UNIX)
+s.bind("%s/%d.sock" % (os.environ["CUEMU_RUNDIR"], pid))
+s.listen(8)
+last = start - 1
+while True:
+    c, _ = s.accept()
+    for raw in c.makefile("rb"):
+        req = json.loads(raw)
+        a = {"ok": True, "pid": pid, "uid": os.getuid(), "cmdline": "fake",
+             "version": "0", "machine": os.environ["CUEMU_MACHINE"],
+             "ids": [], "value": {}}
+        if req.get("op") == "events":
+            last += per
+            q = max(req.get("since", 0) + 1, start, last - 4095)
+            n = min(last - q + 1, req.get("max", 1024))
+            a["events"] = [{"seq": k, "line": "%s %d" % (text, k)}
+                           for k in range(q, q + max(n, 0))]
+            a["last"] = q + max(n, 0) - 1
+        c.sendall((json.dumps(a) + "\n").encode())
+' "$2" "$3" "$4" 3>&- &
+	echo $! >"$WORK/$1.pid"
+	wait_for test -S "$CUEMU_RUNDIR/$!.sock"
+}
+
+# dropped FILE KEY: one counter of an events_dropped file.
+dropped() {
+	sed -n "s/^$2 //p" "$1"
+}
+
+# dropped_over KEY N: whether the top events_dropped's KEY is over N.
+dropped_over() {
+	[ "$(dropped "$MNT/events_dropped" "$1")" -gt "$2" ]
+}
+
+DROPPED_RE='[0-9]+\.[0-9]{3} dropped lines=[0-9]+ in='
+
+# ---------------------------------------------------------------- the log
+
+@test "events: the root and each process have the log, the stream and the counters" {
+	for d in "$MNT" "$MNT/processes/$A_pid"; do
+		run ls "$d"
+		assert_line events
+		assert_line events_pipe
+		assert_line events_dropped
+		[ -f "$d/events" ] && [ -f "$d/events_pipe" ] || fail "$d"
+	done
+	run cat "$MNT/events_dropped"
+	assert_output "$(printf 'process 0\nlog 0\nreaders 0')"
+}
+
+@test "events: cat gives the lines kept so far, each prefixed by pid, and ends" {
+	# The workload logged its objects before anyone read: they are kept.
+	wait_for grep -q "^$A_pid .* alloc .*managed" "$MNT/events"
+	run timeout 5 cat "$MNT/events"
+	assert_success
+	assert_line --regexp "^$A_pid [0-9]+\.[0-9]{3} pool_create "
+	# Its size is what cat read, and grows with the log.
+	[ "$(stat -c %s "$MNT/events")" = "$(timeout 5 cat "$MNT/events" | wc -c)" ]
+}
+
+@test "events: a read at an offset gives the log's bytes there" {
+	timeout 5 cat "$MNT/events" >"$WORK/all"
+	size=$(stat -c %s "$WORK/all")
+	[ "$size" -gt 200 ]
+	run timeout 5 dd if="$MNT/events" bs=1 skip=37 count=150 status=none
+	[ "$output" = "$(tail -c +38 "$WORK/all" | head -c 150)" ]
+	run timeout 5 dd if="$MNT/events" bs=1 skip="$size" status=none
+	assert_output ""
+}
+
+@test "events: tail -n 5 prints five lines and exits" {
+	timeout 5 cat "$MNT/events" >"$WORK/all"
+	[ "$(wc -l <"$WORK/all")" -ge 5 ]
+	run timeout 5 tail -n 5 "$MNT/events"
+	assert_success
+	[ "${#lines[@]}" = 5 ]
+	assert_output "$(tail -n 5 "$WORK/all")"
+}
+
+@test "events: tail -f sees a prefetch within 2 s of the write" {
+	bg tailf timeout 20 tail -n 0 -f "$MNT/events" >"$WORK/tailf"
+	sleep 1.5 # tail has read to the end and polls
+	echo gpu3 >"$MNT/allocations/$A_managed/prefetch"
+	timeout 2 bash -c "until grep -q '^$A_pid .*prefetch .* to gpu3' '$WORK/tailf'; do sleep 0.05; done" ||
+		fail "tail -f showed no prefetch in 2 s: $(cat "$WORK/tailf")"
+	# Only what came after it started, each line once.
+	run grep -c "prefetch .* to gpu3" "$WORK/tailf"
+	assert_output 1
+	stop_workload tailf
+}
+
+# ---------------------------------------------------------------- the stream
+
+@test "events_pipe: cat with a timeout streams what comes after it opened" {
+	run timeout 1 cat "$MNT/events_pipe"
+	[ "$status" = 124 ] || fail "cat ended: $status"
+	assert_output ""
+	bg pipe timeout 4 cat "$MNT/events_pipe" >"$WORK/pipe"
+	sleep 0.5
+	echo gpu1 >"$MNT/allocations/$A_managed/prefetch"
+	wl_cmd A touch
+	bg_wait pipe || true
+	grep -q "^$A_pid .*prefetch .* to gpu1" "$WORK/pipe" || fail "no prefetch"
+	grep -q "^$A_pid .*migrate " "$WORK/pipe" || fail "no migration"
+}
+
+@test "events_pipe: O_NONBLOCK gives EAGAIN, and poll wakes on a new line" {
+	run timeout 10 python3 -c '
+import errno, os, select, sys
+pipe, prefetch = sys.argv[1], sys.argv[2]
+fd = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+try:
+    os.read(fd, 4096)
+    sys.exit("a read with nothing there did not fail")
+except BlockingIOError as e:
+    assert e.errno == errno.EAGAIN
+p = select.poll()
+p.register(fd, select.POLLIN)
+if p.poll(300):
+    sys.exit("ready with nothing there")
+with open(prefetch, "w") as f:
+    f.write("gpu2\n")
+if not p.poll(3000):
+    sys.exit("poll did not wake")
+text = os.read(fd, 65536).decode()
+assert text.endswith("\n"), text
+print(text, end="")
+' "$MNT/events_pipe" "$MNT/allocations/$A_managed/prefetch"
+	assert_success
+	assert_line --regexp "^$A_pid .*prefetch .* to gpu2"
+}
+
+# ---------------------------------------------------------------- one process
+
+@test "events: a process's files show only its lines, and its stream ends with it" {
+	start_workload B
+	wait_for grep -q "^$B_pid " "$MNT/processes/$B_pid/events"
+	timeout 5 cat "$MNT/processes/$B_pid/events" >"$WORK/b"
+	run grep -vc "^$B_pid " "$WORK/b"
+	assert_output 0
+	grep -q "^$B_pid .*alloc managed" "$WORK/b" || fail "no alloc of B"
+	[ "$(stat -c %s "$MNT/processes/$B_pid/events")" = "$(wc -c <"$WORK/b")" ]
+	run timeout 5 tail -n 2 "$MNT/processes/$B_pid/events"
+	assert_output "$(tail -n 2 "$WORK/b")"
+
+	bg bpipe timeout 10 cat "$MNT/processes/$B_pid/events_pipe" >"$WORK/bpipe"
+	sleep 0.5
+	echo gpu1 >"$MNT/allocations/$A_managed/prefetch"
+	echo gpu1 >"$MNT/allocations/$B_managed/prefetch"
+	wait_for grep -q "prefetch" "$WORK/bpipe"
+	echo exit >"$WORK/B.fifo"
+	# The process is gone: its stream gives its last lines and ends.
+	bg_wait bpipe || fail "the stream of a gone process did not end"
+	grep -q "^$B_pid .*prefetch .* to gpu1" "$WORK/bpipe" || fail "no prefetch of B"
+	run grep -vc "^$B_pid " "$WORK/bpipe"
+	assert_output 0
+}
+
+@test "events: a process's event line cannot pose as another's" {
+	fake F 1 1 "$(printf 'real\n%s forged' "$A_pid")"
+	f=$(cat "$WORK/F.pid")
+	wait_for grep -q "^$f real" "$MNT/events" || fail "no line of the fake"
+	stop_workload F
+	run grep "^$A_pid forged" "$MNT/events"
+	assert_failure
+	run grep -c "^$f real $A_pid forged [0-9]*$" "$MNT/events"
+	[ "$output" -ge 1 ]
+}
+
+# ---------------------------------------------------------------- no silent loss
+
+@test "events: lines a process's ring dropped before cufs read them are said and counted" {
+	fake G 5 1 gap
+	g=$(cat "$WORK/G.pid")
+	wait_for grep -q "^$g gap 5$" "$MNT/processes/$g/events"
+	run timeout 5 head -n 2 "$MNT/processes/$g/events"
+	assert_line --index 0 --regexp "^$g $DROPPED_RE""process$"
+	assert_line --index 0 --partial " lines=4 "
+	assert_line --index 1 "$g gap 5"
+	run cat "$MNT/processes/$g/events_dropped"
+	assert_line "process 4"
+	[ "$(dropped "$MNT/events_dropped" process)" -ge 4 ]
+}
+
+@test "events: a reader held back sees the dropped-lines line" {
+	n_all=$(timeout 5 cat "$MNT/events" | wc -l)
+	a_lines=$(timeout 5 cat "$MNT/processes/$A_pid/events" | wc -l)
+	[ "$(dropped "$MNT/events_dropped" readers)" = 0 ]
+	# A stream not read, and a file read 20 bytes into A's first line.
+	exec {held}<"$MNT/events_pipe"
+	exec {held_a}<"$MNT/processes/$A_pid/events"
+	[ "$(timeout 5 dd bs=20 count=1 status=none <&$held_a | wc -c)" = 20 ]
+	# A flood: lines faster than anyone reads, past what the log keeps.
+	fake H 1 1024 flood
+	wait_for dropped_over log $((n_all + a_lines + 100))
+	stop_workload H
+	sleep 0.5 # what the relay had taken from H is in
+
+	# The stream's next lines are gone: it says so first.
+	IFS= read -r -t 5 first <&$held || fail "no line from the held stream"
+	exec {held}<&-
+	[[ $first =~ ^cufs\ $DROPPED_RE"log"$ ]] || fail "first line: $first"
+	# The file goes on where it was, past a newline that ends the part
+	# of the line it had: every line of A is gone.
+	a_gone=$(dropped "$MNT/processes/$A_pid/events_dropped" log)
+	[ "$a_gone" = "$a_lines" ]
+	run timeout 5 cat <&$held_a
+	exec {held_a}<&-
+	assert_output --regexp "^"$'\n'"$A_pid $DROPPED_RE""log$"
+	assert_output --partial " lines=$a_gone "
+	# Both count as readers that fell behind.
+	[ "$(dropped "$MNT/processes/$A_pid/events_dropped" readers)" = "$a_gone" ]
+	readers=$(dropped "$MNT/events_dropped" readers)
+	[ "$readers" -gt "$a_gone" ]
+
+	# Read from the start, the log first says how much it no longer
+	# keeps; asking for old lines is not falling behind.
+	gone=$(dropped "$MNT/events_dropped" log)
+	run timeout 5 head -n 1 "$MNT/events"
+	assert_output --regexp "^cufs $DROPPED_RE""log$"
+	assert_output --partial " lines=$gone "
+	run timeout 5 head -n 1 "$MNT/processes/$A_pid/events"
+	assert_output --regexp "^$A_pid $DROPPED_RE""log$"
+	[ "$(dropped "$MNT/events_dropped" readers)" = "$readers" ]
+	# tail -n reaches only kept lines, without the dropped line.
+	run timeout 5 tail -n 3 "$MNT/events"
+	refute_output --partial " dropped "
+	[ "${#lines[@]}" = 3 ]
+}
