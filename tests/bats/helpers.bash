@@ -158,3 +158,29 @@ cleanup_all() {
 	rm -f "/dev/shm/$CUEMU_MACHINE"
 	rm -rf "$WORK"
 }
+
+# write_errno FILE TEXT: writes TEXT and a newline to FILE in one write(2),
+# as echo does, and prints what it got: "ok", or the errno's name (EINVAL,
+# ENODEV...), for an open or a write that failed. Bounded by timeout(1).
+# EOPNOTSUPP and ENOTSUP are one number on Linux; cufs(5) says EOPNOTSUPP.
+write_errno() {
+	timeout 10 python3 -c '
+import errno, os, sys
+def name(e):
+    return "EOPNOTSUPP" if e == errno.EOPNOTSUPP else errno.errorcode[e]
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+except OSError as e:
+    print("open " + name(e.errno)); sys.exit(0)
+try:
+    os.write(fd, (sys.argv[2] + "\n").encode())
+    print("ok")
+except OSError as e:
+    print(name(e.errno))
+' "$1" "$2"
+}
+
+# last_result PID: the CUresult name in the process's last_error.
+last_result() {
+	sed -n 's/^result //p' "$MNT/processes/$1/last_error"
+}
