@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # events.bats - cufs(5), EVENTS: a read of /cu/events with O_NONBLOCK fails
 # with EAGAIN when there is no line, poll(2) says when lines are ready, and
-# a reader that falls behind gets the newest 4096 lines. Each test has its
-# own mount and workload; every wait has a bound.
+# a reader that falls behind gets the newest 4096 lines (that one is in
+# known-bugs.bats: cufs keeps more). Each test has its own mount and
+# workload; every wait has a bound.
 
 load helpers
 
@@ -49,40 +50,4 @@ print(os.read(fd, 65536).decode(), end="")' "$MNT/events" "$WORK/open" \
 	assert_output ready
 	run grep -c "^$A_pid .* prefetch alloc=$A_managed " "$WORK/poll.out"
 	assert_output 1
-}
-
-# 2401 prefetches of the workload make more than 4800 lines; the reader,
-# open all along, reads nothing until the last one (to gpu3) is there.
-@test "events: a reader that falls behind gets the newest 4096 lines" {
-	timeout 60 python3 -c '
-import os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
-open(sys.argv[2], "w").close()
-while not os.path.exists(sys.argv[3]):
-    time.sleep(0.05)
-buf = b""
-deadline = time.time() + 30
-while time.time() < deadline:
-    try:
-        buf += os.read(fd, 1 << 20)
-    except BlockingIOError:
-        if b"to gpu3" in buf:
-            break
-        time.sleep(0.2)
-sys.stdout.write(buf.decode())' "$MNT/events" "$WORK/open" "$WORK/go" \
-		>"$WORK/behind.out" 2>&1 3>&- &
-	reader=$!
-	wait_for test -e "$WORK/open" || fail "the reader did not open events"
-	for i in $(seq 1200); do
-		echo "prefetch gpu1"
-		echo "prefetch gpu2"
-	done | timeout 60 tee -a "$WORK/A.fifo" >/dev/null
-	wl_cmd A "prefetch gpu3"
-	# The workload has made every line; the reader starts reading now.
-	touch "$WORK/go"
-	wait "$reader" || fail "the reader failed"
-	run wc -l <"$WORK/behind.out"
-	assert_output 4096
-	run tail -1 "$WORK/behind.out"
-	assert_output --regexp "^$A_pid .*migrate alloc=$A_managed gpu2->gpu3 "
 }
