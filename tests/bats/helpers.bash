@@ -13,11 +13,14 @@ WORKLOAD=$top_builddir/examples/workload
 
 # Everything of one test file lives under $WORK; the pids of what it
 # started are files there, so teardown finds them whatever the tests did.
+# The machine's name starts with the one make check gives the test
+# (tests/private-machine.sh), so that what a crash leaves is removed too.
 cufs_env() {
-	WORK=$(mktemp -d /tmp/cufs-bats.XXXXXX)
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/cufs-bats.XXXXXX")
 	chmod 755 "$WORK" # other users' tests must reach the mount
 	export WORK MNT=$WORK/cu
-	export CUEMU_RUNDIR=$WORK/run CUEMU_MACHINE=cufs-bats-$$-$RANDOM
+	export CUEMU_RUNDIR=$WORK/run
+	export CUEMU_MACHINE=${CUEMU_MACHINE:-cufs-bats}-$$-$RANDOM
 	mkdir -p "$MNT" "$CUEMU_RUNDIR"
 }
 
@@ -35,6 +38,10 @@ mounted() {
 	[ -d "$MNT/devices" ]
 }
 
+# start_cufs [ARG...]: cufs -f on $MNT, with ARGs before the mount point.
+# A shell starts a background command with SIGINT ignored, and libfuse
+# leaves an ignored signal alone; cufs gets SIGINT's default back here, as
+# it has when started from a terminal.
 start_cufs() {
 	# fd 3 is bats's: a background child holding it would stall bats.
 	local opts=()
@@ -44,7 +51,10 @@ start_cufs() {
 		opts=(-o allow_other)
 	fi
 	# In a subshell: not a job of the test's shell, so killing it is quiet.
-	("$CUFS" -f "${opts[@]}" "$MNT" >>"$WORK/cufs.log" 2>&1 3>&- &
+	(python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "${opts[@]}" "$@" "$MNT" \
+		>>"$WORK/cufs.log" 2>&1 3>&- &
 	 echo $! >"$WORK/cufs.pid")
 	wait_for mounted || { cat "$WORK/cufs.log" >&2; return 1; }
 }
@@ -82,28 +92,44 @@ stop_workload() {
 	[ -f "$WORK/$name.pid" ] || return 0
 	pid=$(cat "$WORK/$name.pid")
 	kill "$pid" 2>/dev/null || true
+	kill -CONT "$pid" 2>/dev/null || true # a stopped one must see it
 	wait_for bash -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null || true
 	rm -f "$WORK/$name.pid"
 }
 
+# to_fifo NAME LINE: one line to the workload's fifo; fails after 5 s
+# instead of blocking when nothing reads it (the workload died).
+to_fifo() {
+	timeout 5 bash -c 'printf "%s\n" "$1" >"$2"' _ "$2" "$WORK/$1.fifo"
+}
+
 # wl_query NAME: what the workload's API calls say now, as key=value lines.
+# A workload that does not answer within 10 s prints "<no answer from
+# NAME>" and fails, so that no comparison of its output can pass by chance.
 wl_query() {
 	local name=$1 tag=q$RANDOM$RANDOM
-	echo "query $tag" >"$WORK/$name.fifo"
-	wait_for grep -q "^$tag done" "$WORK/$name.out" || return 1
+	if ! to_fifo "$name" "query $tag" ||
+	   ! wait_for grep -q "^$tag done" "$WORK/$name.out"; then
+		echo "<no answer from $name>"
+		return 1
+	fi
 	grep "^$tag " "$WORK/$name.out" | grep -v " done$" | sed "s/^$tag //"
 }
 
-# wl_attr NAME KEY: one value of wl_query.
+# wl_attr NAME KEY: one value of wl_query; "<no answer from NAME>" or
+# "<no KEY>" when there is none, never an empty line by accident.
 wl_attr() {
-	wl_query "$1" | sed -n "s/^$2=//p"
+	local out
+	out=$(wl_query "$1") || { echo "$out"; return 1; }
+	printf '%s\n' "$out" | grep -q "^$2=" || { echo "<no $2>"; return 1; }
+	printf '%s\n' "$out" | sed -n "s/^$2=//p"
 }
 
 # wl_cmd NAME COMMAND: a command to the workload; waits until it ran (the
 # workload answers commands in order, so a query after it is a fence).
 wl_cmd() {
-	echo "$2" >"$WORK/$1.fifo"
-	wl_query "$1" >/dev/null
+	to_fifo "$1" "$2" || fail "workload $1 does not read its commands"
+	wl_query "$1" >/dev/null || fail "workload $1 does not answer"
 }
 
 json_valid() {
@@ -114,7 +140,8 @@ json_valid() {
 	fi
 }
 
-cleanup_all() {
+# stop_workloads: every workload (and fake) a test started.
+stop_workloads() {
 	local f
 	for f in "$WORK"/*.pid; do
 		[ -e "$f" ] || continue
@@ -123,7 +150,37 @@ cleanup_all() {
 		*) stop_workload "$(basename "$f" .pid)" ;;
 		esac
 	done
+}
+
+cleanup_all() {
+	stop_workloads
 	stop_cufs
 	rm -f "/dev/shm/$CUEMU_MACHINE"
 	rm -rf "$WORK"
+}
+
+# write_errno FILE TEXT: writes TEXT and a newline to FILE in one write(2),
+# as echo does, and prints what it got: "ok", or the errno's name (EINVAL,
+# ENODEV...), for an open or a write that failed. Bounded by timeout(1).
+# EOPNOTSUPP and ENOTSUP are one number on Linux; cufs(5) says EOPNOTSUPP.
+write_errno() {
+	timeout 10 python3 -c '
+import errno, os, sys
+def name(e):
+    return "EOPNOTSUPP" if e == errno.EOPNOTSUPP else errno.errorcode[e]
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+except OSError as e:
+    print("open " + name(e.errno)); sys.exit(0)
+try:
+    os.write(fd, (sys.argv[2] + "\n").encode())
+    print("ok")
+except OSError as e:
+    print(name(e.errno))
+' "$1" "$2"
+}
+
+# last_result PID: the CUresult name in the process's last_error.
+last_result() {
+	sed -n 's/^result //p' "$MNT/processes/$1/last_error"
 }

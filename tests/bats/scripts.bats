@@ -7,10 +7,21 @@ load helpers
 
 SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
 
+# One mount for the file; a fresh workload A for each test, so that each
+# test starts from the workload's own state and can run alone.
 setup_file() {
 	cufs_env
 	start_cufs
+}
+
+setup() {
+	mounted || start_cufs
 	start_workload A
+}
+
+teardown() {
+	stop_workloads
+	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
 }
 
 teardown_file() {
@@ -37,17 +48,21 @@ teardown_file() {
 
 @test "cufs-tune: dry run changes nothing, then the preferred location follows the last prefetch" {
 	wl_cmd A "prefetch gpu2"
-	[ "$(cat "$MNT/allocations/$A_managed/preferred_location")" = none ]
+	run cat "$MNT/allocations/$A_managed/preferred_location"
+	assert_output none
 	run "$SCRIPTS/cufs-tune" -m "$MNT" -n
 	assert_success
 	assert_output --partial "allocation $A_managed (pid $A_pid): preferred_location none -> gpu2"
-	[ "$(wl_attr A preferred_location)" = none ]
+	run wl_attr A preferred_location
+	assert_output none
 
 	run "$SCRIPTS/cufs-tune" -m "$MNT" -p "$A_pid"
 	assert_success
 	assert_output --partial "preferred_location none -> gpu2"
-	[ "$(cat "$MNT/allocations/$A_managed/preferred_location")" = gpu2 ]
-	[ "$(wl_attr A preferred_location)" = gpu2 ]
+	run cat "$MNT/allocations/$A_managed/preferred_location"
+	assert_output gpu2
+	run wl_attr A preferred_location
+	assert_output gpu2
 
 	# Nothing left to do: a second run changes nothing and says nothing.
 	run "$SCRIPTS/cufs-tune" -m "$MNT"
@@ -59,7 +74,8 @@ teardown_file() {
 	wl_cmd A "prefetch gpu1"
 	run "$SCRIPTS/cufs-tune" -m "$MNT" -p 1
 	assert_success
-	[ "$(wl_attr A preferred_location)" = gpu2 ]
+	run wl_attr A preferred_location
+	assert_output none
 }
 
 @test "cufs-watch -1: devices with use and capacity, allocations with where they live" {
@@ -72,6 +88,7 @@ teardown_file() {
 }
 
 @test "cufs-prometheus: a textfile of device and allocation metrics, replaced atomically" {
+	wl_cmd A "prefetch gpu3"
 	run "$SCRIPTS/cufs-prometheus" -m "$MNT" -o "$WORK/cufs.prom"
 	assert_success
 	[ ! -e "$WORK/cufs.prom.tmp" ]
@@ -87,8 +104,8 @@ teardown_file() {
 }
 
 @test "cufs-demo: mounts, runs the workload, shows it, and leaves nothing behind" {
-	run env -u CUEMU_MACHINE -u CUEMU_RUNDIR top_builddir="$top_builddir" \
-		"$SCRIPTS/cufs-demo" --steps 3
+	run timeout 60 env -u CUEMU_MACHINE -u CUEMU_RUNDIR \
+		top_builddir="$top_builddir" "$SCRIPTS/cufs-demo" --steps 3
 	assert_success
 	assert_output --regexp 'cufs mounted at /tmp/cufs-demo\.[A-Za-z0-9]+/cu'
 	assert_line --partial 'demo: done'
@@ -98,4 +115,22 @@ teardown_file() {
 	[ -n "$dir" ] && [ ! -e "$dir" ]
 	run grep -c "$dir" /proc/mounts
 	assert_output 0
+}
+
+# The demo's machine is cufs-demo-<its pid>: it exists while the demo runs
+# and is gone once the demo is done.
+@test "cufs-demo: removes its machine segment when it is done" {
+	env -u CUEMU_MACHINE -u CUEMU_RUNDIR top_builddir="$top_builddir" \
+		"$SCRIPTS/cufs-demo" --steps 3 >"$WORK/demo.out" 2>&1 3>&- &
+	demo=$!
+	echo "$demo" >"$WORK/demo.pid"
+	wait_for grep -q 'cufs mounted at' "$WORK/demo.out" ||
+		fail "the demo did not mount: $(cat "$WORK/demo.out")"
+	[ -e "/dev/shm/cufs-demo-$demo" ] || fail "no segment cufs-demo-$demo while it runs"
+	wait_for bash -c "! kill -0 $demo" || fail "the demo did not finish its 3 steps"
+	rm -f "$WORK/demo.pid"
+	run grep -c 'cufs-demo: cleaned up' "$WORK/demo.out"
+	assert_output 1
+	run test -e "/dev/shm/cufs-demo-$demo"
+	assert_failure
 }

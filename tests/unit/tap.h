@@ -9,10 +9,69 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "cuda.h"
 
 static int tap_n, tap_failed;
+
+/*
+ * Run by hand, a test must not attach to the user's machine "cuemu" nor put
+ * sockets in the user's run dir: with no CUEMU_MACHINE it gets a machine of
+ * its own, cuemu-test-<pid>, and with no CUEMU_RUNDIR a run dir of its own;
+ * both are removed when it exits. (make check gives each test both through
+ * tests/private-machine.sh, which also cleans up after a crash.)
+ * Global: what the constructor made is what the exit handler removes.
+ */
+static struct {
+	pid_t owner;
+	char machine[64], rundir[64];
+} tap_own;
+
+static void tap_remove_own(void)
+{
+	char path[600];
+	struct dirent *e;
+	DIR *d;
+
+	if (getpid() != tap_own.owner)
+		return;
+	if (tap_own.machine[0]) {
+		snprintf(path, sizeof path, "/dev/shm/%s", tap_own.machine);
+		unlink(path);
+	}
+	if (tap_own.rundir[0] && (d = opendir(tap_own.rundir))) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.') {
+				snprintf(path, sizeof path, "%s/%s",
+					 tap_own.rundir, e->d_name);
+				unlink(path);
+			}
+		closedir(d);
+		rmdir(tap_own.rundir);
+	}
+}
+
+__attribute__((constructor, unused))
+static void tap_private_machine(void)
+{
+	tap_own.owner = getpid();
+	if (!getenv("CUEMU_MACHINE")) {
+		snprintf(tap_own.machine, sizeof tap_own.machine,
+			 "cuemu-test-%d", (int)getpid());
+		setenv("CUEMU_MACHINE", tap_own.machine, 1);
+	}
+	if (!getenv("CUEMU_RUNDIR")) {
+		snprintf(tap_own.rundir, sizeof tap_own.rundir,
+			 "/tmp/cuemu-test-run.XXXXXX");
+		if (mkdtemp(tap_own.rundir))
+			setenv("CUEMU_RUNDIR", tap_own.rundir, 1);
+		else
+			tap_own.rundir[0] = '\0';
+	}
+	atexit(tap_remove_own);
+}
 
 __attribute__((format(printf, 2, 3), unused))
 static int ok(int cond, const char *fmt, ...)

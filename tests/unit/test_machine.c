@@ -4,91 +4,63 @@
  * a killed process held given back.
  *
  * cuInit attaches a process to its machine once, so each case that needs a
- * different environment runs in a child and reports through its exit code.
+ * different environment runs in a second run of this program (spawn.h, no
+ * API after fork), which prints what it sees, a fact a line.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuda.h"
+#include "spawn.h"
 #include "tap.h"
 
 #define GIB (1ULL << 30)
 
-static char machine[64];
+static char machine[64], outfile[128];
 
-/* Runs fn in a child with the machine named name and topology path (NULL:
- * default); returns fn's result, or -1 if the child died. stderr of the
- * child goes to errfile when given. */
+/* Runs role in a second run of this program (spawn.h: no API after fork)
+ * on the machine named name with topology topo (NULL: the default); its
+ * stdout, "key value" lines, goes to outfile and its stderr to errfile
+ * when given. The role's exit status, or -1. */
 static int in_child(const char *name, const char *topo, const char *errfile,
-		    int (*fn)(void))
+		    const char *role)
 {
-	pid_t pid = fork();
-	int st;
+	char m[128], t[200];
+	char *env[] = { m, topo ? t : "CUEMU_TOPOLOGY", "CUEMU_CONTROL=0", NULL };
 
-	if (pid == 0) {
-		setenv("CUEMU_MACHINE", name, 1);
-		if (topo)
-			setenv("CUEMU_TOPOLOGY", topo, 1);
-		else
-			unsetenv("CUEMU_TOPOLOGY");
-		setenv("CUEMU_CONTROL", "0", 1);
-		if (errfile && !freopen(errfile, "w", stderr))
-			_exit(99);
-		st = fn();
-		fflush(stderr);
-		_exit(st);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
+	snprintf(m, sizeof m, "CUEMU_MACHINE=%s", name);
+	snprintf(t, sizeof t, "CUEMU_TOPOLOGY=%s", topo ? topo : "");
+	return run_self(role, env, outfile, errfile, 30);
 }
 
-static int default_shape(void)
+/* Child roles print what they see, one "key value" line a fact; the
+ * parent checks each on its own TAP line. */
+static int shape(void)
 {
-	int n = 0;
+	int n = -1, sm = -1;
 	size_t total = 0;
-	char name[64];
+	char name[64] = "";
 
-	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS)
-		return 10;
-	if (n != 4)
-		return 11;
-	if (cuDeviceTotalMem(&total, 3) != CUDA_SUCCESS || total != 141 * GIB)
-		return 12;
-	if (cuDeviceGetName(name, sizeof name, 0) != CUDA_SUCCESS ||
-	    strcmp(name, "NVIDIA H200"))
-		return 13;
+	printf("init %d\n", (int)cuInit(0));
+	printf("count_res %d\n", (int)cuDeviceGetCount(&n));
+	printf("count %d\n", n);
+	printf("total_last_res %d\n", (int)cuDeviceTotalMem(&total, n - 1));
+	printf("total_last %llu\n", (unsigned long long)total);
+	printf("name_res %d\n", (int)cuDeviceGetName(name, sizeof name, n - 1));
+	printf("name_is_h200 %d\n", !strcmp(name, "NVIDIA H200"));
+	printf("name_is_small %d\n", !strcmp(name, "Small GPU"));
+	printf("sm_res %d\n", (int)cuDeviceGetAttribute(&sm,
+		CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+	printf("sm %d\n", sm);
 	return 0;
 }
 
-static int custom_shape(void)
+static long long val(const char *key)
 {
-	int n = 0, sm = 0;
-	size_t total = 0;
-	char name[64];
-
-	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS)
-		return 10;
-	if (n != 2)
-		return 11;
-	if (cuDeviceTotalMem(&total, 1) != CUDA_SUCCESS || total != 8 * GIB)
-		return 12;
-	if (cuDeviceGetName(name, sizeof name, 1) != CUDA_SUCCESS ||
-	    strcmp(name, "Small GPU"))
-		return 13;
-	if (cuDeviceGetAttribute(&sm, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0)
-	    != CUDA_SUCCESS || sm != 40)
-		return 14;
-	return 0;
-}
-
-static int init_fails(void)
-{
-	return cuInit(0) == CUDA_SUCCESS ? 1 : 0;
+	return child_value(outfile, key, -999);
 }
 
 static const char *write_file(const char *tag, const char *text)
@@ -98,7 +70,8 @@ static const char *write_file(const char *tag, const char *text)
 	char *p = path[next++ % 8];
 	FILE *f;
 
-	snprintf(p, 128, "/tmp/cuemu-test-%d-%s.json", (int)getpid(), tag);
+	snprintf(p, 128, "%s/cuemu-test-%d-%s.json",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid(), tag);
 	f = fopen(p, "w");
 	fputs(text, f);
 	fclose(f);
@@ -150,23 +123,37 @@ static void test_topologies(void)
 	};
 
 	snprintf(m, sizeof m, "%s-default", machine);
-	is_int(in_child(m, NULL, NULL, default_shape), 0,
-	       "the default machine is four H200-shaped GPUs of 141 GiB");
+	is_int(in_child(m, NULL, NULL, "shape"), 0,
+	       "a process on a new machine with no topology file runs");
+	is_int(val("init"), CUDA_SUCCESS, "default: cuInit");
+	is_int(val("count"), 4, "default: four GPUs");
+	is_int(val("total_last"), 141 * GIB, "default: gpu3 has 141 GiB");
+	is_int(val("name_is_h200"), 1, "default: gpu3 is an NVIDIA H200");
 	remove_machine(m);
 
 	snprintf(m, sizeof m, "%s-small", machine);
-	is_int(in_child(m, small, NULL, custom_shape), 0,
-	       "a topology file sets device count, names, memory and attributes");
-	is_int(in_child(m, NULL, NULL, custom_shape), 0,
+	is_int(in_child(m, small, NULL, "shape"), 0,
+	       "a process on a new machine with a topology file runs");
+	is_int(val("init"), CUDA_SUCCESS, "topology file: cuInit");
+	is_int(val("count"), 2, "topology file: device_count 2");
+	is_int(val("total_last"), 8 * GIB, "topology file: gpu1 has 8 GiB");
+	is_int(val("name_is_small"), 1, "topology file: gpu1 is named Small GPU");
+	is_int(val("sm"), 40, "topology file: multiprocessor_count 40");
+	is_int(in_child(m, NULL, NULL, "shape"), 0,
 	       "a second process joins the machine the first one created");
+	is_int(val("count"), 2, "... and sees its two devices, not the default");
+	is_int(val("sm"), 40, "... with their attributes");
 	remove_machine(m);
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		const char *f = write_file(bad[i].tag, bad[i].json);
 		snprintf(m, sizeof m, "%s-bad-%zu", machine, i);
-		snprintf(err, sizeof err, "/tmp/cuemu-test-%d-err", (int)getpid());
-		is_int(in_child(m, f, err, init_fails), 0,
-		       "a topology with a bad %s is rejected by cuInit", bad[i].tag);
+		snprintf(err, sizeof err, "%s/cuemu-test-%d-err",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+		is_int(in_child(m, f, err, "shape"), 0,
+		       "a process with a bad %s in its topology runs", bad[i].tag);
+		ok(val("init") != CUDA_SUCCESS,
+		   "a topology with a bad %s is rejected by cuInit", bad[i].tag);
 		ok(contains(err, f) && contains(err, bad[i].needle),
 		   "the rejection names the file and '%s'", bad[i].needle);
 		remove_machine(m);
@@ -176,56 +163,86 @@ static void test_topologies(void)
 	unlink(small);
 }
 
-/* A child takes 10 GiB of gpu0 and is killed; the machine gives it back. */
+/* Child: takes 10 GiB of gpu0, says so on stdout, and waits to be killed. */
+static int hold_10g(void)
+{
+	CUdeviceptr p;
+	CUcontext c;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
+	    cuCtxSetCurrent(c) || cuMemAlloc(&p, 10 * GIB)) {
+		printf("held 0\n");
+		return 1;
+	}
+	printf("held 1\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/* Until free memory of the current context is want, at most 10 s. */
+static size_t await_free(size_t want)
+{
+	size_t fr = 0, total = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		cuMemGetInfo(&fr, &total);
+		if (fr == want)
+			break;
+		usleep(10 * 1000);
+	}
+	return fr;
+}
+
+/* A second process takes 10 GiB of gpu0 and is killed; the machine gives
+ * it back. */
 static void test_reclaim(void)
 {
-	int pipefd[2];
-	size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+	size_t free0 = 0, total = 0;
 	CUcontext ctx;
 	pid_t pid;
-	char c;
+	int held = 0;
 
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit on the test's machine");
 	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "retain gpu0");
 	is_res(cuCtxSetCurrent(ctx), CUDA_SUCCESS, "make it current");
 	is_res(cuMemGetInfo(&free0, &total), CUDA_SUCCESS, "cuMemGetInfo");
-	if (pipe(pipefd) < 0)
+	pid = spawn_self("hold", (char *[]){ "CUEMU_CONTROL=0", NULL },
+			 outfile, NULL);
+	ok(pid > 0, "a second process starts");
+	if (pid <= 0)
 		return;
-	pid = fork();
-	if (pid == 0) {
-		CUdeviceptr p;
-		CUcontext cctx;
-		/* The child re-initializes: the runtime's state is not forked. */
-		close(pipefd[0]);
-		if (cuDevicePrimaryCtxRetain(&cctx, 0) || cuCtxSetCurrent(cctx) ||
-		    cuMemAlloc(&p, 10 * GIB))
-			c = 'n';
-		else
-			c = 'y';
-		if (write(pipefd[1], &c, 1) != 1)
-			_exit(2);
-		pause();
-		_exit(0);
+	for (int i = 0; i < 1000 && !held; i++) {
+		held = child_value(outfile, "held", -1) >= 0;
+		if (!held)
+			usleep(10 * 1000);
 	}
-	close(pipefd[1]);
-	ok(read(pipefd[0], &c, 1) == 1 && c == 'y', "a second process allocates 10 GiB");
-	cuMemGetInfo(&free1, &total);
-	is_int(free0 - free1, 10 * GIB, "and the first process sees it used");
+	is_int(child_value(outfile, "held", -1), 1,
+	       "the second process allocates 10 GiB of gpu0");
+	is_int(free0 - await_free(free0 - 10 * GIB), 10 * GIB,
+	       "and the first process sees it used");
 	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	sleep(1); /* readers look for dead processes at most once a second */
-	cuMemGetInfo(&free2, &total);
-	is_int(free2, free0, "killed, its memory is given back to the machine");
-	close(pipefd[0]);
+	is_int(wait_bounded(pid, 10), -1, "the second process is killed");
+	/* Readers look for dead processes at most once a second. */
+	is_int(await_free(free0), free0,
+	       "killed, its memory is given back to the machine");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	snprintf(machine, sizeof machine, "%s",
-		 getenv("CUEMU_MACHINE") ? getenv("CUEMU_MACHINE") : "cuemu-test");
+	const char *role = child_role(argc, argv);
+
+	if (role && !strcmp(role, "shape"))
+		return shape();
+	if (role && !strcmp(role, "hold"))
+		return hold_10g();
+	snprintf(machine, sizeof machine, "%s", getenv("CUEMU_MACHINE"));
+	snprintf(outfile, sizeof outfile, "%s/cuemu-machine-%d.out",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
 	setenv("CUEMU_CONTROL", "0", 1);
 	test_topologies();
 	test_reclaim();
 	remove_machine(machine);
+	unlink(outfile);
 	return done_testing();
 }

@@ -266,6 +266,11 @@ static void test_vmm(void)
 	       "vmm: ACCESS_FLAGS from cuMemSetAccess");
 	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va) != SENT,
 	   "vmm: MEMORY_BLOCK_ID answers");
+	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va) != 0,
+	   "vmm: MEMORY_BLOCK_ID names a block (not 0)");
+	is_int(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va + gran - 1),
+	       must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va),
+	       "vmm: MEMORY_BLOCK_ID is the same block at the mapping's end");
 	get(CU_POINTER_ATTRIBUTE_MAPPED, va + gran, &r);
 	is_res(r, CUDA_ERROR_INVALID_VALUE,
 	       "vmm: MAPPED of an unmapped reserved address is INVALID_VALUE");

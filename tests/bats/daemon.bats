@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# daemon.bats - cufs(8) as a program: which machine it shows, the run dir
+# it makes, its exit statuses, and its unmount on a signal. Each test starts
+# the cufs it needs, so that none depends on another.
+
+load helpers
+
+setup() {
+	cufs_env
+}
+
+teardown() {
+	cleanup_all
+	rm -f "/dev/shm/$CUEMU_MACHINE-other"
+}
+
+@test "--machine: a process of the mounted machine is shown" {
+	start_cufs --machine "$CUEMU_MACHINE"
+	start_workload A
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+}
+
+@test "--machine: a process of another machine in the same run dir is not shown" {
+	start_cufs --machine "$CUEMU_MACHINE"
+	CUEMU_MACHINE=$CUEMU_MACHINE-other start_workload B
+	start_workload A
+	[ -S "$CUEMU_RUNDIR/$B_pid.sock" ] || fail "B serves no socket in the run dir"
+	run ls "$MNT/processes"
+	assert_line "$A_pid"
+	refute_line "$B_pid"
+	# Ids are a machine's: B's id may be one of A's, but not B's object.
+	run cat "$MNT/allocations/$B_managed/pid"
+	refute_output "$B_pid"
+}
+
+@test "the run dir is created with mode 0700 when it does not exist" {
+	rmdir "$CUEMU_RUNDIR"
+	start_cufs --rundir "$CUEMU_RUNDIR"
+	run stat -c %a "$CUEMU_RUNDIR"
+	assert_output 700
+}
+
+@test "exit status 1: the run dir cannot be used" {
+	touch "$WORK/file"
+	run timeout 10 "$CUFS" -f --rundir "$WORK/file/run" "$MNT"
+	assert_failure 1
+	refute mounted
+}
+
+@test "exit status 1: the machine cannot be used" {
+	run env CUEMU_TOPOLOGY="$WORK/no-such-topology.json" \
+		timeout 10 "$CUFS" -f "$MNT"
+	assert_failure 1
+	assert_output --partial "cufs: machine $CUEMU_MACHINE"
+	refute mounted
+}
+
+@test "exit status 2: --machine without a name" {
+	run timeout 10 "$CUFS" -f "$MNT" --machine
+	assert_failure 2
+}
+
+@test "exit status 2: two mount points" {
+	mkdir "$WORK/cu2"
+	run timeout 10 "$CUFS" -f "$MNT" "$WORK/cu2"
+	assert_failure 2
+	refute mounted
+}
+
+@test "exit status 0: --help and --version" {
+	run timeout 10 "$CUFS" --help
+	assert_success
+	run timeout 10 "$CUFS" --version
+	assert_success
+}
+
+# unmounted PID: cufs PID has ended and $MNT is no longer a mount.
+unmounted() {
+	! kill -0 "$1" 2>/dev/null && ! grep -q " $MNT " /proc/mounts
+}
+
+@test "SIGTERM unmounts cleanly: the mount is gone and cufs ends" {
+	start_cufs
+	pid=$(cat "$WORK/cufs.pid")
+	kill -TERM "$pid"
+	wait_for unmounted "$pid" || fail "still mounted or running after SIGTERM"
+	run ls "$MNT"
+	assert_success
+	assert_output ""
+}
+
+@test "SIGINT unmounts cleanly: the mount is gone and cufs ends" {
+	start_cufs
+	pid=$(cat "$WORK/cufs.pid")
+	kill -INT "$pid"
+	wait_for unmounted "$pid" || fail "still mounted or running after SIGINT"
+	run ls "$MNT"
+	assert_success
+	assert_output ""
+}
+
+@test "fusermount3 -u unmounts from outside, and cufs ends" {
+	start_cufs
+	pid=$(cat "$WORK/cufs.pid")
+	fusermount3 -u "$MNT"
+	wait_for unmounted "$pid" || fail "still mounted or running"
+}
+
+@test "a file's text is taken when it is opened" {
+	start_cufs
+	start_workload A
+	F=$MNT/allocations/$A_managed/preferred_location
+	exec 5<"$F"
+	echo gpu1 >"$F"
+	run cat <&5
+	exec 5<&-
+	assert_output none
+	run cat "$F"
+	assert_output gpu1
+}
+
+@test "accessed_by: a list of words makes the set exactly that" {
+	start_cufs
+	start_workload A
+	M=$MNT/allocations/$A_managed
+	echo +gpu2 >"$M/accessed_by"
+	echo "gpu0 cpu" >"$M/accessed_by"
+	run cat "$M/accessed_by"
+	assert_output "gpu0 cpu"
+	# The workload's query cannot show cpu (it takes CU_DEVICE_CPU, -1,
+	# for padding), so the API's side is checked for the GPU only.
+	run wl_attr A accessed_by
+	assert_output gpu0
+}
+
+@test "accessed_by: none empties the set" {
+	start_cufs
+	start_workload A
+	M=$MNT/allocations/$A_managed
+	echo "gpu1 cpu" >"$M/accessed_by"
+	echo none >"$M/accessed_by"
+	run cat "$M/accessed_by"
+	assert_output ""
+	run wl_attr A accessed_by
+	assert_success
+	assert_output ""
+}

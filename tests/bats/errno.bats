@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# errno.bats - cufs(5), "Writing": a write the API refuses fails with the
+# errno that stands for its CUresult, and leaves the CUresult's name in the
+# process's last_error. One test a row of the table, each errno written
+# out, each triggered by a real write through the mount.
+#
+# Rows no writable file can reach today (the API calls behind /cu writes
+# never answer these CUresults): ENOMEM (CUDA_ERROR_OUT_OF_MEMORY), EBUSY
+# (NOT_READY, ALREADY_MAPPED, ...), EBADF (INVALID_HANDLE,
+# CONTEXT_IS_DESTROYED), EPERM (NOT_PERMITTED), ETIMEDOUT (TIMEOUT). Their
+# errnos are pinned, written out, in tests/unit/test_control.c.
+
+load helpers
+
+setup_file() {
+	cufs_env
+	start_cufs
+}
+
+setup() {
+	mounted || start_cufs
+	start_workload A
+	M=$MNT/allocations/$A_managed
+	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
+	R=$MNT/reservations/$A_reservation
+}
+
+teardown() {
+	stop_workloads
+	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
+}
+
+teardown_file() {
+	cleanup_all
+}
+
+@test "EINVAL: CUDA_ERROR_INVALID_VALUE, a word that is not a location" {
+	run write_errno "$M/preferred_location" mars
+	assert_output EINVAL
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_INVALID_VALUE
+}
+
+@test "EINVAL: CUDA_ERROR_INVALID_VALUE, a number that is not valid there" {
+	run write_errno "$P/used_mem_high" 5
+	assert_output EINVAL
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_INVALID_VALUE
+}
+
+@test "ENODEV: CUDA_ERROR_INVALID_DEVICE, a prefetch to a device that does not exist" {
+	run write_errno "$M/prefetch" gpu9
+	assert_output ENODEV
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_INVALID_DEVICE
+}
+
+@test "ENODEV: CUDA_ERROR_INVALID_DEVICE, pool access for a device that does not exist" {
+	run write_errno "$P/access" "gpu9 rw"
+	assert_output ENODEV
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_INVALID_DEVICE
+}
+
+@test "EOPNOTSUPP: CUDA_ERROR_NOT_SUPPORTED, read-only access to a pool" {
+	run write_errno "$P/access" "gpu1 ro"
+	assert_output EOPNOTSUPP
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_NOT_SUPPORTED
+}
+
+@test "EOPNOTSUPP: CUDA_ERROR_NOT_SUPPORTED, cpu access to a mapping of device memory" {
+	run write_errno "$R/mappings/0x0/access" "cpu rw"
+	assert_output EOPNOTSUPP
+	run last_result "$A_pid"
+	assert_output CUDA_ERROR_NOT_SUPPORTED
+}
+
+@test "ENOENT: a file held open for writing whose object is gone" {
+	K=$MNT/allocations/$A_managed/preferred_location
+	exec 5>"$K"
+	stop_workload A
+	run bash -c 'printf "gpu1\n" >&5'
+	exec 5>&-
+	assert_failure
+	assert_output --partial "No such file or directory"
+}
+
+@test "ENOENT: a range name that is not page-aligned does not exist" {
+	b=$((A_managed_base))
+	run write_errno "$M/ranges/$(printf '0x%x-0x%x' $((b + 1)) $((b + 4096)))/read_mostly" 1
+	assert_output "open ENOENT"
+}
+
+@test "EIO: the process does not answer within 2 seconds" {
+	run cat "$M/kind"
+	assert_output managed
+	kill -STOP "$A_pid"
+	run write_errno "$M/read_mostly" 1
+	kill -CONT "$A_pid"
+	# The open already asks the process; either refusal is the write's.
+	assert_output --regexp '^(open )?EIO$'
+	run wl_attr A read_mostly
+	assert_output 0
+}
+
+@test "EACCES: opening a file that is not writable for writing" {
+	run write_errno "$M/kind" device
+	assert_output "open EACCES"
+}
+
+@test "EACCES: opening another user's process's writable file for writing" {
+	[ "$(id -u)" = 0 ] || skip "needs root to switch to nobody: run make check as root"
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		/usr/bin/python3 -c 'import errno, os, sys
+try:
+    os.open(sys.argv[1], os.O_WRONLY); print("ok")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$M/prefetch"
+	assert_output EACCES
+}
