@@ -94,7 +94,7 @@ median_ms() {
 			echo "stopped at ${LIMIT}s"
 			return
 		elif [ "$rc" != 0 ]; then
-			echo "failed ($(head -c 60 "$work/err"))"
+			echo "failed: $(head -n 1 "$work/err" | cut -c 1-40)"
 			return
 		fi
 		echo $((t1 - t0)) >>"$work/times"
