@@ -22,7 +22,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: cufs [-f] [-d] [-s] [-o OPTION[,OPTION...]] [--rundir DIR]\n"
-"            [--machine NAME] [MOUNTPOINT]\n"
+"            [--machine NAME] [[SOURCE] MOUNTPOINT]\n"
 "\n"
 "Mounts the emulated machine and every libcuemu process on it at MOUNTPOINT\n"
 "(default /cu): devices, processes, allocations, pools, reservations,\n"
@@ -33,7 +33,11 @@ static void usage(FILE *f)
 "  -s               single-threaded (reads of events then block the mount)\n"
 "  -o allow_other   let other users see the mount (they can change only\n"
 "                   their own processes' objects)\n"
+"  -o machine=NAME, -o rundir=DIR, -o topology=FILE\n"
+"                   as --machine, --rundir and CUEMU_TOPOLOGY, for fstab\n"
 "  -o OPTION        any other FUSE mount option\n"
+"  SOURCE           the name mount(8) passes first (mount -t fuse.cufs\n"
+"                   cufs /cu); shown as the mount's source\n"
 "  --rundir DIR     where processes' control sockets are (default:\n"
 "                   $CUEMU_RUNDIR, else $XDG_RUNTIME_DIR/cuemu, else /run/cuemu)\n"
 "  --machine NAME   the machine segment (default: $CUEMU_MACHINE, else cuemu)\n"
@@ -41,11 +45,72 @@ static void usage(FILE *f)
 "  -V, --version    the version\n");
 }
 
+/* mount(8) and fstab hand every option to the helper as one -o list:
+ * take cufs's own (machine=, rundir=, topology=) out of it, drop those
+ * meant for mount itself or for other tools (defaults, x-*, nofail, ...),
+ * and answer the rest for FUSE, or NULL when nothing is left. */
+static char *mount_options(const char *list)
+{
+	static const char *const for_mount[] = {
+		"defaults", "auto", "noauto", "nofail", "_netdev", "user",
+		"users", "nouser", "owner", "group", "comment", NULL,
+	};
+	char *copy = strdup(list), *rest = calloc(1, strlen(list) + 1);
+	char *save = NULL;
+
+	if (!copy || !rest) {
+		free(copy);
+		free(rest);
+		return NULL;
+	}
+	for (char *o = strtok_r(copy, ",", &save); o;
+	     o = strtok_r(NULL, ",", &save)) {
+		bool drop = !strncmp(o, "x-", 2) || !strncmp(o, "comment=", 8);
+
+		for (int k = 0; !drop && for_mount[k]; k++)
+			drop = !strcmp(o, for_mount[k]);
+		if (drop)
+			continue;
+		if (!strncmp(o, "machine=", 8))
+			snprintf(cufs_opt.machine, sizeof cufs_opt.machine,
+				 "%s", o + 8);
+		else if (!strncmp(o, "rundir=", 7))
+			snprintf(cufs_opt.rundir, sizeof cufs_opt.rundir,
+				 "%s", o + 7);
+		else if (!strncmp(o, "topology=", 9))
+			setenv("CUEMU_TOPOLOGY", o + 9, 1);
+		else {
+			if (*rest)
+				strcat(rest, ",");
+			strcat(rest, o);
+		}
+	}
+	free(copy);
+	if (!*rest) {
+		free(rest);
+		return NULL;
+	}
+	return rest;
+}
+
+/* The strings mount_options made, kept for fuse_main and freed at exit. */
+static char *made[64];
+static int nmade;
+
+static char *keep(char *s)
+{
+	if (s && nmade < (int)(sizeof made / sizeof *made))
+		made[nmade++] = s;
+	return s;
+}
+
 /* Takes cufs's own options out of argv; the rest goes to FUSE. -1 on a
  * bad option, 1 when the program is done (help, version), else 0. */
 static int own_options(int *argc, char **argv)
 {
-	int out = 1, mounts = 0;
+	int out = 1, mounts = 0, first = 0;
+	const char *source = NULL;
+	char *fsname;
 
 	for (int i = 1; i < *argc; i++) {
 		const char *a = argv[i];
@@ -71,20 +136,42 @@ static int own_options(int *argc, char **argv)
 			i++;
 			continue;
 		}
-		if (a[0] != '-')
-			mounts++;
-		if (!strcmp(a, "-o") && v) {
-			argv[out++] = argv[i++];
-			a = v;
+		if (!strncmp(a, "-o", 2) && (a[2] || v)) {
+			char *rest = keep(mount_options(a[2] ? a + 2 : v));
+
+			if (!a[2])
+				i++;
+			if (rest) {
+				argv[out++] = "-o";
+				argv[out++] = rest;
+			}
+			continue;
+		}
+		if (a[0] != '-') {
+			/* mount(8)'s helper passes SOURCE MOUNTPOINT. */
+			if (++mounts == 2) {
+				source = argv[first];
+				argv[first] = (char *)a;
+				continue;
+			}
+			first = out;
 		}
 		argv[out++] = (char *)a;
 	}
-	*argc = out;
-	argv[out] = NULL;
-	if (mounts > 1) {
-		fprintf(stderr, "cufs: one mount point, please\n");
+	if (mounts > 2) {
+		fprintf(stderr, "cufs: one mount point (after at most one "
+			"source), please\n");
 		return -1;
 	}
+	/* A comma or backslash would split or escape the option list. */
+	if (source && !strpbrk(source, ",\\") &&
+	    (fsname = malloc(strlen(source) + 8))) {
+		sprintf(fsname, "fsname=%s", source);
+		argv[out++] = "-o";
+		argv[out++] = keep(fsname);
+	}
+	*argc = out;
+	argv[out] = NULL;
 	return mounts ? 0 : 2;
 }
 
@@ -124,7 +211,7 @@ static int setup(void)
 
 int main(int argc, char **argv)
 {
-	char **args = calloc((size_t)argc + 3, sizeof *args);
+	char **args = calloc(2 * (size_t)argc + 5, sizeof *args);
 	int n = argc, rc;
 
 	if (!args)
@@ -133,17 +220,23 @@ int main(int argc, char **argv)
 	rc = own_options(&n, args);
 	if (rc == 1 || rc < 0) {
 		free(args);
+		while (nmade > 0)
+			free(made[--nmade]);
 		return rc < 0 ? 2 : 0;
 	}
 	if (rc == 2)
 		args[n++] = "/cu";
 	/* libfuse 3.14 warns about its own default otherwise. */
 	args[n++] = "-omax_idle_threads=16";
+	/* The type mount(8), findmnt and fstab name it by: fuse.cufs. */
+	args[n++] = "-osubtype=cufs";
 	if (setup() < 0) {
 		free(args);
 		return 1;
 	}
 	rc = fuse_main(n, args, &cufs_ops, NULL);
 	free(args);
+	while (nmade > 0)
+		free(made[--nmade]);
 	return rc;
 }

@@ -96,10 +96,10 @@ teardown_file() {
 	assert_output 4
 	run grep -E "^cufs_allocation_resident_bytes\\{id=\"$A_managed\",pid=\"$A_pid\",kind=\"managed\",.*location=\"gpu3\"\\} 8388608$" "$WORK/cufs.prom"
 	assert_success
-	run grep -E "^cufs_allocation_bytes_htod_total\\{id=\"$A_managed\"" "$WORK/cufs.prom"
+	run grep -E "^cufs_allocation_migrated_bytes_total\\{id=\"$A_managed\",.*direction=\"htod\"\\} [0-9]+$" "$WORK/cufs.prom"
 	assert_success
-	# Every sample line is name{labels} value.
-	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+\{[^}]*\} [0-9]+)$' "$WORK/cufs.prom"
+	# Every sample line is name{labels} value, or name value.
+	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+(\{[^}]*\})? [0-9]+)$' "$WORK/cufs.prom"
 	assert_failure
 }
 
