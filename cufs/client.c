@@ -658,13 +658,24 @@ json_t *cufs_list(pid_t pid, const char *path, int *err)
 	return ask(pid, "list", path, "ids", err);
 }
 
-int cufs_set(pid_t pid, const char *path, const char *value)
+int cufs_set(pid_t pid, const char *path, const char *value,
+	     const char *refused)
 {
-	json_t *req = json_pack("{s:s,s:s,s:s}", "op", "set", "path", path,
-				"value", value);
-	json_t *a;
+	json_t *req;
+	json_t *a, *text = refused ? NULL : json_string(value);
 	int err;
 
+	/* jansson takes only UTF-8: a value that is not goes as a refusal,
+	 * which the process records in last_error like any other. */
+	if (!refused && !text)
+		refused = "the value written is not UTF-8 text";
+	json_decref(text);
+	req = refused ? json_pack("{s:s,s:s,s:s,s:s}", "op", "set", "path",
+				  path, "value", "", "refused", refused) :
+			json_pack("{s:s,s:s,s:s}", "op", "set", "path", path,
+				  "value", value);
+	if (!req)
+		return -ENOMEM;
 	a = request(pid, req, CUFS_SET_TIMEOUT_MS, &err);
 	json_decref(req);
 	if (!a)

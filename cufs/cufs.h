@@ -77,7 +77,11 @@ json_t *cufs_list_ids(pid_t pid, int k, const char *name, int *err);
  * takes more than a second), one that did not is dropped. */
 int cufs_has_id(pid_t pid, int k, uint64_t id);
 /* set: 0 or a negative errno. */
-int cufs_set(pid_t pid, const char *path, const char *value);
+/* A write: value goes to the process, or, when refused says why cufs could
+ * not send it as written, the refusal does (the process records it in
+ * last_error). 0 or -errno. */
+int cufs_set(pid_t pid, const char *path, const char *value,
+	     const char *refused);
 void cufs_client_shutdown(void);
 
 /* ---------------------------------------------------------------- events.c

@@ -928,13 +928,16 @@ static int cu_write(const char *path, const char *buf, size_t size, off_t off,
 		return -EBADF;
 	/* The value is text: a NUL would cut it short, and the part before
 	 * it would be written as if it were all. */
-	if (memchr(buf, '\0', size))
-		return -EINVAL;
+	if (memchr(buf, '\0', size)) {
+		rc = cufs_set(h->pid, h->setpath, "", "the value written has a "
+			      "NUL byte");
+		return rc < 0 ? rc : -EINVAL;
+	}
 	if (!(v = strndup(buf, size)))
 		return -ENOMEM;
 	if (size && v[size - 1] == '\n')
 		v[size - 1] = '\0';
-	rc = cufs_set(h->pid, h->setpath, v);
+	rc = cufs_set(h->pid, h->setpath, v, NULL);
 	free(v);
 	return rc < 0 ? rc : (int)size;
 }

@@ -276,6 +276,11 @@ CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label)
 
 	if ((r = cuemu_check_init()))
 		return r;
+	/* Stored whole or not at all: a label cut short could end inside a
+	 * UTF-8 character, and /cu could then show nothing of it. */
+	if (label && cuemu_line_check(label, CUEMU_LABEL_MAX) < 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "label: %s",
+				  cuemu_errmsg());
 	cuemu_lock();
 	found = cuemu_alloc_set_label(ptr, label ? label : "");
 	cuemu_unlock();

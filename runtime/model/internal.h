@@ -156,6 +156,19 @@ uint64_t cuemu_counter_get(int dev, enum cuemu_counter c);
 /* Locations (location.c): the one parser and printer of the words /cu,
  * the topology and the tools use: gpu0, cpu (also "host"), numa0, none.    */
 
+/* A written value is one line: an optional newline at its end, no other
+ * control character but tab, UTF-8, at most CUEMU_LINE_MAX bytes. */
+#define CUEMU_LINE_MAX 4095
+/* The longest word of a value (location, advice, flag), with its NUL. */
+#define CUEMU_WORD 32
+bool cuemu_utf8_valid(const char *s, size_t n);
+/* s as one line of at most max bytes (a newline at its end aside): its
+ * length without that newline, or -1 with a message saying why not. */
+int cuemu_line_check(const char *s, size_t max);
+/* Splits a value into its words (separated by blanks or commas): how many,
+ * or -1 with a message when the value is not one line or has more than max
+ * words or a word too long. */
+int cuemu_words(const char *value, char (*w)[CUEMU_WORD], int max);
 /* Parses s (trailing newline allowed) into loc. type INVALID for "none".
  * Returns 0, or -1 with a message in cuemu_errmsg(). Does not check that
  * the device or node exists. */

@@ -1,9 +1,10 @@
 /*
  * location.c - the one parser and printer of the words that name a place
  * (gpu0, cpu, numa0, numa_current, none), of access ("gpu1 rw") and of
- * sizes (64M, 2G). /cu writes,
- * the topology file and the scripts all use these words, so there is exactly
- * one place that reads them. No state, no locks.
+ * sizes (64M, 2G), and the one splitter of a written value into words.
+ * /cu writes, labels, the topology file and the scripts all use these, so
+ * there is exactly one place that reads them, and a value is accepted only
+ * when the whole of it parses. No state, no locks.
  */
 #include "model/internal.h"
 
@@ -45,6 +46,95 @@ static int index_after(const char *w, const char *prefix, int *out)
 		return -1;
 	*out = (int)v;
 	return 0;
+}
+
+bool cuemu_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned c = *p++, more, cp;
+
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf)
+			more = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			more = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			more = 3, cp = c & 0x07;
+		else
+			return false;
+		if ((size_t)(end - p) < more)
+			return false;
+		while (more--) {
+			if ((*p & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (*p++ & 0x3f);
+		}
+		/* Overlong three- and four-byte forms, surrogates, and what
+		 * lies past U+10FFFF are not UTF-8. */
+		if ((c >= 0xe0 && c <= 0xef && cp < 0x800) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) ||
+		    (c >= 0xf0 && (cp < 0x10000 || cp > 0x10ffff)))
+			return false;
+	}
+	return true;
+}
+
+int cuemu_line_check(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n > max) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the text is %zu bytes, "
+			   "longer than %zu", n, max);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 && s[i] != '\t') {
+			cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the text must be "
+				   "one line, without control characters");
+			return -1;
+		}
+	if (!cuemu_utf8_valid(s, n)) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the text is not UTF-8");
+		return -1;
+	}
+	return (int)n;
+}
+
+int cuemu_words(const char *value, char (*w)[CUEMU_WORD], int max)
+{
+	const char *p = value;
+	int n = 0, len;
+
+	if ((len = cuemu_line_check(value, CUEMU_LINE_MAX)) < 0)
+		return -1;
+	while (p < value + len) {
+		size_t k;
+
+		p += strspn(p, " \t,");
+		if (p >= value + len)
+			break;
+		k = strcspn(p, " \t,\n");
+		if (n == max) {
+			cuemu_fail(CUDA_ERROR_INVALID_VALUE, "more than %d "
+				   "word%s", max, max == 1 ? "" : "s");
+			return -1;
+		}
+		if (k >= CUEMU_WORD) {
+			cuemu_fail(CUDA_ERROR_INVALID_VALUE, "'%.20s...' is "
+				   "longer than a word may be", p);
+			return -1;
+		}
+		memcpy(w[n], p, k);
+		w[n++][k] = '\0';
+		p += k;
+	}
+	return n;
 }
 
 int cuemu_loc_parse(const char *s, CUmemLocation *loc)
@@ -179,13 +269,14 @@ const char *cuemu_access_str(CUmemAccess_flags f)
 
 CUresult cuemu_access_parse(const char *value, CUmemAccessDesc *d)
 {
-	char w[32], f[16], extra[2];
+	char w[2][CUEMU_WORD];
+	const char *f = w[1];
 
 	memset(d, 0, sizeof *d);
-	if (!value || sscanf(value, "%31s %15s %1s", w, f, extra) != 2)
+	if (!value || cuemu_words(value, w, 2) != 2)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "write '<location> rw|ro|none', e.g. 'gpu1 rw'");
-	if (cuemu_loc_parse(w, &d->location) < 0)
+	if (cuemu_loc_parse(w[0], &d->location) < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!strcmp(f, "rw"))
 		d->flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;

@@ -35,6 +35,9 @@ enum cuemu_kind {
 /* The word /cu and the event log show for each kind (memory.c). */
 extern const char *const cuemu_kind_names[];
 
+/* The longest label, in bytes of UTF-8, without its NUL. */
+#define CUEMU_LABEL_MAX 63
+
 struct cuemu_alloc {
 	RB_ENTRY(cuemu_alloc) va_node; /* address index (vaspace.c) */
 	RB_ENTRY(cuemu_alloc) id_node; /* id index (vaspace.c) */
@@ -48,7 +51,7 @@ struct cuemu_alloc {
 	unsigned int flags;      /* the flags the allocating call took */
 	CUcontext ctx;   /* context it was made in */
 	bool sync_memops;        /* CU_POINTER_ATTRIBUTE_SYNC_MEMOPS */
-	char label[64];          /* cuemuSetLabel, shown in /cu */
+	char label[CUEMU_LABEL_MAX + 1]; /* cuemuSetLabel, shown in /cu */
 	void *priv;              /* the owning subsystem's state */
 };
 
@@ -115,8 +118,9 @@ CUresult cuemu_host_unregister(uintptr_t p);
  * false when there is none. Lock held. */
 bool cuemu_address_range(uintptr_t p, int dev, uintptr_t *base,
                          size_t *size);
-/* Names the allocation containing p with the first line of label; false
- * when p is in none. Lock held. */
+/* Names the allocation containing p with label (one line, checked by the
+ * caller; a newline at its end is dropped); false when p is in none. Lock
+ * held. */
 bool cuemu_alloc_set_label(uintptr_t p, const char *label);
 /* The word for a's owning device ("gpu1", or "cpu" for the host). */
 const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,

@@ -10,6 +10,9 @@
  *   {"op":"list","path":P}                ids (classes) or names (below)
  *   {"op":"get","path":P}                 value, and text for a file
  *   {"op":"set","path":P,"value":"text"}  result (the CUresult name)
+ *   {"op":"set","path":P,"value":"","refused":"why"}
+ *                                         a write the client could not send
+ *                                         as written: refused, last_error
  *   {"op":"events","since":N,"max":M}     events [{seq,line}], last
  *   {"op":"snapshot"}                     value: process and every object
  *   {"op":"snapshot","text":true}         bytes: N, then N bytes of the
@@ -229,8 +232,8 @@ static json_t *process_json(void)
 	json_t *ctr = json_object();
 
 	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
-		json_object_set_new(ctr, cuemu_counter_names[c], json_integer(
-			(json_int_t)cuemu_proc_counter_get((enum cuemu_counter)c)));
+		json_object_set_new(ctr, cuemu_counter_names[c], cuemu_json_u64(
+			cuemu_proc_counter_get((enum cuemu_counter)c)));
 	return json_pack("{s:i,s:i,s:o,s:s,s:o,s:o}",
 			 "pid", (int)getpid(), "uid", (int)getuid(),
 			 "cmdline", cmdline_json(), "machine", cuemu_machine_id(),
@@ -462,6 +465,7 @@ static char *value_text(json_t *v)
 static json_t *op_set(json_t *req, uid_t peer)
 {
 	json_t *v = json_object_get(req, "value"), *ans;
+	json_t *refused = json_object_get(req, "refused");
 	struct ctl_path cp;
 	const char *p;
 	char *text;
@@ -490,7 +494,14 @@ static json_t *op_set(json_t *req, uid_t peer)
 	if (!(text = value_text(v)))
 		return fail_errno(ENOMEM, "out of memory");
 	cuemu_errmsg_clear();
-	r = cp.cls->set(cp.id, cp.rest, text);
+	/* A client that could not send the value as written (bytes that are
+	 * not UTF-8, a NUL) says why instead: the write is refused here, so
+	 * that last_error says so as for any other refusal. */
+	if (json_is_string(refused))
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%.200s",
+			       json_string_value(refused));
+	else
+		r = cp.cls->set(cp.id, cp.rest, text);
 	free(text);
 	if (r == CUDA_SUCCESS)
 		return json_pack("{s:b,s:s}", "ok", 1, "result", "CUDA_SUCCESS");
@@ -841,6 +852,24 @@ static int idlest(pid_t pid, int *count)
 	return best;
 }
 
+/* Whether c's peer has closed its end (a probe that connected and left:
+ * cufs asks "does anyone listen?" that way). */
+static bool peer_gone(const struct client *c)
+{
+	char b;
+
+	return !c->out && recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+/* Drops pid's connections whose peer has gone but whose close the serve
+ * loop has not seen yet, so that they do not count against its share. */
+static void reap_gone(pid_t pid)
+{
+	for (int i = ctl.nclients - 1; i >= 0; i--)
+		if (ctl.clients[i]->pid == pid && peer_gone(ctl.clients[i]))
+			drop_client(i);
+}
+
 /* Room for a client of pid: false when pid already has its share (its
  * new connection is refused, its old ones keep working); a full table
  * gives up its idlest connection, so that a newcomer (cufs started after a
@@ -849,6 +878,10 @@ static bool make_room(pid_t pid)
 {
 	int n, i = idlest(pid, &n);
 
+	if (n >= CTL_MAX_PER_PEER) {
+		reap_gone(pid);
+		i = idlest(pid, &n);
+	}
 	if (n >= CTL_MAX_PER_PEER)
 		return false;
 	if (ctl.nclients == CTL_MAX_CLIENTS) {

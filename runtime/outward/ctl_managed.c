@@ -59,13 +59,13 @@ static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
 
 	for (p = 0; p < cuemu_device_count() && p < CUEMU_MAX_DEVICES; p++)
 		json_object_set_new(o, cuemu_proc_str(p, w, sizeof w),
-				    json_integer((json_int_t)g->bytes[p]));
+				    cuemu_json_u64(g->bytes[p]));
 	json_object_set_new(o, "cpu",
-			    json_integer((json_int_t)g->bytes[CUEMU_PROC_HOST]));
+			    cuemu_json_u64(g->bytes[CUEMU_PROC_HOST]));
 	mg_numa_bytes(st, s, e, node);
 	for (p = 0; p < cuemu_numa_count() && p < CUEMU_MAX_NUMA; p++) {
 		snprintf(w, sizeof w, "numa%d", p);
-		json_object_set_new(o, w, json_integer((json_int_t)node[p]));
+		json_object_set_new(o, w, cuemu_json_u64(node[p]));
 	}
 	return o;
 }
@@ -112,7 +112,7 @@ void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
 	span_json(st, a->base, a->base + a->span, obj);
 	for (c = 0; c < CUEMU_CTR__COUNT; c++)
 		json_object_set_new(ctr, cuemu_counter_names[c],
-				    json_integer((json_int_t)st->ctr[c]));
+				    cuemu_json_u64(st->ctr[c]));
 	json_object_set_new(obj, "counters", ctr);
 	json_object_set_new(obj, "range_count",
 			    json_integer((json_int_t)st->ranges.n));
@@ -181,39 +181,53 @@ static CUresult ctl_prefetch(uintptr_t s, uintptr_t e, CUmemLocation loc)
 	return r;
 }
 
-/* "+gpu1", "-gpu1", or a list of words that becomes the exact set. */
+/* The processor a word of an accessed_by list names: gpuN or cpu. */
+static CUresult accessor(const char *w, CUmemLocation *l, int *proc)
+{
+	if (cuemu_loc_parse(w, l) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((*proc = cuemu_loc_proc(*l)) < 0 ||
+	    (l->type != CU_MEM_LOCATION_TYPE_DEVICE &&
+	     l->type != CU_MEM_LOCATION_TYPE_HOST))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "accessed_by takes gpuN or cpu, not '%s'", w);
+	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE && !mg_dev_ok(l->id))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no device %d",
+				  l->id);
+	return CUDA_SUCCESS;
+}
+
+/* "+gpu1", "-gpu1", "none", or a list of locations that becomes the exact
+ * set. */
 static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 {
-	CUmemLocation l;
-	char buf[256], *w, *save = NULL;
+	char w[CUEMU_NPROC][CUEMU_WORD];
 	cuemu_procmask want = 0;
+	CUmemLocation l;
 	CUresult r;
-	int p;
+	int n, p;
 
-	while (*value == ' ')
-		value++;
-	if (*value == '+' || *value == '-') {
-		if (cuemu_loc_parse(value + 1, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		return cuMemAdvise_v2(s, e - s, *value == '+' ?
+	if ((n = cuemu_words(value, w, CUEMU_NPROC)) < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (n == 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "accessed_by takes "
+				  "+LOCATION, -LOCATION, a list of locations, "
+				  "or none");
+	if (w[0][0] == '+' || w[0][0] == '-') {
+		if (n != 1)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "+ and - "
+					  "take one location");
+		if ((r = accessor(w[0] + 1, &l, &p)) != CUDA_SUCCESS)
+			return r;
+		return cuMemAdvise_v2(s, e - s, w[0][0] == '+' ?
 			      CU_MEM_ADVISE_SET_ACCESSED_BY :
 			      CU_MEM_ADVISE_UNSET_ACCESSED_BY, l);
 	}
-	snprintf(buf, sizeof buf, "%s", value);
-	for (w = strtok_r(buf, " \t\n,", &save); w;
-	     w = strtok_r(NULL, " \t\n,", &save)) {
-		if (cuemu_loc_parse(w, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
-		if (l.type == CU_MEM_LOCATION_TYPE_INVALID)
-			continue; /* "none" */
-		if ((p = cuemu_loc_proc(l)) < 0 ||
-		    (l.type != CU_MEM_LOCATION_TYPE_DEVICE &&
-		     l.type != CU_MEM_LOCATION_TYPE_HOST))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "accessed_by takes gpuN or cpu");
-		if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && !mg_dev_ok(l.id))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "no device %d", l.id);
+	if (n == 1 && !strcmp(w[0], "none"))
+		n = 0;
+	for (int i = 0; i < n; i++) {
+		if ((r = accessor(w[i], &l, &p)) != CUDA_SUCCESS)
+			return r;
 		want |= bit(p);
 	}
 	/* Unset what is not wanted and set the rest: the exact set. */
@@ -236,20 +250,51 @@ static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 static CUresult ctl_advise(uintptr_t s, uintptr_t e, const char *value)
 {
 	CUmemLocation l = { CU_MEM_LOCATION_TYPE_INVALID, 0 };
-	char word[40] = "", arg[40] = "";
-	int i, n = sscanf(value, "%39s %39s", word, arg);
+	char w[2][CUEMU_WORD];
+	int i, n = cuemu_words(value, w, 2);
 
-	if (n < 1)
+	if (n < 0)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "advise takes "
+				  "'<advice> [location]': %s", cuemu_errmsg());
+	if (n == 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no advice given");
 	for (i = 1; i <= 6; i++)
-		if (!strcmp(word, mg_advice_name((CUmem_advise)i)))
+		if (!strcmp(w[0], mg_advice_name((CUmem_advise)i)))
 			break;
 	if (i > 6)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "'%s' is not an advice", word);
-	if (n == 2 && cuemu_loc_parse(arg, &l) < 0)
+				  "'%s' is not an advice", w[0]);
+	if (n == 2 && cuemu_loc_parse(w[1], &l) < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	return cuMemAdvise_v2(s, e - s, (CUmem_advise)i, l);
+}
+
+/* The one location a value names. */
+static CUresult one_location(const char *attr, const char *value,
+			     CUmemLocation *l)
+{
+	char w[1][CUEMU_WORD];
+	int n = cuemu_words(value, w, 1);
+
+	if (n != 1)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s takes one "
+				  "location (gpuN, cpu, numaN, numa_current "
+				  "or none)", attr);
+	return cuemu_loc_parse(w[0], l) < 0 ? CUDA_ERROR_INVALID_VALUE :
+					      CUDA_SUCCESS;
+}
+
+/* 0 or 1, and nothing else. */
+static CUresult flag(const char *attr, const char *value, bool *on)
+{
+	char w[1][CUEMU_WORD];
+
+	if (cuemu_words(value, w, 1) != 1 ||
+	    (strcmp(w[0], "0") && strcmp(w[0], "1")))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s takes 0 or 1",
+				  attr);
+	*on = w[0][0] == '1';
+	return CUDA_SUCCESS;
 }
 
 CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
@@ -257,6 +302,7 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 {
 	CUmemLocation l;
 	CUresult r;
+	bool on = false;
 
 	/* The API calls below need a current context, as a program's would:
 	 * the one the allocation was made in. They look the range up again,
@@ -266,8 +312,8 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 	if (start >= end)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "empty range");
 	if (!strcmp(attr, "preferred_location")) {
-		if (cuemu_loc_parse(value, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
+		if ((r = one_location(attr, value, &l)) != CUDA_SUCCESS)
+			return r;
 		return cuMemAdvise_v2(start, end - start,
 			      l.type == CU_MEM_LOCATION_TYPE_INVALID ?
 			      CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION :
@@ -276,19 +322,16 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
 	if (!strcmp(attr, "accessed_by"))
 		return ctl_accessed_by(start, end, value);
 	if (!strcmp(attr, "read_mostly")) {
-		while (*value == ' ')
-			value++;
-		if (*value != '0' && *value != '1')
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "read_mostly takes 0 or 1");
+		if ((r = flag(attr, value, &on)) != CUDA_SUCCESS)
+			return r;
 		l = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-		return cuMemAdvise_v2(start, end - start, *value == '1' ?
+		return cuMemAdvise_v2(start, end - start, on ?
 			      CU_MEM_ADVISE_SET_READ_MOSTLY :
 			      CU_MEM_ADVISE_UNSET_READ_MOSTLY, l);
 	}
 	if (!strcmp(attr, "prefetch")) {
-		if (cuemu_loc_parse(value, &l) < 0)
-			return CUDA_ERROR_INVALID_VALUE;
+		if ((r = one_location(attr, value, &l)) != CUDA_SUCCESS)
+			return r;
 		return ctl_prefetch(start, end, l);
 	}
 	if (!strcmp(attr, "advise"))

@@ -76,20 +76,20 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 		return NULL;
 	}
 	cuemu_pool_view(p, &v);
-	o = json_pack("{s:I,s:s,s:I,s:s,s:I,s:i,s:i,s:i,s:I,s:I,s:I,s:I,"
+	o = json_pack("{s:I,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:o,s:o,"
 		      "s:o,s:o,s:i,s:i,s:s}",
 		"id", (json_int_t)v.id,
 		"location", cuemu_loc_str(v.location, loc, sizeof loc),
-		"max_size", (json_int_t)v.max_size,
+		"max_size", cuemu_json_u64(v.max_size),
 		"handle_types", handle_words(&v),
-		"release_threshold", (json_int_t)v.threshold,
+		"release_threshold", cuemu_json_u64(v.threshold),
 		"reuse_follow_event_dependencies", v.reuse_follow,
 		"reuse_allow_opportunistic", v.reuse_opportunistic,
 		"reuse_allow_internal_dependencies", v.reuse_internal,
-		"reserved_mem_current", (json_int_t)v.reserved,
-		"reserved_mem_high", (json_int_t)v.reserved_high,
-		"used_mem_current", (json_int_t)v.used,
-		"used_mem_high", (json_int_t)v.used_high,
+		"reserved_mem_current", cuemu_json_u64(v.reserved),
+		"reserved_mem_high", cuemu_json_u64(v.reserved_high),
+		"used_mem_current", cuemu_json_u64(v.used),
+		"used_mem_high", cuemu_json_u64(v.used_high),
 		"access", access_json(&v),
 		"allocations", allocs_json(p),
 		"default", v.is_default,

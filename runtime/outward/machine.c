@@ -5,6 +5,7 @@
  * through the model; no state of its own, no locks.
  */
 #include "model/internal.h"
+#include "outward/outward.h"
 #include "outward/cuemu-private.h"
 
 #include <numa.h>
@@ -22,8 +23,8 @@ static json_t *counters_json(int proc)
 	json_t *o = json_object();
 
 	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
-		json_object_set_new(o, cuemu_counter_names[c], json_integer(
-			(json_int_t)cuemu_counter_get(proc, (enum cuemu_counter)c)));
+		json_object_set_new(o, cuemu_counter_names[c], cuemu_json_u64(
+			cuemu_counter_get(proc, (enum cuemu_counter)c)));
 	return o;
 }
 
@@ -60,12 +61,12 @@ static json_t *device_json(int d)
 		n += snprintf(uuid + n, sizeof uuid - (size_t)n, "%s%02x",
 			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
 			      info->uuid[i]);
-	return json_pack("{s:i,s:s,s:s,s:I,s:I,s:I,s:i,s:o,s:o,s:o}",
+	return json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
 			 "index", d, "name", info->name, "uuid", uuid,
-			 "total_memory", (json_int_t)info->total,
-			 "used_memory", (json_int_t)used,
-			 "free_memory", (json_int_t)(used < info->total ?
-						     info->total - used : 0),
+			 "total_memory", cuemu_json_u64(info->total),
+			 "used_memory", cuemu_json_u64(used),
+			 "free_memory", cuemu_json_u64(used < info->total ?
+						       info->total - used : 0),
 			 "numa_node", info->numa_node, "peers", peers,
 			 "links", links, "counters", counters_json(d));
 }

@@ -8,6 +8,21 @@
 
 #include "model/internal.h"
 
+#include <stdio.h>
+
+/* An unsigned count as JSON: an integer while jansson can hold it, else
+ * its decimal digits as a string, so that a file shows 18446744073709551615
+ * and never -1. */
+static inline json_t *cuemu_json_u64(uint64_t v)
+{
+	char d[24];
+
+	if (v <= (uint64_t)INT64_MAX) /* json_int_t is long long */
+		return json_integer((json_int_t)v);
+	snprintf(d, sizeof d, "%llu", (unsigned long long)v);
+	return json_string(d);
+}
+
 /* The event log (events.c): lines after sequence number since (exclusive),
  * at most max, as a JSON array of {"seq":N,"line":"..."}; *last gets the
  * newest seq. */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "model/segment.h"
+#include "outward/cuemu-private.h"
 #include "tap.h"
 
 /* The longest a joining process may take to answer, scribbled or not. */
@@ -60,6 +61,18 @@ static int join_alloc(void)
 	printf("info %s\n", tap_res_name(cuMemGetInfo(&free_b, &total)));
 	printf("used %llu total %llu\n",
 	       (unsigned long long)(total - free_b), (unsigned long long)total);
+	return 0;
+}
+
+/* Prints the machine as cufs reads it. */
+static int join_machine(void)
+{
+	char *m = cuemuMachineJson();
+
+	if (!m)
+		return 1;
+	printf("%s\n", m);
+	free(m);
 	return 0;
 }
 
@@ -235,6 +248,26 @@ static void garbage_rows(void)
 	drop_machine(s);
 }
 
+/* A device's use at 2^64-1 (a scribble, or a count gone wrong) reads as
+ * that number, never as -1. */
+static void use_all_ones(void)
+{
+	struct segment *s = fresh_machine();
+	char out[16384];
+
+	if (!ok(s != NULL, "use 2^64-1: a machine to scribble on"))
+		return;
+	s->used[0] = UINT64_MAX;
+	ok(run_joiner("machine", out, sizeof out) == 0,
+	   "use 2^64-1: the machine is read within %d s", BOUND_S);
+	ok(strstr(out, "\"used_memory\": \"18446744073709551615\"") ||
+	   strstr(out, "\"used_memory\":\"18446744073709551615\""),
+	   "use 2^64-1: used_memory reads 18446744073709551615");
+	ok(!strstr(out, "\"used_memory\": -1") &&
+	   !strstr(out, "\"used_memory\":-1"), "use 2^64-1: never -1");
+	drop_machine(s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "make") == 0)
@@ -243,6 +276,8 @@ int main(int argc, char **argv)
 		return join_init();
 	if (argc == 2 && strcmp(argv[1], "alloc") == 0)
 		return join_alloc();
+	if (argc == 2 && strcmp(argv[1], "machine") == 0)
+		return join_machine();
 
 	snprintf(machine, sizeof machine, "cuemu-segment-%d", (int)getpid());
 	snprintf(errpath, sizeof errpath, "/tmp/cuemu-segment-%d.err",
@@ -262,6 +297,7 @@ int main(int argc, char **argv)
 		machine_name_unterminated, ": name:");
 	refused("a link's bandwidth NaN", link_nan, "links[0][1]");
 	garbage_rows();
+	use_all_ones();
 
 	unlink(errpath);
 	return done_testing();
