@@ -26,7 +26,7 @@ CUresult cuemuLaunchHostFunc(CUstream s, void (*fn)(void *), void *arg);
 CUresult cuemuAccess(CUstream s, CUdeviceptr ptr, size_t size,
                      unsigned int flags);
 
-/** Name the allocation that contains ptr; the label (one line) shows in /cu. */
+/** Name the allocation that contains ptr; the label (one line of at most 63 bytes of UTF-8, kept whole, else CUDA_ERROR_INVALID_VALUE) shows in /cu. */
 CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label);
 
 /** The errno value that stands for r (0 for CUDA_SUCCESS); the one table of that mapping. */
