@@ -30,7 +30,7 @@ static void usage(FILE *f)
 "\n"
 "  -f               stay in the foreground\n"
 "  -d               debug: foreground, and print every FUSE request\n"
-"  -s               single-threaded (reads of events then block the mount)\n"
+"  -s               single-threaded (reads of events_pipe then block the mount)\n"
 "  -o allow_other   let other users see the mount (they can change only\n"
 "                   their own processes' objects)\n"
 "  -o machine=NAME, -o rundir=DIR, -o topology=FILE\n"
