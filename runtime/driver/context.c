@@ -261,6 +261,44 @@ CUresult cuCtxSynchronize(void)
 	return CUDA_SUCCESS;
 }
 
+/* The API version every context of the real CUDA 13 driver answers
+ * (probes/results/ctx.txt: ctx.apiversion). */
+#define CTX_API_VERSION 3020
+
+/* ctx, or the current context when ctx is NULL. */
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+	CUresult r;
+
+	if (!ctx && (r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!cuemu_ctx_valid(ctx))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "context %p does not exist", (void *)ctx);
+	if (!version)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL version");
+	*version = CTX_API_VERSION;
+	return CUDA_SUCCESS;
+}
+
+/* The range cuStreamCreateWithPriority clamps to (driver/stream.c), as the
+ * real driver answers it (probes/results/ctx.txt: ctx.priority_range).
+ * Either pointer may be NULL. */
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+	CUresult r;
+
+	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
+		return r;
+	if (leastPriority)
+		*leastPriority = CUEMU_STREAM_PRIORITY_LEAST;
+	if (greatestPriority)
+		*greatestPriority = CUEMU_STREAM_PRIORITY_GREATEST;
+	return CUDA_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- peers */
 
 /* The current context and a live peer context on another device that a

@@ -1,15 +1,25 @@
 /*
  * driver.h - what the driver API's entry points share among themselves and
  * nothing below them needs: the device check every device entry starts
- * with (device.c).
+ * with (device.c), the stream priority range, and how a refused
+ * allocation leaves its output (memory.c).
  */
 #ifndef CUEMU_DRIVER_H
 #define CUEMU_DRIVER_H
 
 #include "model/internal.h"
 
+/* The stream priorities the devices support, least and greatest
+ * (lower is greater), as the real H200 answers. */
+#define CUEMU_STREAM_PRIORITY_LEAST 0
+#define CUEMU_STREAM_PRIORITY_GREATEST (-5)
+
 /* Initialized, and dev names a device of the machine: CUDA_SUCCESS, or
  * NOT_INITIALIZED / INVALID_DEVICE as the driver answers. */
 CUresult cuemu_check_dev(CUdevice dev);
+
+/* r, having written 0 to *dptr (when given) if r is a failure, as the real
+ * driver does to a refused allocation's output (memory.c). */
+CUresult cuemu_zero_ptr(CUresult r, CUdeviceptr *dptr);
 
 #endif

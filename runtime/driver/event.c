@@ -70,7 +70,12 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 	/* So the driver answers (probes/results/ctx.txt). */
 	if (!pMilliseconds)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL result");
-	if ((r = cuemu_event_time(hStart, &t0)) != CUDA_SUCCESS ||
+	/* Both events are checked before either is waited for: an end
+	 * never recorded is INVALID_HANDLE even while the start is still
+	 * pending (probes/results/ctx.txt: elapsed_end_never_recorded). */
+	if ((r = cuemu_event_timed(hStart)) != CUDA_SUCCESS ||
+	    (r = cuemu_event_timed(hEnd)) != CUDA_SUCCESS ||
+	    (r = cuemu_event_time(hStart, &t0)) != CUDA_SUCCESS ||
 	    (r = cuemu_event_time(hEnd, &t1)) != CUDA_SUCCESS)
 		return r;
 	*pMilliseconds = (float)(((double)t1 - (double)t0) / 1e6);

@@ -9,6 +9,7 @@
  * kernel runs on its stream's worker with no lock held.
  */
 #include "model/managed.h"
+#include "driver/driver.h"
 
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 			   unsigned int flags)
@@ -22,12 +23,14 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 	if (!dptr)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
 	if (bytesize == 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
-	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
-				  "CU_MEM_ATTACH_HOST", flags);
-	return mg_alloc(ctx, dev, bytesize, flags, dptr);
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
+	else if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
+			       "CU_MEM_ATTACH_HOST", flags);
+	else
+		r = mg_alloc(ctx, dev, bytesize, flags, dptr);
+	return cuemu_zero_ptr(r, dptr);
 }
 
 CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)

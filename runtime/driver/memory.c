@@ -15,6 +15,7 @@
  * wait for streams outside it.
  */
 #include "model/internal.h"
+#include "driver/driver.h"
 
 #include <stdbool.h>
 
@@ -27,6 +28,17 @@
 
 /* ---------------------------------------------------------------- device */
 
+/* The real driver writes 0 to an allocation's outputs when it refuses it
+ * (probes/results/ctx.txt: memalloc_size0, allocpitch_*,
+ * memalloc_total_plus_1GiB): a caller that reads them then sees no
+ * pointer rather than what was there. */
+CUresult cuemu_zero_ptr(CUresult r, CUdeviceptr *dptr)
+{
+	if (r != CUDA_SUCCESS && dptr)
+		*dptr = 0;
+	return r;
+}
+
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
 	CUcontext ctx;
@@ -38,8 +50,10 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	if (!dptr)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
 	if (bytesize == 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
-	return cuemu_device_alloc(ctx, dev, bytesize, dptr);
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
+	else
+		r = cuemu_device_alloc(ctx, dev, bytesize, dptr);
+	return cuemu_zero_ptr(r, dptr);
 }
 
 CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
@@ -55,20 +69,21 @@ CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
 		return r;
 	if (ElementSizeBytes != 4 && ElementSizeBytes != 8 &&
 	    ElementSizeBytes != 16)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "ElementSizeBytes %u is not 4, 8 or 16",
-				  ElementSizeBytes);
-	if (!dptr || !pPitch)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "dptr or pPitch is NULL");
-	if (WidthInBytes == 0 || Height == 0)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "width and height must not be 0");
-	if ((r = cuemu_pitch_layout(WidthInBytes, Height, &pitch, &total)) ||
-	    (r = cuemu_device_alloc(ctx, dev, total, dptr)))
-		return r;
-	*pPitch = pitch;
-	return CUDA_SUCCESS;
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "ElementSizeBytes %u is not 4, 8 or 16",
+			       ElementSizeBytes);
+	else if (!dptr || !pPitch)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "dptr or pPitch is NULL");
+	else if (WidthInBytes == 0 || Height == 0)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			       "width and height must not be 0");
+	else if (!(r = cuemu_pitch_layout(WidthInBytes, Height, &pitch,
+					  &total)))
+		r = cuemu_device_alloc(ctx, dev, total, dptr);
+	if (pPitch)
+		*pPitch = r == CUDA_SUCCESS ? pitch : 0;
+	return cuemu_zero_ptr(r, dptr);
 }
 
 CUresult cuMemFree(CUdeviceptr dptr)
@@ -239,15 +254,19 @@ CUresult cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize,
 	cuemu_lock();
 	found = cuemu_address_range(dptr, dev, &base, &size);
 	cuemu_unlock();
-	if (!found)
-		return cuemu_fail(CUDA_ERROR_NOT_FOUND,
-				  "%#llx is in no allocation",
-				  (unsigned long long)dptr);
+	if (!found) {
+		/* The real driver answers no range, not what was there
+		 * (probes/results/ctx.txt: addressrange_malloc). */
+		base = 0;
+		size = 0;
+		r = cuemu_fail(CUDA_ERROR_NOT_FOUND, "%#llx is in no "
+			       "allocation", (unsigned long long)dptr);
+	}
 	if (pbase)
 		*pbase = (CUdeviceptr)base;
 	if (psize)
 		*psize = size;
-	return CUDA_SUCCESS;
+	return r;
 }
 
 CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)

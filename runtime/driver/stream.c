@@ -9,6 +9,7 @@
  * takes its own locks.
  */
 #include "model/stream.h"
+#include "driver/driver.h"
 
 #include <stdlib.h>
 
@@ -25,8 +26,11 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
 				  "stream flags 0x%x are not valid", flags);
 	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
 		return r;
-	/* The driver clamps priorities to the device's range, [-5, 0]. */
-	priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
+	/* The driver clamps priorities to the device's range. */
+	if (priority > CUEMU_STREAM_PRIORITY_LEAST)
+		priority = CUEMU_STREAM_PRIORITY_LEAST;
+	if (priority < CUEMU_STREAM_PRIORITY_GREATEST)
+		priority = CUEMU_STREAM_PRIORITY_GREATEST;
 	return cuemu_stream_create(ctx, flags, priority, phStream);
 }
 

@@ -33,6 +33,8 @@
 struct pinfo {
 	bool known;              /* in an allocation, or mapped in a
 	                          * reservation */
+	bool in_resv;            /* unknown, but inside a reservation:
+	                          * range_* is the reservation */
 	enum cuemu_kind kind;
 	uintptr_t range_base;    /* allocation, or the reservation */
 	size_t range_size;
@@ -159,6 +161,11 @@ static void snapshot(uintptr_t p, int curdev, struct pinfo *pi)
 		snap_vmm(p, curdev, a, pi);
 	else if (a)
 		snap_alloc(curdev, a, pi);
+	if (a && !pi->known && a->kind == CUEMU_KIND_RESERVATION) {
+		pi->in_resv = true;
+		pi->range_base = a->base;
+		pi->range_size = a->size;
+	}
 	if (pi->known)
 		pi->kind = a->kind;
 	cuemu_unlock();
@@ -290,8 +297,8 @@ static CUresult answer(const struct pinfo *pi, CUpointer_attribute attr,
 }
 
 /* cuPointerGetAttributes' answer: defaults for what the runtime does not
- * know (its own range is left unwritten, as the driver does), and no
- * per-attribute errors. */
+ * know (its own range is left unwritten, as the driver does, but for an
+ * unmapped address of a reservation), and no per-attribute errors. */
 static void answer_many(const struct pinfo *pi, CUpointer_attribute attr,
 			uintptr_t p, bool have_ctx, void *data)
 {
@@ -305,6 +312,11 @@ static void answer_many(const struct pinfo *pi, CUpointer_attribute attr,
 	switch (attr) {
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		/* Inside a reservation, unmapped: its range, as the driver
+		 * answers (ptrattr.getattrs.vmm.reserved_unmapped). */
+		if (pi->in_resv)
+			put(data, attr, attr == CU_POINTER_ATTRIBUTE_RANGE_SIZE ?
+			    pi->range_size : pi->range_base);
 		return;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
 		put(data, attr, p);

@@ -335,5 +335,10 @@ CUresult cuMemGetAccess(unsigned long long *flags,
 	cuemu_lock();
 	r = cuemu_vmm_get_access((uintptr_t)ptr, location, flags);
 	cuemu_unlock();
+	/* An address that is not mapped answers no access rather than what
+	 * was there; a bad location leaves it (probes/results/vmm.txt:
+	 * getaccess.unmapped_in_reservation, getaccess.dev99). */
+	if (r == CUDA_ERROR_INVALID_VALUE)
+		*flags = 0;
 	return r;
 }

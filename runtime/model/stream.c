@@ -1120,6 +1120,33 @@ CUresult cuemu_event_sync(CUevent hEvent)
 	return CUDA_SUCCESS;
 }
 
+/* Why an event cannot be timed, whether or not its record is reached:
+ * INVALID_HANDLE for an event without timing or never recorded. */
+static CUresult event_timeable(CUevent h, const struct event_state *st)
+{
+	if (st->flags & CU_EVENT_DISABLE_TIMING)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was created with DISABLE_TIMING",
+				  (void *)h);
+	if (!st->recorded)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was never recorded", (void *)h);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_event_timed(CUevent h)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	event_unref(e);
+	return event_timeable(h, &st);
+}
+
 /* The model time a completed, timed event reached, or why not. */
 CUresult cuemu_event_time(CUevent h, uint64_t *ns)
 {
@@ -1133,13 +1160,8 @@ CUresult cuemu_event_time(CUevent h, uint64_t *ns)
 	if (st.recorded && cuemu_spos_done(st.pos))
 		st = event_state(e); /* the record has written its time */
 	event_unref(e);
-	if (st.flags & CU_EVENT_DISABLE_TIMING)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p was created with DISABLE_TIMING",
-				  (void *)h);
-	if (!st.recorded)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p was never recorded", (void *)h);
+	if ((r = event_timeable(h, &st)) != CUDA_SUCCESS)
+		return r;
 	if (!cuemu_spos_done(st.pos))
 		return CUDA_ERROR_NOT_READY;
 	*ns = st.ns;

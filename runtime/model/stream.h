@@ -33,6 +33,9 @@ CUresult cuemu_event_record(CUevent h, CUstream s);
 CUresult cuemu_event_query(CUevent h);
 /* Waits for the last record, and the host's model time catches up. */
 CUresult cuemu_event_sync(CUevent h);
+/* Whether the event can be timed at all (timing on, recorded), whether or
+ * not its record is reached: INVALID_HANDLE when not. */
+CUresult cuemu_event_timed(CUevent h);
 /* The model time the last record reached: INVALID_HANDLE for an event
  * without timing or never recorded, NOT_READY before it is reached. */
 CUresult cuemu_event_time(CUevent h, uint64_t *ns);
