@@ -16,44 +16,6 @@ teardown() {
 	cleanup_all
 }
 
-# cufs(8), EXIT STATUS: "0 after a clean unmount"; SIGNALS: "cufs unmounts
-# cleanly on SIGINT or SIGTERM". The mount goes, but cufs exits 8 (libfuse's
-# fuse_main answers 8 when its loop ended on a signal).
-@test "known bug: cufs exits 0 after SIGTERM's clean unmount" {
-	mkdir -p "$MNT"
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
-	pid=$!
-	wait_for mounted || fail "cufs did not mount"
-	kill -TERM "$pid"
-	wait_for bash -c "! kill -0 $pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 0 ] || fail "cufs exited $rc after SIGTERM"
-}
-
-@test "known bug: cufs exits 0 after SIGINT's clean unmount" {
-	mkdir -p "$MNT"
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
-	pid=$!
-	wait_for mounted || fail "cufs did not mount"
-	kill -INT "$pid"
-	wait_for bash -c "! kill -0 $pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 0 ] || fail "cufs exited $rc after SIGINT"
-}
-
-# cufs(8), EXIT STATUS: "2 for a bad command line". An option cufs does not
-# know is handed to libfuse, whose refusal is 1.
-@test "known bug: an unknown option is a bad command line, exit status 2" {
-	run timeout 10 "$CUFS" --no-such-option "$MNT"
-	assert_failure 2
-}
-
 # cufs(5), POOLS, access: "EOPNOTSUPP for taking access away from the pool's
 # own device". The write fails with ENODEV (CUDA_ERROR_INVALID_DEVICE).
 @test "known bug: taking access away from a pool's own device is EOPNOTSUPP" {
