@@ -186,6 +186,22 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" \
 	assert_output gpu1
 }
 
+# cufs(8), ROBUSTNESS: "A file already open keeps the text it had", also
+# when its process exits: cat fstat()s its input first, which asks cufs by
+# path for an object that is gone.
+@test "a file already open keeps its text after its process exits" {
+	start_cufs
+	start_workload A
+	exec 5<"$MNT/allocations/$A_managed/kind"
+	stop_workload A
+	wait_for bash -c "! test -e '$MNT/processes/$A_pid'" ||
+		{ exec 5<&-; fail "A's directory is still shown"; }
+	run timeout 10 cat <&5
+	exec 5<&-
+	assert_success
+	assert_output managed
+}
+
 @test "accessed_by: a list of words makes the set exactly that" {
 	start_cufs
 	start_workload A

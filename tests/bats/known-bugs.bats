@@ -26,20 +26,6 @@ teardown() {
 	assert_output EOPNOTSUPP
 }
 
-# cufs(8), ROBUSTNESS: "A file already open keeps the text it had", and
-# cufs(5): "A file's text is taken when it is opened". A file opened before
-# its process exits fails to read with ENOENT instead.
-@test "known bug: a file already open keeps its text after its process exits" {
-	start_cufs
-	start_workload A
-	exec 5<"$MNT/allocations/$A_managed/kind"
-	stop_workload A
-	run cat <&5
-	exec 5<&-
-	assert_success
-	assert_output managed
-}
-
 # cufs(8), ROBUSTNESS: "A process that does not answer within 2 seconds
 # makes a read of its objects fail with EIO". For an object cufs has not
 # listed yet, the read fails with ENOENT after the 2 s.
