@@ -2,14 +2,19 @@
  * main.c - the cufs command: options, the machine check, and the FUSE
  * main loop (multithreaded; SIGINT and SIGTERM unmount cleanly).
  *
- * Locking: none; everything here runs before the loop starts.
+ * Locking: none; everything here runs before the loop starts or after it
+ * ended, but for the signal handler, which only records its signal.
  */
-#define FUSE_USE_VERSION 31
+/* 3.12's loop configuration (fuse_loop_cfg_*, -o max_threads) where the
+ * library has it; configure accepts 3.10, whose loop takes a struct. */
+#define FUSE_USE_VERSION 312
 #include "cufs.h"
 #include "outward/cuemu-private.h"
 
 #include <errno.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +214,136 @@ static int setup(void)
 	return 0;
 }
 
+/* The termination signal that ended the loop, or 0. Global: a signal
+ * handler has nowhere else to put it. */
+static volatile sig_atomic_t stop_signal;
+
+/* libfuse's handlers for SIGHUP, SIGINT and SIGTERM (which end the loop);
+ * ours records the signal and hands it on. */
+static const int stop_signals[] = { SIGHUP, SIGINT, SIGTERM };
+static struct sigaction fuse_handler[3];
+
+static void on_stop_signal(int sig)
+{
+	for (int i = 0; i < 3; i++)
+		if (stop_signals[i] == sig) {
+			stop_signal = sig;
+			if (fuse_handler[i].sa_handler != SIG_DFL &&
+			    fuse_handler[i].sa_handler != SIG_IGN)
+				fuse_handler[i].sa_handler(sig);
+		}
+}
+
+/* Around libfuse's handlers, where it installed one (it leaves a signal
+ * that was ignored alone); restore == true puts libfuse's back. */
+static void wrap_stop_signals(bool restore)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++) {
+		if (restore) {
+			sigaction(stop_signals[i], &fuse_handler[i], NULL);
+			continue;
+		}
+		if (sigaction(stop_signals[i], NULL, &fuse_handler[i]) == 0 &&
+		    fuse_handler[i].sa_handler != SIG_DFL &&
+		    fuse_handler[i].sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	}
+}
+
+/*
+ * What fuse_main(3) does, with cufs's answers: 2 for a command line that
+ * libfuse refuses (fuse_main answers 1 or 3, as for a failure of its own),
+ * 1 when the run dir or the machine cannot be used (checked before
+ * mounting), and 0 when the loop ended because SIGHUP, SIGINT or SIGTERM
+ * asked it to and the mount went cleanly (fuse_main answers 8, as for a
+ * loop that failed). The other failures keep fuse_main's numbers: 4 mount,
+ * 5 daemon, 6 signal handlers, 7 loop setup, 8 the loop itself.
+ */
+static int run_fuse(int argc, char **argv)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fuse_cmdline_opts opts;
+#if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
+	struct fuse_loop_config *cfg = NULL;
+#else
+	struct fuse_loop_config cfg_v1, *cfg = NULL;
+#endif
+	struct fuse_session *se;
+	struct fuse *fuse;
+	int rc;
+
+	/* It refuses a mount point that does not resolve, or a word too
+	 * many, and says why. */
+	if (fuse_parse_cmdline(&args, &opts) != 0) {
+		fuse_opt_free_args(&args);
+		return 2;
+	}
+	/* It refuses an option nobody knows, and says which. It also fails
+	 * when it runs out of memory at the start, which this reports as a
+	 * bad command line too; nothing else makes it fail. */
+	if (!(fuse = fuse_new(&args, &cufs_ops, sizeof cufs_ops, NULL))) {
+		rc = 2;
+		goto out_args;
+	}
+	if (setup() < 0) {
+		rc = 1;
+		goto out_fuse;
+	}
+	if (fuse_mount(fuse, opts.mountpoint) != 0) {
+		rc = 4;
+		goto out_fuse;
+	}
+	if (fuse_daemonize(opts.foreground) != 0) {
+		rc = 5;
+		goto out_mount;
+	}
+	se = fuse_get_session(fuse);
+	if (fuse_set_signal_handlers(se) != 0) {
+		rc = 6;
+		goto out_mount;
+	}
+	wrap_stop_signals(false);
+	if (opts.singlethread) {
+		rc = fuse_loop(fuse);
+	} else {
+#if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
+		if ((cfg = fuse_loop_cfg_create())) {
+			fuse_loop_cfg_set_clone_fd(cfg, opts.clone_fd);
+			fuse_loop_cfg_set_idle_threads(cfg,
+						       opts.max_idle_threads);
+			fuse_loop_cfg_set_max_threads(cfg, opts.max_threads);
+		}
+#else
+		cfg_v1.clone_fd = opts.clone_fd;
+		cfg_v1.max_idle_threads = opts.max_idle_threads;
+		cfg = &cfg_v1;
+#endif
+		rc = cfg ? fuse_loop_mt(fuse, cfg) : -1;
+	}
+	/* Asked to stop is a clean stop, whatever the loop answers for it
+	 * (libfuse 3.14 answers the signal's number). */
+	if (stop_signal)
+		rc = 0;
+	else if (rc != 0)
+		rc = cfg || opts.singlethread ? 8 : 7;
+	wrap_stop_signals(true);
+	fuse_remove_signal_handlers(se);
+out_mount:
+	fuse_unmount(fuse);
+out_fuse:
+	fuse_destroy(fuse);
+out_args:
+#if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
+	fuse_loop_cfg_destroy(cfg);
+#endif
+	free(opts.mountpoint);
+	fuse_opt_free_args(&args);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	char **args = calloc(2 * (size_t)argc + 5, sizeof *args);
@@ -230,11 +365,7 @@ int main(int argc, char **argv)
 	args[n++] = "-omax_idle_threads=16";
 	/* The type mount(8), findmnt and fstab name it by: fuse.cufs. */
 	args[n++] = "-osubtype=cufs";
-	if (setup() < 0) {
-		free(args);
-		return 1;
-	}
-	rc = fuse_main(n, args, &cufs_ops, NULL);
+	rc = run_fuse(n, args);
 	free(args);
 	while (nmade > 0)
 		free(made[--nmade]);

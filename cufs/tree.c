@@ -12,8 +12,9 @@
  * events_pipe, events_dropped; at the top and in processes/<pid>/) are
  * cufs's own: events.c keeps what they show.
  *
- * Locking: none here; client.c and events.c lock what they share. Each
- * FUSE request works on its own copies.
+ * Locking: client.c and events.c lock what they share; here only the
+ * list of open files (open_lock). Each FUSE request works on its own
+ * copies.
  */
 #define FUSE_USE_VERSION 31
 #include "cufs.h"
@@ -23,6 +24,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,7 +706,70 @@ struct fh {
 	struct cufs_ev_reader *ev;   /* F_EVENTS, F_EVENTS_PIPE */
 	pid_t pid;           /* writes */
 	char *setpath;
+	/* F_TEXT: where it was opened and its attributes then, for
+	 * open_attr(); linked in open_files. */
+	char *path;
+	uid_t uid;
+	mode_t mode;
+	struct fh *next, **prevp;
 };
+
+/*
+ * The F_TEXT files open now. A file already open keeps the text it had
+ * (cufs(8), ROBUSTNESS), but fstat(2) of it reaches cu_getattr by path
+ * alone, with no handle: when the path no longer resolves (its process
+ * exited or stops answering), the attributes come from a handle open on
+ * it. Global: every request's getattr and open share it.
+ */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fh *open_files;
+
+static void open_link(struct fh *h, const char *path)
+{
+	if (!(h->path = strdup(path)))
+		return; /* then only its own reads find it */
+	pthread_mutex_lock(&open_lock);
+	h->next = open_files;
+	h->prevp = &open_files;
+	if (open_files)
+		open_files->prevp = &h->next;
+	open_files = h;
+	pthread_mutex_unlock(&open_lock);
+}
+
+static void open_unlink(struct fh *h)
+{
+	if (!h->path)
+		return;
+	pthread_mutex_lock(&open_lock);
+	*h->prevp = h->next;
+	if (h->next)
+		h->next->prevp = h->prevp;
+	pthread_mutex_unlock(&open_lock);
+	free(h->path);
+}
+
+/* The attributes a file open on path had when it was opened: 0, or
+ * -ENOENT when none is open. */
+static int open_attr(const char *path, struct stat *st)
+{
+	int rc = -ENOENT;
+
+	pthread_mutex_lock(&open_lock);
+	for (struct fh *h = open_files; h; h = h->next)
+		if (!strcmp(h->path, path)) {
+			memset(st, 0, sizeof *st);
+			st->st_mode = S_IFREG | h->mode;
+			st->st_nlink = 1;
+			st->st_uid = h->uid;
+			st->st_gid = getgid();
+			st->st_atime = st->st_mtime = st->st_ctime = time(NULL);
+			rc = 0;
+			break;
+		}
+	pthread_mutex_unlock(&open_lock);
+	return rc;
+}
 
 /* Writes JSON text into f with every line after its first indented by
  * depth more spaces, so a member's text printed at the top level sits
@@ -775,7 +840,7 @@ static int cu_getattr(const char *path, struct stat *st,
 
 	(void)fi;
 	if (rc < 0)
-		return rc;
+		return open_attr(path, st) == 0 ? 0 : rc;
 	memset(st, 0, sizeof *st);
 	st->st_uid = n.uid;
 	st->st_gid = getgid();
@@ -875,6 +940,9 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 	} else {
 		h->text = n.text;
 		n.text = NULL;
+		h->uid = n.uid;
+		h->mode = n.mode;
+		open_link(h, path);
 	}
 	h->len = h->text ? strlen(h->text) : 0;
 	if (wr) {
@@ -963,6 +1031,7 @@ static int cu_release(const char *path, struct fuse_file_info *fi)
 
 	(void)path;
 	cufs_events_close(h->ev);
+	open_unlink(h);
 	free(h->text);
 	free(h->setpath);
 	free(h);

@@ -70,6 +70,22 @@ teardown() {
 	refute mounted
 }
 
+# cufs(8), EXIT STATUS: "2 for a bad command line". An option cufs does
+# not know goes to libfuse, which refuses it.
+@test "exit status 2: an option nobody knows" {
+	run timeout 10 "$CUFS" -f --no-such-option "$MNT"
+	assert_failure 2
+	assert_output --partial "no-such-option"
+	refute mounted
+}
+
+@test "exit status 2: a FUSE option nobody knows" {
+	run timeout 10 "$CUFS" -f -o no_such_option "$MNT"
+	assert_failure 2
+	assert_output --partial "no_such_option"
+	refute mounted
+}
+
 @test "exit status 0: --help and --version" {
 	run timeout 10 "$CUFS" --help
 	assert_success
@@ -102,6 +118,54 @@ unmounted() {
 	assert_output ""
 }
 
+# stopped_by SIGNAL: starts cufs in the foreground as a terminal does
+# (SIGINT not ignored), sends it SIGNAL once it is mounted, and prints its
+# exit status, or "still running" when it did not end within 10 s.
+stopped_by() {
+	local pid rc=0
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" \
+		>>"$WORK/cufs.log" 2>&1 3>&- &
+	pid=$!
+	echo "$pid" >"$WORK/cufs.pid"
+	wait_for mounted || { kill -KILL "$pid"; wait "$pid"; echo "did not mount"; return; }
+	kill "-$1" "$pid"
+	if ! wait_for unmounted "$pid"; then
+		kill -KILL "$pid"
+		wait "$pid"
+		echo "still running"
+		return
+	fi
+	wait "$pid" || rc=$?
+	echo "$rc"
+}
+
+# cufs(8), EXIT STATUS: "0 after a clean unmount"; SIGNALS: "cufs unmounts
+# cleanly on SIGINT or SIGTERM".
+@test "exit status 0 after SIGTERM's clean unmount" {
+	run stopped_by TERM
+	assert_output 0
+}
+
+@test "exit status 0 after SIGINT's clean unmount" {
+	run stopped_by INT
+	assert_output 0
+}
+
+@test "exit status 0 after fusermount3 -u from outside" {
+	mkdir -p "$MNT"
+	"$CUFS" -f "$MNT" >>"$WORK/cufs.log" 2>&1 3>&- &
+	pid=$!
+	echo "$pid" >"$WORK/cufs.pid"
+	wait_for mounted || fail "cufs did not mount"
+	fusermount3 -u "$MNT"
+	wait_for unmounted "$pid" || fail "still running after the unmount"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || fail "cufs exited $rc after fusermount3 -u"
+}
+
 @test "fusermount3 -u unmounts from outside, and cufs ends" {
 	start_cufs
 	pid=$(cat "$WORK/cufs.pid")
@@ -120,6 +184,22 @@ unmounted() {
 	assert_output none
 	run cat "$F"
 	assert_output gpu1
+}
+
+# cufs(8), ROBUSTNESS: "A file already open keeps the text it had", also
+# when its process exits: cat fstat()s its input first, which asks cufs by
+# path for an object that is gone.
+@test "a file already open keeps its text after its process exits" {
+	start_cufs
+	start_workload A
+	exec 5<"$MNT/allocations/$A_managed/kind"
+	stop_workload A
+	wait_for bash -c "! test -e '$MNT/processes/$A_pid'" ||
+		{ exec 5<&-; fail "A's directory is still shown"; }
+	run timeout 10 cat <&5
+	exec 5<&-
+	assert_success
+	assert_output managed
 }
 
 @test "accessed_by: a list of words makes the set exactly that" {

@@ -56,6 +56,13 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "${opts[@]}" "$@" "$MNT" \
 		>>"$WORK/cufs.log" 2>&1 3>&- &
 	 echo $! >"$WORK/cufs.pid")
+	# The machine it shows, for start_workload.
+	local m=$CUEMU_MACHINE a prev=
+	for a in "$@"; do
+		[ "$prev" = --machine ] && m=$a
+		prev=$a
+	done
+	echo "$m" >"$WORK/cufs.machine"
 	wait_for mounted || { cat "$WORK/cufs.log" >&2; return 1; }
 }
 
@@ -77,6 +84,13 @@ start_workload() {
 	echo $! >"$WORK/$name.pid"
 	wait_for test -s "$WORK/$name.ids" || { cat "$WORK/$name.log" >&2; return 1; }
 	load_ids "$name"
+	# cufs looks at the run dir at most every 100 ms (cufs(8)): a test
+	# starts once the mount shows the process, if it is to show it.
+	if mounted && [ "$CUEMU_MACHINE" = "$(cat "$WORK/cufs.machine" 2>/dev/null)" ]; then
+		local pid_var=${name}_pid
+		wait_for test -d "$MNT/processes/${!pid_var}" ||
+			{ echo "cufs does not show $name" >&2; return 1; }
+	fi
 }
 
 load_ids() {

@@ -16,44 +16,6 @@ teardown() {
 	cleanup_all
 }
 
-# cufs(8), EXIT STATUS: "0 after a clean unmount"; SIGNALS: "cufs unmounts
-# cleanly on SIGINT or SIGTERM". The mount goes, but cufs exits 8 (libfuse's
-# fuse_main answers 8 when its loop ended on a signal).
-@test "known bug: cufs exits 0 after SIGTERM's clean unmount" {
-	mkdir -p "$MNT"
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
-	pid=$!
-	wait_for mounted || fail "cufs did not mount"
-	kill -TERM "$pid"
-	wait_for bash -c "! kill -0 $pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 0 ] || fail "cufs exited $rc after SIGTERM"
-}
-
-@test "known bug: cufs exits 0 after SIGINT's clean unmount" {
-	mkdir -p "$MNT"
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
-	pid=$!
-	wait_for mounted || fail "cufs did not mount"
-	kill -INT "$pid"
-	wait_for bash -c "! kill -0 $pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 0 ] || fail "cufs exited $rc after SIGINT"
-}
-
-# cufs(8), EXIT STATUS: "2 for a bad command line". An option cufs does not
-# know is handed to libfuse, whose refusal is 1.
-@test "known bug: an unknown option is a bad command line, exit status 2" {
-	run timeout 10 "$CUFS" --no-such-option "$MNT"
-	assert_failure 2
-}
-
 # cufs(5), POOLS, access: "EOPNOTSUPP for taking access away from the pool's
 # own device". The write fails with ENODEV (CUDA_ERROR_INVALID_DEVICE).
 @test "known bug: taking access away from a pool's own device is EOPNOTSUPP" {
@@ -62,20 +24,6 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
 	run write_errno "$P/access" "gpu0 none"
 	assert_output EOPNOTSUPP
-}
-
-# cufs(8), ROBUSTNESS: "A file already open keeps the text it had", and
-# cufs(5): "A file's text is taken when it is opened". A file opened before
-# its process exits fails to read with ENOENT instead.
-@test "known bug: a file already open keeps its text after its process exits" {
-	start_cufs
-	start_workload A
-	exec 5<"$MNT/allocations/$A_managed/kind"
-	stop_workload A
-	run cat <&5
-	exec 5<&-
-	assert_success
-	assert_output managed
 }
 
 # cufs(8), ROBUSTNESS: "A process that does not answer within 2 seconds
@@ -88,47 +36,4 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "$MNT" 3>&- &
 	run timeout 5 cat "$MNT/allocations/$A_managed/kind"
 	kill -CONT "$A_pid"
 	assert_output --partial "Input/output error"
-}
-
-# cufs(5), EVENTS: "cufs collects the processes' lines every 100 ms while
-# the file is open, and keeps the newest 4096". 2401 prefetches of the
-# workload make about 4800 lines; the reader, open all along, reads nothing
-# until the last line (to gpu3) is there. Alone it gets 4096; under load
-# (make -j2 check, where cufs collects the lines in several batches) it got
-# 4801, every line since it opened: cufs's 4096 is not a bound then. Not
-# reproduced yet on demand; run this under load.
-@test "known bug: a reader that falls behind gets the newest 4096 lines" {
-	start_cufs
-	start_workload A
-	timeout 60 python3 -c '
-import os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
-open(sys.argv[2], "w").close()
-while not os.path.exists(sys.argv[3]):
-    time.sleep(0.05)
-buf = b""
-deadline = time.time() + 30
-while time.time() < deadline:
-    try:
-        buf += os.read(fd, 1 << 20)
-    except BlockingIOError:
-        if b"to gpu3" in buf:
-            break
-        time.sleep(0.2)
-sys.stdout.write(buf.decode())' "$MNT/events" "$WORK/open" "$WORK/go" \
-		>"$WORK/behind.out" 2>&1 3>&- &
-	reader=$!
-	wait_for test -e "$WORK/open" || fail "the reader did not open events"
-	for i in $(seq 1200); do
-		echo "prefetch gpu1"
-		echo "prefetch gpu2"
-	done | timeout 60 tee -a "$WORK/A.fifo" >/dev/null
-	wl_cmd A "prefetch gpu3"
-	# The workload has made every line; the reader starts reading now.
-	touch "$WORK/go"
-	wait "$reader" || fail "the reader failed"
-	run wc -l <"$WORK/behind.out"
-	assert_output 4096
-	run tail -1 "$WORK/behind.out"
-	assert_output --regexp "^$A_pid .*migrate alloc=$A_managed gpu2->gpu3 "
 }

@@ -1,9 +1,12 @@
 /*
  * spawn.h - a second process for a unit test without calling the API after
  * fork(), which libcuemu(3) calls unsupported: the test program runs itself
- * again, by posix_spawn of /proc/self/exe, as "PROGRAM --child ROLE", with
+ * again, by posix_spawn of its own path, as "PROGRAM --child ROLE", with
  * extra environment and its stdout and stderr in files. main() hands such
  * a run to the role's function (child_role()). Every wait is bounded.
+ *
+ * A descriptor the role needs (a socket to its parent) is inherited: made
+ * without FD_CLOEXEC, its number given in the environment.
  */
 #ifndef CUEMU_TEST_SPAWN_H
 #define CUEMU_TEST_SPAWN_H
@@ -17,8 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <poll.h>
 
 extern char **environ;
+
+/* This program's path as it was started, kept by child_role(). Not
+ * /proc/self/exe: under valgrind that is the tool, not this program.
+ * Global: main() sees argv, spawn_self() does not. */
+static const char *spawn_argv0;
 
 /* Starts this program as "--child role" with env (NULL ended; NAME=value
  * is set on top of ours, a NAME alone is removed from it; NULL: none), stdout into out and stderr into
@@ -26,7 +35,9 @@ extern char **environ;
 static inline pid_t spawn_self(const char *role, char *const env[],
 			       const char *out, const char *err)
 {
-	char *argv[] = { "/proc/self/exe", "--child", (char *)role, NULL };
+	const char *self = spawn_argv0 && strchr(spawn_argv0, '/') ?
+			   spawn_argv0 : "/proc/self/exe";
+	char *argv[] = { (char *)self, "--child", (char *)role, NULL };
 	posix_spawn_file_actions_t fa;
 	size_t n = 0, k = 0;
 	char **envp;
@@ -71,8 +82,8 @@ static inline pid_t spawn_self(const char *role, char *const env[],
 }
 
 /* Waits at most `seconds` for pid; kills it when it is not done by then.
- * Its exit status (0-255), or -1 when it died of a signal or was killed. */
-static inline int wait_bounded(pid_t pid, int seconds)
+ * Its wait status (see waitpid(2)), or -1 when it had to be killed. */
+static inline int wait_status_bounded(pid_t pid, int seconds)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	int st;
@@ -81,7 +92,7 @@ static inline int wait_bounded(pid_t pid, int seconds)
 		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			return st;
 		if (r < 0)
 			return -1;
 		nanosleep(&tick, NULL);
@@ -91,6 +102,23 @@ static inline int wait_bounded(pid_t pid, int seconds)
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	return -1;
+}
+
+/* Waits at most `seconds` for pid; kills it when it is not done by then.
+ * Its exit status (0-255), or -1 when it died of a signal or was killed. */
+static inline int wait_bounded(pid_t pid, int seconds)
+{
+	int st = wait_status_bounded(pid, seconds);
+
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Whether fd has something to read (or its end) within `seconds`. */
+static inline int readable_within(int fd, int seconds)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, seconds * 1000) == 1;
 }
 
 /* Runs role to its end, at most `seconds`: its exit status, or -1. */
@@ -105,6 +133,7 @@ static inline int run_self(const char *role, char *const env[],
 /* The role this run was started for ("--child ROLE"), or NULL. */
 static inline const char *child_role(int argc, char **argv)
 {
+	spawn_argv0 = argv[0];
 	return argc == 3 && !strcmp(argv[1], "--child") ? argv[2] : NULL;
 }
 

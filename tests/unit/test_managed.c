@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -25,6 +24,7 @@
 #include "model/managed.h"
 #include "tap.h"
 #include "ctl.h"
+#include "spawn.h"
 
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -689,88 +689,104 @@ static void test_residency(CUstream s)
 }
 
 /* ------------------------------------------------------------------ */
-/* Oversubscription, in a child on a machine of two 16 MiB GPUs        */
+/* Oversubscription, in a second process on a machine of two 16 MiB GPUs */
 
 static json_t *cu_get(const char *fmt, unsigned long long id, const char *rest);
 static long long jint(json_t *o, const char *k1, const char *k2);
 
+/* The first failure of a run of calls whose results are not facts of
+ * their own (a test's setup), or CUDA_SUCCESS. */
+static CUresult first_err(CUresult *acc, CUresult r)
+{
+	if (*acc == CUDA_SUCCESS)
+		*acc = r;
+	return r;
+}
+
+/* The eviction roles run in a second run of this program (spawn.h: no API
+ * after fork) and print what they see, "key value" a fact a line; the
+ * parent checks each on its own TAP line. */
 static int evict_child(void)
 {
-	CUdeviceptr a, b, c, d, dm;
+	CUdeviceptr a = 0, b = 0, c = 0, d = 0, dm = 0;
+	CUresult setup = CUDA_SUCCESS;
 	CUcontext ctx;
 	CUstream s;
-	unsigned long long t0, t1, t2;
-	size_t fr, tot;
+	unsigned long long t0, t1, t2, id = 0;
+	size_t fr = 0, tot = 0;
+	json_t *o;
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) || cuCtxSetCurrent(ctx) ||
-	    cuStreamCreate(&s, 0))
-		return 10;
-	cuMemAllocManaged(&a, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemAllocManaged(&b, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemAllocManaged(&c, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemAllocManaged(&d, 8 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s);
-	cuMemPrefetchAsync(b, 4 * MIB, dev(0), 0, s);
-	cuMemPrefetchAsync(c, 4 * MIB, dev(0), 0, s);
-	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s); /* a is used again */
-	cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s);
-	cuStreamSynchronize(s);
+	first_err(&setup, cuInit(0));
+	first_err(&setup, cuDevicePrimaryCtxRetain(&ctx, 0));
+	first_err(&setup, cuCtxSetCurrent(ctx));
+	first_err(&setup, cuStreamCreate(&s, 0));
+	printf("init %d\n", (int)setup);
+	if (setup)
+		return 0;
+	first_err(&setup, cuMemAllocManaged(&a, 4 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemAllocManaged(&b, 4 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemAllocManaged(&c, 4 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemAllocManaged(&d, 8 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(b, 4 * MIB, dev(0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(c, 4 * MIB, dev(0), 0, s));
+	/* a is used again: b is the least recently used now */
+	first_err(&setup, cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s));
+	printf("fill %d\n", (int)setup);
+	printf("prefetch_d %d\n",
+	       (int)cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s));
+	printf("sync %d\n", (int)cuStreamSynchronize(s));
 	cuMemGetInfo(&fr, &tot);
-	if (tot - fr != 16 * MIB) {
-		fprintf(stderr, "# used %zu total %zu\n", tot - fr, tot);
-		return 11; /* d fit by evicting 4 MiB */
-	}
-	if (ctl_open() < 0) {
-		fprintf(stderr, "# no control socket in %s\n",
-			getenv("CUEMU_RUNDIR") ?: "(CUEMU_RUNDIR unset)");
-		return 12; /* the eviction counters cannot be read */
-	}
-	{
-		/* b's two 2 MiB blocks were evicted, and counted. */
-		unsigned long long id = 0;
-		json_t *o;
-		bool counted;
+	printf("used_after_d %zu\n", tot - fr);
 
-		cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, b);
-		o = cu_get("allocations/%llu%s", id, "");
-		counted = jint(o, "counters", "evictions") == 2 &&
-			  jint(o, "counters", "evicted_bytes") == 4 * MIB &&
-			  jint(o, "counters", "bytes_dtoh") == 4 * MIB &&
-			  jint(o, "residency", "gpu0") == 0;
-		json_decref(o);
-		close(ctl_fd);
-		if (!counted)
-			return 18;
-	}
+	/* b's two 2 MiB blocks were evicted, and counted. */
+	printf("ctl %d\n", ctl_open());
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, b);
+	o = cu_get("allocations/%llu%s", id, "");
+	printf("b_evictions %lld\n", jint(o, "counters", "evictions"));
+	printf("b_evicted_bytes %lld\n", jint(o, "counters", "evicted_bytes"));
+	printf("b_bytes_dtoh %lld\n", jint(o, "counters", "bytes_dtoh"));
+	printf("b_on_gpu0 %lld\n", jint(o, "residency", "gpu0"));
+	json_decref(o);
+	close(ctl_fd);
+
+	/* Model time: a prefetch of what is resident moves nothing; one of
+	 * what was evicted moves it over the link again. */
 	t0 = now(s);
 	cuMemPrefetchAsync(a, 4 * MIB, dev(0), 0, s);
 	t1 = now(s);
-	if (t1 - t0 > 1000)
-		return 12; /* a, used recently, was kept */
 	cuMemPrefetchAsync(b, 4 * MIB, dev(0), 0, s);
 	t2 = now(s);
-	if (t2 - t1 < 10000)
-		return 13; /* b, the least recently used, was evicted */
+	printf("a_again_ns %llu\n", t1 - t0);
+	printf("b_back_ns %llu\n", t2 - t1);
+
 	/* Device memory is never evicted: with 12 MiB of it, only 4 MiB of
 	 * managed memory fits, and the allocation stays. */
-	cuMemPrefetchAsync(a, 16 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
-	cuMemPrefetchAsync(b, 4 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
-	cuMemPrefetchAsync(c, 4 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
-	cuMemPrefetchAsync(d, 8 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
-	cuStreamSynchronize(s);
-	if (cuMemAlloc(&dm, 12 * MIB))
-		return 14;
-	if (cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s) || cuStreamSynchronize(s))
-		return 15;
+	setup = CUDA_SUCCESS;
+	first_err(&setup, cuMemPrefetchAsync(a, 4 * MIB,
+			  loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(b, 4 * MIB,
+			  loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(c, 4 * MIB,
+			  loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(d, 8 * MIB,
+			  loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s));
+	first_err(&setup, cuStreamSynchronize(s));
+	printf("to_host %d\n", (int)setup);
+	printf("alloc_dm %d\n", (int)cuMemAlloc(&dm, 12 * MIB));
+	printf("prefetch_d_beside_dm %d\n",
+	       (int)cuMemPrefetchAsync(d, 8 * MIB, dev(0), 0, s));
+	printf("sync_beside_dm %d\n", (int)cuStreamSynchronize(s));
 	cuMemGetInfo(&fr, &tot);
-	if (tot - fr != 16 * MIB) {
-		fprintf(stderr, "# used %zu\n", tot - fr);
-		return 16;
-	}
+	printf("used_beside_dm %zu\n", tot - fr);
 	cuMemFree(d);
 	cuMemGetInfo(&fr, &tot);
-	if (tot - fr != 12 * MIB)
-		return 17;
+	printf("used_dm_alone %zu\n", tot - fr);
+	cuMemFree(dm);
+	cuMemFree(a);
+	cuMemFree(b);
+	cuMemFree(c);
+	cuStreamDestroy(s);
 	return 0;
 }
 
@@ -779,26 +795,30 @@ static int evict_child(void)
  * (probes/results/oversub.txt), and device memory itself never moves. */
 static int alloc_evicts_child(void)
 {
-	CUdeviceptr a, b, x, y = 0;
+	CUdeviceptr a = 0, b = 0, x = 0, y = 0;
+	CUresult setup = CUDA_SUCCESS;
 	CUcontext ctx;
 	CUstream s;
 	unsigned long long t0, t1, t2;
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) || cuCtxSetCurrent(ctx) ||
-	    cuStreamCreate(&s, 0))
-		return 10;
-	cuMemAllocManaged(&a, 8 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemAllocManaged(&b, 8 * MIB, CU_MEM_ATTACH_GLOBAL);
-	cuMemPrefetchAsync(a, 8 * MIB, dev(0), 0, s);
-	cuMemPrefetchAsync(b, 8 * MIB, dev(0), 0, s);
-	cuMemPrefetchAsync(a, 8 * MIB, dev(0), 0, s); /* b is now the LRU */
-	now(s);
-	if (used(0) != 16 * MIB)
-		return 20;
-	if (cuMemAlloc(&x, 4 * MIB) != CUDA_SUCCESS)
-		return 21;
-	if (used(0) != 16 * MIB)
-		return 22;
+	first_err(&setup, cuInit(0));
+	first_err(&setup, cuDevicePrimaryCtxRetain(&ctx, 0));
+	first_err(&setup, cuCtxSetCurrent(ctx));
+	first_err(&setup, cuStreamCreate(&s, 0));
+	printf("init %d\n", (int)setup);
+	if (setup)
+		return 0;
+	first_err(&setup, cuMemAllocManaged(&a, 8 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemAllocManaged(&b, 8 * MIB, CU_MEM_ATTACH_GLOBAL));
+	first_err(&setup, cuMemPrefetchAsync(a, 8 * MIB, dev(0), 0, s));
+	first_err(&setup, cuMemPrefetchAsync(b, 8 * MIB, dev(0), 0, s));
+	/* a is used again: b is the least recently used now */
+	first_err(&setup, cuMemPrefetchAsync(a, 8 * MIB, dev(0), 0, s));
+	first_err(&setup, cuStreamSynchronize(s));
+	printf("fill %d\n", (int)setup);
+	printf("used_full %zu\n", used(0));
+	printf("alloc_x %d\n", (int)cuMemAlloc(&x, 4 * MIB));
+	printf("used_with_x %zu\n", used(0));
 	/* a kept its place: prefetching it again moves nothing. */
 	t0 = now(s);
 	cuMemPrefetchAsync(a, 8 * MIB, dev(0), 0, s);
@@ -806,52 +826,127 @@ static int alloc_evicts_child(void)
 	/* b gave up 4 MiB: bringing it back moves them over the link. */
 	cuMemPrefetchAsync(b, 8 * MIB, dev(0), 0, s);
 	t2 = now(s);
-	if (t1 - t0 >= 50000 || t2 - t1 < 80000) {
-		fprintf(stderr, "# a again %llu ns, b back %llu ns\n", t1 - t0, t2 - t1);
-		return 23;
-	}
+	printf("a_again_ns %llu\n", t1 - t0);
+	printf("b_back_ns %llu\n", t2 - t1);
 	/* 4 MiB of device memory can never be evicted: 16 MiB cannot fit. */
-	if (cuMemAlloc(&y, 16 * MIB) != CUDA_ERROR_OUT_OF_MEMORY || y)
-		return 24;
-	if (used(0) != 16 * MIB)
-		return 25;
+	printf("alloc_y %d\n", (int)cuMemAlloc(&y, 16 * MIB));
+	printf("y_left_zero %d\n", y == 0);
+	printf("used_after_y %zu\n", used(0));
+	cuMemFree(x);
+	cuMemFree(a);
+	cuMemFree(b);
+	cuStreamDestroy(s);
 	return 0;
 }
 
-/* Runs fn in a child on a machine of two 16 MiB GPUs; its exit status. */
-static int on_small_gpus(int (*fn)(void))
+static char evict_out[256];
+
+static long long ev(const char *key)
 {
-	char topo[] = "/tmp/cuemu-topo-XXXXXX", name[64], shm[96];
+	return child_value(evict_out, key, -999);
+}
+
+/* Runs role in a second run of this program on a machine of two 16 MiB
+ * GPUs of its own (named after ours, so that tests/private-machine.sh
+ * removes it even after a crash); its output lands in evict_out. The
+ * role's exit status, or -1. */
+static int on_small_gpus(const char *role)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	const char *json = "{\"device_count\": 2, \"devices\": [{\"name\": "
 			   "\"Small\", \"memory\": \"16M\"}]}";
-	int fd = mkstemp(topo), st;
-	pid_t pid;
+	char topo[256], m[128], t[300], shm[160];
+	char *env[] = { m, t, NULL };
+	FILE *f;
+	int rc;
 
-	if (fd < 0 || write(fd, json, strlen(json)) < 0)
+	snprintf(topo, sizeof topo, "%s/cuemu-topo-%d.json", tmp,
+		 (int)getpid());
+	snprintf(evict_out, sizeof evict_out, "%s/cuemu-evict-%d.out", tmp,
+		 (int)getpid());
+	if (!(f = fopen(topo, "w")))
 		return -1;
-	close(fd);
-	snprintf(name, sizeof name, "cuemu-evict-%d", (int)getpid());
-	pid = fork();
-	if (pid == 0) {
-		setenv("CUEMU_MACHINE", name, 1);
-		setenv("CUEMU_TOPOLOGY", topo, 1);
-		_exit(fn());
-	}
-	waitpid(pid, &st, 0);
+	fputs(json, f);
+	fclose(f);
+	snprintf(m, sizeof m, "CUEMU_MACHINE=%s-%s", getenv("CUEMU_MACHINE"),
+		 role);
+	snprintf(t, sizeof t, "CUEMU_TOPOLOGY=%s", topo);
+	rc = run_self(role, env, evict_out, NULL, 60);
 	unlink(topo);
-	snprintf(shm, sizeof shm, "/dev/shm/%s", name);
+	snprintf(shm, sizeof shm, "/dev/shm/%s", m + strlen("CUEMU_MACHINE="));
 	unlink(shm);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return rc;
 }
 
 static void test_eviction(void)
 {
-	is_int(on_small_gpus(evict_child), 0,
-	       "eviction: a prefetch that does not fit evicts the least "
-	       "recently used managed blocks, never device memory");
-	is_int(on_small_gpus(alloc_evicts_child), 0,
-	       "eviction: cuMemAlloc on a GPU full of managed data evicts the "
-	       "least recently used blocks; device memory never moves");
+	is_int(on_small_gpus("evict"), 0,
+	       "eviction: a process on two 16 MiB GPUs runs to its end");
+	is_res(ev("init"), CUDA_SUCCESS, "eviction: cuInit, a context, a stream");
+	is_res(ev("fill"), CUDA_SUCCESS,
+	       "eviction: a, b and c (4 MiB each) prefetched to gpu0, a twice");
+	is_res(ev("prefetch_d"), CUDA_SUCCESS,
+	       "eviction: a prefetch of d (8 MiB) that does not fit succeeds");
+	is_res(ev("sync"), CUDA_SUCCESS, "eviction: and the stream completes");
+	is_int(ev("used_after_d"), 16 * MIB,
+	       "eviction: gpu0 is full, not over its 16 MiB");
+	is_int(ev("ctl"), 0, "eviction: the process's control socket answers");
+	is_int(ev("b_evictions"), 2,
+	       "eviction: b, the least recently used, lost its two 2 MiB blocks");
+	is_int(ev("b_evicted_bytes"), 4 * MIB,
+	       "eviction: b's counters say 4 MiB evicted");
+	is_int(ev("b_bytes_dtoh"), 4 * MIB,
+	       "eviction: b's 4 MiB went device to host");
+	is_int(ev("b_on_gpu0"), 0, "eviction: nothing of b is on gpu0");
+	ok(ev("a_again_ns") >= 0 && ev("a_again_ns") <= 1000,
+	   "eviction: a, used recently, was kept: prefetching it again costs "
+	   "no model time (%lld ns)", ev("a_again_ns"));
+	ok(ev("b_back_ns") >= 10000,
+	   "eviction: b, evicted, moves over the link again (%lld ns of "
+	   "model time)", ev("b_back_ns"));
+	is_res(ev("to_host"), CUDA_SUCCESS,
+	       "eviction: everything prefetched back to the host");
+	is_res(ev("alloc_dm"), CUDA_SUCCESS,
+	       "eviction: 12 MiB of device memory on gpu0");
+	is_res(ev("prefetch_d_beside_dm"), CUDA_SUCCESS,
+	       "eviction: d (8 MiB) prefetched beside it succeeds");
+	is_res(ev("sync_beside_dm"), CUDA_SUCCESS,
+	       "eviction: and the stream completes");
+	is_int(ev("used_beside_dm"), 16 * MIB,
+	       "eviction: only 4 MiB of d fit beside the device memory");
+	is_int(ev("used_dm_alone"), 12 * MIB,
+	       "eviction: freeing d leaves the device memory, never evicted");
+
+	is_int(on_small_gpus("alloc_evicts"), 0,
+	       "eviction by cuMemAlloc: a process on two 16 MiB GPUs runs to "
+	       "its end");
+	is_res(ev("init"), CUDA_SUCCESS,
+	       "eviction by cuMemAlloc: cuInit, a context, a stream");
+	is_res(ev("fill"), CUDA_SUCCESS,
+	       "eviction by cuMemAlloc: a and b (8 MiB each) prefetched to "
+	       "gpu0, a twice");
+	is_int(ev("used_full"), 16 * MIB,
+	       "eviction by cuMemAlloc: gpu0 is full of managed data");
+	is_res(ev("alloc_x"), CUDA_SUCCESS,
+	       "eviction by cuMemAlloc: 4 MiB of device memory on the full GPU");
+	is_int(ev("used_with_x"), 16 * MIB,
+	       "eviction by cuMemAlloc: made room by evicting, not by "
+	       "going over");
+	ok(ev("a_again_ns") >= 0 && ev("a_again_ns") < 50000,
+	   "eviction by cuMemAlloc: a, used recently, kept its place "
+	   "(%lld ns of model time to prefetch it again)", ev("a_again_ns"));
+	ok(ev("b_back_ns") >= 80000,
+	   "eviction by cuMemAlloc: b, the least recently used, gave up 4 MiB "
+	   "(%lld ns of model time to bring it back)", ev("b_back_ns"));
+	is_res(ev("alloc_y"), CUDA_ERROR_OUT_OF_MEMORY,
+	       "eviction by cuMemAlloc: 16 MiB cannot fit beside 4 MiB of "
+	       "device memory, which is never evicted");
+	is_int(ev("y_left_zero"), 1,
+	       "eviction by cuMemAlloc: the refused allocation's pointer is "
+	       "left 0");
+	is_int(ev("used_after_y"), 16 * MIB,
+	       "eviction by cuMemAlloc: the refusal changed nothing");
+	unlink(evict_out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1060,14 +1155,19 @@ static void test_control(CUstream s)
 	close(ctl_fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *role = child_role(argc, argv);
 	CUcontext ctx;
 	CUstream s;
 	int n = 0;
 
+	if (role && !strcmp(role, "evict"))
+		return evict_child();
+	if (role && !strcmp(role, "alloc_evicts"))
+		return alloc_evicts_child();
 	test_range_model();
-	test_eviction(); /* in a child, before this process attaches */
+	test_eviction();
 	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS ||
 	    n < 2) {
 		ok(0, "cuInit with at least two devices");

@@ -7,35 +7,42 @@
  * shared/reference/real-driver-managed-pinned.txt (pinned.* lines).
  *
  * The test runs on a machine of its own: two GPUs of 1 GiB, so that
- * capacity is easy to exhaust, and a second process (forked before cuInit)
- * shows that the machine's accounting is shared.
+ * capacity is easy to exhaust, and a second process (a second run of this
+ * program, spawn.h) shows that the machine's accounting is shared.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
 #include "cuemu.h"
+#include "spawn.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
 #define GIB (1ULL << 30)
 #define PAGE 4096UL
 
-static char machine[64], topo[64];
+static char machine[128], topo[256], holder_out[256];
 
+/* A machine named after the one this test was given, so that
+ * tests/private-machine.sh removes it even after a crash. */
 static void machine_setup(void)
 {
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	FILE *f;
 
-	snprintf(machine, sizeof machine, "cuemu-memtest-%d", (int)getpid());
-	snprintf(topo, sizeof topo, "/tmp/cuemu-memtest-%d.json", (int)getpid());
+	snprintf(machine, sizeof machine, "%s-memtest", getenv("CUEMU_MACHINE"));
+	snprintf(topo, sizeof topo, "%s/cuemu-memtest-%d.json", tmp,
+		 (int)getpid());
+	snprintf(holder_out, sizeof holder_out, "%s/cuemu-memtest-%d.out", tmp,
+		 (int)getpid());
 	f = fopen(topo, "w");
 	if (!f)
 		exit(99);
@@ -56,43 +63,71 @@ static size_t free_mem(void)
 	return fr;
 }
 
-/* The second process: allocates 64 MiB when told, reports, frees when
- * told, exits. */
-static void child(int go, int done)
+/* The second process, a role with its pipes' descriptors in
+ * CUEMU_TEST_GO and CUEMU_TEST_DONE: allocates 64 MiB when told, answers,
+ * frees when told, exits. It prints each call's result. */
+static int holder(void)
 {
+	int go = atoi(getenv("CUEMU_TEST_GO") ?: "-1");
+	int done = atoi(getenv("CUEMU_TEST_DONE") ?: "-1");
+	CUdeviceptr d = 0;
+	CUresult r;
 	CUcontext c;
-	CUdeviceptr d;
 	char b;
 
-	if (read(go, &b, 1) != 1 || cuInit(0) ||
-	    cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c))
-		_exit(1);
-	b = cuMemAlloc(&d, 64 * MIB) == CUDA_SUCCESS ? 'y' : 'n';
-	if (write(done, &b, 1) != 1 || read(go, &b, 1) != 1)
-		_exit(2);
-	cuMemFree(d);
-	_exit(0);
+	printf("go %d\n", read(go, &b, 1) == 1);
+	printf("init %d\n", (int)cuInit(0));
+	r = cuDevicePrimaryCtxRetain(&c, 0);
+	printf("context %d\n", (int)(r ? r : cuCtxSetCurrent(c)));
+	printf("alloc %d\n", (int)cuMemAlloc(&d, 64 * MIB));
+	fflush(stdout);
+	printf("done_sent %d\n", write(done, "a", 1) == 1);
+	printf("go_again %d\n", read(go, &b, 1) == 1);
+	printf("free %d\n", (int)cuMemFree(d));
+	return 0;
 }
 
-static void test_two_processes(int go, int done, pid_t pid)
+static long long held(const char *key)
+{
+	return child_value(holder_out, key, -999);
+}
+
+static void test_two_processes(void)
 {
 	size_t before, during;
-	int st = 0;
-	char b = 'g';
+	int go[2], done[2];
+	char b = 'g', goenv[48], doneenv[48];
+	char *env[] = { goenv, doneenv, NULL };
+	pid_t pid;
 
+	/* Ours close on exec; the holder's ends are inherited. */
+	if (!ok(pipe2(go, O_CLOEXEC) == 0 && pipe2(done, O_CLOEXEC) == 0 &&
+		fcntl(go[0], F_SETFD, 0) == 0 && fcntl(done[1], F_SETFD, 0) == 0,
+		"two processes: pipes between them"))
+		return;
+	snprintf(goenv, sizeof goenv, "CUEMU_TEST_GO=%d", go[0]);
+	snprintf(doneenv, sizeof doneenv, "CUEMU_TEST_DONE=%d", done[1]);
+	pid = spawn_self("holder", env, holder_out, NULL);
+	close(go[0]);
+	close(done[1]);
+	ok(pid > 0, "two processes: the second is started");
 	before = free_mem();
-	if (write(go, &b, 1) != 1 || read(done, &b, 1) != 1)
-		b = '?';
-	ok(b == 'y', "a second process allocates 64 MiB on gpu0");
+	ok(write(go[1], &b, 1) == 1 && readable_within(done[0], 30) &&
+	   read(done[0], &b, 1) == 1,
+	   "a second process answers that it allocated, within 30 s");
+	is_res(held("alloc"), CUDA_SUCCESS,
+	       "a second process allocates 64 MiB on gpu0");
 	during = free_mem();
 	is_int(before - during, 64 * MIB,
 	       "cuMemGetInfo here sees the other process's 64 MiB");
-	b = 'x';
-	if (write(go, &b, 1) != 1)
-		return;
-	waitpid(pid, &st, 0);
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the other process exits");
+	ok(write(go[1], &b, 1) == 1, "the second is told to free");
+	is_int(pid > 0 ? wait_bounded(pid, 30) : -1, 0,
+	       "the other process exits");
+	is_res(held("free"), CUDA_SUCCESS, "the other process frees its 64 MiB");
 	is_int(free_mem(), before, "its free gives the memory back");
+	close(go[1]);
+	close(done[0]);
+	unlink(holder_out);
 }
 
 static void test_device(void)
@@ -426,20 +461,16 @@ static void test_runtime(void)
 	cudaGetLastError();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *role = child_role(argc, argv);
 	CUcontext ctx;
 	CUdeviceptr d;
-	int go[2], done[2];
-	char shm[80];
-	pid_t pid;
+	char shm[160];
 
+	if (role && !strcmp(role, "holder"))
+		return holder();
 	machine_setup();
-	if (pipe(go) || pipe(done))
-		return 99;
-	pid = fork();
-	if (pid == 0)
-		child(go[0], done[1]);
 
 	is_res(cuMemAlloc(&d, MIB), CUDA_ERROR_NOT_INITIALIZED,
 	       "cuMemAlloc before cuInit is NOT_INITIALIZED");
@@ -449,7 +480,7 @@ int main(void)
 	cuDevicePrimaryCtxRetain(&ctx, 0);
 	cuCtxSetCurrent(ctx);
 
-	test_two_processes(go[1], done[0], pid);
+	test_two_processes();
 	test_device();
 	test_pitch();
 	test_pinned();

@@ -9,13 +9,17 @@
  *
  * Work is held back by host functions that wait on a semaphore, so "not
  * yet" is observed for certain: nothing can run past a gate until the test
- * opens it.
+ * opens it. Where work on another stream must wait for a gate, the test
+ * checks that it has not run once that stream's worker thread sleeps: with
+ * work queued, a worker sleeps only when what the work waits for is not
+ * done, so it has run all it could. No check sleeps for a while and hopes.
  */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cuda.h"
@@ -62,14 +66,71 @@ static int flag_of(int *flag)
 	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
 
-/* Until the armed gate is reached (at most 10 s), then long enough for a
- * worker that is free to run to have run. */
-static int settle(void)
-{
-	int reached = await_flag(&gate_reached);
+/* A host function's mark: that it ran, and the thread it ran on (its
+ * stream's worker: each stream runs its work on a thread of its own). */
+struct mark {
+	int ran;
+	pid_t tid;
+};
 
-	usleep(50 * 1000);
-	return reached;
+static void mark_thread(void *arg)
+{
+	struct mark *m = arg;
+
+	m->tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&m->ran, 1, __ATOMIC_RELEASE);
+}
+
+/* The state of thread tid of this process, as proc(5) gives it: 'R'
+ * running, 'S' asleep, ...; '?' when it cannot be read. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	if (!(f = fopen(path, "r")))
+		return '?';
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "tid (comm) S ...": the name may hold anything but its last ')'. */
+	if (!(p = strrchr(buf, ')')) || p[1] != ' ')
+		return '?';
+	return p[2];
+}
+
+/* Waits, at most 10 s, until the worker thread tid sleeps: then it has
+ * run everything it could, and what it has not run waits for something
+ * not done. 1, or 0 if it never slept. */
+static int await_asleep(pid_t tid)
+{
+	for (int i = 0; i < 10000; i++) {
+		if (thread_state(tid) == 'S')
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Set just before the test opens a gate, so that work can tell whether
+ * it ran before or after. */
+static int gate_opened;
+
+/* Raises the flag it is given with whether the gate was open: 2 if it
+ * was, 1 if not. */
+static void note_gate(void *flag)
+{
+	__atomic_store_n((int *)flag,
+			 __atomic_load_n(&gate_opened, __ATOMIC_ACQUIRE) ? 2 : 1,
+			 __ATOMIC_RELEASE);
+}
+
+static void open_gate(sem_t *gate)
+{
+	__atomic_store_n(&gate_opened, 1, __ATOMIC_RELEASE);
+	sem_post(gate);
 }
 
 /* Host functions append their number here, in the order they run. */
@@ -194,29 +255,32 @@ static void across_streams(void)
 	CUstream a, b;
 	CUevent e;
 	sem_t gate;
-	int flag = 0, before = 0;
+	struct mark before = { 0 };
+	int flag = 0;
 
 	sem_init(&gate, 0, 0);
 	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
 	cuStreamCreate(&b, CU_STREAM_NON_BLOCKING);
 	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
 	arm_gate();
+	__atomic_store_n(&gate_opened, 0, __ATOMIC_RELEASE);
 	cuLaunchHostFunc(a, gate_wait, &gate);
 	is_res(cuEventRecord(e, a), CUDA_SUCCESS, "cuEventRecord behind a gate");
-	cuLaunchHostFunc(b, raise_flag, &before);
+	cuLaunchHostFunc(b, mark_thread, &before);
 	is_res(cuStreamWaitEvent(b, e, 0), CUDA_SUCCESS, "cuStreamWaitEvent");
-	cuLaunchHostFunc(b, raise_flag, &flag);
+	cuLaunchHostFunc(b, note_gate, &flag);
 	ok(await_flag(&gate_reached), "a's worker holds at the gate");
-	ok(await_flag(&before), "b's worker ran what came before the wait");
-	settle();
-	ok(!flag_of(&flag), "work after the wait has not run");
+	ok(await_flag(&before.ran), "b's worker ran what came before the wait");
+	ok(await_asleep(before.tid), "b's worker sleeps with work queued");
+	is_int(flag_of(&flag), 0, "work after the wait has not run");
 	is_res(cuEventQuery(e), CUDA_ERROR_NOT_READY,
 	       "cuEventQuery of a pending event: NOT_READY");
 	is_res(cuStreamQuery(b), CUDA_ERROR_NOT_READY,
 	       "the waiting stream is not ready");
-	sem_post(&gate);
+	open_gate(&gate);
 	cuStreamSynchronize(b);
-	ok(flag_of(&flag), "... it runs once the event is reached");
+	is_int(flag_of(&flag), 2,
+	       "... it runs once the event is reached, not before");
 	is_res(cuEventQuery(e), CUDA_SUCCESS, "the event is complete");
 	is_res(cuStreamWaitEvent(b, e, 2), CUDA_ERROR_INVALID_VALUE,
 	       "cuStreamWaitEvent flags 2");
@@ -234,19 +298,26 @@ static void across_streams(void)
 	sem_destroy(&gate);
 }
 
-/* Work on `second` after `first` is held by a gate: does it wait? */
+/* Work on `second` after `first` is held by a gate: does it wait? It has
+ * not run once second's worker sleeps (its thread is learnt first, from
+ * work of its own). 1 it waited, 0 it ran, -1 the worker never slept or
+ * the gate was never reached. */
 static int waits_behind(CUstream first, CUstream second)
 {
+	struct mark m = { 0 };
 	sem_t gate;
 	int flag = 0, waited;
 
 	sem_init(&gate, 0, 0);
+	cuLaunchHostFunc(second, mark_thread, &m);
+	cuStreamSynchronize(second);
 	arm_gate();
 	cuLaunchHostFunc(first, gate_wait, &gate);
 	cuLaunchHostFunc(second, raise_flag, &flag);
-	if (!settle())
-		printf("# the gate on the first stream was never reached\n");
-	waited = !flag_of(&flag);
+	if (!await_flag(&gate_reached) || !await_asleep(m.tid))
+		waited = -1;
+	else
+		waited = !flag_of(&flag);
 	sem_post(&gate);
 	cuStreamSynchronize(first);
 	cuStreamSynchronize(second);
@@ -260,15 +331,16 @@ static void legacy_stream(void)
 
 	cuStreamCreate(&blk, 0);
 	cuStreamCreate(&nb, CU_STREAM_NON_BLOCKING);
-	ok(waits_behind(blk, NULL), "legacy work waits for a blocking stream");
-	ok(waits_behind(NULL, blk), "blocking work waits for legacy work");
-	ok(waits_behind(blk, CU_STREAM_LEGACY),
-	   "CU_STREAM_LEGACY is the legacy stream");
-	ok(!waits_behind(nb, NULL),
-	   "legacy work does not wait for a non-blocking stream");
-	ok(!waits_behind(NULL, nb),
-	   "non-blocking work does not wait for legacy work");
-	ok(waits_behind(NULL, NULL), "legacy work is in order");
+	is_int(waits_behind(blk, NULL), 1,
+	       "legacy work waits for a blocking stream");
+	is_int(waits_behind(NULL, blk), 1, "blocking work waits for legacy work");
+	is_int(waits_behind(blk, CU_STREAM_LEGACY), 1,
+	       "CU_STREAM_LEGACY is the legacy stream");
+	is_int(waits_behind(nb, NULL), 0,
+	       "legacy work does not wait for a non-blocking stream");
+	is_int(waits_behind(NULL, nb), 0,
+	       "non-blocking work does not wait for legacy work");
+	is_int(waits_behind(NULL, NULL), 1, "legacy work is in order");
 	cuStreamDestroy(blk);
 	cuStreamDestroy(nb);
 }

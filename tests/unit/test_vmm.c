@@ -6,8 +6,11 @@
  * pointer attributes of mapped ranges.
  *
  * Results follow the real driver (probes/results). A fault is checked in a
- * forked child that must die of SIGSEGV; the two-process test forks its
- * importer before cuInit and hands it the fd over a Unix socket.
+ * forked child that must die of SIGSEGV: it only touches memory, with the
+ * default SIGSEGV action, and calls nothing of the API. The two-process
+ * test's importer is a second run of this program (spawn.h: no API after
+ * fork), handed the fd over a Unix socket; it prints what it sees, a fact
+ * a line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +27,7 @@
 #include "cuda.h"
 #include "ctl.h"
 #include "fdpass.h"
+#include "spawn.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
@@ -74,12 +78,14 @@ static unsigned long long get_access(CUdeviceptr va, CUmemLocationType t,
 }
 
 /* Touches p in a child: 0 read, 1 write. The child's exit: 0 survived,
- * else the signal that killed it. */
+ * else the signal that killed it; -1 when it did not end within 10 s. */
 static int touch_in_child(volatile uint32_t *p, int write)
 {
-	pid_t pid = fork();
+	pid_t pid;
 	int st;
 
+	fflush(stdout);
+	pid = fork();
 	if (pid == 0) {
 		signal(SIGSEGV, SIG_DFL);
 		signal(SIGBUS, SIG_DFL);
@@ -89,90 +95,133 @@ static int touch_in_child(volatile uint32_t *p, int write)
 			(void)*p;
 		_exit(0);
 	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+	if (pid < 0 || (st = wait_status_bounded(pid, 10)) < 0)
 		return -1;
 	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 }
 
 /* ------------------------------------------------------------ two processes */
 
-/* The second process: imports the fd, maps it, sets access, checks that
- * it reads what the first wrote, writes an answer after it. Its exit code
- * names the step that failed. */
-static int importer(int sock)
+/* The second process, a role (spawn.h) with the socket's descriptor in
+ * CUEMU_TEST_SOCK: imports the fd, maps it, sets access, reads what the
+ * first wrote, writes after it and answers one byte; it prints the result
+ * of each step, "key value" a line. */
+static int importer(void)
 {
-	CUmemGenericAllocationHandle h;
+	CUmemGenericAllocationHandle h = 0;
 	CUmemAllocationProp p;
-	CUdeviceptr va;
-	uint32_t want;
+	CUdeviceptr va = 0;
+	uint32_t want = 0;
 	volatile uint32_t *q;
+	const char *e = getenv("CUEMU_TEST_SOCK");
+	int sock = e ? atoi(e) : -1;
 	int fd = recv_fd(sock, &want, sizeof want);
 	char ack = 'k';
 
-	if (fd < 0)
-		return 10;
-	if (cuInit(0) != CUDA_SUCCESS)
-		return 11;
-	if (cuMemImportFromShareableHandle(&h, (void *)(uintptr_t)fd,
-			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) != CUDA_SUCCESS)
-		return 12;
+	printf("recv %d\n", fd >= 0);
+	printf("init %d\n", (int)cuInit(0));
+	printf("import %d\n", (int)cuMemImportFromShareableHandle(&h,
+		(void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
 	close(fd);
-	if (cuMemGetAllocationPropertiesFromHandle(&p, h) != CUDA_SUCCESS ||
-	    p.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p.location.id != 1 ||
-	    p.requestedHandleTypes != CU_MEM_HANDLE_TYPE_NONE)
-		return 13;
-	if (cuMemAddressReserve(&va, G, 0, 0, 0) != CUDA_SUCCESS ||
-	    cuMemMap(va, G, 0, h, 0) != CUDA_SUCCESS)
-		return 14;
-	if (access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
-		    CU_MEM_ACCESS_FLAGS_PROT_READWRITE) != CUDA_SUCCESS)
-		return 15;
+	memset(&p, 0xff, sizeof p);
+	printf("props %d\n", (int)cuMemGetAllocationPropertiesFromHandle(&p, h));
+	printf("props_type %d\n", (int)p.location.type);
+	printf("props_id %d\n", p.location.id);
+	printf("props_handle_types %d\n", (int)p.requestedHandleTypes);
+	printf("reserve %d\n", (int)cuMemAddressReserve(&va, G, 0, 0, 0));
+	printf("map %d\n", (int)cuMemMap(va, G, 0, h, 0));
+	printf("access %d\n", (int)access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE,
+		1, CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+	fflush(stdout);
 	q = (volatile uint32_t *)(uintptr_t)va;
-	if (q[0] != want || q[G / 4 - 1] != ~want)
-		return 16;
+	printf("first_word_read %d\n", q[0] == want);
+	printf("last_word_read %d\n", q[G / 4 - 1] == ~want);
+	fflush(stdout);
 	q[1] = want + 1;
-	if (write(sock, &ack, 1) != 1)
-		return 17;
-	if (cuMemUnmap(va, G) != CUDA_SUCCESS ||
-	    cuMemAddressFree(va, G) != CUDA_SUCCESS ||
-	    cuMemRelease(h) != CUDA_SUCCESS)
-		return 18;
+	printf("ack_sent %d\n", write(sock, &ack, 1) == 1);
+	printf("unmap %d\n", (int)cuMemUnmap(va, G));
+	printf("free %d\n", (int)cuMemAddressFree(va, G));
+	printf("release %d\n", (int)cuMemRelease(h));
 	return 0;
 }
 
-/* The first process: creates, exports, writes, sends the fd. */
-static void two_processes(pid_t child, int sock)
+static char importer_out[256];
+
+static long long imp(const char *key)
+{
+	return child_value(importer_out, key, -999);
+}
+
+/* The first process: creates, exports, writes, sends the fd to a second
+ * process it spawns, then checks each step the second took. */
+static void two_processes(void)
 {
 	CUmemGenericAllocationHandle h;
 	const uint32_t val = 0x5eed1234;
 	volatile uint32_t *q;
 	CUdeviceptr va;
-	int fd = -1, st;
-	char ack = 0;
+	int fd = -1, sv[2];
+	char ack = 0, sockenv[64];
+	char *env[] = { sockenv, NULL };
+	pid_t pid;
 
+	snprintf(importer_out, sizeof importer_out, "%s/cuemu-vmm-%d.out",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+	/* Ours closes on exec; the importer's end is inherited. */
+	if (!ok(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 &&
+		fcntl(sv[1], F_SETFD, 0) == 0,
+		"two processes: a socket pair between them"))
+		return;
+	snprintf(sockenv, sizeof sockenv, "CUEMU_TEST_SOCK=%d", sv[1]);
+	pid = spawn_self("importer", env, importer_out, NULL);
+	close(sv[1]);
+	ok(pid > 0, "two processes: the second is started");
 	is_res(create(&h, G, 1, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
 	       CUDA_SUCCESS, "two processes: the first creates a shareable handle");
 	is_res(cuMemExportToShareableHandle(&fd, h,
 			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
 	       CUDA_SUCCESS, "the first exports it as a file descriptor");
-	cuMemAddressReserve(&va, G, 0, 0, 0);
-	cuMemMap(va, G, 0, h, 0);
-	access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
-		CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+	is_res(cuMemAddressReserve(&va, G, 0, 0, 0), CUDA_SUCCESS,
+	       "the first reserves an address range");
+	is_res(cuMemMap(va, G, 0, h, 0), CUDA_SUCCESS, "and maps the handle");
+	is_res(access1(va, G, CU_MEM_LOCATION_TYPE_DEVICE, 1,
+		       CU_MEM_ACCESS_FLAGS_PROT_READWRITE), CUDA_SUCCESS,
+	       "and makes it read-write");
 	q = (volatile uint32_t *)(uintptr_t)va;
 	q[0] = val;
 	q[G / 4 - 1] = ~val;
-	ok(send_fd(sock, fd, &val, sizeof val) == 0,
+	ok(send_fd(sv[0], fd, &val, sizeof val) == 0,
 	   "the fd goes over a Unix socket");
 	close(fd);
-	ok(read(sock, &ack, 1) == 1 && ack == 'k',
-	   "the second imports, maps, sets access and reads what the first wrote");
+	ok(readable_within(sv[0], 30) && read(sv[0], &ack, 1) == 1 &&
+	   ack == 'k', "the second answers after its write, within 30 s");
 	is_int(q[1], val + 1, "the first reads what the second wrote");
-	if (waitpid(child, &st, 0) < 0)
-		st = -1;
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-	   "the second process succeeds (exit %d)",
-	   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	is_int(pid > 0 ? wait_bounded(pid, 30) : -1, 0,
+	       "the second process runs to its end");
+	close(sv[0]);
+	is_int(imp("recv"), 1, "the second receives the descriptor");
+	is_res(imp("init"), CUDA_SUCCESS, "the second: cuInit");
+	is_res(imp("import"), CUDA_SUCCESS, "the second imports the handle");
+	is_res(imp("props"), CUDA_SUCCESS,
+	       "the second reads the imported handle's properties");
+	is_int(imp("props_type"), CU_MEM_LOCATION_TYPE_DEVICE,
+	       "the imported handle's location is a device");
+	is_int(imp("props_id"), 1, "the imported handle's location is gpu1");
+	is_int(imp("props_handle_types"), CU_MEM_HANDLE_TYPE_NONE,
+	       "the imported handle asks for no handle types of its own");
+	is_res(imp("reserve"), CUDA_SUCCESS, "the second reserves a range");
+	is_res(imp("map"), CUDA_SUCCESS, "the second maps the imported handle");
+	is_res(imp("access"), CUDA_SUCCESS, "the second makes it read-write");
+	is_int(imp("first_word_read"), 1,
+	       "the second reads the first word the first wrote");
+	is_int(imp("last_word_read"), 1,
+	       "the second reads the last word the first wrote");
+	is_int(imp("ack_sent"), 1, "the second answers on the socket");
+	is_res(imp("unmap"), CUDA_SUCCESS, "the second unmaps");
+	is_res(imp("free"), CUDA_SUCCESS, "the second frees its range");
+	is_res(imp("release"), CUDA_SUCCESS,
+	       "the second releases the imported handle");
+	unlink(importer_out);
 	cuMemUnmap(va, G);
 	cuMemAddressFree(va, G);
 	cuMemRelease(h);
@@ -772,22 +821,14 @@ static void control(void)
 	close(ctl_fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *role = child_role(argc, argv);
 	CUcontext ctx;
-	int sv[2];
-	pid_t child;
 
+	if (role && !strcmp(role, "importer"))
+		return importer();
 	setvbuf(stdout, NULL, _IONBF, 0);
-	/* The importer is forked before cuInit: a process of its own. */
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
-		return 99;
-	child = fork();
-	if (child == 0) {
-		close(sv[0]);
-		_exit(importer(sv[1]));
-	}
-	close(sv[1]);
 
 	is_res(cuMemAddressReserve(&(CUdeviceptr){ 0 }, G, 0, 0, 0),
 	       CUDA_ERROR_NOT_INITIALIZED, "reserve before cuInit");
@@ -817,6 +858,6 @@ int main(void)
 		is_res(cuMemMapArrayAsync(&mi, 1, 0), CUDA_ERROR_NOT_SUPPORTED,
 		       "cuMemMapArrayAsync: sparse arrays are not emulated");
 	}
-	two_processes(child, sv[0]);
+	two_processes();
 	return done_testing();
 }
