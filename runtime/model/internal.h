@@ -116,6 +116,30 @@ const char *cuemu_machine_id(void);
 const struct cuemu_link *cuemu_link(int from, int to);
 /* Model cost of moving bytes between processors, in nanoseconds. */
 uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes);
+
+/* What a copy engine does at one rate: an operation of bytes costs
+ * latency plus bytes over bandwidth; one of at most small_bytes takes
+ * small_lat_ns instead of lat_ns (the real memset is quicker below a
+ * size). */
+struct cuemu_rate {
+	double gbps;           /* GB/s (1e9 bytes/s) */
+	uint64_t lat_ns;
+	uint64_t small_bytes;  /* 0: no short path */
+	uint64_t small_lat_ns;
+};
+
+/* The rates a topology gives plain copies (cuemu-topology(5), "copies"). */
+enum cuemu_rate_kind {
+	CUEMU_RATE_PINNED_HTOD,
+	CUEMU_RATE_PINNED_DTOH,
+	CUEMU_RATE_PAGEABLE_HTOD,
+	CUEMU_RATE_PAGEABLE_DTOH,
+	CUEMU_RATE_PAGEABLE_HTOD_HOST, /* the host's own time of a synchronous */
+	CUEMU_RATE_PAGEABLE_DTOH_HOST, /* pageable copy, staging it */
+	CUEMU_RATE_DEVICE,
+	CUEMU_RATE_MEMSET,
+	CUEMU_RATE__COUNT
+};
 /* Model cost of a fault-driven migration of bytes in pages of page_bytes. */
 uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes);
 /* Per-fault service latency (ns) from the topology. */
