@@ -5,18 +5,22 @@
  * and call cuemu_copy or cuemu_memset.
  *
  * A copy runs on the stream's worker in stream order, moves the bytes for
- * real, and advances the stream's model clock by the cost of the link it
- * crosses (cuemu_copy_cost_ns). Where each end lives comes from the address
- * map: device and pool memory on their GPU, pinned, registered and unknown
- * (pageable) memory on the host, VMM mappings where their physical memory
- * is. A VMM end must be mapped and give the stream's GPU the access the
+ * real, and advances the stream's model clock by the cost of its path
+ * (cuemu_path_cost_ns): pinned or pageable host memory to or from a GPU,
+ * within one GPU, GPU to GPU, host to host; a memset is its GPU writing
+ * its own memory, or a copy to wherever the memory is. A synchronous copy
+ * with a pageable end also keeps the host busy staging it, so the host's
+ * clock moves on by that much from the copy's start. Where each end lives
+ * comes from the address map: device and pool memory on their GPU, pinned,
+ * registered and unknown (pageable) memory on the host, VMM mappings where
+ * their physical memory is. A VMM end must be mapped and give the stream's GPU the access the
  * copy needs (cuMemSetAccess): that is checked when the call is made, as
  * the host's view of such a mapping would otherwise fault inside the copy.
  * Managed memory is first touched through the managed family
  * (cuemu_managed_touch), as the processor at the other end would touch it
  * (the stream's GPU when both ends are managed), so that it faults and
- * migrates as a real access does; the copy itself is then local to that
- * processor. An asynchronous copy with a pageable end waits all the same,
+ * migrates as a real access does, charged as a migration only when pages
+ * move; the copy itself is then local to that processor. An asynchronous copy with a pageable end waits all the same,
  * as the real driver stages pageable memory before it returns, so the
  * caller may reuse its buffer at once.
  *
@@ -46,6 +50,7 @@ struct copy_op {
 	unsigned elem;    /* memset: element size (1, 2, 4); 0 for a copy */
 	uint32_t value;   /* memset: the element */
 	bool heap;        /* freed by the operation */
+	bool sync;        /* the caller waits for it */
 };
 
 /* ------------------------------------------------------------ resolve */
@@ -197,6 +202,40 @@ static void fill(void *dst, uint32_t value, unsigned elem, size_t n)
 	}
 }
 
+/* The path op takes, from where its ends are once managed ends are
+ * resident (pick_touchers): host memory is pageable only when the runtime
+ * does not know it. */
+static enum cuemu_path pick_path(const struct copy_op *op)
+{
+	int from = op->src.proc, to = op->dst.proc;
+
+	if (from == CUEMU_PROC_HOST && to == CUEMU_PROC_HOST)
+		return CUEMU_PATH_HOST;
+	if (from == CUEMU_PROC_HOST)
+		return op->src.pageable ? CUEMU_PATH_PAGEABLE_HTOD
+					: CUEMU_PATH_PINNED_HTOD;
+	if (to == CUEMU_PROC_HOST)
+		return op->dst.pageable ? CUEMU_PATH_PAGEABLE_DTOH
+					: CUEMU_PATH_PINNED_DTOH;
+	if (from != to)
+		return CUEMU_PATH_PEER;
+	return op->elem ? CUEMU_PATH_MEMSET : CUEMU_PATH_DEVICE;
+}
+
+/* Advances s by op's path; a synchronous pageable copy keeps the host busy
+ * staging it from the copy's start. */
+static void charge(CUstream s, const struct copy_op *op)
+{
+	enum cuemu_path path = pick_path(op);
+	uint64_t start = cuemu_stream_now(s);
+	uint64_t host = op->sync ? cuemu_path_host_ns(path, op->bytes) : 0;
+
+	cuemu_stream_advance(s, cuemu_path_cost_ns(path, op->src.proc,
+						   op->dst.proc, op->bytes));
+	if (host)
+		cuemu_host_busy_until(start + host);
+}
+
 static void copy_run(CUstream s, void *arg)
 {
 	struct copy_op *op = arg;
@@ -211,8 +250,7 @@ static void copy_run(CUstream s, void *arg)
 		     op->bytes / op->elem);
 	else
 		memmove((void *)op->dst.p, (const void *)op->src.p, n);
-	cuemu_stream_advance(s, cuemu_copy_cost_ns(op->src.proc, op->dst.proc,
-						   n));
+	charge(s, op);
 	if (!op->elem)
 		count_bytes(op->src.proc, op->dst.proc, n);
 	if (op->heap)
@@ -226,6 +264,7 @@ static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 	struct copy_op *q;
 	CUresult r;
 
+	op->sync = sync;
 	if (sync || op->src.pageable || op->dst.pageable) {
 		op->heap = false;
 		return cuemu_stream_run(s, copy_run, op);

@@ -114,8 +114,55 @@ const char *cuemu_machine_name(void);   /* the topology's name */
 const char *cuemu_machine_id(void);
 /* Link between two processors (GPU index or CUEMU_PROC_HOST). */
 const struct cuemu_link *cuemu_link(int from, int to);
-/* Model cost of moving bytes between processors, in nanoseconds. */
+/* Model cost of moving bytes between processors over their link, in
+ * nanoseconds: what a managed migration costs (a plain copy is priced by
+ * its path, below). */
 uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes);
+
+/* What a copy engine does at one rate: an operation of bytes costs
+ * latency plus bytes over bandwidth; one of at most small_bytes takes
+ * small_lat_ns instead of lat_ns (the real memset is quicker below a
+ * size). */
+struct cuemu_rate {
+	double gbps;           /* GB/s (1e9 bytes/s) */
+	uint64_t lat_ns;
+	uint64_t small_bytes;  /* 0: no short path */
+	uint64_t small_lat_ns;
+};
+
+/* The rates a topology gives plain copies (cuemu-topology(5), "copies"). */
+enum cuemu_rate_kind {
+	CUEMU_RATE_PINNED_HTOD,
+	CUEMU_RATE_PINNED_DTOH,
+	CUEMU_RATE_PAGEABLE_HTOD,
+	CUEMU_RATE_PAGEABLE_DTOH,
+	CUEMU_RATE_PAGEABLE_HTOD_HOST, /* the host's own time of a synchronous */
+	CUEMU_RATE_PAGEABLE_DTOH_HOST, /* pageable copy, staging it */
+	CUEMU_RATE_DEVICE,
+	CUEMU_RATE_MEMSET,
+	CUEMU_RATE__COUNT
+};
+
+/* The way a plain copy or a memset goes, which sets its cost. copy.c picks
+ * it from where the ends are; a managed end has first been made resident
+ * where the copy needs it (a migration, charged as one only when pages
+ * move), so it counts as memory of that processor. */
+enum cuemu_path {
+	CUEMU_PATH_HOST,          /* host memory to host memory: host_local */
+	CUEMU_PATH_PINNED_HTOD,   /* pinned or registered host memory to a GPU */
+	CUEMU_PATH_PINNED_DTOH,   /* a GPU to pinned or registered host memory */
+	CUEMU_PATH_PAGEABLE_HTOD, /* staged through the driver's pinned buffers */
+	CUEMU_PATH_PAGEABLE_DTOH,
+	CUEMU_PATH_DEVICE,        /* within one GPU's memory */
+	CUEMU_PATH_PEER,          /* GPU to GPU over their link */
+	CUEMU_PATH_MEMSET,        /* a GPU writing a value into its own memory */
+};
+/* The stream time of a copy of bytes by path from processor from to to. */
+uint64_t cuemu_path_cost_ns(enum cuemu_path path, int from, int to,
+			    size_t bytes);
+/* The host's own time of a synchronous copy by path: staging a pageable
+ * one; 0 for every other path, where the host only waits. */
+uint64_t cuemu_path_host_ns(enum cuemu_path path, size_t bytes);
 /* Model cost of a fault-driven migration of bytes in pages of page_bytes. */
 uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes);
 /* Per-fault service latency (ns) from the topology. */
@@ -228,6 +275,9 @@ CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg);
 CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
 void cuemu_stream_advance(CUstream s, uint64_t ns);
 uint64_t cuemu_stream_now(CUstream s);
+/* The host was busy with an operation until model time ns (staging a
+ * pageable copy): its clock is at least that from now on. */
+void cuemu_host_busy_until(uint64_t ns);
 CUresult cuemu_stream_sync(CUstream s);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);

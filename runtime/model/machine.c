@@ -472,6 +472,61 @@ uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes)
 	return l->lat_ns + (uint64_t)((double)bytes / l->gbps);
 }
 
+/* An operation of bytes at rate r. */
+static uint64_t at_rate(const struct cuemu_rate *r, size_t bytes)
+{
+	uint64_t lat = bytes <= r->small_bytes ? r->small_lat_ns : r->lat_ns;
+
+	if (r->gbps <= 0)
+		return 0;
+	return lat + (uint64_t)((double)bytes / r->gbps);
+}
+
+/* The rate of each path that the copy engines set (not a link's). */
+static const int path_rate[] = {
+	[CUEMU_PATH_PINNED_HTOD] = CUEMU_RATE_PINNED_HTOD,
+	[CUEMU_PATH_PINNED_DTOH] = CUEMU_RATE_PINNED_DTOH,
+	[CUEMU_PATH_PAGEABLE_HTOD] = CUEMU_RATE_PAGEABLE_HTOD,
+	[CUEMU_PATH_PAGEABLE_DTOH] = CUEMU_RATE_PAGEABLE_DTOH,
+	[CUEMU_PATH_DEVICE] = CUEMU_RATE_DEVICE,
+	[CUEMU_PATH_MEMSET] = CUEMU_RATE_MEMSET,
+};
+
+uint64_t cuemu_path_cost_ns(enum cuemu_path path, int from, int to,
+			    size_t bytes)
+{
+	const struct cuemu_link *l;
+
+	if (!seg)
+		return 0;
+	switch (path) {
+	case CUEMU_PATH_HOST:
+		return cuemu_copy_cost_ns(CUEMU_PROC_HOST, CUEMU_PROC_HOST,
+					  bytes);
+	case CUEMU_PATH_PEER:
+		/* Without a link between them the driver stages the bytes
+		 * through host memory: out of one GPU, into the other. */
+		l = cuemu_link(from, to);
+		if (l->kind && l->gbps > 0)
+			return cuemu_copy_cost_ns(from, to, bytes);
+		return at_rate(&topo.copy[CUEMU_RATE_PINNED_DTOH], bytes) +
+		       at_rate(&topo.copy[CUEMU_RATE_PINNED_HTOD], bytes);
+	default:
+		return at_rate(&topo.copy[path_rate[path]], bytes);
+	}
+}
+
+uint64_t cuemu_path_host_ns(enum cuemu_path path, size_t bytes)
+{
+	if (!seg)
+		return 0;
+	if (path == CUEMU_PATH_PAGEABLE_HTOD)
+		return at_rate(&topo.copy[CUEMU_RATE_PAGEABLE_HTOD_HOST], bytes);
+	if (path == CUEMU_PATH_PAGEABLE_DTOH)
+		return at_rate(&topo.copy[CUEMU_RATE_PAGEABLE_DTOH_HOST], bytes);
+	return 0;
+}
+
 uint64_t cuemu_fault_latency_ns(void)
 {
 	return seg ? topo.gpu_fault_ns : 0;

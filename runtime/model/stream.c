@@ -17,8 +17,9 @@
  * Model time: each stream has a clock in nanoseconds that operations advance
  * (copies, migrations). An operation starts no earlier than the host's model
  * time when it was enqueued, and no earlier than what it waited for; the
- * host's model time moves forward when it synchronizes with a stream. Events
- * record the clock of their stream when reached.
+ * host's model time moves forward when it synchronizes with a stream, and
+ * by its own work (staging a pageable copy). Events record the clock of
+ * their stream when reached.
  *
  * Locking, outermost first: the process lock (never held while waiting);
  * reg_lock (the registries of streams and events, and each legacy stream);
@@ -615,6 +616,13 @@ void cuemu_stream_advance(CUstream s, uint64_t ns)
 uint64_t cuemu_stream_now(CUstream s)
 {
 	return atomic_get(&s->clock);
+}
+
+/* The host's clock moves on by work of its own (staging a pageable copy),
+ * not only by what it sees a stream finish. */
+void cuemu_host_busy_until(uint64_t ns)
+{
+	atomic_max(&host_ns, ns);
 }
 
 int cuemu_stream_device(CUstream s)

@@ -1,9 +1,10 @@
 /*
  * topology.c - the machine's shape: the built-in default (four GPUs fitted
- * to the measured H200s of ../shared/reference) and the parser of topology
- * files (JSON, jansson; format in man/cuemu-topology.5). Every rejection
- * names the file, the field and the reason. Pure functions over the struct
- * they are given; no global state, no locks.
+ * to the measured H200s of ../shared/reference, copies at the rates of
+ * probes/results/streamops.txt) and the parser of topology files (JSON,
+ * jansson; format in man/cuemu-topology.5). Every rejection names the
+ * file, the field and the reason. Pure functions over the struct they are
+ * given; no global state, no locks.
  */
 #include "model/topology.h"
 
@@ -295,6 +296,47 @@ static void default_links(struct cuemu_topology *t)
 	set_link(&t->link[CUEMU_PROC_HOST][CUEMU_PROC_HOST], 3, 10, 1000);
 }
 
+static void set_rate(struct cuemu_rate *r, uint64_t lat, double gbps)
+{
+	*r = (struct cuemu_rate){ .gbps = gbps, .lat_ns = lat };
+}
+
+/* The copy engines' rates, fitted to one H200 (driver 580.159, CUDA 13.0;
+ * probes/streamops.c, raw output in probes/results/streamops.txt): CUDA
+ * events around 100 back-to-back copies on the legacy stream at 4 KiB,
+ * 64 KiB, 1 MiB and 32 MiB, and the wall clock of one synchronous pageable
+ * copy for the host's own time. Each pair (latency, bandwidth) is the one
+ * whose worst ratio of model to real time over those four sizes is
+ * smallest. The real figures at 256 MiB check the fit; only pageable host
+ * to device falls away there (7.9 GB/s by events, 6.7 by the wall clock,
+ * against 13.8 and 12.8 at 32 MiB), and the model keeps the smaller sizes'
+ * rate. */
+static void default_copies(struct cuemu_topology *t)
+{
+	struct cuemu_rate *c = t->copy;
+
+	/* 1.53, 16.6, 48.3, 55.2 GB/s (55.1 at 256 MiB). */
+	set_rate(&c[CUEMU_RATE_PINNED_HTOD], 2660, 54.2);
+	/* 2.35, 23.3, 51.1, 55.2 GB/s (55.2). */
+	set_rate(&c[CUEMU_RATE_PINNED_DTOH], 1660, 55.8);
+	/* Events: 1.51, 9.02, 16.2, 13.8 GB/s; wall: 0.60, 4.49, 12.1, 12.8. */
+	set_rate(&c[CUEMU_RATE_PAGEABLE_HTOD], 2290, 15.2);
+	set_rate(&c[CUEMU_RATE_PAGEABLE_HTOD_HOST], 7340, 11.6);
+	/* Events: 0.54, 4.29, 8.98, 11.7 GB/s; wall: 0.53, 3.93, 8.99, 11.6. */
+	set_rate(&c[CUEMU_RATE_PAGEABLE_DTOH], 7800, 10.6);
+	set_rate(&c[CUEMU_RATE_PAGEABLE_DTOH_HOST], 8350, 10.3);
+	/* Bytes copied, counted once: 0.95, 15.1, 259, 1803 GB/s (2091). */
+	set_rate(&c[CUEMU_RATE_DEVICE], 3980, 2540);
+	/* cuMemsetD8: 2.38, 18.7, 280, 3635 GB/s (4372). A 4 KiB memset takes
+	 * 1.7 us and a 64 KiB one 3.5 us, which no one latency fits: 4 KiB,
+	 * the largest size seen on the short path, bounds it (the threshold
+	 * between 4 and 64 KiB was not measured); the rest is fitted to
+	 * 64 KiB to 32 MiB. */
+	set_rate(&c[CUEMU_RATE_MEMSET], 3530, 5810);
+	c[CUEMU_RATE_MEMSET].small_bytes = 4096;
+	c[CUEMU_RATE_MEMSET].small_lat_ns = 1720;
+}
+
 static void host_numa(struct cuemu_topology *t)
 {
 	t->nnuma = 1;
@@ -336,6 +378,7 @@ void cuemu_topology_default(struct cuemu_topology *t)
 	 * 0.66 us beyond it (1.03 us per 4 KiB page at 12.5 GB/s). */
 	t->gpu_fault_ns = 470;
 	t->cpu_fault_ns = 660;
+	default_copies(t);
 }
 
 /* ---------------------------------------------------------------- parser */
@@ -639,11 +682,110 @@ static int parse_faults(struct parse *p, struct cuemu_topology *t, json_t *root)
 	return 0;
 }
 
+/* The "copies" keys, the rate each sets and, for a pageable copy, the rate
+ * of the host's own time that its host_ keys set (-1: none). */
+static const struct {
+	const char *key;
+	int rate, host;
+} copy_keys[] = {
+	{ "pinned_to_gpu", CUEMU_RATE_PINNED_HTOD, -1 },
+	{ "gpu_to_pinned", CUEMU_RATE_PINNED_DTOH, -1 },
+	{ "pageable_to_gpu", CUEMU_RATE_PAGEABLE_HTOD,
+	  CUEMU_RATE_PAGEABLE_HTOD_HOST },
+	{ "gpu_to_pageable", CUEMU_RATE_PAGEABLE_DTOH,
+	  CUEMU_RATE_PAGEABLE_DTOH_HOST },
+	{ "gpu_local", CUEMU_RATE_DEVICE, -1 },
+	{ "memset", CUEMU_RATE_MEMSET, -1 },
+};
+#define NCOPY_KEYS (sizeof copy_keys / sizeof copy_keys[0])
+
+/* o's key prefix + name into *out, a number within [lo, hi]; *out stays
+ * as it is when the key is absent. */
+static int rate_field(struct parse *p, json_t *o, const char *field,
+		      const char *prefix, const char *name, double lo,
+		      double hi, double *out)
+{
+	char k[32], f[96];
+	json_t *v;
+
+	snprintf(k, sizeof k, "%s%s", prefix, name);
+	if (!(v = json_object_get(o, k)))
+		return 0;
+	snprintf(f, sizeof f, "%s.%s", field, k);
+	return get_number(p, v, f, lo, hi, out);
+}
+
+/* A rate's bandwidth and latency: "gbps" and "latency_ns" after prefix. */
+static int parse_rate(struct parse *p, json_t *o, const char *field,
+		      const char *prefix, struct cuemu_rate *r)
+{
+	double gbps = r->gbps, lat = (double)r->lat_ns;
+
+	if (rate_field(p, o, field, prefix, "gbps", 0.001, 1e6, &gbps) < 0 ||
+	    rate_field(p, o, field, prefix, "latency_ns", 0, 1e9, &lat) < 0)
+		return -1;
+	r->gbps = gbps;
+	r->lat_ns = (uint64_t)lat;
+	return 0;
+}
+
+/* One "copies" entry: its rate, the short path, the host's own time. */
+static int parse_copy(struct parse *p, struct cuemu_topology *t, size_t i,
+		      json_t *o)
+{
+	static const char *const keys[] = { "gbps", "latency_ns",
+		"small_bytes", "small_latency_ns", NULL };
+	static const char *const host_keys[] = { "gbps", "latency_ns",
+		"small_bytes", "small_latency_ns", "host_gbps",
+		"host_latency_ns", NULL };
+	struct cuemu_rate *r = &t->copy[copy_keys[i].rate];
+	double small = (double)r->small_bytes, slat = (double)r->small_lat_ns;
+	char f[64];
+
+	snprintf(f, sizeof f, "copies.%s", copy_keys[i].key);
+	if (!json_is_object(o))
+		return reject(p, f, "not an object");
+	if (only_keys(p, o, f, copy_keys[i].host < 0 ? keys : host_keys) < 0 ||
+	    parse_rate(p, o, f, "", r) < 0 ||
+	    rate_field(p, o, f, "", "small_bytes", 0, 1099511627776.0,
+		       &small) < 0 ||
+	    rate_field(p, o, f, "", "small_latency_ns", 0, 1e9, &slat) < 0)
+		return -1;
+	r->small_bytes = (uint64_t)small;
+	r->small_lat_ns = (uint64_t)slat;
+	if (copy_keys[i].host >= 0)
+		return parse_rate(p, o, f, "host_", &t->copy[copy_keys[i].host]);
+	return 0;
+}
+
+static int parse_copies(struct parse *p, struct cuemu_topology *t,
+			json_t *root)
+{
+	json_t *o = json_object_get(root, "copies"), *v;
+	const char *k;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return reject(p, "copies", "not an object");
+	json_object_foreach(o, k, v) {
+		size_t i = 0;
+
+		while (i < NCOPY_KEYS && strcmp(copy_keys[i].key, k))
+			i++;
+		if (i == NCOPY_KEYS)
+			return reject(p, "copies", "unknown key '%s'", k);
+		if (parse_copy(p, t, i, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 			char *err, size_t errlen)
 {
 	static const char *const keys[] = { "name", "devices", "device_count",
-					    "links", "faults", NULL };
+					    "links", "faults", "copies", NULL };
 	struct parse p = { path, err, errlen };
 	json_error_t jerr;
 	json_t *root, *v;
@@ -670,7 +812,7 @@ int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
 	}
 	if (parse_devices(&p, t, root) < 0 || parse_links(&p, t, root) < 0 ||
-	    parse_faults(&p, t, root) < 0 ||
+	    parse_faults(&p, t, root) < 0 || parse_copies(&p, t, root) < 0 ||
 	    cuemu_topology_check(t, path, err, errlen) < 0)
 		goto out;
 	rc = 0;
@@ -701,6 +843,32 @@ static int check_link(struct parse *p, const struct cuemu_link *l, int a,
 	if (l->lat_ns > 1000000000ULL)
 		return reject(p, f, "latency %llu ns is over a second",
 			      (unsigned long long)l->lat_ns);
+	return 0;
+}
+
+/* A rate the cost functions can divide by and add up without overflow. */
+static int check_rate(struct parse *p, const struct cuemu_rate *r, int kind)
+{
+	static const char *const names[CUEMU_RATE__COUNT] = {
+		[CUEMU_RATE_PINNED_HTOD] = "copies.pinned_to_gpu",
+		[CUEMU_RATE_PINNED_DTOH] = "copies.gpu_to_pinned",
+		[CUEMU_RATE_PAGEABLE_HTOD] = "copies.pageable_to_gpu",
+		[CUEMU_RATE_PAGEABLE_DTOH] = "copies.gpu_to_pageable",
+		[CUEMU_RATE_PAGEABLE_HTOD_HOST] = "copies.pageable_to_gpu.host",
+		[CUEMU_RATE_PAGEABLE_DTOH_HOST] = "copies.gpu_to_pageable.host",
+		[CUEMU_RATE_DEVICE] = "copies.gpu_local",
+		[CUEMU_RATE_MEMSET] = "copies.memset",
+	};
+	const char *f = names[kind];
+
+	if (!isfinite(r->gbps) || r->gbps < 0.001 || r->gbps > 1e6)
+		return reject(p, f, "bandwidth %g GB/s is not a number in "
+			      "[0.001, 1e6]", r->gbps);
+	if (r->lat_ns > 1000000000ULL || r->small_lat_ns > 1000000000ULL)
+		return reject(p, f, "a latency is over a second");
+	if (r->small_bytes > (1ULL << 40))
+		return reject(p, f, "small_bytes %llu is over 1 TiB",
+			      (unsigned long long)r->small_bytes);
 	return 0;
 }
 
@@ -749,5 +917,8 @@ int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
 	if (t->gpu_fault_ns > 1000000000ULL || t->cpu_fault_ns > 1000000000ULL)
 		return reject(&p, "faults", "a fault service time is over a "
 			      "second");
+	for (int k = 0; k < CUEMU_RATE__COUNT; k++)
+		if (check_rate(&p, &t->copy[k], k) < 0)
+			return -1;
 	return 0;
 }

@@ -18,10 +18,12 @@ struct cuemu_topology {
 	struct cuemu_link link[CUEMU_NPROC][CUEMU_NPROC];
 	uint64_t gpu_fault_ns;              /* service time of one GPU fault */
 	uint64_t cpu_fault_ns;              /* service time of one CPU fault */
+	struct cuemu_rate copy[CUEMU_RATE__COUNT]; /* plain copies, by kind */
 };
 
 /* Fills t with the built-in machine: four GPUs shaped like the measured
- * H200s, NVLink between every pair, PCIe to the host. */
+ * H200s, NVLink between every pair, PCIe to the host, copies at the rates
+ * measured on one H200. */
 void cuemu_topology_default(struct cuemu_topology *t);
 /* Parses the file at path over the built-in default. 0, or -1 with
  * "<path>: <field>: <reason>" in err. */

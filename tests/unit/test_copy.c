@@ -1,14 +1,24 @@
 /*
  * test_copy.c - copies and memsets: the bytes arrive in every direction
  * (host, pinned, registered, device, peer device, managed), in stream
- * order, with the model time of the link they cross; the errors of each
+ * order; the path each copy takes (pinned or pageable host memory, within
+ * a GPU, over a GPU-to-GPU link or staged through the host, host to host,
+ * a memset, managed memory migrating only when it is not resident), and
+ * the host's own time for a synchronous pageable copy; the errors of each
  * form; the runtime's cudaMemcpy with every kind, cudaMemcpyDefault
  * inferring the direction, and cudaMemset; VMM mappings refusing what
  * their access does not allow, instead of faulting.
  *
- * The machine is the test's own, with round link figures so that the
- * expected model time is exact: host to GPU 10 GB/s + 1 us, GPU to host
- * 5 GB/s + 2 us, GPU to GPU 100 GB/s + 500 ns, within a GPU 1000 GB/s.
+ * The machine is the test's own, with a different round rate for every
+ * path, so that the model time a copy costs says which path it took (the
+ * rates themselves are the topology's business, not this test's):
+ *   links (managed migrations, peer copies): host to GPU 10 GB/s + 1 us,
+ *     GPU to host 5 GB/s + 2 us, gpu0 to gpu1 100 GB/s + 500 ns, gpu1 to
+ *     gpu0 none, host to host 20 GB/s;
+ *   copies: pinned to GPU 40 GB/s + 100 ns, GPU to pinned 25 + 200,
+ *     pageable to GPU 4 + 300 (the host's own time 2 + 400), GPU to
+ *     pageable 8 + 600 (host 2.5 + 700), within a GPU 500 + 800, memset
+ *     2000 + 900 (up to 4096 bytes: 50 ns).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -45,7 +55,18 @@ static void machine_setup(void)
 	      "    \"gpu_to_host\": { \"kind\": \"pcie\", \"gbps\": 5, \"latency_ns\": 2000 },\n"
 	      "    \"gpu_gpu\": { \"kind\": \"nvlink\", \"gbps\": 100, \"latency_ns\": 500 },\n"
 	      "    \"gpu_local\": { \"kind\": \"local\", \"gbps\": 1000, \"latency_ns\": 0 },\n"
-	      "    \"host_local\": { \"kind\": \"local\", \"gbps\": 20, \"latency_ns\": 0 } } }\n",
+	      "    \"host_local\": { \"kind\": \"local\", \"gbps\": 20, \"latency_ns\": 0 },\n"
+	      "    \"pairs\": [ { \"from\": \"gpu1\", \"to\": \"gpu0\", \"kind\": \"none\" } ] },\n"
+	      "  \"copies\": {\n"
+	      "    \"pinned_to_gpu\": { \"gbps\": 40, \"latency_ns\": 100 },\n"
+	      "    \"gpu_to_pinned\": { \"gbps\": 25, \"latency_ns\": 200 },\n"
+	      "    \"pageable_to_gpu\": { \"gbps\": 4, \"latency_ns\": 300,\n"
+	      "                         \"host_gbps\": 2, \"host_latency_ns\": 400 },\n"
+	      "    \"gpu_to_pageable\": { \"gbps\": 8, \"latency_ns\": 600,\n"
+	      "                         \"host_gbps\": 2.5, \"host_latency_ns\": 700 },\n"
+	      "    \"gpu_local\": { \"gbps\": 500, \"latency_ns\": 800 },\n"
+	      "    \"memset\": { \"gbps\": 2000, \"latency_ns\": 900,\n"
+	      "                \"small_bytes\": 4096, \"small_latency_ns\": 50 } } }\n",
 	      f);
 	fclose(f);
 	setenv("CUEMU_MACHINE", machine, 1);
@@ -175,10 +196,214 @@ static void test_registered(void)
 	munmap(reg, len);
 }
 
-static void test_time(void)
+/* The host's model time: a new stream starts there. */
+static unsigned long long host_now(void)
+{
+	unsigned long long t = 0;
+	CUstream x;
+
+	if (cuStreamCreate(&x, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+		return 0;
+	cuemuStreamGetTime(x, &t);
+	cuStreamDestroy(x);
+	return t;
+}
+
+/* Where the next operation on s starts: no earlier than its clock, nor
+ * than the host's time when it is enqueued. */
+static unsigned long long start_of(CUstream s)
+{
+	unsigned long long t = now(s), h = host_now();
+
+	return t > h ? t : h;
+}
+
+#define LEGACY CU_STREAM_LEGACY
+#define REG_BYTES 4000000  /* a registered copy: round model times */
+
+/* Pinned and registered host memory go at the copy engines' pinned rates,
+ * not at the managed links' (10 and 5 GB/s here). */
+static void test_path_pinned(CUstream s, CUdeviceptr d0)
+{
+	size_t len = (REG_BYTES + 4095) & ~(size_t)4095;
+	unsigned char *pinned, *reg;
+	unsigned long long t0;
+
+	cuMemAllocHost((void **)&pinned, N);
+	t0 = start_of(s);
+	cuMemcpyHtoDAsync(d0, pinned, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 100 + N / 40,
+	       "path: pinned to device at the pinned-to-GPU rate");
+	t0 = start_of(s);
+	cuMemcpyDtoHAsync(pinned, d0, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 200 + N / 25,
+	       "path: device to pinned at the GPU-to-pinned rate");
+	t0 = start_of(s);
+	cuMemsetD8Async((CUdeviceptr)pinned, 0, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 200 + N / 25,
+	       "path: a memset of pinned memory, GPU to pinned");
+	cuMemFreeHost(pinned);
+
+	reg = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (reg == MAP_FAILED || cuMemHostRegister(reg, len, 0)) {
+		ok(0, "registered memory for the path cases");
+		return;
+	}
+	t0 = start_of(s);
+	cuMemcpyHtoDAsync(d0, reg, REG_BYTES, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 100 + REG_BYTES / 40,
+	       "path: registered to device is pinned");
+	t0 = start_of(s);
+	cuMemcpyDtoHAsync(reg, d0, REG_BYTES, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 200 + REG_BYTES / 25,
+	       "path: device to registered is pinned");
+	cuMemHostUnregister(reg);
+	munmap(reg, len);
+}
+
+/* Memory the runtime does not know is staged: the stream at the pageable
+ * rate; a synchronous copy keeps the host busy for its own, longer, time. */
+static void test_path_pageable(CUstream s, CUdeviceptr d0)
+{
+	unsigned char *host = malloc(N);
+	unsigned long long t0;
+
+	t0 = start_of(LEGACY);
+	cuMemcpyHtoD(d0, host, N);
+	is_int(now(LEGACY) - t0, 300 + N / 4,
+	       "path: synchronous pageable to device, the stream at the "
+	       "pageable rate");
+	is_int(host_now() - t0, 400 + N / 2,
+	       "... and the host's clock on by its own staging time");
+	t0 = start_of(LEGACY);
+	cuMemcpyDtoH(host, d0, N);
+	is_int(now(LEGACY) - t0, 600 + N / 8,
+	       "path: synchronous device to pageable, the stream at the "
+	       "pageable rate");
+	is_int(host_now() - t0, 700 + N * 2 / 5,
+	       "... and the host's clock on by its own staging time");
+	t0 = start_of(s);
+	cuMemcpyHtoDAsync(d0, host, N, s);
+	is_int(now(s) - t0, 300 + N / 4,
+	       "path: asynchronous pageable to device at the pageable rate");
+	is_int(host_now() - t0, 300 + N / 4,
+	       "... the host waits for it, and is charged no staging time");
+	t0 = start_of(s);
+	cuMemcpyDtoHAsync(host, d0, N, s);
+	is_int(now(s) - t0, 600 + N / 8,
+	       "path: asynchronous device to pageable at the pageable rate");
+	t0 = start_of(s);
+	cuMemcpy((CUdeviceptr)host, (CUdeviceptr)(host + N / 2), N / 2);
+	is_int(host_now() - t0, N / 2 / 20,
+	       "path: pageable to pageable is host to host");
+	free(host);
+}
+
+/* Within a GPU, GPU to GPU over their link or through the host where they
+ * have none, and memsets. */
+static void test_path_device(CUstream s, CUdeviceptr d0, CUdeviceptr d1)
+{
+	unsigned long long t0;
+
+	t0 = start_of(s);
+	cuMemcpyDtoDAsync(d0, d0 + N / 2, N / 2, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 800 + N / 2 / 500,
+	       "path: within a device at the GPU-local copy rate");
+	t0 = start_of(s);
+	cuMemcpyDtoDAsync(d1, d0, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 500 + N / 100,
+	       "path: gpu0 to gpu1 over their link");
+	t0 = start_of(s);
+	cuMemcpyDtoDAsync(d0, d1, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 200 + N / 25 + 100 + N / 40,
+	       "path: gpu1 to gpu0, no link: staged through the host");
+	t0 = start_of(s);
+	cuMemsetD8Async(d0, 1, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 900 + N / 2000, "path: a memset at the memset rate");
+	t0 = start_of(s);
+	cuMemsetD8Async(d0, 1, 4096, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 50 + 4096 / 2000,
+	       "path: a memset of small_bytes takes the short latency");
+	t0 = start_of(s);
+	cuMemsetD8Async(d0, 1, 4097, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 900 + 4097 / 2000,
+	       "path: ... one byte more, the full latency");
+	t0 = start_of(s);
+	cuMemsetD8Async(d1, 1, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 500 + N / 100,
+	       "path: a memset of gpu1's memory from gpu0 crosses the link");
+}
+
+/* Managed memory migrates, charged as a migration, only when it is not
+ * where the copy needs it; the copy itself is then of that memory. */
+static void test_path_managed(CUstream s, CUdeviceptr d0)
 {
 	unsigned char *pinned;
 	unsigned long long t0;
+	CUdeviceptr m;
+
+	if (cuMemAllocManaged(&m, N, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS ||
+	    cuMemAllocHost((void **)&pinned, N) != CUDA_SUCCESS) {
+		ok(0, "managed and pinned memory for the path cases");
+		return;
+	}
+	memset((void *)m, 3, N);
+	t0 = start_of(s);
+	cuMemcpyHtoDAsync(m, pinned, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, N / 20,
+	       "path: pinned into managed memory resident on the host: no "
+	       "migration, host to host");
+	t0 = start_of(s);
+	cuMemcpyDtoDAsync(d0, m, N, s);
+	cuStreamSynchronize(s);
+	ok(now(s) - t0 > 800 + N / 500,
+	   "path: managed memory on the host, copied by gpu0: it migrates "
+	   "first, at a migration's cost");
+	t0 = start_of(s);
+	cuMemcpyDtoDAsync(d0, m, N, s);
+	cuStreamSynchronize(s);
+	is_int(now(s) - t0, 800 + N / 500,
+	       "path: ... resident on gpu0 now: no migration, within a device");
+	cuMemFreeHost(pinned);
+	cuMemFree(m);
+}
+
+static void test_paths(void)
+{
+	CUdeviceptr d0, d1;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuMemAlloc(&d0, N);
+	cuCtxSetCurrent(ctx[1]);
+	cuMemAlloc(&d1, N);
+	cuCtxSetCurrent(ctx[0]);
+	test_path_pinned(s, d0);
+	test_path_pageable(s, d0);
+	test_path_device(s, d0, d1);
+	test_path_managed(s, d0);
+	cuMemFree(d1);
+	cuMemFree(d0);
+	cuStreamDestroy(s);
+}
+
+static void test_order(void)
+{
+	unsigned char *pinned;
 	CUdeviceptr d0, d1;
 	CUstream s;
 
@@ -188,31 +413,6 @@ static void test_time(void)
 	cuCtxSetCurrent(ctx[1]);
 	cuMemAlloc(&d1, N);
 	cuCtxSetCurrent(ctx[0]);
-
-	t0 = now(s);
-	cuMemcpyHtoDAsync(d0, pinned, N, s);
-	cuStreamSynchronize(s);
-	is_int(now(s) - t0, 1000 + N / 10,
-	       "host to device costs latency + bytes / 10 GB/s");
-	t0 = now(s);
-	cuMemcpyDtoHAsync(pinned, d0, N, s);
-	cuStreamSynchronize(s);
-	is_int(now(s) - t0, 2000 + N / 5,
-	       "device to host costs latency + bytes / 5 GB/s");
-	t0 = now(s);
-	cuMemcpyDtoDAsync(d1, d0, N, s);
-	cuStreamSynchronize(s);
-	is_int(now(s) - t0, 500 + N / 100,
-	       "device to peer costs latency + bytes / 100 GB/s");
-	t0 = now(s);
-	cuMemcpyDtoDAsync(d0, d0 + N / 2, N / 2, s);
-	cuStreamSynchronize(s);
-	is_int(now(s) - t0, N / 2 / 1000,
-	       "within a device costs bytes / 1000 GB/s");
-	t0 = now(s);
-	cuMemsetD8Async(d0, 1, N, s);
-	cuStreamSynchronize(s);
-	is_int(now(s) - t0, N / 1000, "a memset is a local write");
 
 	/* Stream order: the second copy reads what the first wrote. */
 	pattern(pinned, N, 4);
@@ -515,7 +715,8 @@ int main(void)
 
 	test_directions();
 	test_registered();
-	test_time();
+	test_paths();
+	test_order();
 	test_memset();
 	test_runtime();
 	test_managed();

@@ -107,7 +107,10 @@ static void test_topologies(void)
 		"{\"name\":\"two small\",\"device_count\":2,"
 		"\"devices\":[{\"name\":\"Small GPU\",\"memory\":\"8G\","
 		"\"attributes\":{\"multiprocessor_count\":40}}],"
-		"\"links\":{\"gpu_gpu\":{\"kind\":\"pcie\",\"gbps\":25}}}");
+		"\"links\":{\"gpu_gpu\":{\"kind\":\"pcie\",\"gbps\":25}},"
+		"\"copies\":{\"pageable_to_gpu\":{\"gbps\":5,\"host_gbps\":4,"
+		"\"host_latency_ns\":9000},\"memset\":{\"small_bytes\":65536,"
+		"\"small_latency_ns\":1000}}}");
 	static const struct { const char *tag, *json, *needle; } bad[] = {
 		{ "syntax", "{\"devices\": [", "line" },
 		{ "memory", "{\"devices\":[{\"memory\":\"lots\"}]}",
@@ -120,6 +123,14 @@ static void test_topologies(void)
 		  "links.gpu_gpu" },
 		{ "pair", "{\"links\":{\"pairs\":[{\"from\":\"gpu9\",\"to\":\"cpu\"}]}}",
 		  "links.pairs[0].from" },
+		{ "copy rate", "{\"copies\":{\"memset\":{\"gbps\":0}}}",
+		  "copies.memset.gbps" },
+		{ "copy latency", "{\"copies\":{\"gpu_local\":{\"latency_ns\":2e9}}}",
+		  "copies.gpu_local.latency_ns" },
+		{ "copy kind", "{\"copies\":{\"pinned\":{}}}",
+		  "unknown key 'pinned'" },
+		{ "copy host time", "{\"copies\":{\"gpu_local\":{\"host_gbps\":5}}}",
+		  "unknown key 'host_gbps'" },
 	};
 
 	snprintf(m, sizeof m, "%s-default", machine);

@@ -216,6 +216,17 @@ static void link_nan(struct segment *s)
 	s->topo.link[0][1].gbps = NAN;
 }
 
+/* A copy rate of nothing would be divided by. */
+static void copy_rate_zero(struct segment *s)
+{
+	s->topo.copy[CUEMU_RATE_MEMSET].gbps = 0;
+}
+
+static void copy_latency_huge(struct segment *s)
+{
+	s->topo.copy[CUEMU_RATE_PAGEABLE_DTOH_HOST].lat_ns = ~0ULL;
+}
+
 /* Rows of the process table full of random bytes: the machine stays
  * usable, its use stays within its size, and the rows are reported. */
 static void garbage_rows(void)
@@ -299,6 +310,9 @@ int main(int argc, char **argv)
 	refused("the machine's name without its NUL",
 		machine_name_unterminated, ": name:");
 	refused("a link's bandwidth NaN", link_nan, "links[0][1]");
+	refused("a copy rate of 0 GB/s", copy_rate_zero, "copies.memset");
+	refused("a copy latency of 2^64 - 1 ns", copy_latency_huge,
+		"copies.gpu_to_pageable.host");
 	garbage_rows();
 	use_all_ones();
 

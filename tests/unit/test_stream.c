@@ -534,12 +534,10 @@ static void host_func_calls_api(void)
 	cuStreamDestroy(s);
 }
 
-/* A copy of 64 KiB from pinned memory to device 0 costs, on the default
- * topology's host-to-device link (47.5 GB/s, 5 us a transfer):
- * 5000 + 2^16 / 47.5 ns.
- */
+/* A copy of 64 KiB from pinned memory to device 0: what it costs is the
+ * topology's (test_copy.c checks which cost a copy takes); here, events
+ * around it measure what the stream's clock moved by. */
 #define COPY_BYTES (64u << 10)
-#define COPY_MS ((5000.0 + COPY_BYTES / 47.5) / 1e6)
 
 static void model_time(void)
 {
@@ -570,12 +568,12 @@ static void model_time(void)
 	cuEventSynchronize(e2);
 	is_res(cuEventElapsedTime(&ms, e0, e1), CUDA_SUCCESS,
 	       "elapsed time around it");
-	ok(ms > COPY_MS - 1e-4 && ms < COPY_MS + 1e-4,
-	   "... is its model cost, %.6f ms", COPY_MS);
-	printf("# elapsed %.6f ms, model cost %.6f ms\n", ms, COPY_MS);
 	cuemuStreamGetTime(s, &t1);
-	is_int(t1 - t0, (unsigned long long)(5000 + COPY_BYTES / 47.5),
-	       "the stream's clock moved by the same, in whole ns");
+	ok(t1 > t0, "the copy moved its stream's clock on");
+	ok(ms > (t1 - t0) / 1e6 - 1e-6 && ms < (t1 - t0) / 1e6 + 1e-6,
+	   "the elapsed time is what the clock moved by, %.6f ms",
+	   (t1 - t0) / 1e6);
+	printf("# elapsed %.6f ms, clock moved %llu ns\n", ms, t1 - t0);
 	ms = -1;
 	is_res(cuEventElapsedTime(&ms, e1, e2), CUDA_SUCCESS,
 	       "elapsed time from the copy's end to the waiting stream's event");
