@@ -213,15 +213,26 @@ static int prot_for(const struct mrange *r, int view)
 static struct { uintptr_t s, e; int prot; } opened[MAX_OPEN];
 static int nopened;
 
-static void reopen(uintptr_t s, uintptr_t e)
+/* Puts back the openings over [s, e) of st after its view was applied.
+ * An opening only adds access: where the model has since given the view
+ * more (the host became the only holder of bytes a copy had opened
+ * read-only), the model's protection stands, or the host's writes would
+ * fault for ever. */
+static void reopen(struct mstate *st, uintptr_t s, uintptr_t e)
 {
-	int i;
-
-	for (i = 0; i < nopened; i++) {
+	for (int i = 0; i < nopened; i++) {
 		uintptr_t a = opened[i].s > s ? opened[i].s : s;
 		uintptr_t b = opened[i].e < e ? opened[i].e : e;
-		if (a < b)
-			protect(a, b - a, opened[i].prot);
+		struct mrange *r;
+
+		for (r = a < b ? mr_find(&st->ranges, a) : NULL;
+		     r && r->start < b; r = mr_next(&st->ranges, r)) {
+			uintptr_t x = r->start > a ? r->start : a;
+			uintptr_t y = r->end < b ? r->end : b;
+
+			protect(x, y - x, prot_for(r, cur_view) |
+			       opened[i].prot);
+		}
 	}
 }
 
@@ -245,7 +256,7 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	}
 	if (run_prot >= 0)
 		protect(run_s, e - run_s, run_prot);
-	reopen(s, e);
+	reopen(st, s, e);
 }
 
 void view_flush_open(void)

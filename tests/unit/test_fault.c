@@ -344,6 +344,42 @@ static void test_copies(void)
 	cuMemFree(p);
 }
 
+/* A copy a GPU made reads managed memory through a temporary opening of
+ * its pages; once the host holds them alone again it may write them, by
+ * a copy from pinned memory or by its own stores, without faulting for
+ * ever (the opening used to be put back read-only over the host's write
+ * access). */
+static void test_write_after_gpu_copy(void)
+{
+	const size_t n = 10240000; /* not a multiple of a fault block */
+	volatile int crashed = 0;
+	unsigned char *pinned;
+	CUdeviceptr m, d;
+
+	cuMemAllocManaged(&m, n, CU_MEM_ATTACH_GLOBAL);
+	cuMemAlloc(&d, n);
+	cuMemAllocHost((void **)&pinned, n);
+	memset(pinned, 5, n);
+	fill((void *)m, 3, n);
+	is_res(cuMemcpyDtoDAsync(d, m, n, s0), CUDA_SUCCESS,
+	       "write after a GPU copy: gpu0 copies the managed buffer out");
+	sync_all();
+	if (sigsetjmp(jb, 1) == 0)
+		memset((void *)m, 4, n);
+	else
+		crashed = 1;
+	ok(!crashed, "write after a GPU copy: the host's stores to all of it "
+	   "resolve");
+	is_res(cuMemcpyHtoDAsync(m, pinned, n, s0), CUDA_SUCCESS,
+	       "write after a GPU copy: a copy from pinned memory into it");
+	sync_all();
+	ok(((volatile unsigned char *)m)[n - 1] == 5,
+	   "write after a GPU copy: its last byte reads what the copy wrote");
+	cuMemFreeHost(pinned);
+	cuMemFree(d);
+	cuMemFree(m);
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -376,5 +412,7 @@ int main(void)
 	test_pref_over_accessed_by();
 	if (!skip_faults("copies of managed memory"))
 		test_copies();
+	if (!skip_faults("writes after a GPU's copy"))
+		test_write_after_gpu_copy();
 	return done_testing();
 }
