@@ -3,10 +3,12 @@
 # (bench/minfs) read in the same run on the same machine, through the same
 # kernel FUSE path. `make bench` runs it after the latency table.
 #
-# Rows: open+read+close of an allocation's `size` with 10 and with 100,000
+# Rows: open+read+close of `devices/gpu0/total_memory`, of an allocation's
+# `size` and of a managed allocation's `residency` with 10 and with 100,000
 # live allocations; `ls -l allocations/` and `snapshot.json` at 100,000;
-# and, to tell where the time of `ls -l` goes, readdir alone (`ls -f`) and
-# one lstat of an entry at 100,000.
+# to tell where the time of `ls -l` goes, readdir alone (`ls -f`) and one
+# lstat of an entry at 100,000; and the same reads while the process is
+# stopped (SIGSTOP), which cufs serves from the state it published.
 # A step that takes longer than $FSBENCH_LIMIT seconds (default 60) is
 # stopped and reported as such: that is a finding, not a failure to hide.
 #
@@ -46,6 +48,7 @@ cufs_pid= minfs_pid= alloc_pid=
 stop_alloc() {
 	if [ -n "$alloc_pid" ]; then
 		kill "$alloc_pid" 2>/dev/null
+		kill -CONT "$alloc_pid" 2>/dev/null
 		wait "$alloc_pid" 2>/dev/null
 		alloc_pid=
 	fi
@@ -60,7 +63,7 @@ cleanup() {
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	rm -f "/dev/shm/$CUEMU_MACHINE"
+	rm -f "/dev/shm/$CUEMU_MACHINE" "/dev/shm/$CUEMU_MACHINE"-proc-*
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -174,14 +177,14 @@ fi
 start_alloc() {
 	stop_alloc
 	t0=$(now_ms)
-	"$ALLOC" "$1" >"$work/alloc.out" 2>"$work/alloc.err" &
+	"$ALLOC" "$1" 1 >"$work/alloc.out" 2>"$work/alloc.err" &
 	alloc_pid=$!
 	if ! wait_for "$LIMIT" grep -q ready "$work/alloc.out"; then
 		echo "fsbench: alloc-many $1 not ready in ${LIMIT}s:" \
 		     "$(cat "$work/alloc.err")" >&2
 		exit 1
 	fi
-	# cufs rescans the run dir at most every 100 ms; processes/ rescans
+	# cufs rescans /dev/shm at most every 100 ms; processes/ rescans
 	# now, so that the rows below see this process.
 	if ! wait_for 10 test -d "$CU/processes/$alloc_pid"; then
 		echo "fsbench: cufs does not show process $alloc_pid" >&2
@@ -204,17 +207,35 @@ first_id() {
 
 base_small=$(read_us "$MIN/files/1")
 
+# managed_id LISTING: the managed allocation alloc-many made last.
+managed_id() {
+	grep -E '^[0-9]+$' "$1" | sort -n | tail -1
+}
+
+# small_reads WHEN: the rows of one attribute file each.
+small_reads() {
+	row "open+read+close devices/gpu0/total_memory $1" \
+	    "$(read_us "$CU/devices/gpu0/total_memory")" "$(read_us "$MIN/files/1")"
+	row "open+read+close allocations/<id>/size $1" \
+	    "$(read_us "$CU/allocations/$id/size")" "$(read_us "$MIN/files/1")"
+	row "open+read+close allocations/<id>/residency $1" \
+	    "$(read_us "$CU/allocations/$mid/residency")" "$(read_us "$MIN/files/1")"
+}
+
 # ---------------------------------------------------------------- 10 live
 start_alloc 10
 ls -f "$CU/allocations" >"$work/ls10" 2>&1
 id=$(first_id "$work/ls10")
+mid=$(managed_id "$work/ls10")
 if [ -z "$id" ]; then
 	echo "fsbench: no allocation labelled fsbench-first in $CU/allocations" >&2
 	head "$work/ls10" >&2
 	exit 1
 fi
-row "open+read+close allocations/<id>/size @10" \
-    "$(read_us "$CU/allocations/$id/size")" "$base_small"
+small_reads "@10"
+kill -STOP "$alloc_pid"
+small_reads "@10 stopped"
+kill -CONT "$alloc_pid"
 
 # ---------------------------------------------------------------- N live
 start_alloc "$N"
@@ -225,41 +246,42 @@ row "ls -f allocations/ (readdir only) @$N" \
 entries=$(grep -cE '^[0-9]+$' "$work/lsN")
 echo "ls -f listed ${entries:-0} allocations" >>"$notes"
 id=$(first_id "$work/lsN")
-if [ -n "$id" ]; then
-	cur=$(read_us "$CU/allocations/$id/size")
-	st=$(read_us -s "$CU/allocations/$id")
-else
-	cur="FAILED: id not listed"
-	st=$cur
-fi
-# the minfs file sits in a directory of N entries too
-row "open+read+close allocations/<id>/size @$N" "$cur" \
-    "$(read_us "$MIN/files/1")"
-row "lstat allocations/<id> (ls -l, per entry) @$N" "$st" \
-    "$(read_us -s "$MIN/files/1")"
-lsr=$(ls_ms -l "$CU/allocations" 3 "$work/lsl")
-case $st in
-*" us" | *" ms")
-	echo "ls -l at $N: $N lstats alone take about" \
-	     "$(echo "$st" | awk -v n="$N" '{ printf "%.1f s", $1 * n / 1e6 }')" \
-	     >>"$notes" ;;
-esac
-row "ls -l allocations/ @$N" "$lsr" "$(ls_ms -l "$MIN/files" 3 "$work/lsmin")"
+mid=$(managed_id "$work/lsN")
 
-# snapshot.json: its time, and minfs reading a file of the same size
-snap=$(timeout "$LIMIT" "$FSREAD" -k 3 "$CU/snapshot.json" 2>&1)
-rc=$?
-if [ $rc -eq 0 ]; then
-	set -- $snap
-	row "cat snapshot.json @$N ($4 bytes)" \
-	    "$(awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }')" \
-	    "$(read_us "$MIN/big/$4" | awk '$2 == "us" {
-		printf "%.1f ms", $1 / 1000; next } { print }')"
-elif [ $rc -eq 124 ]; then
-	row "cat snapshot.json @$N" "TIMEOUT >${LIMIT}s" "-"
-else
-	row "cat snapshot.json @$N" "FAILED: ${snap##*: }" "-"
-fi
+# big_reads WHEN: lstat, ls -l and snapshot.json at N.
+big_reads() {
+	if [ -n "$id" ]; then
+		st=$(read_us -s "$CU/allocations/$id")
+	else
+		st="FAILED: id not listed"
+	fi
+	# the minfs file sits in a directory of N entries too
+	row "lstat allocations/<id> (ls -l, per entry) $1" "$st" \
+	    "$(read_us -s "$MIN/files/1")"
+	lsr=$(ls_ms -l "$CU/allocations" 3 "$work/lsl")
+	row "ls -l allocations/ $1" "$lsr" "$(ls_ms -l "$MIN/files" 3 "$work/lsmin")"
+	# snapshot.json: its time, and minfs reading a file of the same size
+	snap=$(timeout "$LIMIT" "$FSREAD" -k 3 "$CU/snapshot.json" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		set -- "$1" $snap
+		row "cat snapshot.json $1 ($5 bytes)" \
+		    "$(awk -v u="$2" 'BEGIN { printf "%.1f ms", u / 1000 }')" \
+		    "$(read_us "$MIN/big/$5" | awk '$2 == "us" {
+			printf "%.1f ms", $1 / 1000; next } { print }')"
+	elif [ $rc -eq 124 ]; then
+		row "cat snapshot.json $1" "TIMEOUT >${LIMIT}s" "-"
+	else
+		row "cat snapshot.json $1" "FAILED: ${snap##*: }" "-"
+	fi
+}
+
+small_reads "@$N"
+big_reads "@$N"
+kill -STOP "$alloc_pid"
+small_reads "@$N stopped"
+big_reads "@$N stopped"
+kill -CONT "$alloc_pid"
 stop_alloc
 
 print_table

@@ -1,21 +1,32 @@
 /*
- * client.c - cufs's side of the control protocol: which processes exist
- * (the *.sock files of the run dir that answer hello for our machine),
- * one connection to each, and requests that time out instead of hanging.
+ * client.c - which processes cufs shows and how it reaches them. A process
+ * is one with a published-state segment, /dev/shm/<machine>-proc-<pid>
+ * (runtime/outward/pubseg.h), whose writer is alive: everything cufs reads
+ * of it comes from that segment (pubread.c), so a stopped or hung process
+ * reads as a running one. Writes and the event log still go to the
+ * process's control socket, one connection to each, with requests that
+ * time out instead of hanging; a write is never sent to a process that is
+ * stopped or does not answer, and one that waited too long is refused by
+ * the process when it gets to it (start_by), so it changes nothing.
  *
- * Locking: tab.lock guards the table (entries are reference counted so a
- * request can run after the table let go of its process); conn.lock
- * serializes the requests on one connection and is never held together
- * with tab.lock. refresh_lock makes rescans one at a time; connecting to a
- * new process happens under it but outside tab.lock, so a slow process
- * does not stall requests to the others. conn.idlock guards the
- * connection's kept id lists; it is held only to read or swap them, never
- * across a request, so a lookup does not wait behind a long snapshot.
+ * The segment of a dead process (its pid gone, or reused by a process that
+ * started later) is removed here when noticed, as the next libcuemu
+ * process to start removes it too.
+ *
+ * Locking: tab.lock guards the table of processes. An entry never changes
+ * once made: a newer generation of a segment, or a process gone, replaces
+ * or drops the entry, and the readers that hold a reference keep the old
+ * one until they put it. The connections are another table (conns.lock),
+ * each with conn.lock around a request; no two of these locks are held at
+ * once. refresh_lock makes rescans one at a time.
  */
 #include "cufs.h"
+#include "pubread.h"
+#include "outward/pubseg.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,43 +34,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
-/* A class's ids as the process last listed them, sorted, so that the
- * lookups of <class>/<id> that follow a readdir (ls -l: one to three per
- * entry) need no request each. */
-struct idcache {
-	uint64_t *ids;
-	size_t n;
-	uint64_t at_ms;      /* when asked; older than CUFS_IDS_TTL_MS: unused */
-	size_t hits;         /* lookups it answered since */
-	bool renewing;       /* a thread is asking for the list again */
-	const char *name;    /* the class's name, for asking again */
-};
-
+/* A process's control connection. */
 struct conn {
 	pid_t pid;
-	uid_t uid;
-	int fd;              /* -1: reconnect before the next request */
+	int fd;              /* -1: dial before the next request */
 	int refs;            /* the table's, and each request's */
 	pthread_mutex_t lock;
 	char *buf;           /* bytes read past an answer (none normally) */
 	size_t len, cap;
 	size_t scanned;      /* bytes of buf known to hold no newline */
-	pthread_mutex_t idlock;
-	struct idcache ids[CUFS_ID_CLASSES];
 };
 
-/* The processes cufs knows: one table for the daemon, so global. */
+/* The processes and the connections: one table each for the daemon, so
+ * global. */
 static struct {
 	pthread_mutex_t lock;
-	struct conn *c[CUFS_MAX_PROCS];
+	struct cufs_proc *p[CUFS_MAX_PROCS];
 	int n;
 	uint64_t last_scan_ms;
 } tab = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct {
+	pthread_mutex_t lock;
+	struct conn *c[CUFS_MAX_PROCS];
+	int n;
+} conns = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static uint64_t now_ms(void)
 {
@@ -67,29 +72,6 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-static void conn_free(struct conn *c)
-{
-	if (c->fd >= 0)
-		close(c->fd);
-	pthread_mutex_destroy(&c->lock);
-	pthread_mutex_destroy(&c->idlock);
-	for (int k = 0; k < CUFS_ID_CLASSES; k++)
-		free(c->ids[k].ids);
-	free(c->buf);
-	free(c);
-}
-
-static void conn_put(struct conn *c)
-{
-	int left;
-
-	pthread_mutex_lock(&tab.lock);
-	left = --c->refs;
-	pthread_mutex_unlock(&tab.lock);
-	if (!left)
-		conn_free(c);
 }
 
 /* ---------------------------------------------------------------- wire */
@@ -183,49 +165,6 @@ static json_t *recv_answer(struct conn *c, uint64_t deadline)
 	}
 }
 
-/* n bytes of c's stream, read straight into a buffer of their own (with
- * a NUL after them), before the deadline; NULL with errno. c->lock
- * held. */
-static char *recv_bytes(struct conn *c, size_t n, uint64_t deadline)
-{
-	char *out = malloc(n + 1);
-	size_t have = c->len < n ? c->len : n;
-
-	if (!out)
-		return NULL;
-	memcpy(out, c->buf, have);
-	consume(c, have);
-	while (have < n) {
-		uint64_t now = now_ms();
-		struct pollfd p = { .fd = c->fd, .events = POLLIN };
-		int r = now >= deadline ? 0 :
-			poll(&p, 1, (int)(deadline - now));
-		ssize_t got;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = ETIMEDOUT;
-			break;
-		}
-		got = read(c->fd, out + have, n - have);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			errno = ECONNRESET;
-			break;
-		}
-		have += (size_t)got;
-	}
-	if (have < n) {
-		free(out);
-		return NULL;
-	}
-	out[n] = '\0';
-	return out;
-}
-
 /* The connection is out of step now (or dead): start over next time.
  * c->lock held. */
 static void reset(struct conn *c)
@@ -259,12 +198,13 @@ static int sock_path(pid_t pid, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Connects to pid and says hello; the fd, or -1 with errno (EXDEV for a
- * process of another machine). */
-static int dial(pid_t pid, uid_t *uid)
+/* Connects to pid and says hello within timeout_ms; the fd, or -1 with
+ * errno (EXDEV for a process of another machine, EIO for no answer). */
+static int dial(pid_t pid, uid_t *uid, int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = CUFS_TIMEOUT_MS / 1000 };
+	struct timeval tv = { .tv_sec = timeout_ms / 1000,
+			      .tv_usec = timeout_ms % 1000 * 1000 };
 	struct conn tmp = { .pid = pid };
 	struct ucred cred;
 	socklen_t clen = sizeof cred;
@@ -296,7 +236,7 @@ static int dial(pid_t pid, uid_t *uid)
 		return -1;
 	}
 	tmp.fd = fd;
-	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n", CUFS_TIMEOUT_MS))) {
+	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n", timeout_ms))) {
 		free(tmp.buf);
 		errno = EIO;
 		return -1;
@@ -314,210 +254,398 @@ static int dial(pid_t pid, uid_t *uid)
 	return fd;
 }
 
-/* ---------------------------------------------------------------- table */
+
+/* ---------------------------------------------------------------- processes */
+
+static void proc_free(struct cufs_proc *p)
+{
+	pubmap_close(p->map);
+	free(p);
+}
+
+void cufs_proc_put(struct cufs_proc *p)
+{
+	int left;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&tab.lock);
+	left = --p->refs;
+	pthread_mutex_unlock(&tab.lock);
+	if (!left)
+		proc_free(p);
+}
+
+/* The table lets go of entry i. tab.lock held. */
+static void drop_locked(int i)
+{
+	struct cufs_proc *p = tab.p[i];
+
+	tab.p[i] = tab.p[--tab.n];
+	if (--p->refs == 0)
+		proc_free(p);
+}
 
 static int find_locked(pid_t pid)
 {
 	for (int i = 0; i < tab.n; i++)
-		if (tab.c[i]->pid == pid)
+		if (tab.p[i]->pid == pid)
 			return i;
 	return -1;
 }
 
-static void drop_locked(int i)
+/* The owner of /proc/<pid>, or -1. */
+static uid_t proc_owner(pid_t pid)
 {
-	struct conn *c = tab.c[i];
+	char path[32];
+	struct stat st;
 
-	tab.c[i] = tab.c[--tab.n];
-	/* Nobody is using it: free here (conn_put would relock). */
-	if (--c->refs == 0)
-		conn_free(c);
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	return stat(path, &st) < 0 ? (uid_t)-1 : st.st_uid;
 }
 
-static void forget(pid_t pid)
+/* pid of "<machine>-proc-<pid>", or 0 for any other name. */
+static pid_t seg_pid(const char *name)
+{
+	size_t m = strlen(cufs_opt.machine);
+	char *end;
+	long pid;
+
+	if (strncmp(name, cufs_opt.machine, m) || strncmp(name + m, "-proc-", 6))
+		return 0;
+	name += m + 6;
+	if (*name < '1' || *name > '9')
+		return 0;
+	pid = strtol(name, &end, 10);
+	return *end || pid > INT32_MAX ? 0 : (pid_t)pid;
+}
+
+/* A new entry for pid's segment, or NULL when it is not shown: its
+ * process is gone (the segment is removed then), it is not ours to read,
+ * or someone else's file claims to be it. A segment that cannot be read
+ * (corrupt, truncated) gives an entry whose files fail with EIO. */
+static struct cufs_proc *open_proc(pid_t pid)
+{
+	struct cufs_proc *p = calloc(1, sizeof *p);
+	uint64_t start = pub_start_time(pid);
+	char path[512];
+	uid_t uid;
+	int rc;
+
+	if (!p || pub_path(path, sizeof path, cufs_opt.machine, pid) < 0) {
+		free(p);
+		return NULL;
+	}
+	p->pid = pid;
+	p->refs = 1;
+	rc = pubmap_open(path, pid, &p->map, &uid);
+	if (rc == 0 && pubmap_start(p->map) != start) {
+		/* The pid is free, or another process's now. */
+		if (unlink(path) == 0)
+			fprintf(stderr, "cufs: removed %s: its process is gone\n",
+				path);
+		proc_free(p);
+		return NULL;
+	}
+	if (rc == -EIO && start) {
+		struct stat st;
+
+		uid = stat(path, &st) == 0 ? st.st_uid : (uid_t)-1;
+		p->err = EIO;
+		fprintf(stderr, "cufs: %s is not a readable segment: pid %d's "
+			"files fail with EIO\n", path, (int)pid);
+	} else if (rc < 0) {
+		proc_free(p);
+		return NULL;
+	}
+	/* The file's owner must be the process's: anyone may make a file
+	 * in /dev/shm with another's pid in its name. */
+	if (uid != proc_owner(pid)) {
+		proc_free(p);
+		return NULL;
+	}
+	p->uid = uid;
+	p->start = start;
+	return p;
+}
+
+/* Whether entry p still stands for a live process and its segment's
+ * current generation. tab.lock not held (it reads /proc). */
+static bool proc_current(struct cufs_proc *p)
+{
+	if (pub_start_time(p->pid) != p->start)
+		return false;
+	return p->map ? !pubmap_retired(p->map) : true;
+}
+
+/* The pids that have a segment of our machine, in seen[]. */
+static int scan_shm(pid_t *seen, int max)
+{
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	int n = 0;
+	pid_t pid;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max)
+		if ((pid = seg_pid(e->d_name)))
+			seen[n++] = pid;
+	closedir(d);
+	return n;
+}
+
+/* Removes the sockets of dead processes from the run dir: a process
+ * killed cannot remove its own. */
+static void reap_sockets(void)
+{
+	DIR *d = opendir(cufs_opt.rundir);
+	struct dirent *e;
+	char *end;
+	long pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid = strtol(e->d_name, &end, 10);
+		if (end != e->d_name && pid > 0 && pid <= INT32_MAX &&
+		    !strcmp(end, ".sock") && kill((pid_t)pid, 0) < 0 &&
+		    errno == ESRCH)
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Replaces (or adds, or with NULL drops) pid's entry. */
+static void install(pid_t pid, struct cufs_proc *p)
 {
 	int i;
 
 	pthread_mutex_lock(&tab.lock);
 	if ((i = find_locked(pid)) >= 0)
 		drop_locked(i);
+	if (p && tab.n < CUFS_MAX_PROCS) {
+		tab.p[tab.n++] = p;
+		p = NULL;
+	}
 	pthread_mutex_unlock(&tab.lock);
+	if (p)
+		proc_free(p);
 }
 
-static bool pid_dead(pid_t pid)
+/* A kept entry of pid, referenced, or NULL. */
+static struct cufs_proc *kept(pid_t pid)
 {
-	return kill(pid, 0) < 0 && errno == ESRCH;
-}
+	struct cufs_proc *p = NULL;
+	int i;
 
-/* Does anyone listen on pid's socket? A non-blocking connect answers at
- * once, even for a process that is stopped (the kernel queues it). */
-static bool listening(pid_t pid)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, rc;
-
-	if (sock_path(pid, sa.sun_path, sizeof sa.sun_path) < 0)
-		return false;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return true;
-	rc = connect(fd, (struct sockaddr *)&sa, sizeof sa);
-	rc = rc == 0 || errno == EAGAIN || errno == EINPROGRESS;
-	close(fd);
-	return rc;
-}
-
-/* Keeps a process whose connection broke as long as it still listens: it
- * may only be slow, and its files then fail with EIO rather than vanish.
- * A connection that is readable with no request in flight was closed by
- * its process (or is out of step): closed here, to be dialled again. One
- * in use is alive: its request will tell. tab.lock held. */
-static bool alive(struct conn *c)
-{
-	struct pollfd p = { .fd = c->fd, .events = POLLIN };
-
-	if (pthread_mutex_trylock(&c->lock) != 0)
-		return true;
-	if (c->fd >= 0 && poll(&p, 1, 0) != 0) {
-		reset(c);
-	}
-	pthread_mutex_unlock(&c->lock);
-	return c->fd >= 0 || listening(c->pid);
-}
-
-static void add_new(pid_t pid)
-{
-	struct conn *c;
-	uid_t uid;
-	int fd = dial(pid, &uid);
-
-	if (fd < 0) {
-		/* A socket nobody listens on, left by a process that died. */
-		if (errno == ECONNREFUSED && pid_dead(pid)) {
-			char p[4200];
-
-			if (sock_path(pid, p, sizeof p) == 0)
-				unlink(p);
-		}
-		return;
-	}
-	if (!(c = calloc(1, sizeof *c))) {
-		close(fd);
-		return;
-	}
-	c->pid = pid;
-	c->uid = uid;
-	c->fd = fd;
-	c->refs = 1;
-	pthread_mutex_init(&c->lock, NULL);
-	pthread_mutex_init(&c->idlock, NULL);
 	pthread_mutex_lock(&tab.lock);
-	if (find_locked(pid) < 0 && tab.n < CUFS_MAX_PROCS) {
-		tab.c[tab.n++] = c;
-		c = NULL;
+	if ((i = find_locked(pid)) >= 0) {
+		p = tab.p[i];
+		p->refs++;
 	}
 	pthread_mutex_unlock(&tab.lock);
-	if (c)
-		conn_put(c);
-}
-
-/* The pids that have a socket in the run dir, in seen[] (sorted). */
-static int scan_rundir(pid_t *seen, int max)
-{
-	DIR *d = opendir(cufs_opt.rundir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-
-		if (end != e->d_name && pid > 0 && !strcmp(end, ".sock"))
-			seen[n++] = (pid_t)pid;
-	}
-	closedir(d);
-	return n;
+	return p;
 }
 
 void cufs_procs_refresh(bool force)
 {
-	pid_t seen[CUFS_MAX_PROCS], fresh[CUFS_MAX_PROCS];
-	int n, nfresh = 0;
+	pid_t seen[CUFS_MAX_PROCS];
+	struct cufs_proc *p;
+	int n;
 
 	pthread_mutex_lock(&refresh_lock);
 	if (!force && now_ms() - tab.last_scan_ms < 100) {
 		pthread_mutex_unlock(&refresh_lock);
 		return;
 	}
-	n = scan_rundir(seen, CUFS_MAX_PROCS);
+	n = scan_shm(seen, CUFS_MAX_PROCS);
+	reap_sockets();
+	/* Entries whose segment is gone. */
 	pthread_mutex_lock(&tab.lock);
 	for (int i = tab.n - 1; i >= 0; i--) {
 		bool present = false;
 
 		for (int k = 0; k < n; k++)
-			present |= seen[k] == tab.c[i]->pid;
-		if (!present || pid_dead(tab.c[i]->pid) || !alive(tab.c[i]))
+			present |= seen[k] == tab.p[i]->pid;
+		if (!present)
 			drop_locked(i);
 	}
-	for (int k = 0; k < n; k++)
-		if (find_locked(seen[k]) < 0)
-			fresh[nfresh++] = seen[k];
 	pthread_mutex_unlock(&tab.lock);
-	for (int k = 0; k < nfresh; k++)
-		add_new(fresh[k]);
+	for (int k = 0; k < n; k++) {
+		p = kept(seen[k]);
+		if (p && proc_current(p)) {
+			cufs_proc_put(p);
+			continue;
+		}
+		cufs_proc_put(p);
+		install(seen[k], open_proc(seen[k]));
+	}
 	tab.last_scan_ms = now_ms();
 	pthread_mutex_unlock(&refresh_lock);
 }
 
 static int by_pid(const void *a, const void *b)
 {
-	const struct cufs_proc_info *x = a, *y = b;
+	const struct cufs_proc *const *x = a, *const *y = b;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	return ((*x)->pid > (*y)->pid) - ((*x)->pid < (*y)->pid);
 }
 
-int cufs_procs(struct cufs_proc_info *out, int max)
+int cufs_procs_get(struct cufs_proc **out, int max)
 {
 	int n = 0;
 
 	cufs_procs_refresh(false);
 	pthread_mutex_lock(&tab.lock);
 	for (int i = 0; i < tab.n && n < max; i++, n++) {
-		out[n].pid = tab.c[i]->pid;
-		out[n].uid = tab.c[i]->uid;
+		out[n] = tab.p[i];
+		out[n]->refs++;
 	}
 	pthread_mutex_unlock(&tab.lock);
 	qsort(out, (size_t)n, sizeof *out, by_pid);
 	return n;
 }
 
-bool cufs_proc(pid_t pid, struct cufs_proc_info *out)
+void cufs_procs_put(struct cufs_proc **ps, int n)
 {
-	int i;
-
-	cufs_procs_refresh(false);
-	pthread_mutex_lock(&tab.lock);
-	if ((i = find_locked(pid)) >= 0) {
-		out->pid = pid;
-		out->uid = tab.c[i]->uid;
-	}
-	pthread_mutex_unlock(&tab.lock);
-	return i >= 0;
+	for (int i = 0; i < n; i++)
+		cufs_proc_put(ps[i]);
 }
 
+int cufs_procs(struct cufs_proc_info *out, int max)
+{
+	struct cufs_proc *p[CUFS_MAX_PROCS];
+	int n = cufs_procs_get(p, max < CUFS_MAX_PROCS ? max : CUFS_MAX_PROCS);
+
+	for (int i = 0; i < n; i++)
+		out[i] = (struct cufs_proc_info){ .pid = p[i]->pid,
+						  .uid = p[i]->uid };
+	cufs_procs_put(p, n);
+	return n;
+}
+
+struct cufs_proc *cufs_proc_get(pid_t pid)
+{
+	struct cufs_proc *p;
+
+	cufs_procs_refresh(false);
+	if (!(p = kept(pid))) {
+		/* Perhaps started since the last rescan. */
+		cufs_procs_refresh(true);
+		p = kept(pid);
+	}
+	return p;
+}
+
+/* The state letter of /proc/<pid>/stat ('R', 'S', 'T', ...), or 0. */
+static char proc_letter(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static bool stopped(pid_t pid)
+{
+	char c = proc_letter(pid);
+
+	return c == 'T' || c == 't';
+}
+
+const char *cufs_proc_state(pid_t pid)
+{
+	uid_t uid;
+	int fd;
+
+	if (stopped(pid))
+		return "stopped";
+	/* A connection of its own: the shared one may be busy with a
+	 * write, and this must answer in a moment. */
+	if ((fd = dial(pid, &uid, CUFS_STATE_TIMEOUT_MS)) < 0)
+		return "not answering";
+	close(fd);
+	return "running";
+}
+
+/* ---------------------------------------------------------------- connections */
+
+static void conn_free(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	pthread_mutex_destroy(&c->lock);
+	free(c->buf);
+	free(c);
+}
+
+static void conn_put(struct conn *c)
+{
+	int left;
+
+	pthread_mutex_lock(&conns.lock);
+	left = --c->refs;
+	pthread_mutex_unlock(&conns.lock);
+	if (!left)
+		conn_free(c);
+}
+
+/* pid's connection, made (not dialled) if there is none; NULL when pid is
+ * no process cufs shows. Forgets the connections of processes gone. */
 static struct conn *conn_get(pid_t pid)
 {
-	struct conn *c = NULL;
-	int i;
+	struct cufs_proc *p = cufs_proc_get(pid);
+	struct conn *c = NULL, *fresh;
 
-	pthread_mutex_lock(&tab.lock);
-	if ((i = find_locked(pid)) >= 0) {
-		c = tab.c[i];
-		c->refs++;
+	if (!p)
+		return NULL;
+	cufs_proc_put(p);
+	if (!(fresh = calloc(1, sizeof *fresh)))
+		return NULL;
+	fresh->pid = pid;
+	fresh->fd = -1;
+	fresh->refs = 1;
+	pthread_mutex_init(&fresh->lock, NULL);
+	pthread_mutex_lock(&conns.lock);
+	for (int i = conns.n - 1; i >= 0; i--) {
+		struct cufs_proc *q;
+
+		if (conns.c[i]->pid == pid) {
+			c = conns.c[i];
+			continue;
+		}
+		/* A connection of a process no longer shown. */
+		pthread_mutex_unlock(&conns.lock);
+		q = kept(conns.c[i]->pid);
+		pthread_mutex_lock(&conns.lock);
+		if (!q && i < conns.n) {
+			struct conn *d = conns.c[i];
+
+			conns.c[i] = conns.c[--conns.n];
+			if (--d->refs == 0)
+				conn_free(d);
+		}
+		cufs_proc_put(q);
 	}
-	pthread_mutex_unlock(&tab.lock);
+	if (!c && conns.n < CUFS_MAX_PROCS) {
+		c = fresh;
+		conns.c[conns.n++] = c;
+		fresh = NULL;
+	}
+	if (c)
+		c->refs++;
+	pthread_mutex_unlock(&conns.lock);
+	if (fresh)
+		conn_free(fresh);
 	return c;
 }
 
@@ -527,40 +655,53 @@ static struct conn *conn_get(pid_t pid)
  * may take longer than a read; it blocks only its writer. */
 #define CUFS_SET_TIMEOUT_MS 10000
 
-static json_t *request(pid_t pid, json_t *req, int timeout_ms, int *err)
+/* One exchange on c, dialling first if needed. c->lock held. */
+static json_t *exchange_on(struct conn *c, const char *line, int timeout_ms)
 {
-	struct conn *c = conn_get(pid);
-	char *line, *s;
-	json_t *a = NULL;
 	uid_t uid;
 	int fd;
 
-	if (!c) {
-		*err = ENOENT;
-		return NULL;
-	}
-	s = json_dumps(req, JSON_COMPACT);
+	if (c->fd < 0 && (fd = dial(c->pid, &uid, CUFS_TIMEOUT_MS)) >= 0)
+		c->fd = fd;
+	return exchange(c, line, timeout_ms);
+}
+
+static char *line_of(json_t *req)
+{
+	char *s = json_dumps(req, JSON_COMPACT), *line;
+
 	line = s ? malloc(strlen(s) + 2) : NULL;
 	if (line)
 		strcat(strcpy(line, s), "\n");
-	pthread_mutex_lock(&c->lock);
-	if (line && c->fd < 0 && (fd = dial(pid, &uid)) >= 0)
-		c->fd = fd;
-	if (line)
-		a = exchange(c, line, timeout_ms);
-	*err = a ? 0 : (c->fd < 0 && pid_dead(pid)) ? ENOENT : EIO;
-	pthread_mutex_unlock(&c->lock);
-	if (*err == ENOENT)
-		forget(pid);
-	conn_put(c);
 	free(s);
-	free(line);
-	return a;
+	return line;
 }
 
 json_t *cufs_request(pid_t pid, json_t *req, int *err)
 {
-	return request(pid, req, CUFS_TIMEOUT_MS, err);
+	struct conn *c;
+	char *line;
+	json_t *a = NULL;
+
+	/* A stopped process answers nothing until it is continued, and a
+	 * request left in its socket would be answered to nobody. */
+	if (stopped(pid)) {
+		*err = EAGAIN;
+		return NULL;
+	}
+	if (!(c = conn_get(pid))) {
+		*err = ENOENT;
+		return NULL;
+	}
+	line = line_of(req);
+	pthread_mutex_lock(&c->lock);
+	if (line)
+		a = exchange_on(c, line, CUFS_TIMEOUT_MS);
+	*err = a ? 0 : line ? EIO : ENOMEM;
+	pthread_mutex_unlock(&c->lock);
+	conn_put(c);
+	free(line);
+	return a;
 }
 
 /* The answer's errno, or EIO where it has none. */
@@ -571,242 +712,80 @@ static int answer_errno(json_t *a)
 	return e > 0 ? e : EIO;
 }
 
-/* One snapshot exchange on c. c->lock held. */
-static char *snapshot_on(struct conn *c, int *err)
+/* Whether c's process answers a hello within CUFS_TIMEOUT_MS. c->lock
+ * held. */
+static bool answers(struct conn *c)
 {
-	static const char line[] = "{\"op\":\"snapshot\",\"text\":true}\n";
-	uint64_t deadline = now_ms() + CUFS_BULK_TIMEOUT_MS;
-	json_t *a, *n;
-	char *text = NULL;
+	json_t *a = exchange_on(c, "{\"op\":\"hello\"}\n", CUFS_TIMEOUT_MS);
 
-	*err = EIO;
-	if (c->fd < 0 || send_line(c->fd, line, sizeof line - 1) < 0 ||
-	    !(a = recv_answer(c, deadline))) {
-		if (c->fd >= 0)
-			reset(c);
-		return NULL;
-	}
-	n = json_object_get(a, "bytes");
-	if (!json_is_true(json_object_get(a, "ok")))
-		*err = answer_errno(a);
-	else if (json_is_integer(n) && json_integer_value(n) >= 0) {
-		text = recv_bytes(c, (size_t)json_integer_value(n), deadline);
-		if (!text)
-			reset(c);
-	} else if (json_is_object(json_object_get(a, "value"))) {
-		/* A process of an older libcuemu answers in the line. */
-		text = json_dumps(json_object_get(a, "value"), JSON_INDENT(2));
-	}
 	json_decref(a);
-	if (text)
-		*err = 0;
-	return text;
+	return a != NULL;
 }
 
-char *cufs_snapshot(pid_t pid, int *err)
+/* The set request, with the moment by which the process must start it. */
+/* The request of a write. jansson takes only UTF-8: a value that is not
+ * goes as a refusal, which the process records in last_error like any
+ * other. */
+static char *set_line(const char *path, const char *value,
+		      const char *refused)
 {
-	struct conn *c = conn_get(pid);
-	char *text;
-	uid_t uid;
-	int fd;
+	json_int_t start_by = (json_int_t)(now_ms() + CUFS_TIMEOUT_MS);
+	json_t *text = refused ? NULL : json_string(value), *req;
+	char *line;
 
-	if (!c) {
-		*err = ENOENT;
-		return NULL;
-	}
-	pthread_mutex_lock(&c->lock);
-	if (c->fd < 0 && (fd = dial(pid, &uid)) >= 0)
-		c->fd = fd;
-	text = snapshot_on(c, err);
-	if (!text && c->fd < 0 && pid_dead(pid))
-		*err = ENOENT;
-	pthread_mutex_unlock(&c->lock);
-	if (*err == ENOENT)
-		forget(pid);
-	conn_put(c);
-	return text;
-}
-
-static json_t *ask(pid_t pid, const char *op, const char *path,
-		   const char *key, int *err)
-{
-	json_t *req = json_pack("{s:s,s:s}", "op", op, "path", path);
-	json_t *a, *v = NULL;
-
-	a = cufs_request(pid, req, err);
+	if (!refused && !text)
+		refused = "the value written is not UTF-8 text";
+	json_decref(text);
+	req = refused ? json_pack("{s:s,s:s,s:s,s:s,s:I}", "op", "set", "path",
+				  path, "value", "", "refused", refused,
+				  "start_by", start_by) :
+			json_pack("{s:s,s:s,s:s,s:I}", "op", "set", "path", path,
+				  "value", value, "start_by", start_by);
+	line = req ? line_of(req) : NULL;
 	json_decref(req);
-	if (!a)
-		return NULL;
-	if (json_is_true(json_object_get(a, "ok"))) {
-		v = json_object_get(a, key);
-		json_incref(v);
-	}
-	*err = v ? 0 : (int)json_integer_value(json_object_get(a, "errno"));
-	if (!v && *err <= 0)
-		*err = EIO;
-	json_decref(a);
-	return v;
-}
-
-json_t *cufs_get(pid_t pid, const char *path, int *err)
-{
-	return ask(pid, "get", path, "value", err);
-}
-
-json_t *cufs_list(pid_t pid, const char *path, int *err)
-{
-	return ask(pid, "list", path, "ids", err);
+	return line;
 }
 
 int cufs_set(pid_t pid, const char *path, const char *value,
 	     const char *refused)
 {
-	json_t *req;
-	json_t *a, *text = refused ? NULL : json_string(value);
+	struct conn *c;
+	json_t *a = NULL;
+	char *line;
 	int err;
 
-	/* jansson takes only UTF-8: a value that is not goes as a refusal,
-	 * which the process records in last_error like any other. */
-	if (!refused && !text)
-		refused = "the value written is not UTF-8 text";
-	json_decref(text);
-	req = refused ? json_pack("{s:s,s:s,s:s,s:s}", "op", "set", "path",
-				  path, "value", "", "refused", refused) :
-			json_pack("{s:s,s:s,s:s}", "op", "set", "path", path,
-				  "value", value);
-	if (!req)
-		return -ENOMEM;
-	a = request(pid, req, CUFS_SET_TIMEOUT_MS, &err);
-	json_decref(req);
-	if (!a)
-		return -err;
-	if (!json_is_true(json_object_get(a, "ok"))) {
-		err = (int)json_integer_value(json_object_get(a, "errno"));
-		if (err <= 0)
-			err = EIO;
+	if (stopped(pid)) {
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"process is stopped (SIGSTOP or a debugger); ETIMEDOUT\n",
+			path, (int)pid);
+		return -ETIMEDOUT;
 	}
-	json_decref(a);
-	return -err;
-}
-
-/* ---------------------------------------------------------------- ids */
-
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* A list answer's integer ids, sorted; NULL for none. */
-static uint64_t *sorted_ids(json_t *list, size_t *n)
-{
-	uint64_t *ids = malloc((json_array_size(list) + 1) * sizeof *ids);
-	size_t i;
-	json_t *e;
-
-	*n = 0;
-	if (!ids)
-		return NULL;
-	json_array_foreach(list, i, e)
-		if (json_is_integer(e))
-			ids[(*n)++] = (uint64_t)json_integer_value(e);
-	qsort(ids, *n, sizeof *ids, by_u64);
-	return ids;
-}
-
-/* Keeps list (asked at at_ms) as c's ids of class k, unless a list asked
- * later is kept already; NULL (the process did not answer) drops a list
- * that expired. Takes idlock. */
-static void keep_ids(struct conn *c, int k, const char *name, json_t *list,
-		     uint64_t at_ms)
-{
-	struct idcache *ic = &c->ids[k];
-	size_t n = 0;
-	uint64_t *ids = list ? sorted_ids(list, &n) : NULL;
-
-	pthread_mutex_lock(&c->idlock);
-	if (ids && (!ic->ids || ic->at_ms <= at_ms)) {
-		free(ic->ids);
-		*ic = (struct idcache){ .ids = ids, .n = n, .at_ms = at_ms,
-					.name = name };
-		ids = NULL;
-	} else if (!list && now_ms() - ic->at_ms > CUFS_IDS_TTL_MS) {
-		free(ic->ids);
-		*ic = (struct idcache){ 0 };
-	}
-	ic->renewing = false;
-	pthread_mutex_unlock(&c->idlock);
-	free(ids);
-}
-
-json_t *cufs_list_ids(pid_t pid, int k, const char *name, int *err)
-{
-	uint64_t at = now_ms();
-	json_t *list = cufs_list(pid, name, err);
-	struct conn *c;
-
-	if (list && k >= 0 && k < CUFS_ID_CLASSES && (c = conn_get(pid))) {
-		keep_ids(c, k, name, list, at);
+	if (!(c = conn_get(pid)))
+		return -ENOENT;
+	if (!(line = set_line(path, value, refused))) {
 		conn_put(c);
+		return -ENOMEM;
 	}
-	return list;
-}
-
-/* Asks for c's list of class k again (no lock held). */
-static void renew_ids(struct conn *c, int k, const char *name)
-{
-	uint64_t at = now_ms();
-	int err;
-	json_t *list = cufs_list(c->pid, name, &err);
-
-	keep_ids(c, k, name, list, at);
-	json_decref(list);
-}
-
-/* 1, 0, or -1 for no fresh list; sets *renew for a stale list that is
- * worth asking for again. idlock held. */
-static int has_id_locked(struct idcache *ic, uint64_t id, bool *renew)
-{
-	*renew = false;
-	if (!ic->ids)
-		return -1;
-	if (now_ms() - ic->at_ms <= CUFS_IDS_TTL_MS) {
-		ic->hits++;
-		return bsearch(&id, ic->ids, ic->n, sizeof id, by_u64) != NULL;
-	}
-	/* One list costs about what 256 lookups of one object do. */
-	if (!ic->renewing && ic->hits > ic->n / 256) {
-		ic->renewing = true;
-		*renew = true;
-	} else if (!ic->renewing) {
-		free(ic->ids);
-		*ic = (struct idcache){ 0 };
-	}
-	return -1;
-}
-
-int cufs_has_id(pid_t pid, int k, uint64_t id)
-{
-	struct conn *c;
-	const char *name;
-	bool renew;
-	int r;
-
-	if (k < 0 || k >= CUFS_ID_CLASSES || !(c = conn_get(pid)))
-		return -1;
-	pthread_mutex_lock(&c->idlock);
-	r = has_id_locked(&c->ids[k], id, &renew);
-	name = c->ids[k].name;
-	pthread_mutex_unlock(&c->idlock);
-	if (renew) {
-		renew_ids(c, k, name);
-		pthread_mutex_lock(&c->idlock);
-		r = has_id_locked(&c->ids[k], id, &renew);
-		pthread_mutex_unlock(&c->idlock);
-	}
+	pthread_mutex_lock(&c->lock);
+	if (!answers(c)) {
+		err = ETIMEDOUT;
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"process did not answer within %d ms; ETIMEDOUT\n",
+			path, (int)pid, CUFS_TIMEOUT_MS);
+	} else if (!(a = exchange(c, line, CUFS_SET_TIMEOUT_MS))) {
+		err = ETIMEDOUT;
+		fprintf(stderr, "cufs: write of %s to pid %d: no answer within "
+			"%d ms (a write the process had begun runs to its end; "
+			"one it had not is refused when it gets to it); "
+			"ETIMEDOUT\n", path, (int)pid, CUFS_SET_TIMEOUT_MS);
+	} else
+		err = json_is_true(json_object_get(a, "ok")) ? 0 :
+		      answer_errno(a);
+	pthread_mutex_unlock(&c->lock);
+	json_decref(a);
 	conn_put(c);
-	return r;
+	free(line);
+	return -err;
 }
 
 void cufs_client_shutdown(void)
@@ -815,4 +794,12 @@ void cufs_client_shutdown(void)
 	while (tab.n)
 		drop_locked(tab.n - 1);
 	pthread_mutex_unlock(&tab.lock);
+	pthread_mutex_lock(&conns.lock);
+	while (conns.n) {
+		struct conn *c = conns.c[--conns.n];
+
+		if (--c->refs == 0)
+			conn_free(c);
+	}
+	pthread_mutex_unlock(&conns.lock);
 }

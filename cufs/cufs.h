@@ -4,7 +4,8 @@
  * the event relay (events.c) and the tree (tree.c: paths to files).
  *
  * cufs holds no runtime state: devices come from the machine segment,
- * everything else from asking the processes, at the moment it is read.
+ * everything else from each process's published-state segment, at the
+ * moment it is read.
  */
 #ifndef CUFS_H
 #define CUFS_H
@@ -19,16 +20,11 @@
 
 #include <jansson.h>
 
-/* How long a process has to answer before a read fails with EIO. */
+/* How long a process has to answer a request (a write, the event log)
+ * before it fails; processes/<pid>/state waits less. */
 #define CUFS_TIMEOUT_MS 2000
-#define CUFS_BULK_TIMEOUT_MS 30000
+#define CUFS_STATE_TIMEOUT_MS 500
 #define CUFS_MAX_PROCS 256
-/* How long a class's id list answers lookups of its ids: an object freed
- * in a process may still be found by a lookup for this long. */
-#define CUFS_IDS_TTL_MS 1000
-/* Classes whose lists are kept: allocations, pools, reservations, handles
- * (tree.c's order). */
-#define CUFS_ID_CLASSES 4
 
 /* main.c: the command line's choices. */
 struct cufs_options {
@@ -38,48 +34,55 @@ struct cufs_options {
 extern struct cufs_options cufs_opt;
 
 /* ---------------------------------------------------------------- client.c
- * The processes: those with a socket in the run dir that answer hello and
- * run on our machine. Locking: a table lock around the table, one lock per
- * connection around each request; never the first while waiting on an
- * answer. */
+ * The processes: those with a published-state segment of our machine
+ * whose writer is alive; what /cu shows of them is read from it
+ * (pubread.h), and writes and the event log go to their control socket.
+ * Locking: client.c's own (see there); an entry is immutable and
+ * reference counted, so a reader may use it as long as it holds it. */
+
+struct pubmap;
+
+struct cufs_proc {
+	pid_t pid;
+	uid_t uid;           /* the process's owner (the segment's) */
+	uint64_t start;      /* its start time, the pid reuse guard */
+	struct pubmap *map;  /* NULL when err says why */
+	int err;             /* EIO: the segment is corrupt or truncated */
+	int refs;            /* client.c's */
+};
 
 struct cufs_proc_info {
 	pid_t pid;
-	uid_t uid;       /* the process's owner, from SO_PEERCRED */
+	uid_t uid;
 };
 
-/* Rescans the run dir (at most every 100 ms unless force): connects to new
- * processes, forgets dead ones, removes stale sockets of dead pids. */
+/* Rescans /dev/shm (at most every 100 ms unless force): maps new
+ * segments, drops those whose process is gone (removing the file), maps
+ * again one that a newer generation replaced. */
 void cufs_procs_refresh(bool force);
-/* The live processes, sorted by pid; returns how many (at most max). */
+/* The processes, sorted by pid, each referenced: put them after use. */
+int cufs_procs_get(struct cufs_proc **out, int max);
+void cufs_procs_put(struct cufs_proc **ps, int n);
+/* One process, referenced, or NULL if it is not (or no longer) shown. */
+struct cufs_proc *cufs_proc_get(pid_t pid);
+void cufs_proc_put(struct cufs_proc *p);
+/* The live processes' pids and owners, sorted; how many (at most max). */
 int cufs_procs(struct cufs_proc_info *out, int max);
-/* One process's info; false if it is not (or no longer) known. */
-bool cufs_proc(pid_t pid, struct cufs_proc_info *out);
+/* "running", "stopped" (SIGSTOP, a debugger: /proc says so) or "not
+ * answering" (its control socket said nothing within
+ * CUFS_STATE_TIMEOUT_MS). */
+const char *cufs_proc_state(pid_t pid);
 
 /* Sends req (not consumed) to pid and answers the answer object, or NULL
- * with *err: EIO (no answer in time, connection lost) or ENOENT (no such
- * process). */
+ * with *err: EIO (no answer in time, connection lost), EAGAIN (the
+ * process is stopped: nothing was sent) or ENOENT (no such process). */
 json_t *cufs_request(pid_t pid, json_t *req, int *err);
-/* The JSON text of pid's snapshot, as the process printed it (newlines
- * in it only between members), with a NUL after it; NULL with *err. It
- * grows with the process (15 MB at 100,000 allocations), so it has
- * CUFS_BULK_TIMEOUT_MS. */
-char *cufs_snapshot(pid_t pid, int *err);
-/* get and list: the answer's value / ids, or NULL with *err from the
- * answer's errno (or the transport's). */
-json_t *cufs_get(pid_t pid, const char *path, int *err);
-json_t *cufs_list(pid_t pid, const char *path, int *err);
-/* list of class k (its index, name its path), kept for cufs_has_id. */
-json_t *cufs_list_ids(pid_t pid, int k, const char *name, int *err);
-/* Whether pid's list of class k, asked at most CUFS_IDS_TTL_MS ago, has
- * id: 1 or 0; -1 when there is no such list. A list that expired after
- * answering many lookups is asked for again (ls -l of 100,000 entries
- * takes more than a second), one that did not is dropped. */
-int cufs_has_id(pid_t pid, int k, uint64_t id);
-/* set: 0 or a negative errno. */
-/* A write: value goes to the process, or, when refused says why cufs could
- * not send it as written, the refusal does (the process records it in
- * last_error). 0 or -errno. */
+/* A write: 0 or a negative errno, the answer's, or ETIMEDOUT when the
+ * process is stopped or did not answer in time (said in cufs's log; a
+ * write not sent, or refused by its start_by, changed nothing). When
+ * refused says why cufs could not send the value as written (not UTF-8, a
+ * NUL), the refusal goes instead and the process records it in
+ * last_error. */
 int cufs_set(pid_t pid, const char *path, const char *value,
 	     const char *refused);
 void cufs_client_shutdown(void);

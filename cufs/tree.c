@@ -18,7 +18,9 @@
  */
 #define FUSE_USE_VERSION 31
 #include "cufs.h"
+#include "pubread.h"
 #include "outward/cuemu-private.h"
+#include "outward/pubseg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,19 +38,11 @@
 static const char *const classes[] = {
 	"allocations", "pools", "reservations", "handles",
 };
-#define NCLASSES (sizeof classes / sizeof classes[0])
-_Static_assert(NCLASSES == CUFS_ID_CLASSES, "client.c keeps one list a class");
-
-/* Writable names for an object whose JSON does not say (older runtimes). */
-static const char *const fallback_writable[NCLASSES][12] = {
-	{ "label", "preferred_location", "accessed_by", "read_mostly",
-	  "prefetch", "advise" },
-	{ "release_threshold", "reuse_follow_event_dependencies",
-	  "reuse_allow_opportunistic", "reuse_allow_internal_dependencies",
-	  "reserved_mem_high", "used_mem_high", "access", "trim" },
-	{ "access" },
-	{ NULL },
+/* The record class of each (pubseg.h). */
+static const uint32_t class_pub[] = {
+	PUB_ALLOCATIONS, PUB_POOLS, PUB_RESERVATIONS, PUB_HANDLES,
 };
+#define NCLASSES (sizeof classes / sizeof classes[0])
 
 enum ntype { N_DIR, N_FILE, N_LINK };
 /* F_EVENTS is a view of the event log read as a file, F_EVENTS_PIPE as
@@ -213,19 +207,12 @@ static bool has_name(json_t *arr, const char *s)
 	return false;
 }
 
-/* The writable names of obj: its "writable" array, else the class's. */
-static json_t *writable_of(json_t *obj, int cls, bool top)
+/* The writable names of obj: its "writable" array. */
+static json_t *writable_of(json_t *obj)
 {
-	json_t *w = json_object_get(obj, "writable"), *arr;
+	json_t *w = json_object_get(obj, "writable");
 
-	if (json_is_array(w))
-		return json_incref(w);
-	arr = json_array();
-	if (cls >= 0 && top)
-		for (int i = 0; fallback_writable[cls][i]; i++)
-			json_array_append_new(arr,
-				json_string(fallback_writable[cls][i]));
-	return arr;
+	return json_is_array(w) ? json_incref(w) : json_array();
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -297,7 +284,7 @@ static int walk_object(json_t *obj, char **comps, int n,
 		snprintf(path + strlen(path), sizeof path - strlen(path), "/%s",
 			 comps[i]);
 	}
-	w = writable_of(cur, ctx->cls, i == 0);
+	w = writable_of(cur);
 	if (i == n) {
 		rc = make_dir_node(out, object_entries(cur, w,
 				   i == 0 ? ctx->extra_dirs : NULL), ctx->uid);
@@ -448,44 +435,83 @@ static json_t *class_dirs(void)
 	return a;
 }
 
-/* Names of a list answer's ids, as strings. */
-static json_t *id_names(json_t *ids, json_t *into)
-{
-	char buf[32];
-	size_t i;
-	json_t *e;
+/* ---------------------------------------------------------------- records */
 
-	json_array_foreach(ids, i, e) {
-		if (json_is_integer(e)) {
-			snprintf(buf, sizeof buf, "%lld",
-				 (long long)json_integer_value(e));
-			json_array_append_new(into, json_string(buf));
-		} else if (json_is_string(e)) {
-			json_array_append(into, e);
-		}
+/* p's record of id, of class cls, as JSON; NULL with *err: ENOENT, EIO
+ * (a corrupt segment or record: said in the log), EAGAIN (it kept
+ * changing while copied). */
+static json_t *record(const struct cufs_proc *p, uint64_t id, uint32_t cls,
+		      int *err)
+{
+	uint32_t got;
+	size_t len;
+	char *text;
+	json_t *v;
+	int rc;
+
+	if (!p->map) {
+		*err = p->err ? p->err : EIO;
+		return NULL;
 	}
-	return into;
+	if ((rc = pubmap_get(p->map, id, &got, &text, &len)) < 0) {
+		*err = -rc;
+		return NULL;
+	}
+	v = got == cls ? json_loadb(text, len, 0, NULL) : NULL;
+	free(text);
+	if (got != cls) {
+		*err = ENOENT;
+		return NULL;
+	}
+	if (!json_is_object(v)) {
+		fprintf(stderr, "cufs: pid %d: record %llu is no JSON object\n",
+			(int)p->pid, (unsigned long long)id);
+		json_decref(v);
+		*err = EIO;
+		return NULL;
+	}
+	return v;
+}
+
+/* The names of p's ids of class cls, appended to into. */
+static int id_names(const struct cufs_proc *p, int cls, json_t *into)
+{
+	uint64_t *ids;
+	size_t n;
+	char buf[32];
+	int rc;
+
+	if (!p->map)
+		return -(p->err ? p->err : EIO);
+	if ((rc = pubmap_ids(p->map, class_pub[cls], &ids, &n)) < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)ids[i]);
+		json_array_append_new(into, json_string(buf));
+	}
+	free(ids);
+	return 0;
 }
 
 /* processes/<pid>/<class>/: a link to each of the process's objects. */
-static int resolve_proc_class(const struct cufs_proc_info *p, int cls,
+static int resolve_proc_class(const struct cufs_proc *p, int cls,
 			      char **comps, int n, struct node *out)
 {
-	json_t *ids = NULL, *names;
-	int err;
+	json_t *names = json_array();
+	uint64_t id;
+	int rc;
 
-	ids = cufs_list(p->pid, classes[cls], &err);
-	if (!ids)
-		return -err;
-	names = id_names(ids, json_array());
-	json_decref(ids);
-	if (n == 0)
+	if (n == 0) {
+		if ((rc = id_names(p, cls, names)) < 0) {
+			json_decref(names);
+			return rc;
+		}
 		return make_dir_node(out, names, p->uid);
-	if (n > 1 || !has_name(names, comps[0])) {
-		json_decref(names);
-		return -ENOENT;
 	}
 	json_decref(names);
+	if (n > 1 || !parse_u64(comps[0], &id) || !p->map ||
+	    pubmap_has(p->map, id, class_pub[cls]) != 1)
+		return -ENOENT;
 	out->type = N_LINK;
 	out->uid = p->uid;
 	out->mode = 0777;
@@ -494,158 +520,343 @@ static int resolve_proc_class(const struct cufs_proc_info *p, int cls,
 	return out->target ? 0 : -ENOMEM;
 }
 
+/* processes/<pid>/state: cufs's own file beside the process's record. */
+static int state_node(pid_t pid, uid_t uid, struct node *out)
+{
+	char *t;
+
+	if (asprintf(&t, "%s\n", cufs_proc_state(pid)) < 0)
+		t = NULL;
+	return make_file_node(out, t, uid);
+}
+
+static int resolve_process(const struct cufs_proc *p, char **comps, int n,
+			   struct node *out)
+{
+	struct walk_ctx ctx = { .cls = -1, .base = "process", .uid = p->uid };
+	json_t *obj, *extra;
+	int err, rc, cls;
+
+	if (n >= 1 && (cls = class_index(comps[0])) >= 0)
+		return resolve_proc_class(p, cls, comps + 1, n - 1, out);
+	if (n == 1 && (rc = resolve_events(comps[0], p->pid, p->uid,
+					   out)) <= 0)
+		return rc;
+	if (n == 1 && !strcmp(comps[0], "state"))
+		return state_node(p->pid, p->uid, out);
+	if (!(obj = record(p, 0, PUB_PROCESS, &err)))
+		return -err;
+	/* Names cufs adds to the process's own: its objects' classes, its
+	 * view of the event log, and its state. */
+	extra = event_names(class_dirs());
+	json_array_append_new(extra, json_string("state"));
+	ctx.extra_dirs = extra;
+	rc = walk_object(obj, comps, n, &ctx, out);
+	json_decref(extra);
+	json_decref(obj);
+	return rc;
+}
+
 static int resolve_processes(char **comps, int n, struct node *out)
 {
-	struct cufs_proc_info p[CUFS_MAX_PROCS];
-	struct walk_ctx ctx = { .cls = -1, .base = "process" };
-	json_t *names, *obj, *extra;
+	struct cufs_proc *ps[CUFS_MAX_PROCS], *p;
+	json_t *names;
 	char buf[32];
 	uint64_t pid;
-	int np, err, rc, cls;
+	int np, rc;
 
 	if (n == 0 && !out->want_entries)
 		return make_dir_node(out, json_array(), getuid());
 	if (n == 0) {
 		cufs_procs_refresh(true);
-		np = cufs_procs(p, CUFS_MAX_PROCS);
+		np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 		names = json_array();
 		for (int i = 0; i < np; i++) {
-			snprintf(buf, sizeof buf, "%d", (int)p[i].pid);
+			snprintf(buf, sizeof buf, "%d", (int)ps[i]->pid);
 			json_array_append_new(names, json_string(buf));
 		}
+		cufs_procs_put(ps, np);
 		return make_dir_node(out, names, getuid());
 	}
 	if (!parse_u64(comps[0], &pid) || pid > INT32_MAX ||
-	    !cufs_proc((pid_t)pid, &p[0]))
+	    !(p = cufs_proc_get((pid_t)pid)))
 		return -ENOENT;
-	if (n >= 2 && (cls = class_index(comps[1])) >= 0)
-		return resolve_proc_class(&p[0], cls, comps + 2, n - 2, out);
-	if (n == 2 && (rc = resolve_events(comps[1], p[0].pid, p[0].uid,
-					   out)) <= 0)
-		return rc;
-	if (!(obj = cufs_get(p[0].pid, "process", &err)))
-		return -err;
-	/* Names cufs adds to the process's own: its objects' classes and
-	 * its view of the event log. */
-	extra = event_names(class_dirs());
-	ctx.uid = p[0].uid;
-	ctx.extra_dirs = extra;
-	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
-	json_decref(extra);
-	json_decref(obj);
+	rc = resolve_process(p, comps + 1, n - 1, out);
+	cufs_proc_put(p);
 	return rc;
 }
 
 /* ---------------------------------------------------------------- objects */
 
-/* The process that has <class>/<id>, and the object; NULL with *err
- * (EIO when a process that might have it did not answer). */
-static json_t *find_object(int cls, const char *id, struct cufs_proc_info *who,
-			   int *err)
+/* The process among those known whose segment has <class>/<id>. */
+static struct cufs_proc *owner_in(int cls, uint64_t id)
 {
-	struct cufs_proc_info p[CUFS_MAX_PROCS];
-	char path[64];
-	int np = cufs_procs(p, CUFS_MAX_PROCS), e;
-	json_t *obj;
+	struct cufs_proc *ps[CUFS_MAX_PROCS], *who = NULL;
+	int np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 
-	snprintf(path, sizeof path, "%s/%s", classes[cls], id);
-	*err = ENOENT;
-	for (int i = 0; i < np; i++) {
-		if ((obj = cufs_get(p[i].pid, path, &e))) {
-			*who = p[i];
-			return obj;
-		}
-		if (e == EIO)
-			*err = EIO;
-	}
-	return NULL;
+	for (int i = 0; i < np && !who; i++)
+		if (ps[i]->map && pubmap_has(ps[i]->map, id, class_pub[cls]) == 1)
+			who = ps[i];
+	for (int i = 0; i < np; i++)
+		if (ps[i] != who)
+			cufs_proc_put(ps[i]);
+	return who;
 }
 
-/* allocations/<id>/ranges[/<start>-<end>[/...]] of a managed allocation. */
-static int resolve_ranges(const struct cufs_proc_info *p, const char *id,
-			  char **comps, int n, struct node *out)
+/* The process whose segment has <class>/<id>, referenced; NULL when none
+ * has it, even after a rescan (the id may be of a process started since
+ * the last one). */
+static struct cufs_proc *owner_of(int cls, uint64_t id)
+{
+	struct cufs_proc *who = owner_in(cls, id);
+
+	if (!who) {
+		cufs_procs_refresh(true);
+		who = owner_in(cls, id);
+	}
+	return who;
+}
+
+/* One bound of "<start>-<end>", spelled as the process takes it:
+ * 0x-prefixed or bare hex, or decimal. */
+static bool parse_bound(const char *s, size_t n, uint64_t *out)
+{
+	char buf[40], *end;
+	int base = 10;
+
+	if (!n || n >= sizeof buf)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] < '0' || buf[i] > '9')
+			base = 16;
+	errno = 0;
+	*out = strtoull(buf, &end, base);
+	return !errno && !*end;
+}
+
+static bool parse_span(const char *name, uint64_t *s, uint64_t *e)
+{
+	const char *dash = strchr(name, '-');
+
+	return dash && parse_bound(name, (size_t)(dash - name), s) &&
+	       parse_bound(dash + 1, strlen(dash + 1), e) && *s < *e;
+}
+
+static uint64_t hex_of(json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s ? strtoull(s, NULL, 16) : 0;
+}
+
+/* The words two arrays share. */
+static json_t *words_both(json_t *a, json_t *b)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
+	json_array_foreach(a, i, e)
+		if (json_is_string(e) && has_name(b, json_string_value(e)))
+			json_array_append(out, e);
+	return out;
+}
+
+/* What the process answers for a span of its ranges, from the published
+ * ranges: a value they all share or "mixed", the words they all have,
+ * read_mostly where all are, and bytes held in proportion to the part
+ * of each range inside [s, e), as the model aggregates a span. */
+static json_t *span_view(json_t *ranges, uint64_t s, uint64_t e)
+{
+	json_t *o = json_object(), *first = NULL, *r, *res = json_object();
+	const char *k;
+	char b[32];
+	size_t i;
+	json_t *v;
+
+	snprintf(b, sizeof b, "0x%llx", (unsigned long long)s);
+	json_object_set_new(o, "start", json_string(b));
+	snprintf(b, sizeof b, "0x%llx", (unsigned long long)e);
+	json_object_set_new(o, "end", json_string(b));
+	json_array_foreach(ranges, i, r) {
+		uint64_t rs = hex_of(json_object_get(r, "start"));
+		uint64_t re = hex_of(json_object_get(r, "end"));
+		uint64_t lo = rs > s ? rs : s, hi = re < e ? re : e;
+
+		if (!json_is_object(r) || lo >= hi || re <= rs)
+			continue;
+		json_object_foreach(json_object_get(r, "residency"), k, v) {
+			unsigned __int128 part = (unsigned __int128)
+				(uint64_t)json_integer_value(v) * (hi - lo) /
+				(re - rs);
+			json_int_t had = json_integer_value(json_object_get(res, k));
+
+			json_object_set_new(res, k, json_integer(had +
+					    (json_int_t)part));
+		}
+		if (!first) {
+			first = r;
+			json_object_update(o, r);
+			continue;
+		}
+		for (int f = 0; f < 2; f++) {
+			const char *key = f ? "last_prefetch_location" :
+				      "preferred_location";
+
+			if (!json_equal(json_object_get(o, key),
+					json_object_get(r, key)))
+				json_object_set_new(o, key, json_string("mixed"));
+		}
+		json_object_set_new(o, "read_mostly", json_integer(
+			json_integer_value(json_object_get(o, "read_mostly")) &&
+			json_integer_value(json_object_get(r, "read_mostly"))));
+		json_object_set_new(o, "accessed_by", words_both(
+			json_object_get(o, "accessed_by"),
+			json_object_get(r, "accessed_by")));
+		json_object_set_new(o, "holders", words_both(
+			json_object_get(o, "holders"),
+			json_object_get(r, "holders")));
+	}
+	/* update() took the first range's bounds: the span's are these. */
+	snprintf(b, sizeof b, "0x%llx", (unsigned long long)s);
+	json_object_set_new(o, "start", json_string(b));
+	snprintf(b, sizeof b, "0x%llx", (unsigned long long)e);
+	json_object_set_new(o, "end", json_string(b));
+	json_object_set_new(o, "residency", res);
+	if (!first) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* ranges/<name> of a managed allocation: a published range as it is, any
+ * other page-aligned span of the allocation from the ranges it covers. */
+static json_t *range_view(json_t *alloc, const char *name)
+{
+	json_t *ranges = json_object_get(alloc, "ranges"), *r, *v, *w, *e;
+	uint64_t s, end, lo = UINT64_MAX, hi = 0;
+	size_t i;
+
+	if (!json_is_array(ranges) || !parse_span(name, &s, &end))
+		return NULL;
+	json_array_foreach(ranges, i, r) {
+		uint64_t rs = hex_of(json_object_get(r, "start"));
+		uint64_t re = hex_of(json_object_get(r, "end"));
+
+		lo = rs < lo ? rs : lo;
+		hi = re > hi ? re : hi;
+	}
+	if (s % 4096 || end % 4096 || s < lo || end > hi)
+		return NULL;
+	if (!(v = span_view(ranges, s, end)))
+		return NULL;
+	/* A range takes the writes its allocation takes, but its label. */
+	w = json_array();
+	json_array_foreach(json_object_get(alloc, "writable"), i, e)
+		if (json_is_string(e) && strcmp(json_string_value(e), "label"))
+			json_array_append(w, e);
+	json_object_set_new(v, "writable", w);
+	return v;
+}
+
+/* allocations/<id>/ranges[/<start>-<end>[/...]] of a managed allocation
+ * (its record obj). */
+static int resolve_ranges(const struct cufs_proc *p, const char *id,
+			  json_t *obj, char **comps, int n, struct node *out)
 {
 	struct walk_ctx ctx = { .pid = p->pid, .uid = p->uid, .cls = 0 };
+	json_t *names, *r, *v;
 	char path[4200];
-	json_t *v;
-	int err, rc;
+	size_t i;
+	int rc;
 
 	if (n == 0) {
-		snprintf(path, sizeof path, "allocations/%s/ranges", id);
-		if (!(v = cufs_list(p->pid, path, &err)))
-			return -err;
-		return make_dir_node(out, v, p->uid);
+		names = json_array();
+		json_array_foreach(json_object_get(obj, "ranges"), i, r) {
+			snprintf(path, sizeof path, "%s-%s",
+				 json_string_value(json_object_get(r, "start")) ?: "",
+				 json_string_value(json_object_get(r, "end")) ?: "");
+			json_array_append_new(names, json_string(path));
+		}
+		return make_dir_node(out, names, p->uid);
 	}
-	/* Any "<start>-<end>" is asked for, listed or not. */
+	if (!(v = range_view(obj, comps[0])))
+		return -ENOENT;
 	snprintf(path, sizeof path, "allocations/%s/ranges/%s", id, comps[0]);
-	if (!(v = cufs_get(p->pid, path, &err)))
-		return err == EIO ? -EIO : -ENOENT;
 	ctx.base = path;
-	rc = json_is_object(v) ? walk_object(v, comps + 1, n - 1, &ctx, out) :
-	     -ENOENT;
+	rc = walk_object(v, comps + 1, n - 1, &ctx, out);
 	json_decref(v);
 	return rc;
 }
 
-/* <class>/<id> for a stat, from the lists the last readdir kept: the
- * directory of the process that has it, with no request. 0, or 1 when
- * no fresh list has it (a new object: ask). */
-static int stat_from_ids(int cls, uint64_t id, struct node *out)
+/* <class>/ : the ids of every process's objects of the class. */
+static int list_class(int cls, struct node *out)
 {
-	struct cufs_proc_info p[CUFS_MAX_PROCS];
-	int np = cufs_procs(p, CUFS_MAX_PROCS);
+	struct cufs_proc *ps[CUFS_MAX_PROCS];
+	json_t *names = json_array();
+	int np;
 
+	cufs_procs_refresh(true);
+	np = cufs_procs_get(ps, CUFS_MAX_PROCS);
+	/* A process whose segment cannot be read is left out. */
 	for (int i = 0; i < np; i++)
-		if (cufs_has_id(p[i].pid, cls, id) == 1)
-			return make_dir_node(out, json_array(), p[i].uid);
-	return 1;
+		id_names(ps[i], cls, names);
+	cufs_procs_put(ps, np);
+	return make_dir_node(out, names, getuid());
 }
 
-static int resolve_class(int cls, char **comps, int n, struct node *out)
+static int resolve_object(struct cufs_proc *who, int cls, char **comps,
+			  int n, struct node *out)
 {
-	struct cufs_proc_info p[CUFS_MAX_PROCS], who;
-	struct walk_ctx ctx = { .cls = cls };
-	json_t *names, *ids, *obj, *extra = NULL;
+	struct walk_ctx ctx = { .cls = cls, .pid = who->pid, .uid = who->uid };
+	json_t *obj, *extra = NULL;
 	char base[64];
 	uint64_t id;
-	int np, err, rc;
+	bool managed;
+	int err, rc;
 
-	if (n == 0 && !out->want_entries)
-		return make_dir_node(out, json_array(), getuid());
-	if (n == 0) {
-		np = cufs_procs(p, CUFS_MAX_PROCS);
-		names = json_array();
-		for (int i = 0; i < np; i++) {
-			/* A process that does not answer is left out. */
-			if ((ids = cufs_list_ids(p[i].pid, cls, classes[cls],
-						 &err)))
-				id_names(ids, names);
-			json_decref(ids);
-		}
-		return make_dir_node(out, names, getuid());
-	}
-	if (n == 1 && !out->want_entries && parse_u64(comps[0], &id))
-		if ((rc = stat_from_ids(cls, id, out)) <= 0)
-			return rc;
-	if (!parse_u64(comps[0], &id) ||
-	    !(obj = find_object(cls, comps[0], &who, &err)))
-		return -(parse_u64(comps[0], &id) ? err : ENOENT);
-	bool managed = cls == 0 && !strcmp(json_string_value(
+	parse_u64(comps[0], &id);
+	/* A stat of the directory needs no record. */
+	if (n == 1 && !out->want_entries)
+		return make_dir_node(out, json_array(), who->uid);
+	if (!(obj = record(who, id, class_pub[cls], &err)))
+		return -err;
+	managed = cls == 0 && !strcmp(json_string_value(
 		json_object_get(obj, "kind")) ?: "", "managed");
 	if (managed && n >= 2 && !strcmp(comps[1], "ranges")) {
+		rc = resolve_ranges(who, comps[0], obj, comps + 2, n - 2, out);
 		json_decref(obj);
-		return resolve_ranges(&who, comps[0], comps + 2, n - 2, out);
+		return rc;
 	}
-	if (managed && !json_object_get(obj, "ranges"))
+	/* The ranges are a directory of their own, not a file of words. */
+	json_object_del(obj, "ranges");
+	if (managed)
 		extra = json_pack("[s]", "ranges");
 	snprintf(base, sizeof base, "%s/%s", classes[cls], comps[0]);
-	ctx.pid = who.pid;
-	ctx.uid = who.uid;
 	ctx.base = base;
 	ctx.extra_dirs = extra;
 	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
 	json_decref(extra);
 	json_decref(obj);
+	return rc;
+}
+
+static int resolve_class(int cls, char **comps, int n, struct node *out)
+{
+	struct cufs_proc *who;
+	uint64_t id;
+	int rc;
+
+	if (n == 0 && !out->want_entries)
+		return make_dir_node(out, json_array(), getuid());
+	if (n == 0)
+		return list_class(cls, out);
+	if (!parse_u64(comps[0], &id) || !(who = owner_of(cls, id)))
+		return -ENOENT;
+	rc = resolve_object(who, cls, comps, n, out);
+	cufs_proc_put(who);
 	return rc;
 }
 
@@ -787,20 +998,64 @@ static void put_indented(FILE *f, const char *s, int depth)
 	fputs(s, f);
 }
 
-/* /snapshot.json: the machine and every process's snapshot, one text,
- * laid out as JSON_INDENT(2) lays out the document's top levels. Each
- * process prints its part itself, one object a line, and that text is
- * copied in as it is: parsing and printing 100,000 allocations again
- * here cost ten times what they cost the process. */
+/* snapshot.json's members of one class: "<id>": <record> a line each. */
+struct snap {
+	FILE *f;
+	bool first;
+};
+
+static void snap_member(uint64_t id, const char *text, size_t len, void *arg)
+{
+	struct snap *sn = arg;
+
+	fprintf(sn->f, "%s\n        \"%llu\": ", sn->first ? "" : ",",
+		(unsigned long long)id);
+	fwrite(text, 1, len, sn->f);
+	sn->first = false;
+}
+
+/* One process's part of snapshot.json, from its segment: its record and
+ * every object's, each copied in as the process rendered it (no parse,
+ * no print: 100,000 allocations are one copy each). 0 or an errno. */
+static int snapshot_proc(FILE *f, const struct cufs_proc *p)
+{
+	struct snap sn = { .f = f };
+	uint32_t cls;
+	size_t len;
+	char *text;
+	int rc;
+
+	if (!p->map)
+		return p->err ? p->err : EIO;
+	if ((rc = pubmap_get(p->map, 0, &cls, &text, &len)) < 0)
+		return -rc;
+	fprintf(f, "{\n      \"process\": ");
+	fwrite(text, 1, len, f);
+	free(text);
+	for (size_t c = 0; c < NCLASSES; c++) {
+		fprintf(f, ",\n      \"%s\": {", classes[c]);
+		sn.first = true;
+		if ((rc = pubmap_each(p->map, class_pub[c], snap_member, &sn)) < 0)
+			return -rc;
+		fputs(sn.first ? "}" : "\n      }", f);
+	}
+	fputs("\n    }", f);
+	return 0;
+}
+
+/* /snapshot.json: the machine and every process, one text, laid out as
+ * JSON_INDENT(2) lays out the document's top levels, each object on a
+ * line of its own. A process whose segment cannot be read is left out
+ * (its files say EIO). */
 static char *snapshot_text(void)
 {
-	struct cufs_proc_info p[CUFS_MAX_PROCS];
-	char *s = NULL, *t;
+	struct cufs_proc *ps[CUFS_MAX_PROCS];
+	char *s = NULL, *t, *part;
 	bool first = true;
-	size_t len;
+	size_t len, plen;
 	int np, err;
 	json_t *m;
-	FILE *f = open_memstream(&s, &len);
+	FILE *f = open_memstream(&s, &len), *pf;
 
 	if (!f)
 		return NULL;
@@ -815,15 +1070,21 @@ static char *snapshot_text(void)
 	json_decref(m);
 	fputs("\n  \"processes\": {", f);
 	cufs_procs_refresh(true);
-	np = cufs_procs(p, CUFS_MAX_PROCS);
+	np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 	for (int i = 0; i < np; i++) {
-		if (!(t = cufs_snapshot(p[i].pid, &err)))
-			continue;
-		fprintf(f, "%s\n    \"%d\": ", first ? "" : ",", (int)p[i].pid);
-		put_indented(f, t, 4);
-		free(t);
-		first = false;
+		part = NULL;
+		if (!(pf = open_memstream(&part, &plen)))
+			break;
+		err = snapshot_proc(pf, ps[i]);
+		if (fclose(pf) == 0 && !err) {
+			fprintf(f, "%s\n    \"%d\": ", first ? "" : ",",
+				(int)ps[i]->pid);
+			fwrite(part, 1, plen, f);
+			first = false;
+		}
+		free(part);
 	}
+	cufs_procs_put(ps, np);
 	fputs(first ? "}\n}\n" : "\n  }\n}\n", f);
 	if (fclose(f) != 0) {
 		free(s);

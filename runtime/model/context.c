@@ -79,6 +79,8 @@ void cuemu_lock(void)
 
 void cuemu_unlock(void)
 {
+	/* What changed is published while it is still one moment. */
+	cuemu_changes_flush();
 	pthread_mutex_unlock(&process_lock);
 }
 

@@ -334,6 +334,18 @@ void cuemu_event_log(const char *type, const char *fmt, ...)
  * leaf lock of its own. Call from a constructor. */
 void cuemu_on_event(void (*sink)(const char *type, const char *text));
 
+/* Which objects changed, for what publishes the process's state
+ * (outward/publish.c). The model calls cuemu_obj_changed(id) (lock held)
+ * for every allocation, pool, reservation or handle it creates, changes
+ * or frees, and 0 for the process's own record; when the lock is
+ * released, cuemu_unlock hands the ids of that critical section to the
+ * sink, once, before it unlocks. sink runs with the process lock held and
+ * must not take it. Set it from an init hook (cuemu_on_init), before any
+ * call can change an object; until then nothing is kept. */
+void cuemu_on_change(void (*sink)(const uint64_t *ids, size_t n));
+void cuemu_obj_changed(uint64_t id);
+void cuemu_changes_flush(void);
+
 /* Per-process counters, summed over devices (processes/<pid>/counters). */
 void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n);
 uint64_t cuemu_proc_counter_get(enum cuemu_counter c);

@@ -51,12 +51,22 @@ bool cuemu_managed_contains(uintptr_t p)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
+/* mr_update of st's ranges, telling that the allocation changed (its
+ * policy or residency), so that what /cu shows of it is published. */
+static int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
+		     void *arg)
+{
+	cuemu_obj_changed(st->a->id);
+	return mr_update(&st->ranges, s, e, fn, arg);
+}
+
 void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
 {
 	if (!n)
 		return;
 	st->ctr[c] += n;
 	cuemu_counter_add(proc, c, n);
+	cuemu_obj_changed(st->a->id);
 }
 
 int mg_current_node(void)
@@ -186,7 +196,7 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 	/* Another processor holds a copy too: dropping it moves nothing. */
 	bool dup = mr_find(&st->ranges, s)->holders != bit(dev);
 
-	if (mr_update(&st->ranges, s, e, evict_fn, &v) < 0)
+	if (mg_update(st, s, e, evict_fn, &v) < 0)
 		return false;
 	cuemu_mem_uncharge(dev, e - s);
 	mg_count(st, dev, CUEMU_CTR_EVICTIONS, 1);
@@ -432,7 +442,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 		if (c.no_room)
 			need = 0;
 	}
-	if (mr_update(&st->ranges, s, e, fault_fn, &c) < 0) {
+	if (mg_update(st, s, e, fault_fn, &c) < 0) {
 		if (need)
 			cuemu_mem_uncharge(proc, need);
 		*remote = true; /* out of memory for the model: serve in place */
@@ -707,7 +717,7 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 		cuemu_unlock();
 		return r;
 	}
-	if (mr_update(&ad.st->ranges, s, e, advise_fn, &ad) < 0) {
+	if (mg_update(ad.st, s, e, advise_fn, &ad) < 0) {
 		cuemu_unlock();
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "out of host memory for the range model");
@@ -816,7 +826,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 				return cost;
 		}
 	}
-	if (mr_update(&st->ranges, s, e, prefetch_fn, &c) < 0) {
+	if (mg_update(st, s, e, prefetch_fn, &c) < 0) {
 		if (charged)
 			cuemu_mem_uncharge(dst, charged);
 		return cost;
@@ -861,7 +871,7 @@ CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
 	/* The real driver records the last prefetch location when the
 	 * prefetch is enqueued, before the stream runs it. */
 	if (r == CUDA_SUCCESS &&
-	    mr_update(&st->ranges, pf->s, pf->e, last_prefetch_fn, &loc) < 0)
+	    mg_update(st, pf->s, pf->e, last_prefetch_fn, &loc) < 0)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 			       "out of host memory for the range model");
 	if (r == CUDA_SUCCESS)

@@ -410,5 +410,6 @@ bool cuemu_alloc_set_label(uintptr_t p, const char *label)
 		return false;
 	snprintf(a->label, sizeof a->label, "%.*s",
 		 (int)strcspn(label, "\n"), label);
+	cuemu_obj_changed(a->id);
 	return true;
 }

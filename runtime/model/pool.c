@@ -101,6 +101,7 @@ CUmemoryPool cuemu_pool_by_id(uint64_t id)
 static void note_reserved(CUmemoryPool p, int64_t delta)
 {
 	p->reserved += delta;
+	cuemu_obj_changed(p->id);
 	if (p->reserved > p->reserved_high)
 		p->reserved_high = p->reserved;
 }
@@ -108,6 +109,7 @@ static void note_reserved(CUmemoryPool p, int64_t delta)
 static void note_used(CUmemoryPool p, int64_t delta)
 {
 	p->used += delta;
+	cuemu_obj_changed(p->id);
 	if (p->used > p->used_high)
 		p->used_high = p->used;
 }
@@ -465,6 +467,7 @@ CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props)
 void cuemu_pool_add(CUmemoryPool p)
 {
 	LIST_INSERT_HEAD(&pools, p, node);
+	cuemu_obj_changed(p->id);
 }
 
 /* Makes a pool from validated properties. Lock held. */
@@ -705,6 +708,7 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 	struct seg *g = a->priv;
 	CUmemoryPool p = g->pool;
 
+	cuemu_obj_changed(p->id); /* its allocations/ */
 	cuemu_va_remove(a);
 	cuemu_event_log("pool_free", "pool=%llu alloc=%llu base=%#lx",
 			(unsigned long long)p->id, (unsigned long long)a->id,
@@ -818,6 +822,7 @@ void cuemu_pool_destroy(CUmemoryPool p)
 			current_pool[d] = NULL;
 	LIST_REMOVE(p, node);
 	p->destroyed = true;
+	cuemu_obj_changed(p->id);
 	cuemu_event_log("pool_destroy", "pool=%llu live=%zu",
 			(unsigned long long)p->id, p->nlive);
 	maybe_finish(p, false);
@@ -826,6 +831,7 @@ void cuemu_pool_destroy(CUmemoryPool p)
 void cuemu_pool_set_current(int dev, CUmemoryPool p)
 {
 	current_pool[dev] = p->is_default ? NULL : p;
+	cuemu_obj_changed(p->id);
 }
 
 CUresult cuemu_pool_get_attr(CUmemoryPool p, CUmemPool_attribute attr,
@@ -882,6 +888,7 @@ static CUresult reset_high(uint64_t v, uint64_t *high, uint64_t cur,
 CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
 			     void *value)
 {
+	cuemu_obj_changed(p->id);
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		p->reuse_follow = *(int *)value != 0;
@@ -934,6 +941,7 @@ void cuemu_pool_set_access(CUmemoryPool p, const CUmemAccessDesc *map,
 {
 	char loc[32];
 
+	cuemu_obj_changed(p->id);
 	for (size_t i = 0; i < count; i++) {
 		p->access[map[i].location.id] = map[i].flags;
 		cuemu_event_log("pool_access", "pool=%llu %s=%s",

@@ -192,6 +192,7 @@ static CUresult import_block(CUmemoryPool p, const struct ptr_export *e,
 			    (unsigned long)g->addr);
 	TAILQ_INSERT_TAIL(&p->live, g, lnode);
 	p->nlive++;
+	cuemu_obj_changed(p->id);
 	*out = (CUdeviceptr)g->addr;
 	return CUDA_SUCCESS;
 }

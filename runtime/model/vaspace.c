@@ -74,6 +74,7 @@ int cuemu_va_insert(struct cuemu_alloc *a)
 	RB_INSERT(va_tree, &by_addr, a);
 	RB_INSERT(id_tree, &by_id, a);
 	nentries++;
+	cuemu_obj_changed(a->id);
 	return 0;
 }
 
@@ -82,6 +83,7 @@ void cuemu_va_remove(struct cuemu_alloc *a)
 	RB_REMOVE(va_tree, &by_addr, a);
 	RB_REMOVE(id_tree, &by_id, a);
 	nentries--;
+	cuemu_obj_changed(a->id);
 }
 
 struct cuemu_alloc *cuemu_va_find(uintptr_t p)

@@ -278,6 +278,7 @@ static struct handle *handle_new(int fd, size_t size,
 /* Frees h once nothing holds it any more. Lock held. */
 static void handle_put(struct handle *h)
 {
+	cuemu_obj_changed(h->id); /* its references or mappings changed */
 	if (h->refs || h->maps)
 		return;
 	RB_REMOVE(handle_tree, &handles, h);
@@ -314,6 +315,7 @@ CUresult cuemu_vmm_create(const CUmemAllocationProp *prop, size_t size,
 	}
 	h->charged = charged;
 	RB_INSERT(handle_tree, &handles, h);
+	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_create", "handle=%llu size=%zu location=%s",
 			(unsigned long long)h->id, size,
 			cuemu_loc_str(prop->location, loc, sizeof loc));
@@ -360,6 +362,7 @@ CUresult cuemu_vmm_retain(uintptr_t addr, CUmemGenericAllocationHandle *out)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%p is not mapped by cuMemMap", (void *)addr);
 	m->h->refs++;
+	cuemu_obj_changed(m->h->id);
 	*out = (CUmemGenericAllocationHandle)m->h->id;
 	return CUDA_SUCCESS;
 }
@@ -385,6 +388,7 @@ CUresult cuemu_vmm_export(CUmemGenericAllocationHandle handle,
 				  "cannot duplicate the memfd: %s",
 				  strerror(errno));
 	h->exported = true;
+	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_export", "handle=%llu fd=%d",
 			(unsigned long long)h->id, fd);
 	*out = fd;
@@ -441,6 +445,7 @@ CUresult cuemu_vmm_import(int fd, CUmemGenericAllocationHandle *out)
 	}
 	h->imported = true;
 	RB_INSERT(handle_tree, &handles, h);
+	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_import", "handle=%llu size=%zu location=%s",
 			(unsigned long long)h->id, size,
 			cuemu_loc_str(p.location, loc, sizeof loc));
@@ -594,6 +599,7 @@ static struct mapping *map_insert(struct cuemu_resv *r, uintptr_t p,
 	memmove(&r->m[i + 1], &r->m[i], (r->n - i) * sizeof *r->m);
 	r->n++;
 	memset(&r->m[i], 0, sizeof r->m[i]);
+	cuemu_obj_changed(r->a.id);
 	r->m[i].base = p;
 	r->m[i].size = size;
 	return &r->m[i];
@@ -622,6 +628,7 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 	}
 	m->h = h;
 	h->maps++;
+	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_map", "reservation=%llu address=%#lx size=%zu "
 			"handle=%llu", (unsigned long long)r->a.id,
 			(unsigned long)p, size, (unsigned long long)h->id);
@@ -654,6 +661,7 @@ static void unmap_one(struct cuemu_resv *r, size_t i)
 	memmove(&r->m[i], &r->m[i + 1], (r->n - i - 1) * sizeof *r->m);
 	r->n--;
 	m.h->maps--;
+	cuemu_obj_changed(r->a.id);
 	cuemu_event_log("vmm_unmap", "reservation=%llu address=%#lx size=%zu "
 			"handle=%llu", (unsigned long long)r->a.id,
 			(unsigned long)m.base, m.size,
@@ -747,6 +755,7 @@ static void apply_access(struct cuemu_resv *r, size_t first, size_t last,
 {
 	int slot;
 
+	cuemu_obj_changed(r->a.id);
 	for (size_t i = first; i < last; i++) {
 		struct mapping *m = &r->m[i];
 

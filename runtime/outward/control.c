@@ -46,6 +46,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Connections served at once, and at most from one peer process: a peer
@@ -226,20 +227,6 @@ static json_t *cmdline_json(void)
 	return json_string(buf);
 }
 
-/* processes/<pid>: what the process is and what it did. */
-static json_t *process_json(void)
-{
-	json_t *ctr = json_object();
-
-	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
-		json_object_set_new(ctr, cuemu_counter_names[c], cuemu_json_u64(
-			cuemu_proc_counter_get((enum cuemu_counter)c)));
-	return json_pack("{s:i,s:i,s:o,s:s,s:o,s:o}",
-			 "pid", (int)getpid(), "uid", (int)getuid(),
-			 "cmdline", cmdline_json(), "machine", cuemu_machine_id(),
-			 "counters", ctr, "last_error", cuemu_last_error_json());
-}
-
 /* ---------------------------------------------------------------- paths */
 
 struct ctl_path {
@@ -324,7 +311,7 @@ static json_t *get_locked(const struct ctl_path *p)
 	CUresult err;
 
 	if (p->process) {
-		obj = process_json();
+		obj = cuemu_process_json();
 		if (!*p->rest)
 			return ok_value(obj);
 		v = json_object_get(obj, p->rest);
@@ -462,6 +449,25 @@ static char *value_text(json_t *v)
 	return s;
 }
 
+/* A set may say by when it must start ("start_by", CLOCK_MONOTONIC in
+ * ms): cufs gives up on a process that does not answer in time, and a
+ * request it gave up on must not run when the process comes back (it
+ * was stopped, or its control thread stuck). 0, EINVAL for a value that
+ * is no time, or ETIMEDOUT when that time has passed. */
+static int past_start_by(json_t *req)
+{
+	json_t *v = json_object_get(req, "start_by");
+	struct timespec now;
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return EINVAL;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (json_int_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 >
+	       json_integer_value(v) ? ETIMEDOUT : 0;
+}
+
 static json_t *op_set(json_t *req, uid_t peer)
 {
 	json_t *v = json_object_get(req, "value"), *ans;
@@ -483,6 +489,9 @@ static json_t *op_set(json_t *req, uid_t peer)
 				  "or a boolean");
 	if ((e = parse_path(p, &cp)))
 		return fail_errno(e, "no such path: %s", p);
+	if ((e = past_start_by(req)))
+		return fail_errno(e, "the write came after its \"start_by\" "
+				  "(the writer stopped waiting): not done");
 	if (peer != getuid() && peer != 0)
 		return fail_errno(EACCES, "uid %d may not change a process of "
 				  "uid %d", (int)peer, (int)getuid());
@@ -507,6 +516,10 @@ static json_t *op_set(json_t *req, uid_t peer)
 		return json_pack("{s:b,s:s}", "ok", 1, "result", "CUDA_SUCCESS");
 	ans = fail_result(r, cuemu_errmsg());
 	cuemu_set_last_error(r, json_string_value(json_object_get(ans, "message")));
+	/* processes/<pid>/last_error is published with the process. */
+	cuemu_lock();
+	cuemu_obj_changed(0);
+	cuemu_unlock();
 	return ans;
 }
 
@@ -640,7 +653,7 @@ static void snapshot_locked(struct text *t, bool lines)
 
 	text_put(t, "{", 1);
 	text_key(t, lines, 1, true, "process");
-	v = process_json();
+	v = cuemu_process_json();
 	text_json(t, v);
 	json_decref(v);
 	for (size_t c = 0; c < NCLASSES; c++) {
@@ -803,6 +816,22 @@ static json_t *answer(json_t *req, uid_t peer)
 			  "set, events, snapshot)", op);
 }
 
+/* While the file CUEMU_CONTROL_PAUSE_FILE names exists, the server
+ * answers nothing: the tests' stand-in for a control thread caught in a
+ * deadlock of its own process (a thread cannot be stopped alone). */
+static void pause_while_asked(void)
+{
+	static const char *file;
+	static bool read_env;
+
+	if (!read_env) {
+		file = getenv("CUEMU_CONTROL_PAUSE_FILE");
+		read_env = true;
+	}
+	while (file && *file && access(file, F_OK) == 0)
+		usleep(20000);
+}
+
 /* One request line: its answer queued. -1 when the peer is gone. */
 static int serve_line(struct client *c, const char *line, size_t n)
 {
@@ -810,6 +839,7 @@ static int serve_line(struct client *c, const char *line, size_t n)
 	json_t *req;
 	int rc;
 
+	pause_while_asked();
 	c->last = ++ctl.tick;
 	if (!n)
 		return reply(c, fail_errno(EINVAL, "an empty line is no "

@@ -28,6 +28,13 @@ static inline json_t *cuemu_json_u64(uint64_t v)
  * newest seq. */
 json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last);
 
+/* publish.c: what processes/<pid>/ shows (pid, uid, cmdline, machine,
+ * counters, last_error), and an object's record as /cu shows it (its
+ * class's get, with "ranges" for a managed allocation) with its class
+ * (enum pub_class), or NULL when no class has id. Lock held. */
+json_t *cuemu_process_json(void);
+json_t *cuemu_object_json(uint64_t id, uint32_t *cls);
+
 /* The process's last refused /cu write: CUresult name and a sentence. */
 void cuemu_set_last_error(CUresult r, const char *msg);
 json_t *cuemu_last_error_json(void);

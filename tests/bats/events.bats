@@ -70,12 +70,26 @@ bg_wait() {
 # fake NAME START PER TEXT: a process that answers like libcuemu for the
 # event log: its log's first line is seq START (those before were dropped
 # by its ring), each events request adds PER lines "TEXT <seq>", and an
-# answer has at most what was asked and only the newest 4096.
+# answer has at most what was asked and only the newest 4096. It publishes
+# a segment with its process record (runtime/outward/pubseg.h), as
+# libcuemu does, so that cufs shows it.
 fake() {
 	python3 -c '
-import json, os, socket, sys
+import json, os, socket, struct, sys
 start, per, text = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 pid = os.getpid()
+stat = open("/proc/self/stat").read()
+started = int(stat[stat.rindex(")") + 2:].split()[19])
+rec = json.dumps({"pid": pid, "uid": os.getuid(), "cmdline": "fake",
+                  "machine": os.environ["CUEMU_MACHINE"]}).encode()
+head = struct.pack("<QIIQiIQQQQQQIIQ", 0x627570756d657563, 1, 96, 12288,
+                   pid, os.getuid(), started, 1, 4096, 16, 8192, 4096, 0, 0, 1)
+slot = struct.pack("<QQIIQQ", 0, 0, 1, len(rec), 0, 4096)
+seg = "/dev/shm/%s-proc-%d" % (os.environ["CUEMU_MACHINE"], pid)
+with open(seg + ".new", "wb") as f:
+    f.write(head.ljust(4096, b"\0") + slot.ljust(4096, b"\0") +
+            rec.ljust(4096, b"\0"))
+os.rename(seg + ".new", seg)
 s = socket.socket(socket.AF_UNIX)
 s.bind("%s/%d.sock" % (os.environ["CUEMU_RUNDIR"], pid))
 s.listen(8)

@@ -169,7 +169,7 @@ stop_workloads() {
 cleanup_all() {
 	stop_workloads
 	stop_cufs
-	rm -f "/dev/shm/$CUEMU_MACHINE"
+	rm -f "/dev/shm/$CUEMU_MACHINE" "/dev/shm/$CUEMU_MACHINE"-proc-*
 	rm -rf "$WORK"
 }
 

@@ -1,0 +1,196 @@
+/*
+ * publish.c - keeps what /cu shows of this process in its published-state
+ * segment (pubseg.h), so that cufs reads it without asking the process:
+ * each object's record is the JSON text its ctl class renders (a managed
+ * allocation with its "ranges", as a snapshot has it), and the process
+ * record (id 0) is what processes/<pid>/ shows.
+ *
+ * What triggers a publish: the model names every object it changes
+ * (cuemu_obj_changed) and hands the names over when the process lock is
+ * released (cuemu_on_change); each named object is rendered again, once,
+ * and its record replaced, or removed when no class has it any more. The
+ * cost is that of the objects changed, never of all of them.
+ *
+ * Locking: every write to the segment runs under the process lock: the
+ * change sink is called with it held, and init takes it. Readers take no
+ * lock (the seqlock of pubseg.h), so an API call never waits on a reader.
+ * The segment is made at init (like the control socket, not for a process
+ * that sets CUEMU_CONTROL=0), its name unlinked at exit; the segment of a
+ * dead process is removed by the next process to start, or by cufs.
+ */
+#include "model/context.h"
+#include "outward/outward.h"
+#include "outward/pubseg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The segment of this process: one per process by definition, so global.
+ * Guarded by the process lock; owner says which process made it (a
+ * forked child inherits the mapping but publishes nothing). */
+static struct {
+	struct pubseg seg;
+	pid_t owner;
+	char cmdline[4096];
+} pub;
+
+static const struct {
+	uint32_t cls;
+	const struct cuemu_ctl_class *c;
+} classes[] = {
+	{ PUB_ALLOCATIONS, &cuemu_ctl_allocations },
+	{ PUB_POOLS, &cuemu_ctl_pools },
+	{ PUB_RESERVATIONS, &cuemu_ctl_reservations },
+	{ PUB_HANDLES, &cuemu_ctl_handles },
+};
+
+/* ---------------------------------------------------------------- process */
+
+/* /proc/self/cmdline with its NULs as spaces, read once: it is the
+ * same for the process's whole life. */
+static void read_cmdline(char *buf, size_t len)
+{
+	ssize_t n = 0;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, len - 1);
+		close(fd);
+	}
+	if (n < 0)
+		n = 0;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+}
+
+json_t *cuemu_process_json(void)
+{
+	json_t *ctr = json_object();
+
+	if (!pub.cmdline[0])
+		read_cmdline(pub.cmdline, sizeof pub.cmdline);
+	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
+		json_object_set_new(ctr, cuemu_counter_names[c], cuemu_json_u64(
+			cuemu_proc_counter_get((enum cuemu_counter)c)));
+	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o}",
+			 "pid", (int)getpid(), "uid", (int)getuid(),
+			 "cmdline", pub.cmdline, "machine", cuemu_machine_id(),
+			 "counters", ctr, "last_error", cuemu_last_error_json());
+}
+
+/* ---------------------------------------------------------------- records */
+
+json_t *cuemu_object_json(uint64_t id, uint32_t *cls)
+{
+	const char *kind;
+	json_t *v, *r;
+	CUresult err;
+
+	for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
+		if (!(v = classes[i].c->get(id, "", &err)))
+			continue;
+		kind = json_string_value(json_object_get(v, "kind"));
+		if (classes[i].cls == PUB_ALLOCATIONS && kind &&
+		    !strcmp(kind, "managed") &&
+		    (r = classes[i].c->get(id, "ranges", &err)))
+			json_object_set_new(v, "ranges", r);
+		*cls = classes[i].cls;
+		return v;
+	}
+	return NULL;
+}
+
+/* v's compact text as id's record; v is consumed. */
+static void put(uint32_t cls, uint64_t id, json_t *v)
+{
+	char small[8192], *s = small;
+	size_t n = v ? json_dumpb(v, small, sizeof small, JSON_COMPACT) : 0;
+	int rc;
+
+	if (n > sizeof small && (s = malloc(n)))
+		n = json_dumpb(v, s, n, JSON_COMPACT);
+	json_decref(v);
+	rc = s && n ? pubseg_put(&pub.seg, cls, id, s, n) : -ENOMEM;
+	if (rc < 0)
+		cuemu_debug("publish: record %llu not written: %s",
+			    (unsigned long long)id, strerror(-rc));
+	if (s != small)
+		free(s);
+}
+
+/* The change sink: each named object again, and the process record
+ * (its counters move with every change). Lock held. */
+static void publish_changed(const uint64_t *ids, size_t n)
+{
+	char msg[256];
+	uint32_t cls;
+	json_t *v;
+	int e = errno;
+
+	if (pub.owner != getpid() || !pub.seg.h)
+		return;
+	/* The call that is releasing the lock may still say why it failed:
+	 * what renders here must not change its message or errno. */
+	snprintf(msg, sizeof msg, "%s", cuemu_errmsg());
+	for (size_t i = 0; i < n; i++) {
+		if (!ids[i])
+			continue;
+		if ((v = cuemu_object_json(ids[i], &cls)))
+			put(cls, ids[i], v);
+		else
+			pubseg_remove(&pub.seg, ids[i]);
+	}
+	put(PUB_PROCESS, 0, cuemu_process_json());
+	pubseg_commit(&pub.seg);
+	if (strcmp(msg, cuemu_errmsg())) {
+		if (msg[0])
+			cuemu_fail(CUDA_SUCCESS, "%s", msg);
+		else
+			cuemu_errmsg_clear();
+	}
+	errno = e;
+}
+
+/* ---------------------------------------------------------------- life */
+
+static void publish_exit(void)
+{
+	if (pub.owner == getpid())
+		pubseg_unlink(&pub.seg);
+}
+
+static void publish_at_init(void)
+{
+	const char *env = getenv("CUEMU_CONTROL");
+	char path[256];
+	int rc = -ENAMETOOLONG;
+
+	if (env && !strcmp(env, "0"))
+		return;
+	/* Segments of processes that died without unlinking theirs. */
+	pub_reap(cuemu_machine_id());
+	if (pub_path(path, sizeof path, cuemu_machine_id(), getpid()) < 0 ||
+	    (rc = pubseg_create(&pub.seg, path)) < 0) {
+		cuemu_debug("publish: no segment %s: %s", path, strerror(-rc));
+		return;
+	}
+	pub.owner = getpid();
+	atexit(publish_exit);
+	cuemu_on_change(publish_changed);
+	cuemu_lock();
+	cuemu_obj_changed(0);
+	cuemu_unlock();
+}
+
+__attribute__((constructor)) static void publish_hook_init(void)
+{
+	cuemu_on_init(publish_at_init);
+}
