@@ -132,3 +132,38 @@ refused() {
 	run grep -x "gpu0 rw" "$P/access"
 	assert_success
 }
+
+# silent_listener: a socket named for the listener's own pid (a live
+# process, as a workload stopped before cufs first spoke to it) that
+# accepts and never answers. Its pid goes to $WORK/silent.pids.
+silent_listener() {
+	timeout 60 python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind("%s/%d.sock" % (sys.argv[1], os.getpid())); s.listen(64)
+open(sys.argv[2], "a").write("%d\n" % os.getpid())
+held = []
+while True:
+    c, _ = s.accept(); held.append(c)' "$CUEMU_RUNDIR" "$WORK/silent.pids" 3>&- &
+}
+
+@test "sockets that never answer hello hold up no listing and no other process's files" {
+	for i in 1 2 3; do
+		silent_listener
+	done
+	wait_for bash -c "[ \$(cat '$WORK/silent.pids' 2>/dev/null | wc -l) = 3 ]"
+	run timeout 2 ls "$MNT/processes"
+	assert_success
+	assert_line "$A_pid"
+	for p in $(cat "$WORK/silent.pids"); do
+		refute_line "$p"
+	done
+	run timeout 2 cat "$MNT/allocations/$A_managed/kind"
+	assert_success
+	assert_output managed
+	for p in $(cat "$WORK/silent.pids"); do
+		kill "$p" 2>/dev/null || true
+		rm -f "$CUEMU_RUNDIR/$p.sock"
+	done
+	rm -f "$WORK/silent.pids"
+}
