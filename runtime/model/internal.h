@@ -71,6 +71,10 @@ void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void cuemu_lock(void);
 void cuemu_unlock(void);
+/* The calling thread holds the process lock (taken with cuemu_lock). The
+ * stream engine never runs an operation in such a thread: the operation
+ * may take the lock itself. */
+bool cuemu_lock_held(void);
 
 /* cuInit has run (CUDA_ERROR_NOT_INITIALIZED otherwise). */
 CUresult cuemu_check_init(void);
