@@ -323,12 +323,16 @@ static uint64_t mono_ns(void)
 static bool spin_until(bool (*ready)(const void *arg), const void *arg,
 		       uint64_t *deadline)
 {
-	/* Read once: the CPUs of the machine. */
+	/* Read once: whether the machine has more than one CPU (every
+	 * thread that computes it stores the same value). */
 	static int ncpu;
+	int n = __atomic_load_n(&ncpu, __ATOMIC_RELAXED);
 
-	if (!ncpu)
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
-	if (ncpu == 1)
+	if (!n) {
+		n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
+	}
+	if (n == 1)
 		return false;
 	if (!*deadline)
 		*deadline = mono_ns() + SPIN_NS;
