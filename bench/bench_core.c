@@ -1,10 +1,12 @@
 /*
  * bench_core.c - the calls every program makes all the time: the current
  * context, a device attribute, stream and event round trips on an idle
- * stream. The real driver's figures are the medians measured on the H200
- * host (probes/results/latency.txt), except the host function round trip,
- * measured the same way on an H100 host with driver 580 (see
- * bench/reference.txt).
+ * stream, an event wait across two streams, and a small memset and copy
+ * with the synchronization that waits for them. The real driver's figures
+ * are the medians measured on the H200 host (probes/results/latency.txt,
+ * and probes/results/streamops.txt for the wait, memset and copy rows),
+ * except the host function round trip, measured the same way on an H100
+ * host with driver 580 (see bench/reference.txt).
  */
 #include <stdlib.h>
 
@@ -108,6 +110,72 @@ static int stream_query_idle(void *arg)
 	return cuStreamQuery(((struct core_ctx *)arg)->s) != CUDA_SUCCESS;
 }
 
+/* The streamops probe's setting: two idle non-blocking streams, an event
+ * without timing, 4 KiB of device and of pinned memory. */
+struct ops_ctx {
+	CUstream a, b;
+	CUevent e;
+	CUdeviceptr d;
+	void *pin;
+};
+
+static void ops_teardown(void *arg)
+{
+	struct ops_ctx *c = arg;
+
+	if (c->a)
+		cuStreamSynchronize(c->a);
+	if (c->b)
+		cuStreamSynchronize(c->b);
+	cuEventDestroy(c->e);
+	cuStreamDestroy(c->a);
+	cuStreamDestroy(c->b);
+	cuMemFree(c->d);
+	cuMemFreeHost(c->pin);
+	free(c);
+}
+
+static int ops_setup(void **out)
+{
+	struct ops_ctx *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return 1;
+	if (cuStreamCreate(&c->a, CU_STREAM_NON_BLOCKING) ||
+	    cuStreamCreate(&c->b, CU_STREAM_NON_BLOCKING) ||
+	    cuEventCreate(&c->e, CU_EVENT_DISABLE_TIMING) ||
+	    cuMemAlloc(&c->d, 4096) || cuMemAllocHost(&c->pin, 4096)) {
+		ops_teardown(c);
+		return 1;
+	}
+	*out = c;
+	return 0;
+}
+
+static int wait_event_two_streams(void *arg)
+{
+	struct ops_ctx *c = arg;
+
+	return cuEventRecord(c->e, c->a) || cuStreamWaitEvent(c->b, c->e, 0) ||
+	       cuStreamSynchronize(c->b);
+}
+
+static int memset_4k_sync(void *arg)
+{
+	struct ops_ctx *c = arg;
+
+	return cuMemsetD8Async(c->d, 1, 4096, c->a) ||
+	       cuStreamSynchronize(c->a);
+}
+
+static int htod_4k_pinned_sync(void *arg)
+{
+	struct ops_ctx *c = arg;
+
+	return cuMemcpyHtoDAsync(c->d, c->pin, 4096, c->a) ||
+	       cuStreamSynchronize(c->a);
+}
+
 const struct bench_row bench_core_rows[] = {
 	{ "cuCtxGetCurrent", 50, NULL, ctx_get_current, NULL, 0, NULL },
 	{ "cuDeviceGetAttribute concurrent_managed", 54, NULL,
@@ -124,5 +192,11 @@ const struct bench_row bench_core_rows[] = {
 	  stream_sync_idle, stream_teardown, 0, NULL },
 	{ "cuStreamQuery idle stream", 1408, stream_setup, stream_query_idle,
 	  stream_teardown, 0, NULL },
+	{ "cuEventRecord+cuStreamWaitEvent+Sync, 2 streams", 552, ops_setup,
+	  wait_event_two_streams, ops_teardown, 0, NULL },
+	{ "cuMemsetD8Async 4KiB+cuStreamSynchronize", 6025, ops_setup,
+	  memset_4k_sync, ops_teardown, 0, NULL },
+	{ "cuMemcpyHtoDAsync 4KiB pinned+cuStreamSynchronize", 7280, ops_setup,
+	  htod_4k_pinned_sync, ops_teardown, 0, NULL },
 	{ 0 }
 };

@@ -1,7 +1,8 @@
 /*
  * bench_pool.c - the stream-ordered allocator: an allocate/free pair on one
  * stream (the real driver's figure beside it), an attribute read, and the
- * throughput of allocation with eight streams on two threads.
+ * throughput of allocation with eight streams on two threads, and on one
+ * thread, so that a reader sees what the second thread adds.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -61,10 +62,11 @@ static int get_used(void *arg)
 				     &v) != CUDA_SUCCESS;
 }
 
-/* Throughput: two threads, four streams each, each stream keeping eight
- * blocks of mixed sizes live and freeing them in turn. */
-#define TP_THREADS 2
-#define TP_STREAMS 4
+/* Throughput: eight streams, on two threads (four each) or on one, each
+ * stream keeping eight blocks of mixed sizes live and freeing them in
+ * turn. */
+#define TP_MAX_THREADS 2
+#define TP_STREAMS_ALL 8
 #define TP_LIVE 8
 #define TP_ROUNDS 20000
 
@@ -78,26 +80,27 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* arg: how many of the eight streams this thread allocates on. */
 static void *tp_worker(void *arg)
 {
-	CUstream s[TP_STREAMS];
-	CUdeviceptr d[TP_STREAMS][TP_LIVE] = { { 0 } };
+	int n = (int)(long)arg;
+	CUstream s[TP_STREAMS_ALL];
+	CUdeviceptr d[TP_STREAMS_ALL][TP_LIVE] = { { 0 } };
 	long fails = 0;
 
-	(void)arg;
 	cuCtxSetCurrent(tp_ctx);
-	for (int i = 0; i < TP_STREAMS; i++)
+	for (int i = 0; i < n; i++)
 		cuStreamCreate(&s[i], CU_STREAM_NON_BLOCKING);
 	for (int r = 0; r < TP_ROUNDS; r++) {
 		int k = r % TP_LIVE;
-		for (int i = 0; i < TP_STREAMS; i++) {
+		for (int i = 0; i < n; i++) {
 			if (d[i][k])
 				fails += cuMemFreeAsync(d[i][k], s[i]) != 0;
 			fails += cuMemAllocAsync(&d[i][k],
 				(size_t)(k + 1) << 16, s[i]) != 0;
 		}
 	}
-	for (int i = 0; i < TP_STREAMS; i++) {
+	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < TP_LIVE; k++)
 			cuMemFreeAsync(d[i][k], s[i]);
 		cuStreamSynchronize(s[i]);
@@ -106,9 +109,10 @@ static void *tp_worker(void *arg)
 	return (void *)fails;
 }
 
-static int throughput(char *value, size_t len, char *unit, size_t ulen)
+static int throughput(int threads, char *value, size_t len, char *unit,
+		      size_t ulen)
 {
-	pthread_t t[TP_THREADS];
+	pthread_t t[TP_MAX_THREADS];
 	void *fails;
 	long bad = 0;
 	CUdevice dev;
@@ -118,10 +122,11 @@ static int throughput(char *value, size_t len, char *unit, size_t ulen)
 	    cuDevicePrimaryCtxRetain(&tp_ctx, dev))
 		return 1;
 	t0 = now_s();
-	for (int i = 0; i < TP_THREADS; i++)
-		if (pthread_create(&t[i], NULL, tp_worker, NULL))
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t[i], NULL, tp_worker,
+				   (void *)(long)(TP_STREAMS_ALL / threads)))
 			return 1;
-	for (int i = 0; i < TP_THREADS; i++) {
+	for (int i = 0; i < threads; i++) {
 		pthread_join(t[i], &fails);
 		bad += (long)fails;
 	}
@@ -129,9 +134,19 @@ static int throughput(char *value, size_t len, char *unit, size_t ulen)
 	if (bad)
 		return 1;
 	snprintf(value, len, "%.2f",
-		 (double)TP_THREADS * TP_STREAMS * TP_ROUNDS / dt / 1e6);
+		 (double)TP_STREAMS_ALL * TP_ROUNDS / dt / 1e6);
 	snprintf(unit, ulen, "M allocs/s");
 	return 0;
+}
+
+static int throughput_2(char *value, size_t len, char *unit, size_t ulen)
+{
+	return throughput(2, value, len, unit, ulen);
+}
+
+static int throughput_1(char *value, size_t len, char *unit, size_t ulen)
+{
+	return throughput(1, value, len, unit, ulen);
 }
 
 const struct bench_row bench_pool_rows[] = {
@@ -141,6 +156,8 @@ const struct bench_row bench_pool_rows[] = {
 	{ .name = "cuMemPoolGetAttribute used_current", .real_ns = 55,
 	  .setup = pool_setup, .op = get_used, .teardown = pool_teardown },
 	{ .name = "cuMemAllocAsync throughput, 8 streams on 2 threads",
-	  .report = throughput },
+	  .report = throughput_2 },
+	{ .name = "cuMemAllocAsync throughput, 8 streams on 1 thread",
+	  .report = throughput_1 },
 	{ 0 },
 };

@@ -189,7 +189,8 @@ static CUresult enqueue_host(CUstream h, struct host_call c)
 	if (!(p = malloc(sizeof *p)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
 	*p = c;
-	if ((r = cuemu_stream_enqueue(s, host_call_op, p)) != CUDA_SUCCESS)
+	if ((r = cuemu_stream_enqueue_user(s, host_call_op, p)) !=
+	    CUDA_SUCCESS)
 		free(p);
 	return r;
 }

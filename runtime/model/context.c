@@ -16,8 +16,8 @@
  * process lock (cuemu_lock, defined here); the functions that change them
  * say "lock held". alive, refs and peers are read with atomics, so that
  * cuemu_current, cuemu_ctx_valid and cuemu_peer_enabled take no lock and
- * may be called with it held. The context stack is per thread and needs no
- * lock.
+ * may be called with it held. The context stack, and whether the thread
+ * holds the process lock, are per thread and need no lock.
  */
 #include "model/context.h"
 
@@ -37,6 +37,10 @@ struct CUctx_st {
  * the API carries no handle for: every thread's calls share one address
  * space, one set of allocations and one set of contexts. */
 static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The calling thread holds process_lock through cuemu_lock: the stream
+ * engine asks, so that it never runs an operation in a thread that holds
+ * the lock the operation may take (cuemu_lock_held). */
+static __thread bool lock_held;
 
 /* The model is initialized: process-wide, as the driver's initialization
  * is. init_lock serializes the first initialization. */
@@ -75,13 +79,20 @@ static void fork_done(void)
 void cuemu_lock(void)
 {
 	pthread_mutex_lock(&process_lock);
+	lock_held = true;
 }
 
 void cuemu_unlock(void)
 {
 	/* What changed is published while it is still one moment. */
 	cuemu_changes_flush();
+	lock_held = false;
 	pthread_mutex_unlock(&process_lock);
+}
+
+bool cuemu_lock_held(void)
+{
+	return lock_held;
 }
 
 CUresult cuemu_check_init(void)

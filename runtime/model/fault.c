@@ -453,7 +453,7 @@ CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 	k->fn = fn;
 	k->arg = arg;
 	k->dev = cuemu_stream_device(s);
-	if ((r = cuemu_stream_enqueue(s, kernel_op, k)) != CUDA_SUCCESS)
+	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS)
 		free(k);
 	return r;
 }

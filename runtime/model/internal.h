@@ -71,6 +71,10 @@ void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void cuemu_lock(void);
 void cuemu_unlock(void);
+/* The calling thread holds the process lock (taken with cuemu_lock). The
+ * stream engine never runs an operation in such a thread: the operation
+ * may take the lock itself. */
+bool cuemu_lock_held(void);
 
 /* cuInit has run (CUDA_ERROR_NOT_INITIALIZED otherwise). */
 CUresult cuemu_check_init(void);
@@ -265,13 +269,27 @@ bool cuemu_peer_enabled(int from_dev, int to_dev);
 CUresult cuemu_stream_get(CUstream h, CUstream *out);
 int cuemu_stream_device(CUstream s);
 
-/* An operation runs on the stream's worker, in stream order, after every
- * operation it depends on. It may advance the stream's model clock.
- * cuemu_stream_enqueue's arg is malloc'd and fn frees it; a forked child,
- * which drops the parent's queued work, frees the arg of work never run. */
+/* An operation runs in stream order, after every operation it depends on.
+ * It may advance the stream's model clock. cuemu_stream_enqueue's arg is
+ * malloc'd and fn frees it; a forked child, which drops the parent's queued
+ * work, frees the arg of work never run.
+ *
+ * Where it runs: cuemu_stream_enqueue takes model work (a copy, a
+ * prefetch, a record), which may run in the calling thread, before the
+ * call returns, when the stream has nothing queued or running ahead of it
+ * and everything it depends on is done; else the stream's worker runs it.
+ * Either way its model time, ordering and results are the same. The engine
+ * never runs an operation in the caller's thread while that thread holds
+ * the process lock (cuemu_lock_held), nor in a stream's worker thread, nor
+ * when CUEMU_TIME_SCALE makes operations sleep. fn may take the process
+ * lock; it must not wait for anything the caller does after the enqueue.
+ * User code (a host function, an emulated kernel) may wait for exactly
+ * that, so it goes through cuemu_stream_enqueue_user and always runs on
+ * the worker. */
 typedef void (*cuemu_op_fn)(CUstream s, void *arg);
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg);
-/* Enqueue and wait for it to finish (synchronous API calls). */
+CUresult cuemu_stream_enqueue_user(CUstream s, cuemu_op_fn fn, void *arg);
+/* Enqueue model work and wait for it to finish (synchronous API calls). */
 CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
 void cuemu_stream_advance(CUstream s, uint64_t ns);
 uint64_t cuemu_stream_now(CUstream s);

@@ -83,21 +83,25 @@ int mg_current_node(void)
  * (prefetch, strict); a preferred location only steers pages placed from now
  * on and moves nothing, as the seed says setting one does not migrate.
  * Best effort: the residency report says where the kernel put them. */
-static void bind_node(uintptr_t s, uintptr_t e, int node, bool strict)
+static void bind_node(struct mstate *st, uintptr_t s, uintptr_t e, int node,
+		      bool strict)
 {
 	unsigned long mask[4] = { 0 };
 
 	if (node < 0 || node >= (int)(8 * sizeof mask) || numa_available() < 0)
 		return;
+	st->bound = true;
 	mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
 	if (mbind((void *)s, e - s, strict ? MPOL_BIND : MPOL_PREFERRED, mask,
 		  8 * sizeof mask, strict ? MPOL_MF_MOVE : 0) != 0)
 		cuemu_debug("mbind node %d: %s", node, strerror(errno));
 }
 
-static void unbind(uintptr_t s, uintptr_t e)
+/* Back to the default policy. Memory never bound has it already: no
+ * system call then (an advice's fast path). */
+static void unbind(struct mstate *st, uintptr_t s, uintptr_t e)
 {
-	if (numa_available() >= 0)
+	if (st->bound && numa_available() >= 0)
 		mbind((void *)s, e - s, MPOL_DEFAULT, NULL, 0, 0);
 }
 
@@ -451,7 +455,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	if (gpu && need > c.gpu_added)
 		cuemu_mem_uncharge(proc, need - c.gpu_added);
 	if (c.bind >= 0)
-		bind_node(s, e, c.bind, false);
+		bind_node(st, s, e, c.bind, false);
 	*cost += settle(st, &c.mv, proc, true, "fault");
 	*cost += settle(st, &c.pin, CUEMU_PROC_HOST, true, "thrash");
 	if (faults && c.acted) {
@@ -692,6 +696,49 @@ static void advise_fn(struct mrange *r, void *arg)
 	}
 }
 
+static bool loc_same(CUmemLocation a, CUmemLocation b)
+{
+	return a.type == b.type && a.id == b.id;
+}
+
+/* Would advise_fn leave r as it is? */
+static bool advice_kept(const struct mrange *r, const struct advice *ad)
+{
+	switch (ad->what) {
+	case CU_MEM_ADVISE_SET_READ_MOSTLY:
+		return r->read_mostly;
+	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+		return !r->read_mostly && __builtin_popcount(r->holders) < 2;
+	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+		return loc_same(r->pref, ad->loc) && !r->pinned &&
+		       !(ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
+			 (r->holders & bit(CUEMU_PROC_HOST)) &&
+			 r->host_node != ad->loc.id);
+	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+		return loc_same(r->pref, (CUmemLocation){
+			CU_MEM_LOCATION_TYPE_INVALID, 0 });
+	case CU_MEM_ADVISE_SET_ACCESSED_BY:
+		return r->accessed_by & bit(ad->proc);
+	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+		return !(r->accessed_by & bit(ad->proc));
+	default:
+		return true;
+	}
+}
+
+/* Does [s, e) of st already have what the advice sets? Then the range
+ * model need not split and merge for nothing. */
+static bool advice_holds(struct mstate *st, uintptr_t s, uintptr_t e,
+			 const struct advice *ad)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+
+	for (; r && r->start < e; r = mr_next(&st->ranges, r))
+		if (!advice_kept(r, ad))
+			return false;
+	return true;
+}
+
 const char *mg_advice_name(CUmem_advise a)
 {
 	static const char *const n[] = { "?", "set_read_mostly",
@@ -709,6 +756,7 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 	uintptr_t s, e;
 	CUresult r;
 	char w[24];
+	bool kept;
 	int q;
 
 	cuemu_lock();
@@ -717,7 +765,8 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 		cuemu_unlock();
 		return r;
 	}
-	if (mg_update(ad.st, s, e, advise_fn, &ad) < 0) {
+	kept = advice_holds(ad.st, s, e, &ad);
+	if (!kept && mg_update(ad.st, s, e, advise_fn, &ad) < 0) {
 		cuemu_unlock();
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "out of host memory for the range model");
@@ -725,13 +774,13 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 	for (q = 0; q < CUEMU_PROC_HOST; q++)
 		if (ad.mv.dropped[q])
 			cuemu_mem_uncharge(q, ad.mv.dropped[q]);
-	if (what == CU_MEM_ADVISE_UNSET_READ_MOSTLY)
+	if (what == CU_MEM_ADVISE_UNSET_READ_MOSTLY && !kept)
 		view_apply(ad.st, s, e); /* copies collapsed */
 	if (what == CU_MEM_ADVISE_SET_PREFERRED_LOCATION &&
 	    loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
-		bind_node(s, e, loc.id, false);
+		bind_node(ad.st, s, e, loc.id, false);
 	else if (what == CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION)
-		unbind(s, e);
+		unbind(ad.st, s, e);
 	cuemu_unlock();
 	cuemu_event_log("advise", "alloc=%llu [0x%lx,0x%lx) %s %s",
 			(unsigned long long)ad.st->a->id, (unsigned long)s,
@@ -761,6 +810,19 @@ static void last_prefetch_fn(struct mrange *r, void *arg)
 	r->last_prefetch = *(CUmemLocation *)arg;
 }
 
+/* Records loc as [s, e)'s last prefetch location; no split and merge
+ * where it is that already. -1 when out of memory. */
+static int note_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
+			 CUmemLocation loc)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+
+	for (; r && r->start < e; r = mr_next(&st->ranges, r))
+		if (!loc_same(r->last_prefetch, loc))
+			return mg_update(st, s, e, last_prefetch_fn, &loc);
+	return 0;
+}
+
 static void prefetch_fn(struct mrange *r, void *arg)
 {
 	struct pf_ctx *c = arg;
@@ -787,6 +849,36 @@ static void prefetch_fn(struct mrange *r, void *arg)
 		r->host_node = c->node;
 }
 
+/* Would prefetch_fn leave r as it is (r resident where c brings it)? */
+static bool prefetch_kept(const struct mrange *r, const struct pf_ctx *c)
+{
+	bool has = r->holders & bit(c->dst);
+
+	if (!has || (!r->read_mostly && r->holders != bit(c->dst)))
+		return false;
+	return c->dst != CUEMU_PROC_HOST || c->node < 0 ||
+	       r->host_node == c->node;
+}
+
+/* A prefetch of what is resident already changes nothing but the ranges'
+ * last use: counted without splitting and merging, nothing settled, no
+ * protection set again. false, having done nothing, when something would
+ * move. Lock held. */
+static bool prefetch_resident(struct mstate *st, uintptr_t s, uintptr_t e,
+			      struct pf_ctx *c)
+{
+	struct mrange *first = mr_find(&st->ranges, s), *r;
+
+	for (r = first; r && r->start < e; r = mr_next(&st->ranges, r))
+		if (!prefetch_kept(r, c))
+			return false;
+	/* The whole range's last use, as a split one's would be after the
+	 * merge that follows it (a merge keeps the newest). */
+	for (r = first; r && r->start < e; r = mr_next(&st->ranges, r))
+		notify_use(st, r, c->dst);
+	return true;
+}
+
 /* Brings [s, e) of st to dst; lock held. Returns the model cost. */
 static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 			    int dst, int node)
@@ -794,6 +886,11 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 	struct pf_ctx c = { .st = st, .dst = dst, .node = node };
 	uint64_t cost = 0, charged = 0;
 
+	if (prefetch_resident(st, s, e, &c)) {
+		if (dst == CUEMU_PROC_HOST && node >= 0)
+			bind_node(st, s, e, node, true);
+		return 0;
+	}
 	if (dst != CUEMU_PROC_HOST) {
 		charged = missing(st, s, e, dst);
 		if (!charge_room(dst, charged, st, s, e, &cost)) {
@@ -832,7 +929,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 		return cost;
 	}
 	if (dst == CUEMU_PROC_HOST && node >= 0)
-		bind_node(s, e, node, true);
+		bind_node(st, s, e, node, true);
 	cost += settle(st, &c.mv, dst, false, "prefetch");
 	view_apply(st, s, e);
 	return cost;
@@ -870,8 +967,7 @@ CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
 	r = mg_check_range(p, count, &st, &pf->s, &pf->e);
 	/* The real driver records the last prefetch location when the
 	 * prefetch is enqueued, before the stream runs it. */
-	if (r == CUDA_SUCCESS &&
-	    mg_update(st, pf->s, pf->e, last_prefetch_fn, &loc) < 0)
+	if (r == CUDA_SUCCESS && note_prefetch(st, pf->s, pf->e, loc) < 0)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 			       "out of host memory for the range model");
 	if (r == CUDA_SUCCESS)

@@ -87,6 +87,7 @@ struct mstate {
 	struct cuemu_alloc *a;
 	struct mranges ranges;
 	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
+	bool bound;                       /* some of it was ever mbind()ed */
 };
 
 /* The managed state of the allocation containing p, or NULL. Read from

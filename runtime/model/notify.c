@@ -20,6 +20,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
 
 #define NOTIFY_SINKS 4
 #define NOTIFY_LINE 200
@@ -44,6 +46,124 @@ void cuemu_on_event(void (*sink)(const char *type, const char *text))
 		sinks[n_sinks++] = sink;
 }
 
+/* ------------------------------------------------------------ formatting */
+
+/* Events are made on the hot paths of the API (every pool allocation and
+ * free, every advice), and vsnprintf was most of their cost. The lines use
+ * a few conversions only: those are formatted here, byte for byte as
+ * vsnprintf would, and any other format goes to vsnprintf. */
+struct line {
+	char *p, *end;       /* end: where the terminating NUL must go */
+};
+
+static void put(struct line *l, const char *s, size_t n)
+{
+	size_t room = (size_t)(l->end - l->p);
+
+	if (n > room)
+		n = room;
+	memcpy(l->p, s, n);
+	l->p += n;
+}
+
+static void put_num(struct line *l, unsigned long long v, bool neg, bool hex,
+		    bool alt)
+{
+	char d[24], *q = d + sizeof d;
+
+	do {
+		*--q = "0123456789abcdef"[hex ? v % 16 : v % 10];
+		v = hex ? v / 16 : v / 10;
+	} while (v);
+	if (alt && !(q == d + sizeof d - 1 && *q == '0')) {
+		*--q = 'x';
+		*--q = '0';
+	}
+	if (neg)
+		*--q = '-';
+	put(l, q, (size_t)(d + sizeof d - q));
+}
+
+/* One conversion at *f (after its '%'), moving *f past it; -1 for one
+ * this formatter leaves to vsnprintf. */
+static int convert(struct line *l, const char **f, va_list *ap)
+{
+	const char *c = *f;
+	bool alt = *c == '#';
+	int len = 0;   /* 0 int, 1 long, 2 long long, 3 size_t */
+	unsigned long long u;
+	long long v;
+
+	if (alt)
+		c++;
+	if (c[0] == 'l' && c[1] == 'l')
+		len = 2, c += 2;
+	else if (*c == 'l')
+		len = 1, c++;
+	else if (*c == 'z')
+		len = 3, c++;
+	switch (*c) {
+	case '%':
+	case 's':
+		if (alt || len)
+			return -1;
+		if (*c == '%') {
+			put(l, "%", 1);
+		} else {
+			const char *s = va_arg(*ap, const char *);
+			s = s ? s : "(null)";
+			put(l, s, strlen(s));
+		}
+		break;
+	case 'd':
+		if (alt)
+			return -1;
+		v = len == 0 ? va_arg(*ap, int) : len == 1 ? va_arg(*ap, long) :
+		    len == 2 ? va_arg(*ap, long long) : va_arg(*ap, ssize_t);
+		put_num(l, v < 0 ? 0ULL - (unsigned long long)v :
+			   (unsigned long long)v, v < 0, false, false);
+		break;
+	case 'u':
+	case 'x':
+		if (alt && *c == 'u')
+			return -1;
+		u = len == 0 ? va_arg(*ap, unsigned int) :
+		    len == 1 ? va_arg(*ap, unsigned long) :
+		    len == 2 ? va_arg(*ap, unsigned long long) :
+			       va_arg(*ap, size_t);
+		put_num(l, u, false, *c == 'x', alt);
+		break;
+	default:
+		return -1;
+	}
+	*f = c + 1;
+	return 0;
+}
+
+/* vsnprintf(buf, len, fmt, ap) for the conversions above; -1 (ap used up,
+ * buf undefined) for a format with any other. */
+static int format(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	struct line l = { buf, buf + len - 1 };
+	const char *f = fmt, *pct;
+	va_list cp;
+	int rc = 0;
+
+	va_copy(cp, ap);
+	while (rc == 0 && *f) {
+		if (!(pct = strchr(f, '%'))) {
+			put(&l, f, strlen(f));
+			break;
+		}
+		put(&l, f, (size_t)(pct - f));
+		f = pct + 1;
+		rc = convert(&l, &f, &cp);
+	}
+	va_end(cp);
+	*l.p = '\0';
+	return rc;
+}
+
 void cuemu_event_log(const char *type, const char *fmt, ...)
 {
 	char text[NOTIFY_LINE];
@@ -52,7 +172,8 @@ void cuemu_event_log(const char *type, const char *fmt, ...)
 	if (!n_sinks)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
+	if (format(text, sizeof text, fmt, ap) < 0)
+		vsnprintf(text, sizeof text, fmt, ap); /* format used a copy */
 	va_end(ap);
 	for (int i = 0; i < n_sinks; i++)
 		sinks[i](type, text);

@@ -18,7 +18,8 @@
  *
  * Locking: every pool, arena and block is guarded by cuemu_lock(), which
  * the callers hold (the entries resolve streams and contexts before taking
- * it); cuemu_pool_free_now and the host-sync hook take it themselves. Under
+ * it); cuemu_pool_free_now and the host-sync hook take it themselves (the
+ * hook only when sync_work says it may have work). Under
  * it this file calls only stream.c's position queries and
  * cuemu_stream_wait_pos (stream locks come after the process lock) and
  * never waits for a stream.
@@ -68,6 +69,17 @@ static LIST_HEAD(, CUmemPoolHandle_st) pools = LIST_HEAD_INITIALIZER(pools);
 static LIST_HEAD(, CUmemPoolHandle_st) dying = LIST_HEAD_INITIALIZER(dying);
 static CUmemoryPool default_pool[CUEMU_MAX_DEVICES];
 static CUmemoryPool current_pool[CUEMU_MAX_DEVICES];
+/* A host synchronization may find something to release or finish: set
+ * (under cuemu_lock) by whatever can give the sync hook work, cleared by
+ * the hook (atomically, before it takes the lock). While it is clear, a
+ * synchronization does not take the process lock at all, which another
+ * thread may hold for long. Global with the pools it summarizes. */
+static bool sync_work;
+
+static void note_sync_work(void)
+{
+	__atomic_store_n(&sync_work, true, __ATOMIC_RELEASE);
+}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -100,6 +112,8 @@ CUmemoryPool cuemu_pool_by_id(uint64_t id)
 
 static void note_reserved(CUmemoryPool p, int64_t delta)
 {
+	if (delta > 0)
+		note_sync_work();
 	p->reserved += delta;
 	cuemu_obj_changed(p->id);
 	if (p->reserved > p->reserved_high)
@@ -552,6 +566,7 @@ static void maybe_finish(CUmemoryPool p, bool listed)
 	if (!TAILQ_EMPTY(&p->pending)) {
 		if (!listed)
 			LIST_INSERT_HEAD(&dying, p, node);
+		note_sync_work();
 		return;
 	}
 	if (listed)
@@ -709,6 +724,7 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 	CUmemoryPool p = g->pool;
 
 	cuemu_obj_changed(p->id); /* its allocations/ */
+	note_sync_work(); /* a free run the next sync may release */
 	cuemu_va_remove(a);
 	cuemu_event_log("pool_free", "pool=%llu alloc=%llu base=%#lx",
 			(unsigned long long)p->id, (unsigned long long)a->id,
@@ -765,15 +781,26 @@ uint64_t cuemu_pool_id(CUmemoryPool p)
 void cuemu_pool_on_sync(void)
 {
 	CUmemoryPool p, t;
+	bool left = false;
 
+	if (!__atomic_exchange_n(&sync_work, false, __ATOMIC_ACQ_REL))
+		return;
 	cuemu_lock();
 	LIST_FOREACH_SAFE(p, &dying, node, t)
 		maybe_finish(p, true);
+	left = !LIST_EMPTY(&dying);
 	LIST_FOREACH(p, &pools, node) {
 		if (!p->imported && (p->reserved > p->threshold ||
 				     !TAILQ_EMPTY(&p->pending)))
 			release(p, p->threshold, false);
+		/* A free not yet done: the next synchronization looks again.
+		 * A pool still over its threshold with nothing pending has
+		 * released all it can until a free or a new threshold, which
+		 * set sync_work. */
+		left |= !p->imported && !TAILQ_EMPTY(&p->pending);
 	}
+	if (left)
+		note_sync_work();
 	cuemu_unlock();
 }
 
@@ -901,6 +928,7 @@ CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
 		break;
 	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 		p->threshold = *(cuuint64_t *)value;
+		note_sync_work();
 		break;
 	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
 		return reset_high(*(cuuint64_t *)value, &p->reserved_high,

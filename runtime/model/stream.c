@@ -4,15 +4,25 @@
  * points are driver/stream.c's and driver/event.c's.
  *
  * Each stream runs its operations in order on a worker thread of its own,
- * started by the first operation. An operation may first wait for positions
- * on other streams (cuStreamWaitEvent, the legacy default stream's implicit
- * synchronization, the pool allocator's dependencies). A position is a
- * stream uid, never reused, and an operation number in that stream; it is
- * done when the stream has finished that operation, or the stream is gone.
+ * started by the first operation that needs it. An operation may first wait
+ * for positions on other streams (cuStreamWaitEvent, the legacy default
+ * stream's implicit synchronization, the pool allocator's dependencies). A
+ * position is a stream uid, never reused, and an operation number in that
+ * stream; it is done when the stream has finished that operation, or the
+ * stream is gone.
  *
  * Each stream also keeps a vector clock: for every other stream, the latest
  * operation that work enqueued from now on is ordered after. It makes
  * cuemu_stream_follows exact across chains of event waits.
+ *
+ * Inline operations: handing an operation to the worker costs two thread
+ * wake-ups, far more than the model work of most operations. So an
+ * operation of model work (never user code: see internal.h) whose stream
+ * has nothing queued or running ahead of it, and whose dependencies are all
+ * done, runs in the thread that enqueues it, through the same run_op as on
+ * the worker: same model time, same end record, same wake-up of waiters.
+ * While it runs it sits at the head of the queue marked claimed: later work
+ * on the stream queues behind it and the worker leaves it alone.
  *
  * Model time: each stream has a clock in nanoseconds that operations advance
  * (copies, migrations). An operation starts no earlier than the host's model
@@ -21,18 +31,23 @@
  * by its own work (staging a pageable copy). Events record the clock of
  * their stream when reached.
  *
- * Locking, outermost first: the process lock (never held while waiting);
- * reg_lock (the registries of streams and events, and each legacy stream);
- * one stream's lock (its queue and vector clock; never two at once); an
- * event's lock; done_lock (a leaf: the condition every waiter sleeps on).
- * No stream lock is held while an operation runs.
+ * Locking, outermost first: the process lock (never held while waiting, and
+ * never held by a thread that runs an operation inline); reg_lock, a
+ * read-write lock (the registries of streams, and each legacy stream:
+ * lookups read, so that a done check never waits behind another lookup);
+ * one stream's lock (its queue and vector clock; never two at once);
+ * ev_lock (the registry of events); an event's lock; done_lock (a leaf: the
+ * condition every waiter sleeps on). No stream lock is held while an
+ * operation runs.
  */
 #include "model/stream.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* End times of a stream's recent operations, so that a waiter learns the
  * model time of the very operation it waited for. */
@@ -55,6 +70,8 @@ struct op {
 	 * caller's stack). */
 	void (*drop)(void *arg);
 	bool started;           /* fn has been called (see child_after_fork) */
+	bool claimed;           /* runs in its enqueuer's thread, not the
+	                         * worker's (the queue's head while it runs) */
 	uint64_t seq;
 	uint64_t host_ns;       /* host model time when enqueued */
 	size_t ndeps;
@@ -72,8 +89,9 @@ struct CUstream_st {
 	enum stream_kind kind;
 
 	pthread_mutex_t lock;
-	pthread_cond_t cond;            /* work queued, or destroying */
-	struct op *head, *tail;
+	pthread_cond_t cond;            /* work queued, the inline head done,
+	                                 * or destroying */
+	struct op *head, *tail;         /* head: atomic store, for the spin */
 	struct vclock vc;
 	bool running;                   /* the worker thread exists */
 	bool destroying;
@@ -123,8 +141,11 @@ RB_GENERATE_INTERNAL(event_tree, CUevent_st, node, cmp_event, ST_STATIC)
 
 /* The registries. Global because stream and event handles are process-wide
  * (any thread may use any handle) and a stale handle must be recognized
- * without dereferencing it. Guarded by reg_lock. */
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+ * without dereferencing it. Streams are guarded by reg_lock, events by
+ * ev_lock, so that an event's lookup never waits for a walk of the
+ * streams. */
+static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle_tree streams = RB_INITIALIZER(&streams);
 static struct uid_tree by_uid = RB_INITIALIZER(&by_uid);
 static struct event_tree events = RB_INITIALIZER(&events);
@@ -137,6 +158,9 @@ static uint64_t next_uid = 1;
 static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 static uint64_t done_gen;
+/* Threads asleep on done_cond (atomic): a finished operation takes
+ * done_lock only when someone sleeps there. */
+static unsigned int sleepers;
 
 /* The host's model time: the latest stream time it has synchronized with.
  * Process-wide because the host thread that enqueues and the one that
@@ -244,10 +268,10 @@ bool cuemu_spos_done(struct cuemu_spos p)
 	CUstream s;
 	bool done;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	s = find_uid(p.stream);
 	done = !s || atomic_get(&s->done_seq) >= p.seq;
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	return done;
 }
 
@@ -258,7 +282,7 @@ static uint64_t spos_end_ns(struct cuemu_spos p)
 	uint64_t ns = 0;
 	CUstream s;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	if ((s = find_uid(p.stream))) {
 		pthread_mutex_lock(&s->lock);
 		if (s->ends[p.seq % END_RING].seq == p.seq)
@@ -267,28 +291,110 @@ static uint64_t spos_end_ns(struct cuemu_spos p)
 			ns = atomic_get(&s->clock);
 		pthread_mutex_unlock(&s->lock);
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	return ns;
 }
 
-/* Sleeps until p is done. No lock held. */
+/* ---------------------------------------------------------------- spinning */
+
+/* How long a thread that waits for another spins before it sleeps. Work
+ * that must stay on a worker (a host function) costs a round trip between
+ * two threads; a thread woken from a condition variable costs two context
+ * switches, some 10 to 25 us here, more than the real driver's whole host
+ * function round trip (16 us). An operation that is already under way
+ * ends within a few microseconds, and a program that waits for a stream
+ * usually enqueues its next work as soon as the wait returns; so the
+ * synchronizing thread spins this long for the worker to finish, and the
+ * worker this long for more work, before either sleeps. Bounded, so that a
+ * waiter for a long operation, or an idle worker, spins 20 us at most and
+ * then sleeps as before; 50 and 100 us measured no better. */
+#define SPIN_NS 20000
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spins until ready(arg) or *deadline (set on the first call, 0 before)
+ * passes: whether it became ready. A machine of one CPU never spins: the
+ * thread it waits for cannot run meanwhile. */
+static bool spin_until(bool (*ready)(const void *arg), const void *arg,
+		       uint64_t *deadline)
+{
+	/* Read once: whether the machine has more than one CPU (every
+	 * thread that computes it stores the same value). */
+	static int ncpu;
+	int n = __atomic_load_n(&ncpu, __ATOMIC_RELAXED);
+
+	if (!n) {
+		n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+		__atomic_store_n(&ncpu, n, __ATOMIC_RELAXED);
+	}
+	if (n == 1)
+		return false;
+	if (!*deadline)
+		*deadline = mono_ns() + SPIN_NS;
+	for (;;) {
+		if (ready(arg))
+			return true;
+		/* Yield, not pause: on a busy machine the thread waited for
+		 * is often queued on this very CPU, and a pause loop would
+		 * keep it off for the whole budget (measured: 48 us a host
+		 * function round trip with a pause loop under load, 1 to 4
+		 * us yielding; bench/, the host function row). */
+		sched_yield();
+		if (mono_ns() >= *deadline)
+			return ready(arg);
+	}
+}
+
+struct gen_arg {
+	uint64_t gen;
+};
+
+static bool gen_moved(const void *arg)
+{
+	return atomic_get(&done_gen) != ((const struct gen_arg *)arg)->gen;
+}
+
+/* Sleeps until done_gen moves past gen. */
+static void sleep_gen(uint64_t gen)
+{
+	pthread_mutex_lock(&done_lock);
+	__atomic_add_fetch(&sleepers, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&done_gen, __ATOMIC_SEQ_CST) == gen)
+		pthread_cond_wait(&done_cond, &done_lock);
+	__atomic_sub_fetch(&sleepers, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&done_lock);
+}
+
+/* Waits until p is done: spins a while, then sleeps. No lock held. */
 static void spos_wait(struct cuemu_spos p)
 {
+	uint64_t deadline = 0;
+
 	for (;;) {
 		uint64_t gen = atomic_get(&done_gen);
 		if (cuemu_spos_done(p))
 			return;
-		pthread_mutex_lock(&done_lock);
-		while (atomic_get(&done_gen) == gen)
-			pthread_cond_wait(&done_cond, &done_lock);
-		pthread_mutex_unlock(&done_lock);
+		if (!spin_until(gen_moved, &(struct gen_arg){ gen }, &deadline))
+			sleep_gen(gen);
 	}
 }
 
+/* Something finished: waiters recheck. The generation moves first and the
+ * sleepers are counted after (both sequentially consistent), so a waiter
+ * that counted itself before the move is woken, and one that counts itself
+ * after it sees the new generation and does not sleep. */
 static void wake_waiters(void)
 {
+	__atomic_add_fetch(&done_gen, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&sleepers, __ATOMIC_SEQ_CST))
+		return;
 	pthread_mutex_lock(&done_lock);
-	__atomic_add_fetch(&done_gen, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&done_cond);
 	pthread_mutex_unlock(&done_lock);
 }
@@ -310,11 +416,11 @@ static bool implicitly_ordered(CUstream s, uint64_t other_uid)
 	CUstream o;
 	bool yes = false;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	if ((o = find_uid(other_uid)) && o->dev == s->dev)
 		yes = (s->kind == KIND_LEGACY && blocking(o)) ||
 		      (o->kind == KIND_LEGACY && blocking(s));
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	return yes;
 }
 
@@ -416,36 +522,99 @@ static void stream_free(CUstream s)
  * and frees it. */
 static void stream_retire(CUstream s)
 {
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_wrlock(&reg_lock);
 	RB_REMOVE(uid_tree, &by_uid, s);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	wake_waiters();
 	stream_free(s);
+}
+
+/* Takes the finished head op off s's queue; s's lock held. */
+static void pop_head(CUstream s, struct op *op)
+{
+	__atomic_store_n(&s->head, op->next, __ATOMIC_RELEASE);
+	if (!op->next)
+		s->tail = NULL;
+}
+
+/* The operation s's worker runs next; NULL while none is queued or the
+ * head runs inline in its enqueuer's thread. s's lock held. */
+static struct op *runnable(CUstream s)
+{
+	return s->head && !s->head->claimed ? s->head : NULL;
+}
+
+/* Something for the worker to look at, read without s's lock. */
+static bool work_queued(const void *arg)
+{
+	const struct CUstream_st *s = arg;
+
+	return __atomic_load_n(&s->head, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&s->destroying, __ATOMIC_ACQUIRE);
+}
+
+/* The worker's wait for work, s's lock held: after running something it
+ * first spins a while for the next operation without the lock (see
+ * SPIN_NS), then sleeps. Returns the next operation, or NULL when s is
+ * being destroyed and nothing is left. */
+static struct op *next_op(CUstream s, bool spin)
+{
+	struct op *op;
+
+	while (!(op = runnable(s)) && !(s->destroying && !s->head)) {
+		if (spin) {
+			uint64_t deadline = 0;
+
+			pthread_mutex_unlock(&s->lock);
+			spin_until(work_queued, s, &deadline);
+			pthread_mutex_lock(&s->lock);
+			spin = false;
+			continue;
+		}
+		pthread_cond_wait(&s->cond, &s->lock);
+	}
+	return op;
 }
 
 static void *worker(void *arg)
 {
 	CUstream s = arg;
 	struct op *op;
+	bool spin = false;
 
 	self_worker = s;
 	pthread_mutex_lock(&s->lock);
-	for (;;) {
-		while (!s->head && !s->destroying)
-			pthread_cond_wait(&s->cond, &s->lock);
-		if (!(op = s->head))
-			break;
+	while ((op = next_op(s, spin))) {
 		pthread_mutex_unlock(&s->lock);
 		run_op(s, op);
 		pthread_mutex_lock(&s->lock);
-		if (!(s->head = op->next))
-			s->tail = NULL;
+		pop_head(s, op);
 		free(op);
+		spin = true;
 	}
 	pthread_mutex_unlock(&s->lock);
 	/* Destroyed and drained: nobody holds the handle any more. */
 	stream_retire(s);
 	return NULL;
+}
+
+/* Runs op, the claimed head of s, in the calling thread, then lets the
+ * worker have what queued behind it. A stream destroyed meanwhile that has
+ * no worker goes here, as the worker would have retired it. */
+static void run_inline(CUstream s, struct op *op)
+{
+	bool retire;
+
+	run_op(s, op);
+	pthread_mutex_lock(&s->lock);
+	pop_head(s, op);
+	if (s->head || s->destroying)
+		pthread_cond_signal(&s->cond);
+	retire = s->destroying && !s->running && !s->head;
+	pthread_mutex_unlock(&s->lock);
+	free(op);
+	if (retire)
+		stream_retire(s);
 }
 
 /* s's lock held. */
@@ -469,30 +638,41 @@ static CUresult start_worker(CUstream s)
 
 /* ---------------------------------------------------------------- enqueue */
 
+/* Adds o, an implicit dependency of new work, to deps (while its last
+ * operation is not done) and its clock to vc; reg_lock held. */
+static void implicit_dep(CUstream o, struct cuemu_spos *deps, size_t *n,
+			 size_t max, struct vclock *vc, int *err)
+{
+	uint64_t last = atomic_get(&o->enq_seq);
+
+	if (!last)
+		return;
+	if (atomic_get(&o->done_seq) < last && *n < max)
+		deps[(*n)++] = (struct cuemu_spos){ o->uid, last };
+	if (vc_snapshot(o, vc) < 0)
+		*err = -1;
+}
+
 /* The implicit dependencies of new work on s: the legacy stream waits for
  * every blocking stream of its device, a blocking stream for the legacy
- * stream. Adds them to deps (room for all streams) and their clocks to vc;
- * returns how many. */
+ * stream (the one stream it need look at). Adds them to deps (room for
+ * max) and their clocks to vc; returns how many. */
 static size_t implicit_deps(CUstream s, struct cuemu_spos *deps, size_t max,
 			    struct vclock *vc, int *err)
 {
 	CUstream o;
 	size_t n = 0;
 
-	pthread_mutex_lock(&reg_lock);
-	RB_FOREACH(o, uid_tree, &by_uid) {
-		bool dep = o != s && o->dev == s->dev &&
-			   ((s->kind == KIND_LEGACY && blocking(o)) ||
-			    (o->kind == KIND_LEGACY && blocking(s)));
-		uint64_t last = atomic_get(&o->enq_seq);
-		if (!dep || !last)
-			continue;
-		if (atomic_get(&o->done_seq) < last && n < max)
-			deps[n++] = (struct cuemu_spos){ o->uid, last };
-		if (vc_snapshot(o, vc) < 0)
-			*err = -1;
+	pthread_rwlock_rdlock(&reg_lock);
+	if (s->kind != KIND_LEGACY) {
+		if ((o = legacy[s->dev]))
+			implicit_dep(o, deps, &n, max, vc, err);
+	} else {
+		RB_FOREACH(o, uid_tree, &by_uid)
+			if (o != s && o->dev == s->dev && blocking(o))
+				implicit_dep(o, deps, &n, max, vc, err);
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	return n;
 }
 
@@ -501,26 +681,49 @@ static size_t stream_count(void)
 	CUstream o;
 	size_t n = 0;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	RB_FOREACH(o, uid_tree, &by_uid)
 		n++;
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	return n;
 }
 
+static bool deps_done(const struct op *op)
+{
+	for (size_t i = 0; i < op->ndeps; i++)
+		if (!cuemu_spos_done(op->deps[i]))
+			return false;
+	return true;
+}
+
+/* May op, of model work, run in the calling thread once s has nothing
+ * ahead of it? Not in a worker's thread (a host function or an emulated
+ * kernel calling the API: its thread is the kernel's, with its view of
+ * managed memory), not under the process lock (the operation may take
+ * it), not while time is scaled (the caller would sleep the operation's
+ * time), and only when everything it depends on is done. */
+static bool may_run_here(const struct op *op)
+{
+	return !self_worker && !cuemu_lock_held() && time_scale() == 0 &&
+	       deps_done(op);
+}
+
 /* Enqueues fn(arg) on s after the positions in deps (and the implicit ones)
- * and makes later work on s follow vc. drop: how a forked child gives back
- * an arg that fn owns (struct op). *seq gets the operation's number;
- * snap, if given, what the operation is ordered after (s's vector clock as
- * it enqueued, without s itself). */
+ * and makes later work on s follow vc. here: fn is model work that may run
+ * in the calling thread (internal.h); it does when may_run_here and s has
+ * nothing queued or running. drop: how a forked child gives back an arg
+ * that fn owns (struct op). *seq gets the operation's number; snap, if
+ * given, what the operation is ordered after (s's vector clock as it
+ * enqueued, without s itself). */
 static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
-			void (*drop)(void *arg),
+			void (*drop)(void *arg), bool here,
 			const struct cuemu_spos *deps, size_t ndeps,
 			const struct vclock *vc, uint64_t *seq,
 			struct vclock *snap)
 {
 	bool implicit = s->kind == KIND_LEGACY || blocking(s);
-	size_t room = ndeps + (implicit ? stream_count() + 1 : 0);
+	size_t room = ndeps + (!implicit ? 0 :
+			       s->kind == KIND_LEGACY ? stream_count() + 1 : 1);
 	struct vclock ivc = { 0 };
 	struct op *op;
 	CUresult r = CUDA_SUCCESS;
@@ -535,6 +738,7 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 	if (implicit)
 		op->ndeps += implicit_deps(s, op->deps + ndeps, room - ndeps,
 					   &ivc, &err);
+	here = here && may_run_here(op);
 	pthread_mutex_lock(&s->lock);
 	if (s->destroying)
 		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "stream %llu is "
@@ -543,16 +747,21 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 		 vc_merge(&s->vc, &ivc) < 0 ||
 		 (snap && vc_merge(snap, &s->vc) < 0))
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
-	if (r == CUDA_SUCCESS && !s->running)
+	/* Nothing queued and nothing running (the worker pops an operation
+	 * only once it has run, and an inline one stays at the head). */
+	here = here && !s->head;
+	if (r == CUDA_SUCCESS && !here && !s->running)
 		r = start_worker(s);
 	if (r == CUDA_SUCCESS) {
 		op->seq = __atomic_add_fetch(&s->enq_seq, 1, __ATOMIC_ACQ_REL);
+		op->claimed = here;
 		if (s->tail)
 			s->tail->next = op;
 		else
-			s->head = op;
+			__atomic_store_n(&s->head, op, __ATOMIC_RELEASE);
 		s->tail = op;
-		pthread_cond_signal(&s->cond);
+		if (!here)
+			pthread_cond_signal(&s->cond);
 		if (seq)
 			*seq = op->seq;
 	}
@@ -560,13 +769,21 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 	vc_free(&ivc);
 	if (r != CUDA_SUCCESS)
 		free(op);
+	else if (here)
+		run_inline(s, op);
 	return r;
 }
 
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
 {
-	/* internal.h: arg is malloc'd and fn frees it. */
-	return enqueue(s, fn, arg, free, NULL, 0, NULL, NULL, NULL);
+	/* internal.h: arg is malloc'd and fn frees it; model work. */
+	return enqueue(s, fn, arg, free, true, NULL, 0, NULL, NULL, NULL);
+}
+
+CUresult cuemu_stream_enqueue_user(CUstream s, cuemu_op_fn fn, void *arg)
+{
+	/* internal.h: user code runs on the worker, always. */
+	return enqueue(s, fn, arg, free, false, NULL, 0, NULL, NULL, NULL);
 }
 
 /* The host has seen p finish: its model time catches up. */
@@ -586,7 +803,8 @@ CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg)
 		fn(s, arg);
 		return CUDA_SUCCESS;
 	}
-	if ((r = enqueue(s, fn, arg, NULL, NULL, 0, NULL, &p.seq, NULL)) !=
+	if ((r = enqueue(s, fn, arg, NULL, true, NULL, 0, NULL, &p.seq,
+			 NULL)) !=
 	    CUDA_SUCCESS)
 		return r;
 	spos_wait(p);
@@ -603,7 +821,7 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p)
 		return CUDA_SUCCESS;
 	if (vc_raise(&vc, p.stream, p.seq) < 0)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
-	r = enqueue(s, NULL, NULL, NULL, &p, 1, &vc, NULL, NULL);
+	r = enqueue(s, NULL, NULL, NULL, true, &p, 1, &vc, NULL, NULL);
 	vc_free(&vc);
 	return r;
 }
@@ -630,6 +848,21 @@ int cuemu_stream_device(CUstream s)
 	return s->dev;
 }
 
+/* Model time at which s's operation seq ended, seq done: as spos_end_ns,
+ * from the caller's handle, without the registry. */
+static uint64_t stream_end_ns(CUstream s, uint64_t seq)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->ends[seq % END_RING].seq == seq)
+		ns = s->ends[seq % END_RING].ns;
+	else
+		ns = atomic_get(&s->clock);
+	pthread_mutex_unlock(&s->lock);
+	return ns;
+}
+
 CUresult cuemu_stream_sync(CUstream s)
 {
 	struct cuemu_spos p = cuemu_stream_pos(s);
@@ -637,6 +870,14 @@ CUresult cuemu_stream_sync(CUstream s)
 	if (self_worker == s)
 		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "a stream's own "
 				  "operation cannot wait for the stream");
+	/* An idle stream (the common case, now that work runs inline)
+	 * takes only its own lock, briefly. */
+	if (!p.seq)
+		return CUDA_SUCCESS;
+	if (atomic_get(&s->done_seq) >= p.seq) {
+		atomic_max(&host_ns, stream_end_ns(s, p.seq));
+		return CUDA_SUCCESS;
+	}
 	spos_wait(p);
 	host_saw(p);
 	return CUDA_SUCCESS;
@@ -654,7 +895,8 @@ static void child_after_fork(void)
 	CUstream s, next;
 	CUevent e;
 
-	pthread_mutex_init(&reg_lock, NULL);
+	pthread_rwlock_init(&reg_lock, NULL);
+	pthread_mutex_init(&ev_lock, NULL);
 	pthread_mutex_init(&done_lock, NULL);
 	pthread_cond_init(&done_cond, NULL);
 	RB_FOREACH(e, event_tree, &events)
@@ -723,13 +965,21 @@ static CUresult legacy_stream(int dev, CUstream *out)
 {
 	CUstream s;
 
-	pthread_mutex_lock(&reg_lock);
+	/* Made once and kept: the common case only reads. */
+	pthread_rwlock_rdlock(&reg_lock);
+	s = legacy[dev];
+	pthread_rwlock_unlock(&reg_lock);
+	if (s) {
+		*out = s;
+		return CUDA_SUCCESS;
+	}
+	pthread_rwlock_wrlock(&reg_lock);
 	if (!(s = legacy[dev]) &&
 	    (s = stream_new(cuemu_primary_ctx(dev), dev, 0, 0, KIND_LEGACY))) {
 		register_uid(s);
 		legacy[dev] = s;
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	if (!s)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "legacy stream");
 	*out = s;
@@ -760,9 +1010,9 @@ static CUresult per_thread_stream(CUcontext ctx, int dev, CUstream *out)
 		if (!(s = stream_new(ctx, dev, 0, 0, KIND_PER_THREAD)))
 			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 					  "per-thread stream");
-		pthread_mutex_lock(&reg_lock);
+		pthread_rwlock_wrlock(&reg_lock);
 		register_uid(s);
-		pthread_mutex_unlock(&reg_lock);
+		pthread_rwlock_unlock(&reg_lock);
 		per_thread[dev] = s;
 		/* Any non-NULL value: the destructor runs only for those. */
 		pthread_setspecific(per_thread_key, per_thread);
@@ -787,9 +1037,9 @@ CUresult cuemu_stream_get(CUstream h, CUstream *out)
 		       per_thread_stream(ctx, dev, out) :
 		       legacy_stream(dev, out);
 	}
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	s = RB_FIND(handle_tree, &streams, h);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	if (!s)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "stream %p does not exist", (void *)h);
@@ -805,10 +1055,10 @@ CUresult cuemu_stream_create(CUcontext ctx, unsigned int flags, int priority,
 
 	if (!s)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream");
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_wrlock(&reg_lock);
 	register_uid(s);
 	RB_INSERT(handle_tree, &streams, s);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	*out = s;
 	return CUDA_SUCCESS;
 }
@@ -821,8 +1071,9 @@ static void stream_destroy(CUstream s)
 	bool running;
 
 	pthread_mutex_lock(&s->lock);
-	s->destroying = true;
-	running = s->running;
+	__atomic_store_n(&s->destroying, true, __ATOMIC_RELEASE);
+	/* An operation running inline retires s when it ends (run_inline). */
+	running = s->running || s->head;
 	pthread_cond_signal(&s->cond);
 	pthread_mutex_unlock(&s->lock);
 	if (!running)
@@ -833,10 +1084,10 @@ CUresult cuemu_stream_release(CUstream h)
 {
 	CUstream s;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_wrlock(&reg_lock);
 	if ((s = RB_FIND(handle_tree, &streams, h)))
 		RB_REMOVE(handle_tree, &streams, s);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	if (!s)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "stream %p does not exist", (void *)h);
@@ -875,7 +1126,7 @@ static size_t positions(struct cuemu_spos **out, CUcontext ctx)
 
 	if (!(p = calloc(cap, sizeof *p)))
 		return 0;
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_rdlock(&reg_lock);
 	RB_FOREACH(s, uid_tree, &by_uid) {
 		bool match = !ctx || s->ctx == ctx ||
 			     (s->kind != KIND_USER &&
@@ -883,7 +1134,7 @@ static size_t positions(struct cuemu_spos **out, CUcontext ctx)
 		if (match && n < cap)
 			p[n++] = cuemu_stream_pos(s);
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	*out = p;
 	return n;
 }
@@ -921,7 +1172,7 @@ void cuemu_ctx_streams_destroy(CUcontext ctx)
 
 	if (cap && !(gone = calloc(cap, sizeof *gone)))
 		cap = 0;
-	pthread_mutex_lock(&reg_lock);
+	pthread_rwlock_wrlock(&reg_lock);
 	for (s = RB_MIN(handle_tree, &streams); s; s = next) {
 		next = RB_NEXT(handle_tree, &streams, s);
 		if (s->ctx == ctx && n < cap) {
@@ -929,7 +1180,7 @@ void cuemu_ctx_streams_destroy(CUcontext ctx)
 			gone[n++] = s;
 		}
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_rwlock_unlock(&reg_lock);
 	for (size_t i = 0; i < n; i++)
 		stream_destroy(gone[i]);
 	free(gone);
@@ -960,13 +1211,13 @@ static CUresult event_get(CUevent h, CUevent *out)
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&ev_lock);
 	if ((e = RB_FIND(event_tree, &events, h))) {
 		pthread_mutex_lock(&e->lock);
 		e->refs++;
 		pthread_mutex_unlock(&e->lock);
 	}
-	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_unlock(&ev_lock);
 	if (!e)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "event %p does not exist", (void *)h);
@@ -983,9 +1234,9 @@ CUresult cuemu_event_new(unsigned int Flags, CUevent *phEvent)
 	e->flags = Flags;
 	e->refs = 1;
 	pthread_mutex_init(&e->lock, NULL);
-	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&ev_lock);
 	RB_INSERT(event_tree, &events, e);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_unlock(&ev_lock);
 	*phEvent = e;
 	return CUDA_SUCCESS;
 }
@@ -994,10 +1245,10 @@ CUresult cuemu_event_release(CUevent hEvent)
 {
 	CUevent e;
 
-	pthread_mutex_lock(&reg_lock);
+	pthread_mutex_lock(&ev_lock);
 	if ((e = RB_FIND(event_tree, &events, hEvent)))
 		RB_REMOVE(event_tree, &events, e);
-	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_unlock(&ev_lock);
 	if (!e)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "event %p does not exist", (void *)hEvent);
@@ -1054,8 +1305,8 @@ CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 	*rec = (struct record){ e, gen };
 	/* The record is an operation of s and holds the reference taken
 	 * above until it is reached. */
-	if ((r = enqueue(s, record_op, rec, record_drop, NULL, 0, NULL, &seq,
-			 &vc)) !=
+	if ((r = enqueue(s, record_op, rec, record_drop, true, NULL, 0, NULL,
+			 &seq, &vc)) !=
 	    CUDA_SUCCESS) {
 		vc_free(&vc);
 		free(rec);
@@ -1200,7 +1451,8 @@ CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 	event_unref(e);
 	/* Waiting for an event never recorded waits for nothing. */
 	if (r == CUDA_SUCCESS && recorded && pos.stream != s->uid)
-		r = enqueue(s, NULL, NULL, NULL, &pos, 1, &vc, NULL, NULL);
+		r = enqueue(s, NULL, NULL, NULL, true, &pos, 1, &vc, NULL,
+			    NULL);
 	vc_free(&vc);
 	return r;
 }

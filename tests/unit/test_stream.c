@@ -3,9 +3,12 @@
  * streams through events, the legacy default stream against blocking and
  * non-blocking streams, per-thread streams, callbacks and host functions,
  * queries while work is pending, elapsed model time of a copy, destroyed
- * handles, and the runtime API's stream and event calls. (Work in a forked
- * child is unsupported, as libcuemu(3) says, and so not specified here;
- * how long CUEMU_TIME_SCALE sleeps is a timing, for bench/.)
+ * handles, the runtime API's stream and event calls, and where work runs:
+ * model work on an idle stream in the calling thread, behind anything
+ * queued or running, host functions always on the worker. (Work in a
+ * forked child is unsupported, as libcuemu(3) says, and so not specified
+ * here, except that a stream is not left stuck by work another thread was
+ * running; how long CUEMU_TIME_SCALE sleeps is a timing, for bench/.)
  *
  * Work is held back by host functions that wait on a semaphore, so "not
  * yet" is observed for certain: nothing can run past a gate until the test
@@ -16,10 +19,14 @@
  */
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuda.h"
@@ -647,10 +654,223 @@ static void runtime(void)
 	sem_destroy(&gate);
 }
 
+/* ---------------------------------------------------------------- where work runs */
+
+/* The thread a host function ran in. */
+static void note_thread(void *arg)
+{
+	*(pthread_t *)arg = pthread_self();
+}
+
+static void note_thread_cb(CUstream s, CUresult status, void *arg)
+{
+	note_thread(arg);
+}
+
+static void host_work_on_worker(void)
+{
+	pthread_t f, c, k, me = pthread_self();
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuLaunchHostFunc(s, note_thread, &f);
+	cuStreamSynchronize(s);
+	ok(!pthread_equal(f, me), "a host function on an idle stream runs on "
+	   "the worker, never in the caller's thread");
+	cuStreamAddCallback(s, note_thread_cb, &c, 0);
+	cuStreamSynchronize(s);
+	ok(!pthread_equal(c, me), "... a callback too");
+	cuemuLaunchHostFunc(s, note_thread, &k);
+	cuStreamSynchronize(s);
+	ok(!pthread_equal(k, me), "... and an emulated kernel");
+	cuStreamDestroy(s);
+}
+
+/* The first byte of a pinned buffer, as a host function reads it. */
+struct peek {
+	volatile unsigned char *p;
+	int seen;
+};
+
+static void peek(void *arg)
+{
+	struct peek *k = arg;
+
+	k->seen = k->p[0];
+}
+
+static void model_work_inline(void)
+{
+	unsigned char *h = NULL;
+	struct peek before, after;
+	CUstream s;
+	CUevent e;
+	sem_t gate;
+
+	sem_init(&gate, 0, 0);
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e, CU_EVENT_DEFAULT);
+	if (cuMemHostAlloc((void **)&h, 4096, 0) != CUDA_SUCCESS)
+		h = NULL;
+	ok(h != NULL, "pinned memory for the memsets");
+	if (!h)
+		return;
+	h[0] = 0;
+	is_res(cuMemsetD8Async((CUdeviceptr)h, 0x11, 4096, s), CUDA_SUCCESS,
+	       "a memset on an idle stream");
+	ok(h[0] == 0x11 && cuStreamQuery(s) == CUDA_SUCCESS,
+	   "... has run when the call returns: it ran in the caller's thread");
+	cuEventRecord(e, s);
+	is_res(cuEventQuery(e), CUDA_SUCCESS,
+	   "a record on an idle stream is reached when the call returns");
+
+	before.p = after.p = h;
+	arm_gate();
+	cuLaunchHostFunc(s, gate_wait, &gate);
+	cuLaunchHostFunc(s, peek, &before);
+	cuMemsetD8Async((CUdeviceptr)h, 0x22, 4096, s);
+	cuLaunchHostFunc(s, peek, &after);
+	ok(await_flag(&gate_reached), "a host function holds the stream at a gate");
+	ok(h[0] == 0x11 && cuStreamQuery(s) == CUDA_ERROR_NOT_READY,
+	   "a memset enqueued behind it has not run: it queued behind");
+	sem_post(&gate);
+	cuStreamSynchronize(s);
+	ok(before.seen == 0x11 && after.seen == 0x22 && h[0] == 0x22,
+	   "... and ran on the worker in stream order");
+	cuMemFreeHost(h);
+	cuEventDestroy(e);
+	cuStreamDestroy(s);
+	sem_destroy(&gate);
+}
+
+/* A page that holds a copy in the middle: reading it faults, and the
+ * handler waits until the test lets it go, then opens the page. The copy
+ * is pageable memory the runtime does not know, so the fault comes here
+ * (the runtime passes on the faults that are not its own). */
+static unsigned char *held_page;
+static int held_reached, held_go;
+static pthread_t held_thread;
+
+static void held_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	if ((unsigned char *)si->si_addr < held_page ||
+	    (unsigned char *)si->si_addr >= held_page + 4096) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	held_thread = pthread_self();
+	__atomic_store_n(&held_reached, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&held_go, __ATOMIC_ACQUIRE))
+		nanosleep(&ms, NULL);
+	mprotect(held_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+struct held_copy {
+	CUcontext ctx;
+	CUstream s;
+	unsigned char *dst;
+	CUresult r;
+};
+
+static void *copy_held(void *arg)
+{
+	struct held_copy *c = arg;
+
+	cuCtxSetCurrent(c->ctx);
+	c->r = cuMemcpyAsync((CUdeviceptr)c->dst, (CUdeviceptr)held_page,
+			     4096, c->s);
+	return NULL;
+}
+
+/* In a child forked while another thread runs an operation inline: the
+ * stream takes and finishes new work. Exit status 0 if so. */
+static void child_uses_stream(CUstream s, unsigned char *h)
+{
+	alarm(10);
+	h[0] = 0;
+	if (cuMemsetD8Async((CUdeviceptr)h, 0x44, 16, s) != CUDA_SUCCESS ||
+	    cuStreamSynchronize(s) != CUDA_SUCCESS || h[0] != 0x44)
+		_exit(1);
+	_exit(0);
+}
+
+static void held_inline(void)
+{
+	struct held_copy c = { 0 };
+	unsigned char *h = NULL, *dst = NULL;
+	struct peek after = { 0 };
+	pthread_t t;
+	pid_t pid;
+	int flag = 0, status = -1;
+
+	held_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cuMemHostAlloc((void **)&h, 4096, 0);
+	cuMemHostAlloc((void **)&dst, 4096, 0);
+	if (held_page == MAP_FAILED || !h || !dst) {
+		ok(0, "memory for the held copy");
+		return;
+	}
+	memset(held_page, 0x77, 4096);
+	memset(dst, 0, 4096);
+	mprotect(held_page, 4096, PROT_NONE);
+	cuStreamCreate(&c.s, CU_STREAM_NON_BLOCKING);
+	cuCtxGetCurrent(&c.ctx);
+	c.dst = dst;
+	pthread_create(&t, NULL, copy_held, &c);
+	ok(await_flag(&held_reached), "a copy on an idle stream is held in "
+	   "the middle");
+	ok(pthread_equal(held_thread, t), "... in the thread that called it: "
+	   "it runs inline");
+
+	after.p = dst;
+	cuLaunchHostFunc(c.s, raise_flag, &flag);
+	cuLaunchHostFunc(c.s, peek, &after);
+	cuMemsetD8Async((CUdeviceptr)h, 0x33, 16, c.s);
+	usleep(50 * 1000);
+	ok(!flag_of(&flag) && cuStreamQuery(c.s) == CUDA_ERROR_NOT_READY,
+	   "work enqueued while it runs waits for it");
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		child_uses_stream(c.s, h);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a child forked "
+	   "while another thread runs an operation inline uses the stream");
+
+	__atomic_store_n(&held_go, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	is_res(c.r, CUDA_SUCCESS, "the held copy finishes");
+	is_res(cuStreamSynchronize(c.s), CUDA_SUCCESS, "... then the work "
+	       "behind it");
+	ok(flag_of(&flag) && after.seen == 0x77 && h[0] == 0x33,
+	   "... in stream order, after the copy");
+	cuStreamDestroy(c.s);
+	cuMemFreeHost(h);
+	cuMemFreeHost(dst);
+	munmap(held_page, 4096);
+}
+
+/* Before the runtime installs its own handler, which passes on to this
+ * one the faults that are not its own. */
+static void held_install(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_sigaction = held_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+}
+
 int main(void)
 {
 	CUcontext ctx;
 
+	held_install();
 	setenv("CUEMU_CONTROL", "0", 1);
 	unsetenv("CUEMU_TIME_SCALE");
 	unsetenv("CUEMU_TOPOLOGY");
@@ -672,6 +892,9 @@ int main(void)
 	host_func_calls_api();
 	model_time();
 	runtime();
+	host_work_on_worker();
+	model_work_inline();
+	held_inline();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
