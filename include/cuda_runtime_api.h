@@ -86,8 +86,6 @@ cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority,
     int *greatestPriority);
 cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags);
 cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int *flags);
-cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags,
-    unsigned int flags);
 
 /* ---- streams */
 cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *pStream);

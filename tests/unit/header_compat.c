@@ -1625,7 +1625,6 @@ static void header_set(void)
 	ENTRY(cudaDeviceGetStreamPriorityRange, cudaError_t (*)(int *, int *));
 	ENTRY(cudaSetDeviceFlags, cudaError_t (*)(unsigned int));
 	ENTRY(cudaGetDeviceFlags, cudaError_t (*)(unsigned int *));
-	ENTRY(cudaInitDevice, cudaError_t (*)(int, unsigned int, unsigned int));
 	ENTRY(cudaGetDeviceProperties, cudaError_t (*)(struct cudaDeviceProp *, int));
 	ENTRY(cudaProfilerStart, cudaError_t (*)(void));
 	ENTRY(cudaProfilerStop, cudaError_t (*)(void));
