@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cuda.h"
+#include "cuda_runtime_api.h"
 #include "bench.h"
 
 struct core_ctx {
@@ -108,6 +109,16 @@ static int stream_query_idle(void *arg)
 	return cuStreamQuery(((struct core_ctx *)arg)->s) != CUDA_SUCCESS;
 }
 
+/* The whole structure, about 90 attribute reads: what a program that
+ * prints or checks its device pays. */
+static int get_device_properties(void *arg)
+{
+	struct cudaDeviceProp p;
+
+	(void)arg;
+	return cudaGetDeviceProperties(&p, 0) != cudaSuccess;
+}
+
 const struct bench_row bench_core_rows[] = {
 	{ "cuCtxGetCurrent", 50, NULL, ctx_get_current, NULL, 0, NULL },
 	{ "cuDeviceGetAttribute concurrent_managed", 54, NULL,
@@ -124,5 +135,8 @@ const struct bench_row bench_core_rows[] = {
 	  stream_sync_idle, stream_teardown, 0, NULL },
 	{ "cuStreamQuery idle stream", 1408, stream_setup, stream_query_idle,
 	  stream_teardown, 0, NULL },
+	/* No measurement of the real runtime's (0: none to show). */
+	{ "cudaGetDeviceProperties", 0, NULL, get_device_properties, NULL, 0,
+	  NULL },
 	{ 0 }
 };
