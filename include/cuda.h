@@ -10,8 +10,8 @@
  * this header links against the same symbols as one built for CUDA 13, and
  * every enumerator and structure has the CUDA 13 value and layout.
  */
-#ifndef CUEMU_CUDA_H
-#define CUEMU_CUDA_H
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
 
 #include <stddef.h>
 #include <stdint.h>
@@ -1091,8 +1091,49 @@ CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out,
                                         CUmemoryPool pool,
                                         CUmemPoolPtrExportData *shareData);
 
+/* ---- context settings and PCI identity, around memory work */
+
+/* cuCtxGetLimit / cuCtxSetLimit. */
+typedef enum CUlimit_enum {
+    CU_LIMIT_STACK_SIZE                       = 0x00,
+    CU_LIMIT_PRINTF_FIFO_SIZE                 = 0x01,
+    CU_LIMIT_MALLOC_HEAP_SIZE                 = 0x02,
+    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH           = 0x03,
+    CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 0x04,
+    CU_LIMIT_MAX_L2_FETCH_GRANULARITY         = 0x05,
+    CU_LIMIT_PERSISTING_L2_CACHE_SIZE         = 0x06,
+    CU_LIMIT_SHMEM_SIZE                       = 0x07,
+    CU_LIMIT_CIG_ENABLED                      = 0x08,
+    CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED       = 0x09,
+    CU_LIMIT_MAX
+} CUlimit;
+
+/* cuCtxGetCacheConfig / cuCtxSetCacheConfig. */
+typedef enum CUfunc_cache_enum {
+    CU_FUNC_CACHE_PREFER_NONE   = 0x00,
+    CU_FUNC_CACHE_PREFER_SHARED = 0x01,
+    CU_FUNC_CACHE_PREFER_L1     = 0x02,
+    CU_FUNC_CACHE_PREFER_EQUAL  = 0x03
+} CUfunc_cache;
+
+/* cuCtxGetSharedMemConfig / cuCtxSetSharedMemConfig (deprecated). */
+typedef enum CUsharedconfig_enum {
+    CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE    = 0x00,
+    CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE  = 0x01,
+    CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 0x02
+} CUsharedconfig;
+
+CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* CUEMU_CUDA_H */
+#endif /* __cuda_cuda_h__ */

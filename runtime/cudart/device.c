@@ -305,6 +305,70 @@ static void fill_memory(struct cudaDeviceProp *p, int d)
 		CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED);
 }
 
+/* The texture and surface limits, and the identity fields the others
+ * leave: every member of the CUDA 13 structure comes from the device. */
+static void fill_textures(struct cudaDeviceProp *p, int d)
+{
+#define A(name) attr(d, CU_DEVICE_ATTRIBUTE_MAXIMUM_##name)
+	p->maxTexture1D = A(TEXTURE1D_WIDTH);
+	p->maxTexture1DMipmap = A(TEXTURE1D_MIPMAPPED_WIDTH);
+	p->maxTexture2D[0] = A(TEXTURE2D_WIDTH);
+	p->maxTexture2D[1] = A(TEXTURE2D_HEIGHT);
+	p->maxTexture2DMipmap[0] = A(TEXTURE2D_MIPMAPPED_WIDTH);
+	p->maxTexture2DMipmap[1] = A(TEXTURE2D_MIPMAPPED_HEIGHT);
+	p->maxTexture2DLinear[0] = A(TEXTURE2D_LINEAR_WIDTH);
+	p->maxTexture2DLinear[1] = A(TEXTURE2D_LINEAR_HEIGHT);
+	p->maxTexture2DLinear[2] = A(TEXTURE2D_LINEAR_PITCH);
+	p->maxTexture2DGather[0] = A(TEXTURE2D_GATHER_WIDTH);
+	p->maxTexture2DGather[1] = A(TEXTURE2D_GATHER_HEIGHT);
+	p->maxTexture3D[0] = A(TEXTURE3D_WIDTH);
+	p->maxTexture3D[1] = A(TEXTURE3D_HEIGHT);
+	p->maxTexture3D[2] = A(TEXTURE3D_DEPTH);
+	p->maxTexture3DAlt[0] = A(TEXTURE3D_WIDTH_ALTERNATE);
+	p->maxTexture3DAlt[1] = A(TEXTURE3D_HEIGHT_ALTERNATE);
+	p->maxTexture3DAlt[2] = A(TEXTURE3D_DEPTH_ALTERNATE);
+	p->maxTextureCubemap = A(TEXTURECUBEMAP_WIDTH);
+	p->maxTexture1DLayered[0] = A(TEXTURE1D_LAYERED_WIDTH);
+	p->maxTexture1DLayered[1] = A(TEXTURE1D_LAYERED_LAYERS);
+	p->maxTexture2DLayered[0] = A(TEXTURE2D_LAYERED_WIDTH);
+	p->maxTexture2DLayered[1] = A(TEXTURE2D_LAYERED_HEIGHT);
+	p->maxTexture2DLayered[2] = A(TEXTURE2D_LAYERED_LAYERS);
+	p->maxTextureCubemapLayered[0] = A(TEXTURECUBEMAP_LAYERED_WIDTH);
+	p->maxTextureCubemapLayered[1] = A(TEXTURECUBEMAP_LAYERED_LAYERS);
+	p->maxSurface1D = A(SURFACE1D_WIDTH);
+	p->maxSurface2D[0] = A(SURFACE2D_WIDTH);
+	p->maxSurface2D[1] = A(SURFACE2D_HEIGHT);
+	p->maxSurface3D[0] = A(SURFACE3D_WIDTH);
+	p->maxSurface3D[1] = A(SURFACE3D_HEIGHT);
+	p->maxSurface3D[2] = A(SURFACE3D_DEPTH);
+	p->maxSurface1DLayered[0] = A(SURFACE1D_LAYERED_WIDTH);
+	p->maxSurface1DLayered[1] = A(SURFACE1D_LAYERED_LAYERS);
+	p->maxSurface2DLayered[0] = A(SURFACE2D_LAYERED_WIDTH);
+	p->maxSurface2DLayered[1] = A(SURFACE2D_LAYERED_HEIGHT);
+	p->maxSurface2DLayered[2] = A(SURFACE2D_LAYERED_LAYERS);
+	p->maxSurfaceCubemap = A(SURFACECUBEMAP_WIDTH);
+	p->maxSurfaceCubemapLayered[0] = A(SURFACECUBEMAP_LAYERED_WIDTH);
+	p->maxSurfaceCubemapLayered[1] = A(SURFACECUBEMAP_LAYERED_LAYERS);
+#undef A
+	p->surfaceAlignment = (size_t)attr(d,
+		CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT);
+	p->tccDriver = attr(d, CU_DEVICE_ATTRIBUTE_TCC_DRIVER);
+	p->isMultiGpuBoard = attr(d, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD);
+	p->multiGpuBoardGroupID = attr(d,
+		CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID);
+	p->gpuDirectRDMAFlushWritesOptions = (unsigned int)attr(d,
+		CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS);
+	p->gpuDirectRDMAWritesOrdering = attr(d,
+		CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING);
+	p->mpsEnabled = attr(d, CU_DEVICE_ATTRIBUTE_MPS_ENABLED);
+	p->gpuPciDeviceID = (unsigned int)attr(d,
+		CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID);
+	p->gpuPciSubsystemID = (unsigned int)attr(d,
+		CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID);
+	p->hostNumaMultinodeIpcSupported = attr(d,
+		CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED);
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
 	CUuuid uuid;
@@ -325,6 +389,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	fill_limits(prop, device);
 	fill_hardware(prop, device);
 	fill_memory(prop, device);
+	fill_textures(prop, device);
 	return cudaSuccess;
 }
 

@@ -419,18 +419,23 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
+	size_t freed;
 	CUresult r;
 
 	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
 		return r;
 	/* Work in flight finishes; the context keeps its handle and its
-	 * retain count but loses its state (flags, peer access). */
+	 * retain count but loses its state (flags, peer access, limits) and
+	 * every allocation made in it, as the driver documents. */
 	cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
+	freed = cuemu_ctx_free_memory(cuemu_primary_ctx(dev));
 	cuemu_lock();
 	cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 	cuemu_ctx_set_flags(cuemu_primary_ctx(dev), 0);
+	cuemu_ctx_reset_settings(cuemu_primary_ctx(dev));
 	cuemu_unlock();
-	cuemu_event_log("context", "primary reset dev=%d", dev);
+	cuemu_event_log("context", "primary reset dev=%d freed=%zu", dev,
+			freed);
 	return CUDA_SUCCESS;
 }
 

@@ -30,6 +30,13 @@ struct CUctx_st {
 	bool alive;              /* atomic: created and not destroyed */
 	unsigned int refs;       /* primary: retain count (active while > 0) */
 	uint32_t peers;          /* atomic: devices this context may reach */
+	/* Settings of cuCtxSetLimit/SetCacheConfig/SetSharedMemConfig; a
+	 * limit whose bit in limits_set is clear reads as its default. Lock
+	 * held to change; reset with the context. */
+	size_t limits[CUEMU_CTX_LIMITS];
+	uint32_t limits_set;
+	int cache_config;
+	int shmem_config;
 	struct CUctx_st *next;   /* created contexts: immutable once listed */
 };
 
@@ -121,8 +128,10 @@ CUresult cuemu_model_init(void)
 			       cuemu_errmsg());
 		goto out;
 	}
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
 		primaries[d].dev = d;
+		cuemu_ctx_reset_settings(&primaries[d]);
+	}
 	pthread_atfork(fork_prepare, fork_done, fork_done);
 	for (int i = 0; i < n_init_hooks; i++)
 		init_hooks[i]();
@@ -198,6 +207,7 @@ CUcontext cuemu_ctx_new(int dev, unsigned int flags)
 	if (c) {
 		c->dev = dev;
 		c->flags = flags;
+		cuemu_ctx_reset_settings(c);
 		__atomic_store_n(&c->peers, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&c->alive, true, __ATOMIC_RELEASE);
 	}
@@ -338,4 +348,56 @@ bool cuemu_peer_enabled(int from_dev, int to_dev)
 		    __ATOMIC_ACQUIRE) && cuemu_ctx_has_peer(c, to_dev))
 			return true;
 	return false;
+}
+
+/* ------------------------------------------------------------ settings */
+
+/* The limits of a fresh context on the Hopper parts the default machine
+ * models: the driver's documented defaults (1 KiB stack, 1 MiB printf
+ * FIFO, 8 MiB device heap, sync depth 2, 2048 pending launches, 64-byte
+ * L2 fetch granularity, no persisting L2, not a CIG context). */
+static const size_t limit_defaults[CUEMU_CTX_LIMITS] = {
+	[CU_LIMIT_STACK_SIZE] = 1024,
+	[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20,
+	[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20,
+	[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2,
+	[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
+	[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
+	[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0,
+	[CU_LIMIT_CIG_ENABLED] = 0,
+};
+
+void cuemu_ctx_reset_settings(CUcontext ctx)
+{
+	ctx->limits_set = 0;
+	ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
+	ctx->shmem_config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+}
+
+size_t cuemu_ctx_limit(CUcontext ctx, int limit)
+{
+	if (ctx->limits_set & (1u << limit))
+		return ctx->limits[limit];
+	return limit_defaults[limit];
+}
+
+void cuemu_ctx_set_limit(CUcontext ctx, int limit, size_t value)
+{
+	ctx->limits[limit] = value;
+	ctx->limits_set |= 1u << limit;
+}
+
+int cuemu_ctx_cache_config(CUcontext ctx)
+{
+	return ctx->cache_config;
+}
+
+void cuemu_ctx_set_cache_config(CUcontext ctx, int config)
+{
+	ctx->cache_config = config;
+}
+
+int cuemu_ctx_shmem_config(CUcontext ctx)
+{
+	return ctx->shmem_config;
 }

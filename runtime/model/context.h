@@ -45,6 +45,18 @@ void cuemu_ctx_unstack(CUcontext ctx);
 
 /* Peers: a link the topology knows between two different devices, and
  * what a context was allowed to reach. */
+/* Per-context settings: limits (CUlimit values below CUEMU_CTX_LIMITS),
+ * cache and shared-memory configuration (the bank width, fixed). Changes
+ * lock held; a fresh or
+ * reset context has the defaults. */
+#define CUEMU_CTX_LIMITS CU_LIMIT_MAX
+void cuemu_ctx_reset_settings(CUcontext ctx);
+size_t cuemu_ctx_limit(CUcontext ctx, int limit);
+void cuemu_ctx_set_limit(CUcontext ctx, int limit, size_t value);
+int cuemu_ctx_cache_config(CUcontext ctx);
+void cuemu_ctx_set_cache_config(CUcontext ctx, int config);
+int cuemu_ctx_shmem_config(CUcontext ctx);
+
 bool cuemu_peer_link(int a, int b);
 bool cuemu_ctx_has_peer(CUcontext c, int dev);
 void cuemu_ctx_set_peer(CUcontext c, int dev, bool on);

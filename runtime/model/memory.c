@@ -413,3 +413,51 @@ bool cuemu_alloc_set_label(uintptr_t p, const char *label)
 	cuemu_obj_changed(a->id);
 	return true;
 }
+
+/* ------------------------------------------------- a context's memory */
+
+/*
+ * Frees every device, pinned, registered and managed allocation made in
+ * ctx, as resetting a primary context does: the addresses are gathered
+ * under the lock, then each goes through its own free path (which takes
+ * the lock itself and synchronizes as that path does). Pool blocks and
+ * VMM mappings belong to pools and reservations, which outlive the reset
+ * here. Returns how many allocations went.
+ */
+size_t cuemu_ctx_free_memory(CUcontext ctx)
+{
+	struct cuemu_alloc *a;
+	struct { uintptr_t base; enum cuemu_kind kind; } *v = NULL, *nv;
+	size_t n = 0, cap = 0, freed = 0;
+
+	cuemu_lock();
+	for (a = cuemu_va_first(); a; a = cuemu_va_next(a)) {
+		if (a->ctx != ctx || (a->kind != CUEMU_KIND_DEVICE &&
+		    a->kind != CUEMU_KIND_HOST &&
+		    a->kind != CUEMU_KIND_REGISTERED &&
+		    a->kind != CUEMU_KIND_MANAGED))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			if (!(nv = realloc(v, cap * sizeof *v)))
+				break;	/* what was gathered still goes */
+			v = nv;
+		}
+		v[n].base = a->base;
+		v[n++].kind = a->kind;
+	}
+	cuemu_unlock();
+	for (size_t i = 0; i < n; i++) {
+		CUresult r;
+
+		if (v[i].kind == CUEMU_KIND_HOST)
+			r = cuemu_host_free((void *)v[i].base);
+		else if (v[i].kind == CUEMU_KIND_REGISTERED)
+			r = cuemu_host_unregister(v[i].base);
+		else
+			r = cuemu_device_free(v[i].base);
+		freed += r == CUDA_SUCCESS;
+	}
+	free(v);
+	return freed;
+}

@@ -112,6 +112,9 @@ CUresult cuemu_host_register(CUcontext ctx, int dev, uintptr_t p,
 /* Forgets the registration that starts at p (not NULL), after every
  * stream. Takes the lock. */
 CUresult cuemu_host_unregister(uintptr_t p);
+/* Frees every device, pinned, registered and managed allocation made in
+ * ctx (a primary context's reset); how many went. Lock not held. */
+size_t cuemu_ctx_free_memory(CUcontext ctx);
 
 /* The range cuMemGetAddressRange answers for p, dev asking: the
  * allocation, or the one mapping of a reservation, that contains it;

@@ -7,7 +7,7 @@
 # read the same in both. Prints TAP.
 #
 # Environment: srcdir (the source tree, as automake sets it), CC (default
-# cc), CUEMU_CUDA_INCLUDE (the toolkit headers, default
+# cc), CXX (default c++), CUEMU_CUDA_INCLUDE (the toolkit headers, default
 # /usr/local/cuda/include).
 
 srcdir=${srcdir:-$(dirname "$0")/../..}
@@ -30,14 +30,34 @@ pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 diag() { sed 's/^/# /' "$1"; }
 
-# 1. Each header alone, as strict C11.
-for h in cuda.h cuda_runtime_api.h cuda_runtime.h cuemu.h; do
+# The toolkit's header set as include/ has it (cudaTypedefs.h is checked
+# where it lands), and cuemu.h.
+headers="cuda.h cuda_runtime_api.h cuda_runtime.h builtin_types.h
+driver_types.h vector_types.h library_types.h device_types.h host_defines.h
+cuda_profiler_api.h cudaProfiler.h cuemu.h"
+CXX=${CXX:-c++}
+
+# 1. Each header alone, as strict C11, and as C++17 where a C++ compiler
+# is here: wrapper libraries include them from C++.
+for h in $headers; do
 	printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/alone.c"
 	if $CC -std=c11 -Wall -Wextra -pedantic -Werror -I"$ours" \
 	    -c "$tmp/alone.c" -o "$tmp/alone.o" >"$tmp/alone.log" 2>&1; then
 		pass "include/$h compiles alone, warning-free, as C11"
 	else
 		fail "include/$h compiles alone, warning-free, as C11"
+		diag "$tmp/alone.log"
+	fi
+	if ! command -v "$CXX" >/dev/null 2>&1; then
+		n=$((n + 1)); echo "ok $n # SKIP no C++ compiler for include/$h"
+		continue
+	fi
+	cp "$tmp/alone.c" "$tmp/alone.cc"
+	if $CXX -std=c++17 -Wall -Wextra -pedantic -Werror -I"$ours" \
+	    -c "$tmp/alone.cc" -o "$tmp/alone.o" >"$tmp/alone.log" 2>&1; then
+		pass "include/$h compiles alone, warning-free, as C++17"
+	else
+		fail "include/$h compiles alone, warning-free, as C++17"
 		diag "$tmp/alone.log"
 	fi
 done

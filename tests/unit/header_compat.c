@@ -21,7 +21,11 @@
 #include <stdio.h>
 
 #include <cuda.h>
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
+#include <builtin_types.h>
+#include <library_types.h>
+#include <cuda_profiler_api.h>
+#include <cudaProfiler.h>
 
 static int facts;
 
@@ -1395,6 +1399,247 @@ static void runtime_entries(void)
 	      cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData));
 }
 
+/* The rest of the toolkit's header set (builtin_types.h and what it
+ * includes, library_types.h, the profiler headers): the guard macros that
+ * programs test, the vector types' layouts, and the device, limit and
+ * profiler types and entries that programs use around their memory work. */
+static void header_set(void)
+{
+#ifdef __cuda_cuda_h__
+	fact("__cuda_cuda_h__ is defined");
+#else
+	fact("__cuda_cuda_h__ is not defined");
+#endif
+#ifdef __CUDA_RUNTIME_H__
+	fact("__CUDA_RUNTIME_H__ is defined");
+#else
+	fact("__CUDA_RUNTIME_H__ is not defined");
+#endif
+#ifdef __CUDA_RUNTIME_API_H__
+	fact("__CUDA_RUNTIME_API_H__ is defined");
+#else
+	fact("__CUDA_RUNTIME_API_H__ is not defined");
+#endif
+#ifdef __DRIVER_TYPES_H__
+	fact("__DRIVER_TYPES_H__ is defined");
+#else
+	fact("__DRIVER_TYPES_H__ is not defined");
+#endif
+#ifdef __VECTOR_TYPES_H__
+	fact("__VECTOR_TYPES_H__ is defined");
+#else
+	fact("__VECTOR_TYPES_H__ is not defined");
+#endif
+#ifdef __LIBRARY_TYPES_H__
+	fact("__LIBRARY_TYPES_H__ is defined");
+#else
+	fact("__LIBRARY_TYPES_H__ is not defined");
+#endif
+#ifdef __DEVICE_TYPES_H__
+	fact("__DEVICE_TYPES_H__ is defined");
+#else
+	fact("__DEVICE_TYPES_H__ is not defined");
+#endif
+#ifdef __CUDA_PROFILER_API_H__
+	fact("__CUDA_PROFILER_API_H__ is defined");
+#else
+	fact("__CUDA_PROFILER_API_H__ is not defined");
+#endif
+#ifdef cuda_profiler_H
+	fact("cuda_profiler_H is defined");
+#else
+	fact("cuda_profiler_H is not defined");
+#endif
+#ifdef CU_UUID_HAS_BEEN_DEFINED
+	fact("CU_UUID_HAS_BEEN_DEFINED is defined");
+#else
+	fact("CU_UUID_HAS_BEEN_DEFINED is not defined");
+#endif
+	SIZE(char1);
+	SIZE(char2);
+	SIZE(char3);
+	SIZE(char4);
+	SIZE(uchar1);
+	SIZE(uchar2);
+	SIZE(uchar3);
+	SIZE(uchar4);
+	SIZE(short1);
+	SIZE(short2);
+	SIZE(short3);
+	SIZE(short4);
+	SIZE(ushort1);
+	SIZE(ushort2);
+	SIZE(ushort3);
+	SIZE(ushort4);
+	SIZE(int1);
+	SIZE(int2);
+	SIZE(int3);
+	SIZE(int4);
+	SIZE(uint1);
+	SIZE(uint2);
+	SIZE(uint3);
+	SIZE(uint4);
+	SIZE(long1);
+	SIZE(long2);
+	SIZE(long3);
+	SIZE(long4_16a);
+	SIZE(long4_32a);
+	SIZE(ulong1);
+	SIZE(ulong2);
+	SIZE(ulong3);
+	SIZE(ulong4_16a);
+	SIZE(ulong4_32a);
+	SIZE(float1);
+	SIZE(float2);
+	SIZE(float3);
+	SIZE(float4);
+	SIZE(longlong1);
+	SIZE(longlong2);
+	SIZE(longlong3);
+	SIZE(longlong4_16a);
+	SIZE(longlong4_32a);
+	SIZE(ulonglong1);
+	SIZE(ulonglong2);
+	SIZE(ulonglong3);
+	SIZE(ulonglong4_16a);
+	SIZE(ulonglong4_32a);
+	SIZE(double1);
+	SIZE(double2);
+	SIZE(double3);
+	SIZE(double4_16a);
+	SIZE(double4_32a);
+	SIZE(dim3);
+	OFFSET(dim3, z);
+	SIZE(struct cudaPitchedPtr);
+	OFFSET(struct cudaPitchedPtr, ysize);
+	SIZE(struct cudaExtent);
+	SIZE(struct cudaPos);
+	SIZE(cudaIpcMemHandle_t);
+	SIZE(cudaIpcEventHandle_t);
+	VALUE(CUDA_IPC_HANDLE_SIZE);
+	VALUE(cudaLimitStackSize);
+	VALUE(cudaLimitPrintfFifoSize);
+	VALUE(cudaLimitMallocHeapSize);
+	VALUE(cudaLimitDevRuntimeSyncDepth);
+	VALUE(cudaLimitDevRuntimePendingLaunchCount);
+	VALUE(cudaLimitMaxL2FetchGranularity);
+	VALUE(cudaLimitPersistingL2CacheSize);
+	VALUE(cudaFuncCachePreferNone);
+	VALUE(cudaFuncCachePreferShared);
+	VALUE(cudaFuncCachePreferL1);
+	VALUE(cudaFuncCachePreferEqual);
+	VALUE(cudaSharedMemBankSizeDefault);
+	VALUE(cudaSharedMemBankSizeFourByte);
+	VALUE(cudaSharedMemBankSizeEightByte);
+	VALUE(cudaComputeModeDefault);
+	VALUE(cudaComputeModeExclusive);
+	VALUE(cudaComputeModeProhibited);
+	VALUE(cudaComputeModeExclusiveProcess);
+	VALUE(cudaDevP2PAttrPerformanceRank);
+	VALUE(cudaDevP2PAttrAccessSupported);
+	VALUE(cudaDevP2PAttrNativeAtomicSupported);
+	VALUE(cudaDevP2PAttrCudaArrayAccessSupported);
+	VALUE(cudaDevP2PAttrOnlyPartialNativeAtomicSupported);
+	VALUE(cudaStreamCaptureStatusNone);
+	VALUE(cudaStreamCaptureStatusActive);
+	VALUE(cudaStreamCaptureStatusInvalidated);
+	VALUE(cudaStreamCaptureModeGlobal);
+	VALUE(cudaStreamCaptureModeThreadLocal);
+	VALUE(cudaStreamCaptureModeRelaxed);
+	VALUE(cudaRoundNearest);
+	VALUE(cudaRoundZero);
+	VALUE(cudaRoundPosInf);
+	VALUE(cudaRoundMinInf);
+	VALUE(CU_LIMIT_STACK_SIZE);
+	VALUE(CU_LIMIT_PRINTF_FIFO_SIZE);
+	VALUE(CU_LIMIT_MALLOC_HEAP_SIZE);
+	VALUE(CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH);
+	VALUE(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
+	VALUE(CU_LIMIT_MAX_L2_FETCH_GRANULARITY);
+	VALUE(CU_LIMIT_PERSISTING_L2_CACHE_SIZE);
+	VALUE(CU_LIMIT_SHMEM_SIZE);
+	VALUE(CU_LIMIT_CIG_ENABLED);
+	VALUE(CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED);
+	VALUE(CU_LIMIT_MAX);
+	VALUE(CU_FUNC_CACHE_PREFER_NONE);
+	VALUE(CU_FUNC_CACHE_PREFER_SHARED);
+	VALUE(CU_FUNC_CACHE_PREFER_L1);
+	VALUE(CU_FUNC_CACHE_PREFER_EQUAL);
+	VALUE(CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE);
+	VALUE(CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE);
+	VALUE(CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE);
+	VALUE(CU_OUT_KEY_VALUE_PAIR);
+	VALUE(CU_OUT_CSV);
+	VALUE(CUDA_R_16F);
+	VALUE(CUDA_C_16F);
+	VALUE(CUDA_R_16BF);
+	VALUE(CUDA_C_16BF);
+	VALUE(CUDA_R_32F);
+	VALUE(CUDA_C_32F);
+	VALUE(CUDA_R_64F);
+	VALUE(CUDA_C_64F);
+	VALUE(CUDA_R_4I);
+	VALUE(CUDA_C_4I);
+	VALUE(CUDA_R_4U);
+	VALUE(CUDA_C_4U);
+	VALUE(CUDA_R_8I);
+	VALUE(CUDA_C_8I);
+	VALUE(CUDA_R_8U);
+	VALUE(CUDA_C_8U);
+	VALUE(CUDA_R_16I);
+	VALUE(CUDA_C_16I);
+	VALUE(CUDA_R_16U);
+	VALUE(CUDA_C_16U);
+	VALUE(CUDA_R_32I);
+	VALUE(CUDA_C_32I);
+	VALUE(CUDA_R_32U);
+	VALUE(CUDA_C_32U);
+	VALUE(CUDA_R_64I);
+	VALUE(CUDA_C_64I);
+	VALUE(CUDA_R_64U);
+	VALUE(CUDA_C_64U);
+	VALUE(CUDA_R_8F_E4M3);
+	VALUE(CUDA_R_8F_UE4M3);
+	VALUE(CUDA_R_8F_E5M2);
+	VALUE(CUDA_R_8F_UE8M0);
+	VALUE(CUDA_R_6F_E2M3);
+	VALUE(CUDA_R_6F_E3M2);
+	VALUE(CUDA_R_4F_E2M1);
+	VALUE(MAJOR_VERSION);
+	VALUE(MINOR_VERSION);
+	VALUE(PATCH_LEVEL);
+	SIZE(cudaDataType);
+	SAME(cudaDataType_t, cudaDataType);
+	SAME(libraryPropertyType_t, libraryPropertyType);
+	SIZE(enum cudaLimit);
+	SIZE(CUlimit);
+	ENTRY(cudaDeviceGetP2PAttribute, cudaError_t (*)(int *, enum cudaDeviceP2PAttr, int, int));
+	ENTRY(cudaDeviceGetPCIBusId, cudaError_t (*)(char *, int, int));
+	ENTRY(cudaDeviceGetByPCIBusId, cudaError_t (*)(int *, const char *));
+	ENTRY(cudaDeviceGetLimit, cudaError_t (*)(size_t *, enum cudaLimit));
+	ENTRY(cudaDeviceSetLimit, cudaError_t (*)(enum cudaLimit, size_t));
+	ENTRY(cudaDeviceGetCacheConfig, cudaError_t (*)(enum cudaFuncCache *));
+	ENTRY(cudaDeviceSetCacheConfig, cudaError_t (*)(enum cudaFuncCache));
+	ENTRY(cudaDeviceGetSharedMemConfig, cudaError_t (*)(enum cudaSharedMemConfig *));
+	ENTRY(cudaDeviceSetSharedMemConfig, cudaError_t (*)(enum cudaSharedMemConfig));
+	ENTRY(cudaDeviceGetStreamPriorityRange, cudaError_t (*)(int *, int *));
+	ENTRY(cudaSetDeviceFlags, cudaError_t (*)(unsigned int));
+	ENTRY(cudaGetDeviceFlags, cudaError_t (*)(unsigned int *));
+	ENTRY(cudaGetDeviceProperties, cudaError_t (*)(struct cudaDeviceProp *, int));
+	ENTRY(cudaProfilerStart, cudaError_t (*)(void));
+	ENTRY(cudaProfilerStop, cudaError_t (*)(void));
+	ENTRY(cuProfilerStart, CUresult (*)(void));
+	ENTRY(cuProfilerStop, CUresult (*)(void));
+	ENTRY(cuCtxGetLimit, CUresult (*)(size_t *, CUlimit));
+	ENTRY(cuCtxSetLimit, CUresult (*)(CUlimit, size_t));
+	ENTRY(cuCtxGetCacheConfig, CUresult (*)(CUfunc_cache *));
+	ENTRY(cuCtxSetCacheConfig, CUresult (*)(CUfunc_cache));
+	ENTRY(cuCtxGetSharedMemConfig, CUresult (*)(CUsharedconfig *));
+	ENTRY(cuCtxSetSharedMemConfig, CUresult (*)(CUsharedconfig));
+	ENTRY(cuDeviceGetPCIBusId, CUresult (*)(char *, int, CUdevice));
+	ENTRY(cuDeviceGetByPCIBusId, CUresult (*)(CUdevice *, const char *));
+}
+
 int main(void)
 {
 	versions();
@@ -1407,6 +1652,7 @@ int main(void)
 	runtime_structs();
 	driver_entries();
 	runtime_entries();
+	header_set();
 	printf("1..%d\n", facts);
 	return 0;
 }

@@ -16,7 +16,7 @@ rt=$srcdir/runtime
 obj=$top_builddir/runtime
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-public='cuda\.h|cuda_runtime_api\.h|cuda_runtime\.h|cuemu\.h|config\.h'
+public='cuda\.h|cuda_runtime_api\.h|cuda_runtime\.h|cuemu\.h|config\.h|cudaProfiler\.h|cuda_profiler_api\.h'
 
 # The headers a layer's files may include (an extended regex).
 allowed_includes() {
