@@ -23,6 +23,7 @@
 #include "outward/pubseg.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <fuse.h>
 #include <poll.h>
@@ -333,37 +334,41 @@ static bool parse_u64(const char *s, uint64_t *out)
 }
 
 
-static json_t *machine(int *err)
+/* The machine, or one part of it (part: a device index, -1 for the host,
+ * INT_MIN for all). NULL with *err: ENOENT for a device that does not
+ * exist, EIO (and a word on stderr) for a machine that cannot be read. */
+static json_t *machine_part(int part, int *err)
 {
-	char *s = cuemuMachineJson();
+	char *s = part == INT_MIN ? cuemuMachineJson() : cuemuDeviceJson(part);
 	json_t *m = s ? json_loads(s, 0, NULL) : NULL;
+	const char *why;
 
 	free(s);
 	*err = 0;
-	if (!m || json_object_get(m, "error")) {
-		if (m)
-			fprintf(stderr, "cufs: %s\n", json_string_value(
-				json_object_get(m, "error")));
-		json_decref(m);
-		*err = EIO;
-		return NULL;
-	}
-	return m;
+	if (m && !(why = json_string_value(json_object_get(m, "error"))))
+		return m;
+	*err = EIO;
+	if (m && part >= 0 && !strcmp(why, CUEMU_NO_SUCH_DEVICE))
+		*err = ENOENT;
+	else if (m)
+		fprintf(stderr, "cufs: %s\n", why);
+	json_decref(m);
+	return NULL;
 }
 
 static int resolve_devices(char **comps, int n, struct node *out)
 {
 	struct walk_ctx ctx = { .cls = -1, .uid = getuid(), .base = "" };
-	json_t *m, *devs, *obj = NULL, *names;
+	json_t *m, *devs, *obj, *names;
 	char name[32];
 	uint64_t idx;
-	int err, rc;
+	int err, rc, part;
 	size_t i;
 
-	if (!(m = machine(&err)))
-		return -err;
-	devs = json_object_get(m, "devices");
 	if (n == 0) {
+		if (!(m = machine_part(INT_MIN, &err)))
+			return -err;
+		devs = json_object_get(m, "devices");
 		names = json_array();
 		for (i = 0; i < json_array_size(devs); i++) {
 			snprintf(name, sizeof name, "gpu%zu", i);
@@ -374,12 +379,17 @@ static int resolve_devices(char **comps, int n, struct node *out)
 		return make_dir_node(out, names, getuid());
 	}
 	if (!strcmp(comps[0], "cpu"))
-		obj = json_object_get(m, "cpu");
+		part = -1;
 	else if (!strncmp(comps[0], "gpu", 3) && parse_u64(comps[0] + 3, &idx) &&
-		 (idx == 0 || comps[0][3] != '0'))
-		obj = json_array_get(devs, (size_t)idx);
-	rc = obj ? walk_object(obj, comps + 1, n - 1, &ctx, out) : -ENOENT;
-	json_decref(m);
+		 (idx == 0 || comps[0][3] != '0') && idx < INT_MAX)
+		part = (int)idx;
+	else
+		return -ENOENT;
+	/* Only that part is rendered. */
+	if (!(obj = machine_part(part, &err)))
+		return -err;
+	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
+	json_decref(obj);
 	return rc;
 }
 
@@ -1060,7 +1070,7 @@ static char *snapshot_text(void)
 	if (!f)
 		return NULL;
 	fputs("{", f);
-	if ((m = machine(&err)) &&
+	if ((m = machine_part(INT_MIN, &err)) &&
 	    (t = json_dumps(m, JSON_INDENT(2)))) {
 		fputs("\n  \"machine\": ", f);
 		put_indented(f, t, 2);

@@ -24,6 +24,12 @@ extern "C" {
  * or {"error":"<why>"} when the segment cannot be attached. NULL only when
  * memory runs out. The caller frees it. */
 char *cuemuMachineJson(void);
+/* One part of that: device index's object, or the "cpu" object for -1;
+ * {"error":"..."} for a device that does not exist or a machine that
+ * cannot be attached. The caller frees it. */
+char *cuemuDeviceJson(int index);
+/* The "error" of cuemuDeviceJson for an index that names no device. */
+#define CUEMU_NO_SUCH_DEVICE "no such device"
 
 /* Writes the control socket directory into buf: CUEMU_RUNDIR, else
  * $XDG_RUNTIME_DIR/cuemu, else /run/cuemu. 0, or -1 (ENAMETOOLONG). */

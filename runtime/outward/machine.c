@@ -95,22 +95,41 @@ static json_t *cpu_json(void)
 	return cpu;
 }
 
-char *cuemuMachineJson(void)
+/* The text of o (or of the reason the machine cannot be attached). */
+static char *text_of(json_t *o)
 {
-	json_t *o, *devs;
-	char *s;
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
-	if (cuemu_machine_attach() < 0)
-		o = json_pack("{s:s}", "error", cuemu_errmsg());
-	else {
-		devs = json_array();
-		for (int d = 0; d < cuemu_device_count(); d++)
-			json_array_append_new(devs, device_json(d));
-		o = json_pack("{s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
-			      "machine", cuemu_machine_id(), "devices", devs,
-			      "cpu", cpu_json());
-	}
-	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return s;
+}
+
+char *cuemuMachineJson(void)
+{
+	json_t *devs;
+
+	if (cuemu_machine_attach() < 0)
+		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+	devs = json_array();
+	for (int d = 0; d < cuemu_device_count(); d++)
+		json_array_append_new(devs, device_json(d));
+	return text_of(json_pack("{s:s,s:s,s:o,s:o}", "name",
+				 cuemu_machine_name(), "machine",
+				 cuemu_machine_id(), "devices", devs,
+				 "cpu", cpu_json()));
+}
+
+/* One device's part alone: a read of devices/gpu0/total_memory pays for
+ * gpu0, not for every device and the host's NUMA nodes (whose free memory
+ * the kernel gives through sysfs, the costly part). */
+char *cuemuDeviceJson(int index)
+{
+	if (cuemu_machine_attach() < 0)
+		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+	if (index == -1)
+		return text_of(cpu_json());
+	if (index < 0 || index >= cuemu_device_count())
+		return text_of(json_pack("{s:s}", "error",
+					 CUEMU_NO_SUCH_DEVICE));
+	return text_of(device_json(index));
 }
