@@ -743,6 +743,20 @@ typedef struct CUmemPoolPtrExportData_st {
 } CUmemPoolPtrExportData_v1;
 typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
 
+/* cuGetProcAddress: which forms of an entry point to search, and what
+ * the search found. */
+typedef enum CUdriverProcAddress_flags_enum {
+    CU_GET_PROC_ADDRESS_DEFAULT = 0,
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 << 0,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1
+} CUdriverProcAddress_flags;
+
+typedef enum CUdriverProcAddressQueryResult_enum {
+    CU_GET_PROC_ADDRESS_SUCCESS = 0,
+    CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+
 /* ==================================================== entry points */
 
 /*
@@ -819,6 +833,8 @@ CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
                                     CUdevice dstDevice, CUstream hStream);
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
                              CUmem_advise advice, CUdevice device);
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
+                                  int cudaVersion, cuuint64_t flags);
 #endif /* CUEMU_SUPERSEDED_ENTRY_POINTS */
 
 /*
@@ -857,6 +873,7 @@ CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 #define cuMemsetD32                 cuMemsetD32_v2
 #define cuMemAdvise                 cuMemAdvise_v2
 #define cuMemPrefetchAsync          cuMemPrefetchAsync_v2
+#define cuGetProcAddress            cuGetProcAddress_v2
 
 /* ---- errors */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
@@ -865,6 +882,11 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 /* ---- initialisation and version */
 CUresult CUDAAPI cuInit(unsigned int Flags);
 CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
+
+/* ---- entry points by name (a name, a CUDA version, the stream flags) */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
+                                  int cudaVersion, cuuint64_t flags,
+                                  CUdriverProcAddressQueryResult *symbolStatus);
 
 /* ---- devices */
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);

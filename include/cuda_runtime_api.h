@@ -331,6 +331,20 @@ enum cudaMemAccessFlags {
     cudaMemAccessFlagsProtReadWrite = 3
 };
 
+/* cudaGetDriverEntryPoint: which forms of a driver entry point to
+ * search, and what the search found (cuGetProcAddress's, by value). */
+enum cudaGetDriverEntryPointFlags {
+    cudaEnableDefault                = 0x0,
+    cudaEnableLegacyStream           = 0x1,
+    cudaEnablePerThreadDefaultStream = 0x2
+};
+
+enum cudaDriverEntryPointQueryResult {
+    cudaDriverEntryPointSuccess             = 0,
+    cudaDriverEntryPointSymbolNotFound      = 1,
+    cudaDriverEntryPointVersionNotSufficent = 2
+};
+
 /* Kind of physical allocation. */
 enum cudaMemAllocationType {
     cudaMemAllocationTypeInvalid = 0x0,
@@ -786,6 +800,14 @@ cudaError_t CUDARTAPI cudaMemPoolExportPointer(
 cudaError_t CUDARTAPI cudaMemPoolImportPointer(
     void **ptr, cudaMemPool_t memPool,
     struct cudaMemPoolPtrExportData *exportData);
+
+/* ---- driver entry points by name (cuGetProcAddress) */
+cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol,
+    void **funcPtr, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus CUEMU_DEFARG(NULL));
+cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol,
+    void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus CUEMU_DEFARG(NULL));
 
 #ifdef __cplusplus
 }
