@@ -913,6 +913,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
 #define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
 #define cuMemAllocFromPoolAsync     __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
+#define cuStreamAttachMemAsync      __CUDA_API_PTSZ(cuStreamAttachMemAsync)
 #endif
 
 /* ---- errors */
@@ -989,6 +990,8 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream,
                                      CUstreamCallback callback,
                                      void *userData, unsigned int flags);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr,
+                                        size_t length, unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn,
@@ -1223,6 +1226,9 @@ CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream,
                                           void *userData,
                                           unsigned int flags);
 CUresult CUDAAPI cuStreamQuery_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamAttachMemAsync_ptsz(CUstream hStream,
+                                             CUdeviceptr dptr, size_t length,
+                                             unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn,

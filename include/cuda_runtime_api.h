@@ -694,6 +694,9 @@ cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream,
                                             unsigned int flags);
 cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream,
+    void *devPtr, size_t length CUEMU_DEFARG(0),
+    unsigned int flags CUEMU_DEFARG(cudaMemAttachSingle));
 cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                          void *userData);
 
