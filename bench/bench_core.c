@@ -62,6 +62,16 @@ static int ctx_get_current(void *arg)
 	return cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c;
 }
 
+/* One name, as libcudart asks for each entry point (issue 22's row). */
+static int get_proc_address(void *arg)
+{
+	CUdriverProcAddressQueryResult st;
+	void *p = NULL;
+
+	return cuGetProcAddress("cuMemAlloc", &p, 13000, 0, &st) !=
+	       CUDA_SUCCESS || !p;
+}
+
 static int device_get_attribute(void *arg)
 {
 	int v;
@@ -189,6 +199,9 @@ static int get_device_properties(void *arg)
 
 const struct bench_row bench_core_rows[] = {
 	{ "cuCtxGetCurrent", 50, NULL, ctx_get_current, NULL, 0, NULL },
+	/* probes/results/families.txt, families.latency */
+	{ "cuGetProcAddress one name", 83, NULL, get_proc_address, NULL, 0,
+	  NULL },
 	{ "cuDeviceGetAttribute concurrent_managed", 54, NULL,
 	  device_get_attribute, NULL, 0, NULL },
 	{ "cuStreamCreate+Destroy", 6121, NULL, stream_create_destroy, NULL,

@@ -743,6 +743,20 @@ typedef struct CUmemPoolPtrExportData_st {
 } CUmemPoolPtrExportData_v1;
 typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
 
+/* cuGetProcAddress: which forms of an entry point to search, and what
+ * the search found. */
+typedef enum CUdriverProcAddress_flags_enum {
+    CU_GET_PROC_ADDRESS_DEFAULT = 0,
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 << 0,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1
+} CUdriverProcAddress_flags;
+
+typedef enum CUdriverProcAddressQueryResult_enum {
+    CU_GET_PROC_ADDRESS_SUCCESS = 0,
+    CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+
 /* ==================================================== entry points */
 
 /*
@@ -819,7 +833,25 @@ CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
                                     CUdevice dstDevice, CUstream hStream);
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
                              CUmem_advise advice, CUdevice device);
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
+                                  int cudaVersion, cuuint64_t flags);
 #endif /* CUEMU_SUPERSEDED_ENTRY_POINTS */
+
+/*
+ * Per-thread default streams: built with CUDA_API_PER_THREAD_DEFAULT_STREAM
+ * (nvcc --default-stream per-thread), the calls that take a stream, or run
+ * on the default one, resolve to their _ptsz / _ptds exports, on which the
+ * null stream is the calling thread's own stream, as the toolkit's cuda.h
+ * does.
+ */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDA_API_PTDS(api) api ## _ptds
+#define __CUDA_API_PTSZ(api) api ## _ptsz
+#else
+#define __CUDA_API_PTDS(api) api
+#define __CUDA_API_PTSZ(api) api
+#endif
 
 /*
  * The renames: entry points that CUDA 13 exports under a versioned symbol.
@@ -846,17 +878,43 @@ CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 #define cuMemAllocHost              cuMemAllocHost_v2
 #define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
 #define cuMemHostRegister           cuMemHostRegister_v2
-#define cuMemcpyHtoD                cuMemcpyHtoD_v2
-#define cuMemcpyDtoH                cuMemcpyDtoH_v2
-#define cuMemcpyDtoD                cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync           cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync           cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync           cuMemcpyDtoDAsync_v2
-#define cuMemsetD8                  cuMemsetD8_v2
-#define cuMemsetD16                 cuMemsetD16_v2
-#define cuMemsetD32                 cuMemsetD32_v2
+#define cuMemcpyHtoD                __CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH                __CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD                __CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync           __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync           __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync           __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemsetD8                  __CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16                 __CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32                 __CUDA_API_PTDS(cuMemsetD32_v2)
 #define cuMemAdvise                 cuMemAdvise_v2
-#define cuMemPrefetchAsync          cuMemPrefetchAsync_v2
+#define cuMemPrefetchAsync          __CUDA_API_PTSZ(cuMemPrefetchAsync_v2)
+#define cuGetProcAddress            cuGetProcAddress_v2
+
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy                    __CUDA_API_PTDS(cuMemcpy)
+#define cuMemcpyAsync               __CUDA_API_PTSZ(cuMemcpyAsync)
+#define cuMemcpyPeer                __CUDA_API_PTDS(cuMemcpyPeer)
+#define cuMemcpyPeerAsync           __CUDA_API_PTSZ(cuMemcpyPeerAsync)
+#define cuMemsetD8Async             __CUDA_API_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async            __CUDA_API_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async            __CUDA_API_PTSZ(cuMemsetD32Async)
+#define cuStreamGetPriority         __CUDA_API_PTSZ(cuStreamGetPriority)
+#define cuStreamGetFlags            __CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamGetCtx              __CUDA_API_PTSZ(cuStreamGetCtx)
+#define cuStreamGetCtx_v2           __CUDA_API_PTSZ(cuStreamGetCtx_v2)
+#define cuStreamWaitEvent           __CUDA_API_PTSZ(cuStreamWaitEvent)
+#define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuStreamQuery               __CUDA_API_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize         __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
+#define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuMemMapArrayAsync          __CUDA_API_PTSZ(cuMemMapArrayAsync)
+#define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
+#define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
+#define cuMemAllocFromPoolAsync     __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
+#define cuStreamAttachMemAsync      __CUDA_API_PTSZ(cuStreamAttachMemAsync)
+#endif
 
 /* ---- errors */
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
@@ -865,6 +923,11 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 /* ---- initialisation and version */
 CUresult CUDAAPI cuInit(unsigned int Flags);
 CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
+
+/* ---- entry points by name (a name, a CUDA version, the stream flags) */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
+                                  int cudaVersion, cuuint64_t flags,
+                                  CUdriverProcAddressQueryResult *symbolStatus);
 
 /* ---- devices */
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
@@ -927,6 +990,8 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream,
                                      CUstreamCallback callback,
                                      void *userData, unsigned int flags);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr,
+                                        size_t length, unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn,
@@ -1131,6 +1196,111 @@ CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
 CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
 CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+
+/*
+ * The per-thread default stream exports by their own names, for code that
+ * must name one whatever the build (the library itself, tests): defined
+ * CUEMU_PER_THREAD_ENTRY_POINTS. Programs reach them through the renames.
+ */
+#ifdef CUEMU_PER_THREAD_ENTRY_POINTS
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src,
+                               size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src,
+                                    size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyPeer_ptds(CUdeviceptr dstDevice,
+                                   CUcontext dstContext,
+                                   CUdeviceptr srcDevice,
+                                   CUcontext srcContext, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice,
+                                        CUcontext dstContext,
+                                        CUdeviceptr srcDevice,
+                                        CUcontext srcContext,
+                                        size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice,
+                                      const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice,
+                                      size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice,
+                                      CUdeviceptr srcDevice,
+                                      size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
+                                           const void *srcHost,
+                                           size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dstHost,
+                                           CUdeviceptr srcDevice,
+                                           size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
+                                           CUdeviceptr srcDevice,
+                                           size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc,
+                                    size_t N);
+CUresult CUDAAPI cuMemsetD16_v2_ptds(CUdeviceptr dstDevice,
+                                     unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui,
+                                     size_t N);
+CUresult CUDAAPI cuMemsetD8Async_ptsz(CUdeviceptr dstDevice,
+                                      unsigned char uc, size_t N,
+                                      CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async_ptsz(CUdeviceptr dstDevice,
+                                       unsigned short us, size_t N,
+                                       CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async_ptsz(CUdeviceptr dstDevice,
+                                       unsigned int ui, size_t N,
+                                       CUstream hStream);
+CUresult CUDAAPI cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+                                            CUmemLocation location,
+                                            unsigned int flags,
+                                            CUstream hStream);
+CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream hStream, int *priority);
+CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream hStream,
+                                       unsigned int *flags);
+CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx);
+CUresult CUDAAPI cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
+                                        CUgreenCtx *pGreenCtx);
+CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent,
+                                        unsigned int Flags);
+CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream,
+                                          CUstreamCallback callback,
+                                          void *userData,
+                                          unsigned int flags);
+CUresult CUDAAPI cuStreamQuery_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamAttachMemAsync_ptsz(CUstream hStream,
+                                             CUdeviceptr dptr, size_t length,
+                                             unsigned int flags);
+CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
+CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn,
+                                       void *userData);
+CUresult CUDAAPI cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
+                                         unsigned int count,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
+                                      CUstream hStream);
+CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr,
+                                              size_t bytesize,
+                                              CUmemoryPool pool,
+                                              CUstream hStream);
+#endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
+
+/* Built with per-thread default streams, the default search of
+ * cuGetProcAddress is the per-thread one, as the toolkit's header does. */
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
+    void **funcPtr, int driverVersion, cuuint64_t flags,
+    CUdriverProcAddressQueryResult *symbolStatus)
+{
+    if ((flags & (CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)) == 0)
+        flags |= CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+    return cuGetProcAddress_v2(symbol, funcPtr, driverVersion, flags,
+                               symbolStatus);
+}
+#define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
+#endif
 
 #ifdef __cplusplus
 }

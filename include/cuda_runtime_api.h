@@ -108,6 +108,9 @@ cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream,
                                             unsigned int flags);
 cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream,
+    void *devPtr, size_t length CUEMU_DEFARG(0),
+    unsigned int flags CUEMU_DEFARG(cudaMemAttachSingle));
 cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                          void *userData);
 
@@ -214,6 +217,14 @@ cudaError_t CUDARTAPI cudaMemPoolExportPointer(
 cudaError_t CUDARTAPI cudaMemPoolImportPointer(
     void **ptr, cudaMemPool_t memPool,
     struct cudaMemPoolPtrExportData *exportData);
+
+/* ---- driver entry points by name (cuGetProcAddress) */
+cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol,
+    void **funcPtr, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus CUEMU_DEFARG(NULL));
+cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol,
+    void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus CUEMU_DEFARG(NULL));
 
 #ifdef __cplusplus
 }

@@ -319,6 +319,20 @@ enum cudaMemAccessFlags {
     cudaMemAccessFlagsProtReadWrite = 3
 };
 
+/* cudaGetDriverEntryPoint: which forms of a driver entry point to
+ * search, and what the search found (cuGetProcAddress's, by value). */
+enum cudaGetDriverEntryPointFlags {
+    cudaEnableDefault                = 0x0,
+    cudaEnableLegacyStream           = 0x1,
+    cudaEnablePerThreadDefaultStream = 0x2
+};
+
+enum cudaDriverEntryPointQueryResult {
+    cudaDriverEntryPointSuccess             = 0,
+    cudaDriverEntryPointSymbolNotFound      = 1,
+    cudaDriverEntryPointVersionNotSufficent = 2
+};
+
 /* Kind of physical allocation. */
 enum cudaMemAllocationType {
     cudaMemAllocationTypeInvalid = 0x0,

@@ -6,10 +6,13 @@
  * Each entry says which ends the API names device pointers, checks the
  * context, the stream and the sizes, and hands the copy to the model
  * (model/copy.c), which runs it as an operation of the stream. The
- * synchronous forms run on the legacy stream and wait.
+ * synchronous forms run on the legacy stream and wait; their _ptds
+ * forms on the calling thread's per-thread stream, and the _ptsz forms of
+ * the Async ones take a null stream as that stream.
  *
  * Locking: none taken here; the model resolves the ends under cuemu_lock().
  */
+#define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "model/internal.h"
 #include "model/copy.h"
 
@@ -166,4 +169,119 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
 			  CUstream hStream)
 {
 	return do_set(dstDevice, ui, 4, N, hStream, false);
+}
+
+/* ------------------------------------------- per-thread default stream */
+
+/* A _ptsz form's stream: the null stream is the thread's own. */
+static CUstream ptsz(CUstream h)
+{
+	return h ? h : CU_STREAM_PER_THREAD;
+}
+
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+	return do_copy(dst, src, ByteCount, false, false,
+		       CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src,
+			    size_t ByteCount, CUstream hStream)
+{
+	return cuMemcpyAsync(dst, src, ByteCount, ptsz(hStream));
+}
+
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost,
+			      size_t ByteCount)
+{
+	return do_copy(dstDevice, (uintptr_t)srcHost, ByteCount, true, false,
+		       CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice,
+			      size_t ByteCount)
+{
+	return do_copy((uintptr_t)dstHost, srcDevice, ByteCount, false, true,
+		       CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+			      size_t ByteCount)
+{
+	return do_copy(dstDevice, srcDevice, ByteCount, true, true,
+		       CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost,
+				   size_t ByteCount, CUstream hStream)
+{
+	return cuMemcpyHtoDAsync(dstDevice, srcHost, ByteCount,
+				 ptsz(hStream));
+}
+
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice,
+				   size_t ByteCount, CUstream hStream)
+{
+	return cuMemcpyDtoHAsync(dstHost, srcDevice, ByteCount,
+				 ptsz(hStream));
+}
+
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
+				   CUdeviceptr srcDevice, size_t ByteCount,
+				   CUstream hStream)
+{
+	return cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount,
+				 ptsz(hStream));
+}
+
+CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext,
+			   CUdeviceptr srcDevice, CUcontext srcContext,
+			   size_t ByteCount)
+{
+	CUresult r = peer_check(dstContext, srcContext);
+
+	return r ? r : do_copy(dstDevice, srcDevice, ByteCount, true, true,
+			       CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext,
+				CUdeviceptr srcDevice, CUcontext srcContext,
+				size_t ByteCount, CUstream hStream)
+{
+	return cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext,
+				 ByteCount, ptsz(hStream));
+}
+
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+{
+	return do_set(dstDevice, uc, 1, N, CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us,
+			     size_t N)
+{
+	return do_set(dstDevice, us, 2, N, CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+{
+	return do_set(dstDevice, ui, 4, N, CU_STREAM_PER_THREAD, true);
+}
+
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc,
+			      size_t N, CUstream hStream)
+{
+	return do_set(dstDevice, uc, 1, N, ptsz(hStream), false);
+}
+
+CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us,
+			       size_t N, CUstream hStream)
+{
+	return do_set(dstDevice, us, 2, N, ptsz(hStream), false);
+}
+
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui,
+			       size_t N, CUstream hStream)
+{
+	return do_set(dstDevice, ui, 4, N, ptsz(hStream), false);
 }

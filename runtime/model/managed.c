@@ -557,6 +557,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	a->ctx = ctx;
 	a->priv = st;
 	st->a = a;
+	st->attach = flags;
 	cuemu_lock();
 	view_flush_open();
 	if (cuemu_va_insert(a) < 0) {

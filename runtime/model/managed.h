@@ -88,6 +88,8 @@ struct mstate {
 	struct mranges ranges;
 	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
 	bool bound;                       /* some of it was ever mbind()ed */
+	unsigned attach;          /* CU_MEM_ATTACH_*: allocation, then attach.c */
+	uint64_t attach_stream;   /* the stream's id (uid) for SINGLE, or 0 */
 };
 
 /* The managed state of the allocation containing p, or NULL. Read from
@@ -162,6 +164,14 @@ CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
  * faults in stream order. Memory that is not managed has nothing to
  * resolve. Takes the process lock. */
 CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write);
+
+/* cuStreamAttachMemAsync's work once the stream and flags are checked
+ * (attach.c): p must be the base of a managed allocation and length 0 or
+ * its size; records the attachment to s. Takes the process lock. */
+CUresult mg_attach(CUstream s, CUdeviceptr p, size_t length, unsigned flags);
+
+/* The word for an attachment in /cu: "global", "host" or "single". */
+const char *mg_attach_name(unsigned flags);
 
 /* What a span of ranges agrees on (range attributes, /cu). */
 struct mg_agg {

@@ -116,6 +116,13 @@ void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
 	json_object_set_new(obj, "counters", ctr);
 	json_object_set_new(obj, "range_count",
 			    json_integer((json_int_t)st->ranges.n));
+	/* cuStreamAttachMemAsync: the attachment and, for single, the
+	 * stream's id (as cuStreamGetId would give it), else "none" */
+	json_object_set_new(obj, "attach",
+			    json_string(mg_attach_name(st->attach)));
+	json_object_set_new(obj, "attach_stream", st->attach_stream ?
+			    cuemu_json_u64(st->attach_stream) :
+			    json_string("none"));
 	add_writable(obj);
 }
 

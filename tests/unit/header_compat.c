@@ -469,6 +469,15 @@ static void driver_enums(void)
 	VALUE(CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH);
 	VALUE(CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
 	VALUE(CU_MEMPOOL_ATTR_USED_MEM_HIGH);
+	/* cuGetProcAddress */
+	SIZE(CUdriverProcAddress_flags);
+	VALUE(CU_GET_PROC_ADDRESS_DEFAULT);
+	VALUE(CU_GET_PROC_ADDRESS_LEGACY_STREAM);
+	VALUE(CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+	SIZE(CUdriverProcAddressQueryResult);
+	VALUE(CU_GET_PROC_ADDRESS_SUCCESS);
+	VALUE(CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+	VALUE(CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
 }
 
 static void runtime_enums(void)
@@ -805,6 +814,12 @@ static void runtime_enums(void)
 	VALUE(cudaDevAttrReserved145);
 	VALUE(cudaDevAttrOnlyPartialHostNativeAtomicSupported);
 	VALUE(cudaDevAttrMax);
+	VALUE(cudaEnableDefault);
+	VALUE(cudaEnableLegacyStream);
+	VALUE(cudaEnablePerThreadDefaultStream);
+	VALUE(cudaDriverEntryPointSuccess);
+	VALUE(cudaDriverEntryPointSymbolNotFound);
+	VALUE(cudaDriverEntryPointVersionNotSufficent);
 }
 
 static void driver_macros(void)
@@ -1270,6 +1285,9 @@ static void driver_entries(void)
 	      CUresult (*)(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr));
 	ENTRY(cuMemPoolImportPointer, CUresult (*)(CUdeviceptr *ptr_out,
 	      CUmemoryPool pool, CUmemPoolPtrExportData *shareData));
+	ENTRY(cuGetProcAddress, CUresult (*)(const char *symbol, void **pfn,
+	      int cudaVersion, cuuint64_t flags,
+	      CUdriverProcAddressQueryResult *symbolStatus));
 }
 
 static void runtime_entries(void)
@@ -1397,6 +1415,9 @@ static void runtime_entries(void)
 	      cudaError_t (*)(struct cudaMemPoolPtrExportData *exportData, void *ptr));
 	ENTRY(cudaMemPoolImportPointer, cudaError_t (*)(void **ptr,
 	      cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData));
+	ENTRY(cudaGetDriverEntryPointByVersion, cudaError_t (*)(const char *symbol,
+	      void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+	      enum cudaDriverEntryPointQueryResult *driverStatus));
 }
 
 /* The rest of the toolkit's header set (builtin_types.h and what it

@@ -1,0 +1,95 @@
+/*
+ * ptsz.c - the _ptsz exports of the stream, event, launch and
+ * stream-ordered allocator entries: what a program built with per-thread
+ * default streams (CUDA_API_PER_THREAD_DEFAULT_STREAM, nvcc
+ * --default-stream per-thread) calls. Each is its entry with the null
+ * stream taken as the calling thread's per-thread stream
+ * (CU_STREAM_PER_THREAD), which orders nothing with other streams; an
+ * explicit CU_STREAM_LEGACY stays the legacy stream. The copy and memset
+ * forms are in copy.c, the prefetch ones in unified.c.
+ *
+ * Locking: none here; each calls its entry point.
+ */
+#define CUEMU_PER_THREAD_ENTRY_POINTS 1
+#include "driver/driver.h"
+
+static CUstream ptsz(CUstream h)
+{
+	return h ? h : CU_STREAM_PER_THREAD;
+}
+
+CUresult cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
+{
+	return cuStreamGetPriority(ptsz(hStream), priority);
+}
+
+CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
+{
+	return cuStreamGetFlags(ptsz(hStream), flags);
+}
+
+CUresult cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx)
+{
+	return cuStreamGetCtx(ptsz(hStream), pctx);
+}
+
+CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
+				CUgreenCtx *pGreenCtx)
+{
+	return cuStreamGetCtx_v2(ptsz(hStream), pCtx, pGreenCtx);
+}
+
+CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent,
+				unsigned int Flags)
+{
+	return cuStreamWaitEvent(ptsz(hStream), hEvent, Flags);
+}
+
+CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback,
+				  void *userData, unsigned int flags)
+{
+	return cuStreamAddCallback(ptsz(hStream), callback, userData, flags);
+}
+
+CUresult cuStreamQuery_ptsz(CUstream hStream)
+{
+	return cuStreamQuery(ptsz(hStream));
+}
+
+CUresult cuStreamSynchronize_ptsz(CUstream hStream)
+{
+	return cuStreamSynchronize(ptsz(hStream));
+}
+
+CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
+{
+	return cuEventRecord(hEvent, ptsz(hStream));
+}
+
+CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
+{
+	return cuLaunchHostFunc(ptsz(hStream), fn, userData);
+}
+
+CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
+				 unsigned int count, CUstream hStream)
+{
+	return cuMemMapArrayAsync(mapInfoList, count, ptsz(hStream));
+}
+
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream)
+{
+	return cuMemFreeAsync(dptr, ptsz(hStream));
+}
+
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
+			      CUstream hStream)
+{
+	return cuMemAllocAsync(dptr, bytesize, ptsz(hStream));
+}
+
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
+				      CUmemoryPool pool, CUstream hStream)
+{
+	return cuMemAllocFromPoolAsync(dptr, bytesize, pool, ptsz(hStream));
+}
