@@ -17,9 +17,16 @@
 
 #define CUEMU_EVENT_RING 4096
 #define CUEMU_EVENT_LINE 200
+#define CUEMU_EVENT_TYPE 32
 
+/* A line as it was emitted: its wall time, type and text are kept apart
+ * and put together only when the line is read, so that an API call pays
+ * for copying its words and not for formatting them (cuMemAllocAsync and
+ * its free log a line each). */
 struct event_line {
 	uint64_t seq;
+	struct timespec when;
+	char type[CUEMU_EVENT_TYPE];
 	char text[CUEMU_EVENT_LINE];
 };
 
@@ -34,18 +41,29 @@ static struct {
 	struct timespec last_time;
 } elog = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* all zero: in .bss */
 
-/* One line of the log: wall time, the event's type, what the model said. */
+/* Copies s into a field of n bytes, cut to fit, always terminated. */
+static void copy_in(char *dst, const char *s, size_t n)
+{
+	size_t len = strnlen(s, n - 1);
+
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+/* One line of the log: wall time, the event's type, what the model said.
+ * The coarse clock is enough for the log's millisecond times. */
 static void keep(const char *type, const char *text)
 {
-	struct timespec now;
 	struct event_line *l;
+	struct timespec now;
 
-	clock_gettime(CLOCK_REALTIME, &now);
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
 	pthread_mutex_lock(&elog.lock);
 	l = &elog.ring[++elog.last_seq % CUEMU_EVENT_RING];
 	l->seq = elog.last_seq;
-	snprintf(l->text, sizeof l->text, "%lld.%03ld %s %s",
-		 (long long)now.tv_sec, now.tv_nsec / 1000000, type, text);
+	l->when = now;
+	copy_in(l->type, type, sizeof l->type);
+	copy_in(l->text, text, sizeof l->text);
 	pthread_mutex_unlock(&elog.lock);
 }
 
@@ -53,6 +71,17 @@ static void keep(const char *type, const char *text)
 __attribute__((constructor)) static void events_subscribe(void)
 {
 	cuemu_on_event(keep);
+}
+
+/* "<seconds>.<ms> <type> <text>", cut at CUEMU_EVENT_LINE as it always was. */
+static json_t *line_json(const struct event_line *l)
+{
+	char text[CUEMU_EVENT_LINE];
+
+	snprintf(text, sizeof text, "%lld.%03ld %s %s",
+		 (long long)l->when.tv_sec, l->when.tv_nsec / 1000000, l->type,
+		 l->text);
+	return json_pack("{s:I,s:s}", "seq", (json_int_t)l->seq, "line", text);
 }
 
 json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last)
@@ -66,11 +95,9 @@ json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last)
 	first = elog.last_seq >= CUEMU_EVENT_RING ?
 		elog.last_seq - CUEMU_EVENT_RING + 1 : 1;
 	s = since + 1 > first ? since + 1 : first;
-	for (; s <= elog.last_seq && max; s++, max--) {
-		struct event_line *l = &elog.ring[s % CUEMU_EVENT_RING];
-		json_array_append_new(arr, json_pack("{s:I,s:s}", "seq",
-			(json_int_t)l->seq, "line", l->text));
-	}
+	for (; s <= elog.last_seq && max; s++, max--)
+		json_array_append_new(arr, line_json(
+			&elog.ring[s % CUEMU_EVENT_RING]));
 	if (last)
 		*last = s - 1;
 	pthread_mutex_unlock(&elog.lock);
