@@ -992,25 +992,89 @@ static int open_attr(const char *path, struct stat *st)
 	return rc;
 }
 
-/* Writes JSON text into f with every line after its first indented by
- * depth more spaces, so a member's text printed at the top level sits
- * in place inside the document. A newline in JSON text is always
- * layout (strings escape theirs), so this is all the parsing it needs. */
-static void put_indented(FILE *f, const char *s, int depth)
+/* snapshot.json's text as it is made: one buffer, grown by doubling from
+ * about the size the last snapshot had, so that 100,000 allocations are
+ * one copy each and not a stream's copies of copies. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+/* The size of the last snapshot: where the next one's buffer starts.
+ * Global because snapshots follow each other; a hint, read and written
+ * without a lock. */
+static size_t last_snapshot_len;
+
+static bool sb_room(struct sbuf *b, size_t n)
 {
+	size_t cap = b->cap ? b->cap : 4096;
+	char *s;
+
+	if (b->failed)
+		return false;
+	if (b->len + n + 1 <= b->cap)
+		return true;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	if (!(s = realloc(b->s, cap))) {
+		b->failed = true;
+		return false;
+	}
+	b->s = s;
+	b->cap = cap;
+	return true;
+}
+
+static void sb_put(struct sbuf *b, const char *p, size_t n)
+{
+	if (!sb_room(b, n))
+		return;
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *p)
+{
+	sb_put(b, p, strlen(p));
+}
+
+/* "<prefix>"<n>": " with n in decimal, the way a member's name opens. */
+static void sb_key(struct sbuf *b, const char *prefix, unsigned long long n)
+{
+	char d[24], *p = d + sizeof d;
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10));
+	sb_puts(b, prefix);
+	sb_put(b, "\"", 1);
+	sb_put(b, p, (size_t)(d + sizeof d - p));
+	sb_put(b, "\": ", 3);
+}
+
+/* Writes JSON text with every line after its first indented by depth more
+ * spaces, so a member's text printed at the top level sits in place
+ * inside the document. A newline in JSON text is always layout (strings
+ * escape theirs), so this is all the parsing it needs. */
+static void sb_indented(struct sbuf *b, const char *s, int depth)
+{
+	static const char spaces[] = "        ";
 	const char *nl;
 
 	while ((nl = strchr(s, '\n'))) {
-		fwrite(s, 1, (size_t)(nl - s) + 1, f);
-		fprintf(f, "%*s", depth, "");
+		sb_put(b, s, (size_t)(nl - s) + 1);
+		sb_put(b, spaces, (size_t)depth < sizeof spaces - 1 ?
+		       (size_t)depth : sizeof spaces - 1);
 		s = nl + 1;
 	}
-	fputs(s, f);
+	sb_puts(b, s);
 }
 
 /* snapshot.json's members of one class: "<id>": <record> a line each. */
 struct snap {
-	FILE *f;
+	struct sbuf *b;
 	bool first;
 };
 
@@ -1018,18 +1082,19 @@ static void snap_member(uint64_t id, const char *text, size_t len, void *arg)
 {
 	struct snap *sn = arg;
 
-	fprintf(sn->f, "%s\n        \"%llu\": ", sn->first ? "" : ",",
-		(unsigned long long)id);
-	fwrite(text, 1, len, sn->f);
+	sb_key(sn->b, sn->first ? "\n        " : ",\n        ",
+	       (unsigned long long)id);
+	sb_put(sn->b, text, len);
 	sn->first = false;
 }
 
 /* One process's part of snapshot.json, from its segment: its record and
  * every object's, each copied in as the process rendered it (no parse,
- * no print: 100,000 allocations are one copy each). 0 or an errno. */
-static int snapshot_proc(FILE *f, const struct cufs_proc *p)
+ * no print). 0 or an errno; what it wrote before an error is the
+ * caller's to take back. */
+static int snapshot_proc(struct sbuf *b, const struct cufs_proc *p)
 {
-	struct snap sn = { .f = f };
+	struct snap sn = { .b = b };
 	uint32_t cls;
 	size_t len;
 	char *text;
@@ -1039,17 +1104,19 @@ static int snapshot_proc(FILE *f, const struct cufs_proc *p)
 		return p->err ? p->err : EIO;
 	if ((rc = pubmap_get(p->map, 0, &cls, &text, &len)) < 0)
 		return -rc;
-	fprintf(f, "{\n      \"process\": ");
-	fwrite(text, 1, len, f);
+	sb_puts(b, "{\n      \"process\": ");
+	sb_put(b, text, len);
 	free(text);
 	for (size_t c = 0; c < NCLASSES; c++) {
-		fprintf(f, ",\n      \"%s\": {", classes[c]);
+		sb_puts(b, ",\n      \"");
+		sb_puts(b, classes[c]);
+		sb_puts(b, "\": {");
 		sn.first = true;
 		if ((rc = pubmap_each(p->map, class_pub[c], snap_member, &sn)) < 0)
 			return -rc;
-		fputs(sn.first ? "}" : "\n      }", f);
+		sb_puts(b, sn.first ? "}" : "\n      }");
 	}
-	fputs("\n    }", f);
+	sb_puts(b, "\n    }");
 	return 0;
 }
 
@@ -1060,47 +1127,43 @@ static int snapshot_proc(FILE *f, const struct cufs_proc *p)
 static char *snapshot_text(void)
 {
 	struct cufs_proc *ps[CUFS_MAX_PROCS];
-	char *s = NULL, *t, *part;
+	struct sbuf b = { 0 };
 	bool first = true;
-	size_t len, plen;
 	int np, err;
 	json_t *m;
-	FILE *f = open_memstream(&s, &len), *pf;
+	char *t;
 
-	if (!f)
-		return NULL;
-	fputs("{", f);
+	sb_room(&b, last_snapshot_len + last_snapshot_len / 8);
+	sb_puts(&b, "{");
 	if ((m = machine_part(INT_MIN, &err)) &&
 	    (t = json_dumps(m, JSON_INDENT(2)))) {
-		fputs("\n  \"machine\": ", f);
-		put_indented(f, t, 2);
+		sb_puts(&b, "\n  \"machine\": ");
+		sb_indented(&b, t, 2);
 		free(t);
-		fputs(",", f);
+		sb_puts(&b, ",");
 	}
 	json_decref(m);
-	fputs("\n  \"processes\": {", f);
+	sb_puts(&b, "\n  \"processes\": {");
 	cufs_procs_refresh(true);
 	np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 	for (int i = 0; i < np; i++) {
-		part = NULL;
-		if (!(pf = open_memstream(&part, &plen)))
-			break;
-		err = snapshot_proc(pf, ps[i]);
-		if (fclose(pf) == 0 && !err) {
-			fprintf(f, "%s\n    \"%d\": ", first ? "" : ",",
-				(int)ps[i]->pid);
-			fwrite(part, 1, plen, f);
+		size_t mark = b.len;
+
+		sb_key(&b, first ? "\n    " : ",\n    ",
+		       (unsigned long long)ps[i]->pid);
+		if (snapshot_proc(&b, ps[i]) == 0)
 			first = false;
-		}
-		free(part);
+		else if (!b.failed)
+			b.s[b.len = mark] = '\0'; /* left out whole */
 	}
 	cufs_procs_put(ps, np);
-	fputs(first ? "}\n}\n" : "\n  }\n}\n", f);
-	if (fclose(f) != 0) {
-		free(s);
+	sb_puts(&b, first ? "}\n}\n" : "\n  }\n}\n");
+	if (b.failed) {
+		free(b.s);
 		return NULL;
 	}
-	return s;
+	last_snapshot_len = b.len;
+	return b.s;
 }
 
 static int cu_getattr(const char *path, struct stat *st,
