@@ -36,15 +36,20 @@
 #define MIB (1ULL << 20)
 #define N (10 * 1000 * 1000) /* bytes: round model times */
 
-static char machine[64], topo[64];
+static char machine[128], topo[512];
 
+/* A machine of the test's own shape, named after the private one the test
+ * wrapper gives (tests/private-machine.sh removes <machine>-* and the
+ * scratch TMPDIR, whatever the test's exit). */
 static void machine_setup(void)
 {
+	const char *base = getenv("CUEMU_MACHINE"), *tmp = getenv("TMPDIR");
 	FILE *f;
 
-	snprintf(machine, sizeof machine, "cuemu-copytest-%d", (int)getpid());
-	snprintf(topo, sizeof topo, "/tmp/cuemu-copytest-%d.json",
-		 (int)getpid());
+	snprintf(machine, sizeof machine, "%s-copy",
+		 base && *base ? base : "cuemu-copytest");
+	snprintf(topo, sizeof topo, "%s/cuemu-copytest-%d.json",
+		 tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	f = fopen(topo, "w");
 	if (!f)
 		exit(99);
