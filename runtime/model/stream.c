@@ -1,7 +1,8 @@
 /*
  * stream.c - the stream engine: streams, their workers and model clocks,
- * events, and positions in stream order. The cuStream* and cuEvent* entry
- * points are driver/stream.c's and driver/event.c's.
+ * and positions in stream order; events are event.c's, over what
+ * stream_impl.h shares. The cuStream* and cuEvent* entry points are
+ * driver/stream.c's and driver/event.c's.
  *
  * Each stream runs its operations in order on a worker thread of its own,
  * started by the first operation that needs it. An operation may first wait
@@ -36,11 +37,11 @@
  * read-write lock (the registries of streams, and each legacy stream:
  * lookups read, so that a done check never waits behind another lookup);
  * one stream's lock (its queue and vector clock; never two at once);
- * ev_lock (the registry of events); an event's lock; done_lock (a leaf: the
+ * ev_lock (the registry of events, event.c); an event's lock; done_lock (a leaf: the
  * condition every waiter sleeps on). No stream lock is held while an
  * operation runs.
  */
-#include "model/stream.h"
+#include "model/stream_impl.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -54,12 +55,6 @@
 #define END_RING 64
 
 enum stream_kind { KIND_USER, KIND_LEGACY, KIND_PER_THREAD };
-
-/* A vector clock: for each stream uid, the highest operation number. */
-struct vclock {
-	size_t n, cap;
-	struct cuemu_spos *e;
-};
 
 struct op {
 	struct op *next;
@@ -102,18 +97,6 @@ struct CUstream_st {
 	uint64_t clock;                 /* atomic: model time, ns */
 };
 
-struct CUevent_st {
-	RB_ENTRY(CUevent_st) node;
-	unsigned int flags;
-	pthread_mutex_t lock;
-	unsigned int refs;              /* the handle, and pending records */
-	bool recorded;
-	uint64_t gen;                   /* records so far */
-	struct cuemu_spos pos;          /* the last record's operation */
-	struct vclock vc;               /* its stream's clock at that record */
-	uint64_t ns;                    /* model time the record reached */
-};
-
 static int cmp_handle(struct CUstream_st *a, struct CUstream_st *b)
 {
 	return a < b ? -1 : a > b;
@@ -124,31 +107,22 @@ static int cmp_uid(struct CUstream_st *a, struct CUstream_st *b)
 	return a->uid < b->uid ? -1 : a->uid > b->uid;
 }
 
-static int cmp_event(struct CUevent_st *a, struct CUevent_st *b)
-{
-	return a < b ? -1 : a > b;
-}
-
 RB_HEAD(handle_tree, CUstream_st);
 RB_HEAD(uid_tree, CUstream_st);
-RB_HEAD(event_tree, CUevent_st);
 /* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
  * Linux; spell the attribute out. */
 #define ST_STATIC __attribute__((unused)) static
 RB_GENERATE_INTERNAL(handle_tree, CUstream_st, h_node, cmp_handle, ST_STATIC)
 RB_GENERATE_INTERNAL(uid_tree, CUstream_st, u_node, cmp_uid, ST_STATIC)
-RB_GENERATE_INTERNAL(event_tree, CUevent_st, node, cmp_event, ST_STATIC)
 
-/* The registries. Global because stream and event handles are process-wide
- * (any thread may use any handle) and a stale handle must be recognized
- * without dereferencing it. Streams are guarded by reg_lock, events by
- * ev_lock, so that an event's lookup never waits for a walk of the
+/* The registries. Global because stream handles are process-wide (any
+ * thread may use any handle) and a stale handle must be recognized without
+ * dereferencing it. Guarded by reg_lock; events have a lock of their own
+ * (event.c), so that an event's lookup never waits for a walk of the
  * streams. */
 static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
-static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle_tree streams = RB_INITIALIZER(&streams);
 static struct uid_tree by_uid = RB_INITIALIZER(&by_uid);
-static struct event_tree events = RB_INITIALIZER(&events);
 static CUstream legacy[CUEMU_MAX_DEVICES];
 static uint64_t next_uid = 1;
 
@@ -203,7 +177,7 @@ static uint64_t vc_get(const struct vclock *v, uint64_t uid)
 
 /* Raises uid's entry to seq. The clock grows by one entry per stream it
  * was ever ordered after; -1 when out of memory. */
-static int vc_raise(struct vclock *v, uint64_t uid, uint64_t seq)
+int cuemu_vc_raise(struct vclock *v, uint64_t uid, uint64_t seq)
 {
 	struct cuemu_spos *e;
 
@@ -225,15 +199,15 @@ static int vc_raise(struct vclock *v, uint64_t uid, uint64_t seq)
 	return 0;
 }
 
-static int vc_merge(struct vclock *dst, const struct vclock *src)
+int cuemu_vc_merge(struct vclock *dst, const struct vclock *src)
 {
 	for (size_t i = 0; i < src->n; i++)
-		if (vc_raise(dst, src->e[i].stream, src->e[i].seq) < 0)
+		if (cuemu_vc_raise(dst, src->e[i].stream, src->e[i].seq) < 0)
 			return -1;
 	return 0;
 }
 
-static void vc_free(struct vclock *v)
+void cuemu_vc_free(struct vclock *v)
 {
 	free(v->e);
 	*v = (struct vclock){ 0 };
@@ -246,9 +220,9 @@ static int vc_snapshot(CUstream s, struct vclock *out)
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
-	rc = vc_merge(out, &s->vc);
+	rc = cuemu_vc_merge(out, &s->vc);
 	if (rc == 0)
-		rc = vc_raise(out, s->uid, atomic_get(&s->enq_seq));
+		rc = cuemu_vc_raise(out, s->uid, atomic_get(&s->enq_seq));
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -372,7 +346,7 @@ static void sleep_gen(uint64_t gen)
 }
 
 /* Waits until p is done: spins a while, then sleeps. No lock held. */
-static void spos_wait(struct cuemu_spos p)
+void cuemu_spos_wait(struct cuemu_spos p)
 {
 	uint64_t deadline = 0;
 
@@ -488,7 +462,7 @@ static void run_op(CUstream s, struct op *op)
 	uint64_t before, after;
 
 	for (size_t i = 0; i < op->ndeps; i++) {
-		spos_wait(op->deps[i]);
+		cuemu_spos_wait(op->deps[i]);
 		atomic_max(&s->clock, spos_end_ns(op->deps[i]));
 	}
 	atomic_max(&s->clock, op->host_ns);
@@ -514,7 +488,7 @@ static void stream_free(CUstream s)
 {
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
-	vc_free(&s->vc);
+	cuemu_vc_free(&s->vc);
 	free(s);
 }
 
@@ -715,7 +689,7 @@ static bool may_run_here(const struct op *op)
  * that fn owns (struct op). *seq gets the operation's number; snap, if
  * given, what the operation is ordered after (s's vector clock as it
  * enqueued, without s itself). */
-static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
+CUresult cuemu_st_enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 			void (*drop)(void *arg), bool here,
 			const struct cuemu_spos *deps, size_t ndeps,
 			const struct vclock *vc, uint64_t *seq,
@@ -743,9 +717,9 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 	if (s->destroying)
 		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "stream %llu is "
 			       "being destroyed", (unsigned long long)s->uid);
-	else if ((vc && vc_merge(&s->vc, vc) < 0) || err ||
-		 vc_merge(&s->vc, &ivc) < 0 ||
-		 (snap && vc_merge(snap, &s->vc) < 0))
+	else if ((vc && cuemu_vc_merge(&s->vc, vc) < 0) || err ||
+		 cuemu_vc_merge(&s->vc, &ivc) < 0 ||
+		 (snap && cuemu_vc_merge(snap, &s->vc) < 0))
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
 	/* Nothing queued and nothing running (the worker pops an operation
 	 * only once it has run, and an inline one stays at the head). */
@@ -766,7 +740,7 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 			*seq = op->seq;
 	}
 	pthread_mutex_unlock(&s->lock);
-	vc_free(&ivc);
+	cuemu_vc_free(&ivc);
 	if (r != CUDA_SUCCESS)
 		free(op);
 	else if (here)
@@ -777,13 +751,13 @@ static CUresult enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
 {
 	/* internal.h: arg is malloc'd and fn frees it; model work. */
-	return enqueue(s, fn, arg, free, true, NULL, 0, NULL, NULL, NULL);
+	return cuemu_st_enqueue(s, fn, arg, free, true, NULL, 0, NULL, NULL, NULL);
 }
 
 CUresult cuemu_stream_enqueue_user(CUstream s, cuemu_op_fn fn, void *arg)
 {
 	/* internal.h: user code runs on the worker, always. */
-	return enqueue(s, fn, arg, free, false, NULL, 0, NULL, NULL, NULL);
+	return cuemu_st_enqueue(s, fn, arg, free, false, NULL, 0, NULL, NULL, NULL);
 }
 
 /* The host has seen p finish: its model time catches up. */
@@ -803,11 +777,11 @@ CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg)
 		fn(s, arg);
 		return CUDA_SUCCESS;
 	}
-	if ((r = enqueue(s, fn, arg, NULL, true, NULL, 0, NULL, &p.seq,
+	if ((r = cuemu_st_enqueue(s, fn, arg, NULL, true, NULL, 0, NULL, &p.seq,
 			 NULL)) !=
 	    CUDA_SUCCESS)
 		return r;
-	spos_wait(p);
+	cuemu_spos_wait(p);
 	host_saw(p);
 	return CUDA_SUCCESS;
 }
@@ -819,10 +793,10 @@ CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p)
 
 	if (p.stream == s->uid || cuemu_spos_done(p))
 		return CUDA_SUCCESS;
-	if (vc_raise(&vc, p.stream, p.seq) < 0)
+	if (cuemu_vc_raise(&vc, p.stream, p.seq) < 0)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream clock");
-	r = enqueue(s, NULL, NULL, NULL, true, &p, 1, &vc, NULL, NULL);
-	vc_free(&vc);
+	r = cuemu_st_enqueue(s, NULL, NULL, NULL, true, &p, 1, &vc, NULL, NULL);
+	cuemu_vc_free(&vc);
 	return r;
 }
 
@@ -878,7 +852,7 @@ CUresult cuemu_stream_sync(CUstream s)
 		atomic_max(&host_ns, stream_end_ns(s, p.seq));
 		return CUDA_SUCCESS;
 	}
-	spos_wait(p);
+	cuemu_spos_wait(p);
 	host_saw(p);
 	return CUDA_SUCCESS;
 }
@@ -893,14 +867,11 @@ CUresult cuemu_stream_sync(CUstream s)
 static void child_after_fork(void)
 {
 	CUstream s, next;
-	CUevent e;
 
 	pthread_rwlock_init(&reg_lock, NULL);
-	pthread_mutex_init(&ev_lock, NULL);
+	cuemu_events_after_fork();
 	pthread_mutex_init(&done_lock, NULL);
 	pthread_cond_init(&done_cond, NULL);
-	RB_FOREACH(e, event_tree, &events)
-		pthread_mutex_init(&e->lock, NULL);
 	for (s = RB_MIN(uid_tree, &by_uid); s; s = next) {
 		next = RB_NEXT(uid_tree, &by_uid, s);
 		pthread_mutex_init(&s->lock, NULL);
@@ -1147,7 +1118,7 @@ static CUresult wait_all(CUcontext ctx)
 	if (!p)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream list");
 	for (size_t i = 0; i < n; i++) {
-		spos_wait(p[i]);
+		cuemu_spos_wait(p[i]);
 		host_saw(p[i]);
 	}
 	free(p);
@@ -1187,272 +1158,12 @@ void cuemu_ctx_streams_destroy(CUcontext ctx)
 	wait_all(ctx);
 }
 
-/* ---------------------------------------------------------------- events */
-
-static void event_unref(CUevent e)
+uint64_t cuemu_st_uid(CUstream s)
 {
-	bool last;
-
-	pthread_mutex_lock(&e->lock);
-	last = --e->refs == 0;
-	pthread_mutex_unlock(&e->lock);
-	if (!last)
-		return;
-	pthread_mutex_destroy(&e->lock);
-	vc_free(&e->vc);
-	free(e);
+	return s->uid;
 }
 
-/* A live event, with a reference the caller drops with event_unref. */
-static CUresult event_get(CUevent h, CUevent *out)
+void cuemu_st_host_saw_ns(uint64_t ns)
 {
-	CUresult r;
-	CUevent e;
-
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	pthread_mutex_lock(&ev_lock);
-	if ((e = RB_FIND(event_tree, &events, h))) {
-		pthread_mutex_lock(&e->lock);
-		e->refs++;
-		pthread_mutex_unlock(&e->lock);
-	}
-	pthread_mutex_unlock(&ev_lock);
-	if (!e)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p does not exist", (void *)h);
-	*out = e;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_event_new(unsigned int Flags, CUevent *phEvent)
-{
-	CUevent e;
-
-	if (!(e = calloc(1, sizeof *e)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
-	e->flags = Flags;
-	e->refs = 1;
-	pthread_mutex_init(&e->lock, NULL);
-	pthread_mutex_lock(&ev_lock);
-	RB_INSERT(event_tree, &events, e);
-	pthread_mutex_unlock(&ev_lock);
-	*phEvent = e;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_event_release(CUevent hEvent)
-{
-	CUevent e;
-
-	pthread_mutex_lock(&ev_lock);
-	if ((e = RB_FIND(event_tree, &events, hEvent)))
-		RB_REMOVE(event_tree, &events, e);
-	pthread_mutex_unlock(&ev_lock);
-	if (!e)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p does not exist", (void *)hEvent);
-	/* A record still pending keeps it until it is reached. */
-	event_unref(e);
-	return CUDA_SUCCESS;
-}
-
-struct record {
-	CUevent e;
-	uint64_t gen;
-};
-
-static void record_op(CUstream s, void *arg)
-{
-	struct record *rec = arg;
-
-	pthread_mutex_lock(&rec->e->lock);
-	if (rec->e->gen == rec->gen)
-		rec->e->ns = cuemu_stream_now(s);
-	pthread_mutex_unlock(&rec->e->lock);
-	event_unref(rec->e);
-	free(rec);
-}
-
-/* A record a forked child drops unreached gives back its reference. */
-static void record_drop(void *arg)
-{
-	struct record *rec = arg;
-
-	event_unref(rec->e);
-	free(rec);
-}
-
-CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
-{
-	struct vclock vc = { 0 };
-	struct record *rec;
-	uint64_t gen, seq;
-	CUstream s;
-	CUevent e;
-	CUresult r;
-
-	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
-	    !(rec = malloc(sizeof *rec))) {
-		event_unref(e);
-		return r ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "record");
-	}
-	pthread_mutex_lock(&e->lock);
-	gen = ++e->gen;
-	pthread_mutex_unlock(&e->lock);
-	*rec = (struct record){ e, gen };
-	/* The record is an operation of s and holds the reference taken
-	 * above until it is reached. */
-	if ((r = enqueue(s, record_op, rec, record_drop, true, NULL, 0, NULL,
-			 &seq, &vc)) !=
-	    CUDA_SUCCESS) {
-		vc_free(&vc);
-		free(rec);
-		event_unref(e);
-		return r;
-	}
-	/* The event stands for this position and all that came before it. */
-	vc_raise(&vc, s->uid, seq);
-	pthread_mutex_lock(&e->lock);
-	if (e->gen == gen) {
-		vc_free(&e->vc);
-		e->vc = vc;
-		vc = (struct vclock){ 0 };
-		e->pos = (struct cuemu_spos){ s->uid, seq };
-		e->recorded = true;
-	}
-	pthread_mutex_unlock(&e->lock);
-	vc_free(&vc);
-	return CUDA_SUCCESS;
-}
-
-/* What a recorded event stands for, read consistently. */
-struct event_state {
-	bool recorded;
-	unsigned int flags;
-	struct cuemu_spos pos;
-	uint64_t ns;
-};
-
-static struct event_state event_state(CUevent e)
-{
-	struct event_state st;
-
-	pthread_mutex_lock(&e->lock);
-	st = (struct event_state){ e->recorded, e->flags, e->pos, e->ns };
-	pthread_mutex_unlock(&e->lock);
-	return st;
-}
-
-CUresult cuemu_event_query(CUevent hEvent)
-{
-	struct event_state st;
-	CUresult r;
-	CUevent e;
-
-	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
-		return r;
-	st = event_state(e);
-	event_unref(e);
-	/* An event never recorded has nothing to wait for. */
-	if (st.recorded && !cuemu_spos_done(st.pos))
-		return CUDA_ERROR_NOT_READY;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_event_sync(CUevent hEvent)
-{
-	struct event_state st;
-	CUresult r;
-	CUevent e;
-
-	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
-		return r;
-	st = event_state(e);
-	if (st.recorded) {
-		spos_wait(st.pos);
-		atomic_max(&host_ns, event_state(e).ns);
-	}
-	event_unref(e);
-	return CUDA_SUCCESS;
-}
-
-/* Why an event cannot be timed, whether or not its record is reached:
- * INVALID_HANDLE for an event without timing or never recorded. */
-static CUresult event_timeable(CUevent h, const struct event_state *st)
-{
-	if (st->flags & CU_EVENT_DISABLE_TIMING)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p was created with DISABLE_TIMING",
-				  (void *)h);
-	if (!st->recorded)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-				  "event %p was never recorded", (void *)h);
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_event_timed(CUevent h)
-{
-	struct event_state st;
-	CUresult r;
-	CUevent e;
-
-	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
-		return r;
-	st = event_state(e);
-	event_unref(e);
-	return event_timeable(h, &st);
-}
-
-/* The model time a completed, timed event reached, or why not. */
-CUresult cuemu_event_time(CUevent h, uint64_t *ns)
-{
-	struct event_state st;
-	CUresult r;
-	CUevent e;
-
-	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
-		return r;
-	st = event_state(e);
-	if (st.recorded && cuemu_spos_done(st.pos))
-		st = event_state(e); /* the record has written its time */
-	event_unref(e);
-	if ((r = event_timeable(h, &st)) != CUDA_SUCCESS)
-		return r;
-	if (!cuemu_spos_done(st.pos))
-		return CUDA_ERROR_NOT_READY;
-	*ns = st.ns;
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
-{
-	struct cuemu_spos pos;
-	struct vclock vc = { 0 };
-	bool recorded;
-	CUstream s;
-	CUevent e;
-	CUresult r;
-
-	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
-		return r;
-	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS) {
-		event_unref(e);
-		return r;
-	}
-	pthread_mutex_lock(&e->lock);
-	recorded = e->recorded;
-	pos = e->pos;
-	if (recorded && vc_merge(&vc, &e->vc) < 0)
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event clock");
-	pthread_mutex_unlock(&e->lock);
-	event_unref(e);
-	/* Waiting for an event never recorded waits for nothing. */
-	if (r == CUDA_SUCCESS && recorded && pos.stream != s->uid)
-		r = enqueue(s, NULL, NULL, NULL, true, &pos, 1, &vc, NULL,
-			    NULL);
-	vc_free(&vc);
-	return r;
+	atomic_max(&host_ns, ns);
 }

@@ -1,0 +1,321 @@
+/*
+ * event.c - the stream engine's events (model/stream.h): their registry,
+ * a record as an operation of its stream, what a recorded event stands for
+ * (its position and the vector clock of its stream), queries, waits, the
+ * model time a record reached, and a stream made to wait for one. The
+ * engine's streams, positions and clocks are stream.c's (stream_impl.h).
+ *
+ * Locking: ev_lock guards the registry and is taken inside no stream lock;
+ * each event's own lock guards its record, taken after ev_lock and never
+ * around a wait.
+ */
+#include "model/stream_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct CUevent_st {
+	RB_ENTRY(CUevent_st) node;
+	unsigned int flags;
+	pthread_mutex_t lock;
+	unsigned int refs;              /* the handle, and pending records */
+	bool recorded;
+	uint64_t gen;                   /* records so far */
+	struct cuemu_spos pos;          /* the last record's operation */
+	struct vclock vc;               /* its stream's clock at that record */
+	uint64_t ns;                    /* model time the record reached */
+};
+
+static int cmp_event(struct CUevent_st *a, struct CUevent_st *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+RB_HEAD(event_tree, CUevent_st);
+/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
+ * Linux; spell the attribute out. */
+#define EV_STATIC __attribute__((unused)) static
+RB_GENERATE_INTERNAL(event_tree, CUevent_st, node, cmp_event, EV_STATIC)
+
+/* The registry. Global because event handles are process-wide (any thread
+ * may use any handle) and a stale handle must be recognized without
+ * dereferencing it. */
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct event_tree events = RB_INITIALIZER(&events);
+
+static void event_unref(CUevent e)
+{
+	bool last;
+
+	pthread_mutex_lock(&e->lock);
+	last = --e->refs == 0;
+	pthread_mutex_unlock(&e->lock);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&e->lock);
+	cuemu_vc_free(&e->vc);
+	free(e);
+}
+
+/* A live event, with a reference the caller drops with event_unref. */
+static CUresult event_get(CUevent h, CUevent *out)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&ev_lock);
+	if ((e = RB_FIND(event_tree, &events, h))) {
+		pthread_mutex_lock(&e->lock);
+		e->refs++;
+		pthread_mutex_unlock(&e->lock);
+	}
+	pthread_mutex_unlock(&ev_lock);
+	if (!e)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p does not exist", (void *)h);
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_event_new(unsigned int Flags, CUevent *phEvent)
+{
+	CUevent e;
+
+	if (!(e = calloc(1, sizeof *e)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
+	e->flags = Flags;
+	e->refs = 1;
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_lock(&ev_lock);
+	RB_INSERT(event_tree, &events, e);
+	pthread_mutex_unlock(&ev_lock);
+	*phEvent = e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_event_release(CUevent hEvent)
+{
+	CUevent e;
+
+	pthread_mutex_lock(&ev_lock);
+	if ((e = RB_FIND(event_tree, &events, hEvent)))
+		RB_REMOVE(event_tree, &events, e);
+	pthread_mutex_unlock(&ev_lock);
+	if (!e)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p does not exist", (void *)hEvent);
+	/* A record still pending keeps it until it is reached. */
+	event_unref(e);
+	return CUDA_SUCCESS;
+}
+
+struct record {
+	CUevent e;
+	uint64_t gen;
+};
+
+static void record_op(CUstream s, void *arg)
+{
+	struct record *rec = arg;
+
+	pthread_mutex_lock(&rec->e->lock);
+	if (rec->e->gen == rec->gen)
+		rec->e->ns = cuemu_stream_now(s);
+	pthread_mutex_unlock(&rec->e->lock);
+	event_unref(rec->e);
+	free(rec);
+}
+
+/* A record a forked child drops unreached gives back its reference. */
+static void record_drop(void *arg)
+{
+	struct record *rec = arg;
+
+	event_unref(rec->e);
+	free(rec);
+}
+
+CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
+{
+	struct vclock vc = { 0 };
+	struct record *rec;
+	uint64_t gen, seq;
+	CUstream s;
+	CUevent e;
+	CUresult r;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    !(rec = malloc(sizeof *rec))) {
+		event_unref(e);
+		return r ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "record");
+	}
+	pthread_mutex_lock(&e->lock);
+	gen = ++e->gen;
+	pthread_mutex_unlock(&e->lock);
+	*rec = (struct record){ e, gen };
+	/* The record is an operation of s and holds the reference taken
+	 * above until it is reached. */
+	if ((r = cuemu_st_enqueue(s, record_op, rec, record_drop, true, NULL, 0, NULL,
+			 &seq, &vc)) !=
+	    CUDA_SUCCESS) {
+		cuemu_vc_free(&vc);
+		free(rec);
+		event_unref(e);
+		return r;
+	}
+	/* The event stands for this position and all that came before it. */
+	cuemu_vc_raise(&vc, cuemu_st_uid(s), seq);
+	pthread_mutex_lock(&e->lock);
+	if (e->gen == gen) {
+		cuemu_vc_free(&e->vc);
+		e->vc = vc;
+		vc = (struct vclock){ 0 };
+		e->pos = (struct cuemu_spos){ cuemu_st_uid(s), seq };
+		e->recorded = true;
+	}
+	pthread_mutex_unlock(&e->lock);
+	cuemu_vc_free(&vc);
+	return CUDA_SUCCESS;
+}
+
+/* What a recorded event stands for, read consistently. */
+struct event_state {
+	bool recorded;
+	unsigned int flags;
+	struct cuemu_spos pos;
+	uint64_t ns;
+};
+
+static struct event_state event_state(CUevent e)
+{
+	struct event_state st;
+
+	pthread_mutex_lock(&e->lock);
+	st = (struct event_state){ e->recorded, e->flags, e->pos, e->ns };
+	pthread_mutex_unlock(&e->lock);
+	return st;
+}
+
+CUresult cuemu_event_query(CUevent hEvent)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	event_unref(e);
+	/* An event never recorded has nothing to wait for. */
+	if (st.recorded && !cuemu_spos_done(st.pos))
+		return CUDA_ERROR_NOT_READY;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_event_sync(CUevent hEvent)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	if (st.recorded) {
+		cuemu_spos_wait(st.pos);
+		cuemu_st_host_saw_ns(event_state(e).ns);
+	}
+	event_unref(e);
+	return CUDA_SUCCESS;
+}
+
+/* Why an event cannot be timed, whether or not its record is reached:
+ * INVALID_HANDLE for an event without timing or never recorded. */
+static CUresult event_timeable(CUevent h, const struct event_state *st)
+{
+	if (st->flags & CU_EVENT_DISABLE_TIMING)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was created with DISABLE_TIMING",
+				  (void *)h);
+	if (!st->recorded)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "event %p was never recorded", (void *)h);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_event_timed(CUevent h)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	event_unref(e);
+	return event_timeable(h, &st);
+}
+
+/* The model time a completed, timed event reached, or why not. */
+CUresult cuemu_event_time(CUevent h, uint64_t *ns)
+{
+	struct event_state st;
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	st = event_state(e);
+	if (st.recorded && cuemu_spos_done(st.pos))
+		st = event_state(e); /* the record has written its time */
+	event_unref(e);
+	if ((r = event_timeable(h, &st)) != CUDA_SUCCESS)
+		return r;
+	if (!cuemu_spos_done(st.pos))
+		return CUDA_ERROR_NOT_READY;
+	*ns = st.ns;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
+{
+	struct cuemu_spos pos;
+	struct vclock vc = { 0 };
+	bool recorded;
+	CUstream s;
+	CUevent e;
+	CUresult r;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS) {
+		event_unref(e);
+		return r;
+	}
+	pthread_mutex_lock(&e->lock);
+	recorded = e->recorded;
+	pos = e->pos;
+	if (recorded && cuemu_vc_merge(&vc, &e->vc) < 0)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event clock");
+	pthread_mutex_unlock(&e->lock);
+	event_unref(e);
+	/* Waiting for an event never recorded waits for nothing. */
+	if (r == CUDA_SUCCESS && recorded && pos.stream != cuemu_st_uid(s))
+		r = cuemu_st_enqueue(s, NULL, NULL, NULL, true, &pos, 1, &vc, NULL,
+			    NULL);
+	cuemu_vc_free(&vc);
+	return r;
+}
+
+void cuemu_events_after_fork(void)
+{
+	CUevent e;
+
+	pthread_mutex_init(&ev_lock, NULL);
+	RB_FOREACH(e, event_tree, &events)
+		pthread_mutex_init(&e->lock, NULL);
+}
