@@ -127,4 +127,19 @@ extern const struct fuse_operations cufs_ops;
  * words, an object's "key value" lines; malloc'd. */
 char *cufs_render(json_t *v);
 
+/* ---------------------------------------------------------------- tree.c
+ * The classes of objects as /cu names them, and the record class of each
+ * in a published segment. */
+#define CUFS_NCLASSES 4
+extern const char *const cufs_classes[CUFS_NCLASSES];
+extern const uint32_t cufs_class_pub[CUFS_NCLASSES];
+/* The machine, or one part of it (part: a device index, -1 for the host,
+ * INT_MIN for all). NULL with *err: ENOENT for a device that does not
+ * exist, EIO (and a word on stderr) for a machine that cannot be read. */
+json_t *cufs_machine_part(int part, int *err);
+
+/* ---------------------------------------------------------------- snapshot.c
+ * The text of /cu/snapshot.json as of now; NULL without memory. */
+char *cufs_snapshot_text(void);
+
 #endif

@@ -36,14 +36,13 @@
 
 #define MAX_DEPTH 32
 
-static const char *const classes[] = {
+const char *const cufs_classes[CUFS_NCLASSES] = {
 	"allocations", "pools", "reservations", "handles",
 };
 /* The record class of each (pubseg.h). */
-static const uint32_t class_pub[] = {
+const uint32_t cufs_class_pub[CUFS_NCLASSES] = {
 	PUB_ALLOCATIONS, PUB_POOLS, PUB_RESERVATIONS, PUB_HANDLES,
 };
-#define NCLASSES (sizeof classes / sizeof classes[0])
 
 enum ntype { N_DIR, N_FILE, N_LINK };
 /* F_EVENTS is a view of the event log read as a file, F_EVENTS_PIPE as
@@ -90,8 +89,8 @@ static bool caller_may_write(uid_t owner)
 
 static int class_index(const char *s)
 {
-	for (size_t i = 0; i < NCLASSES; i++)
-		if (!strcmp(s, classes[i]))
+	for (size_t i = 0; i < CUFS_NCLASSES; i++)
+		if (!strcmp(s, cufs_classes[i]))
 			return (int)i;
 	return -1;
 }
@@ -337,7 +336,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 /* The machine, or one part of it (part: a device index, -1 for the host,
  * INT_MIN for all). NULL with *err: ENOENT for a device that does not
  * exist, EIO (and a word on stderr) for a machine that cannot be read. */
-static json_t *machine_part(int part, int *err)
+json_t *cufs_machine_part(int part, int *err)
 {
 	char *s = part == INT_MIN ? cuemuMachineJson() : cuemuDeviceJson(part);
 	json_t *m = s ? json_loads(s, 0, NULL) : NULL;
@@ -366,7 +365,7 @@ static int resolve_devices(char **comps, int n, struct node *out)
 	size_t i;
 
 	if (n == 0) {
-		if (!(m = machine_part(INT_MIN, &err)))
+		if (!(m = cufs_machine_part(INT_MIN, &err)))
 			return -err;
 		devs = json_object_get(m, "devices");
 		names = json_array();
@@ -386,7 +385,7 @@ static int resolve_devices(char **comps, int n, struct node *out)
 	else
 		return -ENOENT;
 	/* Only that part is rendered. */
-	if (!(obj = machine_part(part, &err)))
+	if (!(obj = cufs_machine_part(part, &err)))
 		return -err;
 	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
 	json_decref(obj);
@@ -440,8 +439,8 @@ static json_t *class_dirs(void)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < NCLASSES; i++)
-		json_array_append_new(a, json_string(classes[i]));
+	for (size_t i = 0; i < CUFS_NCLASSES; i++)
+		json_array_append_new(a, json_string(cufs_classes[i]));
 	return a;
 }
 
@@ -493,7 +492,7 @@ static int id_names(const struct cufs_proc *p, int cls, json_t *into)
 
 	if (!p->map)
 		return -(p->err ? p->err : EIO);
-	if ((rc = pubmap_ids(p->map, class_pub[cls], &ids, &n)) < 0)
+	if ((rc = pubmap_ids(p->map, cufs_class_pub[cls], &ids, &n)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)ids[i]);
@@ -520,12 +519,12 @@ static int resolve_proc_class(const struct cufs_proc *p, int cls,
 	}
 	json_decref(names);
 	if (n > 1 || !parse_u64(comps[0], &id) || !p->map ||
-	    pubmap_has(p->map, id, class_pub[cls]) != 1)
+	    pubmap_has(p->map, id, cufs_class_pub[cls]) != 1)
 		return -ENOENT;
 	out->type = N_LINK;
 	out->uid = p->uid;
 	out->mode = 0777;
-	if (asprintf(&out->target, "../../../%s/%s", classes[cls], comps[0]) < 0)
+	if (asprintf(&out->target, "../../../%s/%s", cufs_classes[cls], comps[0]) < 0)
 		out->target = NULL;
 	return out->target ? 0 : -ENOMEM;
 }
@@ -605,7 +604,7 @@ static struct cufs_proc *owner_in(int cls, uint64_t id)
 	int np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 
 	for (int i = 0; i < np && !who; i++)
-		if (ps[i]->map && pubmap_has(ps[i]->map, id, class_pub[cls]) == 1)
+		if (ps[i]->map && pubmap_has(ps[i]->map, id, cufs_class_pub[cls]) == 1)
 			who = ps[i];
 	for (int i = 0; i < np; i++)
 		if (ps[i] != who)
@@ -831,7 +830,7 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 	/* A stat of the directory needs no record. */
 	if (n == 1 && !out->want_entries)
 		return make_dir_node(out, json_array(), who->uid);
-	if (!(obj = record(who, id, class_pub[cls], &err)))
+	if (!(obj = record(who, id, cufs_class_pub[cls], &err)))
 		return -err;
 	managed = cls == 0 && !strcmp(json_string_value(
 		json_object_get(obj, "kind")) ?: "", "managed");
@@ -844,7 +843,7 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 	json_object_del(obj, "ranges");
 	if (managed)
 		extra = json_pack("[s]", "ranges");
-	snprintf(base, sizeof base, "%s/%s", classes[cls], comps[0]);
+	snprintf(base, sizeof base, "%s/%s", cufs_classes[cls], comps[0]);
 	ctx.base = base;
 	ctx.extra_dirs = extra;
 	rc = walk_object(obj, comps + 1, n - 1, &ctx, out);
@@ -992,180 +991,6 @@ static int open_attr(const char *path, struct stat *st)
 	return rc;
 }
 
-/* snapshot.json's text as it is made: one buffer, grown by doubling from
- * about the size the last snapshot had, so that 100,000 allocations are
- * one copy each and not a stream's copies of copies. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-/* The size of the last snapshot: where the next one's buffer starts.
- * Global because snapshots follow each other; a hint, read and written
- * without a lock. */
-static size_t last_snapshot_len;
-
-static bool sb_room(struct sbuf *b, size_t n)
-{
-	size_t cap = b->cap ? b->cap : 4096;
-	char *s;
-
-	if (b->failed)
-		return false;
-	if (b->len + n + 1 <= b->cap)
-		return true;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	if (!(s = realloc(b->s, cap))) {
-		b->failed = true;
-		return false;
-	}
-	b->s = s;
-	b->cap = cap;
-	return true;
-}
-
-static void sb_put(struct sbuf *b, const char *p, size_t n)
-{
-	if (!sb_room(b, n))
-		return;
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *p)
-{
-	sb_put(b, p, strlen(p));
-}
-
-/* "<prefix>"<n>": " with n in decimal, the way a member's name opens. */
-static void sb_key(struct sbuf *b, const char *prefix, unsigned long long n)
-{
-	char d[24], *p = d + sizeof d;
-
-	do
-		*--p = (char)('0' + n % 10);
-	while ((n /= 10));
-	sb_puts(b, prefix);
-	sb_put(b, "\"", 1);
-	sb_put(b, p, (size_t)(d + sizeof d - p));
-	sb_put(b, "\": ", 3);
-}
-
-/* Writes JSON text with every line after its first indented by depth more
- * spaces, so a member's text printed at the top level sits in place
- * inside the document. A newline in JSON text is always layout (strings
- * escape theirs), so this is all the parsing it needs. */
-static void sb_indented(struct sbuf *b, const char *s, int depth)
-{
-	static const char spaces[] = "        ";
-	const char *nl;
-
-	while ((nl = strchr(s, '\n'))) {
-		sb_put(b, s, (size_t)(nl - s) + 1);
-		sb_put(b, spaces, (size_t)depth < sizeof spaces - 1 ?
-		       (size_t)depth : sizeof spaces - 1);
-		s = nl + 1;
-	}
-	sb_puts(b, s);
-}
-
-/* snapshot.json's members of one class: "<id>": <record> a line each. */
-struct snap {
-	struct sbuf *b;
-	bool first;
-};
-
-static void snap_member(uint64_t id, const char *text, size_t len, void *arg)
-{
-	struct snap *sn = arg;
-
-	sb_key(sn->b, sn->first ? "\n        " : ",\n        ",
-	       (unsigned long long)id);
-	sb_put(sn->b, text, len);
-	sn->first = false;
-}
-
-/* One process's part of snapshot.json, from its segment: its record and
- * every object's, each copied in as the process rendered it (no parse,
- * no print). 0 or an errno; what it wrote before an error is the
- * caller's to take back. */
-static int snapshot_proc(struct sbuf *b, const struct cufs_proc *p)
-{
-	struct snap sn = { .b = b };
-	uint32_t cls;
-	size_t len;
-	char *text;
-	int rc;
-
-	if (!p->map)
-		return p->err ? p->err : EIO;
-	if ((rc = pubmap_get(p->map, 0, &cls, &text, &len)) < 0)
-		return -rc;
-	sb_puts(b, "{\n      \"process\": ");
-	sb_put(b, text, len);
-	free(text);
-	for (size_t c = 0; c < NCLASSES; c++) {
-		sb_puts(b, ",\n      \"");
-		sb_puts(b, classes[c]);
-		sb_puts(b, "\": {");
-		sn.first = true;
-		if ((rc = pubmap_each(p->map, class_pub[c], snap_member, &sn)) < 0)
-			return -rc;
-		sb_puts(b, sn.first ? "}" : "\n      }");
-	}
-	sb_puts(b, "\n    }");
-	return 0;
-}
-
-/* /snapshot.json: the machine and every process, one text, laid out as
- * JSON_INDENT(2) lays out the document's top levels, each object on a
- * line of its own. A process whose segment cannot be read is left out
- * (its files say EIO). */
-static char *snapshot_text(void)
-{
-	struct cufs_proc *ps[CUFS_MAX_PROCS];
-	struct sbuf b = { 0 };
-	bool first = true;
-	int np, err;
-	json_t *m;
-	char *t;
-
-	sb_room(&b, last_snapshot_len + last_snapshot_len / 8);
-	sb_puts(&b, "{");
-	if ((m = machine_part(INT_MIN, &err)) &&
-	    (t = json_dumps(m, JSON_INDENT(2)))) {
-		sb_puts(&b, "\n  \"machine\": ");
-		sb_indented(&b, t, 2);
-		free(t);
-		sb_puts(&b, ",");
-	}
-	json_decref(m);
-	sb_puts(&b, "\n  \"processes\": {");
-	cufs_procs_refresh(true);
-	np = cufs_procs_get(ps, CUFS_MAX_PROCS);
-	for (int i = 0; i < np; i++) {
-		size_t mark = b.len;
-
-		sb_key(&b, first ? "\n    " : ",\n    ",
-		       (unsigned long long)ps[i]->pid);
-		if (snapshot_proc(&b, ps[i]) == 0)
-			first = false;
-		else if (!b.failed)
-			b.s[b.len = mark] = '\0'; /* left out whole */
-	}
-	cufs_procs_put(ps, np);
-	sb_puts(&b, first ? "}\n}\n" : "\n  }\n}\n");
-	if (b.failed) {
-		free(b.s);
-		return NULL;
-	}
-	last_snapshot_len = b.len;
-	return b.s;
-}
-
 static int cu_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
@@ -1270,7 +1095,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		/* The stream has no offsets; the log is read at any. */
 		fi->nonseekable = n.fkind == F_EVENTS_PIPE;
 	} else if (n.fkind == F_SNAPSHOT) {
-		h->text = snapshot_text();
+		h->text = cufs_snapshot_text();
 	} else {
 		h->text = n.text;
 		n.text = NULL;
