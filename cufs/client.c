@@ -492,6 +492,22 @@ static int by_pid(const void *a, const void *b)
 	return ((*x)->pid > (*y)->pid) - ((*x)->pid < (*y)->pid);
 }
 
+/* p, or when its segment has grown into a new generation since it was
+ * mapped, the entry of that generation: a read just after the process
+ * grew must not see the old one (which a rescan would notice only up to
+ * 100 ms later). Takes p's reference; gives one on what it returns. */
+static struct cufs_proc *current_gen(struct cufs_proc *p)
+{
+	pid_t pid;
+
+	if (!p || !p->map || !pubmap_retired(p->map))
+		return p;
+	pid = p->pid;
+	cufs_proc_put(p);
+	install(pid, open_proc(pid));
+	return kept(pid);
+}
+
 int cufs_procs_get(struct cufs_proc **out, int max)
 {
 	int n = 0;
@@ -503,6 +519,12 @@ int cufs_procs_get(struct cufs_proc **out, int max)
 		out[n]->refs++;
 	}
 	pthread_mutex_unlock(&tab.lock);
+	for (int i = 0; i < n; i++)
+		out[i] = current_gen(out[i]);
+	/* A process whose new generation could not be opened is gone. */
+	for (int i = 0; i < n; i++)
+		if (!out[i])
+			out[i--] = out[--n];
 	qsort(out, (size_t)n, sizeof *out, by_pid);
 	return n;
 }
@@ -535,7 +557,7 @@ struct cufs_proc *cufs_proc_get(pid_t pid)
 		cufs_procs_refresh(true);
 		p = kept(pid);
 	}
-	return p;
+	return current_gen(p);
 }
 
 /* The state letter of /proc/<pid>/stat ('R', 'S', 'T', ...), or 0. */
