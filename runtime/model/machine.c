@@ -585,6 +585,10 @@ static void forget_row_in_child(void)
 	my_row = -1;
 }
 
+/* Whether forget_row_in_child is registered: once, however many times
+ * the fuzzer attaches. */
+static bool atfork_set;
+
 int cuemu_machine_attach(void)
 {
 	const char *name = getenv("CUEMU_MACHINE");
@@ -616,11 +620,26 @@ int cuemu_machine_attach(void)
 		rc = -1;
 	} else {
 		pthread_mutex_unlock(&seg->lock);
-		pthread_atfork(NULL, NULL, forget_row_in_child);
+		if (!atfork_set)
+			atfork_set = pthread_atfork(NULL, NULL,
+						    forget_row_in_child) == 0;
 	}
 out:
 	pthread_mutex_unlock(&attach_lock);
 	return rc;
+}
+
+void cuemu_machine_detach(void)
+{
+	pthread_mutex_lock(&attach_lock);
+	if (seg)
+		munmap(seg, sizeof *seg);
+	seg = NULL;
+	my_row = -1;
+	seg_name[0] = '\0';
+	memset(&topo, 0, sizeof topo);
+	memset(row_reported, 0, sizeof row_reported);
+	pthread_mutex_unlock(&attach_lock);
 }
 
 /* ---------------------------------------------------------------- queries */

@@ -639,15 +639,44 @@ static int parse_faults(struct parse *p, struct cuemu_topology *t, json_t *root)
 	return 0;
 }
 
-int cuemu_topology_load(const char *path, struct cuemu_topology *t,
-			char *err, size_t errlen)
+/* The one parser of a topology document, whichever way it was read:
+ * root's fields over the built-in default. Consumes root. */
+static int parse_root(struct parse *p, json_t *root, struct cuemu_topology *t)
 {
 	static const char *const keys[] = { "name", "devices", "device_count",
 					    "links", "faults", NULL };
+	json_t *v;
+	int rc = -1;
+
+	if (!json_is_object(root)) {
+		reject(p, "(top)", "not a JSON object");
+		goto out;
+	}
+	if (only_keys(p, root, "(top)", keys) < 0)
+		goto out;
+	if ((v = json_object_get(root, "name"))) {
+		if (!json_is_string(v) || json_string_length(v) >= sizeof t->name) {
+			reject(p, "name", "must be a string of at most 63 bytes");
+			goto out;
+		}
+		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
+	}
+	if (parse_devices(p, t, root) < 0 || parse_links(p, t, root) < 0 ||
+	    parse_faults(p, t, root) < 0 ||
+	    cuemu_topology_check(t, p->path, p->err, p->errlen) < 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+int cuemu_topology_load(const char *path, struct cuemu_topology *t,
+			char *err, size_t errlen)
+{
 	struct parse p = { path, err, errlen };
 	json_error_t jerr;
-	json_t *root, *v;
-	int rc = -1;
+	json_t *root;
 
 	cuemu_topology_default(t);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
@@ -656,27 +685,24 @@ int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 			 jerr.column, jerr.text);
 		return -1;
 	}
-	if (!json_is_object(root)) {
-		reject(&p, "(top)", "not a JSON object");
-		goto out;
+	return parse_root(&p, root, t);
+}
+
+int cuemu_topology_parse(const char *buf, size_t len, const char *what,
+			 struct cuemu_topology *t, char *err, size_t errlen)
+{
+	struct parse p = { what, err, errlen };
+	json_error_t jerr;
+	json_t *root;
+
+	cuemu_topology_default(t);
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "%s: line %d column %d: %s", what, jerr.line,
+			 jerr.column, jerr.text);
+		return -1;
 	}
-	if (only_keys(&p, root, "(top)", keys) < 0)
-		goto out;
-	if ((v = json_object_get(root, "name"))) {
-		if (!json_is_string(v) || json_string_length(v) >= sizeof t->name) {
-			reject(&p, "name", "must be a string of at most 63 bytes");
-			goto out;
-		}
-		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
-	}
-	if (parse_devices(&p, t, root) < 0 || parse_links(&p, t, root) < 0 ||
-	    parse_faults(&p, t, root) < 0 ||
-	    cuemu_topology_check(t, path, err, errlen) < 0)
-		goto out;
-	rc = 0;
-out:
-	json_decref(root);
-	return rc;
+	return parse_root(&p, root, t);
 }
 
 /* ---------------------------------------------------------------- checks */

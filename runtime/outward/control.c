@@ -1172,3 +1172,38 @@ __attribute__((constructor)) static void control_hook_init(void)
 {
 	cuemu_on_init(control_at_init);
 }
+
+/* ---------------------------------------------------------------- fuzzing */
+
+/* Serves data as one connection's bytes from a peer of uid peer, in the
+ * pieces the server's buffer takes, answering into /dev/null: the request
+ * path of a real connection without its thread or socket, for the fuzzer
+ * (fuzz/fuzz_control.c). -1 when the connection would have been dropped. */
+int cuemu_control_feed(const char *data, size_t n, uid_t peer)
+{
+	struct client *c = calloc(1, sizeof *c);
+	int rc = 0;
+
+	if (!c || (c->fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+		free(c);
+		return -1;
+	}
+	c->uid = peer;
+	c->pid = getpid();
+	while (n && rc == 0) {
+		size_t k = sizeof c->buf - c->len;
+
+		k = k < n ? k : n;
+		if (!k)
+			break;
+		memcpy(c->buf + c->len, data, k);
+		c->len += k;
+		data += k;
+		n -= k;
+		rc = serve_lines(c);
+	}
+	close(c->fd);
+	free(c->out);
+	free(c);
+	return rc;
+}
