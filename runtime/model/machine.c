@@ -699,14 +699,27 @@ const struct cuemu_link *cuemu_link(int from, int to)
 	return &topo.link[from][to];
 }
 
+/* Nanoseconds to move bytes at gbps (GB/s is bytes per nanosecond),
+ * saturated: a double past 2^64 converts to no defined integer. */
+static uint64_t transfer_ns(size_t bytes, double gbps)
+{
+	double ns = (double)bytes / gbps;
+
+	return ns < 1.8e19 ? (uint64_t)ns : UINT64_MAX / 2;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes)
 {
 	const struct cuemu_link *l = cuemu_link(from, to);
 
 	if (l->gbps <= 0)
 		return 0;
-	/* GB/s is bytes per nanosecond. */
-	return l->lat_ns + (uint64_t)((double)bytes / l->gbps);
+	return add_sat(l->lat_ns, transfer_ns(bytes, l->gbps));
 }
 
 uint64_t cuemu_fault_latency_ns(void)
@@ -723,7 +736,8 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 		return 0;
 	faults = (bytes + page_bytes - 1) / page_bytes;
 	per = to == CUEMU_PROC_HOST ? topo.cpu_fault_ns : topo.gpu_fault_ns;
-	return faults * per + (l->gbps > 0 ? (uint64_t)((double)bytes / l->gbps) : 0);
+	return add_sat(per && faults > UINT64_MAX / per ? UINT64_MAX : faults * per,
+		       l->gbps > 0 ? transfer_ns(bytes, l->gbps) : 0);
 }
 
 /* ---------------------------------------------------------------- accounting */

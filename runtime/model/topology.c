@@ -721,9 +721,12 @@ static int check_link(struct parse *p, const struct cuemu_link *l, int a,
 	snprintf(f, sizeof f, "links[%d][%d]", a, b);
 	if (l->kind < 0 || l->kind > 3)
 		return reject(p, f, "kind %d is not a link kind", l->kind);
-	if (!isfinite(l->gbps) || l->gbps < 0 || l->gbps > 1e6)
-		return reject(p, f, "bandwidth %g GB/s is not a number in "
-			      "[0, 1e6]", l->gbps);
+	/* 0 (no link) or what the parser takes: a bandwidth near zero makes
+	 * a copy's cost overflow. */
+	if (!isfinite(l->gbps) || (l->gbps != 0 && l->gbps < 0.001) ||
+	    l->gbps < 0 || l->gbps > 1e6)
+		return reject(p, f, "bandwidth %g GB/s is not 0 or a number in "
+			      "[0.001, 1e6]", l->gbps);
 	if (l->lat_ns > 1000000000ULL)
 		return reject(p, f, "latency %llu ns is over a second",
 			      (unsigned long long)l->lat_ns);
