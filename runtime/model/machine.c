@@ -503,6 +503,7 @@ static struct segment *open_existing(const char *shm)
 		close(fd);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 			   "layout (an older version?): remove /dev/shm%s", shm, shm);
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
 		errno = EPROTO;
 		return NULL;
 	}
@@ -514,9 +515,13 @@ static struct segment *open_existing(const char *shm)
 		usleep(10000);
 	if (s->magic != SEG_MAGIC || s->version != SEG_VERSION ||
 	    s->size != sizeof *s || !s->ready) {
-		munmap(s, sizeof *s);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s is not "
-			   "usable: remove /dev/shm%s", shm, shm);
+			   "usable (%s): remove /dev/shm%s", shm,
+			   s->magic != SEG_MAGIC ? "not a machine" :
+			   s->version != SEG_VERSION || s->size != sizeof *s ?
+			   "another version" : "never made ready", shm);
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		munmap(s, sizeof *s);
 		errno = EPROTO;
 		return NULL;
 	}

@@ -146,3 +146,21 @@ hold_as_root() {
 	run as_nobody "$JOIN" 1
 	assert_output "used $((101 << 20))"
 }
+
+@test "a hostile member's scribbles cost answers, never a crash or a hang" {
+	CUEMU_GROUP=nogroup hold_as_root 64
+	# nobody, a member, may write every byte: the process table, the
+	# lock word, the topology, the counts.
+	size=$(stat -c %s "/dev/shm/$CUEMU_MACHINE")
+	run as_nobody dd if=/dev/urandom of="/dev/shm/$CUEMU_MACHINE" \
+		bs="$size" count=1 conv=notrunc status=none
+	assert_success
+	# root joins: refused with a reason, or served; within bounds
+	run timeout 20 "$JOIN" 1
+	[ "$status" -ne 124 ] && [ "$status" -lt 128 ]
+	[ "$status" -eq 0 ] || assert_output --partial "cuemu: machine segment /$CUEMU_MACHINE"
+	# and root's process that was already there is alive and answers
+	kill -0 "$HOLDER"
+	exec 5>&-
+	wait "$HOLDER"
+}
