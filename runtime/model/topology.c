@@ -549,7 +549,8 @@ static int proc_of(struct parse *p, struct cuemu_topology *t, json_t *v,
 	proc = cuemu_loc_proc(loc);
 	if (loc.type == CU_MEM_LOCATION_TYPE_HOST)
 		proc = CUEMU_PROC_HOST;
-	else if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE || proc >= t->ndev)
+	else if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE || proc < 0 ||
+		 proc >= t->ndev)
 		return reject(p, field, "no such processor '%s'", json_string_value(v));
 	*out = proc;
 	return 0;
