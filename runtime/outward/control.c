@@ -1176,23 +1176,34 @@ __attribute__((constructor)) static void control_hook_init(void)
 /* ---------------------------------------------------------------- fuzzing */
 
 /* Serves data as one connection's bytes from a peer of uid peer, in the
- * pieces the server's buffer takes, answering into /dev/null: the request
- * path of a real connection without its thread or socket, for the fuzzer
- * (fuzz/fuzz_control.c). -1 when the connection would have been dropped. */
+ * pieces the server's buffer takes, through a socket pair whose other end
+ * takes the answers and drops them: the request path of a real connection
+ * without its thread, for the fuzzer (fuzz/fuzz_control.c). -1 when the
+ * connection would have been dropped. */
 int cuemu_control_feed(const char *data, size_t n, uid_t peer)
 {
 	struct client *c = calloc(1, sizeof *c);
-	int rc = 0;
+	int sv[2] = { -1, -1 }, rc = 0;
+	char sink[65536];
 
-	if (!c || (c->fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+	if (!c || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+			     SOCK_NONBLOCK, 0, sv) < 0) {
 		free(c);
 		return -1;
 	}
+	c->fd = sv[0];
 	c->uid = peer;
 	c->pid = getpid();
-	while (n && rc == 0) {
+	while (rc == 0 && (n || c->out)) {
 		size_t k = sizeof c->buf - c->len;
 
+		if (c->out) {
+			/* The peer reads what waits, as a reader would. */
+			while (read(sv[1], sink, sizeof sink) > 0)
+				;
+			rc = serve_client(c, POLLOUT);
+			continue;
+		}
 		k = k < n ? k : n;
 		if (!k)
 			break;
@@ -1201,8 +1212,11 @@ int cuemu_control_feed(const char *data, size_t n, uid_t peer)
 		data += k;
 		n -= k;
 		rc = serve_lines(c);
+		while (read(sv[1], sink, sizeof sink) > 0)
+			;
 	}
-	close(c->fd);
+	close(sv[0]);
+	close(sv[1]);
 	free(c->out);
 	free(c);
 	return rc;
