@@ -82,6 +82,10 @@ CUresult cuemu_check_init(void);
 /* machine.c: attach to (or create) the machine segment named by
  * CUEMU_MACHINE; cuInit and cufs call it. 0, or -1 with cuemu_errmsg(). */
 int cuemu_machine_attach(void);
+/* Unmaps the machine, as if never attached: for the segment's fuzzer
+ * (fuzz/), which attaches to a new segment each run; never with objects
+ * alive. */
+void cuemu_machine_detach(void);
 /* The sentinel a device attribute has when the machine does not know it:
  * cuDeviceGetAttribute answers CUDA_ERROR_INVALID_VALUE for it. */
 #define CUEMU_ATTR_UNKNOWN INT32_MIN

@@ -12,6 +12,14 @@
  * reclaimed (its use given back) by the next process that attaches or runs
  * short of memory.
  *
+ * Who may join: the segment is created 0660 with the group CUEMU_GROUP
+ * names, else the default group (CUEMU_DEFAULT_GROUP, "cuemu" unless
+ * configure --with-group says otherwise) when the host has it, else 0600,
+ * its creator's alone: the group plays the part of the render nodes' group
+ * of a real GPU. Every member can write the whole segment, so what is read
+ * from it is outside input (segment.h); what each user's processes hold
+ * (allocations, control sockets) stays in the processes themselves.
+ *
  * Locking: use and counters are atomics; the process table is changed under
  * the segment's robust, process-shared mutex, which is the innermost lock
  * of the runtime.
@@ -21,6 +29,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,11 +99,43 @@ static uint64_t proc_start_time(pid_t pid)
 	return start;
 }
 
+/* The real uid of a process, from /proc/<pid>/status; -1 when it cannot
+ * be read (gone, or hidden from us by hidepid). */
+static long proc_uid(pid_t pid)
+{
+	char path[64], line[256];
+	long uid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %ld", &uid) == 1)
+			break;
+	fclose(f);
+	return uid;
+}
+
+/* Whether the row's process still runs. Rows are every user's: a row is
+ * given up only on proof that its process is gone (no such pid, or a pid
+ * now used by another process: another start time or another user).
+ * When /proc hides another user's processes (hidepid) the row is kept:
+ * freeing a live process's row would hand its memory out twice. */
 static bool proc_alive(const struct seg_proc *r)
 {
+	uint64_t start;
+	long uid;
+
 	if (kill(r->pid, 0) < 0 && errno == ESRCH)
 		return false;
-	return proc_start_time(r->pid) == r->start;
+	start = proc_start_time(r->pid);
+	uid = proc_uid(r->pid);
+	if (start == 0 && uid < 0)
+		return kill(r->pid, 0) == 0 || errno != ESRCH;
+	if (uid >= 0 && (uint32_t)uid != r->uid)
+		return false;
+	return start == r->start;
 }
 
 /* The lock word's owner as glibc keeps it, for the message of a lock
@@ -284,6 +326,158 @@ static int adopt_topology(const struct segment *s, const char *shm)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- sharing */
+
+#ifndef CUEMU_DEFAULT_GROUP
+#define CUEMU_DEFAULT_GROUP "cuemu"
+#endif
+
+/* The group a segment this process creates is shared with. */
+struct share {
+	bool group;           /* false: its creator's alone (0600) */
+	gid_t gid;
+	char name[64];
+};
+
+/* A group by name or number. 0, or -1 when the host has no such group. */
+static int find_group(const char *want, struct share *sh)
+{
+	struct group gr, *g = NULL;
+	char buf[4096], *end;
+	unsigned long n;
+
+	if (getgrnam_r(want, &gr, buf, sizeof buf, &g) == 0 && g) {
+		sh->gid = g->gr_gid;
+		snprintf(sh->name, sizeof sh->name, "%s", g->gr_name);
+		return 0;
+	}
+	errno = 0;
+	n = strtoul(want, &end, 10);
+	if (*want < '0' || *want > '9' || *end || errno || n > 0x7fffffffUL)
+		return -1;
+	sh->gid = (gid_t)n;
+	if (getgrgid_r(sh->gid, &gr, buf, sizeof buf, &g) == 0 && g)
+		snprintf(sh->name, sizeof sh->name, "%s", g->gr_name);
+	else
+		snprintf(sh->name, sizeof sh->name, "%lu", n);
+	return 0;
+}
+
+/* Reads CUEMU_GROUP: a group name or number, or "none" for a machine of
+ * its creator's alone. Unset, the default group when the host has it: a
+ * machine shared by those an administrator chose, as a GPU's device nodes
+ * are; without the group, private, as before the group was configured.
+ * A group named but missing is an error, not a silent private machine:
+ * the user asked for others to join. */
+static int machine_group(struct share *sh)
+{
+	const char *want = getenv("CUEMU_GROUP");
+
+	memset(sh, 0, sizeof *sh);
+	if (want && strcmp(want, "none") == 0)
+		return 0;
+	if (want && *want) {
+		if (find_group(want, sh) < 0) {
+			cuemu_fail(CUDA_ERROR_NO_DEVICE, "CUEMU_GROUP '%s' is no "
+				   "group of this host: name an existing group "
+				   "(getent group), or none for a machine of your "
+				   "own", want);
+			fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+			return -1;
+		}
+		sh->group = true;
+		return 0;
+	}
+	if (find_group(CUEMU_DEFAULT_GROUP, sh) == 0)
+		sh->group = true;
+	else
+		cuemu_debug("no group %s on this host: a machine this process "
+			    "makes is its user's alone", CUEMU_DEFAULT_GROUP);
+	return 0;
+}
+
+/* Gives a new segment its group and mode (0660), whatever the umask. A
+ * user may give a file only a group of their own: otherwise the machine
+ * is not made, since a machine of one user under the shared name would
+ * keep the group out for as long as it exists. */
+static int share_fd(int fd, const char *shm, const struct share *sh)
+{
+	if (!sh->group)
+		return fchmod(fd, 0600) < 0 ? -1 : 0;
+	if (fchown(fd, (uid_t)-1, sh->gid) < 0 || fchmod(fd, 0660) < 0) {
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "cannot make machine segment "
+			   "%s shared with group %s: %s%s", shm, sh->name,
+			   strerror(errno), errno == EPERM ? " (you are not a "
+			   "member: ask an administrator to add you, or use a "
+			   "machine of your own: CUEMU_MACHINE=NAME "
+			   "CUEMU_GROUP=none)" : "");
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		return -1;
+	}
+	return 0;
+}
+
+static const char *user_name(uid_t uid, char *buf, size_t len)
+{
+	struct passwd pw, *p = NULL;
+	char tmp[4096];
+
+	if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &p) == 0 && p)
+		snprintf(buf, len, "%s", p->pw_name);
+	else
+		snprintf(buf, len, "%u", (unsigned)uid);
+	return buf;
+}
+
+static const char *group_name(gid_t gid, char *buf, size_t len)
+{
+	struct group gr, *g = NULL;
+	char tmp[4096];
+
+	if (getgrgid_r(gid, &gr, tmp, sizeof tmp, &g) == 0 && g)
+		snprintf(buf, len, "%s", g->gr_name);
+	else
+		snprintf(buf, len, "%u", (unsigned)gid);
+	return buf;
+}
+
+/* The machine exists and this process may not open it: says who owns it,
+ * who may join and what to do, on stderr whatever CUEMU_DEBUG says, since
+ * cuInit can only answer CUDA_ERROR_NO_DEVICE. */
+static void say_denied(const char *shm)
+{
+	char path[300], me[64], owner[64], group[64];
+	struct stat st;
+
+	snprintf(path, sizeof path, "/dev/shm%s", shm);
+	user_name(getuid(), me, sizeof me);
+	if (stat(path, &st) < 0) {
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "permission denied on machine "
+			   "segment %s (user %s)", shm, me);
+	} else if (!(st.st_mode & S_IRWXG)) {
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "permission denied on machine "
+			   "segment %s (%s: owner %s, group %s, mode %04o): it "
+			   "is its owner's alone, made with no group to share it "
+			   "(CUEMU_GROUP=none, or no group %s on the host then); "
+			   "its owner may remove it when its processes are done "
+			   "so that the next one makes it shared, or use a "
+			   "machine of your own: CUEMU_MACHINE=NAME", shm, path,
+			   user_name(st.st_uid, owner, sizeof owner),
+			   group_name(st.st_gid, group, sizeof group),
+			   (unsigned)(st.st_mode & 07777), CUEMU_DEFAULT_GROUP);
+	} else {
+		cuemu_fail(CUDA_ERROR_NO_DEVICE, "permission denied on machine "
+			   "segment %s (%s: owner %s, group %s, mode %04o): user "
+			   "%s is not in group %s; an administrator adds it with "
+			   "'usermod -aG %s %s' (effective at the next login), or "
+			   "use a machine of your own: CUEMU_MACHINE=NAME", shm,
+			   path, user_name(st.st_uid, owner, sizeof owner),
+			   group_name(st.st_gid, group, sizeof group),
+			   (unsigned)(st.st_mode & 07777), me, group, group, me);
+	}
+	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+}
+
 /* Opens an existing segment and waits (up to 5 s) for its creator. */
 static struct segment *open_existing(const char *shm)
 {
@@ -294,14 +488,22 @@ static struct segment *open_existing(const char *shm)
 	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
 		return NULL;
 	for (tries = 0; tries < 500; tries++) {
-		if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *s)
+		if (fstat(fd, &st) < 0 || (size_t)st.st_size >= sizeof *s)
 			break;
+		/* Its creator gave up (it could not share it) and removed
+		 * it: make it again. */
+		if (st.st_nlink == 0) {
+			close(fd);
+			errno = ENOENT;
+			return NULL;
+		}
 		usleep(10000);
 	}
 	if ((size_t)st.st_size != sizeof *s) {
 		close(fd);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 			   "layout (an older version?): remove /dev/shm%s", shm, shm);
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
 		errno = EPROTO;
 		return NULL;
 	}
@@ -313,9 +515,13 @@ static struct segment *open_existing(const char *shm)
 		usleep(10000);
 	if (s->magic != SEG_MAGIC || s->version != SEG_VERSION ||
 	    s->size != sizeof *s || !s->ready) {
-		munmap(s, sizeof *s);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s is not "
-			   "usable: remove /dev/shm%s", shm, shm);
+			   "usable (%s): remove /dev/shm%s", shm,
+			   s->magic != SEG_MAGIC ? "not a machine" :
+			   s->version != SEG_VERSION || s->size != sizeof *s ?
+			   "another version" : "never made ready", shm);
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		munmap(s, sizeof *s);
 		errno = EPROTO;
 		return NULL;
 	}
@@ -330,6 +536,7 @@ static struct segment *open_existing(const char *shm)
 static struct segment *create_or_open(const char *shm)
 {
 	struct cuemu_topology t;
+	struct share share;
 	struct segment *s;
 	int fd;
 
@@ -337,10 +544,22 @@ static struct segment *create_or_open(const char *shm)
 	 * file is an error the user must hear about. */
 	if (load_topology(&t) < 0)
 		return NULL;
+	if (machine_group(&share) < 0)
+		return NULL;
 	for (int attempt = 0; attempt < 3; attempt++) {
 		fd = shm_open(shm, O_RDWR | O_CREAT | O_EXCL, 0600);
 		if (fd >= 0) {
+			/* Shared before it has a size: a process that opens it
+			 * meanwhile waits for the size, and one that comes
+			 * after the unlink of a failure makes it again. */
+			if (share_fd(fd, shm, &share) < 0) {
+				close(fd);
+				shm_unlink(shm);
+				return NULL;
+			}
 			if (ftruncate(fd, sizeof *s) < 0 || !(s = map_fd(fd))) {
+				cuemu_fail(CUDA_ERROR_NO_DEVICE, "cannot make machine "
+					   "segment %s: %s", shm, strerror(errno));
 				close(fd);
 				shm_unlink(shm);
 				return NULL;
@@ -354,6 +573,10 @@ static struct segment *create_or_open(const char *shm)
 			break;
 		if ((s = open_existing(shm)) || errno == EPROTO)
 			return s;
+		if (errno == EACCES) {
+			say_denied(shm);
+			return NULL;
+		}
 	}
 	cuemu_fail(CUDA_ERROR_NO_DEVICE, "cannot open machine segment %s: %s",
 		   shm, strerror(errno));
@@ -366,6 +589,10 @@ static void forget_row_in_child(void)
 {
 	my_row = -1;
 }
+
+/* Whether forget_row_in_child is registered: once, however many times
+ * the fuzzer attaches. */
+static bool atfork_set;
 
 int cuemu_machine_attach(void)
 {
@@ -398,11 +625,26 @@ int cuemu_machine_attach(void)
 		rc = -1;
 	} else {
 		pthread_mutex_unlock(&seg->lock);
-		pthread_atfork(NULL, NULL, forget_row_in_child);
+		if (!atfork_set)
+			atfork_set = pthread_atfork(NULL, NULL,
+						    forget_row_in_child) == 0;
 	}
 out:
 	pthread_mutex_unlock(&attach_lock);
 	return rc;
+}
+
+void cuemu_machine_detach(void)
+{
+	pthread_mutex_lock(&attach_lock);
+	if (seg)
+		munmap(seg, sizeof *seg);
+	seg = NULL;
+	my_row = -1;
+	seg_name[0] = '\0';
+	memset(&topo, 0, sizeof topo);
+	memset(row_reported, 0, sizeof row_reported);
+	pthread_mutex_unlock(&attach_lock);
 }
 
 /* ---------------------------------------------------------------- queries */
@@ -462,14 +704,27 @@ const struct cuemu_link *cuemu_link(int from, int to)
 	return &topo.link[from][to];
 }
 
+/* Nanoseconds to move bytes at gbps (GB/s is bytes per nanosecond),
+ * saturated: a double past 2^64 converts to no defined integer. */
+static uint64_t transfer_ns(size_t bytes, double gbps)
+{
+	double ns = (double)bytes / gbps;
+
+	return ns < 1.8e19 ? (uint64_t)ns : UINT64_MAX / 2;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 uint64_t cuemu_copy_cost_ns(int from, int to, size_t bytes)
 {
 	const struct cuemu_link *l = cuemu_link(from, to);
 
 	if (l->gbps <= 0)
 		return 0;
-	/* GB/s is bytes per nanosecond. */
-	return l->lat_ns + (uint64_t)((double)bytes / l->gbps);
+	return add_sat(l->lat_ns, transfer_ns(bytes, l->gbps));
 }
 
 /* An operation of bytes at rate r. */
@@ -541,7 +796,8 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 		return 0;
 	faults = (bytes + page_bytes - 1) / page_bytes;
 	per = to == CUEMU_PROC_HOST ? topo.cpu_fault_ns : topo.gpu_fault_ns;
-	return faults * per + (l->gbps > 0 ? (uint64_t)((double)bytes / l->gbps) : 0);
+	return add_sat(per && faults > UINT64_MAX / per ? UINT64_MAX : faults * per,
+		       l->gbps > 0 ? transfer_ns(bytes, l->gbps) : 0);
 }
 
 /* ---------------------------------------------------------------- accounting */
@@ -560,10 +816,36 @@ static bool try_charge(int dev, uint64_t bytes)
 	return true;
 }
 
+/* Whether our row is still ours: any member of the machine may have
+ * freed it (wrongly thinking us dead, or scribbling), and charging a row
+ * another process took would put our use on its account. */
+static bool row_still_mine(void)
+{
+	const struct seg_proc *r = &seg->procs[my_row];
+	static bool reported;
+
+	if (__atomic_load_n(&r->pid, __ATOMIC_RELAXED) == getpid() &&
+	    __atomic_load_n(&r->uid, __ATOMIC_RELAXED) == getuid())
+		return true;
+	if (!reported) {
+		reported = true;
+		fprintf(stderr, "cuemu: machine segment %s: process-table row "
+			"%d was taken from this process (pid %d); a new row "
+			"counts what it holds from now on\n", seg_name, my_row,
+			(int)getpid());
+	}
+	return false;
+}
+
 bool cuemu_mem_charge(int dev, uint64_t bytes)
 {
 	if (!seg || dev < 0 || dev >= topo.ndev)
 		return false;
+	if (my_row >= 0 && !row_still_mine()) {
+		pthread_mutex_lock(&attach_lock);
+		my_row = -1;
+		pthread_mutex_unlock(&attach_lock);
+	}
 	if (my_row < 0) {
 		pthread_mutex_lock(&attach_lock);
 		if (my_row < 0)
@@ -587,7 +869,8 @@ void cuemu_mem_uncharge(int dev, uint64_t bytes)
 	if (!seg || dev < 0 || dev >= topo.ndev || my_row < 0)
 		return;
 	sub_sat(&seg->used[dev], bytes);
-	sub_sat(&seg->procs[my_row].used[dev], bytes);
+	if (row_still_mine())
+		sub_sat(&seg->procs[my_row].used[dev], bytes);
 }
 
 uint64_t cuemu_mem_used(int dev)
@@ -596,6 +879,7 @@ uint64_t cuemu_mem_used(int dev)
 	 * held; look for dead rows at most once a second. */
 	static time_t last_reclaim;
 	time_t now = time(NULL);
+	uint64_t used;
 
 	if (!seg || dev < 0 || dev >= topo.ndev)
 		return 0;
@@ -603,7 +887,10 @@ uint64_t cuemu_mem_used(int dev)
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
 		reclaim_if_lockable();
 	}
-	return __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	/* Never more than the device has, whatever was written there: the
+	 * callers subtract it from the total. */
+	used = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
 }
 
 void cuemu_counter_add(int dev, enum cuemu_counter c, uint64_t n)

@@ -648,7 +648,8 @@ static int proc_of(struct parse *p, struct cuemu_topology *t, json_t *v,
 	proc = cuemu_loc_proc(loc);
 	if (loc.type == CU_MEM_LOCATION_TYPE_HOST)
 		proc = CUEMU_PROC_HOST;
-	else if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE || proc >= t->ndev)
+	else if (loc.type != CU_MEM_LOCATION_TYPE_DEVICE || proc < 0 ||
+		 proc >= t->ndev)
 		return reject(p, field, "no such processor '%s'", json_string_value(v));
 	*out = proc;
 	return 0;
@@ -837,15 +838,44 @@ static int parse_copies(struct parse *p, struct cuemu_topology *t,
 	return 0;
 }
 
-int cuemu_topology_load(const char *path, struct cuemu_topology *t,
-			char *err, size_t errlen)
+/* The one parser of a topology document, whichever way it was read:
+ * root's fields over the built-in default. Consumes root. */
+static int parse_root(struct parse *p, json_t *root, struct cuemu_topology *t)
 {
 	static const char *const keys[] = { "name", "devices", "device_count",
 					    "links", "faults", "copies", NULL };
+	json_t *v;
+	int rc = -1;
+
+	if (!json_is_object(root)) {
+		reject(p, "(top)", "not a JSON object");
+		goto out;
+	}
+	if (only_keys(p, root, "(top)", keys) < 0)
+		goto out;
+	if ((v = json_object_get(root, "name"))) {
+		if (!json_is_string(v) || json_string_length(v) >= sizeof t->name) {
+			reject(p, "name", "must be a string of at most 63 bytes");
+			goto out;
+		}
+		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
+	}
+	if (parse_devices(p, t, root) < 0 || parse_links(p, t, root) < 0 ||
+	    parse_faults(p, t, root) < 0 || parse_copies(p, t, root) < 0 ||
+	    cuemu_topology_check(t, p->path, p->err, p->errlen) < 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+int cuemu_topology_load(const char *path, struct cuemu_topology *t,
+			char *err, size_t errlen)
+{
 	struct parse p = { path, err, errlen };
 	json_error_t jerr;
-	json_t *root, *v;
-	int rc = -1;
+	json_t *root;
 
 	cuemu_topology_default(t);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
@@ -854,27 +884,24 @@ int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 			 jerr.column, jerr.text);
 		return -1;
 	}
-	if (!json_is_object(root)) {
-		reject(&p, "(top)", "not a JSON object");
-		goto out;
+	return parse_root(&p, root, t);
+}
+
+int cuemu_topology_parse(const char *buf, size_t len, const char *what,
+			 struct cuemu_topology *t, char *err, size_t errlen)
+{
+	struct parse p = { what, err, errlen };
+	json_error_t jerr;
+	json_t *root;
+
+	cuemu_topology_default(t);
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "%s: line %d column %d: %s", what, jerr.line,
+			 jerr.column, jerr.text);
+		return -1;
 	}
-	if (only_keys(&p, root, "(top)", keys) < 0)
-		goto out;
-	if ((v = json_object_get(root, "name"))) {
-		if (!json_is_string(v) || json_string_length(v) >= sizeof t->name) {
-			reject(&p, "name", "must be a string of at most 63 bytes");
-			goto out;
-		}
-		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
-	}
-	if (parse_devices(&p, t, root) < 0 || parse_links(&p, t, root) < 0 ||
-	    parse_faults(&p, t, root) < 0 || parse_copies(&p, t, root) < 0 ||
-	    cuemu_topology_check(t, path, err, errlen) < 0)
-		goto out;
-	rc = 0;
-out:
-	json_decref(root);
-	return rc;
+	return parse_root(&p, root, t);
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -893,9 +920,12 @@ static int check_link(struct parse *p, const struct cuemu_link *l, int a,
 	snprintf(f, sizeof f, "links[%d][%d]", a, b);
 	if (l->kind < 0 || l->kind > 3)
 		return reject(p, f, "kind %d is not a link kind", l->kind);
-	if (!isfinite(l->gbps) || l->gbps < 0 || l->gbps > 1e6)
-		return reject(p, f, "bandwidth %g GB/s is not a number in "
-			      "[0, 1e6]", l->gbps);
+	/* 0 (no link) or what the parser takes: a bandwidth near zero makes
+	 * a copy's cost overflow. */
+	if (!isfinite(l->gbps) || (l->gbps != 0 && l->gbps < 0.001) ||
+	    l->gbps < 0 || l->gbps > 1e6)
+		return reject(p, f, "bandwidth %g GB/s is not 0 or a number in "
+			      "[0.001, 1e6]", l->gbps);
 	if (l->lat_ns > 1000000000ULL)
 		return reject(p, f, "latency %llu ns is over a second",
 			      (unsigned long long)l->lat_ns);

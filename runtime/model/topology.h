@@ -29,6 +29,10 @@ void cuemu_topology_default(struct cuemu_topology *t);
  * "<path>: <field>: <reason>" in err. */
 int cuemu_topology_load(const char *path, struct cuemu_topology *t,
 			char *err, size_t errlen);
+/* The same from the len bytes at buf (no terminator needed), named what
+ * in messages: for the fuzzer and for topologies that are not files. */
+int cuemu_topology_parse(const char *buf, size_t len, const char *what,
+			 struct cuemu_topology *t, char *err, size_t errlen);
 /* Checks what a topology must satisfy wherever it came from (a parsed
  * file, or a machine segment another process wrote): strings terminated,
  * counts within bounds, links and costs finite and sane. 0, or -1 with

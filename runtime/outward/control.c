@@ -1235,3 +1235,52 @@ __attribute__((constructor)) static void control_hook_init(void)
 {
 	cuemu_on_init(control_at_init);
 }
+
+/* ---------------------------------------------------------------- fuzzing */
+
+/* Serves data as one connection's bytes from a peer of uid peer, in the
+ * pieces the server's buffer takes, through a socket pair whose other end
+ * takes the answers and drops them: the request path of a real connection
+ * without its thread, for the fuzzer (fuzz/fuzz_control.c). -1 when the
+ * connection would have been dropped. */
+int cuemu_control_feed(const char *data, size_t n, uid_t peer)
+{
+	struct client *c = calloc(1, sizeof *c);
+	int sv[2] = { -1, -1 }, rc = 0;
+	char sink[65536];
+
+	if (!c || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+			     SOCK_NONBLOCK, 0, sv) < 0) {
+		free(c);
+		return -1;
+	}
+	c->fd = sv[0];
+	c->uid = peer;
+	c->pid = getpid();
+	while (rc == 0 && (n || c->out)) {
+		size_t k = sizeof c->buf - c->len;
+
+		if (c->out) {
+			/* The peer reads what waits, as a reader would. */
+			while (read(sv[1], sink, sizeof sink) > 0)
+				;
+			rc = serve_client(c, POLLOUT);
+			continue;
+		}
+		k = k < n ? k : n;
+		if (!k)
+			break;
+		memcpy(c->buf + c->len, data, k);
+		c->len += k;
+		data += k;
+		n -= k;
+		rc = serve_lines(c);
+		while (read(sv[1], sink, sizeof sink) > 0)
+			;
+	}
+	close(sv[0]);
+	close(sv[1]);
+	free(c->out);
+	free(c);
+	return rc;
+}

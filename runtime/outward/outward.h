@@ -72,4 +72,8 @@ json_t *cuemu_managed_range_get(struct cuemu_alloc *a, uintptr_t start,
 CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
                            const char *attr, const char *value);
 
+/* control.c: serves data as one connection's requests from uid peer,
+ * answers read and dropped; for the fuzzer. 0, or -1 when it would be dropped. */
+int cuemu_control_feed(const char *data, size_t n, uid_t peer);
+
 #endif

@@ -1,0 +1,144 @@
+/*
+ * test_rows.c - the process table is every user's (libcuemu(3), SHARING):
+ * a row is given back only on proof that its process is gone, and a
+ * process whose row another member took does not charge the taker's.
+ * The test forges rows through a mapping of its own, as a member of the
+ * machine's group may, and reads what this process's libcuemu makes of
+ * them. The parent process serves as a live process of another uid's row.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "model/segment.h"
+#include "tap.h"
+
+static struct segment *s;
+
+static uint64_t start_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+	int field;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = '\0';
+	fclose(f);
+	if (!(p = strrchr(buf, ')')))
+		return 0;
+	for (field = 2; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	sscanf(p, "%llu", &start);
+	return start;
+}
+
+/* Device 0's use as cuMemGetInfo reports it, after the once-a-second look
+ * for dead rows has had its chance. */
+static uint64_t used_now(void)
+{
+	size_t free_b = 0, total = 0;
+
+	usleep(1100 * 1000);
+	cuMemGetInfo(&free_b, &total);
+	return total - free_b;
+}
+
+static int free_row(void)
+{
+	for (int i = 0; i < SEG_PROCS; i++)
+		if (!s->procs[i].pid)
+			return i;
+	return -1;
+}
+
+/* A row for pid as uid, holding 8 MiB of device 0, with the machine's
+ * total charged to match. */
+static int forge(pid_t pid, uint32_t uid, uint64_t start)
+{
+	int i = free_row();
+
+	if (i < 0)
+		return -1;
+	memset(&s->procs[i], 0, sizeof s->procs[i]);
+	s->procs[i].uid = uid;
+	s->procs[i].start = start;
+	s->procs[i].used[0] = 8 << 20;
+	__atomic_add_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
+	return i;
+}
+
+int main(void)
+{
+	const char *m = getenv("CUEMU_MACHINE");
+	char shm[256];
+	CUdeviceptr p;
+	CUcontext c;
+	uint64_t base;
+	int fd, row, mine = -1;
+
+	setenv("CUEMU_CONTROL", "0", 1);
+	if (cuInit(0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&c, 0) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(c) != CUDA_SUCCESS ||
+	    cuMemAlloc(&p, 1 << 20) != CUDA_SUCCESS) {
+		printf("Bail out! no machine\n");
+		return 1;
+	}
+	snprintf(shm, sizeof shm, "/%s", m && *m ? m : "cuemu");
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 ||
+	    (s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      0)) == MAP_FAILED) {
+		printf("Bail out! cannot map %s\n", shm);
+		return 1;
+	}
+	close(fd);
+	for (int i = 0; i < SEG_PROCS; i++)
+		if (s->procs[i].pid == getpid())
+			mine = i;
+	ok(mine >= 0 && s->procs[mine].uid == getuid(),
+	   "this process's row names its pid and uid");
+	base = used_now();
+
+	row = forge(getppid(), getuid(), start_of(getppid()));
+	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
+	   "a row of a live process, its uid and start time: kept");
+	memset(&s->procs[row], 0, sizeof s->procs[row]);
+	__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
+
+	row = forge(getppid(), getuid() + 4242, start_of(getppid()));
+	ok(used_now() == base && s->procs[row].pid == 0,
+	   "a row whose pid runs as another uid is not that process's: "
+	   "given back");
+
+	row = forge(getppid(), getuid(), start_of(getppid()) + 1);
+	ok(used_now() == base && s->procs[row].pid == 0,
+	   "a row whose pid started at another time: given back");
+
+	/* Another member frees this process's row, and a forged process
+	 * takes it: this process must not charge the forger's row. */
+	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	s->procs[mine].pid = getppid();
+	s->procs[mine].uid = getuid();
+	s->procs[mine].start = start_of(getppid());
+	is_res(cuMemAlloc(&p, 1 << 20), CUDA_SUCCESS,
+	       "allocating after this process's row was taken works");
+	ok(s->procs[mine].used[0] == 0,
+	   "and charges nothing to the row's new owner");
+	row = -1;
+	for (int i = 0; i < SEG_PROCS; i++)
+		if (s->procs[i].pid == getpid())
+			row = i;
+	ok(row >= 0 && row != mine && s->procs[row].used[0] == 1 << 20,
+	   "but a new row of its own");
+	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	return done_testing();
+}
