@@ -710,7 +710,7 @@ static void test_vmm_access(void)
 
 int main(void)
 {
-	char shm[80];
+	char shm[160];
 
 	machine_setup();
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
