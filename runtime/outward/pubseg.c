@@ -401,6 +401,11 @@ void pubseg_unlink(struct pubseg *w)
 {
 	if (w->h && w->pid == getpid())
 		unlink(w->path);
+	/* The writer is done with it: what it kept of the heap goes too. */
+	for (int k = 0; k < PUB_SIZE_CLASSES; k++) {
+		free(w->free[k].off);
+		w->free[k] = (struct pub_freelist){ 0 };
+	}
 }
 
 /* ---------------------------------------------------------------- reaping */

@@ -122,7 +122,8 @@ int pubseg_put(struct pubseg *w, uint32_t cls, uint64_t id, const char *text,
 void pubseg_remove(struct pubseg *w, uint64_t id);
 /* Says that a batch of writes is done (readers may cache by it). */
 void pubseg_commit(struct pubseg *w);
-/* Unlinks the name (the process is ending); the mapping stays. */
+/* Unlinks the name (the process is ending) and frees what the writer kept
+ * of its heap; the mapping stays. */
 void pubseg_unlink(struct pubseg *w);
 /* Removes the segments of dead processes of machine from /dev/shm that
  * this user may remove; how many went. */

@@ -952,6 +952,9 @@ static void test_eviction(void)
 /* ------------------------------------------------------------------ */
 /* A 1 TiB allocation: address space only                             */
 
+/* The process's own resident memory: anonymous pages, not the shared
+ * pages of the machine and of the state it publishes for cufs (a
+ * segment cufs maps too, whose size follows the objects shown). */
 static long rss_kib(void)
 {
 	FILE *f = fopen("/proc/self/status", "r");
@@ -959,7 +962,7 @@ static long rss_kib(void)
 	long v = -1;
 
 	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "VmRSS: %ld", &v) == 1)
+		if (sscanf(line, "RssAnon: %ld", &v) == 1)
 			break;
 	if (f)
 		fclose(f);
@@ -985,8 +988,16 @@ static void test_terabyte(void)
 				CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev(i % 4));
 	is_res(r, CUDA_SUCCESS, "1 TiB: 1,000 advised subranges");
 	after = rss_kib();
+#if defined(__SANITIZE_ADDRESS__)
+	/* ASan keeps freed memory in quarantine and shadows every byte: what
+	 * is resident is ASan's, not the range model's. The plain build
+	 * measures it. */
+	printf("ok %d - 1 TiB: costs %ld KiB # SKIP resident memory under "
+	       "ASan is its quarantine and shadow\n", ++tap_n, after - before);
+#else
 	ok(after - before < 8 * 1024, "1 TiB: costs %ld KiB of resident memory",
 	   after - before);
+#endif
 	cuMemRangeGetAttribute(&rm, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
 			       p + 999 * GIB, 64 * KIB);
 	cuMemRangeGetAttribute(&pl, 4, CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
