@@ -23,6 +23,7 @@
 #include "cufs.h"
 #include "pubread.h"
 #include "outward/pubseg.h"
+#include "model/procstat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -327,7 +328,7 @@ static pid_t seg_pid(const char *name)
 static struct cufs_proc *open_proc(pid_t pid)
 {
 	struct cufs_proc *p = calloc(1, sizeof *p);
-	uint64_t start = pub_start_time(pid);
+	uint64_t start = cuemu_proc_start_time(pid);
 	char path[512];
 	uid_t uid;
 	int rc;
@@ -373,7 +374,7 @@ static struct cufs_proc *open_proc(pid_t pid)
  * current generation. tab.lock not held (it reads /proc). */
 static bool proc_current(struct cufs_proc *p)
 {
-	if (pub_start_time(p->pid) != p->start)
+	if (cuemu_proc_start_time(p->pid) != p->start)
 		return false;
 	return p->map ? !pubmap_retired(p->map) : true;
 }

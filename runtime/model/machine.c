@@ -25,6 +25,7 @@
  * of the runtime.
  */
 #include "model/segment.h"
+#include "model/procstat.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -76,29 +77,6 @@ static char seg_name[256];
 /* Process-table rows already reported as corrupt (reported once each). */
 static uint8_t row_reported[SEG_PROCS];
 
-static uint64_t proc_start_time(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	FILE *f;
-	int field;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = '\0';
-	fclose(f);
-	/* Field 22 (starttime) counts from after the ")" that ends comm. */
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	for (field = 2; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	sscanf(p, "%llu", &start);
-	return start;
-}
-
 /* The real uid of a process, from /proc/<pid>/status; -1 when it cannot
  * be read (gone, or hidden from us by hidepid). */
 static long proc_uid(pid_t pid)
@@ -129,7 +107,7 @@ static bool proc_alive(const struct seg_proc *r)
 
 	if (kill(r->pid, 0) < 0 && errno == ESRCH)
 		return false;
-	start = proc_start_time(r->pid);
+	start = cuemu_proc_start_time(r->pid);
 	uid = proc_uid(r->pid);
 	if (start == 0 && uid < 0)
 		return kill(r->pid, 0) == 0 || errno != ESRCH;
@@ -249,7 +227,7 @@ static int claim_row(void)
 		memset(&seg->procs[i], 0, sizeof seg->procs[i]);
 		seg->procs[i].pid = getpid();
 		seg->procs[i].uid = getuid();
-		seg->procs[i].start = proc_start_time(getpid());
+		seg->procs[i].start = cuemu_proc_start_time(getpid());
 	}
 	pthread_mutex_unlock(&seg->lock);
 	return row;

@@ -13,6 +13,7 @@
  * processes and never block the writer.
  */
 #include "outward/pubseg.h"
+#include "model/procstat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,30 +29,6 @@
 #define PUB_MIN_HEAP (256u << 10)
 #define PUB_MIN_BLOCK 64u
 #define PUB_PAGE 4096u
-
-uint64_t pub_start_time(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	ssize_t n;
-	int fd, field;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	/* Field 22 (starttime) counts from after the ")" that ends comm. */
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	for (field = 2; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	if (sscanf(p, "%llu", &start) != 1)
-		return 0;
-	return start;
-}
 
 int pub_path(char *buf, size_t len, const char *machine, pid_t pid)
 {
@@ -216,7 +193,7 @@ int pubseg_create(struct pubseg *w, const char *path)
 		return -ENAMETOOLONG;
 	strcpy(w->path, path);
 	w->pid = getpid();
-	w->start = pub_start_time(w->pid);
+	w->start = cuemu_proc_start_time(w->pid);
 	if (!(w->h = make_file(w, PUB_MIN_SLOTS, PUB_MIN_HEAP, &size)))
 		return -errno;
 	w->size = size;
@@ -434,7 +411,7 @@ static pid_t name_pid(const char *name, const char *machine)
 static bool segment_dead(int dirfd, const char *name, pid_t pid)
 {
 	struct pub_header h;
-	uint64_t now = pub_start_time(pid);
+	uint64_t now = cuemu_proc_start_time(pid);
 	int fd;
 	ssize_t n;
 

@@ -84,7 +84,6 @@ static inline uint64_t pub_hash(uint64_t id, uint64_t nslots)
 
 /* /proc/<pid>/stat's start time (clock ticks since boot), 0 when pid does
  * not exist: with the pid, it names one process for ever. */
-uint64_t pub_start_time(pid_t pid);
 
 /* "/dev/shm/<machine>-proc-<pid>" into buf; -1 when it does not fit. */
 int pub_path(char *buf, size_t len, const char *machine, pid_t pid);

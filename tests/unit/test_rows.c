@@ -14,31 +14,10 @@
 #include <unistd.h>
 
 #include "model/segment.h"
+#include "model/procstat.h"
 #include "tap.h"
 
 static struct segment *s;
-
-static uint64_t start_of(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	FILE *f;
-	int field;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = '\0';
-	fclose(f);
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	for (field = 2; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	sscanf(p, "%llu", &start);
-	return start;
-}
 
 /* Device 0's use as cuMemGetInfo reports it, after the once-a-second look
  * for dead rows has had its chance. */
@@ -108,18 +87,18 @@ int main(void)
 	   "this process's row names its pid and uid");
 	base = used_now();
 
-	row = forge(getppid(), getuid(), start_of(getppid()));
+	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()));
 	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
 	   "a row of a live process, its uid and start time: kept");
 	memset(&s->procs[row], 0, sizeof s->procs[row]);
 	__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
 
-	row = forge(getppid(), getuid() + 4242, start_of(getppid()));
+	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
 	ok(used_now() == base && s->procs[row].pid == 0,
 	   "a row whose pid runs as another uid is not that process's: "
 	   "given back");
 
-	row = forge(getppid(), getuid(), start_of(getppid()) + 1);
+	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()) + 1);
 	ok(used_now() == base && s->procs[row].pid == 0,
 	   "a row whose pid started at another time: given back");
 
@@ -128,7 +107,7 @@ int main(void)
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
 	s->procs[mine].pid = getppid();
 	s->procs[mine].uid = getuid();
-	s->procs[mine].start = start_of(getppid());
+	s->procs[mine].start = cuemu_proc_start_time(getppid());
 	is_res(cuMemAlloc(&p, 1 << 20), CUDA_SUCCESS,
 	       "allocating after this process's row was taken works");
 	ok(s->procs[mine].used[0] == 0,
