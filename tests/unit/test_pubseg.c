@@ -8,6 +8,7 @@
  */
 #include "tap.h"
 #include "outward/pubseg.h"
+#include "model/procstat.h"
 #include "pubread.h"
 
 #include <errno.h>
@@ -267,8 +268,8 @@ int main(void)
 	test_generations();
 	test_corrupt();
 	test_concurrent();
-	ok(pub_start_time(getpid()) != 0, "a live process has a start time");
-	ok(pub_start_time(0x7ffffff0) == 0, "a free pid has none");
+	ok(cuemu_proc_start_time(getpid()) != 0, "a live process has a start time");
+	ok(cuemu_proc_start_time(0x7ffffff0) == 0, "a free pid has none");
 	unlink(path);
 	return done_testing();
 }
