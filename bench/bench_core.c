@@ -62,7 +62,7 @@ static int ctx_get_current(void *arg)
 	return cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c;
 }
 
-/* One name, as libcudart asks for each entry point (issue 22's row). */
+/* One name, as libcudart asks for each entry point. */
 static int get_proc_address(void *arg)
 {
 	CUdriverProcAddressQueryResult st;

@@ -2,7 +2,8 @@
  * (shared/reference/real-driver-api-families.txt): cuGetProcAddress edges,
  * per-thread default streams, stream attach edges, location and managed
  * pools, the prefetch/discard/copy batches and their errors, and the
- * latency of the three bench rows of issue 22 (median of 2000). */
+ * latency of the bench rows of entry points, batches and managed pools
+ * (median of 2000). */
 #include "common.h"
 #include <dlfcn.h>
 #include <time.h>
