@@ -71,20 +71,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-now_ms() {
-	echo $(($(date +%s%N) / 1000000))
-}
-
-# wait_for SECONDS COMMAND...: polls until the command succeeds.
-wait_for() {
-	t=$1
-	shift
-	end=$(($(now_ms) + t * 1000))
-	until "$@" 2>/dev/null; do
-		[ "$(now_ms)" -lt "$end" ] || return 1
-		sleep 0.05
-	done
-}
+. "$(dirname "$0")/lib.sh"
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'

@@ -200,16 +200,26 @@ static struct event_state event_state(CUevent e)
 	return st;
 }
 
+/* What the live event h stands for now: looked up, read, let go. */
+static CUresult event_look(CUevent h, struct event_state *st)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	*st = event_state(e);
+	event_unref(e);
+	return CUDA_SUCCESS;
+}
+
 CUresult cuemu_event_query(CUevent hEvent)
 {
 	struct event_state st;
 	CUresult r;
-	CUevent e;
 
-	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+	if ((r = event_look(hEvent, &st)) != CUDA_SUCCESS)
 		return r;
-	st = event_state(e);
-	event_unref(e);
 	/* An event never recorded has nothing to wait for. */
 	if (st.recorded && !cuemu_spos_done(st.pos))
 		return CUDA_ERROR_NOT_READY;
@@ -251,12 +261,9 @@ CUresult cuemu_event_timed(CUevent h)
 {
 	struct event_state st;
 	CUresult r;
-	CUevent e;
 
-	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+	if ((r = event_look(h, &st)) != CUDA_SUCCESS)
 		return r;
-	st = event_state(e);
-	event_unref(e);
 	return event_timeable(h, &st);
 }
 
