@@ -1286,6 +1286,139 @@ CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr,
                                               CUstream hStream);
 #endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
 
+/*
+ * Batches (CUDA 12.8 and 13): prefetch, discard and copy many ranges in
+ * one call, and the decompression batch. A location index array says
+ * from which operation on each location applies. The batch calls take a
+ * created stream or the per-thread one, never the legacy stream.
+ */
+typedef enum CUmemcpyFlags_enum {
+    CU_MEMCPY_FLAG_DEFAULT                     = 0x0,
+    CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
+} CUmemcpyFlags;
+
+typedef enum CUmemcpySrcAccessOrder_enum {
+    CU_MEMCPY_SRC_ACCESS_ORDER_INVALID         = 0x0,
+    CU_MEMCPY_SRC_ACCESS_ORDER_STREAM          = 0x1,
+    CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
+    CU_MEMCPY_SRC_ACCESS_ORDER_ANY             = 0x3,
+    CU_MEMCPY_SRC_ACCESS_ORDER_MAX             = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+
+/* How the copies of a batch that name it may read their source. */
+typedef struct CUmemcpyAttributes_st {
+    CUmemcpySrcAccessOrder srcAccessOrder;
+    CUmemLocation srcLocHint;               /* where a managed source is */
+    CUmemLocation dstLocHint;
+    unsigned int flags;                     /* CU_MEMCPY_FLAG_* */
+} CUmemcpyAttributes_v1;
+typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
+
+typedef enum CUmemDecompressAlgorithm_enum {
+    CU_MEM_DECOMPRESS_UNSUPPORTED       = 0,
+    CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE = 1 << 0,
+    CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY  = 1 << 1,
+    CU_MEM_DECOMPRESS_ALGORITHM_LZ4     = 1 << 2
+} CUmemDecompressAlgorithm;
+
+/* One decompression of a cuMemBatchDecompressAsync batch. */
+typedef struct CUmemDecompressParams_st {
+    size_t srcNumBytes;
+    size_t dstNumBytes;                     /* a hint, may be 0 */
+    cuuint32_t *dstActBytes;                /* receives the bytes written */
+    const void *src;
+    void *dst;
+    CUmemDecompressAlgorithm algo;
+    unsigned char padding[20];              /* must be zero */
+} CUmemDecompressParams;
+
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* The CUDA 12.8 form, with the index of the copy that failed. */
+CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs,
+                                    size_t *sizes, size_t count,
+                                    CUmemcpyAttributes *attrs,
+                                    size_t *attrsIdxs, size_t numAttrs,
+                                    size_t *failIdx, CUstream hStream);
+#endif
+#define cuMemcpyBatchAsync          __CUDA_API_PTSZ(cuMemcpyBatchAsync_v2)
+#define cuMemPrefetchBatchAsync     __CUDA_API_PTSZ(cuMemPrefetchBatchAsync)
+#define cuMemDiscardBatchAsync      __CUDA_API_PTSZ(cuMemDiscardBatchAsync)
+#define cuMemDiscardAndPrefetchBatchAsync \
+        __CUDA_API_PTSZ(cuMemDiscardAndPrefetchBatchAsync)
+#define cuMemBatchDecompressAsync   __CUDA_API_PTSZ(cuMemBatchDecompressAsync)
+
+CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes,
+                                         size_t count,
+                                         CUmemLocation *prefetchLocs,
+                                         size_t *prefetchLocIdxs,
+                                         size_t numPrefetchLocs,
+                                         unsigned long long flags,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes,
+                                        size_t count,
+                                        unsigned long long flags,
+                                        CUstream hStream);
+CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs,
+                                                   size_t *sizes,
+                                                   size_t count,
+                                                   CUmemLocation *prefetchLocs,
+                                                   size_t *prefetchLocIdxs,
+                                                   size_t numPrefetchLocs,
+                                                   unsigned long long flags,
+                                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs,
+                                    size_t *sizes, size_t count,
+                                    CUmemcpyAttributes *attrs,
+                                    size_t *attrsIdxs, size_t numAttrs,
+                                    CUstream hStream);
+CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray,
+                                           size_t count, unsigned int flags,
+                                           size_t *errorIndex,
+                                           CUstream stream);
+
+/* A location's pools (CUDA 13): the default and the current pool of a
+ * device, the host or a host NUMA node, for pinned or managed memory. */
+CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out,
+                                        CUmemLocation *location,
+                                        CUmemAllocationType type);
+CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
+                                 CUmemAllocationType type);
+CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location,
+                                 CUmemAllocationType type, CUmemoryPool pool);
+
+#ifdef CUEMU_PER_THREAD_ENTRY_POINTS
+CUresult CUDAAPI cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs,
+                                              size_t *sizes, size_t count,
+                                              CUmemLocation *prefetchLocs,
+                                              size_t *prefetchLocIdxs,
+                                              size_t numPrefetchLocs,
+                                              unsigned long long flags,
+                                              CUstream hStream);
+CUresult CUDAAPI cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs,
+                                             size_t *sizes, size_t count,
+                                             unsigned long long flags,
+                                             CUstream hStream);
+CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync_ptsz(
+    CUdeviceptr *dptrs, size_t *sizes, size_t count,
+    CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+    size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);
+CUresult CUDAAPI cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts,
+                                            CUdeviceptr *srcs, size_t *sizes,
+                                            size_t count,
+                                            CUmemcpyAttributes *attrs,
+                                            size_t *attrsIdxs,
+                                            size_t numAttrs,
+                                            CUstream hStream);
+CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs,
+                                         size_t *sizes, size_t count,
+                                         CUmemcpyAttributes *attrs,
+                                         size_t *attrsIdxs, size_t numAttrs,
+                                         size_t *failIdx, CUstream hStream);
+CUresult CUDAAPI cuMemBatchDecompressAsync_ptsz(
+    CUmemDecompressParams *paramsArray, size_t count, unsigned int flags,
+    size_t *errorIndex, CUstream stream);
+#endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
+
 /* Built with per-thread default streams, the default search of
  * cuGetProcAddress is the per-thread one, as the toolkit's header does. */
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)

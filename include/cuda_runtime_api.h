@@ -226,6 +226,28 @@ cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol,
     void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
     enum cudaDriverEntryPointQueryResult *driverStatus CUEMU_DEFARG(NULL));
 
+/* ---- batches (CUDA 12.8 and 13) and a location's pools (CUDA 13) */
+cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes,
+    size_t count, struct cudaMemLocation *prefetchLocs,
+    size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+    unsigned long long flags, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes,
+    size_t count, unsigned long long flags, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync(void **dptrs,
+    size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs,
+    size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+    unsigned long long flags, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void *const *dsts,
+    const void *const *srcs, const size_t *sizes, size_t count,
+    struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+    cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+    struct cudaMemLocation *location, enum cudaMemAllocationType type);
+cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *memPool,
+    struct cudaMemLocation *location, enum cudaMemAllocationType type);
+cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location,
+    enum cudaMemAllocationType type, cudaMemPool_t memPool);
+
 #ifdef __cplusplus
 }
 #endif

@@ -726,4 +726,28 @@ typedef struct cudaIpcMemHandle_st {
     char reserved[CUDA_IPC_HANDLE_SIZE];
 } cudaIpcMemHandle_t;
 
+/* ------------------------------------------------------ batches */
+
+/* How the copies of a cudaMemcpyBatchAsync batch read their source. */
+enum cudaMemcpySrcAccessOrder {
+    cudaMemcpySrcAccessOrderInvalid       = 0x0,
+    cudaMemcpySrcAccessOrderStream        = 0x1,
+    cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+    cudaMemcpySrcAccessOrderAny           = 0x3,
+    cudaMemcpySrcAccessOrderMax           = 0x7FFFFFFF
+};
+
+enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault                  = 0x0,
+    cudaMemcpyFlagPreferOverlapWithCompute = 0x1
+};
+
+/* The attributes of the copies of a batch that name them. */
+struct cudaMemcpyAttributes {
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    struct cudaMemLocation srcLocHint;
+    struct cudaMemLocation dstLocHint;
+    unsigned int flags;                     /* cudaMemcpyFlags */
+};
+
 #endif /* !__DRIVER_TYPES_H__ */
