@@ -21,6 +21,7 @@
  * SYNC_MEMOPS or aggregating a range's attributes; advice and prefetch take
  * it in the model (model/managed.h).
  */
+#include "driver/driver.h"
 #include "model/managed.h"
 #include "model/pool.h"
 #include "model/vmm.h"
@@ -141,8 +142,9 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
 			(curdev >= 0 && (a->device == curdev ||
 					 cuemu_peer_enabled(curdev, a->device)));
-	if (a->kind == CUEMU_KIND_POOL)
-		pi->pool = cuemu_pool_of(a);
+	pi->pool = cuemu_pool_of(a); /* managed pools' blocks too */
+	if (pi->pool && a->kind == CUEMU_KIND_MANAGED)
+		pi->ctx = NULL;
 	pi->access = a->kind == CUEMU_KIND_REGISTERED &&
 		(a->flags & CU_MEMHOSTREGISTER_READ_ONLY) ?
 		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
@@ -544,8 +546,8 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 /* ------------------------------------------------------------ prefetch */
 
 /* The processor (and host node, or -1) a prefetch to loc brings data to;
- * a host location reads back with id 0. */
-static CUresult prefetch_target(CUmemLocation *loc, int *dst, int *node)
+ * a host location reads back with id 0 (driver.h). */
+CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node)
 {
 	*node = -1;
 	switch (loc->type) {
@@ -591,7 +593,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
 	if (flags != 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "flags must be 0, not 0x%x", flags);
-	if ((r = prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
+	if ((r = cuemu_prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
