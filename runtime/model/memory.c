@@ -182,12 +182,13 @@ CUresult cuemu_device_free(uintptr_t p)
 				  "%#llx is not the start of a device "
 				  "allocation", (unsigned long long)p);
 	}
-	/* Managed memory and pool blocks have free paths of their own. */
-	if (a->kind == CUEMU_KIND_MANAGED) {
+	/* Managed memory and pool blocks have free paths of their own; a
+	 * managed pool's block is both, and goes back to its pool. */
+	if (a->kind == CUEMU_KIND_MANAGED && !cuemu_pool_of(a)) {
 		cuemu_unlock();
 		return cuemu_managed_free(a);
 	}
-	if (a->kind == CUEMU_KIND_POOL) {
+	if (a->kind == CUEMU_KIND_POOL || a->kind == CUEMU_KIND_MANAGED) {
 		cuemu_unlock();
 		return cuemu_pool_free_now(a);
 	}
