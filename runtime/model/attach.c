@@ -66,6 +66,7 @@ CUresult mg_attach(CUstream s, CUdeviceptr p, size_t length, unsigned flags)
 		st->attach = flags;
 		st->attach_stream = flags == CU_MEM_ATTACH_SINGLE ?
 				    cuemu_stream_pos(s).stream : 0;
+		cuemu_obj_changed(a->id); /* what /cu publishes of it */
 	}
 	cuemu_unlock();
 	return r;
