@@ -15,6 +15,11 @@
  *                  then "TAG done", to the --out file (else stdout)
  *   touch          write every byte of the managed allocation from the CPU
  *   prefetch LOC   prefetch the managed allocation to gpuN or cpu
+ *   attach HOW     attach the managed allocation to the workload's stream:
+ *                  global, host or single (cuStreamAttachMemAsync)
+ *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
+ *                  query then says mpool_block=ID
+ *   mpool_prefetch LOC  prefetch that block (cuMemPrefetchBatchAsync)
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
@@ -39,6 +44,8 @@ static struct {
 	void *pinned;
 	CUmemoryPool pool;
 	CUmemGenericAllocationHandle handle;
+	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
+	CUdeviceptr mpool_block;
 } w;
 
 static volatile sig_atomic_t stop;
@@ -223,6 +230,8 @@ static void query(FILE *out, const char *tag)
 	flags = 0;
 	cuMemGetAccess(&flags, &dev0, w.resv);
 	fprintf(out, "%s resv_access_gpu0=%llu\n", tag, flags);
+	if (w.mpool_block)
+		fprintf(out, "%s mpool_block=%llu\n", tag, id_of(w.mpool_block));
 	fprintf(out, "%s done\n", tag);
 	fflush(out);
 }
@@ -240,8 +249,57 @@ static void prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+static void attach(const char *word)
+{
+	unsigned flags = !strcmp(word, "host") ? CU_MEM_ATTACH_HOST :
+			 !strcmp(word, "single") ? CU_MEM_ATTACH_SINGLE :
+			 CU_MEM_ATTACH_GLOBAL;
+
+	if (check(cuStreamAttachMemAsync(w.stream, w.managed, 0, flags),
+		  "attach") == 0)
+		check(cuStreamSynchronize(w.stream), "sync");
+}
+
+static void make_mpool(void)
+{
+	CUmemPoolProps props = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_MANAGED,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+
+	if (w.mpool)
+		return;
+	if (check(cuMemPoolCreate(&w.mpool, &props), "managed pool") ||
+	    check(cuMemAllocFromPoolAsync(&w.mpool_block, 4 << 20, w.mpool,
+					  w.stream), "managed pool alloc") ||
+	    check(cuStreamSynchronize(w.stream), "sync"))
+		return;
+	cuemuSetLabel(w.mpool_block, "mpool");
+}
+
+static void mpool_prefetch(const char *word)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	size_t size = 4 << 20, idx = 0;
+
+	if (!w.mpool_block)
+		return;
+	if (!strncmp(word, "gpu", 3)) {
+		l.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		l.id = atoi(word + 3);
+	}
+	if (check(cuMemPrefetchBatchAsync(&w.mpool_block, &size, 1, &l, &idx,
+					  1, 0, w.stream), "batch prefetch") == 0)
+		check(cuStreamSynchronize(w.stream), "sync");
+}
+
 static void teardown(void)
 {
+	if (w.mpool_block) {
+		cuMemFreeAsync(w.mpool_block, w.stream);
+		cuStreamSynchronize(w.stream);
+		cuMemPoolDestroy(w.mpool);
+	}
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -266,6 +324,12 @@ static void obey(FILE *in, FILE *out)
 			memset((void *)w.managed, 1, MANAGED_SIZE);
 		else if (sscanf(line, "prefetch %199s", arg) == 1)
 			prefetch(arg);
+		else if (sscanf(line, "attach %199s", arg) == 1)
+			attach(arg);
+		else if (sscanf(line, "mpool_prefetch %199s", arg) == 1)
+			mpool_prefetch(arg);
+		else if (!strncmp(line, "mpool", 5))
+			make_mpool();
 		else if (!strncmp(line, "exit", 4))
 			break;
 		else
