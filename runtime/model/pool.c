@@ -1051,4 +1051,5 @@ void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v)
 	memcpy(v->access, p->access, sizeof v->access);
 	v->is_default = p->is_default;
 	v->imported = p->imported;
+	v->managed = cuemu_pool_is_managed(p);
 }

@@ -140,6 +140,7 @@ struct cuemu_pool_view {
 	uint64_t reserved, reserved_high, used, used_high;
 	CUmemAccess_flags access[CUEMU_MAX_DEVICES];
 	bool is_default, imported;
+	bool managed;            /* hands out managed memory */
 };
 void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v);
 

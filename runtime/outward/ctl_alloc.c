@@ -61,7 +61,7 @@ static json_t *alloc_json(struct cuemu_alloc *a)
 			"writable", "label");
 	if (obj && a->kind == CUEMU_KIND_MANAGED)
 		cuemu_managed_json(a, obj);
-	if (obj && a->kind == CUEMU_KIND_POOL)
+	if (obj && cuemu_pool_of(a)) /* a managed pool's blocks too */
 		json_object_set_new(obj, "pool",
 				    json_integer((json_int_t)cuemu_pool_id(cuemu_pool_of(a))));
 	return obj;

@@ -50,6 +50,11 @@ teardown_file() {
 	B=$MNT/allocations/$id
 	run cat "$B/kind"
 	assert_output managed
+	pool=$(cat "$B/pool")
+	run cat "$MNT/pools/$pool/alloc_type"
+	assert_output managed
+	run cat "$MNT/pools/$pool/allocations"
+	assert_output "$id"
 	run cat "$B/residency"
 	refute_output --partial "gpu0 4194304"
 	wl_cmd A "mpool_prefetch gpu0"
