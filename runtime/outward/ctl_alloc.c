@@ -139,6 +139,10 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 	managed = a && a->kind == CUEMU_KIND_MANAGED;
 	if (a)
 		s = a->base, e = a->base + a->size, ctx = a->ctx;
+	/* A managed pool's block belongs to no context: its writes run in
+	 * its device's primary context. */
+	if (a && managed && !ctx)
+		ctx = cuemu_primary_ctx(a->device);
 	cuemu_unlock();
 	/* a may be freed from here on: only the copies above are used. */
 	if (!a)

@@ -66,4 +66,10 @@ teardown_file() {
 	run cat "$B/residency"
 	assert_line "cpu 4194304"
 	refute_line "gpu0 4194304"
+	# a write to /cu prefetches it through the API, as for any managed memory
+	echo gpu1 >"$B/prefetch"
+	run cat "$B/residency"
+	assert_line "gpu1 4194304"
+	run cat "$B/last_prefetch_location"
+	assert_output gpu1
 }
