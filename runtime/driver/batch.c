@@ -216,9 +216,11 @@ static CUresult check_attrs(const CUmemcpyAttributes *a, size_t n)
 	return CUDA_SUCCESS;
 }
 
-/* Both copy batches; *fail: the refused copy, or SIZE_MAX. Every copy is
- * ordered on the stream: a source read during the call or in any order
- * is read no later than that. */
+/* Both copy batches; *fail: the refused copy, or SIZE_MAX. Copies are
+ * ordered on the stream; one whose attribute says its source is read
+ * during the call (DURING_API_CALL) is made before the call returns, so
+ * that the caller may change the source at once. ANY is read in stream
+ * order, which is one of the orders it allows. */
 static CUresult copy_batch(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
 			   size_t count, CUmemcpyAttributes *attrs,
 			   size_t *idxs, size_t nattrs, CUstream h,
@@ -239,12 +241,15 @@ static CUresult copy_batch(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
 	if ((r = check_idxs(idxs, nattrs, count, true)) != CUDA_SUCCESS ||
 	    (r = check_attrs(attrs, nattrs)) != CUDA_SUCCESS)
 		return r;
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0, cur = 0; i < count; i++) {
+		if (cur + 1 < nattrs && idxs[cur + 1] == i)
+			cur++;
 		if (!sizes[i])
 			r = bad("a copy of 0 bytes");
 		else
 			r = cuemu_copy(s, dsts[i], srcs[i], sizes[i], false,
-				       false, false);
+				       false, attrs[cur].srcAccessOrder ==
+				       CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL);
 		if (r != CUDA_SUCCESS) {
 			*fail = i;
 			return r;

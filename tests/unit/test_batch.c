@@ -9,6 +9,7 @@
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #include <stdint.h>
+#include <unistd.h>
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
@@ -212,6 +213,13 @@ static void test_discard(void)
 	cuStreamSynchronize(s);
 }
 
+/* Keeps a stream busy for a while, so that what follows waits. */
+static void CUDA_CB busy(void *arg)
+{
+	(void)arg;
+	usleep(50000);
+}
+
 static void test_copies(void)
 {
 	CUdeviceptr d2 = 0;
@@ -269,6 +277,25 @@ static void test_copies(void)
 	bad.dstLocHint = loc(CU_MEM_LOCATION_TYPE_INVALID, 0);
 	is_res(cuMemcpyBatchAsync_v2(cd, cs, csz, 2, &bad, aix, 1, s),
 	       CUDA_SUCCESS, "an INVALID hint is no hint");
+	CUmemcpyAttributes during = {
+		.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL };
+	void *pin = NULL;
+	if (cuMemAllocHost(&pin, 4096) == CUDA_SUCCESS) {
+		CUdeviceptr ps[1] = { (CUdeviceptr)pin };
+		memset(pin, 0x55, 4096);
+		cuLaunchHostFunc(s, busy, NULL); /* the copy is not first on s */
+		is_res(cuMemcpyBatchAsync_v2(cd, ps, (size_t[]){ 4096 }, 1,
+					     &during, aix, 1, s), CUDA_SUCCESS,
+		       "a copy from pinned memory read during the call");
+		memset(pin, 0x44, 4096); /* the caller may reuse it at once */
+		cuStreamSynchronize(s);
+		c = 0;
+		cuMemcpyDtoH(&c, d + 10, 1);
+		is_int(c, 0x55, "... the copy has the bytes of the call's time");
+		cuMemFreeHost(pin);
+	} else {
+		ok(0, "pinned memory");
+	}
 	is_res(cuMemcpyBatchAsync_v2(cd, cs, (size_t[]){ MiB, 0 }, 2, at, aix,
 				     1, s), V, "a copy of 0 bytes");
 	is_res(cuMemcpyBatchAsync_v2(NULL, cs, csz, 2, at, aix, 1, s), V,
