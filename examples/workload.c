@@ -15,12 +15,17 @@
  *                  then "TAG done", to the --out file (else stdout)
  *   touch          write every byte of the managed allocation from the CPU
  *   prefetch LOC   prefetch the managed allocation to gpuN or cpu
+ *   array          make a 64x32 CUDA array of float2 on gpu0 (query's
+ *                  "array=" says its id, 0 when there is none)
+ *   unarray        destroy it
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +44,7 @@ static struct {
 	void *pinned;
 	CUmemoryPool pool;
 	CUmemGenericAllocationHandle handle;
+	CUarray array;   /* the "array" command's, or NULL */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -223,6 +229,8 @@ static void query(FILE *out, const char *tag)
 	flags = 0;
 	cuMemGetAccess(&flags, &dev0, w.resv);
 	fprintf(out, "%s resv_access_gpu0=%llu\n", tag, flags);
+	fprintf(out, "%s array=%llu\n", tag,
+		(unsigned long long)(uintptr_t)w.array);
 	fprintf(out, "%s done\n", tag);
 	fflush(out);
 }
@@ -240,8 +248,21 @@ static void prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+/* A CUDA array's handle is its id in /cu (libcuemu(3)). */
+static void array(bool make)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d = { 64, 32, 0, CU_AD_FORMAT_FLOAT, 2, 0 };
+
+	if (make && !w.array)
+		check(cuArray3DCreate(&w.array, &d), "cuArray3DCreate");
+	else if (!make && w.array &&
+		 check(cuArrayDestroy(w.array), "cuArrayDestroy") == 0)
+		w.array = NULL;
+}
+
 static void teardown(void)
 {
+	array(false);
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -266,6 +287,10 @@ static void obey(FILE *in, FILE *out)
 			memset((void *)w.managed, 1, MANAGED_SIZE);
 		else if (sscanf(line, "prefetch %199s", arg) == 1)
 			prefetch(arg);
+		else if (!strncmp(line, "array", 5))
+			array(true);
+		else if (!strncmp(line, "unarray", 7))
+			array(false);
 		else if (!strncmp(line, "exit", 4))
 			break;
 		else
