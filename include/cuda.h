@@ -906,6 +906,68 @@ typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
 } CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
 typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
 
+/* A batch of 3D copies (cuMemcpy3DBatchAsync): each operand a pointer with
+ * its row length and layer height in elements (0: as tight as the extent),
+ * or an array at an offset in elements. */
+typedef enum CUmemcpyFlags_enum {
+    CU_MEMCPY_FLAG_DEFAULT                     = 0x0,
+    CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
+} CUmemcpyFlags;
+
+typedef enum CUmemcpySrcAccessOrder_enum {
+    CU_MEMCPY_SRC_ACCESS_ORDER_INVALID         = 0x0,
+    CU_MEMCPY_SRC_ACCESS_ORDER_STREAM          = 0x1,
+    CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
+    CU_MEMCPY_SRC_ACCESS_ORDER_ANY             = 0x3,
+    CU_MEMCPY_SRC_ACCESS_ORDER_MAX             = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+
+typedef enum CUmemcpy3DOperandType_enum {
+    CU_MEMCPY_OPERAND_TYPE_POINTER = 0x1,
+    CU_MEMCPY_OPERAND_TYPE_ARRAY   = 0x2,
+    CU_MEMCPY_OPERAND_TYPE_MAX     = 0x7FFFFFFF
+} CUmemcpy3DOperandType;
+
+typedef struct CUoffset3D_st {
+    size_t x;
+    size_t y;
+    size_t z;
+} CUoffset3D_v1;
+typedef CUoffset3D_v1 CUoffset3D;
+
+typedef struct CUextent3D_st {
+    size_t width;
+    size_t height;
+    size_t depth;
+} CUextent3D_v1;
+typedef CUextent3D_v1 CUextent3D;
+
+typedef struct CUmemcpy3DOperand_st {
+    CUmemcpy3DOperandType type;
+    union {
+        struct {
+            CUdeviceptr ptr;
+            size_t rowLength;
+            size_t layerHeight;
+            CUmemLocation locHint;
+        } ptr;
+        struct {
+            CUarray array;
+            CUoffset3D offset;
+        } array;
+    } op;
+} CUmemcpy3DOperand_v1;
+typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
+
+typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
+    CUmemcpy3DOperand src;
+    CUmemcpy3DOperand dst;
+    CUextent3D extent;
+    CUmemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags;
+} CUDA_MEMCPY3D_BATCH_OP_v1;
+typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
+
 /* ------------------------------------------------------------ mem pools */
 
 /* cuMemPoolGetAttribute / cuMemPoolSetAttribute attributes. */
@@ -1136,6 +1198,12 @@ CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle,
                                  const CUDA_ARRAY3D_DESCRIPTOR_v1 *pAllocateArray);
 CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescriptor,
                                         CUarray hArray);
+/* CUDA 12.8's batch of 3D copies, which also answered the failing index. */
+CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
+                                      CUDA_MEMCPY3D_BATCH_OP *opList,
+                                      size_t *failIdx,
+                                      unsigned long long flags,
+                                      CUstream hStream);
 #endif /* CUEMU_SUPERSEDED_ENTRY_POINTS */
 
 /*
@@ -1237,6 +1305,7 @@ CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescri
 #define cuArrayGetDescriptor        cuArrayGetDescriptor_v2
 #define cuArray3DCreate             cuArray3DCreate_v2
 #define cuArray3DGetDescriptor      cuArray3DGetDescriptor_v2
+#define cuMemcpy3DBatchAsync        __CUDA_API_PTSZ(cuMemcpy3DBatchAsync_v2)
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuMemcpy3DPeer              __CUDA_API_PTDS(cuMemcpy3DPeer)
 #define cuMemcpy3DPeerAsync         __CUDA_API_PTSZ(cuMemcpy3DPeerAsync)
@@ -1675,6 +1744,10 @@ CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset,
 CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray,
                                    size_t srcOffset, size_t ByteCount,
                                    CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
+                                      CUDA_MEMCPY3D_BATCH_OP *opList,
+                                      unsigned long long flags,
+                                      CUstream hStream);
 
 #ifdef CUEMU_PER_THREAD_ENTRY_POINTS
 /* The per-thread default stream forms of the 2D/3D copies and arrays. */
@@ -1730,6 +1803,15 @@ CUresult CUDAAPI cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray,
                                            size_t srcOffset,
                                            size_t ByteCount,
                                            CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync_ptsz(size_t numOps,
+                                           CUDA_MEMCPY3D_BATCH_OP *opList,
+                                           size_t *failIdx,
+                                           unsigned long long flags,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps,
+                                              CUDA_MEMCPY3D_BATCH_OP *opList,
+                                              unsigned long long flags,
+                                              CUstream hStream);
 #endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
 
 /* Built with per-thread default streams, the default search of

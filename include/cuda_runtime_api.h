@@ -233,6 +233,10 @@ cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
                                         cudaStream_t stream CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
+cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps,
+                                             struct cudaMemcpy3DBatchOp *opList,
+                                             unsigned long long flags,
+                                             cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync(
     const struct cudaMemcpy3DPeerParms *p,
     cudaStream_t stream CUEMU_DEFARG(0));

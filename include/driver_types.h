@@ -822,6 +822,57 @@ struct cudaMemcpy3DPeerParms {
     struct cudaExtent extent;
 };
 
+/* A batch of 3D copies (cudaMemcpy3DBatchAsync), laid out as the
+ * driver's CUDA_MEMCPY3D_BATCH_OP. */
+enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault                  = 0x0,
+    cudaMemcpyFlagPreferOverlapWithCompute = 0x1
+};
+
+enum cudaMemcpySrcAccessOrder {
+    cudaMemcpySrcAccessOrderInvalid       = 0x0,
+    cudaMemcpySrcAccessOrderStream        = 0x1,
+    cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+    cudaMemcpySrcAccessOrderAny           = 0x3,
+    cudaMemcpySrcAccessOrderMax           = 0x7FFFFFFF
+};
+
+enum cudaMemcpy3DOperandType {
+    cudaMemcpyOperandTypePointer = 0x1,
+    cudaMemcpyOperandTypeArray   = 0x2,
+    cudaMemcpyOperandTypeMax     = 0x7FFFFFFF
+};
+
+struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+};
+
+struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union {
+        struct {
+            void *ptr;
+            size_t rowLength;
+            size_t layerHeight;
+            struct cudaMemLocation locHint;
+        } ptr;
+        struct {
+            cudaArray_t array;
+            struct cudaOffset3D offset;
+        } array;
+    } op;
+};
+
+struct cudaMemcpy3DBatchOp {
+    struct cudaMemcpy3DOperand src;
+    struct cudaMemcpy3DOperand dst;
+    struct cudaExtent extent;
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags;
+};
+
 /* Size of the opaque interprocess handles. */
 #define CUDA_IPC_HANDLE_SIZE 64
 

@@ -1,9 +1,9 @@
 /*
  * copy2d.c - the runtime's pitched memory and its 2D and 3D copies and
  * memsets: cudaMalloc3D, cudaMemcpy2D(Async), cudaMemcpy3D(Async),
- * cudaMemcpy3DPeer(Async), cudaMemset2D(Async), cudaMemset3D(Async), each
- * on the driver's cuMemAllocPitch, cuMemcpy2D*, cuMemcpy3D* and
- * cuMemsetD2D8*.
+ * cudaMemcpy3DPeer(Async), cudaMemcpy3DBatchAsync, cudaMemset2D(Async),
+ * cudaMemset3D(Async), each on the driver's cuMemAllocPitch, cuMemcpy2D*,
+ * cuMemcpy3D*, cuMemcpy3DBatchAsync and cuMemsetD2D8*.
  *
  * What the runtime decides before calling down: a cudaMemcpyKind names
  * the memory types of the ends (cudaMemcpyDefault: unified at both); a
@@ -267,6 +267,21 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
 				  cudaStream_t stream)
 {
 	return rt_peer3d(p, stream, false);
+}
+
+/* A runtime batch op is laid out as the driver's (header_compat checks
+ * both against the toolkit's). */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps,
+				   struct cudaMemcpy3DBatchOp *opList,
+				   unsigned long long flags,
+				   cudaStream_t stream)
+{
+	_Static_assert(sizeof(struct cudaMemcpy3DBatchOp) ==
+		       sizeof(CUDA_MEMCPY3D_BATCH_OP), "batch op layouts");
+	RT_BEGIN();
+	return cuemu_rt_result(cuMemcpy3DBatchAsync(
+		numOps, (CUDA_MEMCPY3D_BATCH_OP *)opList, flags,
+		(CUstream)stream));
 }
 
 /* ---------------------------------------------------------------- memsets */

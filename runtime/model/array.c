@@ -295,7 +295,8 @@ static void shape(struct cuemu_array *a)
 		w = (w + 3) / 4;
 		h = (h + 3) / 4;
 	}
-	a->row_bytes = w * elem_bytes(t, d->NumChannels);
+	a->elem = elem_bytes(t, d->NumChannels);
+	a->row_bytes = w * a->elem;
 	a->rows = h;
 	a->slices = d->Depth ? d->Depth : 1;
 	a->bytes = a->row_bytes * a->rows * a->slices;
@@ -392,6 +393,18 @@ CUresult cuemu_array_destroy(CUarray h)
 	return CUDA_SUCCESS;
 }
 
+size_t cuemu_array_elem(CUarray h)
+{
+	struct cuemu_array *a;
+	size_t e;
+
+	cuemu_lock();
+	a = cuemu_array_find(h);
+	e = a ? a->elem : 0;
+	cuemu_unlock();
+	return e;
+}
+
 CUresult cuemu_array_describe(CUarray h, CUDA_ARRAY3D_DESCRIPTOR *out)
 {
 	struct cuemu_array *a;
@@ -454,8 +467,7 @@ CUresult cuemu_array_sparse(CUarray h, CUDA_ARRAY_SPARSE_PROPERTIES *out)
 		bool three = a->desc.Depth &&
 			     !(a->desc.Flags & CUDA_ARRAY3D_LAYERED);
 
-		tile_of(a->row_bytes / (a->desc.Width ? a->desc.Width : 1),
-			three, t);
+		tile_of(a->elem, three, t);
 		memset(out, 0, sizeof *out);
 		out->tileExtent.width = t[0];
 		out->tileExtent.height = t[1];

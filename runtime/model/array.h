@@ -22,6 +22,7 @@ struct cuemu_array {
 	int device;
 	CUcontext ctx;
 	CUDA_ARRAY3D_DESCRIPTOR desc;
+	size_t elem;                 /* bytes of an element (a 4x4 block) */
 	size_t row_bytes;            /* bytes of a row of elements (blocks) */
 	size_t rows;                 /* rows of a slice */
 	size_t slices;               /* slices (layers, faces, depth) */
@@ -63,6 +64,8 @@ CUresult cuemu_array_requirements(CUarray h,
 /* A sparse array's tiles; INVALID_VALUE for any other. Takes the lock. */
 CUresult cuemu_array_sparse(CUarray h, CUDA_ARRAY_SPARSE_PROPERTIES *out);
 
+/* The bytes of an element of h, or 0 for no array. Takes the lock. */
+size_t cuemu_array_elem(CUarray h);
 /* Lock held: the array of h or id, or NULL; the first and next by id. */
 struct cuemu_array *cuemu_array_find(CUarray h);
 struct cuemu_array *cuemu_array_first(void);

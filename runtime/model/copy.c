@@ -450,29 +450,65 @@ static CUresult resolve_shaped(const struct cuemu_shape_end *e, size_t w,
 	return resolve_ptr(e, w, h, d, write, dev, out, pitch, slice);
 }
 
+/* Resolves a shaped copy into op (lock held). */
+static CUresult prepare_shaped(const struct cuemu_shape_copy *c, int dev,
+			       struct copy_op *op)
+{
+	CUresult r;
+
+	memset(op, 0, sizeof *op);
+	op->width = c->width;
+	op->height = c->height;
+	op->depth = c->depth;
+	if (__builtin_mul_overflow(c->width, c->height, &op->bytes) ||
+	    __builtin_mul_overflow(op->bytes, c->depth, &op->bytes))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a box of %zu x "
+				  "%zu x %zu bytes overflows", c->width,
+				  c->height, c->depth);
+	r = resolve_shaped(&c->dst, c->width, c->height, c->depth, true, dev,
+			   &op->dst, &op->dpitch, &op->dslice);
+	if (!r)
+		r = resolve_shaped(&c->src, c->width, c->height, c->depth,
+				   false, dev, &op->src, &op->spitch,
+				   &op->sslice);
+	if (!r)
+		pick_touchers(op, dev);
+	return r;
+}
+
 CUresult cuemu_copy_shaped(CUstream s, const struct cuemu_shape_end *dst,
 			   const struct cuemu_shape_end *src, size_t width,
 			   size_t height, size_t depth, bool sync)
 {
-	struct copy_op op = { .width = width, .height = height,
-			      .depth = depth };
-	int dev = cuemu_stream_device(s);
+	struct cuemu_shape_copy c = { *dst, *src, width, height, depth };
+	struct copy_op op;
 	CUresult r;
 
-	if (__builtin_mul_overflow(width, height, &op.bytes) ||
-	    __builtin_mul_overflow(op.bytes, depth, &op.bytes))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a box of %zu x "
-				  "%zu x %zu bytes overflows", width, height,
-				  depth);
 	cuemu_lock();
-	r = resolve_shaped(dst, width, height, depth, true, dev, &op.dst,
-			   &op.dpitch, &op.dslice);
-	if (!r)
-		r = resolve_shaped(src, width, height, depth, false, dev,
-				   &op.src, &op.spitch, &op.sslice);
+	r = prepare_shaped(&c, cuemu_stream_device(s), &op);
 	cuemu_unlock();
-	if (r)
-		return r;
-	pick_touchers(&op, dev);
-	return submit(s, &op, sync);
+	return r ? r : submit(s, &op, sync);
+}
+
+CUresult cuemu_copy_shaped_batch(CUstream s, const struct cuemu_shape_copy *c,
+				 size_t n, size_t *failed)
+{
+	int dev = cuemu_stream_device(s);
+	struct copy_op *ops = calloc(n, sizeof *ops);
+	CUresult r = CUDA_SUCCESS;
+	size_t i;
+
+	if (!ops)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of memory");
+	cuemu_lock();
+	for (i = 0; i < n && !r; i++)
+		if ((r = prepare_shaped(&c[i], dev, &ops[i])))
+			*failed = i;
+	cuemu_unlock();
+	/* Every copy was checked before the first is queued: a refused
+	 * batch copies nothing. */
+	for (i = 0; i < n && !r; i++)
+		r = submit(s, &ops[i], false);
+	free(ops);
+	return r;
 }

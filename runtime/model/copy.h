@@ -47,6 +47,17 @@ CUresult cuemu_copy_shaped(CUstream s, const struct cuemu_shape_end *dst,
                            const struct cuemu_shape_end *src, size_t width,
                            size_t height, size_t depth, bool sync);
 
+/* One copy of a batch. */
+struct cuemu_shape_copy {
+	struct cuemu_shape_end dst, src;
+	size_t width, height, depth;
+};
+
+/* Checks every one of n shaped copies, then queues them all on s in
+ * order; when one is refused, *failed says which and none is queued. */
+CUresult cuemu_copy_shaped_batch(CUstream s, const struct cuemu_shape_copy *c,
+                                 size_t n, size_t *failed);
+
 /* Writes height rows of width bytes, pitch apart, from dst, with elements
  * of elem bytes of value (dst, pitch and width checked by the caller). */
 CUresult cuemu_memset_shaped(CUstream s, uintptr_t dst, size_t pitch,

@@ -1718,6 +1718,24 @@ static void shape_facts(void)
 	OFFSET(struct cudaMemcpy3DPeerParms, srcDevice);
 	OFFSET(struct cudaMemcpy3DPeerParms, dstDevice);
 	OFFSET(struct cudaMemcpy3DPeerParms, extent);
+	SIZE(CUDA_MEMCPY3D_BATCH_OP);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, dst);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, extent);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, srcAccessOrder);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, flags);
+	SIZE(CUmemcpy3DOperand);
+	OFFSET(CUmemcpy3DOperand, op.ptr.locHint);
+	OFFSET(CUmemcpy3DOperand, op.array.offset);
+	SIZE(struct cudaMemcpy3DBatchOp);
+	OFFSET(struct cudaMemcpy3DBatchOp, dst);
+	OFFSET(struct cudaMemcpy3DBatchOp, srcAccessOrder);
+	OFFSET(struct cudaMemcpy3DOperand, op.ptr.locHint);
+	ENTRY(cuMemcpy3DBatchAsync, CUresult (*)(size_t numOps,
+		CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags,
+		CUstream hStream));
+	ENTRY(cudaMemcpy3DBatchAsync, cudaError_t (*)(size_t numOps,
+		struct cudaMemcpy3DBatchOp *opList, unsigned long long flags,
+		cudaStream_t stream));
 	SIZE(struct cudaArraySparseProperties);
 	SIZE(struct cudaArrayMemoryRequirements);
 	ENTRY(cuMemcpy2D, CUresult (*)(const CUDA_MEMCPY2D *pCopy));

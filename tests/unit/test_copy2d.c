@@ -6,8 +6,9 @@
  * whatever else the copy says, memory types, pitches, heights, the ends),
  * each refusal changing nothing; the cost of a 2D copy is that of its
  * bytes on their path; the _ptds/_ptsz forms and the 32-bit ones; the
- * runtime's cudaMemcpy2D/3D(Peer), cudaMalloc3D and cudaMemset2D/3D.
- * The facts follow probes/results/shape.txt.
+ * runtime's cudaMemcpy2D/3D(Peer), cudaMalloc3D and cudaMemset2D/3D; the
+ * batch of 3D copies (cuMemcpy3DBatchAsync, both forms). The facts follow
+ * probes/results/shape.txt and batch3d.txt.
  */
 #define _GNU_SOURCE
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
@@ -450,6 +451,185 @@ static void copies_3d(void)
 	free(g);
 }
 
+static CUDA_MEMCPY3D_BATCH_OP bop(CUdeviceptr dst, CUdeviceptr src, size_t w,
+			       size_t h, size_t d)
+{
+	CUDA_MEMCPY3D_BATCH_OP o;
+
+	memset(&o, 0, sizeof o);
+	o.src.type = o.dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+	o.src.op.ptr.ptr = src;
+	o.dst.op.ptr.ptr = dst;
+	o.extent.width = w;
+	o.extent.height = h;
+	o.extent.depth = d;
+	o.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+	return o;
+}
+
+typedef CUresult (*batch_v1)(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *,
+			     unsigned long long, CUstream);
+
+static void batches(void)
+{
+	unsigned char *h = malloc(64 * KIB), *g = malloc(64 * KIB);
+	CUDA_MEMCPY3D_BATCH_OP o[2];
+	CUdriverProcAddressQueryResult st;
+	batch_v1 v1 = NULL;
+	CUdeviceptr a, b;
+	CUarray fa;
+	CUDA_ARRAY3D_DESCRIPTOR d = { 16, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
+	CUstream s;
+	size_t fi;
+
+	for (size_t i = 0; i < 64 * KIB; i++)
+		h[i] = pat(i);
+	cuMemAlloc(&a, 64 * KIB);
+	cuMemAlloc(&b, 64 * KIB);
+	cuMemcpyHtoD(a, h, 64 * KIB);
+	cuMemsetD8(b, 0, 64 * KIB);
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	o[0] = bop(b, a, 64, 4, 2);
+	o[0].src.op.ptr.rowLength = 100;
+	o[0].src.op.ptr.layerHeight = 5;
+	o[0].dst.op.ptr.rowLength = 128;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_SUCCESS,
+	       "cuMemcpy3DBatchAsync: rows of 100 bytes, layers of 5 rows, "
+	       "into rows of 128");
+	cuStreamSynchronize(s);
+	cuMemcpyDtoH(g, b, 4096);
+	ok(!memcmp(g + 128, h + 100, 64) && !memcmp(g + 512, h + 500, 64) &&
+	   g[64] == 0, "row 1 and slice 1 arrived; the dst's padding is 0");
+	o[0] = bop(b, a, 64, 4, 2);
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "not on the legacy stream");
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, CU_STREAM_PER_THREAD),
+	       CUDA_SUCCESS, "the per-thread stream is taken");
+	is_res(cuMemcpy3DBatchAsync(0, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "no copies");
+	is_res(cuMemcpy3DBatchAsync(1, NULL, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL list");
+	is_res(cuMemcpy3DBatchAsync(1, o, 1, s), CUDA_ERROR_INVALID_VALUE,
+	       "batch flags");
+	o[0].extent.depth = 0;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "a depth of 0");
+	o[0] = bop(b, a, 64, 4, 2);
+	o[0].srcAccessOrder = 0;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "access order 0");
+	o[0].srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_ANY;
+	o[0].flags = CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_SUCCESS,
+	       "access order any, the overlap hint");
+	o[0].flags = 2;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "copy flag 2");
+	o[0] = bop(b, a, 64, 4, 2);
+	o[0].src.type = 3;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "operand type 3");
+	o[0] = bop(b, a, 64, 4, 2);
+	o[0].src.op.ptr.rowLength = 32;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "a row length below the width");
+	o[0] = bop(b, (CUdeviceptr)h, 64, 4, 2);
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_SUCCESS,
+	       "a pageable source in stream order");
+	cuStreamSynchronize(s);
+
+	cuArray3DCreate(&fa, &d);
+	memset(o, 0, sizeof o);
+	o[0].src.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+	o[0].src.op.ptr.ptr = a;
+	o[0].src.op.ptr.rowLength = 25;
+	o[0].dst.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+	o[0].dst.op.array.array = fa;
+	o[0].dst.op.array.offset.x = 1;
+	o[0].dst.op.array.offset.y = 2;
+	o[0].extent.width = 10;
+	o[0].extent.height = 3;
+	o[0].extent.depth = 1;
+	o[0].srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+	is_res(cuMemcpy3DBatchAsync_v2_ptsz(1, o, 0, s), CUDA_SUCCESS,
+	       "device to array, in the array's elements (_v2_ptsz)");
+	cuStreamSynchronize(s);
+	memset(g, 0, 1024);
+	cuMemcpyAtoH(g, fa, 0, 64);
+	{
+		CUDA_MEMCPY2D c;
+
+		memset(&c, 0, sizeof c);
+		c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+		c.srcArray = fa;
+		c.dstMemoryType = CU_MEMORYTYPE_HOST;
+		c.dstHost = g;
+		c.dstPitch = 64;
+		c.WidthInBytes = 64;
+		c.Height = 8;
+		cuMemcpy2D(&c);
+	}
+	ok(!memcmp(g + 2 * 64 + 4, h, 40) && !memcmp(g + 3 * 64 + 4, h + 100, 40),
+	   "rows of 25 floats of the source, at element 1 of row 2");
+	o[0].extent.depth = 2;
+	is_res(cuMemcpy3DBatchAsync(1, o, 0, s), CUDA_ERROR_INVALID_VALUE,
+	       "two slices of a 2D array");
+
+	/* CUDA 12.8's form: the failing index */
+	cuGetProcAddress("cuMemcpy3DBatchAsync", (void **)&v1, 12080, 0, &st);
+	ok(v1 != NULL, "cuMemcpy3DBatchAsync of CUDA 12.8");
+	if (v1) {
+		cuMemsetD8(b, 0, 64 * KIB);
+		o[0] = bop(b, a, 64, 1, 1);
+		o[1] = bop(b + 1024, a, 64, 1, 1);
+		o[1].srcAccessOrder = 0;
+		fi = 777;
+		is_res(v1(2, o, &fi, 0, s), CUDA_ERROR_INVALID_VALUE,
+		       "the second copy refused");
+		is_int(fi, 1, "the index says which");
+		cuStreamSynchronize(s);
+		cuMemcpyDtoH(g, b, 64);
+		ok(g[0] == 0 && g[63] == 0, "and the first was not made");
+		fi = 777;
+		is_res(v1(0, o, &fi, 0, s), CUDA_ERROR_INVALID_VALUE,
+		       "no copies");
+		ok(fi == SIZE_MAX, "index SIZE_MAX: no copy in particular");
+		fi = 777;
+		is_res(v1(1, o, &fi, 0, NULL), CUDA_ERROR_INVALID_VALUE,
+		       "the legacy stream");
+		is_int(fi, 777, "refused before the index is written");
+		o[1].srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+		fi = 777;
+		is_res(v1(2, o, &fi, 0, s), CUDA_SUCCESS, "both copies");
+		ok(fi == SIZE_MAX, "index SIZE_MAX on success");
+		is_res(v1(2, o, NULL, 0, s), CUDA_SUCCESS, "a NULL index");
+		cuStreamSynchronize(s);
+	}
+	{
+		struct cudaMemcpy3DBatchOp r;
+
+		memset(&r, 0, sizeof r);
+		r.src.type = r.dst.type = cudaMemcpyOperandTypePointer;
+		r.src.op.ptr.ptr = (void *)(uintptr_t)a;
+		r.dst.op.ptr.ptr = (void *)(uintptr_t)(b + 4096);
+		r.extent = make_cudaExtent(16, 2, 1);
+		r.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+		is_int(cudaMemcpy3DBatchAsync(1, &r, 0, s), cudaSuccess,
+		       "cudaMemcpy3DBatchAsync");
+		cuStreamSynchronize(s);
+		cuMemcpyDtoH(g, b + 4096, 32);
+		ok(!memcmp(g, h, 32), "its copy arrived");
+		is_int(cudaMemcpy3DBatchAsync(1, &r, 0, 0),
+		       cudaErrorInvalidValue, "not on the legacy stream");
+	}
+	cuArrayDestroy(fa);
+	cuStreamDestroy(s);
+	cuMemFree(a);
+	cuMemFree(b);
+	free(h);
+	free(g);
+}
+
 static void versions(void)
 {
 	CUresult (*v1)(const void *) = NULL;
@@ -577,6 +757,7 @@ int main(void)
 	copies_2d();
 	memsets_2d();
 	copies_3d();
+	batches();
 	versions();
 	runtime();
 	return done_testing();
