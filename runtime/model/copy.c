@@ -4,8 +4,13 @@
  * The driver entries (driver/copy.c) check the arguments and the stream
  * and call cuemu_copy or cuemu_memset.
  *
- * A copy runs on the stream's worker in stream order, moves the bytes for
- * real, and advances the stream's model clock by the cost of its path
+ * A copy moves a box: rows of a width, a pitch apart, in slices a slice
+ * apart, one row at a time, so the bytes between rows are never touched; a
+ * plain copy is a box of one row, a 2D or 3D copy (driver/copy2d.c) a box
+ * whose ends are pointers or CUDA arrays (model/array.c, the array's own
+ * rows and slices), and a batch of them is checked whole before its first
+ * is queued. A copy runs on the stream's worker in stream order, moves the
+ * bytes for real, and advances the stream's model clock by the cost of its path
  * (cuemu_path_cost_ns): pinned or pageable host memory to or from a GPU,
  * within one GPU, GPU to GPU, host to host; a memset is its GPU writing
  * its own memory, or a copy to wherever the memory is. A synchronous copy
