@@ -2,6 +2,8 @@
  * shape.h - what the runtime's 2D/3D copies (copy2d.c) and its CUDA
  * arrays (array.c) share: the memory types a cudaMemcpyKind names, a
  * pointer end of a driver copy, and an array's element size.
+ *
+ * Locking: none; the driver API takes what it needs.
  */
 #ifndef CUEMU_CUDART_SHAPE_H
 #define CUEMU_CUDART_SHAPE_H
