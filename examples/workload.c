@@ -20,12 +20,17 @@
  *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
  *                  query then says mpool_block=ID
  *   mpool_prefetch LOC  prefetch that block (cuMemPrefetchBatchAsync)
+ *   array          make a 64x32 CUDA array of float2 on gpu0 (query's
+ *                  "array=" says its id, 0 when there is none)
+ *   unarray        destroy it
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +51,7 @@ static struct {
 	CUmemGenericAllocationHandle handle;
 	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
 	CUdeviceptr mpool_block;
+	CUarray array;   /* the "array" command's, or NULL */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -232,6 +238,8 @@ static void query(FILE *out, const char *tag)
 	fprintf(out, "%s resv_access_gpu0=%llu\n", tag, flags);
 	if (w.mpool_block)
 		fprintf(out, "%s mpool_block=%llu\n", tag, id_of(w.mpool_block));
+	fprintf(out, "%s array=%llu\n", tag,
+		(unsigned long long)(uintptr_t)w.array);
 	fprintf(out, "%s done\n", tag);
 	fflush(out);
 }
@@ -293,6 +301,18 @@ static void mpool_prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+/* A CUDA array's handle is its id in /cu (libcuemu(3)). */
+static void array(bool make)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d = { 64, 32, 0, CU_AD_FORMAT_FLOAT, 2, 0 };
+
+	if (make && !w.array)
+		check(cuArray3DCreate(&w.array, &d), "cuArray3DCreate");
+	else if (!make && w.array &&
+		 check(cuArrayDestroy(w.array), "cuArrayDestroy") == 0)
+		w.array = NULL;
+}
+
 static void teardown(void)
 {
 	if (w.mpool_block) {
@@ -300,6 +320,7 @@ static void teardown(void)
 		cuStreamSynchronize(w.stream);
 		cuMemPoolDestroy(w.mpool);
 	}
+	array(false);
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -330,6 +351,10 @@ static void obey(FILE *in, FILE *out)
 			mpool_prefetch(arg);
 		else if (!strncmp(line, "mpool", 5))
 			make_mpool();
+		else if (!strncmp(line, "array", 5))
+			array(true);
+		else if (!strncmp(line, "unarray", 7))
+			array(false);
 		else if (!strncmp(line, "exit", 4))
 			break;
 		else

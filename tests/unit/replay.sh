@@ -30,7 +30,7 @@ unset CUEMU_TOPOLOGY
 
 # The topics that record semantics (latency and streamops record times;
 # oversub fills a GPU of the probe's size).
-topics="ctx pool ptrattr vmm managed legacy batch"
+topics="ctx pool ptrattr vmm managed legacy batch shape batch3d"
 risky_ctx="eventquery_destroyed streamquery_destroyed devicegetname_len0"
 risky_vmm="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle"
 risky_batch="decompress_null_index"
