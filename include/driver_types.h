@@ -726,4 +726,7 @@ typedef struct cudaIpcMemHandle_st {
     char reserved[CUDA_IPC_HANDLE_SIZE];
 } cudaIpcMemHandle_t;
 
+/* cudaIpcOpenMemHandle's one flag, which it requires. */
+#define cudaIpcMemLazyEnablePeerAccess 0x01
+
 #endif /* !__DRIVER_TYPES_H__ */

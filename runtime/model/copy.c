@@ -147,6 +147,7 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
+	case CUEMU_KIND_IPC:
 		e->proc = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
 		break;
 	case CUEMU_KIND_MANAGED:

@@ -1,0 +1,497 @@
+/*
+ * ipc.c - device memory other processes can reach: each process keeps one
+ * sparse memfd per device, its device memory file, and cuMemAlloc maps
+ * every allocation MAP_SHARED from a fresh offset of it (offsets are never
+ * reused; a free punches the pages out). A legacy IPC handle names the
+ * exporting process (pid and start time), the file's descriptor number
+ * there and the allocation's place in it; the importer opens the file
+ * through /proc/<pid>/fd and maps the same pages, so stores on either side
+ * are seen by the other. The importer's mapping keeps the pages alive when
+ * the exporter frees the allocation or exits, as the real driver keeps the
+ * memory (probes/results/share.txt): the exporter does not punch out an
+ * allocation whose handle went out. Opening a handle twice in a process
+ * gives the one mapping, with a reference per open. Interprocess events
+ * share their state through a second memfd of 64-byte slots.
+ *
+ * Locking: files[] and the event file have their own leaf lock (file_lock),
+ * taken inside the process lock or without it. The opened mappings (the
+ * tree below) and their address-map entries are guarded by cuemu_lock().
+ */
+#include "model/ipc.h"
+#include "model/procstat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
+#define MEM_MAGIC 0x636d656d756d6563ULL /* "cemumemc" */
+#define EV_MAGIC 0x6376656d756d6563ULL  /* "cemumevc" */
+#define EV_SLOT 64
+#define EV_FILE (1UL << 20)     /* 16384 interprocess events a process */
+
+/* The device memory files and the event file. Global because they are the
+ * process's: every context of a device allocates from the one file, and
+ * the descriptor numbers go out in handles. */
+static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int fd;
+	uint64_t next;          /* the next fresh offset */
+} files[CUEMU_MAX_DEVICES];
+static uint32_t epoch = 1;      /* a forked child's files are new */
+static int ev_fd = -1;
+static unsigned char *ev_map;
+static uint64_t ev_next;
+static uint64_t self_start;     /* this process's start time, for handles */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* A forked child must not allocate at its parent's offsets: it gets files
+ * of its own. What it inherited stays mapped. */
+static void child_after_fork(void)
+{
+	pthread_mutex_init(&file_lock, NULL);
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
+		if (files[d].fd >= 0)
+			close(files[d].fd);
+		files[d].fd = -1;
+		files[d].next = 0;
+	}
+	if (ev_fd >= 0)
+		close(ev_fd);
+	ev_fd = -1;
+	ev_map = NULL;
+	ev_next = 0;
+	self_start = 0;
+	epoch++;
+}
+
+static void init_once(void)
+{
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		files[d].fd = -1;
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
+
+static uint64_t my_start(void)
+{
+	if (!self_start)
+		self_start = cuemu_proc_start_time(getpid());
+	return self_start;
+}
+
+/* ---------------------------------------------------------- device memory */
+
+/* dev's file, made on first use. file_lock held. */
+static int devfile(int dev)
+{
+	char name[32];
+	int fd;
+
+	if (files[dev].fd >= 0)
+		return files[dev].fd;
+	snprintf(name, sizeof name, "cuemu-gpu%d", dev);
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	/* Shrinking is sealed off, as a dma-buf over the file needs. */
+	if (ftruncate(fd, (off_t)FILE_SIZE) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+		close(fd);
+		return -1;
+	}
+	files[dev].fd = fd;
+	return fd;
+}
+
+int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
+		     uint32_t *ep)
+{
+	uint64_t o = 0;
+	void *p;
+	int fd;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	fd = devfile(dev);
+	if (fd >= 0) {
+		o = files[dev].next;
+		if (span > FILE_SIZE - o) {
+			errno = ENOSPC;
+			fd = -1;
+		} else {
+			files[dev].next = o + span;
+		}
+	}
+	*ep = epoch;
+	pthread_mutex_unlock(&file_lock);
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+		 fd, (off_t)o);
+	if (p == MAP_FAILED)
+		return -1;
+	*addr = p;
+	*off = o;
+	return 0;
+}
+
+void cuemu_devmem_release(const struct cuemu_alloc *a)
+{
+	int fd = -1;
+
+	munmap((void *)a->base, a->span);
+	if (a->ipc_exported)
+		return;
+	pthread_mutex_lock(&file_lock);
+	if (a->file_epoch == epoch && a->device >= 0 &&
+	    a->device < CUEMU_MAX_DEVICES)
+		fd = files[a->device].fd;
+	if (fd >= 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			  (off_t)a->file_off, (off_t)a->span);
+	pthread_mutex_unlock(&file_lock);
+}
+
+int cuemu_devmem_fd(int dev)
+{
+	int fd;
+
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return -1;
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	fd = devfile(dev);
+	pthread_mutex_unlock(&file_lock);
+	return fd;
+}
+
+/* ------------------------------------------------------- legacy IPC */
+
+/* A memory handle's 64 bytes. */
+struct mem_wire {
+	uint64_t magic;
+	int32_t pid, fd;
+	uint64_t start;         /* the exporter's start time */
+	uint64_t off, span, size;
+	uint64_t id;            /* the exporter's allocation */
+	int32_t dev;
+	uint32_t epoch;
+};
+_Static_assert(sizeof(struct mem_wire) <= sizeof(CUipcMemHandle),
+	       "a memory handle fits the API's 64 bytes");
+
+/* An opened mapping: the importer's record of one exporter allocation. */
+struct opened {
+	RB_ENTRY(opened) node;
+	pid_t pid;
+	uint64_t start, id;
+	unsigned refs;
+	struct cuemu_alloc a;
+};
+
+static int cmp_opened(struct opened *x, struct opened *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+RB_HEAD(opened_tree, opened);
+#define IPC_STATIC __attribute__((unused)) static
+RB_GENERATE_INTERNAL(opened_tree, opened, node, cmp_opened, IPC_STATIC)
+/* The mappings this process opened, by exporter allocation. Global as the
+ * address map is: handles are the process's, whatever context opens them. */
+static struct opened_tree opened_all = RB_INITIALIZER(&opened_all);
+
+CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct mem_wire w = { .magic = MEM_MAGIC };
+	int fd;
+
+	if (!a || p >= a->base + a->size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is in no allocation", (unsigned long)p);
+	if (a->kind != CUEMU_KIND_DEVICE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is %s memory; only cuMemAlloc memory "
+				  "has a legacy IPC handle", (unsigned long)p,
+				  cuemu_kind_names[a->kind]);
+	if ((fd = cuemu_devmem_fd(a->device)) < 0 || a->file_epoch != epoch)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "allocation %llu is not in this process's "
+				  "device memory file",
+				  (unsigned long long)a->id);
+	w.pid = (int32_t)getpid();
+	w.fd = fd;
+	w.start = my_start();
+	w.off = a->file_off;
+	w.span = a->span;
+	w.size = a->size;
+	w.id = a->id;
+	w.dev = a->device;
+	w.epoch = a->file_epoch;
+	if (!a->ipc_exported) {
+		a->ipc_exported = true;
+		cuemu_obj_changed(a->id);
+		cuemu_event_log("ipc_export", "id=%llu",
+				(unsigned long long)a->id);
+	}
+	memset(out, 0, sizeof *out);
+	memcpy(out, &w, sizeof w);
+	return CUDA_SUCCESS;
+}
+
+/* Opens the exporter's file through /proc and checks that it is a device
+ * memory file of the handle's device, long enough. -1 when not. */
+static int open_exporter_file(const struct mem_wire *w)
+{
+	char path[64], link[64], want[32];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w->pid, (int)w->fd);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return -1;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	snprintf(want, sizeof want, "/memfd:cuemu-gpu%d ", (int)w->dev);
+	n = readlink(link, path, sizeof path - 1);
+	path[n > 0 ? n : 0] = '\0';
+	if (strncmp(path, want, strlen(want)) || fstat(fd, &st) < 0 ||
+	    (uint64_t)st.st_size < w->off + w->span ||
+	    cuemu_proc_start_time(w->pid) != w->start) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Maps a handle not yet open here. Lock held. */
+static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
+			struct opened **out)
+{
+	struct opened *o = calloc(1, sizeof *o);
+	void *m = MAP_FAILED;
+	int fd = open_exporter_file(w);
+
+	if (fd >= 0)
+		m = mmap(NULL, w->span, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)w->off);
+	if (fd >= 0)
+		close(fd);
+	if (!o || m == MAP_FAILED) {
+		if (m != MAP_FAILED)
+			munmap(m, w->span);
+		free(o);
+		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
+				  CUDA_ERROR_OUT_OF_MEMORY,
+				  "the allocation of process %d cannot be "
+				  "mapped (the process is gone, or the handle "
+				  "is stale)", (int)w->pid);
+	}
+	o->pid = w->pid;
+	o->start = w->start;
+	o->id = w->id;
+	o->a.kind = CUEMU_KIND_IPC;
+	o->a.base = (uintptr_t)m;
+	o->a.size = w->size;
+	o->a.span = w->span;
+	o->a.device = w->dev;
+	o->a.ctx = ctx;
+	o->a.id = cuemu_next_id();
+	o->a.priv = o;
+	if (cuemu_va_insert(&o->a) < 0) {
+		munmap(m, w->span);
+		free(o);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "the mapping overlaps the address map");
+	}
+	RB_INSERT(opened_tree, &opened_all, o);
+	cuemu_event_log("ipc_open", "id=%llu exporter=%d exporter_id=%llu "
+			"size=%zu", (unsigned long long)o->a.id, (int)w->pid,
+			(unsigned long long)w->id, o->a.size);
+	*out = o;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, unsigned flags,
+			    CUcontext ctx, CUdeviceptr *out)
+{
+	struct opened key, *o;
+	struct mem_wire w;
+	CUresult r;
+
+	memcpy(&w, h, sizeof w);
+	if (w.magic != MEM_MAGIC || w.pid <= 0 || w.fd < 0 || w.dev < 0 ||
+	    w.dev >= cuemu_device_count() || !w.span || w.size > w.span ||
+	    w.off + w.span < w.off)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the handle is not a legacy IPC handle");
+	pthread_once(&once, init_once);
+	if (w.pid == getpid() && w.start == my_start())
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the handle is this process's own; use the "
+				  "allocation itself");
+	if (flags & ~(unsigned)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags 0x%x are not valid", flags);
+	key.pid = w.pid;
+	key.start = w.start;
+	key.id = w.id;
+	cuemu_lock();
+	if ((o = RB_FIND(opened_tree, &opened_all, &key)))
+		o->refs++;
+	else if ((r = map_new(&w, ctx, &o))) {
+		cuemu_unlock();
+		return r;
+	} else {
+		o->refs = 1;
+	}
+	cuemu_obj_changed(o->a.id);
+	*out = (CUdeviceptr)o->a.base;
+	cuemu_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_ipc_mem_close(uintptr_t p)
+{
+	struct cuemu_alloc *a;
+	struct opened *o;
+
+	cuemu_lock();
+	a = cuemu_va_find(p);
+	if (!a || a->kind != CUEMU_KIND_IPC || a->base != p) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is not the start of memory opened "
+				  "with cuIpcOpenMemHandle", (unsigned long)p);
+	}
+	o = a->priv;
+	if (--o->refs) {
+		cuemu_obj_changed(a->id);
+		cuemu_unlock();
+		return CUDA_SUCCESS;
+	}
+	RB_REMOVE(opened_tree, &opened_all, o);
+	cuemu_va_remove(a);
+	cuemu_unlock();
+	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
+			(unsigned long long)a->id, (int)o->pid);
+	munmap((void *)a->base, a->span);
+	free(o);
+	return CUDA_SUCCESS;
+}
+
+bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v)
+{
+	const struct opened *o;
+
+	if (a->kind != CUEMU_KIND_IPC)
+		return false;
+	o = a->priv;
+	v->exporter = o->pid;
+	v->exporter_id = o->id;
+	v->refs = o->refs;
+	return true;
+}
+
+/* -------------------------------------------------- interprocess events */
+
+struct ev_wire {
+	uint64_t magic;
+	int32_t pid, fd;
+	uint64_t start;
+	uint64_t slot;
+};
+_Static_assert(sizeof(struct ev_wire) <= sizeof(CUipcEventHandle),
+	       "an event handle fits the API's 64 bytes");
+
+CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h)
+{
+	struct ev_wire w = { .magic = EV_MAGIC };
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	if (ev_fd < 0) {
+		int fd = memfd_create("cuemu-events", MFD_CLOEXEC);
+		void *m = MAP_FAILED;
+
+		if (fd >= 0 && ftruncate(fd, EV_FILE) == 0)
+			m = mmap(NULL, EV_FILE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			if (fd >= 0)
+				close(fd);
+		} else {
+			ev_fd = fd;
+			ev_map = m;
+		}
+	}
+	if (ev_fd < 0 || ev_next >= EV_FILE / EV_SLOT) {
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
+			       "event slot is left in this process");
+	} else {
+		w.pid = (int32_t)getpid();
+		w.fd = ev_fd;
+		w.start = my_start();
+		w.slot = ev_next++;
+		*out = (struct cuemu_evshare *)(ev_map + w.slot * EV_SLOT);
+	}
+	pthread_mutex_unlock(&file_lock);
+	if (r == CUDA_SUCCESS) {
+		memset(h, 0, sizeof *h);
+		memcpy(h, &w, sizeof w);
+	}
+	return r;
+}
+
+CUresult cuemu_evshare_open(const CUipcEventHandle *h,
+			    struct cuemu_evshare **out)
+{
+	char path[64];
+	struct ev_wire w;
+	struct stat st;
+	uint64_t off;
+	void *m = MAP_FAILED;
+	int fd;
+
+	memcpy(&w, h, sizeof w);
+	if (w.magic != EV_MAGIC || w.pid <= 0 || w.fd < 0 ||
+	    w.slot >= EV_FILE / EV_SLOT)
+		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
+				  "the handle is not an event handle");
+	pthread_once(&once, init_once);
+	if (w.pid == getpid() && w.start == my_start())
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the event handle is this process's own");
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w.pid, (int)w.fd);
+	off = CUEMU_ALIGN_DOWN(w.slot * EV_SLOT, CUEMU_PAGE);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+		if (fstat(fd, &st) == 0 && st.st_size == EV_FILE &&
+		    cuemu_proc_start_time(w.pid) == w.start)
+			m = mmap(NULL, CUEMU_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, fd, (off_t)off);
+		close(fd);
+	}
+	if (m == MAP_FAILED)
+		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
+				  "the event of process %d cannot be mapped",
+				  (int)w.pid);
+	*out = (struct cuemu_evshare *)((unsigned char *)m +
+					(w.slot * EV_SLOT - off));
+	return CUDA_SUCCESS;
+}
+
+void cuemu_evshare_close(struct cuemu_evshare *s)
+{
+	munmap((void *)CUEMU_ALIGN_DOWN((uintptr_t)s, CUEMU_PAGE), CUEMU_PAGE);
+}
