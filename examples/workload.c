@@ -15,6 +15,11 @@
  *                  then "TAG done", to the --out file (else stdout)
  *   touch          write every byte of the managed allocation from the CPU
  *   prefetch LOC   prefetch the managed allocation to gpuN or cpu
+ *   ipc_export FILE  write the legacy IPC handle of the device allocation
+ *                  to FILE (128 hex digits)
+ *   ipc_open FILE  open the handle in FILE (another workload's)
+ *   ipc_close      close what ipc_open opened
+ *   free_device    free the device allocation
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
@@ -39,6 +44,8 @@ static struct {
 	void *pinned;
 	CUmemoryPool pool;
 	CUmemGenericAllocationHandle handle;
+	CUdeviceptr ipc;        /* what ipc_open opened */
+	int ipc_opens;          /* and how many times */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -240,8 +247,44 @@ static void prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+static void ipc_export(const char *file)
+{
+	CUipcMemHandle h;
+	FILE *f;
+
+	if (check(cuIpcGetMemHandle(&h, w.device), "cuIpcGetMemHandle") ||
+	    !(f = fopen(file, "w")))
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++)
+		fprintf(f, "%02x", (unsigned char)h.reserved[i]);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void ipc_open(const char *file)
+{
+	CUipcMemHandle h;
+	unsigned int b;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++) {
+		if (fscanf(f, "%2x", &b) != 1)
+			break;
+		h.reserved[i] = (char)b;
+	}
+	fclose(f);
+	if (!check(cuIpcOpenMemHandle(&w.ipc, h,
+				      CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+		   "cuIpcOpenMemHandle"))
+		w.ipc_opens++;
+}
+
 static void teardown(void)
 {
+	while (w.ipc_opens-- > 0)
+		cuIpcCloseMemHandle(w.ipc);
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -250,7 +293,8 @@ static void teardown(void)
 	cuMemAddressFree(w.resv, 2 * GRAN);
 	cuMemFree(w.managed);
 	cuMemFreeHost(w.pinned);
-	cuMemFree(w.device);
+	if (w.device)
+		cuMemFree(w.device);
 	cuStreamDestroy(w.stream);
 	cuDevicePrimaryCtxRelease(0);
 }
@@ -266,7 +310,18 @@ static void obey(FILE *in, FILE *out)
 			memset((void *)w.managed, 1, MANAGED_SIZE);
 		else if (sscanf(line, "prefetch %199s", arg) == 1)
 			prefetch(arg);
-		else if (!strncmp(line, "exit", 4))
+		else if (sscanf(line, "ipc_export %199s", arg) == 1)
+			ipc_export(arg);
+		else if (sscanf(line, "ipc_open %199s", arg) == 1)
+			ipc_open(arg);
+		else if (!strncmp(line, "ipc_close", 9)) {
+			if (!check(cuIpcCloseMemHandle(w.ipc),
+				   "cuIpcCloseMemHandle"))
+				w.ipc_opens--;
+		} else if (!strncmp(line, "free_device", 11)) {
+			check(cuMemFree(w.device), "cuMemFree");
+			w.device = 0;
+		} else if (!strncmp(line, "exit", 4))
 			break;
 		else
 			fprintf(stderr, "workload: unknown command: %s", line);
