@@ -1,9 +1,10 @@
 /*
  * ipc.c - the driver API's legacy interprocess entries: cuIpcGetMemHandle,
  * cuIpcOpenMemHandle (both exports), cuIpcCloseMemHandle,
- * cuIpcGetEventHandle and cuIpcOpenEventHandle, in the real driver's order
- * of checks (probes/results/share.txt). The memory is model/ipc.c's, the
- * events the stream engine's.
+ * cuIpcGetEventHandle and cuIpcOpenEventHandle, and the dma-buf of an
+ * address range (cuMemGetHandleForAddressRange), in the real driver's
+ * order of checks (probes/results/share.txt). The memory is model/ipc.c's,
+ * the events the stream engine's.
  *
  * No state; the model takes its own locks.
  */
@@ -82,4 +83,36 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle)
 	if (!phEvent)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "phEvent is NULL");
 	return cuemu_event_ipc_open(&handle, phEvent);
+}
+
+CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
+				       size_t size,
+				       CUmemRangeHandleType handleType,
+				       unsigned long long flags)
+{
+	CUresult r;
+
+	if ((r = cuemu_current(NULL, NULL)))
+		return r;
+	if (!handle)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "handle is NULL");
+	if (handleType != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "handle type %d is "
+				  "not DMA_BUF_FD", (int)handleType);
+	if (flags & ~(unsigned long long)
+	    CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "flags %#llx are not valid", flags);
+	/* The real H200 has no PCIe mapping of its memory to offer. */
+	if (flags)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a PCIe mapping "
+				  "type dma-buf is not supported");
+	if (!size || dptr % CUEMU_PAGE || size % CUEMU_PAGE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "address and size "
+				  "must be non-zero multiples of the host "
+				  "page");
+	cuemu_lock();
+	r = cuemu_dmabuf_get((uintptr_t)dptr, size, (int *)handle);
+	cuemu_unlock();
+	return r;
 }

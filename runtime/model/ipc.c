@@ -11,7 +11,11 @@
  * memory (probes/results/share.txt): the exporter does not punch out an
  * allocation whose handle went out. Opening a handle twice in a process
  * gives the one mapping, with a reference per open. Interprocess events
- * share their state through a second memfd of 64-byte slots.
+ * share their state through a second memfd of 64-byte slots. A dma-buf of
+ * an address range is made by the kernel's udmabuf driver over the same
+ * memfd (of the device memory file, or of a VMM handle), where
+ * /dev/udmabuf can be opened; elsewhere the devices answer
+ * DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
  *
  * Locking: files[] and the event file have their own leaf lock (file_lock),
  * taken inside the process lock or without it. The opened mappings (the
@@ -25,9 +29,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/udmabuf.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "model/vmm.h"
 
 #define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
 #define MEM_MAGIC 0x636d656d756d6563ULL /* "cemumemc" */
@@ -494,4 +502,83 @@ CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 void cuemu_evshare_close(struct cuemu_evshare *s)
 {
 	munmap((void *)CUEMU_ALIGN_DOWN((uintptr_t)s, CUEMU_PAGE), CUEMU_PAGE);
+}
+
+/* ---------------------------------------------------------------- dma-buf */
+
+bool cuemu_dmabuf_available(void)
+{
+	/* Checked once: whether the machine lets this process make one.
+	 * Global: a property of the host for the life of the process. */
+	static int avail = -1;
+	int fd;
+
+	if (avail < 0) {
+		fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+		avail = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return avail;
+}
+
+/* The memfd and offset behind [p, +size): device memory or one VMM
+ * mapping of cuMemCreate memory. Lock held. */
+static CUresult range_backing(uintptr_t p, size_t size, int *fd,
+			      uint64_t *off)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct cuemu_handle_info hi;
+	struct cuemu_map_info mi;
+
+	if (a && a->kind == CUEMU_KIND_DEVICE && p + size >= p &&
+	    p + size <= a->base + a->span && a->file_epoch == epoch) {
+		*fd = cuemu_devmem_fd(a->device);
+		*off = a->file_off + (p - a->base);
+		return *fd < 0 ? cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					    "no device memory file") :
+			CUDA_SUCCESS;
+	}
+	if (a && a->kind == CUEMU_KIND_RESERVATION &&
+	    cuemu_vmm_lookup(p, -1, &mi) && !mi.multicast &&
+	    p + size >= p && p + size <= mi.map_base + mi.map_size &&
+	    cuemu_vmm_handle_info((CUmemGenericAllocationHandle)mi.handle_id,
+				  &hi) &&
+	    hi.loc.type == CU_MEM_LOCATION_TYPE_DEVICE) {
+		*fd = hi.fd;
+		*off = mi.map_offset + (p - mi.map_base);
+		return CUDA_SUCCESS;
+	}
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			  "[%#lx, +%zu) is not inside one allocation of "
+			  "device memory (cuMemAlloc, or a mapping of "
+			  "cuMemCreate memory)", (unsigned long)p, size);
+}
+
+CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *out)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC };
+	uint64_t off = 0;
+	CUresult r;
+	int fd = -1, dev, buf;
+
+	if ((r = range_backing(p, size, &fd, &off)))
+		return r;
+	if (!cuemu_dmabuf_available())
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "this machine "
+				  "cannot make a dma-buf (/dev/udmabuf): the "
+				  "devices answer DMA_BUF_SUPPORTED 0");
+	if ((dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC)) < 0)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "/dev/udmabuf: %s", strerror(errno));
+	c.memfd = (uint32_t)fd;
+	c.offset = off;
+	c.size = size;
+	buf = ioctl(dev, UDMABUF_CREATE, &c);
+	close(dev);
+	if (buf < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "udmabuf: %s", strerror(errno));
+	*out = buf;
+	return CUDA_SUCCESS;
 }

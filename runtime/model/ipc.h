@@ -69,4 +69,13 @@ CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 /* Unmaps a slot cuemu_evshare_open mapped. */
 void cuemu_evshare_close(struct cuemu_evshare *s);
 
+/* ---------------------------------------------------------------- dma-buf */
+
+/* The machine can make a dma-buf (/dev/udmabuf opens). */
+bool cuemu_dmabuf_available(void);
+/* A dma-buf of [p, +size) (page aligned, checked by the caller) of device
+ * memory: INVALID_VALUE when the range is not inside one allocation of it,
+ * NOT_SUPPORTED where the machine cannot make one. Lock held. */
+CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *fd);
+
 #endif
