@@ -20,6 +20,10 @@
  *   ipc_open FILE  open the handle in FILE (another workload's)
  *   ipc_close      close what ipc_open opened
  *   free_device    free the device allocation
+ *   multicast FILE make a multicast object of gpu0 and gpu1, 4 MiB, with
+ *                  2 MiB of each bound at offset 0; its id to FILE
+ *   multicast_unbind  unbind gpu1's memory
+ *   multicast_release release the object
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
@@ -46,6 +50,7 @@ static struct {
 	CUmemGenericAllocationHandle handle;
 	CUdeviceptr ipc;        /* what ipc_open opened */
 	int ipc_opens;          /* and how many times */
+	CUmemGenericAllocationHandle mc, mc_mem[2]; /* the multicast object */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -281,8 +286,52 @@ static void ipc_open(const char *file)
 		w.ipc_opens++;
 }
 
+static void multicast(const char *file)
+{
+	CUmulticastObjectProp mp = {
+		.numDevices = 2, .size = 2 * GRAN,
+		.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	};
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	FILE *f;
+
+	if (check(cuMulticastCreate(&w.mc, &mp), "cuMulticastCreate"))
+		return;
+	for (int d = 0; d < 2; d++) {
+		prop.location.id = d;
+		if (check(cuMulticastAddDevice(w.mc, d), "cuMulticastAddDevice") ||
+		    check(cuMemCreate(&w.mc_mem[d], GRAN, &prop, 0), "cuMemCreate"))
+			return;
+	}
+	for (int d = 0; d < 2; d++)
+		if (check(cuMulticastBindMem(w.mc, 0, w.mc_mem[d], 0, GRAN, 0),
+			  "cuMulticastBindMem"))
+			return;
+	if ((f = fopen(file, "w"))) {
+		fprintf(f, "%llu\n", (unsigned long long)w.mc);
+		fclose(f);
+	}
+}
+
+static void multicast_release(void)
+{
+	if (w.mc)
+		check(cuMemRelease(w.mc), "cuMemRelease");
+	w.mc = 0;
+	for (int d = 0; d < 2; d++) {
+		if (w.mc_mem[d])
+			cuMemRelease(w.mc_mem[d]);
+		w.mc_mem[d] = 0;
+	}
+}
+
 static void teardown(void)
 {
+	multicast_release();
 	while (w.ipc_opens-- > 0)
 		cuIpcCloseMemHandle(w.ipc);
 	cuMemFreeAsync(w.pool_block, w.stream);
@@ -318,6 +367,13 @@ static void obey(FILE *in, FILE *out)
 			if (!check(cuIpcCloseMemHandle(w.ipc),
 				   "cuIpcCloseMemHandle"))
 				w.ipc_opens--;
+		} else if (!strncmp(line, "multicast_unbind", 16)) {
+			check(cuMulticastUnbind(w.mc, 1, 0, GRAN),
+			      "cuMulticastUnbind");
+		} else if (!strncmp(line, "multicast_release", 17)) {
+			multicast_release();
+		} else if (sscanf(line, "multicast %199s", arg) == 1) {
+			multicast(arg);
 		} else if (!strncmp(line, "free_device", 11)) {
 			check(cuMemFree(w.device), "cuMemFree");
 			w.device = 0;

@@ -66,3 +66,31 @@ ids_of_kind() {
 	refute_line "$A_device"
 	stop_workload B
 }
+
+@test "multicast: an object with its size, devices and bindings, then gone" {
+	wl_cmd A "multicast $WORK/mc.id"
+	id=$(cat "$WORK/mc.id")
+	[ -n "$id" ]
+	wait_for test -d "$MNT/multicast/$id"
+	run ls "$MNT/processes/$A_pid/multicast"
+	assert_output "$id"
+	run cat "$MNT/multicast/$id/size" "$MNT/multicast/$id/team" \
+		"$MNT/multicast/$id/devices" "$MNT/multicast/$id/binding_count"
+	assert_output "$(printf '4194304\n2\ngpu0 gpu1\n2')"
+	run cat "$MNT/multicast/$id/bindings"
+	assert_line --regexp '^gpu0@0x0 size=2097152 handle=[0-9]+ handle_offset=0x0$'
+	assert_line --regexp '^gpu1@0x0 size=2097152 handle=[0-9]+ handle_offset=0x0$'
+	run ls "$MNT/handles"
+	refute_line "$id"
+	run write_errno "$MNT/multicast/$id/size" 8M
+	refute_output ok
+	wl_cmd A multicast_unbind
+	run cat "$MNT/multicast/$id/binding_count"
+	assert_output 1
+	run cat "$MNT/multicast/$id/bindings"
+	refute_line --partial gpu1@
+	wl_cmd A multicast_release
+	wait_for bash -c "! test -e '$MNT/multicast/$id'"
+	run ls "$MNT/processes/$A_pid/multicast"
+	assert_output ""
+}
