@@ -116,11 +116,35 @@ static int devfile(int dev)
 	return fd;
 }
 
+/* Address space for span bytes: 2 MiB aligned from 2 MiB up, as the real
+ * driver places such allocations (and as an anonymous mapping of that size
+ * is placed), else anywhere. NULL when there is none. */
+static void *place(size_t span)
+{
+	size_t len = span + CUEMU_GRANULARITY - CUEMU_PAGE;
+	uintptr_t s, a;
+	void *p;
+
+	if (span < CUEMU_GRANULARITY || len < span)
+		return NULL;
+	p = mmap(NULL, len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	s = (uintptr_t)p;
+	a = CUEMU_ALIGN_UP(s, CUEMU_GRANULARITY);
+	if (a > s)
+		munmap(p, a - s);
+	if (s + len > a + span)
+		munmap((void *)(a + span), s + len - (a + span));
+	return (void *)a;
+}
+
 int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 		     uint32_t *ep)
 {
 	uint64_t o = 0;
-	void *p;
+	void *p, *at;
 	int fd;
 
 	pthread_once(&once, init_once);
@@ -139,10 +163,14 @@ int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 	pthread_mutex_unlock(&file_lock);
 	if (fd < 0)
 		return -1;
-	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-		 fd, (off_t)o);
-	if (p == MAP_FAILED)
+	at = place(span);
+	p = mmap(at, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE |
+		 (at ? MAP_FIXED : 0), fd, (off_t)o);
+	if (p == MAP_FAILED) {
+		if (at)
+			munmap(at, span);
 		return -1;
+	}
 	*addr = p;
 	*off = o;
 	return 0;

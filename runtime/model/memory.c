@@ -9,7 +9,7 @@
  * Memory is real. Device memory is one shared mapping per allocation, of
  * a fresh range of the process's device memory file of its device (a
  * sparse memfd, model/ipc.c, so that a legacy IPC handle can name it;
- * populated when touched), charged against its device's
+ * populated when touched; 2 MiB aligned from 2 MiB up), charged against its device's
  * capacity in the machine segment, so that cuMemGetInfo in any process sees
  * it. The charge is the mapping's size, the request rounded up to the host
  * page: that is what the process can touch, and it keeps a hundred thousand
