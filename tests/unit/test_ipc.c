@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cuda.h"
+#include "cuda_runtime_api.h"
 #include "spawn.h"
 #include "tap.h"
 
@@ -131,6 +132,16 @@ static int importer(void)
 	printf("open %d\n", (int)cuIpcOpenMemHandle(&p, m.mem, 1));
 	printf("open2 %d\n", (int)cuIpcOpenMemHandle(&p2, m.mem, 1));
 	printf("same_ptr %d\n", p == p2);
+	{
+		cudaIpcMemHandle_t ch;
+		void *rp = NULL;
+
+		memcpy(&ch, &m.mem, sizeof ch);
+		printf("rt_open %d\n", (int)cudaIpcOpenMemHandle(&rp, ch,
+					cudaIpcMemLazyEnablePeerAccess));
+		printf("rt_same_ptr %d\n", (CUdeviceptr)(uintptr_t)rp == p);
+		printf("rt_close %d\n", (int)cudaIpcCloseMemHandle(rp));
+	}
 	printf("read 0x%x\n", word_at(p + SIZE - 4));
 	cuMemsetD32(p, 0x22222222, SIZE / 4);
 	step_send();
@@ -218,6 +229,37 @@ static void refusals(CUdeviceptr a)
 	       "closing memory never opened is refused");
 }
 
+/* The runtime's names: the same handles, the same refusals in its codes. */
+static void runtime_names(CUdeviceptr a, CUevent ev)
+{
+	cudaIpcMemHandle_t ch;
+	cudaIpcEventHandle_t ceh;
+	CUipcMemHandle h;
+	CUipcEventHandle eh;
+	cudaEvent_t own = NULL;
+	void *p = NULL;
+
+	cuIpcGetMemHandle(&h, a);
+	is_int(cudaIpcGetMemHandle(&ch, (void *)(uintptr_t)a), cudaSuccess,
+	       "cudaIpcGetMemHandle");
+	ok(!memcmp(&ch, &h, sizeof h), "... gives the driver's handle");
+	is_int(cudaIpcOpenMemHandle(&p, ch, cudaIpcMemLazyEnablePeerAccess),
+	       cudaErrorDeviceUninitialized,
+	       "cudaIpcOpenMemHandle of its own handle: the driver's refusal");
+	is_int(cudaIpcOpenMemHandle(&p, ch, 0), cudaErrorInvalidValue,
+	       "cudaIpcOpenMemHandle without the flag is refused");
+	is_int(cudaIpcCloseMemHandle((void *)(uintptr_t)a), cudaErrorInvalidValue,
+	       "cudaIpcCloseMemHandle of memory never opened is refused");
+	cudaGetLastError();
+	cuIpcGetEventHandle(&eh, ev);
+	is_int(cudaIpcGetEventHandle(&ceh, ev), cudaSuccess,
+	       "cudaIpcGetEventHandle");
+	ok(!memcmp(&ceh, &eh, sizeof eh), "... gives the driver's handle");
+	is_int(cudaIpcOpenEventHandle(&own, ceh), cudaErrorDeviceUninitialized,
+	       "cudaIpcOpenEventHandle of its own handle is refused");
+	cudaGetLastError();
+}
+
 static void event_refusals(CUevent ev, CUipcEventHandle *h)
 {
 	CUipcEventHandle h2, junk;
@@ -256,6 +298,9 @@ static void check_importer(const char *out)
 	is_int(V("open"), 0, "the importer opens the handle");
 	is_int(V("open2"), 0, "... twice");
 	is_int(V("same_ptr"), 1, "... at one address");
+	is_int(V("rt_open"), cudaSuccess, "cudaIpcOpenMemHandle opens it too");
+	is_int(V("rt_same_ptr"), 1, "... at the same address");
+	is_int(V("rt_close"), cudaSuccess, "cudaIpcCloseMemHandle closes that open");
 	is_int(V("read"), 0x11111111, "... and reads the exporter's bytes");
 	is_int(V("memtype"), CU_MEMORYTYPE_DEVICE, "it is device memory");
 	is_int(V("legacy_ipc"), 0, "opened memory is not legacy IPC capable");
@@ -356,6 +401,7 @@ int main(int argc, char **argv)
 	cuPointerGetAttribute(&m.id, CU_POINTER_ATTRIBUTE_BUFFER_ID, a);
 	cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING);
 	event_refusals(ev, &m.ev);
+	runtime_names(a, ev);
 	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
 
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
