@@ -127,7 +127,8 @@ CUresult cuemu_event_release(CUevent hEvent)
 struct record {
 	CUevent e;
 	uint64_t gen;
-	uint64_t sgen;   /* its number among the shared slot's records */
+	struct cuemu_evshare *sh;  /* the shared slot when the record began */
+	uint64_t sgen;   /* its number among the slot's records */
 };
 
 /* The shared slot's newest record reached is at least gen. */
@@ -159,8 +160,8 @@ static void record_op(CUstream s, void *arg)
 {
 	struct record *rec = arg;
 
-	if (rec->e->share)
-		share_reached(rec->e->share, rec->sgen);
+	if (rec->sh)
+		share_reached(rec->sh, rec->sgen);
 	pthread_mutex_lock(&rec->e->lock);
 	if (rec->e->gen == rec->gen)
 		rec->e->ns = cuemu_stream_now(s);
@@ -196,7 +197,7 @@ CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 	}
 	pthread_mutex_lock(&e->lock);
 	gen = ++e->gen;
-	*rec = (struct record){ e, gen, 0 };
+	*rec = (struct record){ e, gen, e->share, 0 };
 	if (e->share)
 		rec->sgen = __atomic_add_fetch(&e->share->recorded, 1,
 					       __ATOMIC_ACQ_REL);
@@ -266,10 +267,11 @@ CUresult cuemu_event_query(CUevent hEvent)
 
 	if ((r = event_look(hEvent, &st)) != CUDA_SUCCESS)
 		return r;
-	if (st.share)
-		return share_done(st.share, __atomic_load_n(&st.share->recorded,
-				  __ATOMIC_ACQUIRE)) ?
-			CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+	/* An interprocess event waits for the newest record of any process,
+	 * and for a record of this one made before it was shared. */
+	if (st.share && !share_done(st.share, __atomic_load_n(
+			&st.share->recorded, __ATOMIC_ACQUIRE)))
+		return CUDA_ERROR_NOT_READY;
 	/* An event never recorded has nothing to wait for. */
 	if (st.recorded && !cuemu_spos_done(st.pos))
 		return CUDA_ERROR_NOT_READY;
@@ -285,10 +287,10 @@ CUresult cuemu_event_sync(CUevent hEvent)
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	st = event_state(e);
-	if (st.share) {
+	if (st.share)
 		share_wait(st.share, __atomic_load_n(&st.share->recorded,
 						     __ATOMIC_ACQUIRE));
-	} else if (st.recorded) {
+	if (st.recorded) {
 		cuemu_spos_wait(st.pos);
 		cuemu_st_host_saw_ns(event_state(e).ns);
 	}
@@ -439,8 +441,7 @@ CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 		event_unref(e);
 		return r;
 	}
-	if (e->share) {
-		r = share_stream_wait(s, e);
+	if (e->share && (r = share_stream_wait(s, e))) {
 		event_unref(e);
 		return r;
 	}
