@@ -183,6 +183,30 @@ static int leaver(void)
 
 /* ------------------------------------------------------------ exporter */
 
+/* A mapping of cuMemCreate memory has no legacy handle. */
+static void vmm_refusal(void)
+{
+	CUmemAllocationProp p = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	CUmemAccessDesc d = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+			      CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	CUmemGenericAllocationHandle mh = 0;
+	CUipcMemHandle h;
+	CUdeviceptr va = 0;
+
+	cuMemCreate(&mh, 2u << 20, &p, 0);
+	cuMemAddressReserve(&va, 2u << 20, 0, 0, 0);
+	cuMemMap(va, 2u << 20, 0, mh, 0);
+	cuMemSetAccess(va, 2u << 20, &d, 1);
+	is_res(cuIpcGetMemHandle(&h, va), CUDA_ERROR_INVALID_VALUE,
+	       "VMM memory has no legacy handle");
+	cuMemUnmap(va, 2u << 20);
+	cuMemAddressFree(va, 2u << 20);
+	cuMemRelease(mh);
+}
+
 static void refusals(CUdeviceptr a)
 {
 	CUipcMemHandle h, h2;
@@ -216,6 +240,7 @@ static void refusals(CUdeviceptr a)
 	       "a pool block has none");
 	cuMemFreeAsync(m, NULL);
 	cuStreamSynchronize(NULL);
+	vmm_refusal();
 	v = 9;
 	cuPointerGetAttribute(&v, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, a);
 	is_int(v, 1, "cuMemAlloc memory is legacy IPC capable");
