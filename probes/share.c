@@ -165,6 +165,10 @@ static void importer(void)
 	}
 	r = cuIpcOpenMemHandle(&q, m.h, 2);
 	P("share.ipc.imp.open_bad_flags: %s\n", en(r));
+	r = cuIpcOpenMemHandle(&q, m.h, 3);
+	P("share.ipc.imp.open_flags3: %s\n", en(r));
+	if (r == CUDA_SUCCESS)
+		cuIpcCloseMemHandle(q);
 	r = cuIpcOpenMemHandle(&q, m.h, 0);
 	P("share.ipc.imp.open_flags0: %s same_ptr=%s\n", en(r), q == p ? "yes" : "no");
 	if (r == CUDA_SUCCESS)
@@ -242,6 +246,35 @@ static void importer(void)
 	P("share.ipc.imp.close_after_free: %s\n", en(r));
 	r = cuIpcOpenMemHandle(&q, m.h, 1);
 	P("share.ipc.imp.open_after_free_closed: %s\n", en(r));
+	if (r == CUDA_SUCCESS) {
+		word("share.ipc.imp.read_reopened_after_free", q);
+		cuIpcCloseMemHandle(q);
+	}
+	ack();
+	/* accounting: a 64 MiB allocation freed by the exporter while open */
+	get(&m, sizeof m);
+	r = cuIpcOpenMemHandle(&p, m.h, 1);
+	P("share.ipc.imp.open_big: %s\n", en(r));
+	ack();      /* the exporter frees it */
+	wait_ack();
+	r = cuIpcCloseMemHandle(p);
+	P("share.ipc.imp.close_big: %s\n", en(r));
+	ack();
+	wait_ack();
+	/* a primary context reset with the memory open */
+	r = cuIpcOpenMemHandle(&p, m.h, 1);
+	P("share.ipc.imp.open_before_reset: %s\n", en(r));
+	r = cuDevicePrimaryCtxReset(0);
+	P("share.ipc.imp.ctx_reset: %s\n", en(r));
+	{
+		CUcontext c;
+		CK(cuDevicePrimaryCtxRetain(&c, 0));
+		CK(cuCtxSetCurrent(c));
+	}
+	r = cuIpcCloseMemHandle(p);
+	P("share.ipc.imp.close_after_reset: %s\n", en(r));
+	r = cuIpcOpenMemHandle(&q, m.h, 1);
+	P("share.ipc.imp.open_after_reset: %s\n", en(r));
 	if (r == CUDA_SUCCESS)
 		cuIpcCloseMemHandle(q);
 	ack();
@@ -285,6 +318,10 @@ static void ipc_exporter(void)
 		P("share.ipc.open_own_flags0: %s\n", en(r));
 		r = cuIpcOpenMemHandle(NULL, h, 1);
 		P("share.ipc.open_own_null: %s\n", en(r));
+		r = cuIpcOpenMemHandle(&own, h, 3);
+		P("share.ipc.open_own_flags3: %s\n", en(r));
+		r = cuIpcOpenMemHandle(&own, h, 0xff);
+		P("share.ipc.open_own_flagsff: %s\n", en(r));
 	}
 	r = cuIpcCloseMemHandle(a);
 	P("share.ipc.close_own: %s\n", en(r));
@@ -326,6 +363,29 @@ static void ipc_exporter(void)
 	ack();
 	wait_ack();
 	word("share.ipc.exporter_realloc_untouched", b);
+	{
+		CUdeviceptr big = 0;
+		size_t f0 = 0, f1 = 0, f2 = 0, f3 = 0, tot = 0;
+
+		cuMemGetInfo(&f0, &tot);
+		CK(cuMemAlloc(&big, 64 * MiB));
+		cuMemGetInfo(&f1, &tot);
+		CK(cuIpcGetMemHandle(&m.h, big));
+		put(&m, sizeof m);
+		wait_ack();
+		r = cuMemFree(big);
+		cuMemGetInfo(&f2, &tot);
+		P("share.ipc.big_free_while_open: %s\n", en(r));
+		ack();
+		wait_ack();
+		usleep(100000);
+		cuMemGetInfo(&f3, &tot);
+		P("share.ipc.big_alloc_takes_mib: %lld\n", ((long long)f0 - (long long)f1) / (long long)MiB);
+		P("share.ipc.big_free_while_open_gives_mib: %lld\n", ((long long)f2 - (long long)f1) / (long long)MiB);
+		P("share.ipc.big_close_gives_mib: %lld\n", ((long long)f3 - (long long)f2) / (long long)MiB);
+		ack();
+		wait_ack();
+	}
 	reap(pid, "share.ipc.imp");
 	cuMemFree(b);
 }
@@ -395,6 +455,12 @@ static void CUDA_CB hold(void *arg)
 		usleep(1000);
 }
 
+static void CUDA_CB nap(void *arg)
+{
+	(void)arg;
+	usleep(400000);
+}
+
 static void event_importer(void)
 {
 	CUipcEventHandle h, h3;
@@ -436,6 +502,11 @@ static void event_importer(void)
 	cuStreamSynchronize(s);
 	r = cuIpcGetEventHandle(&h3, e);
 	P("share.ev.imp.reexport: %s same=%s\n", en(r), r == CUDA_SUCCESS && !memcmp(&h3, &h, sizeof h) ? "yes" : "no");
+	CK(cuLaunchHostFunc(s, nap, NULL));
+	r = cuEventRecord(e, s);
+	P("share.ev.imp.record_held: %s\n", en(r));
+	ack();      /* the exporter queries the importer's record */
+	wait_ack();
 	r = cuEventDestroy(e);
 	P("share.ev.imp.destroy: %s\n", en(r));
 	if (e2 != e) {
@@ -498,6 +569,14 @@ static void ipc_events(void)
 	wait_ack();
 	__atomic_store_n(&g_gate, 1, __ATOMIC_RELEASE);
 	CK(cuStreamSynchronize(s));
+	ack();
+	wait_ack();     /* the importer recorded behind a 400 ms host function */
+	r = cuEventQuery(e);
+	P("share.ev.query_importer_record: %s\n", en(r));
+	r = cuEventSynchronize(e);
+	P("share.ev.sync_importer_record: %s\n", en(r));
+	r = cuEventQuery(e);
+	P("share.ev.query_importer_record_done: %s\n", en(r));
 	ack();
 	wait_ack();
 	r = cuEventDestroy(e);

@@ -37,11 +37,12 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle,
 		return r;
 	if (!pdptr)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pdptr is NULL");
-	/* The one flag is required, not optional. */
+	/* The one flag is required, not optional; other bits are ignored
+	 * (probes/results/share.txt, imp.open_flags3). */
 	if (!(Flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "flags 0x%x lack "
 				  "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", Flags);
-	return cuemu_ipc_mem_open(&handle, Flags, ctx, pdptr);
+	return cuemu_ipc_mem_open(&handle, ctx, pdptr);
 }
 
 /* The CUDA 4.1 export: the same call. */

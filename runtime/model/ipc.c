@@ -4,7 +4,8 @@
  * every allocation MAP_SHARED from a fresh offset of it (offsets are never
  * reused; a free punches the pages out). A legacy IPC handle names the
  * exporting process (pid and start time), the file's descriptor number
- * there and the allocation's place in it; the importer opens the file
+ * there and the allocation's address; the importer finds what range of the
+ * file is mapped at that address now (/proc/<pid>/maps), opens the file
  * through /proc/<pid>/fd and maps the same pages, so stores on either side
  * are seen by the other. The importer's mapping keeps the pages alive when
  * the exporter frees the allocation or exits, as the real driver keeps the
@@ -38,10 +39,10 @@
 #include "model/vmm.h"
 
 #define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
-#define MEM_MAGIC 0x636d656d756d6563ULL /* "cemumemc" */
+#define MEM_MAGIC 0x636d656dU /* "memc" */
 #define EV_MAGIC 0x6376656d756d6563ULL  /* "cemumevc" */
 #define EV_SLOT 64
-#define EV_FILE (1UL << 20)     /* 16384 interprocess events a process */
+#define EV_FILE (64UL << 20)    /* a million shared slots a process */
 
 /* The device memory files and the event file. Global because they are the
  * process's: every context of a device allocates from the one file, and
@@ -57,6 +58,10 @@ static unsigned char *ev_map;
 static uint64_t ev_next;
 static uint64_t self_start;     /* this process's start time, for handles */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int slot_new(uint64_t *index, void **ptr);
+static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index);
+static void slot_unmap(void *p);
 
 /* A forked child must not allocate at its parent's offsets: it gets files
  * of its own. What it inherited stays mapped. */
@@ -176,21 +181,35 @@ int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 	return 0;
 }
 
-void cuemu_devmem_release(const struct cuemu_alloc *a)
+/* An exported allocation's slot holds the importers' mappings (twice
+ * their number) and, in its low bit, that the exporter freed it. */
+#define SLOT_FREED 1ULL
+#define SLOT_OPEN 2ULL
+
+bool cuemu_devmem_release(const struct cuemu_alloc *a)
 {
+	uint64_t *slot;
 	int fd = -1;
 
 	munmap((void *)a->base, a->span);
-	if (a->ipc_exported)
-		return;
+	/* A forked child's inherited memory is in its parent's file. */
+	if (a->file_epoch != epoch)
+		return false;
+	if (a->ipc_exported) {
+		/* The pages stay for the importers; the last of them to let
+		 * go gives the device's memory back (ipc_mem_close). */
+		slot = (uint64_t *)(ev_map + (uint64_t)a->ipc_slot * EV_SLOT);
+		return __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
+			SLOT_OPEN;
+	}
 	pthread_mutex_lock(&file_lock);
-	if (a->file_epoch == epoch && a->device >= 0 &&
-	    a->device < CUEMU_MAX_DEVICES)
+	if (a->device >= 0 && a->device < CUEMU_MAX_DEVICES)
 		fd = files[a->device].fd;
 	if (fd >= 0)
 		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 			  (off_t)a->file_off, (off_t)a->span);
 	pthread_mutex_unlock(&file_lock);
+	return false;
 }
 
 int cuemu_devmem_fd(int dev)
@@ -210,13 +229,15 @@ int cuemu_devmem_fd(int dev)
 
 /* A memory handle's 64 bytes. */
 struct mem_wire {
-	uint64_t magic;
+	uint32_t magic;
 	int32_t pid, fd;
+	int32_t slot_fd;        /* the exporter's slot file */
 	uint64_t start;         /* the exporter's start time */
-	uint64_t off, span, size;
+	uint64_t base;          /* the allocation's address there */
+	uint64_t span, size;
 	uint64_t id;            /* the exporter's allocation */
 	int32_t dev;
-	uint32_t epoch;
+	uint32_t slot;          /* the allocation's slot there */
 };
 _Static_assert(sizeof(struct mem_wire) <= sizeof(CUipcMemHandle),
 	       "a memory handle fits the API's 64 bytes");
@@ -227,6 +248,7 @@ struct opened {
 	pid_t pid;
 	uint64_t start, id;
 	unsigned refs;
+	uint64_t *slot;         /* the exporter's count of mappings, or NULL */
 	struct cuemu_alloc a;
 };
 
@@ -265,29 +287,85 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 				  "allocation %llu is not in this process's "
 				  "device memory file",
 				  (unsigned long long)a->id);
-	w.pid = (int32_t)getpid();
-	w.fd = fd;
-	w.start = my_start();
-	w.off = a->file_off;
-	w.span = a->span;
-	w.size = a->size;
-	w.id = a->id;
-	w.dev = a->device;
-	w.epoch = a->file_epoch;
 	if (!a->ipc_exported) {
+		uint64_t index;
+		void *sp;
+
+		if (slot_new(&index, &sp) < 0)
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no "
+					  "interprocess slot is left in this "
+					  "process");
+		a->ipc_slot = (uint32_t)index;
 		a->ipc_exported = true;
 		cuemu_obj_changed(a->id);
 		cuemu_event_log("ipc_export", "id=%llu",
 				(unsigned long long)a->id);
 	}
+	w.pid = (int32_t)getpid();
+	w.fd = fd;
+	w.slot_fd = ev_fd;
+	w.slot = a->ipc_slot;
+	w.start = my_start();
+	w.base = a->base;
+	w.span = a->span;
+	w.size = a->size;
+	w.id = a->id;
+	w.dev = a->device;
 	memset(out, 0, sizeof *out);
 	memcpy(out, &w, sizeof w);
 	return CUDA_SUCCESS;
 }
 
+/* Where the exporter's device memory at w->base is now: like the real
+ * driver, a handle names an address of the exporter, so a handle of a
+ * freed allocation opens nothing (INVALID_VALUE) and one whose address has
+ * been allocated again opens the new allocation (probes/results/
+ * share.txt, read_reopened_after_free). The exporter's /proc/<pid>/maps
+ * says which range of which file is mapped there; *off and *len get the
+ * file offset and the bytes to map. INVALID_HANDLE when the exporter is
+ * gone. */
+static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
+			       uint64_t *len)
+{
+	char path[64], want[32], line[512];
+	unsigned long lo, hi, fo;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	int pos = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)w->pid);
+	snprintf(want, sizeof want, "/memfd:cuemu-gpu%d ", (int)w->dev);
+	if (!(f = fopen(path, "re")) ||
+	    cuemu_proc_start_time(w->pid) != w->start) {
+		if (f)
+			fclose(f);
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "process %d, "
+				  "which exported the handle, is gone",
+				  (int)w->pid);
+	}
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &fo,
+			   &pos) != 3 || w->base < lo || w->base >= hi)
+			continue;
+		if (pos > 0 && !strncmp(line + pos, want, strlen(want))) {
+			*off = fo + (w->base - lo);
+			*len = hi - w->base < w->span ? hi - w->base : w->span;
+			r = CUDA_SUCCESS;
+		}
+		break;
+	}
+	fclose(f);
+	if (r)
+		return cuemu_fail(r, "process %d has no device memory at %#llx "
+				  "any more (freed)", (int)w->pid,
+				  (unsigned long long)w->base);
+	return CUDA_SUCCESS;
+}
+
 /* Opens the exporter's file through /proc and checks that it is a device
- * memory file of the handle's device, long enough. -1 when not. */
-static int open_exporter_file(const struct mem_wire *w)
+ * memory file of the handle's device holding [off, off+len). -1 when not. */
+static int open_exporter_file(const struct mem_wire *w, uint64_t off,
+			      uint64_t len)
 {
 	char path[64], link[64], want[32];
 	struct stat st;
@@ -302,7 +380,7 @@ static int open_exporter_file(const struct mem_wire *w)
 	n = readlink(link, path, sizeof path - 1);
 	path[n > 0 ? n : 0] = '\0';
 	if (strncmp(path, want, strlen(want)) || fstat(fd, &st) < 0 ||
-	    (uint64_t)st.st_size < w->off + w->span ||
+	    (uint64_t)st.st_size < off + len ||
 	    cuemu_proc_start_time(w->pid) != w->start) {
 		close(fd);
 		return -1;
@@ -310,22 +388,62 @@ static int open_exporter_file(const struct mem_wire *w)
 	return fd;
 }
 
+/* The exporter's slot of the allocation, counting this mapping; NULL when
+ * the exporter freed it (what the handle's address holds now is another
+ * allocation, counted by its own slot). */
+static uint64_t *mem_slot_hold(const struct mem_wire *w)
+{
+	uint64_t *s = slot_map(w->pid, w->slot_fd, w->start, w->slot);
+	uint64_t v;
+
+	if (!s)
+		return NULL;
+	v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+	do {
+		if (v & SLOT_FREED) {
+			slot_unmap(s);
+			return NULL;
+		}
+	} while (!__atomic_compare_exchange_n(s, &v, v + SLOT_OPEN, false,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	return s;
+}
+
+/* Lets go of the count of a mapping; the last one of memory the exporter
+ * freed gives the device's memory back, as the real driver does
+ * (probes/results/share.txt, big_close_gives_mib). */
+static void mem_slot_release(uint64_t *s, int dev, size_t span)
+{
+	if (!s)
+		return;
+	if (__atomic_sub_fetch(s, SLOT_OPEN, __ATOMIC_ACQ_REL) == SLOT_FREED)
+		cuemu_mem_uncharge_part(dev, span, true, false);
+	slot_unmap(s);
+}
+
 /* Maps a handle not yet open here. Lock held. */
 static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 			struct opened **out)
 {
-	struct opened *o = calloc(1, sizeof *o);
+	uint64_t off = 0, len = 0;
+	struct opened *o;
 	void *m = MAP_FAILED;
-	int fd = open_exporter_file(w);
+	CUresult r;
+	int fd;
 
+	if ((r = exporter_range(w, &off, &len)))
+		return r;
+	o = calloc(1, sizeof *o);
+	fd = open_exporter_file(w, off, len);
 	if (fd >= 0)
-		m = mmap(NULL, w->span, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)w->off);
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)off);
 	if (fd >= 0)
 		close(fd);
 	if (!o || m == MAP_FAILED) {
 		if (m != MAP_FAILED)
-			munmap(m, w->span);
+			munmap(m, len);
 		free(o);
 		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
 				  CUDA_ERROR_OUT_OF_MEMORY,
@@ -336,16 +454,17 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->pid = w->pid;
 	o->start = w->start;
 	o->id = w->id;
+	o->slot = mem_slot_hold(w);
 	o->a.kind = CUEMU_KIND_IPC;
 	o->a.base = (uintptr_t)m;
-	o->a.size = w->size;
-	o->a.span = w->span;
+	o->a.size = w->size < len ? w->size : len;
+	o->a.span = len;
 	o->a.device = w->dev;
 	o->a.ctx = ctx;
 	o->a.id = cuemu_next_id();
 	o->a.priv = o;
 	if (cuemu_va_insert(&o->a) < 0) {
-		munmap(m, w->span);
+		munmap(m, len);
 		free(o);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "the mapping overlaps the address map");
@@ -358,8 +477,8 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, unsigned flags,
-			    CUcontext ctx, CUdeviceptr *out)
+CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
+			    CUdeviceptr *out)
 {
 	struct opened key, *o;
 	struct mem_wire w;
@@ -368,7 +487,7 @@ CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, unsigned flags,
 	memcpy(&w, h, sizeof w);
 	if (w.magic != MEM_MAGIC || w.pid <= 0 || w.fd < 0 || w.dev < 0 ||
 	    w.dev >= cuemu_device_count() || !w.span || w.size > w.span ||
-	    w.off + w.span < w.off)
+	    w.span % CUEMU_PAGE || w.base % CUEMU_PAGE)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the handle is not a legacy IPC handle");
 	pthread_once(&once, init_once);
@@ -376,9 +495,6 @@ CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, unsigned flags,
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "the handle is this process's own; use the "
 				  "allocation itself");
-	if (flags & ~(unsigned)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "flags 0x%x are not valid", flags);
 	key.pid = w.pid;
 	key.start = w.start;
 	key.id = w.id;
@@ -422,6 +538,7 @@ CUresult cuemu_ipc_mem_close(uintptr_t p)
 	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
 			(unsigned long long)a->id, (int)o->pid);
 	munmap((void *)a->base, a->span);
+	mem_slot_release(o->slot, a->device, a->span);
 	free(o);
 	return CUDA_SUCCESS;
 }
@@ -439,6 +556,69 @@ bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v)
 	return true;
 }
 
+/* ------------------------------------------------------------ shared slots */
+
+/* A slot of this process's slot file, zeroed, and its index; -1 when none
+ * is left. No lock held. */
+static int slot_new(uint64_t *index, void **ptr)
+{
+	int rc = -1;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	if (ev_fd < 0) {
+		int fd = memfd_create("cuemu-slots", MFD_CLOEXEC);
+		void *m = MAP_FAILED;
+
+		if (fd >= 0 && ftruncate(fd, EV_FILE) == 0)
+			m = mmap(NULL, EV_FILE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_NORESERVE, fd, 0);
+		if (m == MAP_FAILED) {
+			if (fd >= 0)
+				close(fd);
+		} else {
+			ev_fd = fd;
+			ev_map = m;
+		}
+	}
+	if (ev_fd >= 0 && ev_next < EV_FILE / EV_SLOT) {
+		*index = ev_next++;
+		*ptr = ev_map + *index * EV_SLOT;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&file_lock);
+	return rc;
+}
+
+/* Maps slot index of the slot file that process pid (started at start)
+ * has as descriptor fd: a pointer into one page, or NULL. */
+static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index)
+{
+	char path[64];
+	struct stat st;
+	uint64_t off = CUEMU_ALIGN_DOWN(index * EV_SLOT, CUEMU_PAGE);
+	void *m = MAP_FAILED;
+	int f;
+
+	if (pid <= 0 || fd < 0 || index >= EV_FILE / EV_SLOT)
+		return NULL;
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+	if ((f = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+		if (fstat(f, &st) == 0 && st.st_size == EV_FILE &&
+		    cuemu_proc_start_time(pid) == start)
+			m = mmap(NULL, CUEMU_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, f, (off_t)off);
+		close(f);
+	}
+	return m == MAP_FAILED ? NULL :
+		(unsigned char *)m + (index * EV_SLOT - off);
+}
+
+static void slot_unmap(void *p)
+{
+	munmap((void *)CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE), CUEMU_PAGE);
+}
+
 /* -------------------------------------------------- interprocess events */
 
 struct ev_wire {
@@ -453,52 +633,24 @@ _Static_assert(sizeof(struct ev_wire) <= sizeof(CUipcEventHandle),
 CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h)
 {
 	struct ev_wire w = { .magic = EV_MAGIC };
-	CUresult r = CUDA_SUCCESS;
+	void *p;
 
-	pthread_once(&once, init_once);
-	pthread_mutex_lock(&file_lock);
-	if (ev_fd < 0) {
-		int fd = memfd_create("cuemu-events", MFD_CLOEXEC);
-		void *m = MAP_FAILED;
-
-		if (fd >= 0 && ftruncate(fd, EV_FILE) == 0)
-			m = mmap(NULL, EV_FILE, PROT_READ | PROT_WRITE,
-				 MAP_SHARED, fd, 0);
-		if (m == MAP_FAILED) {
-			if (fd >= 0)
-				close(fd);
-		} else {
-			ev_fd = fd;
-			ev_map = m;
-		}
-	}
-	if (ev_fd < 0 || ev_next >= EV_FILE / EV_SLOT) {
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
-			       "event slot is left in this process");
-	} else {
-		w.pid = (int32_t)getpid();
-		w.fd = ev_fd;
-		w.start = my_start();
-		w.slot = ev_next++;
-		*out = (struct cuemu_evshare *)(ev_map + w.slot * EV_SLOT);
-	}
-	pthread_mutex_unlock(&file_lock);
-	if (r == CUDA_SUCCESS) {
-		memset(h, 0, sizeof *h);
-		memcpy(h, &w, sizeof w);
-	}
-	return r;
+	if (slot_new(&w.slot, &p) < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
+				  "slot is left in this process");
+	w.pid = (int32_t)getpid();
+	w.fd = ev_fd;
+	w.start = my_start();
+	*out = p;
+	memset(h, 0, sizeof *h);
+	memcpy(h, &w, sizeof w);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 			    struct cuemu_evshare **out)
 {
-	char path[64];
 	struct ev_wire w;
-	struct stat st;
-	uint64_t off;
-	void *m = MAP_FAILED;
-	int fd;
 
 	memcpy(&w, h, sizeof w);
 	if (w.magic != EV_MAGIC || w.pid <= 0 || w.fd < 0 ||
@@ -509,27 +661,16 @@ CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 	if (w.pid == getpid() && w.start == my_start())
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "the event handle is this process's own");
-	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w.pid, (int)w.fd);
-	off = CUEMU_ALIGN_DOWN(w.slot * EV_SLOT, CUEMU_PAGE);
-	if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
-		if (fstat(fd, &st) == 0 && st.st_size == EV_FILE &&
-		    cuemu_proc_start_time(w.pid) == w.start)
-			m = mmap(NULL, CUEMU_PAGE, PROT_READ | PROT_WRITE,
-				 MAP_SHARED, fd, (off_t)off);
-		close(fd);
-	}
-	if (m == MAP_FAILED)
+	if (!(*out = slot_map(w.pid, w.fd, w.start, w.slot)))
 		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
 				  "the event of process %d cannot be mapped",
 				  (int)w.pid);
-	*out = (struct cuemu_evshare *)((unsigned char *)m +
-					(w.slot * EV_SLOT - off));
 	return CUDA_SUCCESS;
 }
 
 void cuemu_evshare_close(struct cuemu_evshare *s)
 {
-	munmap((void *)CUEMU_ALIGN_DOWN((uintptr_t)s, CUEMU_PAGE), CUEMU_PAGE);
+	slot_unmap(s);
 }
 
 /* ---------------------------------------------------------------- dma-buf */

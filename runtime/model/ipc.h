@@ -23,8 +23,11 @@
 int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 		     uint32_t *epoch);
 /* Unmaps a's memory and gives its pages back, unless a handle to it went
- * out (an importer may still map it; the pages go with the file). */
-void cuemu_devmem_release(const struct cuemu_alloc *a);
+ * out (an importer may still map it; the pages go with the file). true
+ * when another process maps it still: the device's memory is then given
+ * back by the last of them to close it, and the caller gives back only
+ * its own share (cuemu_mem_uncharge_part). */
+bool cuemu_devmem_release(const struct cuemu_alloc *a);
 /* The descriptor of dev's file (for a dma-buf over it), or -1. */
 int cuemu_devmem_fd(int dev);
 
@@ -33,11 +36,13 @@ int cuemu_devmem_fd(int dev);
 /* The handle of the device allocation containing p (the same for every
  * address in it). INVALID_VALUE for any other memory. Lock held. */
 CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out);
-/* Opens a handle of another process in ctx: its memory mapped, or the
- * mapping already open here with one more reference. flags as the caller
- * gave them (checked here, in the driver's order). Takes the lock. */
-CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, unsigned flags,
-			    CUcontext ctx, CUdeviceptr *out);
+/* Opens a handle of another process in ctx: the mapping already open here
+ * with one more reference, or what the exporter has at the handle's
+ * address now, mapped. INVALID_VALUE for a handle that is none or whose
+ * memory was freed, INVALID_CONTEXT for this process's own,
+ * INVALID_HANDLE when the exporter is gone. Takes the lock. */
+CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
+			    CUdeviceptr *out);
 /* Drops one reference of the opened mapping at p; the last unmaps it.
  * Takes the lock. */
 CUresult cuemu_ipc_mem_close(uintptr_t p);

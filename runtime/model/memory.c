@@ -114,8 +114,10 @@ static void release_locked(struct cuemu_alloc *a)
 	if (a->kind == CUEMU_KIND_HOST)
 		munmap((void *)a->base, a->span);
 	if (a->kind == CUEMU_KIND_DEVICE) {
-		cuemu_devmem_release(a);
-		cuemu_mem_uncharge(a->device, a->span);
+		if (cuemu_devmem_release(a))
+			cuemu_mem_uncharge_part(a->device, a->span, false, true);
+		else
+			cuemu_mem_uncharge(a->device, a->span);
 	}
 	free(a);
 }

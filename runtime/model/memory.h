@@ -59,6 +59,7 @@ struct cuemu_alloc {
 	 * files of its own), and whether a handle to it went out. */
 	uint64_t file_off;
 	uint32_t file_epoch;
+	uint32_t ipc_slot;       /* its shared slot once exported (ipc.c) */
 	bool ipc_exported;
 };
 

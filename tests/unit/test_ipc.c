@@ -92,6 +92,8 @@ static void importer_errors(CUdeviceptr p, const struct msg *m)
 	printf("flags0 %d\n", (int)cuIpcOpenMemHandle(&q, m->mem, 0));
 	printf("flags2 %d\n", (int)cuIpcOpenMemHandle(&q, m->mem, 2));
 	printf("flags3 %d\n", (int)cuIpcOpenMemHandle(&q, m->mem, 3));
+	printf("flags3_same %d\n", q == p);
+	cuIpcCloseMemHandle(q);
 	printf("junk %d\n", (int)cuIpcOpenMemHandle(&q, junk, 1));
 	printf("null %d\n", (int)cuIpcOpenMemHandle(NULL, m->mem, 1));
 	printf("close_interior %d\n", (int)cuIpcCloseMemHandle(p + 4096));
@@ -158,6 +160,8 @@ static int importer(void)
 	cuMemsetD32(p, 0x66666666, SIZE / 4);
 	printf("write_after_free 0x%x\n", word_at(p + 8));
 	printf("close_after_free %d\n", (int)cuIpcCloseMemHandle(p));
+	printf("open_after_free_closed %d\n",
+	       (int)cuIpcOpenMemHandle(&p2, m.mem, 1));
 	importer_event(&m);
 	fflush(stdout);
 	step_send();
@@ -336,7 +340,8 @@ static void check_importer(const char *out)
 	is_int(V("reexport"), CUDA_ERROR_INVALID_VALUE, "it cannot be exported again");
 	is_int(V("flags0"), CUDA_ERROR_INVALID_VALUE, "flags 0 are refused");
 	is_int(V("flags2"), CUDA_ERROR_INVALID_VALUE, "flags 2 are refused");
-	is_int(V("flags3"), CUDA_ERROR_INVALID_VALUE, "flags 3 are refused");
+	is_int(V("flags3"), 0, "flags 3: the bits beside the lazy one are ignored");
+	is_int(V("flags3_same"), 1, "... and it is the same mapping");
 	is_int(V("junk"), CUDA_ERROR_INVALID_VALUE, "a junk handle is refused");
 	is_int(V("null"), CUDA_ERROR_INVALID_VALUE, "a NULL pointer is refused");
 	is_int(V("close_interior"), CUDA_ERROR_INVALID_VALUE,
@@ -351,6 +356,8 @@ static void check_importer(const char *out)
 	       "after the exporter frees it the importer still reads it");
 	is_int(V("write_after_free"), 0x66666666, "... and writes it");
 	is_int(V("close_after_free"), 0, "... and closes it");
+	is_int(V("open_after_free_closed"), CUDA_ERROR_INVALID_VALUE,
+	       "once closed, a handle of freed memory does not open");
 	is_int(V("ev_open"), 0, "the importer opens the event");
 	is_int(V("ev_open2"), 0, "... twice");
 	is_int(V("ev_distinct"), 1, "... as two events");
@@ -404,6 +411,7 @@ int main(int argc, char **argv)
 	const char *role = child_role(argc, argv);
 	char out[256], sockenv[64], *env[] = { sockenv, NULL };
 	struct msg m = { 0 };
+	size_t f0 = 0, f1 = 0, f2 = 0, tot = 0;
 	CUdeviceptr a = 0;
 	CUevent ev = NULL;
 	CUstream s = NULL;
@@ -441,10 +449,15 @@ int main(int argc, char **argv)
 		is_int(word_at(a), 0x22222222,
 		       "the exporter reads what the importer wrote");
 		step_wait();    /* reopened */
+		cuMemGetInfo(&f0, &tot);
 		is_res(cuMemFree(a), CUDA_SUCCESS,
 		       "the exporter frees memory an importer has open");
+		cuMemGetInfo(&f1, &tot);
+		is_int(f1, f0, "... and the device's free memory stays");
 		step_send();
-		step_wait();    /* event opened */
+		step_wait();    /* closed; event opened */
+		cuMemGetInfo(&f2, &tot);
+		is_int(f2 - f0, SIZE, "the importer's close gives it back");
 		cuLaunchHostFunc(s, hold, NULL);
 		cuEventRecord(ev, s);
 		step_send();
