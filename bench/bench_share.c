@@ -186,11 +186,11 @@ static void mc_teardown(void *arg)
 }
 
 const struct bench_row bench_share_rows[] = {
-	{ "cuIpcGetMemHandle.1MiB", 107, get_setup, get_handle,
+	{ "cuIpcGetMemHandle.1MiB", 75, get_setup, get_handle,
 	  get_teardown, 0, NULL },
-	{ "cuIpcOpenMemHandle+cuIpcCloseMemHandle.1MiB", 63378, ipc_setup,
+	{ "cuIpcOpenMemHandle+cuIpcCloseMemHandle.1MiB", 63632, ipc_setup,
 	  open_close, ipc_teardown, 200, NULL },
-	{ "cuIpcOpenMemHandle+cuIpcCloseMemHandle.1MiB.held", 1261,
+	{ "cuIpcOpenMemHandle+cuIpcCloseMemHandle.1MiB.held", 1295,
 	  held_setup, open_close, ipc_teardown, 0, NULL },
 	{ "cuMulticastBindMem+cuMulticastUnbind.2MiB", 0, mc_setup,
 	  bind_unbind, mc_teardown, 0, NULL },
