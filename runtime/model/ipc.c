@@ -11,16 +11,21 @@
  * the exporter frees the allocation or exits, as the real driver keeps the
  * memory (probes/results/share.txt): the exporter does not punch out an
  * allocation whose handle went out. Opening a handle twice in a process
- * gives the one mapping, with a reference per open. Interprocess events
- * share their state through a second memfd of 64-byte slots. A dma-buf of
+ * gives the one mapping, with a reference per open. A second memfd of
+ * 64-byte slots holds what processes share beside the bytes: for each
+ * exported allocation the count of importers' mappings and whether the
+ * exporter freed it (the last importer to let go of freed memory gives the
+ * device's memory back, as the real driver does), and each interprocess
+ * event's records. A dma-buf of
  * an address range is made by the kernel's udmabuf driver over the same
  * memfd (of the device memory file, or of a VMM handle), where
  * /dev/udmabuf can be opened; elsewhere the devices answer
  * DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
  *
- * Locking: files[] and the event file have their own leaf lock (file_lock),
- * taken inside the process lock or without it. The opened mappings (the
- * tree below) and their address-map entries are guarded by cuemu_lock().
+ * Locking: files[] and the slot file have their own leaf lock (file_lock),
+ * taken inside the process lock or without it; a slot's contents are
+ * atomics. The opened mappings (the tree below) and their address-map
+ * entries are guarded by cuemu_lock().
  */
 #include "model/ipc.h"
 #include "model/procstat.h"
@@ -41,10 +46,10 @@
 #define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
 #define MEM_MAGIC 0x636d656dU /* "memc" */
 #define EV_MAGIC 0x6376656d756d6563ULL  /* "cemumevc" */
-#define EV_SLOT 64
-#define EV_FILE (64UL << 20)    /* a million shared slots a process */
+#define SLOT_BYTES 64
+#define SLOT_FILE (64UL << 20)    /* a million shared slots a process */
 
-/* The device memory files and the event file. Global because they are the
+/* The device memory files and the slot file. Global because they are the
  * process's: every context of a device allocates from the one file, and
  * the descriptor numbers go out in handles. */
 static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -53,9 +58,9 @@ static struct {
 	uint64_t next;          /* the next fresh offset */
 } files[CUEMU_MAX_DEVICES];
 static uint32_t epoch = 1;      /* a forked child's files are new */
-static int ev_fd = -1;
-static unsigned char *ev_map;
-static uint64_t ev_next;
+static int slots_fd = -1;
+static unsigned char *slots;
+static uint64_t slots_next;
 static uint64_t self_start;     /* this process's start time, for handles */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -74,11 +79,11 @@ static void child_after_fork(void)
 		files[d].fd = -1;
 		files[d].next = 0;
 	}
-	if (ev_fd >= 0)
-		close(ev_fd);
-	ev_fd = -1;
-	ev_map = NULL;
-	ev_next = 0;
+	if (slots_fd >= 0)
+		close(slots_fd);
+	slots_fd = -1;
+	slots = NULL;
+	slots_next = 0;
 	self_start = 0;
 	epoch++;
 }
@@ -198,7 +203,7 @@ bool cuemu_devmem_release(const struct cuemu_alloc *a)
 	if (a->ipc_exported) {
 		/* The pages stay for the importers; the last of them to let
 		 * go gives the device's memory back (ipc_mem_close). */
-		slot = (uint64_t *)(ev_map + (uint64_t)a->ipc_slot * EV_SLOT);
+		slot = (uint64_t *)(slots + (uint64_t)a->ipc_slot * SLOT_BYTES);
 		return __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
 			SLOT_OPEN;
 	}
@@ -303,7 +308,7 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 	}
 	w.pid = (int32_t)getpid();
 	w.fd = fd;
-	w.slot_fd = ev_fd;
+	w.slot_fd = slots_fd;
 	w.slot = a->ipc_slot;
 	w.start = my_start();
 	w.base = a->base;
@@ -566,24 +571,24 @@ static int slot_new(uint64_t *index, void **ptr)
 
 	pthread_once(&once, init_once);
 	pthread_mutex_lock(&file_lock);
-	if (ev_fd < 0) {
+	if (slots_fd < 0) {
 		int fd = memfd_create("cuemu-slots", MFD_CLOEXEC);
 		void *m = MAP_FAILED;
 
-		if (fd >= 0 && ftruncate(fd, EV_FILE) == 0)
-			m = mmap(NULL, EV_FILE, PROT_READ | PROT_WRITE,
+		if (fd >= 0 && ftruncate(fd, SLOT_FILE) == 0)
+			m = mmap(NULL, SLOT_FILE, PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_NORESERVE, fd, 0);
 		if (m == MAP_FAILED) {
 			if (fd >= 0)
 				close(fd);
 		} else {
-			ev_fd = fd;
-			ev_map = m;
+			slots_fd = fd;
+			slots = m;
 		}
 	}
-	if (ev_fd >= 0 && ev_next < EV_FILE / EV_SLOT) {
-		*index = ev_next++;
-		*ptr = ev_map + *index * EV_SLOT;
+	if (slots_fd >= 0 && slots_next < SLOT_FILE / SLOT_BYTES) {
+		*index = slots_next++;
+		*ptr = slots + *index * SLOT_BYTES;
 		rc = 0;
 	}
 	pthread_mutex_unlock(&file_lock);
@@ -596,22 +601,22 @@ static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index)
 {
 	char path[64];
 	struct stat st;
-	uint64_t off = CUEMU_ALIGN_DOWN(index * EV_SLOT, CUEMU_PAGE);
+	uint64_t off = CUEMU_ALIGN_DOWN(index * SLOT_BYTES, CUEMU_PAGE);
 	void *m = MAP_FAILED;
 	int f;
 
-	if (pid <= 0 || fd < 0 || index >= EV_FILE / EV_SLOT)
+	if (pid <= 0 || fd < 0 || index >= SLOT_FILE / SLOT_BYTES)
 		return NULL;
 	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
 	if ((f = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
-		if (fstat(f, &st) == 0 && st.st_size == EV_FILE &&
+		if (fstat(f, &st) == 0 && st.st_size == SLOT_FILE &&
 		    cuemu_proc_start_time(pid) == start)
 			m = mmap(NULL, CUEMU_PAGE, PROT_READ | PROT_WRITE,
 				 MAP_SHARED, f, (off_t)off);
 		close(f);
 	}
 	return m == MAP_FAILED ? NULL :
-		(unsigned char *)m + (index * EV_SLOT - off);
+		(unsigned char *)m + (index * SLOT_BYTES - off);
 }
 
 static void slot_unmap(void *p)
@@ -639,7 +644,7 @@ CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
 				  "slot is left in this process");
 	w.pid = (int32_t)getpid();
-	w.fd = ev_fd;
+	w.fd = slots_fd;
 	w.start = my_start();
 	*out = p;
 	memset(h, 0, sizeof *h);
@@ -654,7 +659,7 @@ CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 
 	memcpy(&w, h, sizeof w);
 	if (w.magic != EV_MAGIC || w.pid <= 0 || w.fd < 0 ||
-	    w.slot >= EV_FILE / EV_SLOT)
+	    w.slot >= SLOT_FILE / SLOT_BYTES)
 		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
 				  "the handle is not an event handle");
 	pthread_once(&once, init_once);
