@@ -382,6 +382,11 @@ CUresult cuemu_vmm_export(CUmemGenericAllocationHandle handle,
 
 	if (!h)
 		return not_a_handle(handle);
+	/* A multicast object's team and bindings live in its process. */
+	if (h->multicast)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "multicast object "
+				  "%llu cannot be shared with another process "
+				  "here", (unsigned long long)h->id);
 	if (!(h->prop.requestedHandleTypes & type) ||
 	    type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,

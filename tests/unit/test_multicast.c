@@ -181,6 +181,14 @@ static void stores(CUmemGenericAllocationHandle mc, CUdeviceptr va0,
 
 	vm = map_rw(mc, 2 * G, &r);
 	is_res(r, CUDA_SUCCESS, "the object maps, with access");
+	{
+		int fd = -1;
+
+		is_res(cuMemExportToShareableHandle(&fd, mc,
+		       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+		       CUDA_ERROR_NOT_SUPPORTED,
+		       "a multicast object is not exported to another process");
+	}
 	cuMemsetD32(va0, 0x01010101, G / 4);
 	cuMemsetD32(va1, 0x02020202, G / 4);
 	is_res(cuMemsetD32(vm, 0xabcdabcd, G / 4), CUDA_SUCCESS,
