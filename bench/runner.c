@@ -24,6 +24,7 @@ static const struct bench_row *const tables[] = {
 	bench_pool_rows, bench_vmm_rows, bench_copy_rows,
 	bench_batch_rows,
 	bench_shape_rows,
+	bench_share_rows,
 };
 
 struct options {

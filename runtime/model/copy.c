@@ -36,6 +36,7 @@
 #include "model/internal.h"
 #include "model/array.h"
 #include "model/vmm.h"
+#include "model/multicast.h"
 #include "model/copy.h"
 
 #include <stdlib.h>
@@ -48,6 +49,7 @@ struct end {
 	                * processor that touches it */
 	bool managed;
 	bool pageable; /* host memory the runtime does not know */
+	bool multicast; /* crosses a mapping of a multicast object */
 };
 
 /* A copy or memset moves bytes of width x height x depth: rows of width
@@ -113,8 +115,12 @@ static CUresult resolve_vmm(uintptr_t p, size_t n, bool write, int dev,
 					  cuemu_access_str(mi.access),
 					  write ? "write" : "read",
 					  write ? "rw" : "ro");
+		/* A multicast mapping is written by the stream's GPU, and
+		 * what it writes is passed on (cuemu_mc_fanout). */
+		if (mi.multicast)
+			e->multicast = true;
 		if (e->proc < 0)
-			e->proc = cuemu_loc_proc(mi.loc);
+			e->proc = mi.multicast ? dev : cuemu_loc_proc(mi.loc);
 		at = mi.map_base + mi.map_size;
 	}
 	if (e->proc < 0)
@@ -158,6 +164,7 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
+	case CUEMU_KIND_IPC:
 		e->proc = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
 		break;
 	case CUEMU_KIND_MANAGED:
@@ -291,6 +298,8 @@ static void copy_run(CUstream s, void *arg)
 							 op->dslice),
 				    op->dst.proc, true, s);
 	move_rows(op);
+	if (op->dst.multicast)
+		cuemu_mc_fanout(op->dst.p, extent_of(op, op->dpitch, op->dslice));
 	charge(s, op);
 	if (!op->elem)
 		count_bytes(op->src.proc, op->dst.proc, n);
