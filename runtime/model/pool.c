@@ -864,10 +864,11 @@ void cuemu_pool_set_current(int dev, CUmemoryPool p)
 CUresult cuemu_pool_get_attr(CUmemoryPool p, CUmemPool_attribute attr,
 			     void *value)
 {
-	/* The importer holds none of the memory: the driver refuses to tell. */
-	if (p->imported && attr >= CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)
+	/* The importer holds none of the memory and none of the policy: the
+	 * real driver refuses every attribute (probes/results/poolsweep.txt). */
+	if (p->imported)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "an imported pool has no memory counts");
+				  "an imported pool has no attributes");
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		*(int *)value = p->reuse_follow;
@@ -915,6 +916,10 @@ static CUresult reset_high(uint64_t v, uint64_t *high, uint64_t cur,
 CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
 			     void *value)
 {
+	if (p->imported)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "an imported pool's attributes are its "
+				  "exporter's to set");
 	cuemu_obj_changed(p->id);
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
