@@ -773,6 +773,28 @@ CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a)
 	return ((struct seg *)a->priv)->pool;
 }
 
+bool cuemu_pool_block_chunk(struct cuemu_alloc *a, uintptr_t *base,
+			    size_t *size)
+{
+	struct seg *g;
+
+	if (!a || a->kind != CUEMU_KIND_POOL)
+		return false;
+	uintptr_t lo, hi;
+
+	g = a->priv;
+	if (!g->arena)
+		return false;
+	/* the granules the block lies in, each a chunk the pool reserved */
+	lo = g->arena->base + CUEMU_ALIGN_DOWN(g->addr - g->arena->base,
+					      POOL_GRANULE);
+	hi = g->arena->base + CUEMU_ALIGN_UP(g->addr + g->len -
+					    g->arena->base, POOL_GRANULE);
+	*base = lo;
+	*size = hi - lo;
+	return true;
+}
+
 uint64_t cuemu_pool_id(CUmemoryPool p)
 {
 	return p ? p->id : 0;
