@@ -82,7 +82,10 @@ static void arena_reserve(void)
 		return;
 	}
 	arena.base = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	arena.low = arena.base;
+	/* The first granule stays unused: the kernel places later mappings
+	 * just below the range, and the byte past one of them must not be
+	 * managed memory. */
+	arena.low = arena.base + CUEMU_GRANULARITY;
 	arena.end = arena.base + ARENA_SIZE;
 }
 
