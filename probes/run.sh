@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build and run the driver probes on a machine with a CUDA 13 driver.
 # Each topic's output goes to $OUT/<topic>.txt; build and environment notes to $OUT/env.txt.
-# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families batch)
+# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families batch ptrsweep ptrattr_new ranges vmmsweep poolsweep)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/probes-out}
@@ -9,7 +9,7 @@ mkdir -p "$OUT"
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 CC=${CC:-gcc}
 B=$(mktemp -d)
-topics=${*:-"managed ctx pool ptrattr vmm latency streamops"}
+topics=${*:-"managed ctx pool ptrattr vmm latency streamops ptrsweep ptrattr_new ranges vmmsweep poolsweep"}
 {
     echo "env.date: $(date -u +%FT%TZ)"
     echo "env.uname: $(uname -r)"
@@ -35,6 +35,7 @@ for t in $topics; do
         ctx) risky="eventquery_destroyed streamquery_destroyed devicegetname_len0" ;;
         vmm) risky="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle" ;;
         batch) risky="decompress_null_index" ;;
+        poolsweep) risky="set_null_value" ;;
         *) risky="" ;;
     esac
     for k in $risky; do
