@@ -30,5 +30,6 @@ extern const struct bench_row bench_managed_rows[];
 extern const struct bench_row bench_pool_rows[];
 extern const struct bench_row bench_vmm_rows[];
 extern const struct bench_row bench_copy_rows[];
+extern const struct bench_row bench_uvm_rows[];
 
 #endif
