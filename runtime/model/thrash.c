@@ -68,7 +68,8 @@ static int pin_where(const struct mrange *r, int proc,
 		     const struct mg_reach *reach, bool *immediate)
 {
 	int pref = cuemu_loc_proc(r->pref);
-	int at = mg_closest(r->holders, proc, reach->gbps);
+	int at = (r->holders & bit(proc)) ? proc
+					  : mg_closest(r->holders, proc, reach->gbps);
 
 	*immediate = true;
 	if (pref >= 0 && all_reach(r->thrashers, pref, reach))
@@ -102,14 +103,15 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 			return o;
 		}
 	}
-	if (r->thrash_ns && now - r->thrash_ns > (uint64_t)u->thrash_epoch * lapse)
+	if (r->thrash_ns && now > r->thrash_ns &&
+	    now - r->thrash_ns > (uint64_t)u->thrash_epoch * lapse)
 		forget(r);
 	/* A migration within a lapse of the last one is a thrashing event;
 	 * one after a longer pause ends a detected episode. */
-	if (r->thrash_ns && now - r->thrash_ns <= lapse &&
+	if (r->thrash_ns && (now <= r->thrash_ns || now - r->thrash_ns <= lapse) &&
 	    (r->thrashers & ~bit(proc)))
 		r->moves++;
-	else if (r->thrash_ns && now - r->thrash_ns > lapse &&
+	else if (r->thrash_ns && now > r->thrash_ns + lapse &&
 		 r->moves >= u->thrash_threshold)
 		forget(r);
 	r->thrashers |= bit(proc);
@@ -119,7 +121,10 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 	o.detected = r->moves == u->thrash_threshold && !r->throttles;
 	where = pin_where(r, proc, reach, &immediate);
 	if (!immediate && r->throttles < u->thrash_pin_threshold) {
+		/* The faulting processor waits out the nap; the lapse to the
+		 * next migration counts from its end. */
 		r->throttles++;
+		r->thrash_ns = now + (uint64_t)u->thrash_nap * lapse;
 		o.hint = THRASH_THROTTLE;
 		return o;
 	}
