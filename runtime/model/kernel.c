@@ -299,11 +299,10 @@ static uint64_t fault_region(struct mstate *st, struct mrange *r, uintptr_t p,
  * access of at least threshold accesses (32-byte sectors) to a granule
  * moves the granule to the accessing GPU, unless its preferred location
  * keeps it away. */
-static uint64_t access_counted(struct mstate *st, const struct mrange *r,
-			       uintptr_t s, uintptr_t e, int dev)
+static uint64_t access_counted(struct mstate *st, int pref, uintptr_t s,
+			       uintptr_t e, int dev)
 {
 	const struct cuemu_uvm *u = cuemu_uvm();
-	int pref = cuemu_loc_proc(r->pref);
 	uintptr_t g0, g1;
 
 	if (!u->access_counters || (pref >= 0 && pref != dev) ||
@@ -314,9 +313,8 @@ static uint64_t access_counted(struct mstate *st, const struct mrange *r,
 	return mg_migrate_to(st, g0, g1, dev, "access counters");
 }
 
-/* What an access to r by dev at p does once decided: the kernel's tally
- * grows, and [*os, *oe) is what the access may touch from now on without
- * another look, with *prot. */
+/* What a look at an access opens: [s, e), which the kernel may touch from
+ * then on without another look, with prot. */
 struct look {
 	uintptr_t s, e;
 	int prot;
@@ -408,6 +406,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 	uintptr_t s, e;
 	uint64_t cost = 0;
 	bool remote, mapped = r->accessed_by & bit(k->dev);
+	int pref = cuemu_loc_proc(r->pref);
 
 	block_run(k, r, p, &s, &e);
 	mg_fault(st, s, e, k->dev, write, mapped ? 0 : 1, &cost, &remote);
@@ -415,7 +414,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 		k->t.entries++;
 	k->t.service_ns += cost;
 	k->t.bytes[at] += e - s;
-	k->t.service_ns += access_counted(st, r, s, e, k->dev);
+	k->t.service_ns += access_counted(st, pref, s, e, k->dev);
 	return (struct look){ s, e, PROT_READ | PROT_WRITE };
 }
 

@@ -1083,6 +1083,7 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 	e = CUEMU_ALIGN_UP(p + len, CUEMU_PAGE);
 	if (e > st->a->base + st->a->span)
 		e = st->a->base + st->a->span;
+	mg_set_now(s ? cuemu_stream_now(s) : cuemu_host_now());
 	mg_fault(st, b, e, proc, write,
 		 (e - b + FAULT_BLOCK - 1) / FAULT_BLOCK, &cost, &remote);
 	view_apply(st, b, e);
