@@ -298,14 +298,14 @@ static uint64_t fault_region(struct mstate *st, struct mrange *r, uintptr_t p,
 /* Access counters (off where the host has no ATS): a kernel's remote
  * access of at least threshold accesses (32-byte sectors) to a granule
  * moves the granule to the accessing GPU, unless its preferred location
- * keeps it away. */
-static uint64_t access_counted(struct mstate *st, int pref, uintptr_t s,
-			       uintptr_t e, int dev)
+ * or a thrashing pin keeps it away. */
+static uint64_t access_counted(struct mstate *st, int pref, bool pinned,
+			       uintptr_t s, uintptr_t e, int dev)
 {
 	const struct cuemu_uvm *u = cuemu_uvm();
 	uintptr_t g0, g1;
 
-	if (!u->access_counters || (pref >= 0 && pref != dev) ||
+	if (!u->access_counters || pinned || (pref >= 0 && pref != dev) ||
 	    (e - s) / 32 < u->ac_threshold)
 		return 0;
 	g0 = max_u(CUEMU_ALIGN_DOWN(s, u->ac_granularity), st->a->base);
@@ -407,6 +407,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 	uint64_t cost = 0;
 	bool remote, mapped = r->accessed_by & bit(k->dev);
 	int pref = cuemu_loc_proc(r->pref);
+	bool pinned = r->pinned;
 
 	block_run(k, r, p, &s, &e);
 	mg_fault(st, s, e, k->dev, write, mapped ? 0 : 1, &cost, &remote);
@@ -414,7 +415,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 		k->t.entries++;
 	k->t.service_ns += cost;
 	k->t.bytes[at] += e - s;
-	k->t.service_ns += access_counted(st, pref, s, e, k->dev);
+	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
 	return (struct look){ s, e, PROT_READ | PROT_WRITE };
 }
 

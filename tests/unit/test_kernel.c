@@ -3,7 +3,9 @@
  * /cu: a kernel's GPU faults are the driver's fault entries (one a 4 KiB
  * page it touches that was not on its GPU), its faults bring 64 KiB big
  * pages grown to the 2 MiB block, an emulated kernel and a declared
- * footprint make the same decisions, and thrashing shows in the counters.
+ * footprint make the same decisions, thrashing shows in the counters, and
+ * access counters (on in this test's topology, off by default) migrate
+ * what a GPU keeps reading remotely.
  * The costs are bench/'s ("model vs H200"), never asserted here.
  */
 #include <stdio.h>
@@ -173,11 +175,54 @@ static void test_thrash(void)
 	cuMemFree(p);
 }
 
+static void test_access_counters(void)
+{
+	CUdeviceptr p = on_host(4 * MIB);
+
+	cuMemAdvise(p, 4 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0));
+	cuemuAccess(s0, p, 4 * MIB, CUEMU_ACCESS_READ);
+	cuStreamSynchronize(s0);
+	is_int(cu_int(p, "residency", "gpu0"), 4 * MIB, "access counters: "
+	       "on, gpu0's remote reads of accessed-by data move it to gpu0 "
+	       "(off by default, it stays: test_managed)");
+	cuMemFree(p);
+	p = on_host(4 * MIB);
+	cuMemAdvise(p, 4 * MIB, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host);
+	cuMemAdvise(p, 4 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, dev(0));
+	cuemuAccess(s0, p, 4 * MIB, CUEMU_ACCESS_READ);
+	cuStreamSynchronize(s0);
+	is_int(cu_int(p, "residency", "cpu"), 4 * MIB, "access counters: a "
+	       "preferred location on the host keeps it there");
+	cuMemFree(p);
+}
+
+/* This test's machine: the default one with access counters on. */
+static int topology(void)
+{
+	static char path[512];
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/test_kernel-%d.json", dir, (int)getpid());
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fputs("{\"uvm\": {\"access_counters\": true}}\n", f);
+	if (fclose(f) != 0)
+		return -1;
+	return setenv("CUEMU_TOPOLOGY", path, 1);
+}
+
 int main(void)
 {
 	CUcontext c;
+	int topo = topology();
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	if (topo < 0)
+		return 1;
+	/* The machine takes its topology when cuInit creates it. */
+	topo = cuInit(0);
+	unlink(getenv("CUEMU_TOPOLOGY"));
+	if (topo || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
 	    cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING))
 		return 1;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -190,6 +235,7 @@ int main(void)
 	test_entries();
 	test_policy();
 	test_thrash();
+	test_access_counters();
 	close(ctl_fd);
 	cuStreamDestroy(s0);
 	cuDevicePrimaryCtxRelease(0);
