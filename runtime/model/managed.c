@@ -1086,6 +1086,8 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 	mg_set_now(s ? cuemu_stream_now(s) : cuemu_host_now());
 	mg_fault(st, b, e, proc, write,
 		 (e - b + FAULT_BLOCK - 1) / FAULT_BLOCK, &cost, &remote);
+	if (remote)
+		cost += cuemu_fault_latency_ns(); /* mapping it, once */
 	view_apply(st, b, e);
 	/* The copy itself runs on a CPU thread: when the model left the
 	 * bytes on a GPU, open them to the copy until the next flush. */
