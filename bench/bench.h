@@ -33,5 +33,6 @@ extern const struct bench_row bench_copy_rows[];
 extern const struct bench_row bench_batch_rows[];
 extern const struct bench_row bench_shape_rows[];   /* bench_shape.c */
 extern const struct bench_row bench_share_rows[];
+extern const struct bench_row bench_uvm_rows[];
 
 #endif

@@ -25,6 +25,7 @@ static const struct bench_row *const tables[] = {
 	bench_batch_rows,
 	bench_shape_rows,
 	bench_share_rows,
+	bench_uvm_rows,
 };
 
 struct options {
