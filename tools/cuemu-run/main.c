@@ -3,7 +3,8 @@
  * (cuemu-workload(5)) through libcuemu, so that a workload is tried, shown
  * in /cu and compared under policies without writing C.
  *
- *   cuemu-run [--check] [--ids FILE] [--wait-for FILE] [--quiet] WORKLOAD
+ *   cuemu-run [--check] [--ids FILE] [--wait-for FILE] [--done FILE]
+ *             [--exit-when FILE] [--quiet] WORKLOAD
  *
  * Exit status: 0 when it ran (or, with --check, is valid), 1 when the
  * description is refused or a call failed (the message names the line),
@@ -18,7 +19,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: cuemu-run [--check] [--ids FILE] [--wait-for FILE] "
-		"[--quiet] WORKLOAD.json\n");
+		"[--done FILE] [--exit-when FILE] [--quiet] WORKLOAD.json\n");
 }
 
 int main(int argc, char **argv)
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "ids", required_argument, NULL, 'i' },
 		{ "wait-for", required_argument, NULL, 'w' },
+		{ "done", required_argument, NULL, 'd' },
+		{ "exit-when", required_argument, NULL, 'x' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -37,11 +40,13 @@ int main(int argc, char **argv)
 	bool check = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "ci:w:qh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ci:w:d:x:qh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'c': check = true; break;
 		case 'i': o.ids = optarg; break;
 		case 'w': o.wait_for = optarg; break;
+		case 'd': o.done = optarg; break;
+		case 'x': o.exit_when = optarg; break;
 		case 'q': o.quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

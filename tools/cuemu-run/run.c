@@ -39,6 +39,7 @@ struct run {
 	const struct run_opts *o;
 	CUcontext ctx[64];
 	struct ev_state *evs;
+	CUstream *streams;   /* each stream's, kept until the frees */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool failed;
@@ -304,7 +305,8 @@ static void *worker_main(void *arg)
 				r->model_ns = ns;
 			pthread_mutex_unlock(&r->lock);
 		}
-		cuStreamDestroy(k->s);
+		/* Kept, so that /cu shows it while the workload lingers. */
+		r->streams[k->st - r->w->streams] = k->s;
 	}
 	/* Waiters for what this stream would have recorded learn it never
 	 * comes. */
@@ -323,8 +325,10 @@ static int run_streams(struct run *r)
 	struct worker *k = calloc(w->nstreams, sizeof *k);
 	size_t started = 0;
 
-	if (!k)
+	if (!k || !(r->streams = calloc(w->nstreams, sizeof *r->streams))) {
+		free(k);
 		return fail(r, 1, "out of memory");
+	}
 	for (size_t i = 0; i < w->nstreams; i++) {
 		k[i] = (struct worker){ .r = r, .st = &w->streams[i] };
 		if (w->nevents && !(k[i].waits = calloc(w->nevents,
@@ -487,6 +491,10 @@ static void release(struct run *r)
 			cuMemFree(w->allocs[i].ptr);
 		w->allocs[i].ptr = 0;
 	}
+	for (size_t i = 0; r->streams && i < w->nstreams; i++)
+		if (r->streams[i])
+			cuStreamDestroy(r->streams[i]);
+	free(r->streams);
 	for (size_t e = 0; r->evs && e < w->nevents; e++)
 		if (r->evs[e].ev)
 			cuEventDestroy(r->evs[e].ev);
@@ -514,6 +522,15 @@ static int write_ids(struct run *r)
 	ok = fclose(f) == 0 && rename(tmp, r->o->ids) == 0;
 	if (!ok)
 		return fail(r, 1, "%s: %s", r->o->ids, strerror(errno));
+	return 0;
+}
+
+static int touch(struct run *r, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fclose(f) != 0)
+		return fail(r, 1, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -555,6 +572,10 @@ int workload_run(struct workload *w, const struct run_opts *o, char *err,
 		wait_for_file(o->wait_for);
 	if (run_streams(&r) < 0)
 		goto out;
+	if (o->done && touch(&r, o->done) < 0)
+		goto out;
+	if (o->exit_when)
+		wait_for_file(o->exit_when);
 	if (!o->quiet)
 		printf("%s: model time %llu ns\n", w->name[0] ? w->name : o->file,
 		       r.model_ns);

@@ -102,6 +102,8 @@ struct run_opts {
 	const char *file;        /* the description's path, for messages */
 	const char *ids;         /* write label=id lines here once allocated */
 	const char *wait_for;    /* then wait until this file exists */
+	const char *done;        /* made when every stream has finished */
+	const char *exit_when;   /* then, allocations kept, wait for this */
 	bool quiet;
 };
 
