@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 32
+/* Deeper than any valid path: 8 nested repeats of 3 segments each, and
+ * the stream, step, kernel and part around them. */
+#define MAX_DEPTH 64
 #define MAX_REPEAT_DEPTH 8
 /* More touches than this in one step is a mistake, not a workload. */
 #define MAX_PIECES (1u << 22)
@@ -126,7 +128,7 @@ static int line_of(const struct pctx *c, size_t pos)
 
 static int here(const struct pctx *c)
 {
-	return line_of(c, locate(c, c->depth));
+	return line_of(c, locate(c, c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH));
 }
 
 static void push_key(struct pctx *c, const char *key)

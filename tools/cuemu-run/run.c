@@ -286,6 +286,17 @@ static bool stream_records(const struct w_step *st, size_t n, int ev)
 	return false;
 }
 
+/* Waiters for what st would have recorded learn that no more comes. */
+static void stream_gone(struct run *r, const struct w_stream *st)
+{
+	pthread_mutex_lock(&r->lock);
+	for (size_t e = 0; e < r->w->nevents; e++)
+		if (stream_records(st->steps, st->n, (int)e))
+			r->evs[e].recorders--;
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *k = arg;
@@ -308,14 +319,7 @@ static void *worker_main(void *arg)
 		/* Kept, so that /cu shows it while the workload lingers. */
 		r->streams[k->st - r->w->streams] = k->s;
 	}
-	/* Waiters for what this stream would have recorded learn it never
-	 * comes. */
-	pthread_mutex_lock(&r->lock);
-	for (size_t e = 0; e < r->w->nevents; e++)
-		if (stream_records(k->st->steps, k->st->n, (int)e))
-			r->evs[e].recorders--;
-	pthread_cond_broadcast(&r->cond);
-	pthread_mutex_unlock(&r->lock);
+	stream_gone(r, k->st);
 	return NULL;
 }
 
@@ -340,9 +344,6 @@ static int run_streams(struct run *r)
 	for (size_t i = 0; i < w->nstreams && !failed(r); i++, started++) {
 		if (pthread_create(&k[i].t, NULL, worker_main, &k[i]) != 0) {
 			fail(r, w->streams[i].line, "no thread for the stream");
-			/* Its records never come. */
-			worker_main(&(struct worker){ .r = r,
-				    .st = &w->streams[i] });
 			break;
 		}
 	}
