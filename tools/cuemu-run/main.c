@@ -9,6 +9,8 @@
  * Exit status: 0 when it ran (or, with --check, is valid), 1 when the
  * description is refused or a call failed (the message names the line),
  * 2 for a bad command line.
+ *
+ * No state of its own; one thread until workload_run starts the streams'.
  */
 #include "workload.h"
 
