@@ -8,18 +8,15 @@ load helpers
 # One mount for the file; a fresh workload A for each test, so that no test
 # sees what another changed and any test can run alone (bats -f).
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 }
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
+	workload_teardown
 }
 
 teardown_file() {

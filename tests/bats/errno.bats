@@ -13,21 +13,18 @@
 load helpers
 
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 	M=$MNT/allocations/$A_managed
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
 	R=$MNT/reservations/$A_reservation
 }
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
+	workload_teardown
 }
 
 teardown_file() {

@@ -159,6 +159,26 @@ cleanup_all() {
 	rm -rf "$WORK"
 }
 
+# The lifecycle most files share: one mount for the file and a fresh
+# workload A for each test, so that no test sees what another changed and
+# any test can run alone (bats -f). A file calls these from its own
+# setup_file, setup, teardown and teardown_file (bats finds those by name
+# in the file); workload_teardown also removes the files named after it.
+mount_setup_file() {
+	cufs_env
+	start_cufs
+}
+
+workload_setup() {
+	mounted || start_cufs
+	start_workload A
+}
+
+workload_teardown() {
+	stop_workloads
+	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$@"
+}
+
 # write_errno FILE TEXT: writes TEXT and a newline to FILE in one write(2),
 # as echo does, and prints what it got: "ok", or the errno's name (EINVAL,
 # ENODEV...), for an open or a write that failed. Bounded by timeout(1).

@@ -10,18 +10,15 @@ SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
 # One mount for the file; a fresh workload A for each test, so that each
 # test starts from the workload's own state and can run alone.
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 }
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
+	workload_teardown
 }
 
 teardown_file() {

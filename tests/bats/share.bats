@@ -8,18 +8,15 @@
 load helpers
 
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 }
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$WORK"/*.handle
+	workload_teardown "$WORK"/*.handle
 }
 
 teardown_file() {

@@ -9,18 +9,15 @@
 load helpers
 
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 }
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$WORK/pause"
+	workload_teardown "$WORK/pause"
 }
 
 teardown_file() {
