@@ -5,21 +5,7 @@
 
 load helpers
 
-setup_file() {
-	mount_setup_file
-}
-
-setup() {
-	workload_setup
-}
-
-teardown() {
-	workload_teardown
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 @test "attach: /cu shows a managed allocation's attachment and stream" {
 	M=$MNT/allocations/$A_managed

@@ -7,21 +7,7 @@ load helpers
 
 # One mount for the file; a fresh workload A for each test, so that no test
 # sees what another changed and any test can run alone (bats -f).
-setup_file() {
-	mount_setup_file
-}
-
-setup() {
-	workload_setup
-}
-
-teardown() {
-	workload_teardown
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 # ---------------------------------------------------------------- browsing
 

@@ -12,23 +12,13 @@
 
 load helpers
 
-setup_file() {
-	mount_setup_file
-}
+workload_lifecycle
 
 setup() {
 	workload_setup
 	M=$MNT/allocations/$A_managed
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
 	R=$MNT/reservations/$A_reservation
-}
-
-teardown() {
-	workload_teardown
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 @test "EINVAL: CUDA_ERROR_INVALID_VALUE, a word that is not a location" {

@@ -161,9 +161,10 @@ cleanup_all() {
 
 # The lifecycle most files share: one mount for the file and a fresh
 # workload A for each test, so that no test sees what another changed and
-# any test can run alone (bats -f). A file calls these from its own
-# setup_file, setup, teardown and teardown_file (bats finds those by name
-# in the file); workload_teardown also removes the files named after it.
+# any test can run alone (bats -f). A file that calls workload_lifecycle
+# gets setup_file, setup, teardown and teardown_file made of these; one
+# that needs more redefines a function after the call, calling the part
+# here (workload_teardown also removes the files named after it).
 mount_setup_file() {
 	cufs_env
 	start_cufs
@@ -177,6 +178,13 @@ workload_setup() {
 workload_teardown() {
 	stop_workloads
 	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$@"
+}
+
+workload_lifecycle() {
+	setup_file() { mount_setup_file; }
+	setup() { workload_setup; }
+	teardown() { workload_teardown; }
+	teardown_file() { cleanup_all; }
 }
 
 # write_errno FILE TEXT: writes TEXT and a newline to FILE in one write(2),

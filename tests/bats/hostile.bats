@@ -6,22 +6,12 @@
 
 load helpers
 
-setup_file() {
-	mount_setup_file
-}
+workload_lifecycle
 
 setup() {
 	workload_setup
 	M=$MNT/allocations/$A_managed
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
-}
-
-teardown() {
-	workload_teardown
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 # write_bytes FILE PYTHON-BYTES: writes exactly those bytes in one write(2)

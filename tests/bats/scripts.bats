@@ -9,21 +9,7 @@ SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
 
 # One mount for the file; a fresh workload A for each test, so that each
 # test starts from the workload's own state and can run alone.
-setup_file() {
-	mount_setup_file
-}
-
-setup() {
-	workload_setup
-}
-
-teardown() {
-	workload_teardown
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 @test "each tool answers --help and refuses a bad option with status 2" {
 	for t in cufs-tune cufs-watch cufs-prometheus; do

@@ -7,20 +7,10 @@
 
 load helpers
 
-setup_file() {
-	mount_setup_file
-}
-
-setup() {
-	workload_setup
-}
+workload_lifecycle
 
 teardown() {
 	workload_teardown "$WORK"/*.handle
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 # The ids of process PID's allocations of kind KIND, one a line.

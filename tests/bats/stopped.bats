@@ -8,20 +8,10 @@
 
 load helpers
 
-setup_file() {
-	mount_setup_file
-}
-
-setup() {
-	workload_setup
-}
+workload_lifecycle
 
 teardown() {
 	workload_teardown "$WORK/pause"
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 segment() {
