@@ -128,6 +128,10 @@ CUresult cuemu_model_init(void)
 			       cuemu_errmsg());
 		goto out;
 	}
+	/* Which devices the process sees: refused, cuInit fails now and
+	 * at every later call, as the driver's. */
+	if ((r = cuemu_select_devices()) != CUDA_SUCCESS)
+		goto out;
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
 		primaries[d].dev = d;
 		cuemu_ctx_reset_settings(&primaries[d]);

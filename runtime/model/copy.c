@@ -315,5 +315,6 @@ CUresult cuemu_memset(CUstream s, uintptr_t dst, uint32_t value,
 	op.src.proc = dev;
 	if (op.dst.managed)
 		op.dst.proc = op.src.proc;
-	return submit(s, &op, sync);
+	/* A kernel, so CUDA_LAUNCH_BLOCKING=1 makes it return once done. */
+	return submit(s, &op, sync || cuemu_launch_blocking());
 }

@@ -110,10 +110,37 @@ struct cuemu_device_info {
 	uint64_t total;
 	int numa_node;    /* host NUMA node nearest the device, or -1 */
 	int attrs[160];   /* indexed by CUdevice_attribute; see machine.c */
+	int uuid_given;   /* the topology named the UUID (else derived) */
 };
 
+/* Devices are named by the process's ordinals (CUDA_VISIBLE_DEVICES and
+ * CUDA_DEVICE_ORDER choose them at cuInit: cudaenv.c); every query of the
+ * machine that takes a device or a processor takes an ordinal. */
 int cuemu_device_count(void);
 const struct cuemu_device_info *cuemu_device(int dev);
+/* The machine's own GPUs, whatever this process sees: how many, the one
+ * at machine index i, and the machine index of ordinal dev (-1: none). */
+int cuemu_machine_gpu_count(void);
+const struct cuemu_device_info *cuemu_machine_gpu(int index);
+int cuemu_machine_gpu_of(int dev);
+/* The process sees machine GPUs map[0..n) as ordinals 0..n-1 (cudaenv.c,
+ * once at cuInit). 0, or -1 when map names no GPU of the machine. */
+int cuemu_machine_set_view(const int *map, int n);
+/* The CUDA_* environment cuInit reads (cudaenv.c): chooses the devices
+ * this process sees, SUCCESS or the driver's error (NO_DEVICE when none,
+ * INVALID_DEVICE for a repeated index or an unknown order), with a
+ * message; and whether kernel launches (memsets and emulated kernels)
+ * return only once done (CUDA_LAUNCH_BLOCKING=1). */
+CUresult cuemu_select_devices(void);
+bool cuemu_launch_blocking(void);
+/* The device order in force ("FASTEST_FIRST" or "PCI_BUS_ID") and the
+ * CUDA_VISIBLE_DEVICES value cuInit read (NULL: unset), for /cu. */
+const char *cuemu_device_order(void);
+const char *cuemu_visible_devices_env(void);
+/* The UUID of a device as the driver prints it: "GPU-xxxxxxxx-...". */
+void cuemu_uuid_str(const uint8_t uuid[16], char *buf, size_t len);
+/* A device's PCI bus id as the driver writes it: "0000:18:00.0". */
+void cuemu_pci_str(const struct cuemu_device_info *d, char *buf, size_t len);
 int cuemu_numa_count(void);            /* host NUMA nodes (libnuma) */
 bool cuemu_numa_valid(int node);
 uint64_t cuemu_numa_total(int node);    /* bytes, from libnuma */

@@ -66,6 +66,16 @@ static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
  * lie out of bounds. Set once under attach_lock, before seg. */
 static struct cuemu_topology topo;
 
+/* The process's view of the machine (cudaenv.c sets it at cuInit from
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER): its device ordinal i is
+ * the machine's GPU view[i]. nview -1: no view, ordinals are the
+ * machine's indices (cufs, and a process before cuInit). Every query
+ * below that takes a device or processor takes an ordinal and maps it
+ * here, so the rest of the model speaks ordinals only. Set once, under
+ * the model's init lock, before the model is marked initialized. */
+static int view[CUEMU_MAX_DEVICES];
+static int nview = -1;
+
 /* How long the process-table lock is waited for: a lock word that another
  * process scribbled on (or a holder stopped for ever) must end in an error,
  * never a hang. */
@@ -543,6 +553,7 @@ static struct segment *create_or_open(const char *shm)
 				return NULL;
 			}
 			close(fd);
+			cuemu_topology_stamp(&t, shm + 1);
 			init_segment(s, &t);
 			topo = t;
 			return s;
@@ -619,6 +630,7 @@ void cuemu_machine_detach(void)
 		munmap(seg, sizeof *seg);
 	seg = NULL;
 	my_row = -1;
+	nview = -1;
 	seg_name[0] = '\0';
 	memset(&topo, 0, sizeof topo);
 	memset(row_reported, 0, sizeof row_reported);
@@ -627,16 +639,62 @@ void cuemu_machine_detach(void)
 
 /* ---------------------------------------------------------------- queries */
 
+/* The machine index of ordinal or processor p (CUEMU_PROC_HOST stays
+ * itself), or -1 when p names nothing this process sees. */
+static int mach(int p)
+{
+	if (!seg)
+		return -1;
+	if (p == CUEMU_PROC_HOST)
+		return p;
+	if (nview >= 0)
+		return p >= 0 && p < nview ? view[p] : -1;
+	return p >= 0 && p < topo.ndev ? p : -1;
+}
+
 int cuemu_device_count(void)
 {
-	return seg ? topo.ndev : 0;
+	if (!seg)
+		return 0;
+	return nview >= 0 ? nview : topo.ndev;
 }
 
 const struct cuemu_device_info *cuemu_device(int dev)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	int m = mach(dev);
+
+	return m >= 0 && m != CUEMU_PROC_HOST ? &topo.dev[m] : NULL;
+}
+
+int cuemu_machine_gpu_count(void)
+{
+	return seg ? topo.ndev : 0;
+}
+
+const struct cuemu_device_info *cuemu_machine_gpu(int index)
+{
+	if (!seg || index < 0 || index >= topo.ndev)
 		return NULL;
-	return &topo.dev[dev];
+	return &topo.dev[index];
+}
+
+int cuemu_machine_gpu_of(int dev)
+{
+	int m = mach(dev);
+
+	return m == CUEMU_PROC_HOST ? -1 : m;
+}
+
+int cuemu_machine_set_view(const int *map, int n)
+{
+	if (!seg || n < 0 || n > topo.ndev)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (map[i] < 0 || map[i] >= topo.ndev)
+			return -1;
+	memcpy(view, map, (size_t)n * sizeof *map);
+	nview = n;
+	return 0;
 }
 
 int cuemu_numa_count(void)
@@ -668,18 +726,14 @@ const char *cuemu_machine_name(void)
 	return seg ? topo.name : "";
 }
 
-static bool proc_ok(int p)
-{
-	return seg && ((p >= 0 && p < topo.ndev) || p == CUEMU_PROC_HOST);
-}
-
 const struct cuemu_link *cuemu_link(int from, int to)
 {
 	static const struct cuemu_link none;
+	int a = mach(from), b = mach(to);
 
-	if (!proc_ok(from) || !proc_ok(to))
+	if (a < 0 || b < 0)
 		return &none;
-	return &topo.link[from][to];
+	return &topo.link[a][b];
 }
 
 /* Nanoseconds to move bytes at gbps (GB/s is bytes per nanosecond),
@@ -815,9 +869,11 @@ static bool row_still_mine(void)
 	return false;
 }
 
-bool cuemu_mem_charge(int dev, uint64_t bytes)
+bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0)
 		return false;
 	if (my_row >= 0 && !row_still_mine()) {
 		pthread_mutex_lock(&attach_lock);
@@ -842,24 +898,27 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 	return true;
 }
 
-void cuemu_mem_uncharge(int dev, uint64_t bytes)
+void cuemu_mem_uncharge(int ordinal, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev || my_row < 0)
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0 || my_row < 0)
 		return;
 	sub_sat(&seg->used[dev], bytes);
 	if (row_still_mine())
 		sub_sat(&seg->procs[my_row].used[dev], bytes);
 }
 
-uint64_t cuemu_mem_used(int dev)
+uint64_t cuemu_mem_used(int ordinal)
 {
 	/* Readers (cuMemGetInfo, /cu) should not see what a killed process
 	 * held; look for dead rows at most once a second. */
 	static time_t last_reclaim;
 	time_t now = time(NULL);
+	int dev = cuemu_machine_gpu_of(ordinal);
 	uint64_t used;
 
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	if (dev < 0)
 		return 0;
 	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
@@ -871,17 +930,21 @@ uint64_t cuemu_mem_used(int dev)
 	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
 }
 
-void cuemu_counter_add(int dev, enum cuemu_counter c, uint64_t n)
+void cuemu_counter_add(int proc, enum cuemu_counter c, uint64_t n)
 {
-	if (proc_ok(dev))
-		__atomic_add_fetch(&seg->counters[dev][c], n, __ATOMIC_RELAXED);
+	int m = mach(proc);
+
+	if (m >= 0)
+		__atomic_add_fetch(&seg->counters[m][c], n, __ATOMIC_RELAXED);
 	cuemu_proc_counter_add(c, n);
 }
 
-uint64_t cuemu_counter_get(int dev, enum cuemu_counter c)
+uint64_t cuemu_counter_get(int proc, enum cuemu_counter c)
 {
-	return proc_ok(dev) ? __atomic_load_n(&seg->counters[dev][c],
-					      __ATOMIC_RELAXED) : 0;
+	int m = mach(proc);
+
+	return m >= 0 ? __atomic_load_n(&seg->counters[m][c],
+					__ATOMIC_RELAXED) : 0;
 }
 
 uint64_t cuemu_next_id(void)

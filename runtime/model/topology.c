@@ -8,6 +8,7 @@
  */
 #include "model/topology.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <numa.h>
 #include <stdio.h>
@@ -260,7 +261,9 @@ static void h200_attrs(int *a, int dev, int numa)
 	a[CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY] = 1;
 	a[CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS] = 1;
 	a[CU_DEVICE_ATTRIBUTE_ECC_ENABLED] = 1;
-	a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID] = 0x18 + 0x10 * dev;
+	/* Fourteen GPUs to a PCI domain, 16 buses apart, from bus 0x18. */
+	a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID] = 0x18 + 0x10 * (dev % 14);
+	a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID] = dev / 14;
 	a[CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE] = 3201000;
 	a[CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH] = 6016;
 	a[CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE] = 62914560;
@@ -415,8 +418,9 @@ static void default_device(struct cuemu_topology *t, int d)
 	snprintf(dev->name, sizeof dev->name, "NVIDIA H200");
 	dev->total = 141 * GIB;
 	dev->numa_node = d % (t->nnuma ? t->nnuma : 1);
-	for (int i = 0; i < 16; i++)
-		dev->uuid[i] = (uint8_t)(0x5a ^ (d * 16 + i) * 37);
+	/* The UUID is the machine's (cuemu_topology_stamp), unless given. */
+	memset(dev->uuid, 0, sizeof dev->uuid);
+	dev->uuid_given = 0;
 	h200_attrs(dev->attrs, d, dev->numa_node);
 }
 
@@ -519,10 +523,36 @@ static int parse_attrs(struct parse *p, json_t *o, const char *field, int *attrs
 	return 0;
 }
 
+/* "GPU-" and 32 hex digits in the groups 8-4-4-4-12, not all zero. */
+static int parse_uuid(const char *s, uint8_t *u)
+{
+	static const int group_end[] = { 8, 12, 16, 20, 32 };
+	int g = 0, k = 0;
+	bool nonzero = false;
+
+	if (strncmp(s, "GPU-", 4))
+		return -1;
+	s += 4;
+	for (int digits = 0; digits < 32; digits += 2) {
+		unsigned int b;
+
+		if (!isxdigit((unsigned char)s[0]) ||
+		    !isxdigit((unsigned char)s[1]) ||
+		    sscanf(s, "%2x", &b) != 1)
+			return -1;
+		u[k++] = (uint8_t)b;
+		nonzero |= b != 0;
+		s += 2;
+		if (digits + 2 == group_end[g] && ++g < 5 && *s++ != '-')
+			return -1;
+	}
+	return *s || !nonzero ? -1 : 0;
+}
+
 static int parse_device(struct parse *p, struct cuemu_topology *t, int d, json_t *o)
 {
 	static const char *const keys[] = { "name", "memory", "numa_node",
-					    "attributes", NULL };
+					    "uuid", "attributes", NULL };
 	struct cuemu_device_info *dev = &t->dev[d];
 	char f[64];
 	json_t *v;
@@ -552,6 +582,14 @@ static int parse_device(struct parse *p, struct cuemu_topology *t, int d, json_t
 				      t->nnuma - 1);
 		dev->numa_node = (int)json_integer_value(v);
 		dev->attrs[CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID] = dev->numa_node;
+	}
+	if ((v = json_object_get(o, "uuid"))) {
+		snprintf(f, sizeof f, "devices[%d].uuid", d);
+		if (!json_is_string(v) ||
+		    parse_uuid(json_string_value(v), dev->uuid) < 0)
+			return reject(p, f, "not a GPU UUID (GPU-xxxxxxxx-xxxx-"
+				      "xxxx-xxxx-xxxxxxxxxxxx, hex, not all 0)");
+		dev->uuid_given = 1;
 	}
 	if ((v = json_object_get(o, "attributes"))) {
 		snprintf(f, sizeof f, "devices[%d].attributes", d);
@@ -979,6 +1017,67 @@ static int check_device(struct parse *p, const struct cuemu_topology *t,
 	return 0;
 }
 
+/* FNV-1a over n bytes, from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+void cuemu_topology_stamp(struct cuemu_topology *t, const char *machine)
+{
+	for (int d = 0; d < t->ndev; d++) {
+		struct cuemu_device_info *dev = &t->dev[d];
+		uint64_t h[2];
+
+		if (dev->uuid_given)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			h[k] = fnv(0xcbf29ce484222325ULL ^ (uint64_t)(k + 1),
+				   machine, strlen(machine));
+			h[k] = fnv(h[k], &d, sizeof d);
+			h[k] = fnv(h[k], &k, sizeof k);
+		}
+		memcpy(dev->uuid, h, sizeof dev->uuid);
+		/* The shape of a random (version 4) UUID, as GPUs' look. */
+		dev->uuid[6] = (uint8_t)((dev->uuid[6] & 0x0f) | 0x40);
+		dev->uuid[8] = (uint8_t)((dev->uuid[8] & 0x3f) | 0x80);
+	}
+}
+
+/* Two GPUs are told apart by their UUIDs and their PCI addresses, as
+ * CUDA_VISIBLE_DEVICES and cuDeviceGetByPCIBusId tell them (a UUID not
+ * yet stamped, all zero, is not compared). */
+static int check_distinct(struct parse *p, const struct cuemu_topology *t,
+			  int d)
+{
+	static const uint8_t zero[16];
+	const int *a = t->dev[d].attrs;
+	char f[64];
+
+	for (int e = 0; e < d; e++) {
+		const int *b = t->dev[e].attrs;
+
+		snprintf(f, sizeof f, "devices[%d].uuid", d);
+		if (memcmp(t->dev[d].uuid, zero, 16) &&
+		    !memcmp(t->dev[d].uuid, t->dev[e].uuid, 16))
+			return reject(p, f, "the same as devices[%d]'s", e);
+		snprintf(f, sizeof f, "devices[%d].attributes", d);
+		if (a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID] ==
+		    b[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID] &&
+		    a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID] ==
+		    b[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID] &&
+		    a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID] ==
+		    b[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID])
+			return reject(p, f, "the same PCI address as "
+				      "devices[%d]", e);
+	}
+	return 0;
+}
+
 int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
 			 char *err, size_t errlen)
 {
@@ -994,7 +1093,7 @@ int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
 		return reject(&p, "numa_nodes", "%d is not in [0, %d]",
 			      t->nnuma, CUEMU_MAX_NUMA);
 	for (int d = 0; d < t->ndev; d++)
-		if (check_device(&p, t, d) < 0)
+		if (check_device(&p, t, d) < 0 || check_distinct(&p, t, d) < 0)
 			return -1;
 	for (int a = 0; a < CUEMU_NPROC; a++)
 		for (int b = 0; b < CUEMU_NPROC; b++)

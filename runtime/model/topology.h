@@ -39,6 +39,11 @@ int cuemu_topology_parse(const char *buf, size_t len, const char *what,
  * "<what>: <field>: <reason>" in err. */
 int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
 			 char *err, size_t errlen);
+/* Gives each GPU whose UUID the topology did not name one derived from
+ * the machine's name and the GPU's index: the same for that machine
+ * every time it is made, different between machines (machine.c, when it
+ * makes the segment). */
+void cuemu_topology_stamp(struct cuemu_topology *t, const char *machine);
 /* Name of a device attribute as the topology file spells it, or NULL. */
 const char *cuemu_attr_name(int attr);
 
