@@ -21,7 +21,7 @@
 
 static const struct bench_row *const tables[] = {
 	bench_core_rows, bench_memory_rows, bench_managed_rows,
-	bench_pool_rows, bench_vmm_rows, bench_copy_rows,
+	bench_pool_rows, bench_vmm_rows, bench_copy_rows, bench_start_rows,
 };
 
 struct options {
@@ -164,6 +164,8 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	CUcontext ctx;
 
+	if (argc == 3 && !strcmp(argv[1], "--first-alloc"))
+		return bench_first_alloc_child(atoi(argv[2]));
 	if (parse(argc, argv, &o) < 0)
 		return 2;
 	/* A benchmark is not a process to inspect through /cu. */

@@ -16,7 +16,7 @@ extern "C" {
 /* The machine named by CUEMU_MACHINE (attached read-write, created from
  * CUEMU_TOPOLOGY or the default if no process made it yet) as malloc'd
  * JSON text:
- *   {"name":..., "devices":[{"index","name","uuid","total_memory",
+ *   {"name":..., "devices":[{"index","name","uuid","pci_bus_id","total_memory",
  *     "used_memory","free_memory","numa_node","peers":[...],
  *     "links":{"gpu1":{"kind","gbps","latency_ns"},...},"counters":{...}}],
  *    "cpu":{"numa_nodes":N,"node0":{"memory":{"total_memory",

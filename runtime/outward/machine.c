@@ -54,15 +54,13 @@ static json_t *device_json(int d)
 	const struct cuemu_device_info *info = cuemu_device(d);
 	uint64_t used = cuemu_mem_used(d);
 	json_t *peers = json_array(), *links = links_json(d, peers);
-	char uuid[40];
-	int n = 0;
+	char uuid[48], pci[16];
 
-	for (int i = 0; i < 16; i++)
-		n += snprintf(uuid + n, sizeof uuid - (size_t)n, "%s%02x",
-			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
-			      info->uuid[i]);
-	return json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
+	cuemu_uuid_str(info->uuid, uuid, sizeof uuid);
+	cuemu_pci_str(info, pci, sizeof pci);
+	return json_pack("{s:i,s:s,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
 			 "index", d, "name", info->name, "uuid", uuid,
+			 "pci_bus_id", pci,
 			 "total_memory", cuemu_json_u64(info->total),
 			 "used_memory", cuemu_json_u64(used),
 			 "free_memory", cuemu_json_u64(used < info->total ?
