@@ -726,7 +726,7 @@ static void fill(void *data, size_t size, CUmem_range_attribute attr,
 		break;
 	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
 		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
-		for (p = 0; p < CUEMU_NPROC && i < n; p++)
+		for (p = 0; p < CUEMU_NPROC && i < n; p = cuemu_proc_next(p))
 			if (g->accessed_by & ((cuemu_procmask)1 << p))
 				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
 		for (; i < n; i++)

@@ -35,18 +35,46 @@
 #include "cuda_runtime_api.h"
 #include "cuemu.h"
 
-#define CUEMU_MAX_DEVICES 16
-#define CUEMU_MAX_NUMA 8
 #define CUEMU_PAGE 4096UL
 #define CUEMU_GRANULARITY (2UL << 20) /* VMM granularity, eviction block */
 #define CUEMU_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uintptr_t)(a) - 1))
 #define CUEMU_ALIGN_DOWN(x, a) ((x) & ~((uintptr_t)(a) - 1))
 
-/* Processor indices used by residency, links and counters: GPUs are 0..15,
- * the host is CUEMU_PROC_HOST. A processor mask has bit i for processor i. */
-#define CUEMU_PROC_HOST 16
-#define CUEMU_NPROC 17
-typedef uint32_t cuemu_procmask;
+/* Processor indices used by residency, links and counters: GPUs are
+ * 0..ndev-1 (the topology's count), the host is CUEMU_PROC_HOST. A
+ * processor mask has bit i for processor i: 128 bits, so that a machine
+ * may have up to CUEMU_MAX_DEVICES GPUs (a GB200 NVL72 rack has 72); the
+ * machine segment and every table of the machine are sized from the
+ * topology's own count, not from this bound. */
+#define CUEMU_PROC_HOST 127
+#define CUEMU_NPROC 128
+#define CUEMU_MAX_DEVICES CUEMU_PROC_HOST
+__extension__ typedef unsigned __int128 cuemu_procmask;
+/* The lowest processor of m at or above from, or -1: a loop over a mask
+ * costs its set bits, not the width. */
+static inline int cuemu_mask_next(cuemu_procmask m, int from)
+{
+	uint64_t lo, hi;
+
+	if (from < 0 || from >= CUEMU_NPROC)
+		return -1;
+	m >>= from;
+	lo = (uint64_t)m;
+	hi = (uint64_t)(m >> 64);
+	if (lo)
+		return from + __builtin_ctzll(lo);
+	return hi ? from + 64 + __builtin_ctzll(hi) : -1;
+}
+/* How many processors m holds. */
+static inline int cuemu_mask_count(cuemu_procmask m)
+{
+	return __builtin_popcountll((uint64_t)m) +
+	       __builtin_popcountll((uint64_t)(m >> 64));
+}
+/* The processor after p of this process (its GPUs, then the host), or
+ * CUEMU_NPROC after the host: a loop over processors costs the machine's
+ * GPUs, not the width of a mask. */
+int cuemu_proc_next(int p);
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */

@@ -111,8 +111,9 @@ static int pick_src(cuemu_procmask holders, int dst)
 	int best = -1, p;
 	double bw = -1;
 
-	for (p = 0; p < CUEMU_NPROC; p++) {
-		if (!(holders & bit(p)) || p == dst)
+	for (p = cuemu_mask_next(holders, 0); p >= 0;
+	     p = cuemu_mask_next(holders, p + 1)) {
+		if (p == dst)
 			continue;
 		if (cuemu_link(p, dst)->gbps > bw) {
 			bw = cuemu_link(p, dst)->gbps;
@@ -148,7 +149,7 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 	char a[16], b[16];
 	int p;
 
-	for (p = 0; p < CUEMU_NPROC; p++) {
+	for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (mv->dropped[p] && p != CUEMU_PROC_HOST)
 			cuemu_mem_uncharge(p, mv->dropped[p]);
 		if (!mv->from[p])
@@ -265,7 +266,7 @@ static enum action decide(const struct mrange *r, int proc, bool write)
 	int pp = pref_proc(r);
 
 	if (r->holders & bit(proc))
-		return write && __builtin_popcount(r->holders) > 1 ?
+		return write && cuemu_mask_count(r->holders) > 1 ?
 		       ACT_COLLAPSE : ACT_NONE;
 	if (!r->holders)
 		return ACT_POPULATE;
@@ -302,7 +303,7 @@ static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
 {
 	int p;
 
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
+	for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
 		if (p != keep && (r->holders & bit(p)))
 			c->mv.dropped[p] += r->end - r->start;
 	r->holders &= bit(keep);
@@ -587,7 +588,7 @@ CUresult cuemu_managed_free(struct cuemu_alloc *a)
 	st = a->priv;
 	cuemu_va_remove(a);
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		for (p = 0; p < CUEMU_PROC_HOST; p++)
+		for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
 			if (r->holders & bit(p))
 				cuemu_mem_uncharge(p, r->end - r->start);
 	cuemu_unlock();
@@ -650,15 +651,15 @@ static void collapse_fn(struct mrange *r, struct advice *ad)
 {
 	int keep, pp = pref_proc(r), p;
 
-	if (__builtin_popcount(r->holders) < 2)
+	if (cuemu_mask_count(r->holders) < 2)
 		return;
 	if (pp >= 0 && (r->holders & bit(pp)))
 		keep = pp;
 	else if (r->holders & bit(CUEMU_PROC_HOST))
 		keep = CUEMU_PROC_HOST;
 	else
-		keep = __builtin_ctz(r->holders);
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
+		keep = cuemu_mask_next(r->holders, 0);
+	for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
 		if (p != keep && (r->holders & bit(p)))
 			ad->mv.dropped[p] += r->end - r->start;
 	r->holders = bit(keep);
@@ -709,7 +710,7 @@ static bool advice_kept(const struct mrange *r, const struct advice *ad)
 	case CU_MEM_ADVISE_SET_READ_MOSTLY:
 		return r->read_mostly;
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
-		return !r->read_mostly && __builtin_popcount(r->holders) < 2;
+		return !r->read_mostly && cuemu_mask_count(r->holders) < 2;
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
 		return loc_same(r->pref, ad->loc) && !r->pinned &&
 		       !(ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
@@ -772,7 +773,7 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "out of host memory for the range model");
 	}
-	for (q = 0; q < CUEMU_PROC_HOST; q++)
+	for (q = 0; q < CUEMU_PROC_HOST; q = cuemu_proc_next(q))
 		if (ad.mv.dropped[q])
 			cuemu_mem_uncharge(q, ad.mv.dropped[q]);
 	if (what == CU_MEM_ADVISE_UNSET_READ_MOSTLY && !kept)
@@ -841,7 +842,7 @@ static void prefetch_fn(struct mrange *r, void *arg)
 		int p;
 		if (!has)
 			c->mv.from[pick_src(r->holders, c->dst)] += n;
-		for (p = 0; p < CUEMU_PROC_HOST; p++)
+		for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
 			if (p != c->dst && (r->holders & bit(p)))
 				c->mv.dropped[p] += n;
 		r->holders = bit(c->dst);
@@ -1020,7 +1021,7 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
 		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
 
-		for (p = 0; p < CUEMU_NPROC; p++)
+		for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 			if (r->holders & bit(p))
 				g->bytes[p] += n;
 		if (first) {
@@ -1177,7 +1178,7 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
 			continue;
 		for (i = 0; i < cnt; i++)
-			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
+			if (status[i] >= 0 && status[i] < cuemu_numa_count())
 				node_bytes[status[i]] += (b - a) / cnt;
 	}
 }

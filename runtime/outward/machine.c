@@ -33,7 +33,7 @@ static json_t *links_json(int from, json_t *peers)
 	json_t *links = json_object();
 	char w[16];
 
-	for (int to = 0; to < CUEMU_NPROC; to++) {
+	for (int to = 0; to < CUEMU_NPROC; to = cuemu_proc_next(to)) {
 		const struct cuemu_link *l;
 
 		if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
