@@ -374,8 +374,19 @@ static int resolve_devices(char **comps, int n, struct node *out)
 			json_array_append_new(names, json_string(name));
 		}
 		json_array_append_new(names, json_string("cpu"));
+		json_array_append_new(names, json_string("memory_model"));
 		json_decref(m);
 		return make_dir_node(out, names, getuid());
+	}
+	if (!strcmp(comps[0], "memory_model")) {
+		if (n > 1)
+			return -ENOTDIR;
+		if (!(m = cufs_machine_part(INT_MIN, &err)))
+			return -err;
+		rc = make_file_node(out, cufs_render(json_object_get(m,
+				    "memory_model")), getuid());
+		json_decref(m);
+		return rc;
 	}
 	if (!strcmp(comps[0], "cpu"))
 		part = -1;

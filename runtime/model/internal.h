@@ -129,7 +129,7 @@ uint64_t cuemu_next_id(void);
 struct cuemu_link {
 	double gbps;      /* bandwidth, GB/s (1e9 bytes/s) */
 	uint64_t lat_ns;  /* latency per transfer */
-	int kind;         /* 0 none, 1 nvlink, 2 pcie, 3 host-local */
+	int kind;         /* 0 none, 1 nvlink, 2 pcie, 3 host-local, 4 c2c */
 };
 
 struct cuemu_device_info {
@@ -173,6 +173,9 @@ int cuemu_numa_count(void);            /* host NUMA nodes (libnuma) */
 bool cuemu_numa_valid(int node);
 uint64_t cuemu_numa_total(int node);    /* bytes, from libnuma */
 const char *cuemu_machine_name(void);   /* the topology's name */
+/* The machine's unified-memory paradigm, as cuemu-topology(5) names it:
+ * "software-coherent", "hmm" or "hardware-coherent". */
+const char *cuemu_machine_paradigm(void);
 /* The machine's own name, as CUEMU_MACHINE gives it ("cuemu" unset). */
 const char *cuemu_machine_id(void);
 /* Link between two processors (GPU index or CUEMU_PROC_HOST). */

@@ -277,7 +277,7 @@ static int valid_name(const char *name)
 static int load_topology(struct cuemu_topology *t)
 {
 	const char *path = getenv("CUEMU_TOPOLOGY");
-	char err[512];
+	char err[512], file[4200];
 
 	if (!path || !*path) {
 		if (cuemu_topology_default(t) == 0)
@@ -285,7 +285,14 @@ static int load_topology(struct cuemu_topology *t)
 		cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for the topology");
 		return -1;
 	}
-	if (cuemu_topology_load(path, t, err, sizeof err) < 0) {
+	if (cuemu_topology_find(path, file, sizeof file) < 0) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: '%s' is "
+			   "no file and no shipped topology (%s)", path,
+			   cuemu_topology_dir());
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		return -1;
+	}
+	if (cuemu_topology_load(file, t, err, sizeof err) < 0) {
 		fprintf(stderr, "cuemu: topology rejected: %s\n", err);
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: %s", err);
 		return -1;
@@ -813,6 +820,11 @@ const char *cuemu_machine_id(void)
 	if (seg_name[0] == '/')
 		return seg_name + 1;
 	return m && *m ? m : "cuemu";
+}
+
+const char *cuemu_machine_paradigm(void)
+{
+	return seg ? cuemu_paradigm_name(topo.paradigm) : "";
 }
 
 const char *cuemu_machine_name(void)

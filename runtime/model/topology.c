@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <numa.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,3 +517,65 @@ void cuemu_topology_stamp(struct cuemu_topology *t, const char *machine)
 	}
 }
 
+
+/* ---------------------------------------------------------------- shipped */
+
+const char *cuemu_topology_dir(void)
+{
+	const char *d = getenv("CUEMU_TOPOLOGY_DIR");
+
+	return d && *d ? d : CUEMU_TOPOLOGY_DATADIR;
+}
+
+int cuemu_topology_find(const char *name, char *file, size_t len)
+{
+	struct stat st;
+
+	if (strchr(name, '/') || stat(name, &st) == 0) {
+		snprintf(file, len, "%s", name);
+		return 0;
+	}
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' &&
+		    *c != '.')
+			return -1;
+	if ((size_t)snprintf(file, len, "%s/%s.json", cuemu_topology_dir(),
+			     name) >= len || stat(file, &st) != 0)
+		return -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- paradigms */
+
+const char *cuemu_paradigm_name(int paradigm)
+{
+	static const char *const n[] = {
+		[CUEMU_SOFTWARE_COHERENT] = "software-coherent",
+		[CUEMU_HMM] = "hmm",
+		[CUEMU_HARDWARE_COHERENT] = "hardware-coherent",
+	};
+
+	return paradigm >= 0 && paradigm <= CUEMU_HARDWARE_COHERENT ?
+	       n[paradigm] : NULL;
+}
+
+void cuemu_topology_paradigm(struct cuemu_topology *t)
+{
+	bool hmm = t->paradigm != CUEMU_SOFTWARE_COHERENT;
+	bool hw = t->paradigm == CUEMU_HARDWARE_COHERENT;
+
+	for (int d = 0; d < t->ndev; d++) {
+		int *a = t->dev[d].attrs;
+
+		/* The Guide's table of the paradigms: pageable memory is
+		 * the GPU's to access with HMM or hardware coherence; only
+		 * the latter goes through the host's page tables, lets the
+		 * CPU reach managed memory on the GPU directly and has
+		 * native host atomics. */
+		a[CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS] = hmm;
+		a[CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES] = hw;
+		a[CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST] = hw;
+		a[CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED] = hw;
+		a[CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS] = 1;
+	}
+}

@@ -23,6 +23,7 @@ struct cuemu_topology {
 	uint64_t gpu_fault_ns;              /* service time of one GPU fault */
 	uint64_t cpu_fault_ns;              /* service time of one CPU fault */
 	struct cuemu_rate copy[CUEMU_RATE__COUNT]; /* plain copies, by kind */
+	int paradigm;                       /* enum cuemu_paradigm */
 	struct cuemu_device_info *dev;
 	uint64_t *numa_total;
 	struct cuemu_link *link;
@@ -41,6 +42,16 @@ static inline struct cuemu_link *cuemu_topo_link(const struct cuemu_topology *t,
 	return &t->link[cuemu_topo_proc(t, from) * (t->ndev + 1) +
 			cuemu_topo_proc(t, to)];
 }
+
+/* How the GPUs and the CPU share memory (the CUDA Programming Guide,
+ * Unified Memory): without HMM (software-coherent, the default), with
+ * HMM, or hardware-coherent (Grace Hopper, Grace Blackwell). */
+enum cuemu_paradigm {
+	CUEMU_SOFTWARE_COHERENT,
+	CUEMU_HMM,
+	CUEMU_HARDWARE_COHERENT,
+};
+const char *cuemu_paradigm_name(int paradigm);
 
 /* Gives t's arrays back; t is then empty (no devices). */
 void cuemu_topology_free(struct cuemu_topology *t);
@@ -71,6 +82,16 @@ int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
  * every time it is made, different between machines (machine.c, when it
  * makes the segment). */
 void cuemu_topology_stamp(struct cuemu_topology *t, const char *machine);
+/* The directory of the shipped topologies (CUEMU_TOPOLOGY_DIR, else the
+ * installed $(datadir)/cuemu/topologies). */
+const char *cuemu_topology_dir(void);
+/* The file CUEMU_TOPOLOGY or --topology names: a path as it is (it has a
+ * '/' or names a file), else a shipped topology's name (NAME.json in
+ * cuemu_topology_dir()). 0 with the path in file, or -1. */
+int cuemu_topology_find(const char *name, char *file, size_t len);
+/* Gives every device the attributes that differ between paradigms, as
+ * the Programming Guide says t's paradigm has them. */
+void cuemu_topology_paradigm(struct cuemu_topology *t);
 /* Name of a device attribute as the topology file spells it, or NULL;
  * and the attribute of a name, or -1. */
 const char *cuemu_attr_name(int attr);

@@ -239,7 +239,8 @@ static int parse_devices(struct parse *p, struct cuemu_topology *t, json_t *root
 	return 0;
 }
 
-static const char *const link_kinds[] = { "none", "nvlink", "pcie", "local", NULL };
+static const char *const link_kinds[] = { "none", "nvlink", "pcie", "local",
+					   "c2c", NULL };
 
 static int parse_link(struct parse *p, json_t *o, const char *field,
 		      struct cuemu_link *l)
@@ -260,7 +261,8 @@ static int parse_link(struct parse *p, json_t *o, const char *field,
 			if (json_is_string(v) && !strcmp(json_string_value(v), link_kinds[i]))
 				k = i;
 		if (k < 0)
-			return reject(p, field, "kind must be none, nvlink, pcie or local");
+			return reject(p, field, "kind must be none, nvlink, pcie, "
+				      "local or c2c");
 		l->kind = k;
 	}
 	if ((v = json_object_get(o, "gbps"))) {
@@ -483,7 +485,8 @@ static int parse_copies(struct parse *p, struct cuemu_topology *t,
  * root's fields over the built-in default. Consumes root. */
 static int parse_root(struct parse *p, json_t *root, struct cuemu_topology *t)
 {
-	static const char *const keys[] = { "name", "numa_nodes", "devices",
+	static const char *const keys[] = { "name", "memory_model",
+					    "numa_nodes", "devices",
 					    "device_count", "links", "faults",
 					    "copies", NULL };
 	json_t *v;
@@ -502,8 +505,21 @@ static int parse_root(struct parse *p, json_t *root, struct cuemu_topology *t)
 		}
 		snprintf(t->name, sizeof t->name, "%s", json_string_value(v));
 	}
+	if ((v = json_object_get(root, "memory_model"))) {
+		t->paradigm = -1;
+		for (int m = 0; cuemu_paradigm_name(m); m++)
+			if (json_is_string(v) &&
+			    !strcmp(json_string_value(v), cuemu_paradigm_name(m)))
+				t->paradigm = m;
+		if (t->paradigm < 0) {
+			reject(p, "memory_model", "must be software-coherent, "
+			       "hmm or hardware-coherent");
+			goto out;
+		}
+	}
 	if (parse_numa(p, t, root) < 0 ||
-	    parse_devices(p, t, root) < 0 || parse_links(p, t, root) < 0 ||
+	    parse_devices(p, t, root) < 0 ||
+	    (cuemu_topology_paradigm(t), 0) || parse_links(p, t, root) < 0 ||
 	    parse_faults(p, t, root) < 0 || parse_copies(p, t, root) < 0 ||
 	    cuemu_topology_check(t, p->path, p->err, p->errlen) < 0)
 		goto out;
@@ -571,7 +587,7 @@ static int check_link(struct parse *p, const struct cuemu_link *l, int a,
 	char f[64];
 
 	snprintf(f, sizeof f, "links[%d][%d]", a, b);
-	if (l->kind < 0 || l->kind > 3)
+	if (l->kind < 0 || l->kind > 4)
 		return reject(p, f, "kind %d is not a link kind", l->kind);
 	/* 0 (no link) or what the parser takes: a bandwidth near zero makes
 	 * a copy's cost overflow. */
@@ -632,6 +648,26 @@ static int check_device(struct parse *p, const struct cuemu_topology *t,
 	return 0;
 }
 
+/* A device's attributes say the machine's paradigm, as it was made. */
+static int check_paradigm(struct parse *p, const struct cuemu_topology *t,
+			  int d)
+{
+	const int *a = t->dev[d].attrs;
+	bool hmm = t->paradigm != CUEMU_SOFTWARE_COHERENT;
+	bool hw = t->paradigm == CUEMU_HARDWARE_COHERENT;
+	char f[64];
+
+	snprintf(f, sizeof f, "devices[%d].attributes", d);
+	if (a[CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS] != hmm ||
+	    a[CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES]
+	    != hw ||
+	    a[CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST] != hw)
+		return reject(p, f, "pageable and host access attributes are "
+			      "not those of a %s machine",
+			      cuemu_paradigm_name(t->paradigm));
+	return 0;
+}
+
 /* Two GPUs are told apart by their UUIDs and their PCI addresses, as
  * CUDA_VISIBLE_DEVICES and cuDeviceGetByPCIBusId tell them (a UUID not
  * yet stamped, all zero, is not compared). */
@@ -678,8 +714,12 @@ int cuemu_topology_check(const struct cuemu_topology *t, const char *what,
 			      t->nnuma, CUEMU_NUMA_LIMIT);
 	if (!t->dev || !t->link || !t->numa_total)
 		return reject(&p, "(top)", "no tables");
+	if (!cuemu_paradigm_name(t->paradigm))
+		return reject(&p, "memory_model", "%d is not a paradigm",
+			      t->paradigm);
 	for (int d = 0; d < t->ndev; d++)
-		if (check_device(&p, t, d) < 0 || check_distinct(&p, t, d) < 0)
+		if (check_device(&p, t, d) < 0 || check_distinct(&p, t, d) < 0 ||
+		    check_paradigm(&p, t, d) < 0)
 			return -1;
 	for (int a = 0; a <= t->ndev; a++)
 		for (int b = 0; b <= t->ndev; b++)

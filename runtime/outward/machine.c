@@ -13,9 +13,10 @@
 
 static const char *link_kind(int kind)
 {
-	static const char *const k[] = { "none", "nvlink", "pcie", "local" };
+	static const char *const k[] = { "none", "nvlink", "pcie", "local",
+					 "c2c" };
 
-	return kind >= 0 && kind < 4 ? k[kind] : "unknown";
+	return kind >= 0 && kind < 5 ? k[kind] : "unknown";
 }
 
 static json_t *counters_json(int proc)
@@ -111,9 +112,10 @@ char *cuemuMachineJson(void)
 	devs = json_array();
 	for (int d = 0; d < cuemu_device_count(); d++)
 		json_array_append_new(devs, device_json(d));
-	return text_of(json_pack("{s:s,s:s,s:o,s:o}", "name",
+	return text_of(json_pack("{s:s,s:s,s:s,s:o,s:o}", "name",
 				 cuemu_machine_name(), "machine",
-				 cuemu_machine_id(), "devices", devs,
+				 cuemu_machine_id(), "memory_model",
+				 cuemu_machine_paradigm(), "devices", devs,
 				 "cpu", cpu_json()));
 }
 
