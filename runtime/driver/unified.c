@@ -21,9 +21,11 @@
  * SYNC_MEMOPS or aggregating a range's attributes; advice and prefetch take
  * it in the model (model/managed.h).
  */
+#include "driver/driver.h"
 #include "model/managed.h"
 #include "model/pool.h"
 #include "model/vmm.h"
+#include "model/ipc.h"
 
 #include <string.h>
 
@@ -46,6 +48,7 @@ struct pinfo {
 	                          * when it was made */
 	bool on_device;          /* the bytes are device memory */
 	bool reachable;          /* the current device can address it */
+	bool host_pool;          /* a block of a HOST or HOST_NUMA pool */
 	bool sync_memops;
 	CUmemoryPool pool;
 	unsigned long long handle_types;
@@ -120,8 +123,31 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 	pi->sync_memops = a->sync_memops;
 }
 
+/* A pool block (probes/results/ptrsweep.txt): mapped with its pool's
+ * chunk, exportable as the pool is; a block of a pool on the host is a
+ * device pointer only to a device the pool gives access, has the
+ * allocating device's ordinal and, as the real driver answers, a range
+ * start of 0. */
+static void snap_pool(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
+{
+	CUmemoryPool p = cuemu_pool_of(a);
+
+	pi->pool = p;
+	cuemu_pool_block_chunk(a, &pi->map_base, &pi->map_size);
+	if (!cuemu_pool_imported(p))
+		pi->handle_types = cuemu_pool_props(p)->handleTypes;
+	if (a->device >= 0)
+		return;
+	pi->host_pool = true;
+	pi->device = a->ctx ? cuemu_ctx_device(a->ctx) : curdev;
+	pi->reachable = curdev >= 0 && cuemu_pool_access(p, curdev) !=
+		CU_MEM_ACCESS_FLAGS_PROT_NONE;
+}
+
 static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 {
+	struct cuemu_ipc_view iv;
+
 	pi->known = true;
 	pi->range_base = pi->map_base = a->base;
 	pi->range_size = a->size;
@@ -130,6 +156,10 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->map_size = a->kind == CUEMU_KIND_REGISTERED ? a->size :
 		CUEMU_ALIGN_UP(a->size, CUEMU_GRANULARITY);
 	pi->id = pi->block_id = a->id;
+	/* An opened IPC mapping answers the exporter's buffer id
+	 * (probes/results/share.txt, imp.attr_buffer_id). */
+	if (cuemu_ipc_view(a, &iv))
+		pi->id = iv.exporter_id;
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;
@@ -137,12 +167,18 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	 * memory: the driver reports MEMORY_TYPE host for it
 	 * (probes/results/pool.txt, pool.host_numa.memtype). */
 	pi->on_device = a->kind == CUEMU_KIND_DEVICE ||
+			a->kind == CUEMU_KIND_IPC ||
 			(a->kind == CUEMU_KIND_POOL && a->device >= 0);
 	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
 			(curdev >= 0 && (a->device == curdev ||
 					 cuemu_peer_enabled(curdev, a->device)));
+	pi->pool = cuemu_pool_of(a); /* managed pools' blocks too */
+	if (pi->pool && a->kind == CUEMU_KIND_MANAGED) {
+		pi->ctx = NULL;
+		cuemu_pool_block_chunk(a, &pi->map_base, &pi->map_size);
+	}
 	if (a->kind == CUEMU_KIND_POOL)
-		pi->pool = cuemu_pool_of(a);
+		snap_pool(curdev, a, pi);
 	pi->access = a->kind == CUEMU_KIND_REGISTERED &&
 		(a->flags & CU_MEMHOSTREGISTER_READ_ONLY) ?
 		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
@@ -208,7 +244,8 @@ static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
 		*v = p;
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		if (pi->on_device)
+		/* VMM memory has no host pointer, even on the host. */
+		if (pi->on_device || pi->kind == CUEMU_KIND_RESERVATION)
 			return CUDA_ERROR_INVALID_VALUE;
 		*v = p;
 		break;
@@ -231,7 +268,7 @@ static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
 		*v = plain;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-		*v = pi->range_base;
+		*v = pi->host_pool ? 0 : pi->range_base;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
 		*v = pi->range_size;
@@ -544,8 +581,8 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 /* ------------------------------------------------------------ prefetch */
 
 /* The processor (and host node, or -1) a prefetch to loc brings data to;
- * a host location reads back with id 0. */
-static CUresult prefetch_target(CUmemLocation *loc, int *dst, int *node)
+ * a host location reads back with id 0 (driver.h). */
+CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node)
 {
 	*node = -1;
 	switch (loc->type) {
@@ -591,7 +628,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
 	if (flags != 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "flags must be 0, not 0x%x", flags);
-	if ((r = prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
+	if ((r = cuemu_prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;

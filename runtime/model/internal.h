@@ -49,6 +49,9 @@
 #define CUEMU_PROC_HOST 127
 #define CUEMU_NPROC 128
 #define CUEMU_MAX_DEVICES CUEMU_PROC_HOST
+/* The most NUMA nodes a machine may have: Linux's own bound
+ * (MAX_NUMNODES at the largest NODES_SHIFT, 10). */
+#define CUEMU_NUMA_LIMIT 1024
 __extension__ typedef unsigned __int128 cuemu_procmask;
 /* The lowest processor of m at or above from, or -1: a loop over a mask
  * costs its set bits, not the width. */
@@ -243,6 +246,11 @@ bool cuemu_mem_charge(int dev, uint64_t bytes);
  * as the real driver does (probes/results/oversub.txt). Lock held. */
 bool cuemu_mem_charge_evicting(int dev, uint64_t bytes);
 void cuemu_mem_uncharge(int dev, uint64_t bytes);
+/* One half of an uncharge, for memory another process still maps (legacy
+ * IPC, model/ipc.c): row, this process's share of the device's use, when
+ * it frees memory an importer holds; total, the device's use, when the
+ * last importer lets go of memory its exporter freed. */
+void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row);
 uint64_t cuemu_mem_used(int dev);
 
 /* Machine-wide per-device counters (shown under /cu/devices/gpuN/counters).
@@ -358,6 +366,11 @@ uint64_t cuemu_stream_now(CUstream s);
 /* The host was busy with an operation until model time ns (staging a
  * pageable copy): its clock is at least that from now on. */
 void cuemu_host_busy_until(uint64_t ns);
+/* The calling thread spent ns of model time on its own (its CPU faults):
+ * its clock, and what it enqueues from now on, move on by that much. */
+void cuemu_host_advance(uint64_t ns);
+/* The calling thread's model time. */
+uint64_t cuemu_host_now(void);
 CUresult cuemu_stream_sync(CUstream s);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);

@@ -832,6 +832,26 @@ const char *cuemu_machine_name(void)
 	return seg ? topo.name : "";
 }
 
+/* The timing model's parameters before there is a machine (a unit test of
+ * a mechanism): the built-in ones. Global because cuemu_uvm() hands out a
+ * pointer to them; written once. */
+static struct cuemu_uvm uvm_builtin_params;
+
+static void uvm_builtin(void)
+{
+	cuemu_uvm_default(&uvm_builtin_params);
+}
+
+const struct cuemu_uvm *cuemu_uvm(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (seg)
+		return &topo.uvm;
+	pthread_once(&once, uvm_builtin);
+	return &uvm_builtin_params;
+}
+
 const struct cuemu_link *cuemu_link(int from, int to)
 {
 	static const struct cuemu_link none;
@@ -1012,6 +1032,19 @@ void cuemu_mem_uncharge(int ordinal, uint64_t bytes)
 		return;
 	sub_sat(&s_used[dev], bytes);
 	if (row_still_mine())
+		sub_sat(&row_used(my_row)[dev], bytes);
+}
+
+void cuemu_mem_uncharge_part(int ordinal, uint64_t bytes, bool total,
+			     bool row)
+{
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0)
+		return;
+	if (total)
+		sub_sat(&s_used[dev], bytes);
+	if (row && my_row >= 0 && row_still_mine())
 		sub_sat(&row_used(my_row)[dev], bytes);
 }
 

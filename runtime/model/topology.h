@@ -8,10 +8,7 @@
 #define CUEMU_TOPOLOGY_H
 
 #include "model/internal.h"
-
-/* The most NUMA nodes a topology may have: Linux's own bound
- * (MAX_NUMNODES at the largest NODES_SHIFT, 10). */
-#define CUEMU_NUMA_LIMIT 1024
+#include "model/uvm.h"
 
 /* A topology owns its arrays, sized from its counts: ndev devices, nnuma
  * host NUMA nodes, (ndev + 1)^2 links with the host last (cuemu_topo_link
@@ -23,6 +20,8 @@ struct cuemu_topology {
 	uint64_t gpu_fault_ns;              /* service time of one GPU fault */
 	uint64_t cpu_fault_ns;              /* service time of one CPU fault */
 	struct cuemu_rate copy[CUEMU_RATE__COUNT]; /* plain copies, by kind */
+	/* the timing model of managed memory ("uvm") */
+	struct cuemu_uvm uvm;
 	int paradigm;                       /* enum cuemu_paradigm */
 	struct cuemu_device_info *dev;
 	uint64_t *numa_total;

@@ -28,6 +28,10 @@ char *cuemuMachineJson(void);
  * {"error":"..."} for a device that does not exist or a machine that
  * cannot be attached. The caller frees it. */
 char *cuemuDeviceJson(int index);
+/* The machine without its parts: {"name", "machine", "memory_model",
+ * "device_count"}, or {"error":...}: what a listing of devices/ needs,
+ * at no cost per device. The caller frees it. */
+char *cuemuMachineSummaryJson(void);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 

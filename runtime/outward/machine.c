@@ -119,6 +119,17 @@ char *cuemuMachineJson(void)
 				 "cpu", cpu_json()));
 }
 
+char *cuemuMachineSummaryJson(void)
+{
+	if (cuemu_machine_attach() < 0)
+		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+	return text_of(json_pack("{s:s,s:s,s:s,s:i}", "name",
+				 cuemu_machine_name(), "machine",
+				 cuemu_machine_id(), "memory_model",
+				 cuemu_machine_paradigm(), "device_count",
+				 cuemu_device_count()));
+}
+
 /* One device's part alone: a read of devices/gpu0/total_memory pays for
  * gpu0, not for every device and the host's NUMA nodes (whose free memory
  * the kernel gives through sysfs, the costly part). */
