@@ -285,7 +285,8 @@ static void move_to(struct fault_ctx *c, struct mrange *r, int to)
 
 	if (!(r->holders & bit(to)))
 		c->mv[to].from[pick_src(r->holders, to)] += n;
-	for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
+	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+	     p = cuemu_mask_next(r->holders, p + 1))
 		if (p != to && (r->holders & bit(p)))
 			c->mv[to].dropped[p] += n;
 	r->holders = bit(to);
@@ -582,7 +583,8 @@ void mg_delete(struct cuemu_alloc *a)
 	int p;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (r->holders & bit(p))
 				cuemu_mem_uncharge(p, r->end - r->start);
 	fault_unwatch(a->base);
@@ -686,7 +688,8 @@ static void collapse_fn(struct mrange *r, struct advice *ad)
 		keep = CUEMU_PROC_HOST;
 	else
 		keep = cuemu_mask_next(r->holders, 0);
-	for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
+	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+	     p = cuemu_mask_next(r->holders, p + 1))
 		if (p != keep && (r->holders & bit(p)))
 			ad->mv.dropped[p] += r->end - r->start;
 	r->holders = bit(keep);
@@ -876,7 +879,8 @@ static void prefetch_fn(struct mrange *r, void *arg)
 		int p;
 		if (!has)
 			c->mv.from[pick_src(r->holders, c->dst)] += n;
-		for (p = 0; p < CUEMU_PROC_HOST; p = cuemu_proc_next(p))
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (p != c->dst && (r->holders & bit(p)))
 				c->mv.dropped[p] += n;
 		r->holders = bit(c->dst);

@@ -49,7 +49,8 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
 		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
 
-		for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (r->holders & bit(p))
 				g->bytes[p] += n;
 		if (first) {
