@@ -276,7 +276,16 @@ static void uuids(void)
 	expect(s, CUDA_SUCCESS, 1, one, "what follows a whole UUID ignored");
 	snprintf(s, sizeof s, "MIG-%s", uuid[1] + 4);
 	expect(s, CUDA_SUCCESS, 1, one, "MIG- with the GPU's UUID");
-	expect(uuid[1] + 4, CUDA_ERROR_NO_DEVICE, 0, NULL, "without GPU-");
+	/* Without GPU- a UUID is read as an index, as any entry is: its
+	 * leading digits, if any, are the index (the real driver's GPU,
+	 * 056039a2-..., read as 56039: out of range). */
+	snprintf(s, sizeof s, "d%.7s%s", uuid[1] + 5, uuid[1] + 12);
+	expect(s, CUDA_ERROR_NO_DEVICE, 0, NULL,
+	       "a UUID without GPU- that starts with a letter");
+	snprintf(s, sizeof s, "3%s", uuid[1] + 12);
+	both[0] = 3;
+	expect(s, CUDA_SUCCESS, 1, both,
+	       "what starts with 3 and no further digit: index 3");
 	snprintf(s, sizeof s, "gpu-%s", uuid[1] + 4);
 	expect(s, CUDA_ERROR_NO_DEVICE, 0, NULL, "gpu- in small letters");
 	expect("GPU-", CUDA_ERROR_NO_DEVICE, 0, NULL, "an empty UUID");
