@@ -68,8 +68,11 @@ static struct cuemu_topology topo;
 
 /* How long the process-table lock is waited for: a lock word that another
  * process scribbled on (or a holder stopped for ever) must end in an error,
- * never a hang. */
+ * never a hang. One holder keeping it SEG_LOCK_TIMEOUT_S is stuck; a lock
+ * that changes hands meanwhile is only busy (hundreds of processes
+ * starting at once) and is waited for up to SEG_LOCK_BUSY_S. */
 #define SEG_LOCK_TIMEOUT_S 2
+#define SEG_LOCK_BUSY_S 60
 
 /* The shm name of the attached segment, for messages. */
 static char seg_name[256];
@@ -123,29 +126,46 @@ static int lock_owner(const pthread_mutex_t *m)
 	return m->__data.__owner;
 }
 
-/* Takes the process-table lock within SEG_LOCK_TIMEOUT_S. false, with a
- * message saying why, when it cannot be had. */
+/* Takes the process-table lock: false, with a message saying why, when
+ * one holder keeps it SEG_LOCK_TIMEOUT_S, or it stays busy for
+ * SEG_LOCK_BUSY_S. */
 static bool seg_lock(void)
 {
-	struct timespec until;
-	int rc;
+	struct timespec until, t0, t;
+	int rc, owner, was = lock_owner(&seg->lock);
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += SEG_LOCK_TIMEOUT_S;
-	rc = pthread_mutex_timedlock(&seg->lock, &until);
-	if (rc == EOWNERDEAD) {
-		pthread_mutex_consistent(&seg->lock);
-		return true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += SEG_LOCK_TIMEOUT_S;
+		rc = pthread_mutex_timedlock(&seg->lock, &until);
+		if (rc == EOWNERDEAD) {
+			pthread_mutex_consistent(&seg->lock);
+			return true;
+		}
+		if (rc == 0)
+			return true;
+		owner = lock_owner(&seg->lock);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		/* Released or taken by another meanwhile: busy, not stuck. */
+		if (rc != ETIMEDOUT || (owner != 0 && owner == was) ||
+		    t.tv_sec - t0.tv_sec >= SEG_LOCK_BUSY_S)
+			break;
+		was = owner;
 	}
-	if (rc == 0)
-		return true;
-	cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: its "
-		   "process-table lock was not released within %d s (held by "
-		   "thread %d%s): remove /dev/shm%s if no process of the "
-		   "machine is running", seg_name, SEG_LOCK_TIMEOUT_S,
-		   lock_owner(&seg->lock),
-		   kill(lock_owner(&seg->lock), 0) < 0 && errno == ESRCH ?
-		   ", which does not exist" : "", seg_name);
+	if (owner == 0 || owner != was)
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock stayed busy for %d s (%s)",
+			   seg_name, SEG_LOCK_BUSY_S, rc == ETIMEDOUT ?
+			   "too many processes starting at once" : strerror(rc));
+	else
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock was not released within %d s "
+			   "(held by thread %d%s): remove /dev/shm%s if no "
+			   "process of the machine is running", seg_name,
+			   SEG_LOCK_TIMEOUT_S, owner,
+			   kill(owner, 0) < 0 && errno == ESRCH ?
+			   ", which does not exist" : "", seg_name);
 	return false;
 }
 
@@ -815,6 +835,24 @@ static bool row_still_mine(void)
 	return false;
 }
 
+/* A process without a row cannot be charged, so what it asks for is
+ * refused: said once on stderr, whatever the caller says after. false. */
+static bool say_table_full(void)
+{
+	static bool said;
+	int n = 0;
+
+	for (int i = 0; i < SEG_PROCS; i++)
+		n += __atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) != 0;
+	if (n < SEG_PROCS || __atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		return false;
+	fprintf(stderr, "cuemu: machine segment %s: its process table is full "
+		"(%d processes hold rows): device memory for process %d cannot "
+		"be counted, so it is refused\n", seg_name, SEG_PROCS,
+		(int)getpid());
+	return false;
+}
+
 bool cuemu_mem_charge(int dev, uint64_t bytes)
 {
 	if (!seg || dev < 0 || dev >= topo.ndev)
@@ -830,7 +868,7 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 			my_row = claim_row();
 		pthread_mutex_unlock(&attach_lock);
 		if (my_row < 0)
-			return false;
+			return say_table_full();
 	}
 	if (!try_charge(dev, bytes)) {
 		/* A dead process may still hold what we need. */

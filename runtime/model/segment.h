@@ -11,8 +11,9 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-#define SEG_VERSION 1
-#define SEG_PROCS 256
+/* Version 2: 4096 rows, room for a thousand processes and more. */
+#define SEG_VERSION 2
+#define SEG_PROCS 4096
 
 struct seg_proc {
 	int32_t pid;          /* 0: free */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/segment.h"
@@ -53,6 +54,43 @@ static int forge(pid_t pid, uint32_t uid, uint64_t start)
 	__atomic_add_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
 	return i;
+}
+
+/* Every free row taken by a live process (the parent): a new process's
+ * allocation is refused, and says why on stderr. */
+static void table_full(void)
+{
+	int forged[SEG_PROCS], n = 0, fds[2], st = -1;
+	char msg[512] = "";
+	CUdeviceptr p;
+	ssize_t got;
+	pid_t child;
+
+	while (n < SEG_PROCS && (forged[n] = forge(getppid(), getuid(),
+			cuemu_proc_start_time(getppid()))) >= 0)
+		n++;
+	ok(n > 1000, "the table has room for a thousand processes (%d free)", n);
+	if (pipe(fds) < 0 || (child = fork()) < 0) {
+		ok(0, "pipe and fork");
+		return;
+	}
+	if (child == 0) {
+		dup2(fds[1], 2);
+		_exit(cuMemAlloc(&p, 1 << 20) == CUDA_ERROR_OUT_OF_MEMORY ? 0 : 1);
+	}
+	close(fds[1]);
+	got = read(fds[0], msg, sizeof msg - 1);
+	msg[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	waitpid(child, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "with the table full, a new process's allocation is refused");
+	ok(strstr(msg, "process table is full") != NULL,
+	   "and says why: %s", msg);
+	for (int i = 0; i < n; i++) {
+		memset(&s->procs[forged[i]], 0, sizeof s->procs[forged[i]]);
+		__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
+	}
 }
 
 int main(void)
@@ -119,5 +157,6 @@ int main(void)
 	ok(row >= 0 && row != mine && s->procs[row].used[0] == 1 << 20,
 	   "but a new row of its own");
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	table_full();
 	return done_testing();
 }
