@@ -216,8 +216,6 @@ static void reclaim_dead(void)
 		}
 		if (proc_alive(r))
 			continue;
-		for (int d = 0; d < topo.ndev; d++)
-			sub_sat(&seg->used[d], r->used[d]);
 		cuemu_debug("reclaimed machine row %d of dead pid %d", i, r->pid);
 		memset(r, 0, sizeof *r);
 	}
@@ -249,6 +247,10 @@ static int claim_row(void)
 		seg->procs[i].uid = getuid();
 		seg->procs[i].start = cuemu_proc_start_time(getpid());
 	}
+	if (row >= 0 && __atomic_load_n(&seg->rows_hi, __ATOMIC_RELAXED) <=
+	    (uint32_t)row)
+		__atomic_store_n(&seg->rows_hi, (uint32_t)row + 1,
+				 __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&seg->lock);
 	return row;
 }
@@ -800,18 +802,48 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 
 /* ---------------------------------------------------------------- accounting */
 
+/* The sum of a device's counts over the rows, saturating: the rows are
+ * outside input. Lock-free: every count is one word of one row, so a
+ * process killed anywhere leaves its row right, and a device's use is
+ * this sum, at most the device's size. */
+static uint64_t sum_rows(int dev)
+{
+	uint32_t n = __atomic_load_n(&seg->rows_hi, __ATOMIC_ACQUIRE);
+	uint64_t sum = 0, u;
+
+	if (n > SEG_PROCS)
+		n = SEG_PROCS;
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0)
+			continue;
+		u = __atomic_load_n(&seg->procs[i].used[dev], __ATOMIC_RELAXED);
+		sum = u > UINT64_MAX - sum ? UINT64_MAX : sum + u;
+	}
+	return sum;
+}
+
+/* Charges our row, then looks whether the device holds every row's
+ * count; if not, takes ours back. Two processes charging at once near a
+ * full device may both see the other's bytes and both be refused; never
+ * both admitted beyond the size. */
 static bool try_charge(int dev, uint64_t bytes)
 {
 	uint64_t total = topo.dev[dev].total;
-	uint64_t cur = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	uint64_t *mine = &seg->procs[my_row].used[dev];
+	uint64_t cur = __atomic_load_n(mine, __ATOMIC_RELAXED);
 
+	/* Never more in one row than the device has: such a row is corrupt
+	 * (row_valid), and another process would free it. */
 	do {
-		if (cur + bytes < cur || cur + bytes > total)
+		if (bytes > total || cur > total - bytes)
 			return false;
-	} while (!__atomic_compare_exchange_n(&seg->used[dev], &cur, cur + bytes,
-					      true, __ATOMIC_RELAXED,
+	} while (!__atomic_compare_exchange_n(mine, &cur, cur + bytes, true,
+					      __ATOMIC_SEQ_CST,
 					      __ATOMIC_RELAXED));
-	return true;
+	if (sum_rows(dev) <= total)
+		return true;
+	sub_sat(mine, bytes);
+	return false;
 }
 
 /* Whether our row is still ours: any member of the machine may have
@@ -876,7 +908,6 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 		if (!try_charge(dev, bytes))
 			return false;
 	}
-	__atomic_add_fetch(&seg->procs[my_row].used[dev], bytes, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -884,7 +915,6 @@ void cuemu_mem_uncharge(int dev, uint64_t bytes)
 {
 	if (!seg || dev < 0 || dev >= topo.ndev || my_row < 0)
 		return;
-	sub_sat(&seg->used[dev], bytes);
 	if (row_still_mine())
 		sub_sat(&seg->procs[my_row].used[dev], bytes);
 }
@@ -905,7 +935,7 @@ uint64_t cuemu_mem_used(int dev)
 	}
 	/* Never more than the device has, whatever was written there: the
 	 * callers subtract it from the total. */
-	used = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	used = sum_rows(dev);
 	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
 }
 

@@ -11,7 +11,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 2: 4096 rows, room for a thousand processes and more. */
+/* Version 2: 4096 rows, room for a thousand processes and more; a
+ * device's use is the sum over the rows. */
 #define SEG_VERSION 2
 #define SEG_PROCS 4096
 
@@ -30,7 +31,11 @@ struct segment {
 	pthread_mutex_t lock; /* process table */
 	struct cuemu_topology topo;
 	uint64_t next_id;
-	uint64_t used[CUEMU_MAX_DEVICES];
+	/* Rows ever claimed are below this (it only rises). A device's use
+	 * is the sum over the rows below it: a process killed between two
+	 * counts could leave a total and its row disagreeing for ever. */
+	uint32_t rows_hi;
+	uint32_t pad;
 	uint64_t counters[CUEMU_NPROC][CUEMU_CTR__COUNT];
 	struct seg_proc procs[SEG_PROCS];
 };

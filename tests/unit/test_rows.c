@@ -39,8 +39,7 @@ static int free_row(void)
 	return -1;
 }
 
-/* A row for pid as uid, holding 8 MiB of device 0, with the machine's
- * total charged to match. */
+/* A row for pid as uid, holding 8 MiB of device 0. */
 static int forge(pid_t pid, uint32_t uid, uint64_t start)
 {
 	int i = free_row();
@@ -51,9 +50,48 @@ static int forge(pid_t pid, uint32_t uid, uint64_t start)
 	s->procs[i].uid = uid;
 	s->procs[i].start = start;
 	s->procs[i].used[0] = 8 << 20;
-	__atomic_add_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
+	if (s->rows_hi <= (uint32_t)i)
+		s->rows_hi = (uint32_t)i + 1;
 	return i;
+}
+
+/* A process killed while it holds memory, and in the middle of
+ * allocating and freeing: what it held comes back whole, and nothing
+ * more. A device's use is the sum over the rows, so no moment of a kill
+ * leaves a total and a row disagreeing. */
+static void killed_holding(void)
+{
+	uint64_t base = used_now();
+	CUdeviceptr p, q;
+	int fds[2], st;
+	char c;
+	pid_t child;
+
+	if (pipe(fds) < 0 || (child = fork()) < 0) {
+		ok(0, "pipe and fork");
+		return;
+	}
+	if (child == 0) {
+		if (cuMemAlloc(&p, 3 << 20) == CUDA_SUCCESS &&
+		    cuMemAlloc(&q, 1 << 20) == CUDA_SUCCESS &&
+		    cuMemFree(q) == CUDA_SUCCESS)
+			(void)!write(fds[1], "r", 1);
+		for (;;) {
+			if (cuMemAlloc(&q, 1 << 20) == CUDA_SUCCESS)
+				cuMemFree(q);
+		}
+	}
+	close(fds[1]);
+	ok(read(fds[0], &c, 1) == 1, "a child holds 3 MiB, allocating and "
+	   "freeing 1 MiB over and over");
+	close(fds[0]);
+	usleep(20000);
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+	ok(used_now() == base, "killed anywhere in that, all of it comes back "
+	   "(%llu bytes used, %llu before)", (unsigned long long)used_now(),
+	   (unsigned long long)base);
 }
 
 /* Every free row taken by a live process (the parent): a new process's
@@ -89,7 +127,6 @@ static void table_full(void)
 	   "and says why: %s", msg);
 	for (int i = 0; i < n; i++) {
 		memset(&s->procs[forged[i]], 0, sizeof s->procs[forged[i]]);
-		__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
 	}
 }
 
@@ -129,7 +166,6 @@ int main(void)
 	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
 	   "a row of a live process, its uid and start time: kept");
 	memset(&s->procs[row], 0, sizeof s->procs[row]);
-	__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
 
 	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
 	ok(used_now() == base && s->procs[row].pid == 0,
@@ -157,6 +193,7 @@ int main(void)
 	ok(row >= 0 && row != mine && s->procs[row].used[0] == 1 << 20,
 	   "but a new row of its own");
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	killed_holding();
 	table_full();
 	return done_testing();
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "model/segment.h"
+#include "model/procstat.h"
 #include "outward/cuemu-private.h"
 #include "tap.h"
 
@@ -260,27 +261,35 @@ static void garbage_rows(void)
 	drop_machine(s);
 }
 
-/* A device's use at 2^64-1 (a scribble, or a count gone wrong) reads as
- * the device's whole size with nothing free, never as -1: a use beyond the
- * device cannot be, and every reader subtracts it from the size. */
+/* A device's use is the sum over the rows: rows that sum beyond the
+ * device (two live rows each claiming all of it, and a count of rows
+ * scribbled to 2^32-1) read as the device's whole size with nothing free,
+ * never as more, and never as -1: every reader subtracts it from the
+ * size. */
 static void use_all_ones(void)
 {
 	struct segment *s = fresh_machine();
 	char out[16384], want[64];
 
-	if (!ok(s != NULL, "use 2^64-1: a machine to scribble on"))
+	if (!ok(s != NULL, "rows beyond the device: a machine to scribble on"))
 		return;
-	s->used[0] = UINT64_MAX;
+	for (int i = 0; i < 2; i++) {
+		s->procs[i].uid = getuid();
+		s->procs[i].start = cuemu_proc_start_time(getpid());
+		s->procs[i].used[0] = s->topo.dev[0].total;
+		s->procs[i].pid = getpid();
+	}
+	s->rows_hi = UINT32_MAX;
 	snprintf(want, sizeof want, "\"used_memory\":%llu,",
 		 (unsigned long long)s->topo.dev[0].total);
 	ok(run_joiner("machine", out, sizeof out) == 0,
-	   "use 2^64-1: the machine is read within %d s", BOUND_S);
+	   "rows beyond the device: the machine is read within %d s", BOUND_S);
 	ok(strstr(out, want) != NULL,
-	   "use 2^64-1: used_memory reads the device's size, %llu",
+	   "rows beyond the device: used_memory reads the device's size, %llu",
 	   (unsigned long long)s->topo.dev[0].total);
 	ok(strstr(out, "\"free_memory\":0,") != NULL,
-	   "use 2^64-1: free_memory reads 0");
-	ok(!strstr(out, "\"used_memory\":-1"), "use 2^64-1: never -1");
+	   "rows beyond the device: free_memory reads 0");
+	ok(!strstr(out, "\"used_memory\":-1"), "rows beyond the device: never -1");
 	drop_machine(s);
 }
 
