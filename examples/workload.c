@@ -15,12 +15,31 @@
  *                  then "TAG done", to the --out file (else stdout)
  *   touch          write every byte of the managed allocation from the CPU
  *   prefetch LOC   prefetch the managed allocation to gpuN or cpu
+ *   attach HOW     attach the managed allocation to the workload's stream:
+ *                  global, host or single (cuStreamAttachMemAsync)
+ *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
+ *                  query then says mpool_block=ID
+ *   mpool_prefetch LOC  prefetch that block (cuMemPrefetchBatchAsync)
+ *   array          make a 64x32 CUDA array of float2 on gpu0 (query's
+ *                  "array=" says its id, 0 when there is none)
+ *   unarray        destroy it
+ *   ipc_export FILE  write the legacy IPC handle of the device allocation
+ *                  to FILE (128 hex digits)
+ *   ipc_open FILE  open the handle in FILE (another workload's)
+ *   ipc_close      close what ipc_open opened
+ *   free_device    free the device allocation
+ *   multicast FILE make a multicast object of gpu0 and gpu1, 4 MiB, with
+ *                  2 MiB of each bound at offset 0; its id to FILE
+ *   multicast_unbind  unbind gpu1's memory
+ *   multicast_release release the object
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +58,12 @@ static struct {
 	void *pinned;
 	CUmemoryPool pool;
 	CUmemGenericAllocationHandle handle;
+	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
+	CUdeviceptr mpool_block;
+	CUarray array;   /* the "array" command's, or NULL */
+	CUdeviceptr ipc;        /* what ipc_open opened */
+	int ipc_opens;          /* and how many times */
+	CUmemGenericAllocationHandle mc, mc_mem[2]; /* the multicast object */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -223,6 +248,10 @@ static void query(FILE *out, const char *tag)
 	flags = 0;
 	cuMemGetAccess(&flags, &dev0, w.resv);
 	fprintf(out, "%s resv_access_gpu0=%llu\n", tag, flags);
+	if (w.mpool_block)
+		fprintf(out, "%s mpool_block=%llu\n", tag, id_of(w.mpool_block));
+	fprintf(out, "%s array=%llu\n", tag,
+		(unsigned long long)(uintptr_t)w.array);
 	fprintf(out, "%s done\n", tag);
 	fflush(out);
 }
@@ -240,8 +269,150 @@ static void prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+static void attach(const char *word)
+{
+	unsigned flags = !strcmp(word, "host") ? CU_MEM_ATTACH_HOST :
+			 !strcmp(word, "single") ? CU_MEM_ATTACH_SINGLE :
+			 CU_MEM_ATTACH_GLOBAL;
+
+	if (check(cuStreamAttachMemAsync(w.stream, w.managed, 0, flags),
+		  "attach") == 0)
+		check(cuStreamSynchronize(w.stream), "sync");
+}
+
+static void make_mpool(void)
+{
+	CUmemPoolProps props = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_MANAGED,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+
+	if (w.mpool)
+		return;
+	if (check(cuMemPoolCreate(&w.mpool, &props), "managed pool") ||
+	    check(cuMemAllocFromPoolAsync(&w.mpool_block, 4 << 20, w.mpool,
+					  w.stream), "managed pool alloc") ||
+	    check(cuStreamSynchronize(w.stream), "sync"))
+		return;
+	cuemuSetLabel(w.mpool_block, "mpool");
+}
+
+static void mpool_prefetch(const char *word)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	size_t size = 4 << 20, idx = 0;
+
+	if (!w.mpool_block)
+		return;
+	if (!strncmp(word, "gpu", 3)) {
+		l.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		l.id = atoi(word + 3);
+	}
+	if (check(cuMemPrefetchBatchAsync(&w.mpool_block, &size, 1, &l, &idx,
+					  1, 0, w.stream), "batch prefetch") == 0)
+		check(cuStreamSynchronize(w.stream), "sync");
+}
+
+/* A CUDA array's handle is its id in /cu (libcuemu(3)). */
+static void array(bool make)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d = { 64, 32, 0, CU_AD_FORMAT_FLOAT, 2, 0 };
+
+	if (make && !w.array)
+		check(cuArray3DCreate(&w.array, &d), "cuArray3DCreate");
+	else if (!make && w.array &&
+		 check(cuArrayDestroy(w.array), "cuArrayDestroy") == 0)
+		w.array = NULL;
+}
+
+static void ipc_export(const char *file)
+{
+	CUipcMemHandle h;
+	FILE *f;
+
+	if (check(cuIpcGetMemHandle(&h, w.device), "cuIpcGetMemHandle") ||
+	    !(f = fopen(file, "w")))
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++)
+		fprintf(f, "%02x", (unsigned char)h.reserved[i]);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void ipc_open(const char *file)
+{
+	CUipcMemHandle h;
+	unsigned int b;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++) {
+		if (fscanf(f, "%2x", &b) != 1)
+			break;
+		h.reserved[i] = (char)b;
+	}
+	fclose(f);
+	if (!check(cuIpcOpenMemHandle(&w.ipc, h,
+				      CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+		   "cuIpcOpenMemHandle"))
+		w.ipc_opens++;
+}
+
+static void multicast(const char *file)
+{
+	CUmulticastObjectProp mp = {
+		.numDevices = 2, .size = 2 * GRAN,
+		.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	};
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	FILE *f;
+
+	if (check(cuMulticastCreate(&w.mc, &mp), "cuMulticastCreate"))
+		return;
+	for (int d = 0; d < 2; d++) {
+		prop.location.id = d;
+		if (check(cuMulticastAddDevice(w.mc, d), "cuMulticastAddDevice") ||
+		    check(cuMemCreate(&w.mc_mem[d], GRAN, &prop, 0), "cuMemCreate"))
+			return;
+	}
+	for (int d = 0; d < 2; d++)
+		if (check(cuMulticastBindMem(w.mc, 0, w.mc_mem[d], 0, GRAN, 0),
+			  "cuMulticastBindMem"))
+			return;
+	if ((f = fopen(file, "w"))) {
+		fprintf(f, "%llu\n", (unsigned long long)w.mc);
+		fclose(f);
+	}
+}
+
+static void multicast_release(void)
+{
+	if (w.mc)
+		check(cuMemRelease(w.mc), "cuMemRelease");
+	w.mc = 0;
+	for (int d = 0; d < 2; d++) {
+		if (w.mc_mem[d])
+			cuMemRelease(w.mc_mem[d]);
+		w.mc_mem[d] = 0;
+	}
+}
+
 static void teardown(void)
 {
+	if (w.mpool_block) {
+		cuMemFreeAsync(w.mpool_block, w.stream);
+		cuStreamSynchronize(w.stream);
+		cuMemPoolDestroy(w.mpool);
+	}
+	array(false);
+	multicast_release();
+	while (w.ipc_opens-- > 0)
+		cuIpcCloseMemHandle(w.ipc);
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -250,7 +421,8 @@ static void teardown(void)
 	cuMemAddressFree(w.resv, 2 * GRAN);
 	cuMemFree(w.managed);
 	cuMemFreeHost(w.pinned);
-	cuMemFree(w.device);
+	if (w.device)
+		cuMemFree(w.device);
 	cuStreamDestroy(w.stream);
 	cuDevicePrimaryCtxRelease(0);
 }
@@ -266,7 +438,35 @@ static void obey(FILE *in, FILE *out)
 			memset((void *)w.managed, 1, MANAGED_SIZE);
 		else if (sscanf(line, "prefetch %199s", arg) == 1)
 			prefetch(arg);
-		else if (!strncmp(line, "exit", 4))
+		else if (sscanf(line, "attach %199s", arg) == 1)
+			attach(arg);
+		else if (sscanf(line, "mpool_prefetch %199s", arg) == 1)
+			mpool_prefetch(arg);
+		else if (!strncmp(line, "mpool", 5))
+			make_mpool();
+		else if (!strncmp(line, "array", 5))
+			array(true);
+		else if (!strncmp(line, "unarray", 7))
+			array(false);
+		else if (sscanf(line, "ipc_export %199s", arg) == 1)
+			ipc_export(arg);
+		else if (sscanf(line, "ipc_open %199s", arg) == 1)
+			ipc_open(arg);
+		else if (!strncmp(line, "ipc_close", 9)) {
+			if (!check(cuIpcCloseMemHandle(w.ipc),
+				   "cuIpcCloseMemHandle"))
+				w.ipc_opens--;
+		} else if (!strncmp(line, "multicast_unbind", 16)) {
+			check(cuMulticastUnbind(w.mc, 1, 0, GRAN),
+			      "cuMulticastUnbind");
+		} else if (!strncmp(line, "multicast_release", 17)) {
+			multicast_release();
+		} else if (sscanf(line, "multicast %199s", arg) == 1) {
+			multicast(arg);
+		} else if (!strncmp(line, "free_device", 11)) {
+			check(cuMemFree(w.device), "cuMemFree");
+			w.device = 0;
+		} else if (!strncmp(line, "exit", 4))
 			break;
 		else
 			fprintf(stderr, "workload: unknown command: %s", line);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build and run the driver probes on a machine with a CUDA 13 driver.
 # Each topic's output goes to $OUT/<topic>.txt; build and environment notes to $OUT/env.txt.
-# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families)
+# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families batch)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/probes-out}
@@ -34,6 +34,7 @@ for t in $topics; do
     case $t in
         ctx) risky="eventquery_destroyed streamquery_destroyed devicegetname_len0" ;;
         vmm) risky="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle" ;;
+        batch) risky="decompress_null_index" ;;
         *) risky="" ;;
     esac
     for k in $risky; do

@@ -1,7 +1,8 @@
 /*
  * pool.c - the runtime API's stream-ordered allocator: cudaMallocAsync,
  * cudaMallocFromPoolAsync, cudaFreeAsync, cudaMemPool* and the device pool
- * calls, each a client of its cu* twin (driver/pool.c). What the runtime
+ * calls and a location's pools (cudaMem{GetDefault,Get,Set}MemPool), each a
+ * client of its cu* twin (driver/pool.c, driver/poolloc.c). What the runtime
  * adds: its lazy initialization before every call, the conversion of its
  * structs (cudaMemPoolProps, cudaMemAccessDesc, cudaMemLocation) to the
  * driver's, the NULL checks it makes before the driver sees a call, and the
@@ -264,5 +265,48 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 
 	if (r == CUDA_SUCCESS)
 		r = cuDeviceSetMemPool(device, (CUmemoryPool)memPool);
+	return cuemu_rt_result(r);
+}
+
+/* ---------------------------------------------------------------- a location's pools */
+
+/* cudaMemLocation and cudaMemAllocationType have the driver's layout and
+ * values (cudart/batch.c checks the location's size). */
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+				     struct cudaMemLocation *location,
+				     enum cudaMemAllocationType type)
+{
+	CUresult r = rt_enter();
+
+	if (r == CUDA_SUCCESS)
+		r = cuMemGetDefaultMemPool((CUmemoryPool *)memPool,
+					   (CUmemLocation *)location,
+					   (CUmemAllocationType)type);
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool,
+			      struct cudaMemLocation *location,
+			      enum cudaMemAllocationType type)
+{
+	CUresult r = rt_enter();
+
+	if (r == CUDA_SUCCESS)
+		r = cuMemGetMemPool((CUmemoryPool *)memPool,
+				    (CUmemLocation *)location,
+				    (CUmemAllocationType)type);
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+			      enum cudaMemAllocationType type,
+			      cudaMemPool_t memPool)
+{
+	CUresult r = rt_enter();
+
+	if (r == CUDA_SUCCESS)
+		r = cuMemSetMemPool((CUmemLocation *)location,
+				    (CUmemAllocationType)type,
+				    (CUmemoryPool)memPool);
 	return cuemu_rt_result(r);
 }

@@ -22,4 +22,11 @@ CUresult cuemu_check_dev(CUdevice dev);
  * driver does to a refused allocation's output (memory.c). */
 CUresult cuemu_zero_ptr(CUresult r, CUdeviceptr *dptr);
 
+/* Where a prefetch to *loc brings data: the processor *dst and, for a
+ * host NUMA location, the node *node (else -1); NUMA_CURRENT resolved and
+ * a host location's id made 0. INVALID_DEVICE for a device the machine
+ * lacks, INVALID_VALUE for what is no place (unified.c; batch.c answers
+ * INVALID_VALUE for both, as the real batches do). */
+CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
+
 #endif

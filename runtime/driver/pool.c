@@ -122,13 +122,37 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 
 /* ---------------------------------------------------------------- pools */
 
+/* A managed pool (CUDA 13) may live anywhere, even nowhere (NONE) or on
+ * the calling thread's node, but takes no maximum size, no usage and no
+ * handle type (probes/results/batch.txt, managedpool.create_*). */
+static CUresult check_managed_props(const CUmemPoolProps *pp)
+{
+	const CUmemLocation *l = &pp->location;
+
+	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE && !dev_valid(l->id))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "no device %d", l->id);
+	if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA && !cuemu_numa_valid(l->id))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "no host NUMA node %d", l->id);
+	if ((unsigned)l->type > CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "location type %d is not a place", (int)l->type);
+	if (pp->maxSize || pp->usage || pp->handleTypes)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a managed pool takes no maxSize, usage or "
+				  "handle types");
+	return CUDA_SUCCESS;
+}
+
 static CUresult check_props(const CUmemPoolProps *pp)
 {
 	const CUmemLocation *l = &pp->location;
 
+	if (pp->allocType == CU_MEM_ALLOCATION_TYPE_MANAGED)
+		return check_managed_props(pp);
 	if (pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "allocType must be CU_MEM_ALLOCATION_TYPE_PINNED");
+				  "allocType must be PINNED or MANAGED");
 	if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
 		if (!dev_valid(l->id))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,

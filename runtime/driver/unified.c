@@ -21,9 +21,11 @@
  * SYNC_MEMOPS or aggregating a range's attributes; advice and prefetch take
  * it in the model (model/managed.h).
  */
+#include "driver/driver.h"
 #include "model/managed.h"
 #include "model/pool.h"
 #include "model/vmm.h"
+#include "model/ipc.h"
 
 #include <string.h>
 
@@ -122,6 +124,8 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 
 static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 {
+	struct cuemu_ipc_view iv;
+
 	pi->known = true;
 	pi->range_base = pi->map_base = a->base;
 	pi->range_size = a->size;
@@ -130,6 +134,10 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->map_size = a->kind == CUEMU_KIND_REGISTERED ? a->size :
 		CUEMU_ALIGN_UP(a->size, CUEMU_GRANULARITY);
 	pi->id = pi->block_id = a->id;
+	/* An opened IPC mapping answers the exporter's buffer id
+	 * (probes/results/share.txt, imp.attr_buffer_id). */
+	if (cuemu_ipc_view(a, &iv))
+		pi->id = iv.exporter_id;
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;
@@ -137,12 +145,14 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	 * memory: the driver reports MEMORY_TYPE host for it
 	 * (probes/results/pool.txt, pool.host_numa.memtype). */
 	pi->on_device = a->kind == CUEMU_KIND_DEVICE ||
+			a->kind == CUEMU_KIND_IPC ||
 			(a->kind == CUEMU_KIND_POOL && a->device >= 0);
 	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
 			(curdev >= 0 && (a->device == curdev ||
 					 cuemu_peer_enabled(curdev, a->device)));
-	if (a->kind == CUEMU_KIND_POOL)
-		pi->pool = cuemu_pool_of(a);
+	pi->pool = cuemu_pool_of(a); /* managed pools' blocks too */
+	if (pi->pool && a->kind == CUEMU_KIND_MANAGED)
+		pi->ctx = NULL;
 	pi->access = a->kind == CUEMU_KIND_REGISTERED &&
 		(a->flags & CU_MEMHOSTREGISTER_READ_ONLY) ?
 		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
@@ -544,8 +554,8 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 /* ------------------------------------------------------------ prefetch */
 
 /* The processor (and host node, or -1) a prefetch to loc brings data to;
- * a host location reads back with id 0. */
-static CUresult prefetch_target(CUmemLocation *loc, int *dst, int *node)
+ * a host location reads back with id 0 (driver.h). */
+CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node)
 {
 	*node = -1;
 	switch (loc->type) {
@@ -591,7 +601,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
 	if (flags != 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "flags must be 0, not 0x%x", flags);
-	if ((r = prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
+	if ((r = cuemu_prefetch_target(&location, &dst, &node)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;

@@ -38,6 +38,10 @@ static CUresult attach_check(struct cuemu_alloc *a, CUdeviceptr p,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#llx is not managed memory",
 				  (unsigned long long)p);
+	if (((struct mstate *)a->priv)->pool)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a managed pool's block is not attached "
+				  "to streams");
 	if (p != a->base)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#llx is inside an allocation: attach its "
@@ -62,6 +66,7 @@ CUresult mg_attach(CUstream s, CUdeviceptr p, size_t length, unsigned flags)
 		st->attach = flags;
 		st->attach_stream = flags == CU_MEM_ATTACH_SINGLE ?
 				    cuemu_stream_pos(s).stream : 0;
+		cuemu_obj_changed(a->id); /* what /cu publishes of it */
 	}
 	cuemu_unlock();
 	return r;

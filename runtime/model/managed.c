@@ -53,7 +53,7 @@ bool cuemu_managed_contains(uintptr_t p)
 
 /* mr_update of st's ranges, telling that the allocation changed (its
  * policy or residency), so that what /cu shows of it is published. */
-static int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
+int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
 		     void *arg)
 {
 	cuemu_obj_changed(st->a->id);
@@ -517,25 +517,30 @@ __attribute__((constructor)) static void register_resolver(void)
 /* ------------------------------------------------------------------ */
 /* Allocation and free                                                 */
 
-CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
-		  CUdeviceptr *dptr)
+struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
+			   unsigned int flags, CUresult *r)
 {
 	struct cuemu_alloc *a;
 	struct mstate *st;
 	size_t span;
 	void *p;
 
-	if (fault_install() < 0)
-		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
-				  "cannot install the fault handler");
+	if (fault_install() < 0) {
+		*r = cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
+				"cannot install the fault handler");
+		return NULL;
+	}
 	span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
-	if (span < size)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
+	if (span < size) {
+		*r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
+		return NULL;
+	}
 	p = arena_map(span, fault_initial_prot());
-	if (p == MAP_FAILED)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-				  "cannot map %zu bytes: %s", size,
-				  strerror(errno));
+	if (p == MAP_FAILED) {
+		*r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				"cannot map %zu bytes: %s", size, strerror(errno));
+		return NULL;
+	}
 	a = calloc(1, sizeof *a);
 	st = calloc(1, sizeof *st);
 	if (!a || !st || mr_init(&st->ranges, (uintptr_t)p, (uintptr_t)p + span) ||
@@ -545,7 +550,8 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		free(a);
 		free(st);
 		arena_unmap(p, span);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+		*r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return NULL;
 	}
 	a->base = (uintptr_t)p;
 	a->size = size;
@@ -558,15 +564,40 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	a->priv = st;
 	st->a = a;
 	st->attach = flags;
+	*r = CUDA_SUCCESS;
+	return a;
+}
+
+void mg_delete(struct cuemu_alloc *a)
+{
+	struct mstate *st = a->priv;
+	struct mrange *r;
+	int p;
+
+	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
+		for (p = 0; p < CUEMU_PROC_HOST; p++)
+			if (r->holders & bit(p))
+				cuemu_mem_uncharge(p, r->end - r->start);
+	fault_unwatch(a->base);
+	arena_unmap((void *)a->base, a->span);
+	mr_destroy(&st->ranges);
+	free(st);
+	free(a);
+}
+
+CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
+		  CUdeviceptr *dptr)
+{
+	struct cuemu_alloc *a;
+	CUresult r;
+
+	if (!(a = mg_new(ctx, dev, size, flags, &r)))
+		return r;
 	cuemu_lock();
 	view_flush_open();
 	if (cuemu_va_insert(a) < 0) {
 		cuemu_unlock();
-		fault_unwatch((uintptr_t)p);
-		mr_destroy(&st->ranges);
-		free(a);
-		free(st);
-		arena_unmap(p, span);
+		mg_delete(a);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "address map is full");
 	}
 	cuemu_unlock();
@@ -578,25 +609,15 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 
 CUresult cuemu_managed_free(struct cuemu_alloc *a)
 {
-	struct mstate *st;
-	struct mrange *r;
-	int p;
+	uint64_t id = a->id;
 
 	cuemu_lock();
 	view_flush_open();
-	st = a->priv;
 	cuemu_va_remove(a);
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		for (p = 0; p < CUEMU_PROC_HOST; p++)
-			if (r->holders & bit(p))
-				cuemu_mem_uncharge(p, r->end - r->start);
+	/* Uncharged under the lock, as the charges were made. */
+	mg_delete(a);
 	cuemu_unlock();
-	fault_unwatch(a->base);
-	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)a->id);
-	arena_unmap((void *)a->base, a->span);
-	mr_destroy(&st->ranges);
-	free(st);
-	free(a);
+	cuemu_event_log("free", "managed alloc=%llu", (unsigned long long)id);
 	return CUDA_SUCCESS;
 }
 
@@ -762,7 +783,14 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 
 	cuemu_lock();
 	view_flush_open();
-	if ((r = mg_check_range(p, count, &ad.st, &s, &e)) != CUDA_SUCCESS) {
+	/* A managed pool's blocks take no advice on the real driver, whatever
+	 * the range (probes/results/batch.txt, managedpool.advise_*). */
+	if ((ad.st = mg_find((uintptr_t)p)) && ad.st->pool)
+		r = cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+			       "a managed pool's block takes no advice");
+	else
+		r = mg_check_range(p, count, &ad.st, &s, &e);
+	if (r != CUDA_SUCCESS) {
 		cuemu_unlock();
 		return r;
 	}
@@ -988,65 +1016,6 @@ CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
 }
 
 /* ------------------------------------------------------------------ */
-/* Range attributes                                                    */
-
-static bool same_loc(CUmemLocation a, CUmemLocation b)
-{
-	return a.type == b.type &&
-	       (a.type == CU_MEM_LOCATION_TYPE_INVALID || a.id == b.id);
-}
-
-/* The preferred location the real driver reports: a NUMA preference reads
- * back as the host (reference: managed.first_half_numa0). */
-static CUmemLocation pref_reported(CUmemLocation l)
-{
-	if (l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
-	    l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
-		l.type = CU_MEM_LOCATION_TYPE_HOST;
-	if (l.type == CU_MEM_LOCATION_TYPE_HOST)
-		l.id = 0;
-	return l;
-}
-
-void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
-		  struct mg_agg *g, bool reported)
-{
-	struct mrange *r = mr_find(&st->ranges, s);
-	bool first = true;
-	int p;
-
-	memset(g, 0, sizeof *g);
-	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
-		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
-		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
-
-		for (p = 0; p < CUEMU_NPROC; p++)
-			if (r->holders & bit(p))
-				g->bytes[p] += n;
-		if (first) {
-			g->read_mostly = r->read_mostly;
-			g->pref = pl;
-			g->lp = r->last_prefetch;
-			g->accessed_by = r->accessed_by;
-			g->holders_all = r->holders;
-			first = false;
-			continue;
-		}
-		g->read_mostly &= r->read_mostly;
-		g->accessed_by &= r->accessed_by;
-		g->holders_all &= r->holders;
-		if (!same_loc(g->pref, pl))
-			g->pref_mixed = true;
-		if (!same_loc(g->lp, r->last_prefetch))
-			g->lp_mixed = true;
-	}
-	if (g->pref_mixed)
-		g->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-	if (g->lp_mixed)
-		g->lp = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
-}
-
-/* ------------------------------------------------------------------ */
 /* Copies touching managed memory                                      */
 
 CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
@@ -1148,36 +1117,4 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
 		free(ac);
 	return r;
-}
-
-/* ------------------------------------------------------------------ */
-/* Where the kernel put the host copies                                */
-
-void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
-		   uint64_t *node_bytes)
-{
-	enum { SAMPLES = 512 };
-	struct mrange *r = mr_find(&st->ranges, s);
-	void *pages[SAMPLES];
-	int status[SAMPLES];
-
-	if (numa_available() < 0)
-		return;
-	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
-		uintptr_t a = r->start > s ? r->start : s;
-		uintptr_t b = r->end < e ? r->end : e;
-		uint64_t npages = (b - a) / CUEMU_PAGE, k, step;
-		unsigned long cnt = 0, i;
-
-		if (!(r->holders & bit(CUEMU_PROC_HOST)) || !npages)
-			continue;
-		step = npages > SAMPLES ? npages / SAMPLES : 1;
-		for (k = 0; k < npages && cnt < SAMPLES; k += step)
-			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
-		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
-			continue;
-		for (i = 0; i < cnt; i++)
-			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
-				node_bytes[status[i]] += (b - a) / cnt;
-	}
 }

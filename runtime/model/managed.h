@@ -90,6 +90,10 @@ struct mstate {
 	bool bound;                       /* some of it was ever mbind()ed */
 	unsigned attach;          /* CU_MEM_ATTACH_*: allocation, then attach.c */
 	uint64_t attach_stream;   /* the stream's id (uid) for SINGLE, or 0 */
+	/* A block of a managed pool (pool_managed.c): its pool and the
+	 * pool's record of it; NULL for cuMemAllocManaged memory. */
+	struct CUmemPoolHandle_st *pool;
+	void *pool_block;
 };
 
 /* The managed state of the allocation containing p, or NULL. Read from
@@ -109,6 +113,12 @@ static inline struct mstate *mg_find(uintptr_t p)
  * faults to count (0 for a copy engine access). */
 void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
+
+/* mr_update of st's ranges that also marks the allocation changed, so
+ * that /cu publishes it: what every change of a managed range goes
+ * through. */
+int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
+	      void *arg);
 
 /* Adds n to counter c of st and of processor proc. */
 void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
@@ -142,6 +152,14 @@ const char *mg_advice_name(CUmem_advise a);
  * lock for the insert into the address map only. */
 CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		  CUdeviceptr *dptr);
+/* The parts of mg_alloc and of the free a managed pool uses for its
+ * blocks, with the lock held or not: mg_new maps a managed allocation and
+ * its state, not yet in the address map (NULL, having failed with a
+ * message, when it cannot); mg_delete undoes it once it left the map,
+ * giving back what the GPUs held of it. */
+struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
+			   unsigned int flags, CUresult *r);
+void mg_delete(struct cuemu_alloc *a);
 
 /* [p, p+count) must lie in one managed allocation: its state, and the span
  * widened to whole pages in *s, *e. Lock held. */
@@ -159,6 +177,13 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
  * the move takes it again on the stream's worker. */
 CUresult mg_prefetch(CUstream s, CUdeviceptr p, size_t count,
 		     CUmemLocation loc, int dst, int node);
+
+/* Drops the residency of [p, p+count) in the order of s, moving nothing
+ * (discard.c): every copy goes, so the range reads as never populated and
+ * its next use populates it where it happens, without a copy. The bytes
+ * stay as they were, as on the real driver. Its last prefetch location
+ * and advice stay. Checks the range now; takes the process lock. */
+CUresult mg_discard(CUstream s, CUdeviceptr p, size_t count);
 
 /* A declared access (cuemuAccess) of [p, p+n) by s's device, resolved as
  * faults in stream order. Memory that is not managed has nothing to

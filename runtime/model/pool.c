@@ -81,6 +81,11 @@ static void note_sync_work(void)
 	__atomic_store_n(&sync_work, true, __ATOMIC_RELEASE);
 }
 
+void cuemu_pool_note_sync_work(void)
+{
+	note_sync_work();
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 static const char *pool_loc(CUmemoryPool p, char *buf, size_t len)
@@ -126,6 +131,16 @@ static void note_used(CUmemoryPool p, int64_t delta)
 	cuemu_obj_changed(p->id);
 	if (p->used > p->used_high)
 		p->used_high = p->used;
+}
+
+void cuemu_pool_note_used(CUmemoryPool p, int64_t delta)
+{
+	note_used(p, delta);
+}
+
+void cuemu_pool_note_reserved(CUmemoryPool p, int64_t delta)
+{
+	note_reserved(p, delta);
 }
 
 /* maxSize bounds what is reserved, counted in whole granules: a pool of
@@ -397,6 +412,8 @@ static uint64_t release(CUmemoryPool p, uint64_t keep, bool floor)
 	uint64_t before;
 	struct seg *g;
 
+	if (cuemu_pool_is_managed(p))
+		return pm_release(p, keep, floor);
 	settle(p);
 	before = p->reserved;
 	RB_FOREACH(g, free_tree, &p->free) {
@@ -432,10 +449,10 @@ static uint64_t default_max(const CUmemLocation *loc)
 	switch (loc->type) {
 	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
 		return cuemu_numa_total(loc->id);
-	case CU_MEM_LOCATION_TYPE_HOST:
-		return (uint64_t)sysconf(_SC_PHYS_PAGES) * CUEMU_PAGE;
-	default:
+	case CU_MEM_LOCATION_TYPE_DEVICE:
 		return cuemu_device(loc->id)->total;
+	default: /* the host, or a managed pool's NONE or NUMA_CURRENT */
+		return (uint64_t)sysconf(_SC_PHYS_PAGES) * CUEMU_PAGE;
 	}
 }
 
@@ -473,6 +490,8 @@ CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props)
 	RB_INIT(&p->free);
 	TAILQ_INIT(&p->pending);
 	TAILQ_INIT(&p->live);
+	TAILQ_INIT(&p->mlive);
+	TAILQ_INIT(&p->mkept);
 	LIST_INIT(&p->arenas);
 	access_defaults(p);
 	return p;
@@ -509,6 +528,12 @@ static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 	return CUDA_SUCCESS;
 }
 
+CUresult cuemu_pool_create_default(const CUmemPoolProps *props,
+				   CUmemoryPool *out)
+{
+	return pool_new(props, true, out);
+}
+
 CUresult cuemu_pool_default(int dev, CUmemoryPool *out)
 {
 	CUmemPoolProps props = {
@@ -539,6 +564,7 @@ static void pool_finish(CUmemoryPool p)
 	struct arena *a;
 	struct seg *g;
 
+	pm_release(p, 0, false); /* a managed pool's kept blocks */
 	while ((a = LIST_FIRST(&p->arenas))) {
 		while ((g = TAILQ_FIRST(&a->segs))) {
 			TAILQ_REMOVE(&a->segs, g, adj);
@@ -563,7 +589,7 @@ static void maybe_finish(CUmemoryPool p, bool listed)
 	if (p->nlive)
 		return;
 	settle(p);
-	if (!TAILQ_EMPTY(&p->pending)) {
+	if (!TAILQ_EMPTY(&p->pending) || pm_pending(p)) {
 		if (!listed)
 			LIST_INSERT_HEAD(&dying, p, node);
 		note_sync_work();
@@ -690,6 +716,8 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 
 	if (len < size)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "size too large");
+	if (cuemu_pool_is_managed(p))
+		return pm_alloc(p, s, size, out);
 	g = carve(p, s, len, &wait);
 	/* Out of room: what no block uses may make room. */
 	if (!g && release(p, 0, true))
@@ -721,7 +749,16 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 {
 	struct seg *g = a->priv;
-	CUmemoryPool p = g->pool;
+	CUmemoryPool p;
+
+	if (a->kind == CUEMU_KIND_MANAGED) {
+		p = cuemu_pool_of_managed(a);
+		pm_free(p, a, s);
+		if (p->destroyed)
+			maybe_finish(p, false);
+		return;
+	}
+	p = g->pool;
 
 	cuemu_obj_changed(p->id); /* its allocations/ */
 	note_sync_work(); /* a free run the next sync may release */
@@ -753,9 +790,9 @@ struct cuemu_alloc *cuemu_pool_block_at(CUdeviceptr dptr)
 {
 	struct cuemu_alloc *a = cuemu_va_find((uintptr_t)dptr);
 
-	if (!a || a->kind != CUEMU_KIND_POOL || a->base != (uintptr_t)dptr)
+	if (!a || a->base != (uintptr_t)dptr)
 		return NULL;
-	return a;
+	return a->kind == CUEMU_KIND_POOL || cuemu_pool_of_managed(a) ? a : NULL;
 }
 
 CUresult cuemu_pool_free_now(struct cuemu_alloc *a)
@@ -768,6 +805,8 @@ CUresult cuemu_pool_free_now(struct cuemu_alloc *a)
 
 CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a)
 {
+	if (a && a->kind == CUEMU_KIND_MANAGED)
+		return cuemu_pool_of_managed(a);
 	if (!a || a->kind != CUEMU_KIND_POOL)
 		return NULL;
 	return ((struct seg *)a->priv)->pool;
@@ -797,7 +836,8 @@ void cuemu_pool_on_sync(void)
 		 * A pool still over its threshold with nothing pending has
 		 * released all it can until a free or a new threshold, which
 		 * set sync_work. */
-		left |= !p->imported && !TAILQ_EMPTY(&p->pending);
+		left |= !p->imported && (!TAILQ_EMPTY(&p->pending) ||
+					 pm_pending(p));
 	}
 	if (left)
 		note_sync_work();
@@ -984,9 +1024,11 @@ void cuemu_pool_set_access(CUmemoryPool p, const CUmemAccessDesc *map,
 struct cuemu_alloc *cuemu_pool_block_next(CUmemoryPool p,
 					  struct cuemu_alloc *a)
 {
-	struct seg *g = a ? TAILQ_NEXT((struct seg *)a->priv, lnode) :
-			TAILQ_FIRST(&p->live);
+	struct seg *g;
 
+	if (cuemu_pool_is_managed(p))
+		return pm_block_next(p, a);
+	g = a ? TAILQ_NEXT((struct seg *)a->priv, lnode) : TAILQ_FIRST(&p->live);
 	return g ? &g->a : NULL;
 }
 
@@ -1009,4 +1051,5 @@ void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v)
 	memcpy(v->access, p->access, sizeof v->access);
 	v->is_default = p->is_default;
 	v->imported = p->imported;
+	v->managed = cuemu_pool_is_managed(p);
 }

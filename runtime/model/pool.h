@@ -37,6 +37,29 @@ CUresult cuemu_pool_create(const CUmemPoolProps *props, CUmemoryPool *out);
  * once no block is live and no stream may still use a freed one. */
 void cuemu_pool_destroy(CUmemoryPool p);
 
+/* The pool of a managed allocation that a managed pool handed out, or
+ * NULL (pool_managed.c). */
+CUmemoryPool cuemu_pool_of_managed(struct cuemu_alloc *a);
+/* A default pool for props (a location's, made by pool_loc.c on first
+ * use): like cuemu_pool_create, but it cannot be destroyed. */
+CUresult cuemu_pool_create_default(const CUmemPoolProps *props,
+				   CUmemoryPool *out);
+
+/* A location's default and current pool for an allocation type (CUDA 13,
+ * pool_loc.c). loc, checked by the caller, is a device, the host, a host
+ * NUMA node, or (managed only) NONE; the host's id does not matter. A
+ * device's pinned pools are the ones below. */
+CUresult cuemu_pool_loc_default(const CUmemLocation *loc,
+				CUmemAllocationType type, CUmemoryPool *out);
+CUresult cuemu_pool_loc_current(const CUmemLocation *loc,
+				CUmemAllocationType type, CUmemoryPool *out);
+/* p is a live pool, not imported, that cuemu_pool_loc_fits. */
+void cuemu_pool_loc_set(const CUmemLocation *loc, CUmemAllocationType type,
+			CUmemoryPool p);
+/* p hands out type memory at loc. */
+bool cuemu_pool_loc_fits(CUmemoryPool p, const CUmemLocation *loc,
+			 CUmemAllocationType type);
+
 /* Each device's default pool (made on first use) and its current pool
  * (the default one unless set). dev is a valid device. */
 CUresult cuemu_pool_default(int dev, CUmemoryPool *out);
@@ -117,6 +140,7 @@ struct cuemu_pool_view {
 	uint64_t reserved, reserved_high, used, used_high;
 	CUmemAccess_flags access[CUEMU_MAX_DEVICES];
 	bool is_default, imported;
+	bool managed;            /* hands out managed memory */
 };
 void cuemu_pool_view(CUmemoryPool p, struct cuemu_pool_view *v);
 

@@ -49,6 +49,17 @@ struct arena {
 	uint8_t *committed;            /* one flag a granule (32 MiB) */
 };
 
+/* A block of a managed pool (pool_managed.c): a managed allocation of
+ * its own (kind MANAGED, with the range model), live or kept freed for
+ * reuse until the pool releases it. */
+struct mblock {
+	TAILQ_ENTRY(mblock) node;
+	struct cuemu_alloc *a;
+	struct cuemu_spos freed_at;    /* kept: the free's position */
+	uint64_t reserved;             /* what it counts in the pool's reserve */
+};
+TAILQ_HEAD(mblock_list, mblock);
+
 struct CUmemPoolHandle_st {
 	LIST_ENTRY(CUmemPoolHandle_st) node;
 	uint64_t id;                   /* /cu/pools/<id> */
@@ -66,6 +77,7 @@ struct CUmemPoolHandle_st {
 	LIST_HEAD(, arena) arenas;
 	int fd;                        /* memfd of a shareable pool, or -1 */
 	uint64_t file_end;             /* the memfd's size */
+	struct mblock_list mlive, mkept; /* a managed pool's blocks */
 };
 
 /* pool.c: a new pool struct for props (no memory yet, not listed yet);
@@ -74,6 +86,25 @@ struct CUmemPoolHandle_st {
 CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props);
 void cuemu_pool_add(CUmemoryPool p);
 void cuemu_pool_fill_alloc(struct seg *g, size_t size, CUcontext ctx);
+
+/* pool.c's counts, for pool_managed.c: bytes used and reserved change by
+ * delta, and the next host synchronization has something to release. */
+void cuemu_pool_note_used(CUmemoryPool p, int64_t delta);
+void cuemu_pool_note_reserved(CUmemoryPool p, int64_t delta);
+void cuemu_pool_note_sync_work(void);
+
+/* pool_managed.c: a managed pool (allocType MANAGED) hands out managed
+ * allocations, one a block, each a range model of its own; pool.c's
+ * allocation, free, release and listing call these for such a pool. */
+bool cuemu_pool_is_managed(CUmemoryPool p);
+CUresult pm_alloc(CUmemoryPool p, CUstream s, size_t size, CUdeviceptr *out);
+void pm_free(CUmemoryPool p, struct cuemu_alloc *a, CUstream s);
+/* Releases kept blocks whose free ran while p holds more than keep (never
+ * below it with floor); the bytes released. */
+uint64_t pm_release(CUmemoryPool p, uint64_t keep, bool floor);
+/* Is any kept block's free still to run? */
+bool pm_pending(CUmemoryPool p);
+struct cuemu_alloc *pm_block_next(CUmemoryPool p, struct cuemu_alloc *a);
 
 /* pool_ipc.c: gives a new pool of shareable props its memfd (0, or -1 with
  * errno), and unmaps an imported block that is freed. */

@@ -141,6 +141,9 @@ CUresult cuemu_pool_export_ptr(struct cuemu_alloc *a,
 	struct ptr_export e = { .magic = PTR_MAGIC };
 	struct seg *g = a->priv;
 
+	if (a->kind != CUEMU_KIND_POOL) /* a managed pool's: never shared */
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a managed pool is not shareable");
 	if (!g->arena || g->pool->fd < 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the block's pool is not shareable");

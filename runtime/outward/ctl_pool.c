@@ -77,7 +77,7 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 	}
 	cuemu_pool_view(p, &v);
 	o = json_pack("{s:I,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:o,s:o,"
-		      "s:o,s:o,s:i,s:i,s:s}",
+		      "s:o,s:o,s:i,s:i,s:s,s:s}",
 		"id", (json_int_t)v.id,
 		"location", cuemu_loc_str(v.location, loc, sizeof loc),
 		"max_size", cuemu_json_u64(v.max_size),
@@ -94,7 +94,8 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 		"allocations", allocs_json(p),
 		"default", v.is_default,
 		"imported", v.imported,
-		"trim", "");
+		"trim", "",
+		"alloc_type", v.managed ? "managed" : "pinned");
 	if (o)
 		json_object_set_new(o, "writable", json_pack("[s,s,s,s,s,s,s,s]",
 			"release_threshold", "reuse_follow_event_dependencies",

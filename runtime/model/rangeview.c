@@ -1,0 +1,108 @@
+/*
+ * rangeview.c - what a span of a managed allocation's ranges says, read
+ * without changing them: the aggregate the range attributes and /cu show
+ * (mg_aggregate) and the NUMA nodes the kernel put its host pages on
+ * (mg_numa_bytes). Split from managed.c, which changes the ranges.
+ *
+ * Locking: cuemu_lock() held by the callers (managed.h).
+ */
+#include "model/managed.h"
+
+#include <numa.h>
+#include <numaif.h>
+#include <string.h>
+
+static inline cuemu_procmask bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
+/* ------------------------------------------------------------------ */
+/* Range attributes                                                    */
+
+static bool same_loc(CUmemLocation a, CUmemLocation b)
+{
+	return a.type == b.type &&
+	       (a.type == CU_MEM_LOCATION_TYPE_INVALID || a.id == b.id);
+}
+
+/* The preferred location the real driver reports: a NUMA preference reads
+ * back as the host (reference: managed.first_half_numa0). */
+static CUmemLocation pref_reported(CUmemLocation l)
+{
+	if (l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+	    l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+		l.type = CU_MEM_LOCATION_TYPE_HOST;
+	if (l.type == CU_MEM_LOCATION_TYPE_HOST)
+		l.id = 0;
+	return l;
+}
+
+void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
+		  struct mg_agg *g, bool reported)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	bool first = true;
+	int p;
+
+	memset(g, 0, sizeof *g);
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
+		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
+
+		for (p = 0; p < CUEMU_NPROC; p++)
+			if (r->holders & bit(p))
+				g->bytes[p] += n;
+		if (first) {
+			g->read_mostly = r->read_mostly;
+			g->pref = pl;
+			g->lp = r->last_prefetch;
+			g->accessed_by = r->accessed_by;
+			g->holders_all = r->holders;
+			first = false;
+			continue;
+		}
+		g->read_mostly &= r->read_mostly;
+		g->accessed_by &= r->accessed_by;
+		g->holders_all &= r->holders;
+		if (!same_loc(g->pref, pl))
+			g->pref_mixed = true;
+		if (!same_loc(g->lp, r->last_prefetch))
+			g->lp_mixed = true;
+	}
+	if (g->pref_mixed)
+		g->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+	if (g->lp_mixed)
+		g->lp = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
+}
+
+/* ------------------------------------------------------------------ */
+/* Where the kernel put the host copies                                */
+
+void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
+		   uint64_t *node_bytes)
+{
+	enum { SAMPLES = 512 };
+	struct mrange *r = mr_find(&st->ranges, s);
+	void *pages[SAMPLES];
+	int status[SAMPLES];
+
+	if (numa_available() < 0)
+		return;
+	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+		uintptr_t a = r->start > s ? r->start : s;
+		uintptr_t b = r->end < e ? r->end : e;
+		uint64_t npages = (b - a) / CUEMU_PAGE, k, step;
+		unsigned long cnt = 0, i;
+
+		if (!(r->holders & bit(CUEMU_PROC_HOST)) || !npages)
+			continue;
+		step = npages > SAMPLES ? npages / SAMPLES : 1;
+		for (k = 0; k < npages && cnt < SAMPLES; k += step)
+			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
+		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
+			continue;
+		for (i = 0; i < cnt; i++)
+			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
+				node_bytes[status[i]] += (b - a) / cnt;
+	}
+}
