@@ -809,7 +809,7 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 static uint64_t sum_rows(int dev)
 {
 	uint32_t n = __atomic_load_n(&seg->rows_hi, __ATOMIC_ACQUIRE);
-	uint64_t sum = 0, u;
+	uint64_t sum = __atomic_load_n(&seg->orphaned[dev], __ATOMIC_RELAXED), u;
 
 	if (n > SEG_PROCS)
 		n = SEG_PROCS;
@@ -923,8 +923,13 @@ void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row)
 {
 	if (!seg || dev < 0 || dev >= topo.ndev)
 		return;
-	if (total)
-		sub_sat(&seg->used[dev], bytes);
+	/* The exporter's share moves to the orphaned count, added first: a
+	 * kill between the two counts leaves the bytes counted twice, never
+	 * not at all while an importer maps them. */
+	if (row && !total)
+		__atomic_add_fetch(&seg->orphaned[dev], bytes, __ATOMIC_SEQ_CST);
+	if (total && !row)
+		sub_sat(&seg->orphaned[dev], bytes);
 	if (row && my_row >= 0 && row_still_mine())
 		sub_sat(&seg->procs[my_row].used[dev], bytes);
 }

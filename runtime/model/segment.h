@@ -36,6 +36,10 @@ struct segment {
 	 * counts could leave a total and its row disagreeing for ever. */
 	uint32_t rows_hi;
 	uint32_t pad;
+	/* Device memory its exporter freed while another process maps it
+	 * still (legacy IPC): counted here, not in a row, until the last
+	 * importer lets go. Part of the device's use. */
+	uint64_t orphaned[CUEMU_MAX_DEVICES];
 	uint64_t counters[CUEMU_NPROC][CUEMU_CTR__COUNT];
 	struct seg_proc procs[SEG_PROCS];
 };
