@@ -228,57 +228,77 @@ def walker(mnt):
             time.sleep(0.05)  # cufs is being restarted
 
 
+# A process logs an allocation after it took the id, so threads' lines may
+# come out of id order by as long as a thread waits between the two (long,
+# on a loaded machine). A free without its alloc line counts only for ids
+# above one whose line came SETTLE_S after the stream opened (or after a
+# drop for that process): by then every earlier id's line has come.
+SETTLE_S = 10.0
+
+
 def events_tail(mnt):
     """Follows events_pipe; checks that what it lost it was told of."""
     while not done.is_set():
-        first = {}   # pid: first alloc id seen since (re)open or a drop
-        live = {}    # pid: ids seen allocated
         try:
             f = open(os.path.join(mnt, "events_pipe"), "rb")
         except OSError:
             time.sleep(0.2)
             continue
         try:
-            follow(f, first, live)
+            follow(f, time.time())
         except OSError:
             pass  # cufs went away
         f.close()
         time.sleep(0.1)
 
 
-def follow(f, first, live):
+def follow(f, opened):
     """Reads lines until the stream ends or the run does."""
-    alloc_re = re.compile(r"^(\d+) \S+ (alloc|free) id=(\d+)")
-    drop_re = re.compile(r"^(\S+) \S+ dropped lines=(\d+)")
+    line_re = re.compile(r"^(\S+) (\d+\.\d+) (\S+) ?(.*)")
+    id_re = re.compile(r"^id=(\d+)")
+    drop_re = re.compile(r"^lines=(\d+)")
+    first = {}      # pid: id of the first alloc line past its settle time
+    live = {}       # pid: ids seen allocated
+    since = {}      # pid: when its lines can be trusted again
+    all_since = opened + SETTLE_S
     for raw in f:
         if done.is_set():
             return
-        line = raw.decode(errors="replace")
         count("events")
-        m = drop_re.match(line)
-        if m:
-            count("events_dropped_said", int(m.group(2)))
-            if m.group(1) == "cufs":
+        m = line_re.match(raw.decode(errors="replace"))
+        if not m:
+            violation("events_pipe: a line that is not one: %r" % raw[:100])
+            continue
+        who, ts, what, rest = m.group(1), float(m.group(2)), m.group(3), \
+            m.group(4)
+        if what == "dropped":
+            d = drop_re.match(rest)
+            count("events_dropped_said", int(d.group(1)) if d else 0)
+            if who == "cufs":
+                all_since = ts + SETTLE_S
                 first.clear()
                 live.clear()
+                since.clear()
             else:
-                first.pop(m.group(1), None)
-                live.pop(m.group(1), None)
+                since[who] = ts + SETTLE_S
+                first.pop(who, None)
+                live.pop(who, None)
             continue
-        m = alloc_re.match(line)
-        if not m:
+        i = id_re.match(rest)
+        if what not in ("alloc", "free") or not i:
             continue
-        pid, what, i = m.group(1), m.group(2), int(m.group(3))
+        i = int(i.group(1))
         if what == "alloc":
-            first.setdefault(pid, i)
-            live.setdefault(pid, set()).add(i)
-        elif pid in first and i > first[pid]:
-            if i not in live.get(pid, ()):
-                violation("events_pipe: process %s freed %d, whose "
-                          "alloc line never came, and no line said "
-                          "it was dropped" % (pid, i))
+            live.setdefault(who, set()).add(i)
+            if who not in first and ts >= max(all_since, since.get(who, 0)):
+                first[who] = i
+        elif who in first and i > first[who]:
+            if i not in live.get(who, ()):
+                violation("events_pipe: process %s freed %d, whose alloc "
+                          "line never came, and no line said it was "
+                          "dropped" % (who, i))
             else:
-                live[pid].discard(i)
+                live[who].discard(i)
 
 
 def idle_holder(mnt):
