@@ -221,11 +221,17 @@ static void reclaim_dead(void)
 	}
 }
 
-/* Reclaims dead rows if the lock can be had; what a failure means was said
- * by seg_lock, and the caller goes on with the counts as they are. */
+/* Reclaims dead rows if the lock is free now; if not, whoever holds it
+ * may be doing just that, and the caller (a reader of the use, or a
+ * charge that did not fit) goes on with the counts as they are: a reader
+ * never waits on the process table. */
 static void reclaim_if_lockable(void)
 {
-	if (!seg_lock())
+	int rc = pthread_mutex_trylock(&seg->lock);
+
+	if (rc == EOWNERDEAD)
+		pthread_mutex_consistent(&seg->lock);
+	else if (rc != 0)
 		return;
 	reclaim_dead();
 	pthread_mutex_unlock(&seg->lock);
