@@ -237,21 +237,34 @@ static void reclaim_if_lockable(void)
 	pthread_mutex_unlock(&seg->lock);
 }
 
-static int claim_row(void)
+/* Takes the first free row for this process: its index, or -1. Segment
+ * lock held. */
+static int take_free_row(void)
 {
-	int row = -1;
-
-	if (!seg_lock())
-		return -1;
-	reclaim_dead();
-	for (int i = 0; i < SEG_PROCS && row < 0; i++) {
+	for (int i = 0; i < SEG_PROCS; i++) {
 		if (seg->procs[i].pid)
 			continue;
-		row = i;
 		memset(&seg->procs[i], 0, sizeof seg->procs[i]);
 		seg->procs[i].pid = getpid();
 		seg->procs[i].uid = getuid();
 		seg->procs[i].start = cuemu_proc_start_time(getpid());
+		return i;
+	}
+	return -1;
+}
+
+static int claim_row(void)
+{
+	int row;
+
+	if (!seg_lock())
+		return -1;
+	/* Dead rows are looked for only when no row is free: each look
+	 * reads /proc for every live row, and a thousand processes starting
+	 * at once, each looking under the lock, kept it busy for minutes. */
+	if ((row = take_free_row()) < 0) {
+		reclaim_dead();
+		row = take_free_row();
 	}
 	if (row >= 0 && __atomic_load_n(&seg->rows_hi, __ATOMIC_RELAXED) <=
 	    (uint32_t)row)

@@ -50,8 +50,8 @@ t $([ "$r" -eq "$P" ]; echo $?) "$P processes started at once all allocate ($r r
 listed=$(ls "$MNT/processes" | wc -l)
 t $([ "$listed" -eq "$P" ]; echo $?) "processes/ lists all $P ($listed)"
 used=$(cat "$MNT/devices/gpu0/used_memory")
-t $([ "$used" -eq $((P * 4096)) ]; echo $?) \
-	"gpu0 counts their memory ($used bytes)"
+t $([ "$used" -eq $((r * 4096)) ]; echo $?) \
+	"gpu0 counts the memory of the $r ready ($used bytes)"
 kill $pids 2>/dev/null
 wait $pids 2>/dev/null
 pids=
