@@ -1,6 +1,7 @@
 #!/bin/sh
 # stress-short.sh - the soak test (tests/stress/stress.py) for make check:
-# 32 workers of 4 threads for STRESS_SECONDS (default 15) with every kind
+# STRESS_PROCS workers (default 8, beside the other tests of make -j2) of 4
+# threads for STRESS_SECONDS (default 15) with every kind
 # of fault; make stress runs it for 10 minutes. TAP: one line, the
 # figures and any violation as comments.
 set -u
@@ -14,7 +15,7 @@ if ! command -v python3 >/dev/null || ! command -v fusermount3 >/dev/null ||
 fi
 out=$(python3 "$S/tests/stress/stress.py" --cufs "$B/cufs/cufs" \
 	--worker "$B/tests/stress/stress-worker" \
-	--seconds "${STRESS_SECONDS:-15}" --procs "${STRESS_PROCS:-32}" 2>&1)
+	--seconds "${STRESS_SECONDS:-15}" --procs "${STRESS_PROCS:-8}" 2>&1)
 rc=$?
 echo "$out" | grep '^stress: ' | sed 's/^/# /'
 if [ $rc -eq 0 ]; then
