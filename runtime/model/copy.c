@@ -37,6 +37,7 @@
 #include "model/array.h"
 #include "model/vmm.h"
 #include "model/multicast.h"
+#include "model/pool.h"
 #include "model/copy.h"
 
 #include <stdlib.h>
@@ -160,6 +161,16 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 	    (a->flags & CU_MEMHOSTREGISTER_READ_ONLY))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#lx is registered read-only for devices",
+				  (unsigned long)p);
+	if (a->kind == CUEMU_KIND_POOL && dev_side && !write &&
+	    cuemu_pool_props(cuemu_pool_of(a))->location.type ==
+	    CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		/* The real driver refuses a host-NUMA pool block as the device
+		 * end a copy reads, though a GPU memset of it runs
+		 * (probes/results/pool.txt, memset_by_dev0). */
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is a host-NUMA pool block, not the "
+				  "device memory the copy names it",
 				  (unsigned long)p);
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
@@ -390,7 +401,8 @@ CUresult cuemu_memset_shaped(CUstream s, uintptr_t dst, size_t pitch,
 	op.src.proc = dev;
 	if (op.dst.managed)
 		op.dst.proc = op.src.proc;
-	return submit(s, &op, sync);
+	/* A kernel, so CUDA_LAUNCH_BLOCKING=1 makes it return once done. */
+	return submit(s, &op, sync || cuemu_launch_blocking());
 }
 
 /* ------------------------------------------------------------ shaped ends */

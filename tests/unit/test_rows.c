@@ -7,10 +7,12 @@
  * them. The parent process serves as a live process of another uid's row.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +21,13 @@
 #include "tap.h"
 
 static struct segment *s;
+static struct seg_layout lay;
+
+/* Row i's use of device 0, and device 0's use. */
+static uint64_t *row0(int i)
+{
+	return (uint64_t *)seg_at(s, lay.rows) + (size_t)i * s->topo.ndev;
+}
 
 /* Device 0's use as cuMemGetInfo reports it, after the once-a-second look
  * for dead rows has had its chance. */
@@ -39,7 +48,8 @@ static int free_row(void)
 	return -1;
 }
 
-/* A row for pid as uid, holding 8 MiB of device 0. */
+/* A row for pid as uid, holding 8 MiB of device 0, with the machine's
+ * use (the sum over the rows) counting it. */
 static int forge(pid_t pid, uint32_t uid, uint64_t start)
 {
 	int i = free_row();
@@ -49,7 +59,7 @@ static int forge(pid_t pid, uint32_t uid, uint64_t start)
 	memset(&s->procs[i], 0, sizeof s->procs[i]);
 	s->procs[i].uid = uid;
 	s->procs[i].start = start;
-	s->procs[i].used[0] = 8 << 20;
+	*row0(i) = 8 << 20;
 	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
 	if (s->rows_hi <= (uint32_t)i)
 		s->rows_hi = (uint32_t)i + 1;
@@ -98,7 +108,8 @@ static void killed_holding(void)
  * allocation is refused, and says why on stderr. */
 static void table_full(void)
 {
-	int forged[SEG_PROCS], n = 0, fds[2], st = -1;
+	static int forged[SEG_PROCS];
+	int n = 0, fds[2], st = -1;
 	char msg[512] = "";
 	CUdeviceptr p;
 	ssize_t got;
@@ -127,6 +138,7 @@ static void table_full(void)
 	   "and says why: %s", msg);
 	for (int i = 0; i < n; i++) {
 		memset(&s->procs[forged[i]], 0, sizeof s->procs[forged[i]]);
+		*row0(forged[i]) = 0;
 	}
 }
 
@@ -138,6 +150,7 @@ int main(void)
 	CUcontext c;
 	uint64_t base;
 	int fd, row, mine = -1;
+	struct stat st;
 
 	setenv("CUEMU_CONTROL", "0", 1);
 	if (cuInit(0) != CUDA_SUCCESS ||
@@ -148,9 +161,10 @@ int main(void)
 		return 1;
 	}
 	snprintf(shm, sizeof shm, "/%s", m && *m ? m : "cuemu");
-	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 ||
-	    (s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      0)) == MAP_FAILED) {
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 || fstat(fd, &st) < 0 ||
+	    (s = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, fd, 0)) == MAP_FAILED ||
+	    seg_layout(s->topo.ndev, s->topo.nnuma, &lay) < 0) {
 		printf("Bail out! cannot map %s\n", shm);
 		return 1;
 	}
@@ -166,6 +180,7 @@ int main(void)
 	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
 	   "a row of a live process, its uid and start time: kept");
 	memset(&s->procs[row], 0, sizeof s->procs[row]);
+	*row0(row) = 0;
 
 	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
 	ok(used_now() == base && s->procs[row].pid == 0,
@@ -179,18 +194,19 @@ int main(void)
 	/* Another member frees this process's row, and a forged process
 	 * takes it: this process must not charge the forger's row. */
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	*row0(mine) = 0;
 	s->procs[mine].pid = getppid();
 	s->procs[mine].uid = getuid();
 	s->procs[mine].start = cuemu_proc_start_time(getppid());
 	is_res(cuMemAlloc(&p, 1 << 20), CUDA_SUCCESS,
 	       "allocating after this process's row was taken works");
-	ok(s->procs[mine].used[0] == 0,
+	ok(*row0(mine) == 0,
 	   "and charges nothing to the row's new owner");
 	row = -1;
 	for (int i = 0; i < SEG_PROCS; i++)
 		if (s->procs[i].pid == getpid())
 			row = i;
-	ok(row >= 0 && row != mine && s->procs[row].used[0] == 1 << 20,
+	ok(row >= 0 && row != mine && *row0(row) == 1 << 20,
 	   "but a new row of its own");
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
 	killed_holding();

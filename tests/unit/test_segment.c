@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "model/segment.h"
-#include "model/procstat.h"
 #include "outward/cuemu-private.h"
 #include "tap.h"
 
@@ -133,11 +132,17 @@ static int said(const char *s)
 	return strstr(buf, s) != NULL;
 }
 
+/* The size of the mapping of the machine made last, and where its
+ * arrays are (its counts as made, before any scribble). */
+static size_t mapped;
+static struct seg_layout lay;
+
 /* A fresh machine made by a joiner, mapped here for scribbling. */
 static struct segment *fresh_machine(void)
 {
 	char out[256], shm[160];
 	struct segment *s;
+	struct stat st;
 	int fd;
 
 	snprintf(shm, sizeof shm, "/%s", machine);
@@ -146,9 +151,16 @@ static struct segment *fresh_machine(void)
 		return NULL;
 	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
 		return NULL;
-	s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return NULL;
+	}
+	mapped = (size_t)st.st_size;
+	s = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	return s == MAP_FAILED ? NULL : s;
+	if (s == MAP_FAILED || seg_layout(s->topo.ndev, s->topo.nnuma, &lay))
+		return NULL;
+	return s;
 }
 
 static void drop_machine(struct segment *s)
@@ -156,7 +168,7 @@ static void drop_machine(struct segment *s)
 	char shm[160];
 
 	if (s)
-		munmap(s, sizeof *s);
+		munmap(s, mapped);
 	snprintf(shm, sizeof shm, "/%s", machine);
 	shm_unlink(shm);
 }
@@ -197,6 +209,7 @@ static void nnuma_huge(struct segment *s)
 	s->topo.nnuma = 100000000;
 }
 
+/* A count within bounds that the segment's size does not hold. */
 static void ndev_17(struct segment *s)
 {
 	s->topo.ndev = 17;
@@ -204,7 +217,9 @@ static void ndev_17(struct segment *s)
 
 static void device_name_unterminated(struct segment *s)
 {
-	memset(s->topo.dev[1].name, 'A', sizeof s->topo.dev[1].name);
+	struct cuemu_device_info *dev = seg_at(s, lay.dev);
+
+	memset(dev[1].name, 'A', sizeof dev[1].name);
 }
 
 static void machine_name_unterminated(struct segment *s)
@@ -214,7 +229,9 @@ static void machine_name_unterminated(struct segment *s)
 
 static void link_nan(struct segment *s)
 {
-	s->topo.link[0][1].gbps = NAN;
+	struct cuemu_link *link = seg_at(s, lay.link);
+
+	link[1].gbps = NAN;
 }
 
 /* A copy rate of nothing would be divided by. */
@@ -261,35 +278,29 @@ static void garbage_rows(void)
 	drop_machine(s);
 }
 
-/* A device's use is the sum over the rows: rows that sum beyond the
- * device (two live rows each claiming all of it, and a count of rows
- * scribbled to 2^32-1) read as the device's whole size with nothing free,
- * never as more, and never as -1: every reader subtracts it from the
- * size. */
+/* A device's use at 2^64-1 (a scribble, or a count gone wrong) reads as
+ * the device's whole size with nothing free, never as -1: a use beyond the
+ * device cannot be, and every reader subtracts it from the size. */
 static void use_all_ones(void)
 {
 	struct segment *s = fresh_machine();
 	char out[16384], want[64];
+	struct cuemu_device_info *dev;
 
-	if (!ok(s != NULL, "rows beyond the device: a machine to scribble on"))
+	if (!ok(s != NULL, "use 2^64-1: a machine to scribble on"))
 		return;
-	for (int i = 0; i < 2; i++) {
-		s->procs[i].uid = getuid();
-		s->procs[i].start = cuemu_proc_start_time(getpid());
-		s->procs[i].used[0] = s->topo.dev[0].total;
-		s->procs[i].pid = getpid();
-	}
-	s->rows_hi = UINT32_MAX;
+	dev = seg_at(s, lay.dev);
+	((uint64_t *)seg_at(s, lay.used))[0] = UINT64_MAX;
 	snprintf(want, sizeof want, "\"used_memory\":%llu,",
-		 (unsigned long long)s->topo.dev[0].total);
+		 (unsigned long long)dev[0].total);
 	ok(run_joiner("machine", out, sizeof out) == 0,
-	   "rows beyond the device: the machine is read within %d s", BOUND_S);
+	   "use 2^64-1: the machine is read within %d s", BOUND_S);
 	ok(strstr(out, want) != NULL,
-	   "rows beyond the device: used_memory reads the device's size, %llu",
-	   (unsigned long long)s->topo.dev[0].total);
+	   "use 2^64-1: used_memory reads the device's size, %llu",
+	   (unsigned long long)dev[0].total);
 	ok(strstr(out, "\"free_memory\":0,") != NULL,
-	   "rows beyond the device: free_memory reads 0");
-	ok(!strstr(out, "\"used_memory\":-1"), "rows beyond the device: never -1");
+	   "use 2^64-1: free_memory reads 0");
+	ok(!strstr(out, "\"used_memory\":-1"), "use 2^64-1: never -1");
 	drop_machine(s);
 }
 
@@ -316,7 +327,8 @@ int main(int argc, char **argv)
 	refused("a lock word naming a thread that does not exist",
 		lock_of_no_thread, "does not exist");
 	refused("device count 0x7fffffff", ndev_huge, "device_count");
-	refused("device count 17", ndev_17, "device_count");
+	refused("device count 17, the segment sized for 4", ndev_17,
+		"device_count");
 	refused("NUMA node count 10^8", nnuma_huge, "numa_nodes");
 	refused("a device name without its NUL", device_name_unterminated,
 		"devices[1].name");
