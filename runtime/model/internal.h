@@ -254,9 +254,10 @@ bool cuemu_mem_charge(int dev, uint64_t bytes);
 bool cuemu_mem_charge_evicting(int dev, uint64_t bytes);
 void cuemu_mem_uncharge(int dev, uint64_t bytes);
 /* One half of an uncharge, for memory another process still maps (legacy
- * IPC, model/ipc.c): row, this process's share of the device's use, when
- * it frees memory an importer holds; total, the device's use, when the
- * last importer lets go of memory its exporter freed. */
+ * IPC, model/ipc.c): row, this process's share, when it frees memory an
+ * importer holds (the bytes stay in the device's use as orphaned); total,
+ * the orphaned bytes, when the last importer lets go of memory its
+ * exporter freed. */
 void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row);
 uint64_t cuemu_mem_used(int dev);
 
