@@ -31,5 +31,6 @@ extern const struct bench_row bench_pool_rows[];
 extern const struct bench_row bench_vmm_rows[];
 extern const struct bench_row bench_copy_rows[];
 extern const struct bench_row bench_batch_rows[];
+extern const struct bench_row bench_share_rows[];
 
 #endif

@@ -37,11 +37,12 @@
 #define MAX_DEPTH 32
 
 const char *const cufs_classes[CUFS_NCLASSES] = {
-	"allocations", "pools", "reservations", "handles",
+	"allocations", "pools", "reservations", "handles", "multicast",
 };
 /* The record class of each (pubseg.h). */
 const uint32_t cufs_class_pub[CUFS_NCLASSES] = {
 	PUB_ALLOCATIONS, PUB_POOLS, PUB_RESERVATIONS, PUB_HANDLES,
+	PUB_MULTICAST,
 };
 
 enum ntype { N_DIR, N_FILE, N_LINK };

@@ -20,6 +20,15 @@
  *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
  *                  query then says mpool_block=ID
  *   mpool_prefetch LOC  prefetch that block (cuMemPrefetchBatchAsync)
+ *   ipc_export FILE  write the legacy IPC handle of the device allocation
+ *                  to FILE (128 hex digits)
+ *   ipc_open FILE  open the handle in FILE (another workload's)
+ *   ipc_close      close what ipc_open opened
+ *   free_device    free the device allocation
+ *   multicast FILE make a multicast object of gpu0 and gpu1, 4 MiB, with
+ *                  2 MiB of each bound at offset 0; its id to FILE
+ *   multicast_unbind  unbind gpu1's memory
+ *   multicast_release release the object
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
@@ -46,6 +55,9 @@ static struct {
 	CUmemGenericAllocationHandle handle;
 	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
 	CUdeviceptr mpool_block;
+	CUdeviceptr ipc;        /* what ipc_open opened */
+	int ipc_opens;          /* and how many times */
+	CUmemGenericAllocationHandle mc, mc_mem[2]; /* the multicast object */
 } w;
 
 static volatile sig_atomic_t stop;
@@ -293,6 +305,83 @@ static void mpool_prefetch(const char *word)
 		check(cuStreamSynchronize(w.stream), "sync");
 }
 
+static void ipc_export(const char *file)
+{
+	CUipcMemHandle h;
+	FILE *f;
+
+	if (check(cuIpcGetMemHandle(&h, w.device), "cuIpcGetMemHandle") ||
+	    !(f = fopen(file, "w")))
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++)
+		fprintf(f, "%02x", (unsigned char)h.reserved[i]);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static void ipc_open(const char *file)
+{
+	CUipcMemHandle h;
+	unsigned int b;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < sizeof h.reserved; i++) {
+		if (fscanf(f, "%2x", &b) != 1)
+			break;
+		h.reserved[i] = (char)b;
+	}
+	fclose(f);
+	if (!check(cuIpcOpenMemHandle(&w.ipc, h,
+				      CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+		   "cuIpcOpenMemHandle"))
+		w.ipc_opens++;
+}
+
+static void multicast(const char *file)
+{
+	CUmulticastObjectProp mp = {
+		.numDevices = 2, .size = 2 * GRAN,
+		.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	};
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	FILE *f;
+
+	if (check(cuMulticastCreate(&w.mc, &mp), "cuMulticastCreate"))
+		return;
+	for (int d = 0; d < 2; d++) {
+		prop.location.id = d;
+		if (check(cuMulticastAddDevice(w.mc, d), "cuMulticastAddDevice") ||
+		    check(cuMemCreate(&w.mc_mem[d], GRAN, &prop, 0), "cuMemCreate"))
+			return;
+	}
+	for (int d = 0; d < 2; d++)
+		if (check(cuMulticastBindMem(w.mc, 0, w.mc_mem[d], 0, GRAN, 0),
+			  "cuMulticastBindMem"))
+			return;
+	if ((f = fopen(file, "w"))) {
+		fprintf(f, "%llu\n", (unsigned long long)w.mc);
+		fclose(f);
+	}
+}
+
+static void multicast_release(void)
+{
+	if (w.mc)
+		check(cuMemRelease(w.mc), "cuMemRelease");
+	w.mc = 0;
+	for (int d = 0; d < 2; d++) {
+		if (w.mc_mem[d])
+			cuMemRelease(w.mc_mem[d]);
+		w.mc_mem[d] = 0;
+	}
+}
+
 static void teardown(void)
 {
 	if (w.mpool_block) {
@@ -300,6 +389,9 @@ static void teardown(void)
 		cuStreamSynchronize(w.stream);
 		cuMemPoolDestroy(w.mpool);
 	}
+	multicast_release();
+	while (w.ipc_opens-- > 0)
+		cuIpcCloseMemHandle(w.ipc);
 	cuMemFreeAsync(w.pool_block, w.stream);
 	cuStreamSynchronize(w.stream);
 	cuMemPoolDestroy(w.pool);
@@ -308,7 +400,8 @@ static void teardown(void)
 	cuMemAddressFree(w.resv, 2 * GRAN);
 	cuMemFree(w.managed);
 	cuMemFreeHost(w.pinned);
-	cuMemFree(w.device);
+	if (w.device)
+		cuMemFree(w.device);
 	cuStreamDestroy(w.stream);
 	cuDevicePrimaryCtxRelease(0);
 }
@@ -330,7 +423,25 @@ static void obey(FILE *in, FILE *out)
 			mpool_prefetch(arg);
 		else if (!strncmp(line, "mpool", 5))
 			make_mpool();
-		else if (!strncmp(line, "exit", 4))
+		else if (sscanf(line, "ipc_export %199s", arg) == 1)
+			ipc_export(arg);
+		else if (sscanf(line, "ipc_open %199s", arg) == 1)
+			ipc_open(arg);
+		else if (!strncmp(line, "ipc_close", 9)) {
+			if (!check(cuIpcCloseMemHandle(w.ipc),
+				   "cuIpcCloseMemHandle"))
+				w.ipc_opens--;
+		} else if (!strncmp(line, "multicast_unbind", 16)) {
+			check(cuMulticastUnbind(w.mc, 1, 0, GRAN),
+			      "cuMulticastUnbind");
+		} else if (!strncmp(line, "multicast_release", 17)) {
+			multicast_release();
+		} else if (sscanf(line, "multicast %199s", arg) == 1) {
+			multicast(arg);
+		} else if (!strncmp(line, "free_device", 11)) {
+			check(cuMemFree(w.device), "cuMemFree");
+			w.device = 0;
+		} else if (!strncmp(line, "exit", 4))
 			break;
 		else
 			fprintf(stderr, "workload: unknown command: %s", line);

@@ -853,6 +853,83 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
 #define __CUDA_API_PTSZ(api) api
 #endif
 
+/* ------------------------------------------------------------ sharing
+ * Legacy IPC of device memory and events, multicast objects, dma-buf
+ * handles of address ranges (libcuemu(3), "Sharing"). */
+
+typedef struct CUipcEventHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcEventHandle_v1;
+typedef CUipcEventHandle_v1 CUipcEventHandle;
+
+typedef struct CUipcMemHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
+
+typedef enum CUipcMem_flags_enum {
+    CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1
+} CUipcMem_flags;
+
+typedef enum CUmulticastGranularity_flags_enum {
+    CU_MULTICAST_GRANULARITY_MINIMUM     = 0x0,
+    CU_MULTICAST_GRANULARITY_RECOMMENDED = 0x1
+} CUmulticastGranularity_flags;
+
+typedef struct CUmulticastObjectProp_st {
+    unsigned int numDevices;        /* devices that will bind memory */
+    size_t size;                    /* bytes bindable per device */
+    unsigned long long handleTypes; /* CUmemAllocationHandleType mask */
+    unsigned long long flags;       /* 0 */
+} CUmulticastObjectProp_v1;
+typedef CUmulticastObjectProp_v1 CUmulticastObjectProp;
+
+typedef enum CUmemRangeHandleType_enum {
+    CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 0x1,
+    CU_MEM_RANGE_HANDLE_TYPE_MAX        = 0x7FFFFFFF
+} CUmemRangeHandleType;
+
+typedef enum CUmemRangeFlags_enum {
+    CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE = 0x1
+} CUmemRangeFlags;
+
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle,
+                                     CUevent event);
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent,
+                                      CUipcEventHandle handle);
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle,
+                                   CUdeviceptr dptr);
+CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr,
+                                       CUipcMemHandle handle,
+                                       unsigned int Flags);
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle,
+                                    unsigned int Flags);
+#endif
+CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle,
+                                   const CUmulticastObjectProp *prop);
+CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle,
+                                      CUdevice dev);
+CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle,
+                                    size_t mcOffset,
+                                    CUmemGenericAllocationHandle memHandle,
+                                    size_t memOffset, size_t size,
+                                    unsigned long long flags);
+CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle,
+                                     size_t mcOffset, CUdeviceptr memptr,
+                                     size_t size, unsigned long long flags);
+CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle,
+                                   CUdevice dev, size_t mcOffset,
+                                   size_t size);
+CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity,
+                                           const CUmulticastObjectProp *prop,
+                                           CUmulticastGranularity_flags option);
+CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
+                                               size_t size,
+                                               CUmemRangeHandleType handleType,
+                                               unsigned long long flags);
+
 /*
  * The renames: entry points that CUDA 13 exports under a versioned symbol.
  * The unversioned name in source resolves to that symbol, so a program
@@ -890,6 +967,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
 #define cuMemAdvise                 cuMemAdvise_v2
 #define cuMemPrefetchAsync          __CUDA_API_PTSZ(cuMemPrefetchAsync_v2)
 #define cuGetProcAddress            cuGetProcAddress_v2
+#define cuIpcOpenMemHandle          cuIpcOpenMemHandle_v2
 
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuMemcpy                    __CUDA_API_PTDS(cuMemcpy)

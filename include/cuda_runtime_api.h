@@ -218,6 +218,18 @@ cudaError_t CUDARTAPI cudaMemPoolImportPointer(
     void **ptr, cudaMemPool_t memPool,
     struct cudaMemPoolPtrExportData *exportData);
 
+/* ---- legacy interprocess sharing of memory and events */
+cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle,
+                                          void *devPtr);
+cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void **devPtr,
+                                           cudaIpcMemHandle_t handle,
+                                           unsigned int flags);
+cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void *devPtr);
+cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle,
+                                            cudaEvent_t event);
+cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t *event,
+                                             cudaIpcEventHandle_t handle);
+
 /* ---- driver entry points by name (cuGetProcAddress) */
 cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol,
     void **funcPtr, unsigned long long flags,

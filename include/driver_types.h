@@ -749,5 +749,7 @@ struct cudaMemcpyAttributes {
     struct cudaMemLocation dstLocHint;
     unsigned int flags;                     /* cudaMemcpyFlags */
 };
+/* cudaIpcOpenMemHandle's one flag, which it requires. */
+#define cudaIpcMemLazyEnablePeerAccess 0x01
 
 #endif /* !__DRIVER_TYPES_H__ */

@@ -8,6 +8,7 @@
  * No state of its own; no locks beyond what the model takes.
  */
 #include "model/context.h"
+#include "model/ipc.h"
 #include "driver/driver.h"
 
 #include <stdio.h>
@@ -121,6 +122,10 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 				  "attribute %d is not a device attribute",
 				  (int)attrib);
 	v = cuemu_device(dev)->attrs[attrib];
+	/* A dma-buf is made where the machine can (model/ipc.c). */
+	if (attrib == CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED && v > 0 &&
+	    !cuemu_dmabuf_available())
+		v = 0;
 	if (v == CUEMU_ATTR_UNKNOWN)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "attribute %d is not a device attribute",

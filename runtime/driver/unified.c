@@ -25,6 +25,7 @@
 #include "model/managed.h"
 #include "model/pool.h"
 #include "model/vmm.h"
+#include "model/ipc.h"
 
 #include <string.h>
 
@@ -123,6 +124,8 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 
 static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 {
+	struct cuemu_ipc_view iv;
+
 	pi->known = true;
 	pi->range_base = pi->map_base = a->base;
 	pi->range_size = a->size;
@@ -131,6 +134,10 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->map_size = a->kind == CUEMU_KIND_REGISTERED ? a->size :
 		CUEMU_ALIGN_UP(a->size, CUEMU_GRANULARITY);
 	pi->id = pi->block_id = a->id;
+	/* An opened IPC mapping answers the exporter's buffer id
+	 * (probes/results/share.txt, imp.attr_buffer_id). */
+	if (cuemu_ipc_view(a, &iv))
+		pi->id = iv.exporter_id;
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;
@@ -138,6 +145,7 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	 * memory: the driver reports MEMORY_TYPE host for it
 	 * (probes/results/pool.txt, pool.host_numa.memtype). */
 	pi->on_device = a->kind == CUEMU_KIND_DEVICE ||
+			a->kind == CUEMU_KIND_IPC ||
 			(a->kind == CUEMU_KIND_POOL && a->device >= 0);
 	pi->reachable = !pi->on_device || a->kind == CUEMU_KIND_POOL ||
 			(curdev >= 0 && (a->device == curdev ||

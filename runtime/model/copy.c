@@ -30,6 +30,7 @@
  */
 #include "model/internal.h"
 #include "model/vmm.h"
+#include "model/multicast.h"
 #include "model/copy.h"
 
 #include <stdlib.h>
@@ -42,6 +43,7 @@ struct end {
 	                * processor that touches it */
 	bool managed;
 	bool pageable; /* host memory the runtime does not know */
+	bool multicast; /* crosses a mapping of a multicast object */
 };
 
 struct copy_op {
@@ -102,8 +104,12 @@ static CUresult resolve_vmm(uintptr_t p, size_t n, bool write, int dev,
 					  cuemu_access_str(mi.access),
 					  write ? "write" : "read",
 					  write ? "rw" : "ro");
+		/* A multicast mapping is written by the stream's GPU, and
+		 * what it writes is passed on (cuemu_mc_fanout). */
+		if (mi.multicast)
+			e->multicast = true;
 		if (e->proc < 0)
-			e->proc = cuemu_loc_proc(mi.loc);
+			e->proc = mi.multicast ? dev : cuemu_loc_proc(mi.loc);
 		at = mi.map_base + mi.map_size;
 	}
 	if (e->proc < 0)
@@ -147,6 +153,7 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
+	case CUEMU_KIND_IPC:
 		e->proc = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
 		break;
 	case CUEMU_KIND_MANAGED:
@@ -250,6 +257,8 @@ static void copy_run(CUstream s, void *arg)
 		     op->bytes / op->elem);
 	else
 		memmove((void *)op->dst.p, (const void *)op->src.p, n);
+	if (op->dst.multicast)
+		cuemu_mc_fanout(op->dst.p, n);
 	charge(s, op);
 	if (!op->elem)
 		count_bytes(op->src.proc, op->dst.proc, n);

@@ -5,14 +5,22 @@
  * model time a record reached, and a stream made to wait for one. The
  * engine's streams, positions and clocks are stream.c's (stream_impl.h).
  *
+ * An interprocess event (cuIpcGetEventHandle, cuIpcOpenEventHandle) also
+ * keeps its records in a slot every process that has it shares (model/
+ * ipc.c): the number of records asked for and the newest one reached.
+ * Its query, synchronize and stream wait read that slot, so that a record
+ * in one process is waited for in another.
+ *
  * Locking: ev_lock guards the registry and is taken inside no stream lock;
  * each event's own lock guards its record, taken after ev_lock and never
  * around a wait.
  */
 #include "model/stream_impl.h"
+#include "model/ipc.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct CUevent_st {
 	RB_ENTRY(CUevent_st) node;
@@ -24,6 +32,9 @@ struct CUevent_st {
 	struct cuemu_spos pos;          /* the last record's operation */
 	struct vclock vc;               /* its stream's clock at that record */
 	uint64_t ns;                    /* model time the record reached */
+	struct cuemu_evshare *share;    /* an interprocess event's slot */
+	bool imported;                  /* opened from another process */
+	CUipcEventHandle handle;        /* the exported slot's handle */
 };
 
 static int cmp_event(struct CUevent_st *a, struct CUevent_st *b)
@@ -52,6 +63,8 @@ static void event_unref(CUevent e)
 	pthread_mutex_unlock(&e->lock);
 	if (!last)
 		return;
+	if (e->imported)
+		cuemu_evshare_close(e->share);
 	pthread_mutex_destroy(&e->lock);
 	cuemu_vc_free(&e->vc);
 	free(e);
@@ -114,12 +127,41 @@ CUresult cuemu_event_release(CUevent hEvent)
 struct record {
 	CUevent e;
 	uint64_t gen;
+	struct cuemu_evshare *sh;  /* the shared slot when the record began */
+	uint64_t sgen;   /* its number among the slot's records */
 };
+
+/* The shared slot's newest record reached is at least gen. */
+static void share_reached(struct cuemu_evshare *sh, uint64_t gen)
+{
+	uint64_t d = __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE);
+
+	while (d < gen && !__atomic_compare_exchange_n(&sh->done, &d, gen,
+			false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
+/* The records of a shared slot up to target are reached (or a later
+ * one is, which the event stands for). */
+static bool share_done(struct cuemu_evshare *sh, uint64_t target)
+{
+	return __atomic_load_n(&sh->done, __ATOMIC_ACQUIRE) >= target;
+}
+
+static void share_wait(struct cuemu_evshare *sh, uint64_t target)
+{
+	const struct timespec nap = { 0, 20000 };
+
+	while (!share_done(sh, target))
+		nanosleep(&nap, NULL);
+}
 
 static void record_op(CUstream s, void *arg)
 {
 	struct record *rec = arg;
 
+	if (rec->sh)
+		share_reached(rec->sh, rec->sgen);
 	pthread_mutex_lock(&rec->e->lock);
 	if (rec->e->gen == rec->gen)
 		rec->e->ns = cuemu_stream_now(s);
@@ -155,8 +197,11 @@ CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 	}
 	pthread_mutex_lock(&e->lock);
 	gen = ++e->gen;
+	*rec = (struct record){ e, gen, e->share, 0 };
+	if (e->share)
+		rec->sgen = __atomic_add_fetch(&e->share->recorded, 1,
+					       __ATOMIC_ACQ_REL);
 	pthread_mutex_unlock(&e->lock);
-	*rec = (struct record){ e, gen };
 	/* The record is an operation of s and holds the reference taken
 	 * above until it is reached. */
 	if ((r = cuemu_st_enqueue(s, record_op, rec, record_drop, true, NULL, 0, NULL,
@@ -188,6 +233,7 @@ struct event_state {
 	unsigned int flags;
 	struct cuemu_spos pos;
 	uint64_t ns;
+	struct cuemu_evshare *share;
 };
 
 static struct event_state event_state(CUevent e)
@@ -195,7 +241,8 @@ static struct event_state event_state(CUevent e)
 	struct event_state st;
 
 	pthread_mutex_lock(&e->lock);
-	st = (struct event_state){ e->recorded, e->flags, e->pos, e->ns };
+	st = (struct event_state){ e->recorded, e->flags, e->pos, e->ns,
+				   e->share };
 	pthread_mutex_unlock(&e->lock);
 	return st;
 }
@@ -220,6 +267,11 @@ CUresult cuemu_event_query(CUevent hEvent)
 
 	if ((r = event_look(hEvent, &st)) != CUDA_SUCCESS)
 		return r;
+	/* An interprocess event waits for the newest record of any process,
+	 * and for a record of this one made before it was shared. */
+	if (st.share && !share_done(st.share, __atomic_load_n(
+			&st.share->recorded, __ATOMIC_ACQUIRE)))
+		return CUDA_ERROR_NOT_READY;
 	/* An event never recorded has nothing to wait for. */
 	if (st.recorded && !cuemu_spos_done(st.pos))
 		return CUDA_ERROR_NOT_READY;
@@ -235,6 +287,9 @@ CUresult cuemu_event_sync(CUevent hEvent)
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	st = event_state(e);
+	if (st.share)
+		share_wait(st.share, __atomic_load_n(&st.share->recorded,
+						     __ATOMIC_ACQUIRE));
 	if (st.recorded) {
 		cuemu_spos_wait(st.pos);
 		cuemu_st_host_saw_ns(event_state(e).ns);
@@ -288,6 +343,89 @@ CUresult cuemu_event_time(CUevent h, uint64_t *ns)
 	return CUDA_SUCCESS;
 }
 
+struct share_hold {
+	CUevent e;
+	uint64_t target;
+};
+
+/* A stream operation that holds its stream until the shared slot's
+ * record it waits for is reached, in whatever process records it. */
+static void share_hold_op(CUstream s, void *arg)
+{
+	struct share_hold *h = arg;
+
+	(void)s;
+	share_wait(h->e->share, h->target);
+	event_unref(h->e);
+	free(h);
+}
+
+/* Makes s wait for the newest record of an interprocess event e (held by
+ * the caller). */
+static CUresult share_stream_wait(CUstream s, CUevent e)
+{
+	struct share_hold *h;
+	uint64_t target = __atomic_load_n(&e->share->recorded,
+					  __ATOMIC_ACQUIRE);
+	CUresult r;
+
+	if (share_done(e->share, target))
+		return CUDA_SUCCESS;
+	if (!(h = malloc(sizeof *h)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event wait");
+	pthread_mutex_lock(&e->lock);
+	e->refs++;
+	pthread_mutex_unlock(&e->lock);
+	*h = (struct share_hold){ e, target };
+	if ((r = cuemu_stream_enqueue_user(s, share_hold_op, h))) {
+		event_unref(e);
+		free(h);
+	}
+	return r;
+}
+
+CUresult cuemu_event_ipc_export(CUevent hEvent, CUipcEventHandle *out)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&e->lock);
+	if (!(e->flags & CU_EVENT_INTERPROCESS) || e->imported)
+		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "event %p was not "
+			       "created with CU_EVENT_INTERPROCESS",
+			       (void *)hEvent);
+	else if (!e->share)
+		r = cuemu_evshare_new(&e->share, &e->handle);
+	if (r == CUDA_SUCCESS)
+		*out = e->handle;
+	pthread_mutex_unlock(&e->lock);
+	event_unref(e);
+	return r;
+}
+
+CUresult cuemu_event_ipc_open(const CUipcEventHandle *h, CUevent *out)
+{
+	struct cuemu_evshare *sh;
+	CUresult r;
+	CUevent e;
+
+	if ((r = cuemu_evshare_open(h, &sh)) != CUDA_SUCCESS)
+		return r;
+	/* The opened event times nothing and cannot be exported again. */
+	if ((r = cuemu_event_new(CU_EVENT_DISABLE_TIMING, &e))) {
+		cuemu_evshare_close(sh);
+		return r;
+	}
+	pthread_mutex_lock(&e->lock);
+	e->share = sh;
+	e->imported = true;
+	pthread_mutex_unlock(&e->lock);
+	*out = e;
+	return CUDA_SUCCESS;
+}
+
 CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 {
 	struct cuemu_spos pos;
@@ -300,6 +438,10 @@ CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS) {
+		event_unref(e);
+		return r;
+	}
+	if (e->share && (r = share_stream_wait(s, e))) {
 		event_unref(e);
 		return r;
 	}

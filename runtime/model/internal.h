@@ -185,6 +185,11 @@ bool cuemu_mem_charge(int dev, uint64_t bytes);
  * as the real driver does (probes/results/oversub.txt). Lock held. */
 bool cuemu_mem_charge_evicting(int dev, uint64_t bytes);
 void cuemu_mem_uncharge(int dev, uint64_t bytes);
+/* One half of an uncharge, for memory another process still maps (legacy
+ * IPC, model/ipc.c): row, this process's share of the device's use, when
+ * it frees memory an importer holds; total, the device's use, when the
+ * last importer lets go of memory its exporter freed. */
+void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row);
 uint64_t cuemu_mem_used(int dev);
 
 /* Machine-wide per-device counters (shown under /cu/devices/gpuN/counters).

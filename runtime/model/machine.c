@@ -851,6 +851,16 @@ void cuemu_mem_uncharge(int dev, uint64_t bytes)
 		sub_sat(&seg->procs[my_row].used[dev], bytes);
 }
 
+void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row)
+{
+	if (!seg || dev < 0 || dev >= topo.ndev)
+		return;
+	if (total)
+		sub_sat(&seg->used[dev], bytes);
+	if (row && my_row >= 0 && row_still_mine())
+		sub_sat(&seg->procs[my_row].used[dev], bytes);
+}
+
 uint64_t cuemu_mem_used(int dev)
 {
 	/* Readers (cuMemGetInfo, /cu) should not see what a killed process

@@ -6,8 +6,10 @@
  * their overlap rules, and giving each back; the kinds table. The driver
  * entries (driver/memory.c) check the arguments and call these.
  *
- * Memory is real. Device memory is one anonymous mapping per allocation
- * (MAP_NORESERVE, populated when touched), charged against its device's
+ * Memory is real. Device memory is one shared mapping per allocation, of
+ * a fresh range of the process's device memory file of its device (a
+ * sparse memfd, model/ipc.c, so that a legacy IPC handle can name it;
+ * populated when touched; 2 MiB aligned from 2 MiB up), charged against its device's
  * capacity in the machine segment, so that cuMemGetInfo in any process sees
  * it. The charge is the mapping's size, the request rounded up to the host
  * page: that is what the process can touch, and it keeps a hundred thousand
@@ -26,6 +28,7 @@
 #include "model/internal.h"
 #include "model/pool.h"
 #include "model/vmm.h"
+#include "model/ipc.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -44,6 +47,7 @@ const char *const cuemu_kind_names[] = {
 	[CUEMU_KIND_MANAGED] = "managed",
 	[CUEMU_KIND_POOL] = "pool",
 	[CUEMU_KIND_RESERVATION] = "reservation",
+	[CUEMU_KIND_IPC] = "ipc",
 };
 
 const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,
@@ -107,10 +111,14 @@ static void release_locked(struct cuemu_alloc *a)
 	cuemu_va_remove(a);
 	cuemu_unlock();
 	log_alloc("free", a);
-	if (a->kind == CUEMU_KIND_DEVICE || a->kind == CUEMU_KIND_HOST)
+	if (a->kind == CUEMU_KIND_HOST)
 		munmap((void *)a->base, a->span);
-	if (a->kind == CUEMU_KIND_DEVICE)
-		cuemu_mem_uncharge(a->device, a->span);
+	if (a->kind == CUEMU_KIND_DEVICE) {
+		if (cuemu_devmem_release(a))
+			cuemu_mem_uncharge_part(a->device, a->span, false, true);
+		else
+			cuemu_mem_uncharge(a->device, a->span);
+	}
 	free(a);
 }
 
@@ -121,6 +129,8 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 {
 	size_t span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 	struct cuemu_alloc *a;
+	uint32_t epoch = 0;
+	uint64_t off = 0;
 	bool charged;
 	CUresult r;
 	void *p;
@@ -134,11 +144,15 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 				  "%llu used)", size, dev,
 				  (unsigned long long)cuemu_mem_used(dev),
 				  (unsigned long long)cuemu_device(dev)->total);
-	p = mmap(NULL, span, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (cuemu_devmem_map(dev, span, &p, &off, &epoch) < 0)
+		p = MAP_FAILED;
 	a = p == MAP_FAILED ? NULL :
 		new_alloc(CUEMU_KIND_DEVICE, (uintptr_t)p, size, span, dev, 0,
 			  ctx);
+	if (a) {
+		a->file_off = off;
+		a->file_epoch = epoch;
+	}
 	if (!a || (r = publish(a))) {
 		if (p != MAP_FAILED)
 			munmap(p, span);
@@ -176,7 +190,7 @@ CUresult cuemu_device_free(uintptr_t p)
 	a = cuemu_va_find(p);
 	if (!a || a->base != p || a->kind == CUEMU_KIND_HOST ||
 	    a->kind == CUEMU_KIND_REGISTERED ||
-	    a->kind == CUEMU_KIND_RESERVATION) {
+	    a->kind == CUEMU_KIND_RESERVATION || a->kind == CUEMU_KIND_IPC) {
 		cuemu_unlock();
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#llx is not the start of a device "

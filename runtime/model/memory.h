@@ -31,6 +31,7 @@ enum cuemu_kind {
 	CUEMU_KIND_MANAGED,     /* cuMemAllocManaged */
 	CUEMU_KIND_POOL,        /* cuMemAllocAsync and friends: one block */
 	CUEMU_KIND_RESERVATION, /* cuMemAddressReserve */
+	CUEMU_KIND_IPC,         /* cuIpcOpenMemHandle: another process's */
 };
 /* The word /cu and the event log show for each kind (memory.c). */
 extern const char *const cuemu_kind_names[];
@@ -53,6 +54,13 @@ struct cuemu_alloc {
 	bool sync_memops;        /* CU_POINTER_ATTRIBUTE_SYNC_MEMOPS */
 	char label[CUEMU_LABEL_MAX + 1]; /* cuemuSetLabel, shown in /cu */
 	void *priv;              /* the owning subsystem's state */
+	/* Device memory (model/ipc.c): where in the process's device memory
+	 * file of its device it lives, the file's epoch (a forked child has
+	 * files of its own), and whether a handle to it went out. */
+	uint64_t file_off;
+	uint32_t file_epoch;
+	uint32_t ipc_slot;       /* its shared slot once exported (ipc.c) */
+	bool ipc_exported;
 };
 
 /* ------------------------------------------------------------------ */

@@ -41,5 +41,10 @@ CUresult cuemu_event_timed(CUevent h);
 CUresult cuemu_event_time(CUevent h, uint64_t *ns);
 /* Work enqueued on s from now on waits for the event's last record. */
 CUresult cuemu_stream_wait_event(CUstream s, CUevent h);
+/* An interprocess event's handle (INVALID_HANDLE for an event made
+ * without CU_EVENT_INTERPROCESS, or one opened from another process). */
+CUresult cuemu_event_ipc_export(CUevent h, CUipcEventHandle *out);
+/* An event of this process standing for another process's exported one. */
+CUresult cuemu_event_ipc_open(const CUipcEventHandle *h, CUevent *out);
 
 #endif

@@ -40,6 +40,7 @@
  * point.
  */
 #include "model/vmm.h"
+#include "model/multicast.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,11 +66,13 @@ struct handle {
 	int charged;                 /* device this process charged, or -1 */
 	bool exported;
 	bool imported;
+	bool multicast;              /* a multicast object (multicast.c) */
 };
 
 struct mapping {
 	uintptr_t base;
 	size_t size;
+	size_t offset;               /* in the handle */
 	struct handle *h;
 	uint8_t access[CUEMU_NPROC]; /* CUmemAccess_flags per processor */
 };
@@ -282,6 +285,8 @@ static void handle_put(struct handle *h)
 	if (h->refs || h->maps)
 		return;
 	RB_REMOVE(handle_tree, &handles, h);
+	if (h->multicast)
+		cuemu_mc_forget(h->id);
 	if (h->charged >= 0)
 		cuemu_mem_uncharge(h->charged, h->size);
 	close(h->fd);
@@ -377,6 +382,11 @@ CUresult cuemu_vmm_export(CUmemGenericAllocationHandle handle,
 
 	if (!h)
 		return not_a_handle(handle);
+	/* A multicast object's team and bindings live in its process. */
+	if (h->multicast)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "multicast object "
+				  "%llu cannot be shared with another process "
+				  "here", (unsigned long long)h->id);
 	if (!(h->prop.requestedHandleTypes & type) ||
 	    type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -613,6 +623,8 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 	struct mapping *m;
 	CUresult res = check_map(r, p, size, offset, h);
 
+	if (res == CUDA_SUCCESS && h->multicast)
+		res = cuemu_mc_check_map(h->id);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (mmap((void *)p, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->fd,
@@ -627,6 +639,7 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
 	}
 	m->h = h;
+	m->offset = offset;
 	h->maps++;
 	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_map", "reservation=%llu address=%#lx size=%zu "
@@ -849,7 +862,67 @@ bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
 	out->loc = m->h->prop.location;
 	out->handle_types = (unsigned long long)m->h->prop.requestedHandleTypes;
 	out->access = (CUmemAccess_flags)m->access[slot];
+	out->map_offset = m->offset;
+	out->multicast = m->h->multicast;
 	return true;
+}
+
+/* ------------------------------------------------------------ multicast */
+
+CUresult cuemu_vmm_create_multicast(size_t size, unsigned long long types,
+				    CUmemGenericAllocationHandle *out)
+{
+	int fd = memfd_create("cuemu-multicast", MFD_CLOEXEC);
+	CUmemAllocationProp p = { .type = CU_MEM_ALLOCATION_TYPE_PINNED };
+	struct handle *h;
+
+	p.requestedHandleTypes = (CUmemAllocationHandleType)types;
+	if (fd >= 0 && ftruncate(fd, (off_t)size) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	h = fd < 0 ? NULL : handle_new(fd, size, &p);
+	if (!h) {
+		if (fd >= 0)
+			close(fd);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "cannot make a multicast object");
+	}
+	h->multicast = true;
+	RB_INSERT(handle_tree, &handles, h);
+	cuemu_obj_changed(h->id);
+	*out = (CUmemGenericAllocationHandle)h->id;
+	return CUDA_SUCCESS;
+}
+
+bool cuemu_vmm_handle_info(CUmemGenericAllocationHandle handle,
+			   struct cuemu_handle_info *out)
+{
+	struct handle *h = handle_get(handle);
+
+	if (!h)
+		return false;
+	out->size = h->size;
+	out->loc = h->prop.location;
+	out->handle_types = (unsigned long long)h->prop.requestedHandleTypes;
+	out->multicast = h->multicast;
+	out->fd = h->fd;
+	return true;
+}
+
+void cuemu_vmm_handle_hold(CUmemGenericAllocationHandle handle, bool hold)
+{
+	struct handle *h = handle_get(handle);
+
+	if (!h)
+		return;
+	if (hold) {
+		h->refs++;
+		cuemu_obj_changed(h->id);
+	} else if (h->refs) {
+		h->refs--;
+		handle_put(h);
+	}
 }
 
 /* ---------------------------------------------------------------- /cu */
@@ -889,6 +962,10 @@ uint64_t cuemu_vmm_handle_next(uint64_t id)
 	struct handle key = { .id = id + 1 };
 	struct handle *h = RB_NFIND(handle_tree, &handles, &key);
 
+	/* A multicast object is /cu/multicast's (multicast.c), not a handle
+	 * of memory. */
+	while (h && h->multicast)
+		h = RB_NEXT(handle_tree, &handles, h);
 	return h ? h->id : 0;
 }
 
@@ -896,7 +973,7 @@ bool cuemu_vmm_handle_view(uint64_t id, struct cuemu_handle_view *v)
 {
 	struct handle *h = handle_get((CUmemGenericAllocationHandle)id);
 
-	if (!h)
+	if (!h || h->multicast)
 		return false;
 	v->id = h->id;
 	v->size = h->size;

@@ -64,8 +64,30 @@ struct cuemu_map_info {
 	CUmemLocation loc;      /* where the physical memory lives */
 	unsigned long long handle_types; /* CUmemAllocationHandleType mask */
 	CUmemAccess_flags access; /* for the location asking (see vmm.c) */
+	size_t map_offset;      /* where in the handle the mapping starts */
+	bool multicast;         /* the handle is a multicast object */
 };
 bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
+
+/* ---------------------------------------------------------------- multicast */
+
+/* A multicast object's handle: its own memfd of size bytes (what a store
+ * through a mapping of it writes, before multicast.c passes it on to the
+ * bound memory), no memory charged. */
+CUresult cuemu_vmm_create_multicast(size_t size, unsigned long long types,
+				    CUmemGenericAllocationHandle *out);
+struct cuemu_handle_info {
+	size_t size;
+	CUmemLocation loc;
+	unsigned long long handle_types;
+	bool multicast;
+	int fd;                 /* its memfd, for multicast.c's writes */
+};
+/* false when handle is not live. */
+bool cuemu_vmm_handle_info(CUmemGenericAllocationHandle handle,
+			   struct cuemu_handle_info *out);
+/* A reference a binding holds on bound memory (hold), or gives back. */
+void cuemu_vmm_handle_hold(CUmemGenericAllocationHandle handle, bool hold);
 
 /* ---------------------------------------------------------------- /cu */
 

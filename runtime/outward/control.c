@@ -90,6 +90,7 @@ static const struct cuemu_ctl_class *const classes[] = {
 	&cuemu_ctl_pools,
 	&cuemu_ctl_reservations,
 	&cuemu_ctl_handles,
+	&cuemu_ctl_multicast,
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
 

@@ -1,7 +1,10 @@
 /*
  * ctl_alloc.c - the /cu "allocations" class: one directory per allocation,
  * registration and pool block of the process (reservations are the VMM
- * family's class), with its kind, base, size, device, flags and label, and
+ * family's class), with its kind, base, size, device, flags and label; for
+ * device memory whether a legacy IPC handle to it went out, for memory
+ * opened from another process's handle (kind "ipc") the exporter's pid
+ * and allocation id and the opens that hold it; and
  * for managed memory the files and ranges the managed family renders
  * (cuemu_managed_json, cuemu_managed_ranges, cuemu_managed_range_get). A
  * range is named "ranges/<start>-<end>", each bound 0x-prefixed or bare
@@ -16,6 +19,7 @@
 #include "outward/outward.h"
 #include "model/internal.h"
 #include "model/pool.h"
+#include "model/ipc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,6 +46,19 @@ static struct cuemu_alloc *ctl_find(uint64_t id)
 	return a && a->kind != CUEMU_KIND_RESERVATION ? a : NULL;
 }
 
+/* An opened IPC mapping: whose memory it is, and how many opens hold it. */
+static void ipc_json(struct cuemu_alloc *a, json_t *obj)
+{
+	struct cuemu_ipc_view v;
+
+	if (!cuemu_ipc_view(a, &v))
+		return;
+	json_object_set_new(obj, "exporter", json_integer(v.exporter));
+	json_object_set_new(obj, "exporter_id",
+			    cuemu_json_u64(v.exporter_id));
+	json_object_set_new(obj, "opens", json_integer(v.refs));
+}
+
 static json_t *alloc_json(struct cuemu_alloc *a)
 {
 	char base[32], flags[16], dev[16];
@@ -61,6 +78,11 @@ static json_t *alloc_json(struct cuemu_alloc *a)
 			"writable", "label");
 	if (obj && a->kind == CUEMU_KIND_MANAGED)
 		cuemu_managed_json(a, obj);
+	if (obj && a->kind == CUEMU_KIND_DEVICE)
+		json_object_set_new(obj, "ipc_exported",
+				    json_integer(a->ipc_exported));
+	if (obj && a->kind == CUEMU_KIND_IPC)
+		ipc_json(a, obj);
 	if (obj && cuemu_pool_of(a)) /* a managed pool's blocks too */
 		json_object_set_new(obj, "pool",
 				    json_integer((json_int_t)cuemu_pool_id(cuemu_pool_of(a))));

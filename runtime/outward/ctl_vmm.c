@@ -25,7 +25,7 @@ static json_t *hex(uintptr_t v)
 }
 
 /* Follows rest ("mappings/0x200000/access") down the object's tree. */
-static json_t *walk(json_t *o, const char *rest, CUresult *err)
+json_t *cuemu_ctl_walk(json_t *o, const char *rest, CUresult *err)
 {
 	char part[64];
 	json_t *cur = o;
@@ -154,7 +154,7 @@ static json_t *resv_get(uint64_t id, const char *rest, CUresult *err)
 		*err = CUDA_ERROR_NOT_FOUND;
 		return NULL;
 	}
-	return walk(resv_json(r), rest, err);
+	return cuemu_ctl_walk(resv_json(r), rest, err);
 }
 
 /* The maximal runs of back-to-back mappings of r (or the one mapping at
@@ -275,7 +275,7 @@ static json_t *handle_get_json(uint64_t id, const char *rest, CUresult *err)
 		*err = CUDA_ERROR_NOT_FOUND;
 		return NULL;
 	}
-	return walk(json_pack("{s:I,s:I,s:s,s:s,s:i,s:i,s:o,s:i,s:i}",
+	return cuemu_ctl_walk(json_pack("{s:I,s:I,s:s,s:s,s:i,s:i,s:o,s:i,s:i}",
 			      "id", (json_int_t)h.id,
 			      "size", (json_int_t)h.size,
 			      "location", cuemu_loc_str(h.loc, loc, sizeof loc),

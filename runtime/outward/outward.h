@@ -58,6 +58,10 @@ extern const struct cuemu_ctl_class cuemu_ctl_allocations; /* ctl_alloc.c */
 extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
+extern const struct cuemu_ctl_class cuemu_ctl_multicast;   /* ctl_multicast.c */
+/* ctl_vmm.c: the part of o that rest names ("mappings/0x200000/access"),
+ * o consumed; NULL with *err NOT_FOUND when there is none. */
+json_t *cuemu_ctl_walk(json_t *o, const char *rest, CUresult *err);
 
 /* outward/ctl_managed.c: managed memory's part of an allocation's
  * directory (lock held). */

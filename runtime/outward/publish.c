@@ -46,6 +46,7 @@ static const struct {
 	{ PUB_POOLS, &cuemu_ctl_pools },
 	{ PUB_RESERVATIONS, &cuemu_ctl_reservations },
 	{ PUB_HANDLES, &cuemu_ctl_handles },
+	{ PUB_MULTICAST, &cuemu_ctl_multicast },
 };
 
 /* ---------------------------------------------------------------- process */

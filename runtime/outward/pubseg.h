@@ -46,6 +46,7 @@ enum pub_class {
 	PUB_POOLS = 3,
 	PUB_RESERVATIONS = 4,
 	PUB_HANDLES = 5,
+	PUB_MULTICAST = 6,
 	PUB_TOMB = 0xffffffffu,
 };
 

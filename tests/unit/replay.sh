@@ -29,8 +29,9 @@ trap 'rm -rf "$tmp"; rm -f "/dev/shm/$CUEMU_MACHINE"' EXIT
 unset CUEMU_TOPOLOGY
 
 # The topics that record semantics (latency and streamops record times;
-# oversub fills a GPU of the probe's size).
-topics="ctx pool ptrattr vmm managed legacy batch"
+# oversub fills a GPU of the probe's size). share ran on one H200 and is
+# replayed on a machine of that shape (probes/share-topology.json).
+topics="ctx pool ptrattr vmm managed legacy batch share"
 risky_ctx="eventquery_destroyed streamquery_destroyed devicegetname_len0"
 risky_vmm="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle"
 risky_batch="decompress_null_index"
@@ -71,6 +72,13 @@ run_topic() {
 		return 1
 	fi
 	export LD_LIBRARY_PATH="$tmp/alias${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	# A probe that ran on a machine of another shape than the default
+	# says so in probes/<topic>-topology.json.
+	if [ -f "$probes/$t-topology.json" ]; then
+		export CUEMU_TOPOLOGY="$probes/$t-topology.json"
+	else
+		unset CUEMU_TOPOLOGY
+	fi
 	timeout 120 "$tmp/$t" >"$tmp/$t.raw" 2>&1
 	eval "risky=\${risky_$t:-}"
 	for k in $risky; do

@@ -1,0 +1,758 @@
+/*
+ * ipc.c - device memory other processes can reach: each process keeps one
+ * sparse memfd per device, its device memory file, and cuMemAlloc maps
+ * every allocation MAP_SHARED from a fresh offset of it (offsets are never
+ * reused; a free punches the pages out). A legacy IPC handle names the
+ * exporting process (pid and start time), the file's descriptor number
+ * there and the allocation's address; the importer finds what range of the
+ * file is mapped at that address now (/proc/<pid>/maps), opens the file
+ * through /proc/<pid>/fd and maps the same pages, so stores on either side
+ * are seen by the other. The importer's mapping keeps the pages alive when
+ * the exporter frees the allocation or exits, as the real driver keeps the
+ * memory (probes/results/share.txt): the exporter does not punch out an
+ * allocation whose handle went out. Opening a handle twice in a process
+ * gives the one mapping, with a reference per open. A second memfd of
+ * 64-byte slots holds what processes share beside the bytes: for each
+ * exported allocation the count of importers' mappings and whether the
+ * exporter freed it (the last importer to let go of freed memory gives the
+ * device's memory back, as the real driver does), and each interprocess
+ * event's records. A dma-buf of
+ * an address range is made by the kernel's udmabuf driver over the same
+ * memfd (of the device memory file, or of a VMM handle), where
+ * /dev/udmabuf can be opened; elsewhere the devices answer
+ * DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
+ *
+ * Locking: files[] and the slot file have their own leaf lock (file_lock),
+ * taken inside the process lock or without it; a slot's contents are
+ * atomics. The opened mappings (the tree below) and their address-map
+ * entries are guarded by cuemu_lock().
+ */
+#include "model/ipc.h"
+#include "model/procstat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/udmabuf.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/vmm.h"
+
+#define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
+#define MEM_MAGIC 0x636d656dU /* "memc" */
+#define EV_MAGIC 0x6376656d756d6563ULL  /* "cemumevc" */
+#define SLOT_BYTES 64
+#define SLOT_FILE (64UL << 20)    /* a million shared slots a process */
+
+/* The device memory files and the slot file. Global because they are the
+ * process's: every context of a device allocates from the one file, and
+ * the descriptor numbers go out in handles. */
+static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int fd;
+	uint64_t next;          /* the next fresh offset */
+} files[CUEMU_MAX_DEVICES];
+static uint32_t epoch = 1;      /* a forked child's files are new */
+static int slots_fd = -1;
+static unsigned char *slots;
+static uint64_t slots_next;
+static uint64_t self_start;     /* this process's start time, for handles */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int slot_new(uint64_t *index, void **ptr);
+static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index);
+static void slot_unmap(void *p);
+
+/* A forked child must not allocate at its parent's offsets: it gets files
+ * of its own. What it inherited stays mapped. */
+static void child_after_fork(void)
+{
+	pthread_mutex_init(&file_lock, NULL);
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
+		if (files[d].fd >= 0)
+			close(files[d].fd);
+		files[d].fd = -1;
+		files[d].next = 0;
+	}
+	if (slots_fd >= 0)
+		close(slots_fd);
+	slots_fd = -1;
+	slots = NULL;
+	slots_next = 0;
+	self_start = 0;
+	epoch++;
+}
+
+static void init_once(void)
+{
+	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+		files[d].fd = -1;
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
+
+static uint64_t my_start(void)
+{
+	if (!self_start)
+		self_start = cuemu_proc_start_time(getpid());
+	return self_start;
+}
+
+/* ---------------------------------------------------------- device memory */
+
+/* dev's file, made on first use. file_lock held. */
+static int devfile(int dev)
+{
+	char name[32];
+	int fd;
+
+	if (files[dev].fd >= 0)
+		return files[dev].fd;
+	snprintf(name, sizeof name, "cuemu-gpu%d", dev);
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	/* Shrinking is sealed off, as a dma-buf over the file needs. */
+	if (ftruncate(fd, (off_t)FILE_SIZE) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+		close(fd);
+		return -1;
+	}
+	files[dev].fd = fd;
+	return fd;
+}
+
+/* Address space for span bytes: 2 MiB aligned from 2 MiB up, as the real
+ * driver places such allocations (and as an anonymous mapping of that size
+ * is placed), else anywhere. NULL when there is none. */
+static void *place(size_t span)
+{
+	size_t len = span + CUEMU_GRANULARITY - CUEMU_PAGE;
+	uintptr_t s, a;
+	void *p;
+
+	if (span < CUEMU_GRANULARITY || len < span)
+		return NULL;
+	p = mmap(NULL, len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	s = (uintptr_t)p;
+	a = CUEMU_ALIGN_UP(s, CUEMU_GRANULARITY);
+	if (a > s)
+		munmap(p, a - s);
+	if (s + len > a + span)
+		munmap((void *)(a + span), s + len - (a + span));
+	return (void *)a;
+}
+
+int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
+		     uint32_t *ep)
+{
+	uint64_t o = 0;
+	void *p, *at;
+	int fd;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	fd = devfile(dev);
+	if (fd >= 0) {
+		o = files[dev].next;
+		if (span > FILE_SIZE - o) {
+			errno = ENOSPC;
+			fd = -1;
+		} else {
+			files[dev].next = o + span;
+		}
+	}
+	*ep = epoch;
+	pthread_mutex_unlock(&file_lock);
+	if (fd < 0)
+		return -1;
+	at = place(span);
+	p = mmap(at, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE |
+		 (at ? MAP_FIXED : 0), fd, (off_t)o);
+	if (p == MAP_FAILED) {
+		if (at)
+			munmap(at, span);
+		return -1;
+	}
+	*addr = p;
+	*off = o;
+	return 0;
+}
+
+/* An exported allocation's slot holds the importers' mappings (twice
+ * their number) and, in its low bit, that the exporter freed it. */
+#define SLOT_FREED 1ULL
+#define SLOT_OPEN 2ULL
+
+bool cuemu_devmem_release(const struct cuemu_alloc *a)
+{
+	uint64_t *slot;
+	int fd = -1;
+
+	munmap((void *)a->base, a->span);
+	/* A forked child's inherited memory is in its parent's file. */
+	if (a->file_epoch != epoch)
+		return false;
+	if (a->ipc_exported) {
+		/* The pages stay for the importers; the last of them to let
+		 * go gives the device's memory back (ipc_mem_close). */
+		slot = (uint64_t *)(slots + (uint64_t)a->ipc_slot * SLOT_BYTES);
+		return __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
+			SLOT_OPEN;
+	}
+	pthread_mutex_lock(&file_lock);
+	if (a->device >= 0 && a->device < CUEMU_MAX_DEVICES)
+		fd = files[a->device].fd;
+	if (fd >= 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			  (off_t)a->file_off, (off_t)a->span);
+	pthread_mutex_unlock(&file_lock);
+	return false;
+}
+
+int cuemu_devmem_fd(int dev)
+{
+	int fd;
+
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return -1;
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	fd = devfile(dev);
+	pthread_mutex_unlock(&file_lock);
+	return fd;
+}
+
+/* ------------------------------------------------------- legacy IPC */
+
+/* A memory handle's 64 bytes. */
+struct mem_wire {
+	uint32_t magic;
+	int32_t pid, fd;
+	int32_t slot_fd;        /* the exporter's slot file */
+	uint64_t start;         /* the exporter's start time */
+	uint64_t base;          /* the allocation's address there */
+	uint64_t span, size;
+	uint64_t id;            /* the exporter's allocation */
+	int32_t dev;
+	uint32_t slot;          /* the allocation's slot there */
+};
+_Static_assert(sizeof(struct mem_wire) <= sizeof(CUipcMemHandle),
+	       "a memory handle fits the API's 64 bytes");
+
+/* An opened mapping: the importer's record of one exporter allocation. */
+struct opened {
+	RB_ENTRY(opened) node;
+	pid_t pid;
+	uint64_t start, id;
+	unsigned refs;
+	uint64_t *slot;         /* the exporter's count of mappings, or NULL */
+	struct cuemu_alloc a;
+};
+
+static int cmp_opened(struct opened *x, struct opened *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+RB_HEAD(opened_tree, opened);
+#define IPC_STATIC __attribute__((unused)) static
+RB_GENERATE_INTERNAL(opened_tree, opened, node, cmp_opened, IPC_STATIC)
+/* The mappings this process opened, by exporter allocation. Global as the
+ * address map is: handles are the process's, whatever context opens them. */
+static struct opened_tree opened_all = RB_INITIALIZER(&opened_all);
+
+CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct mem_wire w = { .magic = MEM_MAGIC };
+	int fd;
+
+	if (!a || p >= a->base + a->size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is in no allocation", (unsigned long)p);
+	if (a->kind != CUEMU_KIND_DEVICE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is %s memory; only cuMemAlloc memory "
+				  "has a legacy IPC handle", (unsigned long)p,
+				  cuemu_kind_names[a->kind]);
+	if ((fd = cuemu_devmem_fd(a->device)) < 0 || a->file_epoch != epoch)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "allocation %llu is not in this process's "
+				  "device memory file",
+				  (unsigned long long)a->id);
+	if (!a->ipc_exported) {
+		uint64_t index;
+		void *sp;
+
+		if (slot_new(&index, &sp) < 0)
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no "
+					  "interprocess slot is left in this "
+					  "process");
+		a->ipc_slot = (uint32_t)index;
+		a->ipc_exported = true;
+		cuemu_obj_changed(a->id);
+		cuemu_event_log("ipc_export", "id=%llu",
+				(unsigned long long)a->id);
+	}
+	w.pid = (int32_t)getpid();
+	w.fd = fd;
+	w.slot_fd = slots_fd;
+	w.slot = a->ipc_slot;
+	w.start = my_start();
+	w.base = a->base;
+	w.span = a->span;
+	w.size = a->size;
+	w.id = a->id;
+	w.dev = a->device;
+	memset(out, 0, sizeof *out);
+	memcpy(out, &w, sizeof w);
+	return CUDA_SUCCESS;
+}
+
+/* Where the exporter's device memory at w->base is now: like the real
+ * driver, a handle names an address of the exporter, so a handle of a
+ * freed allocation opens nothing (INVALID_VALUE) and one whose address has
+ * been allocated again opens the new allocation (probes/results/
+ * share.txt, read_reopened_after_free). The exporter's /proc/<pid>/maps
+ * says which range of which file is mapped there; *off and *len get the
+ * file offset and the bytes to map. INVALID_HANDLE when the exporter is
+ * gone. */
+static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
+			       uint64_t *len)
+{
+	char path[64], want[32], line[512];
+	unsigned long lo, hi, fo;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	int pos = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)w->pid);
+	snprintf(want, sizeof want, "/memfd:cuemu-gpu%d ", (int)w->dev);
+	if (!(f = fopen(path, "re")) ||
+	    cuemu_proc_start_time(w->pid) != w->start) {
+		if (f)
+			fclose(f);
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "process %d, "
+				  "which exported the handle, is gone",
+				  (int)w->pid);
+	}
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &fo,
+			   &pos) != 3 || w->base < lo || w->base >= hi)
+			continue;
+		if (pos > 0 && !strncmp(line + pos, want, strlen(want))) {
+			*off = fo + (w->base - lo);
+			*len = hi - w->base < w->span ? hi - w->base : w->span;
+			r = CUDA_SUCCESS;
+		}
+		break;
+	}
+	fclose(f);
+	if (r)
+		return cuemu_fail(r, "process %d has no device memory at %#llx "
+				  "any more (freed)", (int)w->pid,
+				  (unsigned long long)w->base);
+	return CUDA_SUCCESS;
+}
+
+/* Opens the exporter's file through /proc and checks that it is a device
+ * memory file of the handle's device holding [off, off+len). -1 when not. */
+static int open_exporter_file(const struct mem_wire *w, uint64_t off,
+			      uint64_t len)
+{
+	char path[64], link[64], want[32];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w->pid, (int)w->fd);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return -1;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	snprintf(want, sizeof want, "/memfd:cuemu-gpu%d ", (int)w->dev);
+	n = readlink(link, path, sizeof path - 1);
+	path[n > 0 ? n : 0] = '\0';
+	if (strncmp(path, want, strlen(want)) || fstat(fd, &st) < 0 ||
+	    (uint64_t)st.st_size < off + len ||
+	    cuemu_proc_start_time(w->pid) != w->start) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The exporter's slot of the allocation, counting this mapping; NULL when
+ * the exporter freed it (what the handle's address holds now is another
+ * allocation, counted by its own slot). */
+static uint64_t *mem_slot_hold(const struct mem_wire *w)
+{
+	uint64_t *s = slot_map(w->pid, w->slot_fd, w->start, w->slot);
+	uint64_t v;
+
+	if (!s)
+		return NULL;
+	v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+	do {
+		if (v & SLOT_FREED) {
+			slot_unmap(s);
+			return NULL;
+		}
+	} while (!__atomic_compare_exchange_n(s, &v, v + SLOT_OPEN, false,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	return s;
+}
+
+/* Lets go of the count of a mapping; the last one of memory the exporter
+ * freed gives the device's memory back, as the real driver does
+ * (probes/results/share.txt, big_close_gives_mib). */
+static void mem_slot_release(uint64_t *s, int dev, size_t span)
+{
+	if (!s)
+		return;
+	if (__atomic_sub_fetch(s, SLOT_OPEN, __ATOMIC_ACQ_REL) == SLOT_FREED)
+		cuemu_mem_uncharge_part(dev, span, true, false);
+	slot_unmap(s);
+}
+
+/* Maps a handle not yet open here. Lock held. */
+static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
+			struct opened **out)
+{
+	uint64_t off = 0, len = 0;
+	struct opened *o;
+	void *m = MAP_FAILED;
+	CUresult r;
+	int fd;
+
+	if ((r = exporter_range(w, &off, &len)))
+		return r;
+	o = calloc(1, sizeof *o);
+	fd = open_exporter_file(w, off, len);
+	if (fd >= 0)
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)off);
+	if (fd >= 0)
+		close(fd);
+	if (!o || m == MAP_FAILED) {
+		if (m != MAP_FAILED)
+			munmap(m, len);
+		free(o);
+		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
+				  CUDA_ERROR_OUT_OF_MEMORY,
+				  "the allocation of process %d cannot be "
+				  "mapped (the process is gone, or the handle "
+				  "is stale)", (int)w->pid);
+	}
+	o->pid = w->pid;
+	o->start = w->start;
+	o->id = w->id;
+	o->slot = mem_slot_hold(w);
+	o->a.kind = CUEMU_KIND_IPC;
+	o->a.base = (uintptr_t)m;
+	o->a.size = w->size < len ? w->size : len;
+	o->a.span = len;
+	o->a.device = w->dev;
+	o->a.ctx = ctx;
+	o->a.id = cuemu_next_id();
+	o->a.priv = o;
+	if (cuemu_va_insert(&o->a) < 0) {
+		munmap(m, len);
+		free(o);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "the mapping overlaps the address map");
+	}
+	RB_INSERT(opened_tree, &opened_all, o);
+	cuemu_event_log("ipc_open", "id=%llu exporter=%d exporter_id=%llu "
+			"size=%zu", (unsigned long long)o->a.id, (int)w->pid,
+			(unsigned long long)w->id, o->a.size);
+	*out = o;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
+			    CUdeviceptr *out)
+{
+	struct opened key, *o;
+	struct mem_wire w;
+	CUresult r;
+
+	memcpy(&w, h, sizeof w);
+	if (w.magic != MEM_MAGIC || w.pid <= 0 || w.fd < 0 || w.dev < 0 ||
+	    w.dev >= cuemu_device_count() || !w.span || w.size > w.span ||
+	    w.span % CUEMU_PAGE || w.base % CUEMU_PAGE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the handle is not a legacy IPC handle");
+	pthread_once(&once, init_once);
+	if (w.pid == getpid() && w.start == my_start())
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the handle is this process's own; use the "
+				  "allocation itself");
+	key.pid = w.pid;
+	key.start = w.start;
+	key.id = w.id;
+	cuemu_lock();
+	if ((o = RB_FIND(opened_tree, &opened_all, &key)))
+		o->refs++;
+	else if ((r = map_new(&w, ctx, &o))) {
+		cuemu_unlock();
+		return r;
+	} else {
+		o->refs = 1;
+	}
+	cuemu_obj_changed(o->a.id);
+	*out = (CUdeviceptr)o->a.base;
+	cuemu_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_ipc_mem_close(uintptr_t p)
+{
+	struct cuemu_alloc *a;
+	struct opened *o;
+
+	cuemu_lock();
+	a = cuemu_va_find(p);
+	if (!a || a->kind != CUEMU_KIND_IPC || a->base != p) {
+		cuemu_unlock();
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is not the start of memory opened "
+				  "with cuIpcOpenMemHandle", (unsigned long)p);
+	}
+	o = a->priv;
+	if (--o->refs) {
+		cuemu_obj_changed(a->id);
+		cuemu_unlock();
+		return CUDA_SUCCESS;
+	}
+	RB_REMOVE(opened_tree, &opened_all, o);
+	cuemu_va_remove(a);
+	cuemu_unlock();
+	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
+			(unsigned long long)a->id, (int)o->pid);
+	munmap((void *)a->base, a->span);
+	mem_slot_release(o->slot, a->device, a->span);
+	free(o);
+	return CUDA_SUCCESS;
+}
+
+bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v)
+{
+	const struct opened *o;
+
+	if (a->kind != CUEMU_KIND_IPC)
+		return false;
+	o = a->priv;
+	v->exporter = o->pid;
+	v->exporter_id = o->id;
+	v->refs = o->refs;
+	return true;
+}
+
+/* ------------------------------------------------------------ shared slots */
+
+/* A slot of this process's slot file, zeroed, and its index; -1 when none
+ * is left. No lock held. */
+static int slot_new(uint64_t *index, void **ptr)
+{
+	int rc = -1;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	if (slots_fd < 0) {
+		int fd = memfd_create("cuemu-slots", MFD_CLOEXEC);
+		void *m = MAP_FAILED;
+
+		if (fd >= 0 && ftruncate(fd, SLOT_FILE) == 0)
+			m = mmap(NULL, SLOT_FILE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_NORESERVE, fd, 0);
+		if (m == MAP_FAILED) {
+			if (fd >= 0)
+				close(fd);
+		} else {
+			slots_fd = fd;
+			slots = m;
+		}
+	}
+	if (slots_fd >= 0 && slots_next < SLOT_FILE / SLOT_BYTES) {
+		*index = slots_next++;
+		*ptr = slots + *index * SLOT_BYTES;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&file_lock);
+	return rc;
+}
+
+/* Maps slot index of the slot file that process pid (started at start)
+ * has as descriptor fd: a pointer into one page, or NULL. */
+static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index)
+{
+	char path[64];
+	struct stat st;
+	uint64_t off = CUEMU_ALIGN_DOWN(index * SLOT_BYTES, CUEMU_PAGE);
+	void *m = MAP_FAILED;
+	int f;
+
+	if (pid <= 0 || fd < 0 || index >= SLOT_FILE / SLOT_BYTES)
+		return NULL;
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+	if ((f = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+		if (fstat(f, &st) == 0 && st.st_size == SLOT_FILE &&
+		    cuemu_proc_start_time(pid) == start)
+			m = mmap(NULL, CUEMU_PAGE, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, f, (off_t)off);
+		close(f);
+	}
+	return m == MAP_FAILED ? NULL :
+		(unsigned char *)m + (index * SLOT_BYTES - off);
+}
+
+static void slot_unmap(void *p)
+{
+	munmap((void *)CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE), CUEMU_PAGE);
+}
+
+/* -------------------------------------------------- interprocess events */
+
+struct ev_wire {
+	uint64_t magic;
+	int32_t pid, fd;
+	uint64_t start;
+	uint64_t slot;
+};
+_Static_assert(sizeof(struct ev_wire) <= sizeof(CUipcEventHandle),
+	       "an event handle fits the API's 64 bytes");
+
+CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h)
+{
+	struct ev_wire w = { .magic = EV_MAGIC };
+	void *p;
+
+	if (slot_new(&w.slot, &p) < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
+				  "slot is left in this process");
+	w.pid = (int32_t)getpid();
+	w.fd = slots_fd;
+	w.start = my_start();
+	*out = p;
+	memset(h, 0, sizeof *h);
+	memcpy(h, &w, sizeof w);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_evshare_open(const CUipcEventHandle *h,
+			    struct cuemu_evshare **out)
+{
+	struct ev_wire w;
+
+	memcpy(&w, h, sizeof w);
+	if (w.magic != EV_MAGIC || w.pid <= 0 || w.fd < 0 ||
+	    w.slot >= SLOT_FILE / SLOT_BYTES)
+		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
+				  "the handle is not an event handle");
+	pthread_once(&once, init_once);
+	if (w.pid == getpid() && w.start == my_start())
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the event handle is this process's own");
+	if (!(*out = slot_map(w.pid, w.fd, w.start, w.slot)))
+		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
+				  "the event of process %d cannot be mapped",
+				  (int)w.pid);
+	return CUDA_SUCCESS;
+}
+
+void cuemu_evshare_close(struct cuemu_evshare *s)
+{
+	slot_unmap(s);
+}
+
+/* ---------------------------------------------------------------- dma-buf */
+
+bool cuemu_dmabuf_available(void)
+{
+	/* Checked once: whether the machine lets this process make one.
+	 * Global: a property of the host for the life of the process. */
+	static int avail = -1;
+	int fd;
+
+	if (avail < 0) {
+		fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+		avail = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return avail;
+}
+
+/* The memfd and offset behind [p, +size): device memory or one VMM
+ * mapping of cuMemCreate memory. Lock held. */
+static CUresult range_backing(uintptr_t p, size_t size, int *fd,
+			      uint64_t *off)
+{
+	struct cuemu_alloc *a = cuemu_va_find(p);
+	struct cuemu_handle_info hi;
+	struct cuemu_map_info mi;
+
+	if (a && a->kind == CUEMU_KIND_DEVICE && p + size >= p &&
+	    p + size <= a->base + a->span && a->file_epoch == epoch) {
+		*fd = cuemu_devmem_fd(a->device);
+		*off = a->file_off + (p - a->base);
+		return *fd < 0 ? cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					    "no device memory file") :
+			CUDA_SUCCESS;
+	}
+	if (a && a->kind == CUEMU_KIND_RESERVATION &&
+	    cuemu_vmm_lookup(p, -1, &mi) && !mi.multicast &&
+	    p + size >= p && p + size <= mi.map_base + mi.map_size &&
+	    cuemu_vmm_handle_info((CUmemGenericAllocationHandle)mi.handle_id,
+				  &hi) &&
+	    hi.loc.type == CU_MEM_LOCATION_TYPE_DEVICE) {
+		*fd = hi.fd;
+		*off = mi.map_offset + (p - mi.map_base);
+		return CUDA_SUCCESS;
+	}
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			  "[%#lx, +%zu) is not inside one allocation of "
+			  "device memory (cuMemAlloc, or a mapping of "
+			  "cuMemCreate memory)", (unsigned long)p, size);
+}
+
+CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *out)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC };
+	uint64_t off = 0;
+	CUresult r;
+	int fd = -1, dev, buf;
+
+	if ((r = range_backing(p, size, &fd, &off)))
+		return r;
+	if (!cuemu_dmabuf_available())
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "this machine "
+				  "cannot make a dma-buf (/dev/udmabuf): the "
+				  "devices answer DMA_BUF_SUPPORTED 0");
+	if ((dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC)) < 0)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "/dev/udmabuf: %s", strerror(errno));
+	c.memfd = (uint32_t)fd;
+	c.offset = off;
+	c.size = size;
+	buf = ioctl(dev, UDMABUF_CREATE, &c);
+	close(dev);
+	if (buf < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+				  "udmabuf: %s", strerror(errno));
+	*out = buf;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,86 @@
+/*
+ * ipc.h - device memory that other processes can reach (model/ipc.c): the
+ * process's device memory files, legacy IPC handles of device memory and
+ * their opening in another process, and the shared state of interprocess
+ * events. The driver's cuIpc* entries (driver/ipc.c) check arguments and
+ * call these; memory.c maps device memory through cuemu_devmem_*; event.c
+ * keeps an interprocess event's state in a cuemu_evshare.
+ *
+ * Locking: the device memory files have a leaf lock of their own (taken
+ * under or without the process lock); the IPC handle functions take the
+ * process lock themselves unless they say otherwise.
+ */
+#ifndef CUEMU_MODEL_IPC_H
+#define CUEMU_MODEL_IPC_H
+
+#include "model/internal.h"
+
+/* ---------------------------------------------------------- device memory */
+
+/* Maps span bytes (page multiple) of dev's device memory file of this
+ * process, at a fresh offset: *addr, *off and *epoch say where. -1 with
+ * errno when the file or the mapping cannot be made. No lock needed. */
+int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
+		     uint32_t *epoch);
+/* Unmaps a's memory and gives its pages back, unless a handle to it went
+ * out (an importer may still map it; the pages go with the file). true
+ * when another process maps it still: the device's memory is then given
+ * back by the last of them to close it, and the caller gives back only
+ * its own share (cuemu_mem_uncharge_part). */
+bool cuemu_devmem_release(const struct cuemu_alloc *a);
+/* The descriptor of dev's file (for a dma-buf over it), or -1. */
+int cuemu_devmem_fd(int dev);
+
+/* ------------------------------------------------------- legacy IPC */
+
+/* The handle of the device allocation containing p (the same for every
+ * address in it). INVALID_VALUE for any other memory. Lock held. */
+CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out);
+/* Opens a handle of another process in ctx: the mapping already open here
+ * with one more reference, or what the exporter has at the handle's
+ * address now, mapped. INVALID_VALUE for a handle that is none or whose
+ * memory was freed, INVALID_CONTEXT for this process's own,
+ * INVALID_HANDLE when the exporter is gone. Takes the lock. */
+CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
+			    CUdeviceptr *out);
+/* Drops one reference of the opened mapping at p; the last unmaps it.
+ * Takes the lock. */
+CUresult cuemu_ipc_mem_close(uintptr_t p);
+/* What /cu and the pointer attributes show of an opened mapping: the
+ * exporting process, its allocation id, the references. Lock held. */
+struct cuemu_ipc_view {
+	pid_t exporter;
+	uint64_t exporter_id;
+	unsigned refs;
+};
+bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v);
+
+/* -------------------------------------------------- interprocess events */
+
+/* An interprocess event's state, shared by every process that has it:
+ * the records asked for and the newest one reached (monotonic). */
+struct cuemu_evshare {
+	uint64_t recorded;
+	uint64_t done;
+};
+
+/* A slot of this process's event file for a new exported event, and the
+ * handle naming it. No lock needed. */
+CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h);
+/* Maps the slot a handle of another process names; MAP_FAILED for a
+ * handle that is none, INVALID_CONTEXT for one of this process. */
+CUresult cuemu_evshare_open(const CUipcEventHandle *h,
+			    struct cuemu_evshare **out);
+/* Unmaps a slot cuemu_evshare_open mapped. */
+void cuemu_evshare_close(struct cuemu_evshare *s);
+
+/* ---------------------------------------------------------------- dma-buf */
+
+/* The machine can make a dma-buf (/dev/udmabuf opens). */
+bool cuemu_dmabuf_available(void);
+/* A dma-buf of [p, +size) (page aligned, checked by the caller) of device
+ * memory: INVALID_VALUE when the range is not inside one allocation of it,
+ * NOT_SUPPORTED where the machine cannot make one. Lock held. */
+CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *fd);
+
+#endif
