@@ -192,6 +192,27 @@ void cuemu_mem_uncharge(int dev, uint64_t bytes);
 void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row);
 uint64_t cuemu_mem_used(int dev);
 
+/* The machine's process table as NVML shows it (libnvidia-ml): one entry
+ * for each live process holding memory on some device. */
+/* Rows of the machine's process table (segment.h's SEG_PROCS). */
+#define CUEMU_MAX_PROCS 256
+struct cuemu_proc_use {
+	int pid;
+	uint64_t used[CUEMU_MAX_DEVICES];
+};
+/* Fills out with at most max live processes' rows (dead ones reclaimed
+ * first, when the table lock can be had); the count of live rows, which
+ * may be more than max. */
+int cuemu_machine_procs(struct cuemu_proc_use *out, int max);
+/* The device's PCI address: domain, bus and device (slot), the one source
+ * of cuDeviceGetPCIBusId's and NVML's bus ids. */
+void cuemu_device_pci(int dev, int *domain, int *bus, int *slot);
+/* The device at a PCI bus id written [domain]:[bus]:[device].[function],
+ * [domain]:[bus]:[device] or [bus]:[device].[function] (hex, as the driver
+ * reads them): its index, -1 for none there, -2 for text that is not one. */
+int cuemu_device_by_bus_id(const char *s);
+
+
 /* Machine-wide per-device counters (shown under /cu/devices/gpuN/counters).
  * cuemu_counter_add also adds to the process's counters. dev may be
  * CUEMU_PROC_HOST for counters that belong to the host side. */

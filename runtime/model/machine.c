@@ -905,3 +905,81 @@ uint64_t cuemu_next_id(void)
 		return __atomic_fetch_add(&local, 1, __ATOMIC_RELAXED);
 	return __atomic_fetch_add(&seg->next_id, 1, __ATOMIC_RELAXED);
 }
+
+/* ---------------------------------------------------------------- NVML */
+
+int cuemu_machine_procs(struct cuemu_proc_use *out, int max)
+{
+	int n = 0;
+
+	if (!seg)
+		return 0;
+	reclaim_if_lockable();
+	for (int i = 0; i < SEG_PROCS; i++) {
+		struct seg_proc r;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		if (!row_valid(&r) || !proc_alive(&r))
+			continue;
+		if (n < max) {
+			out[n].pid = r.pid;
+			memcpy(out[n].used, r.used, sizeof out[n].used);
+		}
+		n++;
+	}
+	return n;
+}
+
+void cuemu_device_pci(int dev, int *domain, int *bus, int *slot)
+{
+	const int *a = topo.dev[dev].attrs;
+
+	*domain = a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID];
+	*bus = a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID];
+	*slot = a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID];
+}
+
+/* Reads [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
+ * [bus]:[device].[function], all hex, as the driver accepts them. */
+static bool parse_bus_id(const char *s, int *domain, int *bus, int *slot)
+{
+	unsigned int d, b, v, f;
+	int end = -1;
+
+	if (sscanf(s, "%x:%x:%x.%x%n", &d, &b, &v, &f, &end) == 4 &&
+	    end > 0 && !s[end])
+		goto found;
+	end = -1;
+	if (sscanf(s, "%x:%x:%x%n", &d, &b, &v, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	end = -1;
+	d = 0;
+	if (sscanf(s, "%x:%x.%x%n", &b, &v, &f, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	return false;
+found:
+	if (d > 0xffff || b > 0xff || v > 0x1f)
+		return false;
+	*domain = (int)d;
+	*bus = (int)b;
+	*slot = (int)v;
+	return true;
+}
+
+int cuemu_device_by_bus_id(const char *s)
+{
+	int domain, bus, slot;
+
+	if (!parse_bus_id(s, &domain, &bus, &slot))
+		return -2;
+	for (int d = 0; d < cuemu_device_count(); d++) {
+		int dd, db, ds;
+
+		cuemu_device_pci(d, &dd, &db, &ds);
+		if (dd == domain && db == bus && ds == slot)
+			return d;
+	}
+	return -1;
+}

@@ -12,7 +12,7 @@
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
 #define SEG_VERSION 1
-#define SEG_PROCS 256
+#define SEG_PROCS CUEMU_MAX_PROCS
 
 struct seg_proc {
 	int32_t pid;          /* 0: free */
