@@ -1,0 +1,56 @@
+/*
+ * module.c - the module and library globals (cuModuleGetGlobal,
+ * cuLibraryGetGlobal). The emulated machine runs no kernels, so no module
+ * or library is ever loaded: every handle names none, and the answer is
+ * the real driver's for a handle it does not know. Programs that only
+ * look the entries up (UCX's memory hooks) find them.
+ *
+ * No state, no locks.
+ */
+#include "model/context.h"
+#include "driver/driver.h"
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+			      const char *name)
+{
+	CUresult r;
+
+	(void)dptr;
+	(void)bytes;
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!hmod)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL module");
+	if (!name)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
+	return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+			  "module %p: no module is loaded here", (void *)hmod);
+}
+
+/* The pre-3.2 name took 32-bit sizes; the same answer. */
+#undef cuModuleGetGlobal
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+			   const char *name);
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+			   const char *name)
+{
+	return cuModuleGetGlobal_v2(dptr, bytes, hmod, name);
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
+			    CUlibrary library, const char *name)
+{
+	CUresult r;
+
+	(void)dptr;
+	(void)bytes;
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!library)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL library");
+	if (!name)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
+	return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+			  "library %p: no library is loaded here",
+			  (void *)library);
+}
