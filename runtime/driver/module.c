@@ -9,8 +9,10 @@
  */
 #include "model/context.h"
 #include "driver/driver.h"
+#include "driver/hookable.h"
 
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+CUEMU_HOOKABLE(cuModuleGetGlobal_v2)
+CUresult CUEMU_HOOKED(cuModuleGetGlobal_v2)(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
 			      const char *name)
 {
 	CUresult r;
@@ -31,13 +33,15 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
 #undef cuModuleGetGlobal
 CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
 			   const char *name);
-CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+CUEMU_HOOKABLE(cuModuleGetGlobal)
+CUresult CUEMU_HOOKED(cuModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
 			   const char *name)
 {
 	return cuModuleGetGlobal_v2(dptr, bytes, hmod, name);
 }
 
-CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
+CUEMU_HOOKABLE(cuLibraryGetGlobal)
+CUresult CUEMU_HOOKED(cuLibraryGetGlobal)(CUdeviceptr *dptr, size_t *bytes,
 			    CUlibrary library, const char *name)
 {
 	CUresult r;
