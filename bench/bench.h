@@ -31,6 +31,8 @@ extern const struct bench_row bench_pool_rows[];
 extern const struct bench_row bench_vmm_rows[];
 extern const struct bench_row bench_copy_rows[];
 extern const struct bench_row bench_batch_rows[];
+extern const struct bench_row bench_shape_rows[];   /* bench_shape.c */
 extern const struct bench_row bench_share_rows[];
+extern const struct bench_row bench_uvm_rows[];
 
 #endif

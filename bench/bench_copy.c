@@ -10,7 +10,7 @@
  * not measured (no two-GPU machine was lent): the only NVLink figure is a
  * managed prefetch from device to device of 1 GiB, 115 to 119 GB/s
  * (../shared/reference/real-driver-migration.txt), shown beside the 32 MiB
- * row. 2D copies with a pitch were not measured and have no row.
+ * row. 2D copies are bench_shape.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>

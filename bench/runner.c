@@ -23,7 +23,9 @@ static const struct bench_row *const tables[] = {
 	bench_core_rows, bench_memory_rows, bench_managed_rows,
 	bench_pool_rows, bench_vmm_rows, bench_copy_rows,
 	bench_batch_rows,
+	bench_shape_rows,
 	bench_share_rows,
+	bench_uvm_rows,
 };
 
 struct options {

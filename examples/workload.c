@@ -20,6 +20,9 @@
  *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
  *                  query then says mpool_block=ID
  *   mpool_prefetch LOC  prefetch that block (cuMemPrefetchBatchAsync)
+ *   array          make a 64x32 CUDA array of float2 on gpu0 (query's
+ *                  "array=" says its id, 0 when there is none)
+ *   unarray        destroy it
  *   ipc_export FILE  write the legacy IPC handle of the device allocation
  *                  to FILE (128 hex digits)
  *   ipc_open FILE  open the handle in FILE (another workload's)
@@ -35,6 +38,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +60,7 @@ static struct {
 	CUmemGenericAllocationHandle handle;
 	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
 	CUdeviceptr mpool_block;
+	CUarray array;   /* the "array" command's, or NULL */
 	CUdeviceptr ipc;        /* what ipc_open opened */
 	int ipc_opens;          /* and how many times */
 	CUmemGenericAllocationHandle mc, mc_mem[2]; /* the multicast object */
@@ -244,6 +250,8 @@ static void query(FILE *out, const char *tag)
 	fprintf(out, "%s resv_access_gpu0=%llu\n", tag, flags);
 	if (w.mpool_block)
 		fprintf(out, "%s mpool_block=%llu\n", tag, id_of(w.mpool_block));
+	fprintf(out, "%s array=%llu\n", tag,
+		(unsigned long long)(uintptr_t)w.array);
 	fprintf(out, "%s done\n", tag);
 	fflush(out);
 }
@@ -303,6 +311,18 @@ static void mpool_prefetch(const char *word)
 	if (check(cuMemPrefetchBatchAsync(&w.mpool_block, &size, 1, &l, &idx,
 					  1, 0, w.stream), "batch prefetch") == 0)
 		check(cuStreamSynchronize(w.stream), "sync");
+}
+
+/* A CUDA array's handle is its id in /cu (libcuemu(3)). */
+static void array(bool make)
+{
+	CUDA_ARRAY3D_DESCRIPTOR d = { 64, 32, 0, CU_AD_FORMAT_FLOAT, 2, 0 };
+
+	if (make && !w.array)
+		check(cuArray3DCreate(&w.array, &d), "cuArray3DCreate");
+	else if (!make && w.array &&
+		 check(cuArrayDestroy(w.array), "cuArrayDestroy") == 0)
+		w.array = NULL;
 }
 
 static void ipc_export(const char *file)
@@ -389,6 +409,7 @@ static void teardown(void)
 		cuStreamSynchronize(w.stream);
 		cuMemPoolDestroy(w.mpool);
 	}
+	array(false);
 	multicast_release();
 	while (w.ipc_opens-- > 0)
 		cuIpcCloseMemHandle(w.ipc);
@@ -423,6 +444,10 @@ static void obey(FILE *in, FILE *out)
 			mpool_prefetch(arg);
 		else if (!strncmp(line, "mpool", 5))
 			make_mpool();
+		else if (!strncmp(line, "array", 5))
+			array(true);
+		else if (!strncmp(line, "unarray", 7))
+			array(false);
 		else if (sscanf(line, "ipc_export %199s", arg) == 1)
 			ipc_export(arg);
 		else if (sscanf(line, "ipc_open %199s", arg) == 1)

@@ -712,6 +712,263 @@ typedef struct CUarrayMapInfo_st {
 } CUarrayMapInfo_v1;
 typedef CUarrayMapInfo_v1 CUarrayMapInfo;
 
+/* ------------------------------------------ 2D/3D copies and arrays */
+
+/* What an element of a CUDA array is. */
+typedef enum CUarray_format_enum {
+    CU_AD_FORMAT_UNSIGNED_INT8           = 0x01,
+    CU_AD_FORMAT_UNSIGNED_INT16          = 0x02,
+    CU_AD_FORMAT_UNSIGNED_INT32          = 0x03,
+    CU_AD_FORMAT_SIGNED_INT8             = 0x08,
+    CU_AD_FORMAT_SIGNED_INT16            = 0x09,
+    CU_AD_FORMAT_SIGNED_INT32            = 0x0a,
+    CU_AD_FORMAT_HALF                    = 0x10,
+    CU_AD_FORMAT_FLOAT                   = 0x20,
+    CU_AD_FORMAT_NV12                    = 0xb0,
+    CU_AD_FORMAT_UNORM_INT8X1            = 0xc0,
+    CU_AD_FORMAT_UNORM_INT8X2            = 0xc1,
+    CU_AD_FORMAT_UNORM_INT8X4            = 0xc2,
+    CU_AD_FORMAT_UNORM_INT16X1           = 0xc3,
+    CU_AD_FORMAT_UNORM_INT16X2           = 0xc4,
+    CU_AD_FORMAT_UNORM_INT16X4           = 0xc5,
+    CU_AD_FORMAT_SNORM_INT8X1            = 0xc6,
+    CU_AD_FORMAT_SNORM_INT8X2            = 0xc7,
+    CU_AD_FORMAT_SNORM_INT8X4            = 0xc8,
+    CU_AD_FORMAT_SNORM_INT16X1           = 0xc9,
+    CU_AD_FORMAT_SNORM_INT16X2           = 0xca,
+    CU_AD_FORMAT_SNORM_INT16X4           = 0xcb,
+    CU_AD_FORMAT_BC1_UNORM               = 0x91,
+    CU_AD_FORMAT_BC1_UNORM_SRGB          = 0x92,
+    CU_AD_FORMAT_BC2_UNORM               = 0x93,
+    CU_AD_FORMAT_BC2_UNORM_SRGB          = 0x94,
+    CU_AD_FORMAT_BC3_UNORM               = 0x95,
+    CU_AD_FORMAT_BC3_UNORM_SRGB          = 0x96,
+    CU_AD_FORMAT_BC4_UNORM               = 0x97,
+    CU_AD_FORMAT_BC4_SNORM               = 0x98,
+    CU_AD_FORMAT_BC5_UNORM               = 0x99,
+    CU_AD_FORMAT_BC5_SNORM               = 0x9a,
+    CU_AD_FORMAT_BC6H_UF16               = 0x9b,
+    CU_AD_FORMAT_BC6H_SF16               = 0x9c,
+    CU_AD_FORMAT_BC7_UNORM               = 0x9d,
+    CU_AD_FORMAT_BC7_UNORM_SRGB          = 0x9e,
+    CU_AD_FORMAT_P010                    = 0x9f,
+    CU_AD_FORMAT_P016                    = 0xa1,
+    CU_AD_FORMAT_NV16                    = 0xa2,
+    CU_AD_FORMAT_P210                    = 0xa3,
+    CU_AD_FORMAT_P216                    = 0xa4,
+    CU_AD_FORMAT_YUY2                    = 0xa5,
+    CU_AD_FORMAT_Y210                    = 0xa6,
+    CU_AD_FORMAT_Y216                    = 0xa7,
+    CU_AD_FORMAT_AYUV                    = 0xa8,
+    CU_AD_FORMAT_Y410                    = 0xa9,
+    CU_AD_FORMAT_Y416                    = 0xb1,
+    CU_AD_FORMAT_Y444_PLANAR8            = 0xb2,
+    CU_AD_FORMAT_Y444_PLANAR10           = 0xb3,
+    CU_AD_FORMAT_YUV444_8bit_SemiPlanar  = 0xb4,
+    CU_AD_FORMAT_YUV444_16bit_SemiPlanar = 0xb5,
+    CU_AD_FORMAT_UNORM_INT_101010_2      = 0x50,
+    CU_AD_FORMAT_MAX                     = 0x7FFFFFFF
+} CUarray_format;
+
+/* cuArray3DCreate's flags. */
+#define CUDA_ARRAY3D_LAYERED             0x01
+#define CUDA_ARRAY3D_2DARRAY             0x01
+#define CUDA_ARRAY3D_SURFACE_LDST        0x02
+#define CUDA_ARRAY3D_CUBEMAP             0x04
+#define CUDA_ARRAY3D_TEXTURE_GATHER      0x08
+#define CUDA_ARRAY3D_DEPTH_TEXTURE       0x10
+#define CUDA_ARRAY3D_COLOR_ATTACHMENT    0x20
+#define CUDA_ARRAY3D_SPARSE              0x40
+#define CUDA_ARRAY3D_DEFERRED_MAPPING    0x80
+#define CUDA_ARRAY3D_VIDEO_ENCODE_DECODE 0x100
+
+/* A 2D copy: each end is host, device, unified or array memory; x in
+ * bytes, y in rows; a pitch is ignored for an array end. */
+typedef struct CUDA_MEMCPY2D_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes;
+    size_t dstY;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes;
+    size_t Height;
+} CUDA_MEMCPY2D_v2;
+typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
+
+/* A 3D copy: as a 2D one, with z in slices of Height rows of the pitch. */
+typedef struct CUDA_MEMCPY3D_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    size_t srcZ;
+    size_t srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    void *reserved0;
+    size_t srcPitch;
+    size_t srcHeight;
+    size_t dstXInBytes;
+    size_t dstY;
+    size_t dstZ;
+    size_t dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    void *reserved1;
+    size_t dstPitch;
+    size_t dstHeight;
+    size_t WidthInBytes;
+    size_t Height;
+    size_t Depth;
+} CUDA_MEMCPY3D_v2;
+typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
+
+/* A 3D copy between contexts. */
+typedef struct CUDA_MEMCPY3D_PEER_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    size_t srcZ;
+    size_t srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    CUcontext srcContext;
+    size_t srcPitch;
+    size_t srcHeight;
+    size_t dstXInBytes;
+    size_t dstY;
+    size_t dstZ;
+    size_t dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    CUcontext dstContext;
+    size_t dstPitch;
+    size_t dstHeight;
+    size_t WidthInBytes;
+    size_t Height;
+    size_t Depth;
+} CUDA_MEMCPY3D_PEER_v1;
+typedef CUDA_MEMCPY3D_PEER_v1 CUDA_MEMCPY3D_PEER;
+
+/* A 1D or 2D array: Height 0 is 1D. */
+typedef struct CUDA_ARRAY_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    CUarray_format Format;
+    unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v2;
+typedef CUDA_ARRAY_DESCRIPTOR_v2 CUDA_ARRAY_DESCRIPTOR;
+
+/* A 1D, 2D or 3D array, layered or a cubemap by its flags. */
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    size_t Depth;
+    CUarray_format Format;
+    unsigned int NumChannels;
+    unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR_v2;
+typedef CUDA_ARRAY3D_DESCRIPTOR_v2 CUDA_ARRAY3D_DESCRIPTOR;
+
+/* A sparse array's tiles and mip tail. */
+#define CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL 0x1
+typedef struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
+    struct {
+        unsigned int width;
+        unsigned int height;
+        unsigned int depth;
+    } tileExtent;
+    unsigned int miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int flags;
+    unsigned int reserved[4];
+} CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+typedef CUDA_ARRAY_SPARSE_PROPERTIES_v1 CUDA_ARRAY_SPARSE_PROPERTIES;
+
+/* The memory a deferred-mapping array needs. */
+typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+    size_t size;
+    size_t alignment;
+    unsigned int reserved[4];
+} CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
+
+/* A batch of 3D copies (cuMemcpy3DBatchAsync): each operand a pointer with
+ * its row length and layer height in elements (0: as tight as the extent),
+ * or an array at an offset in elements. */
+typedef enum CUmemcpyFlags_enum {
+    CU_MEMCPY_FLAG_DEFAULT                     = 0x0,
+    CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
+} CUmemcpyFlags;
+
+typedef enum CUmemcpySrcAccessOrder_enum {
+    CU_MEMCPY_SRC_ACCESS_ORDER_INVALID         = 0x0,
+    CU_MEMCPY_SRC_ACCESS_ORDER_STREAM          = 0x1,
+    CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
+    CU_MEMCPY_SRC_ACCESS_ORDER_ANY             = 0x3,
+    CU_MEMCPY_SRC_ACCESS_ORDER_MAX             = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+
+typedef enum CUmemcpy3DOperandType_enum {
+    CU_MEMCPY_OPERAND_TYPE_POINTER = 0x1,
+    CU_MEMCPY_OPERAND_TYPE_ARRAY   = 0x2,
+    CU_MEMCPY_OPERAND_TYPE_MAX     = 0x7FFFFFFF
+} CUmemcpy3DOperandType;
+
+typedef struct CUoffset3D_st {
+    size_t x;
+    size_t y;
+    size_t z;
+} CUoffset3D_v1;
+typedef CUoffset3D_v1 CUoffset3D;
+
+typedef struct CUextent3D_st {
+    size_t width;
+    size_t height;
+    size_t depth;
+} CUextent3D_v1;
+typedef CUextent3D_v1 CUextent3D;
+
+typedef struct CUmemcpy3DOperand_st {
+    CUmemcpy3DOperandType type;
+    union {
+        struct {
+            CUdeviceptr ptr;
+            size_t rowLength;
+            size_t layerHeight;
+            CUmemLocation locHint;
+        } ptr;
+        struct {
+            CUarray array;
+            CUoffset3D offset;
+        } array;
+    } op;
+} CUmemcpy3DOperand_v1;
+typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
+
+typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
+    CUmemcpy3DOperand src;
+    CUmemcpy3DOperand dst;
+    CUextent3D extent;
+    CUmemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags;
+} CUDA_MEMCPY3D_BATCH_OP_v1;
+typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
+
 /* ------------------------------------------------------------ mem pools */
 
 /* cuMemPoolGetAttribute / cuMemPoolSetAttribute attributes. */
@@ -836,6 +1093,118 @@ CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
                              CUmem_advise advice, CUdevice device);
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
                                   int cudaVersion, cuuint64_t flags);
+
+/* The 32-bit forms of the 2D/3D copies and the arrays. */
+typedef struct CUDA_MEMCPY2D_v1_st {
+    unsigned int srcXInBytes;
+    unsigned int srcY;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr_v1 srcDevice;
+    CUarray srcArray;
+    unsigned int srcPitch;
+    unsigned int dstXInBytes;
+    unsigned int dstY;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr_v1 dstDevice;
+    CUarray dstArray;
+    unsigned int dstPitch;
+    unsigned int WidthInBytes;
+    unsigned int Height;
+} CUDA_MEMCPY2D_v1;
+
+typedef struct CUDA_MEMCPY3D_v1_st {
+    unsigned int srcXInBytes;
+    unsigned int srcY;
+    unsigned int srcZ;
+    unsigned int srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr_v1 srcDevice;
+    CUarray srcArray;
+    void *reserved0;
+    unsigned int srcPitch;
+    unsigned int srcHeight;
+    unsigned int dstXInBytes;
+    unsigned int dstY;
+    unsigned int dstZ;
+    unsigned int dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr_v1 dstDevice;
+    CUarray dstArray;
+    void *reserved1;
+    unsigned int dstPitch;
+    unsigned int dstHeight;
+    unsigned int WidthInBytes;
+    unsigned int Height;
+    unsigned int Depth;
+} CUDA_MEMCPY3D_v1;
+
+typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st {
+    unsigned int Width;
+    unsigned int Height;
+    CUarray_format Format;
+    unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v1;
+
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st {
+    unsigned int Width;
+    unsigned int Height;
+    unsigned int Depth;
+    CUarray_format Format;
+    unsigned int NumChannels;
+    unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR_v1;
+
+CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset,
+                              const void *srcHost, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray,
+                              unsigned int srcOffset, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray,
+                              unsigned int srcOffset, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset,
+                              CUdeviceptr_v1 srcDevice, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset,
+                              CUarray srcArray, unsigned int srcOffset,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset,
+                                   const void *srcHost,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray,
+                                   unsigned int srcOffset,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy);
+CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy);
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy);
+CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch,
+                              unsigned char uc, unsigned int Width,
+                              unsigned int Height);
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch,
+                               unsigned short us, unsigned int Width,
+                               unsigned int Height);
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch,
+                               unsigned int ui, unsigned int Width,
+                               unsigned int Height);
+CUresult CUDAAPI cuArrayCreate(CUarray *pHandle,
+                               const CUDA_ARRAY_DESCRIPTOR_v1 *pAllocateArray);
+CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *pArrayDescriptor,
+                                      CUarray hArray);
+CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle,
+                                 const CUDA_ARRAY3D_DESCRIPTOR_v1 *pAllocateArray);
+CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescriptor,
+                                        CUarray hArray);
+/* CUDA 12.8's batch of 3D copies, which also answered the failing index. */
+CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
+                                      CUDA_MEMCPY3D_BATCH_OP *opList,
+                                      size_t *failIdx,
+                                      unsigned long long flags,
+                                      CUstream hStream);
 #endif /* CUEMU_SUPERSEDED_ENTRY_POINTS */
 
 /*
@@ -993,6 +1362,35 @@ CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
 #define cuMemAllocFromPoolAsync     __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
 #define cuStreamAttachMemAsync      __CUDA_API_PTSZ(cuStreamAttachMemAsync)
+#endif
+
+/* The renames of the 2D/3D copies and the arrays. */
+#define cuMemcpyHtoA                __CUDA_API_PTDS(cuMemcpyHtoA_v2)
+#define cuMemcpyAtoH                __CUDA_API_PTDS(cuMemcpyAtoH_v2)
+#define cuMemcpyAtoD                __CUDA_API_PTDS(cuMemcpyAtoD_v2)
+#define cuMemcpyDtoA                __CUDA_API_PTDS(cuMemcpyDtoA_v2)
+#define cuMemcpyAtoA                __CUDA_API_PTDS(cuMemcpyAtoA_v2)
+#define cuMemcpyHtoAAsync           __CUDA_API_PTSZ(cuMemcpyHtoAAsync_v2)
+#define cuMemcpyAtoHAsync           __CUDA_API_PTSZ(cuMemcpyAtoHAsync_v2)
+#define cuMemcpy2D                  __CUDA_API_PTDS(cuMemcpy2D_v2)
+#define cuMemcpy2DUnaligned         __CUDA_API_PTDS(cuMemcpy2DUnaligned_v2)
+#define cuMemcpy2DAsync             __CUDA_API_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemcpy3D                  __CUDA_API_PTDS(cuMemcpy3D_v2)
+#define cuMemcpy3DAsync             __CUDA_API_PTSZ(cuMemcpy3DAsync_v2)
+#define cuMemsetD2D8                __CUDA_API_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16               __CUDA_API_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32               __CUDA_API_PTDS(cuMemsetD2D32_v2)
+#define cuArrayCreate               cuArrayCreate_v2
+#define cuArrayGetDescriptor        cuArrayGetDescriptor_v2
+#define cuArray3DCreate             cuArray3DCreate_v2
+#define cuArray3DGetDescriptor      cuArray3DGetDescriptor_v2
+#define cuMemcpy3DBatchAsync        __CUDA_API_PTSZ(cuMemcpy3DBatchAsync_v2)
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy3DPeer              __CUDA_API_PTDS(cuMemcpy3DPeer)
+#define cuMemcpy3DPeerAsync         __CUDA_API_PTSZ(cuMemcpy3DPeerAsync)
+#define cuMemsetD2D8Async           __CUDA_API_PTSZ(cuMemsetD2D8Async)
+#define cuMemsetD2D16Async          __CUDA_API_PTSZ(cuMemsetD2D16Async)
+#define cuMemsetD2D32Async          __CUDA_API_PTSZ(cuMemsetD2D32Async)
 #endif
 
 /* ---- errors */
@@ -1372,19 +1770,6 @@ CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr,
  * from which operation on each location applies. The batch calls take a
  * created stream or the per-thread one, never the legacy stream.
  */
-typedef enum CUmemcpyFlags_enum {
-    CU_MEMCPY_FLAG_DEFAULT                     = 0x0,
-    CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1
-} CUmemcpyFlags;
-
-typedef enum CUmemcpySrcAccessOrder_enum {
-    CU_MEMCPY_SRC_ACCESS_ORDER_INVALID         = 0x0,
-    CU_MEMCPY_SRC_ACCESS_ORDER_STREAM          = 0x1,
-    CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2,
-    CU_MEMCPY_SRC_ACCESS_ORDER_ANY             = 0x3,
-    CU_MEMCPY_SRC_ACCESS_ORDER_MAX             = 0x7FFFFFFF
-} CUmemcpySrcAccessOrder;
-
 /* How the copies of a batch that name it may read their source. */
 typedef struct CUmemcpyAttributes_st {
     CUmemcpySrcAccessOrder srcAccessOrder;
@@ -1497,6 +1882,136 @@ CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs,
 CUresult CUDAAPI cuMemBatchDecompressAsync_ptsz(
     CUmemDecompressParams *paramsArray, size_t count, unsigned int flags,
     size_t *errorIndex, CUstream stream);
+#endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
+
+/* 2D/3D copies, 2D memsets and arrays. */
+CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);
+CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);
+CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);
+CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy,
+                                     CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch,
+                              unsigned char uc, size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch,
+                               unsigned short us, size_t Width,
+                               size_t Height);
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch,
+                               unsigned int ui, size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch,
+                                   unsigned char uc, size_t Width,
+                                   size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch,
+                                    unsigned short us, size_t Width,
+                                    size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
+                                    unsigned int ui, size_t Width,
+                                    size_t Height, CUstream hStream);
+CUresult CUDAAPI cuArrayCreate(CUarray *pHandle,
+                               const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
+CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle,
+                                 const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
+CUresult CUDAAPI cuArrayDestroy(CUarray hArray);
+CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor,
+                                      CUarray hArray);
+CUresult CUDAAPI cuArray3DGetDescriptor(
+    CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);
+CUresult CUDAAPI cuArrayGetMemoryRequirements(
+    CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array,
+    CUdevice device);
+CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray,
+                                 unsigned int planeIdx);
+CUresult CUDAAPI cuArrayGetSparseProperties(
+    CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);
+CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset,
+                              const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray,
+                              size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray,
+                              size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset,
+                              CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset,
+                              CUarray srcArray, size_t srcOffset,
+                              size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset,
+                                   const void *srcHost, size_t ByteCount,
+                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray,
+                                   size_t srcOffset, size_t ByteCount,
+                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
+                                      CUDA_MEMCPY3D_BATCH_OP *opList,
+                                      unsigned long long flags,
+                                      CUstream hStream);
+
+#ifdef CUEMU_PER_THREAD_ENTRY_POINTS
+/* The per-thread default stream forms of the 2D/3D copies and arrays. */
+CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy);
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy);
+CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy);
+CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy);
+CUresult CUDAAPI cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy,
+                                          CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
+                                      unsigned char uc, size_t Width,
+                                      size_t Height);
+CUresult CUDAAPI cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
+                                       unsigned short us, size_t Width,
+                                       size_t Height);
+CUresult CUDAAPI cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
+                                       unsigned int ui, size_t Width,
+                                       size_t Height);
+CUresult CUDAAPI cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice,
+                                        size_t dstPitch, unsigned char uc,
+                                        size_t Width, size_t Height,
+                                        CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice,
+                                         size_t dstPitch, unsigned short us,
+                                         size_t Width, size_t Height,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice,
+                                         size_t dstPitch, unsigned int ui,
+                                         size_t Width, size_t Height,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                      const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray,
+                                      size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray,
+                                      size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                      CUdeviceptr srcDevice,
+                                      size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
+                                      CUarray srcArray, size_t srcOffset,
+                                      size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray,
+                                           size_t dstOffset,
+                                           const void *srcHost,
+                                           size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray,
+                                           size_t srcOffset,
+                                           size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync_ptsz(size_t numOps,
+                                           CUDA_MEMCPY3D_BATCH_OP *opList,
+                                           size_t *failIdx,
+                                           unsigned long long flags,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps,
+                                              CUDA_MEMCPY3D_BATCH_OP *opList,
+                                              unsigned long long flags,
+                                              CUstream hStream);
 #endif /* CUEMU_PER_THREAD_ENTRY_POINTS */
 
 /* Built with per-thread default streams, the default search of

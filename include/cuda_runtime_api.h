@@ -218,6 +218,127 @@ cudaError_t CUDARTAPI cudaMemPoolImportPointer(
     void **ptr, cudaMemPool_t memPool,
     struct cudaMemPoolPtrExportData *exportData);
 
+/* ---- pitched memory, 2D/3D copies and memsets, CUDA arrays */
+cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+                                   struct cudaExtent extent);
+cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                                   size_t spitch, size_t width, size_t height,
+                                   enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch,
+                                        const void *src, size_t spitch,
+                                        size_t width, size_t height,
+                                        enum cudaMemcpyKind kind,
+                                        cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                                        cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
+cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps,
+                                             struct cudaMemcpy3DBatchOp *opList,
+                                             unsigned long long flags,
+                                             cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync(
+    const struct cudaMemcpy3DPeerParms *p,
+    cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value,
+                                   size_t width, size_t height);
+cudaError_t CUDARTAPI cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+                                        size_t width, size_t height,
+                                        cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr,
+                                   int value, struct cudaExtent extent);
+cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr,
+                                        int value, struct cudaExtent extent,
+                                        cudaStream_t stream CUEMU_DEFARG(0));
+struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y,
+    int z, int w, enum cudaChannelFormatKind f);
+cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array,
+    const struct cudaChannelFormatDesc *desc, size_t width,
+    size_t height CUEMU_DEFARG(0), unsigned int flags CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array,
+    const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+    unsigned int flags CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array);
+cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+                                       struct cudaExtent *extent,
+                                       unsigned int *flags, cudaArray_t array);
+cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc,
+                                         cudaArray_const_t array);
+cudaError_t CUDARTAPI cudaArrayGetPlane(cudaArray_t *pPlaneArray,
+                                        cudaArray_t hArray,
+                                        unsigned int planeIdx);
+cudaError_t CUDARTAPI cudaArrayGetMemoryRequirements(
+    struct cudaArrayMemoryRequirements *memoryRequirements,
+    cudaArray_t array, int device);
+cudaError_t CUDARTAPI cudaArrayGetSparseProperties(
+    struct cudaArraySparseProperties *sparseProperties, cudaArray_t array);
+cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
+    size_t hOffset, const void *src, size_t spitch, size_t width,
+    size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+    cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width,
+    size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst,
+    size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src,
+    size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height,
+    enum cudaMemcpyKind kind CUEMU_DEFARG(cudaMemcpyDeviceToDevice));
+cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst,
+    size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+    size_t width, size_t height, enum cudaMemcpyKind kind,
+    cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
+    cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width,
+    size_t height, enum cudaMemcpyKind kind,
+    cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset,
+    size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
+    size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst,
+    size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src,
+    size_t wOffsetSrc, size_t hOffsetSrc, size_t count,
+    enum cudaMemcpyKind kind CUEMU_DEFARG(cudaMemcpyDeviceToDevice));
+cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
+    size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind,
+    cudaStream_t stream CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst,
+    cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
+    enum cudaMemcpyKind kind, cudaStream_t stream CUEMU_DEFARG(0));
+
+/* The runtime's helpers that make the 3D structures. */
+static __inline__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p,
+                                                            size_t xsz,
+                                                            size_t ysz)
+{
+    struct cudaPitchedPtr s;
+
+    s.ptr = d;
+    s.pitch = p;
+    s.xsize = xsz;
+    s.ysize = ysz;
+    return s;
+}
+
+static __inline__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z)
+{
+    struct cudaPos p;
+
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+
+static __inline__ struct cudaExtent make_cudaExtent(size_t w, size_t h,
+                                                    size_t d)
+{
+    struct cudaExtent e;
+
+    e.width = w;
+    e.height = h;
+    e.depth = d;
+    return e;
+}
 /* ---- legacy interprocess sharing of memory and events */
 cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle,
                                           void *devPtr);

@@ -715,6 +715,164 @@ struct cudaPos {
     size_t z;
 };
 
+/* ------------------------------------------------------ CUDA arrays */
+
+/* cudaMallocArray's and cudaMalloc3DArray's flags. */
+#define cudaArrayDefault          0x00
+#define cudaArrayLayered          0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap          0x04
+#define cudaArrayTextureGather    0x08
+#define cudaArrayColorAttachment  0x20
+#define cudaArraySparse           0x40
+#define cudaArrayDeferredMapping  0x80
+#define cudaArraySparsePropertiesSingleMipTail 0x1
+
+/* What the channels of an array element hold. */
+enum cudaChannelFormatKind {
+    cudaChannelFormatKindSigned                       = 0,
+    cudaChannelFormatKindUnsigned                     = 1,
+    cudaChannelFormatKindFloat                        = 2,
+    cudaChannelFormatKindNone                         = 3,
+    cudaChannelFormatKindNV12                         = 4,
+    cudaChannelFormatKindUnsignedNormalized8X1        = 5,
+    cudaChannelFormatKindUnsignedNormalized8X2        = 6,
+    cudaChannelFormatKindUnsignedNormalized8X4        = 7,
+    cudaChannelFormatKindUnsignedNormalized16X1       = 8,
+    cudaChannelFormatKindUnsignedNormalized16X2       = 9,
+    cudaChannelFormatKindUnsignedNormalized16X4       = 10,
+    cudaChannelFormatKindSignedNormalized8X1          = 11,
+    cudaChannelFormatKindSignedNormalized8X2          = 12,
+    cudaChannelFormatKindSignedNormalized8X4          = 13,
+    cudaChannelFormatKindSignedNormalized16X1         = 14,
+    cudaChannelFormatKindSignedNormalized16X2         = 15,
+    cudaChannelFormatKindSignedNormalized16X4         = 16,
+    cudaChannelFormatKindUnsignedBlockCompressed1     = 17,
+    cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18,
+    cudaChannelFormatKindUnsignedBlockCompressed2     = 19,
+    cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20,
+    cudaChannelFormatKindUnsignedBlockCompressed3     = 21,
+    cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22,
+    cudaChannelFormatKindUnsignedBlockCompressed4     = 23,
+    cudaChannelFormatKindSignedBlockCompressed4       = 24,
+    cudaChannelFormatKindUnsignedBlockCompressed5     = 25,
+    cudaChannelFormatKindSignedBlockCompressed5       = 26,
+    cudaChannelFormatKindUnsignedBlockCompressed6H    = 27,
+    cudaChannelFormatKindSignedBlockCompressed6H      = 28,
+    cudaChannelFormatKindUnsignedBlockCompressed7     = 29,
+    cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
+    cudaChannelFormatKindUnsignedNormalized1010102    = 31
+};
+
+/* An element: the bits of each of up to four channels, and their kind. */
+struct cudaChannelFormatDesc {
+    int x;
+    int y;
+    int z;
+    int w;
+    enum cudaChannelFormatKind f;
+};
+
+/* A CUDA array: the driver's CUarray. */
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+
+/* A sparse array's tiles and mip tail. */
+struct cudaArraySparseProperties {
+    struct {
+        unsigned int width;
+        unsigned int height;
+        unsigned int depth;
+    } tileExtent;
+    unsigned int miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int flags;
+    unsigned int reserved[4];
+};
+
+/* The memory a deferred-mapping array needs. */
+struct cudaArrayMemoryRequirements {
+    size_t size;
+    size_t alignment;
+    unsigned int reserved[4];
+};
+
+/* A 3D copy: each end an array at a position, or a pitched pointer. */
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    enum cudaMemcpyKind kind;
+};
+
+/* A 3D copy between devices. */
+struct cudaMemcpy3DPeerParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    int srcDevice;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    int dstDevice;
+    struct cudaExtent extent;
+};
+
+/* A batch of 3D copies (cudaMemcpy3DBatchAsync), laid out as the
+ * driver's CUDA_MEMCPY3D_BATCH_OP. */
+enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault                  = 0x0,
+    cudaMemcpyFlagPreferOverlapWithCompute = 0x1
+};
+
+enum cudaMemcpySrcAccessOrder {
+    cudaMemcpySrcAccessOrderInvalid       = 0x0,
+    cudaMemcpySrcAccessOrderStream        = 0x1,
+    cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+    cudaMemcpySrcAccessOrderAny           = 0x3,
+    cudaMemcpySrcAccessOrderMax           = 0x7FFFFFFF
+};
+
+enum cudaMemcpy3DOperandType {
+    cudaMemcpyOperandTypePointer = 0x1,
+    cudaMemcpyOperandTypeArray   = 0x2,
+    cudaMemcpyOperandTypeMax     = 0x7FFFFFFF
+};
+
+struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+};
+
+struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union {
+        struct {
+            void *ptr;
+            size_t rowLength;
+            size_t layerHeight;
+            struct cudaMemLocation locHint;
+        } ptr;
+        struct {
+            cudaArray_t array;
+            struct cudaOffset3D offset;
+        } array;
+    } op;
+};
+
+struct cudaMemcpy3DBatchOp {
+    struct cudaMemcpy3DOperand src;
+    struct cudaMemcpy3DOperand dst;
+    struct cudaExtent extent;
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags;
+};
+
 /* Size of the opaque interprocess handles. */
 #define CUDA_IPC_HANDLE_SIZE 64
 
@@ -728,21 +886,8 @@ typedef struct cudaIpcMemHandle_st {
 
 /* ------------------------------------------------------ batches */
 
-/* How the copies of a cudaMemcpyBatchAsync batch read their source. */
-enum cudaMemcpySrcAccessOrder {
-    cudaMemcpySrcAccessOrderInvalid       = 0x0,
-    cudaMemcpySrcAccessOrderStream        = 0x1,
-    cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
-    cudaMemcpySrcAccessOrderAny           = 0x3,
-    cudaMemcpySrcAccessOrderMax           = 0x7FFFFFFF
-};
-
-enum cudaMemcpyFlags {
-    cudaMemcpyFlagDefault                  = 0x0,
-    cudaMemcpyFlagPreferOverlapWithCompute = 0x1
-};
-
-/* The attributes of the copies of a batch that name them. */
+/* The attributes of the copies of a cudaMemcpyBatchAsync batch that name
+ * them; how they read their source is enum cudaMemcpySrcAccessOrder, above. */
 struct cudaMemcpyAttributes {
     enum cudaMemcpySrcAccessOrder srcAccessOrder;
     struct cudaMemLocation srcLocHint;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build and run the driver probes on a machine with a CUDA 13 driver.
 # Each topic's output goes to $OUT/<topic>.txt; build and environment notes to $OUT/env.txt.
-# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families batch)
+# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx pool ptrattr vmm latency streamops families batch ptrsweep ptrattr_new ranges vmmsweep poolsweep faults)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/probes-out}
@@ -9,7 +9,7 @@ mkdir -p "$OUT"
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 CC=${CC:-gcc}
 B=$(mktemp -d)
-topics=${*:-"managed ctx pool ptrattr vmm latency streamops"}
+topics=${*:-"managed ctx pool ptrattr vmm latency streamops ptrsweep ptrattr_new ranges vmmsweep poolsweep"}
 {
     echo "env.date: $(date -u +%FT%TZ)"
     echo "env.uname: $(uname -r)"
@@ -19,8 +19,13 @@ topics=${*:-"managed ctx pool ptrattr vmm latency streamops"}
     ls -l /usr/lib/x86_64-linux-gnu/libcuda.so* /usr/local/nvidia/lib64/libcuda.so* 2>/dev/null | sed 's/^/env.libcuda: /'
 } > "$OUT/env.txt" 2>&1
 for t in $topics; do
-    if ! $CC -O2 -Wall -Wno-format-truncation -o "$B/$t" "$here/$t.c" -I"$CUDA/include" -L"$CUDA/lib64/stubs" -L"$CUDA/lib64" -lcuda \
-            >> "$OUT/env.txt" 2>&1; then
+    if [ -f "$here/$t.cu" ]; then
+        # kernels: built with the toolkit's nvcc on the machine that runs them
+        build=("$CUDA/bin/nvcc" -O2 -arch=sm_90 -o "$B/$t" "$here/$t.cu" -lcuda)
+    else
+        build=($CC -O2 -Wall -Wno-format-truncation -o "$B/$t" "$here/$t.c" -I"$CUDA/include" -L"$CUDA/lib64/stubs" -L"$CUDA/lib64" -lcuda)
+    fi
+    if ! "${build[@]}" >> "$OUT/env.txt" 2>&1; then
         echo "$t.build: FAILED" > "$OUT/$t.txt"
         continue
     fi
@@ -35,6 +40,7 @@ for t in $topics; do
         ctx) risky="eventquery_destroyed streamquery_destroyed devicegetname_len0" ;;
         vmm) risky="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle" ;;
         batch) risky="decompress_null_index" ;;
+        poolsweep) risky="set_null_value" ;;
         *) risky="" ;;
     esac
     for k in $risky; do

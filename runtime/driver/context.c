@@ -11,6 +11,7 @@
  * it.
  */
 #include "model/context.h"
+#include "model/array.h"
 #include "driver/driver.h"
 
 /* Flags a context accepts: scheduling (one of them), MAP_HOST, the local
@@ -446,6 +447,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	 * every allocation made in it, as the driver documents. */
 	cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
 	freed = cuemu_ctx_free_memory(cuemu_primary_ctx(dev));
+	freed += cuemu_ctx_free_arrays(cuemu_primary_ctx(dev));
 	cuemu_lock();
 	cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 	cuemu_ctx_set_flags(cuemu_primary_ctx(dev), 0);

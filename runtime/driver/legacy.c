@@ -28,6 +28,25 @@
 #undef cuMemsetD8
 #undef cuMemsetD16
 #undef cuMemsetD32
+#undef cuMemcpyHtoA
+#undef cuMemcpyAtoH
+#undef cuMemcpyAtoD
+#undef cuMemcpyDtoA
+#undef cuMemcpyAtoA
+#undef cuMemcpyHtoAAsync
+#undef cuMemcpyAtoHAsync
+#undef cuMemcpy2D
+#undef cuMemcpy2DUnaligned
+#undef cuMemcpy2DAsync
+#undef cuMemcpy3D
+#undef cuMemcpy3DAsync
+#undef cuMemsetD2D8
+#undef cuMemsetD2D16
+#undef cuMemsetD2D32
+#undef cuArrayCreate
+#undef cuArrayGetDescriptor
+#undef cuArray3DCreate
+#undef cuArray3DGetDescriptor
 
 static CUresult v1(const char *name)
 {
@@ -149,4 +168,130 @@ CUresult cuMemsetD32(CUdeviceptr_v1 dst, unsigned int ui, unsigned int n)
 {
 	(void)dst, (void)ui, (void)n;
 	return v1("cuMemsetD32");
+}
+
+/* ------------------------------------------ 2D/3D copies and arrays */
+
+/* Their 32-bit forms: the same answer. */
+CUresult cuMemcpyHtoA(CUarray a, unsigned int off, const void *src,
+		      unsigned int n)
+{
+	(void)a, (void)off, (void)src, (void)n;
+	return v1("cuMemcpyHtoA");
+}
+
+CUresult cuMemcpyAtoH(void *dst, CUarray a, unsigned int off, unsigned int n)
+{
+	(void)dst, (void)a, (void)off, (void)n;
+	return v1("cuMemcpyAtoH");
+}
+
+CUresult cuMemcpyAtoD(CUdeviceptr_v1 dst, CUarray a, unsigned int off,
+		      unsigned int n)
+{
+	(void)dst, (void)a, (void)off, (void)n;
+	return v1("cuMemcpyAtoD");
+}
+
+CUresult cuMemcpyDtoA(CUarray a, unsigned int off, CUdeviceptr_v1 src,
+		      unsigned int n)
+{
+	(void)a, (void)off, (void)src, (void)n;
+	return v1("cuMemcpyDtoA");
+}
+
+CUresult cuMemcpyAtoA(CUarray da, unsigned int doff, CUarray sa,
+		      unsigned int soff, unsigned int n)
+{
+	(void)da, (void)doff, (void)sa, (void)soff, (void)n;
+	return v1("cuMemcpyAtoA");
+}
+
+CUresult cuMemcpyHtoAAsync(CUarray a, unsigned int off, const void *src,
+			   unsigned int n, CUstream s)
+{
+	(void)a, (void)off, (void)src, (void)n, (void)s;
+	return v1("cuMemcpyHtoAAsync");
+}
+
+CUresult cuMemcpyAtoHAsync(void *dst, CUarray a, unsigned int off,
+			   unsigned int n, CUstream s)
+{
+	(void)dst, (void)a, (void)off, (void)n, (void)s;
+	return v1("cuMemcpyAtoHAsync");
+}
+
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *c)
+{
+	(void)c;
+	return v1("cuMemcpy2D");
+}
+
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *c)
+{
+	(void)c;
+	return v1("cuMemcpy2DUnaligned");
+}
+
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *c, CUstream s)
+{
+	(void)c, (void)s;
+	return v1("cuMemcpy2DAsync");
+}
+
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *c)
+{
+	(void)c;
+	return v1("cuMemcpy3D");
+}
+
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *c, CUstream s)
+{
+	(void)c, (void)s;
+	return v1("cuMemcpy3DAsync");
+}
+
+CUresult cuMemsetD2D8(CUdeviceptr_v1 d, unsigned int pitch, unsigned char v,
+		      unsigned int w, unsigned int h)
+{
+	(void)d, (void)pitch, (void)v, (void)w, (void)h;
+	return v1("cuMemsetD2D8");
+}
+
+CUresult cuMemsetD2D16(CUdeviceptr_v1 d, unsigned int pitch, unsigned short v,
+		       unsigned int w, unsigned int h)
+{
+	(void)d, (void)pitch, (void)v, (void)w, (void)h;
+	return v1("cuMemsetD2D16");
+}
+
+CUresult cuMemsetD2D32(CUdeviceptr_v1 d, unsigned int pitch, unsigned int v,
+		       unsigned int w, unsigned int h)
+{
+	(void)d, (void)pitch, (void)v, (void)w, (void)h;
+	return v1("cuMemsetD2D32");
+}
+
+CUresult cuArrayCreate(CUarray *h, const CUDA_ARRAY_DESCRIPTOR_v1 *d)
+{
+	(void)h, (void)d;
+	return v1("cuArrayCreate");
+}
+
+CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *d, CUarray h)
+{
+	(void)d, (void)h;
+	return v1("cuArrayGetDescriptor");
+}
+
+CUresult cuArray3DCreate(CUarray *h, const CUDA_ARRAY3D_DESCRIPTOR_v1 *d)
+{
+	(void)h, (void)d;
+	return v1("cuArray3DCreate");
+}
+
+CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *d, CUarray h)
+{
+	(void)d, (void)h;
+	return v1("cuArray3DGetDescriptor");
 }

@@ -48,6 +48,7 @@ struct pinfo {
 	                          * when it was made */
 	bool on_device;          /* the bytes are device memory */
 	bool reachable;          /* the current device can address it */
+	bool host_pool;          /* a block of a HOST or HOST_NUMA pool */
 	bool sync_memops;
 	CUmemoryPool pool;
 	unsigned long long handle_types;
@@ -122,6 +123,27 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 	pi->sync_memops = a->sync_memops;
 }
 
+/* A pool block (probes/results/ptrsweep.txt): mapped with its pool's
+ * chunk, exportable as the pool is; a block of a pool on the host is a
+ * device pointer only to a device the pool gives access, has the
+ * allocating device's ordinal and, as the real driver answers, a range
+ * start of 0. */
+static void snap_pool(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
+{
+	CUmemoryPool p = cuemu_pool_of(a);
+
+	pi->pool = p;
+	cuemu_pool_block_chunk(a, &pi->map_base, &pi->map_size);
+	if (!cuemu_pool_imported(p))
+		pi->handle_types = cuemu_pool_props(p)->handleTypes;
+	if (a->device >= 0)
+		return;
+	pi->host_pool = true;
+	pi->device = a->ctx ? cuemu_ctx_device(a->ctx) : curdev;
+	pi->reachable = curdev >= 0 && cuemu_pool_access(p, curdev) !=
+		CU_MEM_ACCESS_FLAGS_PROT_NONE;
+}
+
 static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 {
 	struct cuemu_ipc_view iv;
@@ -151,8 +173,12 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 			(curdev >= 0 && (a->device == curdev ||
 					 cuemu_peer_enabled(curdev, a->device)));
 	pi->pool = cuemu_pool_of(a); /* managed pools' blocks too */
-	if (pi->pool && a->kind == CUEMU_KIND_MANAGED)
+	if (pi->pool && a->kind == CUEMU_KIND_MANAGED) {
 		pi->ctx = NULL;
+		cuemu_pool_block_chunk(a, &pi->map_base, &pi->map_size);
+	}
+	if (a->kind == CUEMU_KIND_POOL)
+		snap_pool(curdev, a, pi);
 	pi->access = a->kind == CUEMU_KIND_REGISTERED &&
 		(a->flags & CU_MEMHOSTREGISTER_READ_ONLY) ?
 		CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ :
@@ -218,7 +244,8 @@ static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
 		*v = p;
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		if (pi->on_device)
+		/* VMM memory has no host pointer, even on the host. */
+		if (pi->on_device || pi->kind == CUEMU_KIND_RESERVATION)
 			return CUDA_ERROR_INVALID_VALUE;
 		*v = p;
 		break;
@@ -241,7 +268,7 @@ static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
 		*v = plain;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-		*v = pi->range_base;
+		*v = pi->host_pool ? 0 : pi->range_base;
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
 		*v = pi->range_size;

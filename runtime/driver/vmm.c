@@ -257,17 +257,17 @@ CUresult CUEMU_HOOKED(cuMemMap)(CUdeviceptr ptr, size_t size, size_t offset,
 	if (flags)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "flags must be 0, not %#llx", flags);
-	if (p % G)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "address %#lx is not a multiple of the "
-				  "granularity (%lu)", (unsigned long)p, G);
+	if (!size)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size 0");
 	if (offset)
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "offset must be 0, not %zu", offset);
-	if (!size || size % G)
+	if (size % G)
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "size %zu is not a non-zero multiple of the "
+				  "size %zu is not a multiple of the "
 				  "granularity (%lu)", size, G);
+	/* the handle's size is checked before the address's alignment
+	 * (model/vmm.c) */
 	cuemu_lock();
 	r = cuemu_vmm_map(p, size, offset, handle);
 	cuemu_unlock();
@@ -335,6 +335,9 @@ CUresult cuMemGetAccess(unsigned long long *flags,
 		return r;
 	if (!flags || !location)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL argument");
+	/* NULL leaves flags as they were (vmmsweep.getaccess.null) */
+	if (!ptr)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL address");
 	cuemu_lock();
 	r = cuemu_vmm_get_access((uintptr_t)ptr, location, flags);
 	cuemu_unlock();

@@ -1,13 +1,16 @@
 /*
  * arena.c - the managed address range. The real driver hands managed memory
- * out of a range of its own, on 2 MiB boundaries, so consecutive
- * allocations sit side by side whatever else the process maps (thread
- * stacks, malloc). We reserve one at the first managed allocation (address
- * space only: PROT_NONE, NORESERVE) and carve it from the top down in 2 MiB
- * steps. A freed piece is reserved again; next to the uncarved part it
- * joins it, elsewhere it is kept as a hole, reused first-fit only once the
- * uncarved part is spent. When the reservation is refused (valgrind's
- * smaller address space), mappings come from the kernel instead.
+ * out of a range of its own, upwards, so consecutive allocations sit side
+ * by side, each after the one before (probes/results/ranges.txt:
+ * ranges.layout), whatever else the process maps (thread stacks, malloc).
+ * We reserve one at the first managed allocation (address space only:
+ * PROT_NONE, NORESERVE) and carve it from the bottom up in 2 MiB steps. A
+ * freed piece is reserved again; next to the uncarved part it joins it,
+ * elsewhere it is kept as a hole, and holes are reused first-fit, lowest
+ * first, before the uncarved part, as the real driver reuses a freed
+ * address (ranges.layout.reuse_freed). When the reservation is refused
+ * (valgrind's smaller address space), mappings come from the kernel
+ * instead.
  *
  * Locking: arena.lock, a leaf lock; callers may hold cuemu_lock() or not.
  */
@@ -52,7 +55,7 @@ static void *map_aligned(size_t span, int prot)
 static struct {
 	pthread_mutex_t lock;
 	bool tried;
-	uintptr_t base, top, end; /* [base, top) uncarved, [top, end) carved */
+	uintptr_t base, low, end; /* [base, low) carved, [low, end) uncarved */
 	size_t nholes;
 	struct { uintptr_t s, e; } holes[ARENA_HOLES]; /* sorted, apart */
 } arena = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -79,30 +82,35 @@ static void arena_reserve(void)
 		return;
 	}
 	arena.base = CUEMU_ALIGN_UP((uintptr_t)p, CUEMU_GRANULARITY);
-	arena.end = arena.top = arena.base + ARENA_SIZE;
+	/* The first granule stays unused: the kernel places later mappings
+	 * just below the range, and the byte past one of them must not be
+	 * managed memory. */
+	arena.low = arena.base + CUEMU_GRANULARITY;
+	arena.end = arena.base + ARENA_SIZE;
 }
 
-/* A 2 MiB-aligned piece of len bytes, or 0. Lock held. */
+/* A 2 MiB-aligned piece of len bytes, or 0: the lowest hole that holds it,
+ * else the start of the uncarved part. Lock held. */
 static uintptr_t arena_carve(size_t len)
 {
+	uintptr_t at;
 	size_t i;
 
-	if (arena.top - arena.base >= len) {
-		arena.top -= len;
-		return arena.top;
-	}
 	for (i = 0; i < arena.nholes; i++) {
-		uintptr_t at;
-
 		if (arena.holes[i].e - arena.holes[i].s < len)
 			continue;
-		at = arena.holes[i].e -= len;
-		if (at == arena.holes[i].s)
+		at = arena.holes[i].s;
+		arena.holes[i].s += len;
+		if (arena.holes[i].s == arena.holes[i].e)
 			memmove(&arena.holes[i], &arena.holes[i + 1],
 				(--arena.nholes - i) * sizeof arena.holes[0]);
 		return at;
 	}
-	return 0;
+	if (arena.end - arena.low < len)
+		return 0;
+	at = arena.low;
+	arena.low += len;
+	return at;
 }
 
 /* Gives [s, e) back to the arena. Lock held. */
@@ -110,14 +118,12 @@ static void arena_return(uintptr_t s, uintptr_t e)
 {
 	size_t i;
 
-	if (s == arena.top) {
-		arena.top = e;
-		/* The uncarved part may now reach the lowest hole. */
-		if (arena.nholes && arena.holes[0].s == arena.top) {
-			arena.top = arena.holes[0].e;
-			memmove(&arena.holes[0], &arena.holes[1],
-				(--arena.nholes) * sizeof arena.holes[0]);
-		}
+	if (e == arena.low) {
+		arena.low = s;
+		/* The uncarved part may now reach the highest hole. */
+		if (arena.nholes &&
+		    arena.holes[arena.nholes - 1].e == arena.low)
+			arena.low = arena.holes[--arena.nholes].s;
 		return;
 	}
 	for (i = 0; i < arena.nholes && arena.holes[i].s < s; i++)

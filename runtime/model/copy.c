@@ -4,8 +4,13 @@
  * The driver entries (driver/copy.c) check the arguments and the stream
  * and call cuemu_copy or cuemu_memset.
  *
- * A copy runs on the stream's worker in stream order, moves the bytes for
- * real, and advances the stream's model clock by the cost of its path
+ * A copy moves a box: rows of a width, a pitch apart, in slices a slice
+ * apart, one row at a time, so the bytes between rows are never touched; a
+ * plain copy is a box of one row, a 2D or 3D copy (driver/copy2d.c) a box
+ * whose ends are pointers or CUDA arrays (model/array.c, the array's own
+ * rows and slices), and a batch of them is checked whole before its first
+ * is queued. A copy runs on the stream's worker in stream order, moves the
+ * bytes for real, and advances the stream's model clock by the cost of its path
  * (cuemu_path_cost_ns): pinned or pageable host memory to or from a GPU,
  * within one GPU, GPU to GPU, host to host; a memset is its GPU writing
  * its own memory, or a copy to wherever the memory is. A synchronous copy
@@ -29,8 +34,10 @@
  * into fault.c, which takes the process lock).
  */
 #include "model/internal.h"
+#include "model/array.h"
 #include "model/vmm.h"
 #include "model/multicast.h"
+#include "model/pool.h"
 #include "model/copy.h"
 
 #include <stdlib.h>
@@ -46,9 +53,14 @@ struct end {
 	bool multicast; /* crosses a mapping of a multicast object */
 };
 
+/* A copy or memset moves bytes of width x height x depth: rows of width
+ * bytes, pitch apart, in slices of rows slice apart (one row, one slice
+ * for a plain copy). */
 struct copy_op {
 	struct end dst, src;
-	size_t bytes;
+	size_t bytes;     /* width x height x depth */
+	size_t width, height, depth;
+	size_t dpitch, dslice, spitch, sslice;
 	unsigned elem;    /* memset: element size (1, 2, 4); 0 for a copy */
 	uint32_t value;   /* memset: the element */
 	bool heap;        /* freed by the operation */
@@ -150,6 +162,16 @@ static CUresult resolve(uintptr_t p, size_t n, bool dev_side, bool write,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#lx is registered read-only for devices",
 				  (unsigned long)p);
+	if (a->kind == CUEMU_KIND_POOL && dev_side && !write &&
+	    cuemu_pool_props(cuemu_pool_of(a))->location.type ==
+	    CU_MEM_LOCATION_TYPE_HOST_NUMA)
+		/* The real driver refuses a host-NUMA pool block as the device
+		 * end a copy reads, though a GPU memset of it runs
+		 * (probes/results/pool.txt, memset_by_dev0). */
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#lx is a host-NUMA pool block, not the "
+				  "device memory the copy names it",
+				  (unsigned long)p);
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
@@ -237,10 +259,40 @@ static void charge(CUstream s, const struct copy_op *op)
 	uint64_t start = cuemu_stream_now(s);
 	uint64_t host = op->sync ? cuemu_path_host_ns(path, op->bytes) : 0;
 
+	/* Row by row, a copy costs its bytes on its path: the real H200
+	 * moves 1 MiB as 1024 rows in the time of one 1 MiB copy
+	 * (probes/results/shapelat.txt). */
+
 	cuemu_stream_advance(s, cuemu_path_cost_ns(path, op->src.proc,
 						   op->dst.proc, op->bytes));
 	if (host)
 		cuemu_host_busy_until(start + host);
+}
+
+/* The bytes [p, p + span) a shaped end covers, for touching managed
+ * memory: its first row to the end of its last. */
+static size_t extent_of(const struct copy_op *op, size_t pitch, size_t slice)
+{
+	return (op->depth - 1) * slice + (op->height - 1) * pitch + op->width;
+}
+
+/* The one row loop: each row of each slice moved (or filled) by itself,
+ * so the bytes between rows are never touched. */
+static void move_rows(const struct copy_op *op)
+{
+	for (size_t z = 0; z < op->depth; z++)
+		for (size_t y = 0; y < op->height; y++) {
+			char *d = (char *)op->dst.p + z * op->dslice +
+				  y * op->dpitch;
+			const char *sp = (const char *)op->src.p +
+					 z * op->sslice + y * op->spitch;
+
+			if (op->elem)
+				fill(d, op->value, op->elem,
+				     op->width / op->elem);
+			else
+				memmove(d, sp, op->width);
+		}
 }
 
 static void copy_run(CUstream s, void *arg)
@@ -249,16 +301,16 @@ static void copy_run(CUstream s, void *arg)
 	size_t n = op->bytes;
 
 	if (op->src.managed && !op->elem)
-		cuemu_managed_touch(op->src.p, n, op->src.proc, false, s);
+		cuemu_managed_touch(op->src.p, extent_of(op, op->spitch,
+							 op->sslice),
+				    op->src.proc, false, s);
 	if (op->dst.managed)
-		cuemu_managed_touch(op->dst.p, n, op->dst.proc, true, s);
-	if (op->elem)
-		fill((void *)op->dst.p, op->value, op->elem,
-		     op->bytes / op->elem);
-	else
-		memmove((void *)op->dst.p, (const void *)op->src.p, n);
+		cuemu_managed_touch(op->dst.p, extent_of(op, op->dpitch,
+							 op->dslice),
+				    op->dst.proc, true, s);
+	move_rows(op);
 	if (op->dst.multicast)
-		cuemu_mc_fanout(op->dst.p, n);
+		cuemu_mc_fanout(op->dst.p, extent_of(op, op->dpitch, op->dslice));
 	charge(s, op);
 	if (!op->elem)
 		count_bytes(op->src.proc, op->dst.proc, n);
@@ -290,13 +342,22 @@ static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 
 /* ------------------------------------------------------------ the calls */
 
+/* One row of n bytes. */
+static void flat(struct copy_op *op, size_t n)
+{
+	op->bytes = op->width = n;
+	op->height = op->depth = 1;
+	op->dpitch = op->dslice = op->spitch = op->sslice = n;
+}
+
 CUresult cuemu_copy(CUstream s, uintptr_t dst, uintptr_t src, size_t n,
 		    bool dst_dev, bool src_dev, bool sync)
 {
-	struct copy_op op = { .bytes = n };
+	struct copy_op op = { 0 };
 	int dev = cuemu_stream_device(s);
 	CUresult r;
 
+	flat(&op, n);
 	cuemu_lock();
 	r = resolve(dst, n, dst_dev, true, dev, &op.dst);
 	if (!r)
@@ -311,12 +372,28 @@ CUresult cuemu_copy(CUstream s, uintptr_t dst, uintptr_t src, size_t n,
 CUresult cuemu_memset(CUstream s, uintptr_t dst, uint32_t value,
 		      unsigned elem, size_t bytes, bool sync)
 {
-	struct copy_op op = { .bytes = bytes, .elem = elem, .value = value };
+	return cuemu_memset_shaped(s, dst, bytes, value, elem, bytes, 1, sync);
+}
+
+CUresult cuemu_memset_shaped(CUstream s, uintptr_t dst, size_t pitch,
+			     uint32_t value, unsigned elem, size_t width,
+			     size_t height, bool sync)
+{
+	struct copy_op op = { .elem = elem, .value = value, .width = width,
+			      .height = height, .depth = 1, .dpitch = pitch };
 	int dev = cuemu_stream_device(s);
+	size_t span;
 	CUresult r;
 
+	if (__builtin_mul_overflow(height - 1, pitch, &span) ||
+	    __builtin_add_overflow(span, width, &span) ||
+	    __builtin_mul_overflow(width, height, &op.bytes))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%zu rows of %zu "
+				  "bytes, %zu apart, overflow", height, width,
+				  pitch);
+	op.dslice = span;
 	cuemu_lock();
-	r = resolve(dst, bytes, true, true, dev, &op.dst);
+	r = resolve(dst, span, true, true, dev, &op.dst);
 	cuemu_unlock();
 	if (r)
 		return r;
@@ -325,4 +402,138 @@ CUresult cuemu_memset(CUstream s, uintptr_t dst, uint32_t value,
 	if (op.dst.managed)
 		op.dst.proc = op.src.proc;
 	return submit(s, &op, sync);
+}
+
+/* ------------------------------------------------------------ shaped ends */
+
+/* An array end: its bytes at (x, y, z) for a box of w x h x d, within the
+ * array; rows and slices are the array's own. Lock held. */
+static CUresult resolve_array(const struct cuemu_shape_end *e, size_t w,
+			      size_t h, size_t d, struct end *out,
+			      size_t *pitch, size_t *slice)
+{
+	struct cuemu_array *a = cuemu_array_find(e->array);
+
+	memset(out, 0, sizeof *out);
+	if (!a)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%p is no array",
+				  (void *)e->array);
+	if (!a->mem)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "array %p has no "
+				  "memory of its own (sparse or deferred "
+				  "mapping)", (void *)e->array);
+	if (e->x > a->row_bytes || w > a->row_bytes - e->x ||
+	    e->y > a->rows || h > a->rows - e->y ||
+	    e->z > a->slices || d > a->slices - e->z)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a box of %zu "
+				  "bytes x %zu x %zu at (%zu, %zu, %zu) runs "
+				  "past array %p (rows of %zu bytes, %zu "
+				  "rows, %zu slices)", w, h, d, e->x, e->y,
+				  e->z, (void *)e->array, a->row_bytes,
+				  a->rows, a->slices);
+	*pitch = a->row_bytes;
+	*slice = a->row_bytes * a->rows;
+	out->p = (uintptr_t)a->mem + e->z * *slice + e->y * *pitch + e->x;
+	out->proc = a->device;
+	return CUDA_SUCCESS;
+}
+
+/* A pointer end: (x, y, z) from p in rows of pitch and slices of
+ * e->height rows, the whole box inside one allocation. Lock held. */
+static CUresult resolve_ptr(const struct cuemu_shape_end *e, size_t w,
+			    size_t h, size_t d, bool write, int dev,
+			    struct end *out, size_t *pitch, size_t *slice)
+{
+	size_t start, span, t;
+
+	if (!e->p)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a NULL %s end",
+				  write ? "destination" : "source");
+	if (__builtin_mul_overflow(e->pitch, e->height, slice) ||
+	    __builtin_mul_overflow(e->z, *slice, &start) ||
+	    __builtin_mul_overflow(e->y, e->pitch, &t) ||
+	    __builtin_add_overflow(start, t, &start) ||
+	    __builtin_add_overflow(start, e->x, &start) ||
+	    __builtin_add_overflow(start, e->p, &start) ||
+	    __builtin_mul_overflow(d - 1, *slice, &span) ||
+	    __builtin_mul_overflow(h - 1, e->pitch, &t) ||
+	    __builtin_add_overflow(span, t, &span) ||
+	    __builtin_add_overflow(span, w, &span))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the box at "
+				  "(%zu, %zu, %zu) with pitch %zu overflows",
+				  e->x, e->y, e->z, e->pitch);
+	*pitch = e->pitch;
+	return resolve(start, span, e->dev_side, write, dev, out);
+}
+
+static CUresult resolve_shaped(const struct cuemu_shape_end *e, size_t w,
+			       size_t h, size_t d, bool write, int dev,
+			       struct end *out, size_t *pitch, size_t *slice)
+{
+	if (e->is_array)
+		return resolve_array(e, w, h, d, out, pitch, slice);
+	return resolve_ptr(e, w, h, d, write, dev, out, pitch, slice);
+}
+
+/* Resolves a shaped copy into op (lock held). */
+static CUresult prepare_shaped(const struct cuemu_shape_copy *c, int dev,
+			       struct copy_op *op)
+{
+	CUresult r;
+
+	memset(op, 0, sizeof *op);
+	op->width = c->width;
+	op->height = c->height;
+	op->depth = c->depth;
+	if (__builtin_mul_overflow(c->width, c->height, &op->bytes) ||
+	    __builtin_mul_overflow(op->bytes, c->depth, &op->bytes))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a box of %zu x "
+				  "%zu x %zu bytes overflows", c->width,
+				  c->height, c->depth);
+	r = resolve_shaped(&c->dst, c->width, c->height, c->depth, true, dev,
+			   &op->dst, &op->dpitch, &op->dslice);
+	if (!r)
+		r = resolve_shaped(&c->src, c->width, c->height, c->depth,
+				   false, dev, &op->src, &op->spitch,
+				   &op->sslice);
+	if (!r)
+		pick_touchers(op, dev);
+	return r;
+}
+
+CUresult cuemu_copy_shaped(CUstream s, const struct cuemu_shape_end *dst,
+			   const struct cuemu_shape_end *src, size_t width,
+			   size_t height, size_t depth, bool sync)
+{
+	struct cuemu_shape_copy c = { *dst, *src, width, height, depth };
+	struct copy_op op;
+	CUresult r;
+
+	cuemu_lock();
+	r = prepare_shaped(&c, cuemu_stream_device(s), &op);
+	cuemu_unlock();
+	return r ? r : submit(s, &op, sync);
+}
+
+CUresult cuemu_copy_shaped_batch(CUstream s, const struct cuemu_shape_copy *c,
+				 size_t n, size_t *failed)
+{
+	int dev = cuemu_stream_device(s);
+	struct copy_op *ops = calloc(n, sizeof *ops);
+	CUresult r = CUDA_SUCCESS;
+	size_t i;
+
+	if (!ops)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of memory");
+	cuemu_lock();
+	for (i = 0; i < n && !r; i++)
+		if ((r = prepare_shaped(&c[i], dev, &ops[i])))
+			*failed = i;
+	cuemu_unlock();
+	/* Every copy was checked before the first is queued: a refused
+	 * batch copies nothing. */
+	for (i = 0; i < n && !r; i++)
+		r = submit(s, &ops[i], false);
+	free(ops);
+	return r;
 }

@@ -1,5 +1,6 @@
 /*
- * copy.h - copies and memsets as operations of a stream (copy.c).
+ * copy.h - copies and memsets, flat or shaped (2D, 3D, with arrays at
+ * either end), as operations of a stream (copy.c).
  *
  * Locking: call with no lock held; each takes cuemu_lock() to resolve the
  * ends and touches user memory without it.
@@ -25,5 +26,42 @@ CUresult cuemu_copy(CUstream s, uintptr_t dst, uintptr_t src, size_t n,
  * its GPU would. sync as for cuemu_copy. */
 CUresult cuemu_memset(CUstream s, uintptr_t dst, uint32_t value,
                       unsigned elem, size_t bytes, bool sync);
+
+/* One end of a 2D or 3D copy: an array, or memory from a pointer. */
+struct cuemu_shape_end {
+	bool is_array;
+	CUarray array;     /* is_array: the array */
+	uintptr_t p;       /* else: the memory's first byte (not 0) */
+	size_t pitch;      /* bytes from one row to the next (pointer) */
+	size_t height;     /* rows from one slice to the next (pointer) */
+	size_t x, y, z;    /* where the box starts: x in bytes */
+	bool dev_side;     /* the API names the pointer device memory */
+};
+
+/* Copies a box of width bytes x height rows x depth slices (each > 0)
+ * from src to dst in the order of stream s, row by row: the bytes between
+ * rows are never touched. Every byte of a pointer end's box lies in one
+ * allocation; an array end's box lies inside the array. sync as for
+ * cuemu_copy. */
+CUresult cuemu_copy_shaped(CUstream s, const struct cuemu_shape_end *dst,
+                           const struct cuemu_shape_end *src, size_t width,
+                           size_t height, size_t depth, bool sync);
+
+/* One copy of a batch. */
+struct cuemu_shape_copy {
+	struct cuemu_shape_end dst, src;
+	size_t width, height, depth;
+};
+
+/* Checks every one of n shaped copies, then queues them all on s in
+ * order; when one is refused, *failed says which and none is queued. */
+CUresult cuemu_copy_shaped_batch(CUstream s, const struct cuemu_shape_copy *c,
+                                 size_t n, size_t *failed);
+
+/* Writes height rows of width bytes, pitch apart, from dst, with elements
+ * of elem bytes of value (dst, pitch and width checked by the caller). */
+CUresult cuemu_memset_shaped(CUstream s, uintptr_t dst, size_t pitch,
+                             uint32_t value, unsigned elem, size_t width,
+                             size_t height, bool sync);
 
 #endif

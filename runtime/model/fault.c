@@ -59,9 +59,8 @@ static int cur_view = CUEMU_PROC_HOST;
 static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Set on the thread running an emulated kernel: its faults are the
- * device's, and their model cost goes to the kernel's stream. */
+ * device's, and the kernel model (kernel.c) tallies their cost. */
 static __thread int tls_dev = -1;
-static __thread uint64_t tls_cost;
 /* Guards against a fault the model cannot resolve repeating forever: a
  * fault at the address of the thread's last one, with no protection
  * changed anywhere since that one was resolved, made no progress. */
@@ -198,6 +197,11 @@ bool fault_watched(uintptr_t p)
 
 static int prot_for(const struct mrange *r, int view)
 {
+	/* An emulated kernel sees every page closed until it touches it:
+	 * the kernel model (kernel.c) then says what the touch costs and
+	 * what it opens. */
+	if (view != CUEMU_PROC_HOST)
+		return PROT_NONE;
 	if (!(r->holders & ((cuemu_procmask)1 << view)))
 		return PROT_NONE;
 	return __builtin_popcount(r->holders) > 1 ? PROT_READ
@@ -322,12 +326,12 @@ static bool resolve(uintptr_t addr, int proc, void *uc)
 
 	if (!resolver || !resolver(addr, proc, was_write(uc), &d))
 		return false;
-	if (d.remote)
+	if (d.prot >= 0)
+		protect(d.s, d.e - d.s, d.prot);
+	else if (d.remote)
 		protect(d.s, d.e - d.s, PROT_READ | PROT_WRITE);
 	else
 		view_apply(d.st, d.s, d.e);
-	if (proc != CUEMU_PROC_HOST)
-		tls_cost += d.cost;
 	return true;
 }
 
@@ -426,13 +430,13 @@ static void kernel_op(CUstream s, void *arg)
 	cuemu_lock();
 	view_flush_open();
 	switch_view(k->dev);
+	km_begin(k->dev, cuemu_stream_now(s));
 	cuemu_unlock();
 	tls_dev = k->dev;
-	tls_cost = 0;
 	k->fn(k->arg);
 	tls_dev = -1;
-	cost = tls_cost;
 	cuemu_lock();
+	cost = km_end();
 	switch_view(CUEMU_PROC_HOST);
 	cuemu_unlock();
 	pthread_mutex_unlock(&kernel_lock);

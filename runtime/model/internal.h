@@ -326,6 +326,11 @@ uint64_t cuemu_stream_now(CUstream s);
 /* The host was busy with an operation until model time ns (staging a
  * pageable copy): its clock is at least that from now on. */
 void cuemu_host_busy_until(uint64_t ns);
+/* The calling thread spent ns of model time on its own (its CPU faults):
+ * its clock, and what it enqueues from now on, move on by that much. */
+void cuemu_host_advance(uint64_t ns);
+/* The calling thread's model time. */
+uint64_t cuemu_host_now(void);
 CUresult cuemu_stream_sync(CUstream s);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);

@@ -673,6 +673,26 @@ static bool proc_ok(int p)
 	return seg && ((p >= 0 && p < topo.ndev) || p == CUEMU_PROC_HOST);
 }
 
+/* The timing model's parameters before there is a machine (a unit test of
+ * a mechanism): the built-in ones. Global because cuemu_uvm() hands out a
+ * pointer to them; written once. */
+static struct cuemu_uvm uvm_builtin_params;
+
+static void uvm_builtin(void)
+{
+	cuemu_uvm_default(&uvm_builtin_params);
+}
+
+const struct cuemu_uvm *cuemu_uvm(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (seg)
+		return &topo.uvm;
+	pthread_once(&once, uvm_builtin);
+	return &uvm_builtin_params;
+}
+
 const struct cuemu_link *cuemu_link(int from, int to)
 {
 	static const struct cuemu_link none;

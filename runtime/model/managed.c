@@ -19,6 +19,7 @@
  * range (arena.c) has a leaf lock of its own.
  */
 #include "model/perf.h"
+#include "model/uvm.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -28,15 +29,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Faults are resolved, and counted, in blocks of this many bytes clipped to
- * the range: the size the real driver's fault batches settle on (real
- * numbers: ~20 GB/s at one touch per 64 KiB, see real-driver-migration). */
+/* CPU faults and copies are resolved, and counted, in blocks of this many
+ * bytes clipped to the range, and charged a 4 KiB page at a time
+ * (km_fault_move_ns). GPU faults are the kernel model's (kernel.c). */
 #define FAULT_BLOCK (64UL << 10)
-/* The topology's per-fault latency is fitted to one touch per 4 KiB page
- * (real: 7.3 GB/s). A 64 KiB block fault is charged as four of those plus
- * the bytes over the link, which gives the ~20 GB/s measured at one touch
- * per 64 KiB. */
-#define FAULT_COST_PAGE (16UL << 10)
 
 static inline cuemu_procmask bit(int proc)
 {
@@ -160,7 +156,7 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		else if (p != CUEMU_PROC_HOST)
 			mg_count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
 		mg_count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
-		cost += fault ? cuemu_fault_cost_ns(p, dst, mv->from[p], FAULT_COST_PAGE)
+		cost += fault ? km_fault_move_ns(p, dst, mv->from[p])
 			      : cuemu_copy_cost_ns(p, dst, mv->from[p]);
 		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
 				(unsigned long long)st->a->id,
@@ -252,38 +248,8 @@ static uint64_t missing(struct mstate *st, uintptr_t s, uintptr_t e, int proc)
 /* ------------------------------------------------------------------ */
 /* Faults: resolution by policy                                        */
 
-enum action { ACT_NONE, ACT_COLLAPSE, ACT_POPULATE, ACT_DUP, ACT_MIGRATE,
-	      ACT_REMOTE };
-
-static int pref_proc(const struct mrange *r)
-{
-	return cuemu_loc_proc(r->pref);
-}
-
-static enum action decide(const struct mrange *r, int proc, bool write)
-{
-	int pp = pref_proc(r);
-
-	if (r->holders & bit(proc))
-		return write && __builtin_popcount(r->holders) > 1 ?
-		       ACT_COLLAPSE : ACT_NONE;
-	if (!r->holders)
-		return ACT_POPULATE;
-	if (r->read_mostly)
-		return write ? ACT_MIGRATE : ACT_DUP;
-	if (proc == CUEMU_PROC_HOST)
-		return ACT_MIGRATE; /* the CPU cannot map device memory */
-	/* The faulting GPU is the preferred location and the data is not
-	 * there: it comes home. The preference overrides an accessed-by
-	 * advice for the same device (seed, SET_ACCESSED_BY). */
-	if (pp == proc)
-		return ACT_MIGRATE;
-	if (r->pinned || (r->accessed_by & bit(proc)))
-		return ACT_REMOTE;
-	if (pp >= 0 && pp != proc && (r->holders & bit(pp)))
-		return ACT_REMOTE;
-	return ACT_MIGRATE;
-}
+/* The decision is residency.c's (the driver's order); the thrashing hint
+ * thrash.c's; this carries them out on the range model. */
 
 struct fault_ctx {
 	struct mstate *st;
@@ -291,22 +257,14 @@ struct fault_ctx {
 	bool write, no_room;
 	uint64_t gpu_added;      /* bytes newly held by proc (a GPU) */
 	uint64_t remote;
-	uint64_t pinned;         /* ranges pinned to the host (thrashing) */
+	uint64_t pinned;         /* ranges newly pinned (thrashing) */
+	int pin_proc;
+	uint64_t throttled;      /* ranges whose migration was throttled */
+	bool unpinned;
 	bool acted;              /* something happened: a real fault */
 	int bind;                /* host node to bind to, -1 */
-	struct moved mv;         /* to proc */
-	struct moved pin;        /* to the host, pinning a thrashing block */
+	struct moved mv[CUEMU_NPROC]; /* by destination */
 };
-
-static void drop_others(struct fault_ctx *c, struct mrange *r, int keep)
-{
-	int p;
-
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
-		if (p != keep && (r->holders & bit(p)))
-			c->mv.dropped[p] += r->end - r->start;
-	r->holders &= bit(keep);
-}
 
 static void notify_use(struct mstate *st, struct mrange *r, int proc)
 {
@@ -317,85 +275,110 @@ static void notify_use(struct mstate *st, struct mrange *r, int proc)
 	perf_notify(PERF_EVENT_USE, &d);
 }
 
-/* A fault is about to migrate r: should it stay on the host instead? The
- * policies answer (thrash.c). */
-static bool pin_instead(struct fault_ctx *c, struct mrange *r)
+/* The pages of r go to processor to alone: the copy comes from the
+ * closest holder, the others are dropped. */
+static void move_to(struct fault_ctx *c, struct mrange *r, int to)
+{
+	size_t n = r->end - r->start;
+	int p;
+
+	if (!(r->holders & bit(to)))
+		c->mv[to].from[pick_src(r->holders, to)] += n;
+	for (p = 0; p < CUEMU_PROC_HOST; p++)
+		if (p != to && (r->holders & bit(p)))
+			c->mv[to].dropped[p] += n;
+	r->holders = bit(to);
+}
+
+/* A GPU other than the faulting one receives r (a preferred location, a
+ * pin): charged there now, as no eviction runs inside an update. false:
+ * no room. */
+static bool room_at(int to, const struct mrange *r)
+{
+	return to == CUEMU_PROC_HOST || (r->holders & bit(to)) ||
+	       cuemu_mem_charge(to, r->end - r->start);
+}
+
+/* A fault is about to migrate r: the thrashing detector's hint. A
+ * throttle costs the faulting processor a nap; a pin sends the pages to
+ * the pin's location. Returns where the pages go. */
+static int thrash_hint(struct fault_ctx *c, struct mrange *r, int to)
 {
 	struct perf_data d = { .st = c->st };
+	bool was = r->pinned;
 
 	d.fault_migrate.r = r;
 	d.fault_migrate.proc = c->proc;
+	d.fault_migrate.now_ns = mg_now();
 	perf_notify(PERF_EVENT_FAULT_MIGRATE, &d);
-	if (d.fault_migrate.pin)
+	c->unpinned |= d.fault_migrate.unpinned;
+	if (d.fault_migrate.hint == THRASH_THROTTLE)
+		c->throttled++;
+	if (d.fault_migrate.hint != THRASH_PIN)
+		return to;
+	if (!was)
 		c->pinned++;
-	return d.fault_migrate.pin;
+	c->pin_proc = d.fault_migrate.pin_proc;
+	return d.fault_migrate.pin_proc;
 }
 
 static void fault_fn(struct mrange *r, void *arg)
 {
 	struct fault_ctx *c = arg;
 	size_t n = r->end - r->start;
-	enum action act = decide(r, c->proc, c->write);
 	bool gpu = c->proc != CUEMU_PROC_HOST;
+	struct mg_choice ch;
 
 	notify_use(c->st, r, c->proc);
+	if (r->pinned && thrash_unpin_due(r, mg_now(), cuemu_uvm()))
+		c->unpinned = true;
+	ch = mg_decide(r, c->proc, c->write, &mg_machine_reach);
 	/* An accessed-by processor has the pages mapped in advance: its
 	 * remote access is no fault (seed, SET_ACCESSED_BY). */
-	if (act != ACT_NONE &&
-	    !(act == ACT_REMOTE && (r->accessed_by & bit(c->proc))))
+	if (ch.act != MG_NONE &&
+	    !(ch.act == MG_REMOTE && ch.branch == MG_BR_ACCESSED_BY))
 		c->acted = true;
-	if (gpu && c->no_room && act == ACT_POPULATE) {
-		/* No room on the GPU: the pages come to life on the host and
-		 * the GPU maps them there. */
-		r->holders = bit(CUEMU_PROC_HOST);
-		act = ACT_REMOTE;
-	}
-	if (gpu && c->no_room && (act == ACT_DUP || act == ACT_MIGRATE))
-		act = ACT_REMOTE;
-	if (act == ACT_MIGRATE && !r->read_mostly && pin_instead(c, r)) {
-		/* Pinned to the host: the CPU then holds it, GPUs map it. */
-		r->pinned = true;
-		if (!(r->holders & bit(CUEMU_PROC_HOST))) {
-			c->pin.from[pick_src(r->holders, CUEMU_PROC_HOST)] += n;
-			drop_others(c, r, CUEMU_PROC_HOST);
+	if (ch.act == MG_MIGRATE && !r->read_mostly)
+		ch.to = thrash_hint(c, r, ch.to);
+	if (ch.to != c->proc && ch.to != CUEMU_PROC_HOST &&
+	    (ch.act == MG_MIGRATE || ch.act == MG_POPULATE) && !room_at(ch.to, r))
+		ch.to = CUEMU_PROC_HOST;
+	if (gpu && c->no_room && ch.to == c->proc && ch.act != MG_NONE &&
+	    ch.act != MG_COLLAPSE) {
+		/* No room on the GPU: the pages come to life on the host, or
+		 * stay where they are, and the GPU maps them there. */
+		ch.act = MG_REMOTE;
+		ch.to = r->holders ? pick_src(r->holders, c->proc)
+				   : CUEMU_PROC_HOST;
+		if (!r->holders)
 			r->holders = bit(CUEMU_PROC_HOST);
-		}
-		act = gpu ? ACT_REMOTE : ACT_NONE;
 	}
-	switch (act) {
-	case ACT_NONE:
+	switch (ch.act) {
+	case MG_NONE:
 		return;
-	case ACT_REMOTE:
+	case MG_REMOTE:
 		c->remote++;
 		return;
-	case ACT_COLLAPSE:
-		drop_others(c, r, c->proc);
+	case MG_COLLAPSE:
+		move_to(c, r, c->proc);
 		break;
-	case ACT_POPULATE:
-		if (r->pinned && gpu) {
-			r->holders = bit(CUEMU_PROC_HOST);
-			c->remote++;
-			return;
-		}
-		r->holders = bit(c->proc);
-		if (gpu)
-			c->gpu_added += n;
+	case MG_POPULATE:
+		r->holders = bit(ch.to);
 		break;
-	case ACT_DUP:
-		c->mv.from[pick_src(r->holders, c->proc)] += n;
-		r->holders |= bit(c->proc);
-		if (gpu)
-			c->gpu_added += n;
+	case MG_DUP:
+		c->mv[ch.to].from[pick_src(r->holders, ch.to)] += n;
+		r->holders |= bit(ch.to);
 		break;
-	case ACT_MIGRATE:
-		c->mv.from[pick_src(r->holders, c->proc)] += n;
-		drop_others(c, r, c->proc);
-		r->holders = bit(c->proc);
-		if (gpu)
-			c->gpu_added += n;
+	case MG_MIGRATE:
+		move_to(c, r, ch.to);
 		break;
 	}
-	if (!gpu && r->pref.type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
+	if (ch.to == c->proc && gpu && ch.act != MG_COLLAPSE)
+		c->gpu_added += n;
+	if (ch.to != c->proc)
+		c->remote++; /* brought elsewhere, mapped from here */
+	if (ch.to == CUEMU_PROC_HOST &&
+	    r->pref.type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
 		r->host_node = r->pref.id;
 		c->bind = r->pref.id;
 	}
@@ -409,8 +392,10 @@ static uint64_t fault_need(struct mstate *st, uintptr_t s, uintptr_t e,
 	uint64_t n = 0;
 
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
-		enum action a = decide(r, proc, write);
-		if (a == ACT_POPULATE || a == ACT_DUP || a == ACT_MIGRATE)
+		struct mg_choice ch = mg_decide(r, proc, write,
+						&mg_machine_reach);
+		if (ch.to == proc && (ch.act == MG_POPULATE ||
+				      ch.act == MG_DUP || ch.act == MG_MIGRATE))
 			n += (r->end < e ? r->end : e) -
 			     (r->start > s ? r->start : s);
 	}
@@ -418,17 +403,35 @@ static uint64_t fault_need(struct mstate *st, uintptr_t s, uintptr_t e,
 }
 
 static void notify_fault(struct mstate *st, uintptr_t s, uintptr_t e,
-			 int proc, bool write, uint64_t faults, uint64_t pinned)
+			 bool write, uint64_t faults, const struct fault_ctx *c)
 {
 	struct perf_data d = { .st = st };
 
 	d.fault.s = s;
 	d.fault.e = e;
-	d.fault.proc = proc;
+	d.fault.proc = c->proc;
 	d.fault.write = write;
 	d.fault.faults = faults;
-	d.fault.pinned = pinned;
+	d.fault.pinned = c->pinned;
+	d.fault.pin_proc = c->pin_proc;
+	d.fault.throttled = c->throttled;
+	d.fault.unpinned = c->unpinned;
 	perf_notify(PERF_EVENT_FAULT, &d);
+}
+
+static void log_fault(struct mstate *st, uintptr_t s, uintptr_t e,
+		      const struct fault_ctx *c, uint64_t faults)
+{
+	char w[16];
+
+	mg_count(st, c->proc, c->proc != CUEMU_PROC_HOST ?
+		 CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS, faults);
+	cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
+			(unsigned long long)st->a->id,
+			cuemu_proc_str(c->proc, w, sizeof w),
+			c->write ? "write" : "read", (unsigned long)s,
+			(unsigned long)e, (unsigned long long)faults,
+			c->remote ? " remote" : "");
 }
 
 void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
@@ -438,6 +441,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 			       .bind = -1 };
 	uint64_t need = 0;
 	bool gpu = proc != CUEMU_PROC_HOST;
+	int to;
 
 	*remote = false;
 	if (gpu) {
@@ -456,30 +460,27 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 		cuemu_mem_uncharge(proc, need - c.gpu_added);
 	if (c.bind >= 0)
 		bind_node(st, s, e, c.bind, false);
-	*cost += settle(st, &c.mv, proc, true, "fault");
-	*cost += settle(st, &c.pin, CUEMU_PROC_HOST, true, "thrash");
-	if (faults && c.acted) {
-		char w[16];
-
-		mg_count(st, proc, gpu ? CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS,
-		      faults);
-		cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
-				(unsigned long long)st->a->id,
-				cuemu_proc_str(proc, w, sizeof w),
-				write ? "write" : "read", (unsigned long)s,
-				(unsigned long)e, (unsigned long long)faults,
-				c.remote ? " remote" : "");
-	}
+	for (to = 0; to < CUEMU_NPROC; to++)
+		*cost += settle(st, &c.mv[to], to, true,
+				to == proc ? "fault" : c.pinned &&
+				to == c.pin_proc ? "thrash" : "fault, to the "
+				"preferred location");
+	if (c.throttled)
+		*cost += c.throttled * cuemu_uvm()->thrash_nap *
+			 cuemu_uvm()->thrash_lapse_ns;
+	if (faults && c.acted)
+		log_fault(st, s, e, &c, faults);
 	if (c.remote) {
 		mg_count(st, proc, CUEMU_CTR_REMOTE_ACCESSES, c.remote);
 		*remote = true;
-		*cost += cuemu_fault_latency_ns();
 	}
-	notify_fault(st, s, e, proc, write, faults, c.pinned);
+	notify_fault(st, s, e, write, faults, &c);
 }
 
-/* A CPU or emulated kernel's fault at addr, which fault.c caught: the
- * FAULT_BLOCK around it, clipped to its range, resolved by proc. */
+/* A CPU fault at addr, which fault.c caught: the FAULT_BLOCK around it,
+ * clipped to its range, resolved by the CPU, its cost on the faulting
+ * thread's clock; an emulated kernel's is the kernel model's
+ * (kernel.c). */
 static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 			  struct fault_done *out)
 {
@@ -490,6 +491,8 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 
 	if (!st || !(r = mr_find(&st->ranges, addr)))
 		return false;
+	if (proc != CUEMU_PROC_HOST)
+		return km_touch(st, addr, proc, was_write, out);
 	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
 	be = bs + FAULT_BLOCK;
 	if (bs < r->start)
@@ -503,7 +506,10 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 	out->s = bs;
 	out->e = be;
 	out->cost = 0;
+	out->prot = -1;
+	mg_set_now(cuemu_host_now());
 	mg_fault(st, bs, be, proc, write, 1, &out->cost, &out->remote);
+	cuemu_host_advance(out->cost);
 	return true;
 }
 
@@ -669,7 +675,7 @@ struct advice {
 
 static void collapse_fn(struct mrange *r, struct advice *ad)
 {
-	int keep, pp = pref_proc(r), p;
+	int keep, pp = cuemu_loc_proc(r->pref), p;
 
 	if (__builtin_popcount(r->holders) < 2)
 		return;
@@ -910,7 +916,7 @@ static bool prefetch_resident(struct mstate *st, uintptr_t s, uintptr_t e,
 
 /* Brings [s, e) of st to dst; lock held. Returns the model cost. */
 static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
-			    int dst, int node)
+			    int dst, int node, const char *why)
 {
 	struct pf_ctx c = { .st = st, .dst = dst, .node = node };
 	uint64_t cost = 0, charged = 0;
@@ -959,9 +965,15 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 	}
 	if (dst == CUEMU_PROC_HOST && node >= 0)
 		bind_node(st, s, e, node, true);
-	cost += settle(st, &c.mv, dst, false, "prefetch");
+	cost += settle(st, &c.mv, dst, false, why);
 	view_apply(st, s, e);
 	return cost;
+}
+
+uint64_t mg_migrate_to(struct mstate *st, uintptr_t s, uintptr_t e, int dst,
+		       const char *why)
+{
+	return do_prefetch(st, s, e, dst, -1, why);
 }
 
 static void prefetch_op(CUstream s, void *arg)
@@ -973,7 +985,8 @@ static void prefetch_op(CUstream s, void *arg)
 	cuemu_lock();
 	a = cuemu_va_by_id(pf->id);
 	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv)
-		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node);
+		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node,
+				   "prefetch");
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);
 	free(pf);
@@ -1039,8 +1052,11 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 	e = CUEMU_ALIGN_UP(p + len, CUEMU_PAGE);
 	if (e > st->a->base + st->a->span)
 		e = st->a->base + st->a->span;
+	mg_set_now(s ? cuemu_stream_now(s) : cuemu_host_now());
 	mg_fault(st, b, e, proc, write,
 		 (e - b + FAULT_BLOCK - 1) / FAULT_BLOCK, &cost, &remote);
+	if (remote)
+		cost += cuemu_fault_latency_ns(); /* mapping it, once */
 	view_apply(st, b, e);
 	/* The copy itself runs on a CPU thread: when the model left the
 	 * bytes on a GPU, open them to the copy until the next flush. */
@@ -1053,68 +1069,3 @@ CUresult cuemu_managed_touch(uintptr_t p, size_t len, int proc, bool write,
 	return CUDA_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* Declared accesses (cuemuAccess)                                     */
-
-struct access {
-	uint64_t id;
-	uintptr_t s, e;
-	int dev;
-	bool write;
-	uint64_t faults;
-};
-
-static void access_op(CUstream s, void *arg)
-{
-	struct access *ac = arg;
-	struct cuemu_alloc *a;
-	uint64_t cost = 0;
-	bool remote;
-
-	cuemu_lock();
-	a = cuemu_va_by_id(ac->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
-		mg_fault(a->priv, ac->s, ac->e, ac->dev, ac->write, ac->faults,
-			 &cost, &remote);
-		view_apply(a->priv, ac->s, ac->e);
-	}
-	cuemu_unlock();
-	cuemu_stream_advance(s, cost);
-	free(ac);
-}
-
-CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
-{
-	struct cuemu_alloc *a;
-	struct access *ac;
-	CUresult r;
-
-	if (!(ac = calloc(1, sizeof *ac)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
-	cuemu_lock();
-	a = cuemu_va_find((uintptr_t)p);
-	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
-	    (uintptr_t)p + n < (uintptr_t)p) {
-		cuemu_unlock();
-		free(ac);
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[0x%llx, +%zu) is not in one allocation",
-				  (unsigned long long)p, n);
-	}
-	ac->id = a->id;
-	if (a->kind != CUEMU_KIND_MANAGED) {
-		/* Device, pinned or pool memory: nothing faults. */
-		cuemu_unlock();
-		free(ac);
-		return CUDA_SUCCESS;
-	}
-	cuemu_unlock();
-	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
-	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
-	ac->dev = cuemu_stream_device(s);
-	ac->write = write;
-	ac->faults = (ac->e - ac->s + FAULT_BLOCK - 1) / FAULT_BLOCK;
-	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
-		free(ac);
-	return r;
-}

@@ -34,13 +34,19 @@ struct mrange {
 	                                * populated */
 	int host_node;                 /* node the host copy is bound to, -1:
 	                                * where the kernel chose */
-	bool pinned;                   /* thrashing: stays on the host and is
-	                                * accessed remotely */
+	bool pinned;                   /* thrashing: stays at pin_proc, the
+	                                * other thrashers map it remotely */
+	int pin_proc;                  /* where it is pinned (thrash.c) */
 
 	/* bookkeeping, not compared: a merge keeps the newest / the most */
 	uint64_t lru;                  /* last use, a process-wide stamp */
-	uint32_t moves;                /* fault migrations in this window */
-	uint64_t window_ms;            /* start of the thrash window */
+	/* thrashing (thrash.c), in model time */
+	uint32_t moves;                /* migrations within a lapse of each
+	                                * other, in a row */
+	uint32_t throttles;            /* throttles since detection */
+	uint64_t thrash_ns;            /* model time of the last migration */
+	uint64_t pin_until_ns;         /* model time the pin lapses */
+	cuemu_procmask thrashers;      /* processors that migrated it */
 };
 
 RB_HEAD(mrtree, mrange);
@@ -119,6 +125,11 @@ void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
  * through. */
 int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
 	      void *arg);
+
+/* Moves [s, e) of st to dst as a prefetch does (an access counter's
+ * migration); why names it in the log. The model cost. Lock held. */
+uint64_t mg_migrate_to(struct mstate *st, uintptr_t s, uintptr_t e, int dst,
+		       const char *why);
 
 /* Adds n to counter c of st and of processor proc. */
 void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
@@ -229,6 +240,8 @@ struct fault_done {
 	uintptr_t s, e;
 	bool remote;
 	uint64_t cost;          /* model cost, ns */
+	int prot;               /* an emulated kernel's fault: the protection
+	                         * [s, e) opens with; -1: the view's */
 };
 /* Resolves a fault at addr by proc (CUEMU_PROC_HOST or the device of the
  * running emulated kernel); was_write: what the CPU says of the access.
@@ -263,5 +276,119 @@ int view_current(void);
 /* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
  * managed memory fault as that device's (cuemuLaunchHostFunc). */
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
+
+/* ------------------------------------------------------------------ */
+/* The timing model's mechanisms (uvm.h has their parameters)          */
+
+/* What a fault does to the pages of one range (residency.c). */
+enum mg_act {
+	MG_NONE,      /* resident where needed */
+	MG_COLLAPSE,  /* the copy at .to becomes the only one */
+	MG_POPULATE,  /* first touch: the pages come to life at .to */
+	MG_DUP,       /* a read-only copy is made at .to */
+	MG_MIGRATE,   /* the pages move to .to, other copies dropped */
+	MG_REMOTE,    /* the pages stay at .to; the faulting one maps them */
+};
+/* Which step of the driver's order decided (for the tests and the log). */
+enum mg_branch {
+	MG_BR_RESIDENT, MG_BR_READ_DUP, MG_BR_PREFERRED, MG_BR_PIN,
+	MG_BR_FIRST_TOUCH, MG_BR_ACCESSED_BY, MG_BR_TO_PREFERRED,
+	MG_BR_TO_REQUESTER,
+};
+struct mg_choice {
+	enum mg_act act;
+	int to;                /* processor the pages end up at (or stay) */
+	enum mg_branch branch;
+};
+/* Who reaches what: can_map(p, loc) says processor p can map memory
+ * resident at loc (a GPU maps the host's and its NVLink peers' memory; on
+ * a host without coherence the CPU maps only its own); gbps the link. */
+struct mg_reach {
+	bool (*can_map)(int proc, int loc);
+	double (*gbps)(int from, int to);
+};
+/* The decision for an access by proc to r, in the driver's order: read
+ * duplication, the preferred location, a thrashing pin, first touch at
+ * the preferred location, accessed-by keeps residency and maps, otherwise
+ * migrate to the preferred location (mapped from proc) or to proc. */
+struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
+			   const struct mg_reach *reach);
+/* The holder of holders closest to proc (fastest link), or -1. */
+int mg_closest(cuemu_procmask holders, int proc,
+	       double (*gbps)(int from, int to));
+/* The machine's reach (the topology's links). */
+extern const struct mg_reach mg_machine_reach;
+
+/* The region a GPU fault at addr by dest brings (prefetch.c): the 64 KiB
+ * big page around it, grown as the driver's prefetch heuristic grows it
+ * inside [lo, hi), the largest it may bring (its 2 MiB block within one
+ * policy): to the largest aligned power-of-two region around addr more
+ * than threshold percent of whose pages would then be resident on dest.
+ * thrashing: no growth, the 4 KiB page alone. Reads the range model. */
+void pf_region(struct mranges *m, uintptr_t addr, int dest, uintptr_t lo,
+	       uintptr_t hi, unsigned threshold, bool grow, bool thrashing,
+	       uintptr_t *s, uintptr_t *e);
+/* Bytes of [s, e) that dest holds. */
+uint64_t pf_resident(struct mranges *m, uintptr_t s, uintptr_t e, int dest);
+
+/* The model time of the access being resolved, for thrashing: set by
+ * whoever calls mg_fault (the kernel model, the CPU fault handler, a
+ * copy) on its own thread. */
+void mg_set_now(uint64_t ns);
+uint64_t mg_now(void);
+
+/* thrash.c: the thrashing detector's step for a fault about to migrate r
+ * to proc at model time now (see perf.h, PERF_EVENT_FAULT_MIGRATE). */
+enum thrash_hint { THRASH_NONE, THRASH_THROTTLE, THRASH_PIN };
+struct thrash_out {
+	enum thrash_hint hint;
+	int pin_proc;          /* THRASH_PIN: where */
+	bool unpinned;         /* a pin lapsed before this step */
+	bool detected;         /* this step found thrashing */
+};
+struct cuemu_uvm;
+struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
+			      const struct cuemu_uvm *u,
+			      const struct mg_reach *reach);
+
+/* thrash.c: a pin of r that has lapsed by now is undone (true). */
+bool thrash_unpin_due(struct mrange *r, uint64_t now,
+		      const struct cuemu_uvm *u);
+
+/* The kernel model (kernel.c): what an emulated kernel's accesses cost.
+ * An emulated kernel (cuemuLaunchHostFunc) or a declared access
+ * (cuemuAccess) is one kernel: its fault entries, serviced in batches, the
+ * migrations they make, and its memory time by where the bytes are. */
+/* A fault-driven migration of bytes from one processor to another: the
+ * transfer, a CPU fault's service a 4 KiB page, and for a GPU fault the
+ * unmapping of each host page it takes. */
+uint64_t km_fault_move_ns(int from, int to, uint64_t bytes);
+/* Starts the kernel model of a kernel on dev whose stream is at model
+ * time now (the emulated kernel's thread; kernels run one at a time). */
+void km_begin(int dev, uint64_t now);
+/* Ends it: the kernel's model time. */
+uint64_t km_end(void);
+/* An emulated kernel's touch of addr (a page it had not touched yet):
+ * resolves it as the GPU's fault or access, and says what to open. */
+bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
+	      struct fault_done *out);
+
+/* The pure part of the kernel model, for its tests. */
+struct km_tally {
+	uint64_t entries;                 /* fault entries */
+	uint64_t service_ns;              /* migrations, page services */
+	uint64_t bytes[CUEMU_NPROC];      /* accessed, by where they are */
+};
+struct km_rates {
+	uint32_t batch_faults;
+	uint64_t batch_ns, fault_ns;
+	double gbps[CUEMU_NPROC];         /* memory time by location */
+};
+/* Batches that entries take, batch_faults at most each. */
+uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
+/* The model time of a kernel's tally. */
+uint64_t km_cost(const struct km_tally *t, const struct km_rates *r);
+/* The rates of a kernel on dev (the topology's). */
+void km_rates_of(int dev, struct km_rates *r);
 
 #endif

@@ -22,8 +22,9 @@ enum perf_event {
 	/* A fault or a prefetch uses r (each range it visits, first thing):
 	 * .use */
 	PERF_EVENT_USE,
-	/* A fault is about to migrate r (not read-mostly) to proc; a
-	 * subscriber sets .pin to keep it on the host instead: .fault_migrate */
+	/* A fault is about to migrate r (not read-mostly) to proc at model
+	 * time .now_ns; a subscriber answers a thrashing hint (throttle, or
+	 * pin at a location): .fault_migrate */
 	PERF_EVENT_FAULT_MIGRATE,
 	/* An access by proc over [s, e) was resolved as a fault (mg_fault:
 	 * the SIGSEGV handler, emulated kernels, declared accesses, copies):
@@ -50,14 +51,21 @@ struct perf_data {
 		struct {
 			struct mrange *r;
 			int proc;
-			bool pin;          /* out */
+			uint64_t now_ns;   /* model time of the access */
+			int hint;          /* out: enum thrash_hint */
+			int pin_proc;      /* out: where, for THRASH_PIN */
+			bool unpinned;     /* out: a pin lapsed */
 		} fault_migrate;
 		struct {
 			uintptr_t s, e;
 			int proc;
 			bool write;
 			uint64_t faults;   /* faults counted, as mg_fault's */
-			uint64_t pinned;   /* ranges pinned on FAULT_MIGRATE */
+			uint64_t pinned;   /* ranges newly pinned on
+			                    * FAULT_MIGRATE */
+			int pin_proc;      /* where the last was pinned */
+			uint64_t throttled; /* ranges throttled */
+			bool unpinned;     /* a pin lapsed */
 		} fault;
 		struct {
 			int from, to;

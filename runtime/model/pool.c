@@ -812,6 +812,30 @@ CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a)
 	return ((struct seg *)a->priv)->pool;
 }
 
+bool cuemu_pool_block_chunk(struct cuemu_alloc *a, uintptr_t *base,
+			    size_t *size)
+{
+	struct seg *g;
+	uintptr_t lo, hi;
+
+	if (a && a->kind == CUEMU_KIND_MANAGED)
+		return cuemu_pool_managed_chunk(a, base, size);
+	if (!a || a->kind != CUEMU_KIND_POOL)
+		return false;
+
+	g = a->priv;
+	if (!g->arena)
+		return false;
+	/* the granules the block lies in, each a chunk the pool reserved */
+	lo = g->arena->base + CUEMU_ALIGN_DOWN(g->addr - g->arena->base,
+					      POOL_GRANULE);
+	hi = g->arena->base + CUEMU_ALIGN_UP(g->addr + g->len -
+					    g->arena->base, POOL_GRANULE);
+	*base = lo;
+	*size = hi - lo;
+	return true;
+}
+
 uint64_t cuemu_pool_id(CUmemoryPool p)
 {
 	return p ? p->id : 0;
@@ -904,10 +928,11 @@ void cuemu_pool_set_current(int dev, CUmemoryPool p)
 CUresult cuemu_pool_get_attr(CUmemoryPool p, CUmemPool_attribute attr,
 			     void *value)
 {
-	/* The importer holds none of the memory: the driver refuses to tell. */
-	if (p->imported && attr >= CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)
+	/* The importer holds none of the memory and none of the policy: the
+	 * real driver refuses every attribute (probes/results/poolsweep.txt). */
+	if (p->imported)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "an imported pool has no memory counts");
+				  "an imported pool has no attributes");
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 		*(int *)value = p->reuse_follow;
@@ -955,6 +980,10 @@ static CUresult reset_high(uint64_t v, uint64_t *high, uint64_t cur,
 CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
 			     void *value)
 {
+	if (p->imported)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "an imported pool's attributes are its "
+				  "exporter's to set");
 	cuemu_obj_changed(p->id);
 	switch (attr) {
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:

@@ -40,6 +40,10 @@ void cuemu_pool_destroy(CUmemoryPool p);
 /* The pool of a managed allocation that a managed pool handed out, or
  * NULL (pool_managed.c). */
 CUmemoryPool cuemu_pool_of_managed(struct cuemu_alloc *a);
+/* A managed pool block's chunk: its base and reserved span (false for
+ * any other allocation). */
+bool cuemu_pool_managed_chunk(struct cuemu_alloc *a, uintptr_t *base,
+			      size_t *size);
 /* A default pool for props (a location's, made by pool_loc.c on first
  * use): like cuemu_pool_create, but it cannot be destroyed. */
 CUresult cuemu_pool_create_default(const CUmemPoolProps *props,
@@ -101,6 +105,11 @@ struct cuemu_alloc *cuemu_pool_block_next(CUmemoryPool p,
 CUresult cuemu_pool_free_now(struct cuemu_alloc *a);
 /* The pool a block came from (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
 CUmemoryPool cuemu_pool_of(struct cuemu_alloc *a);
+/* The reserved chunk that holds block a, which the driver maps it with
+ * (CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR and _SIZE): false for an
+ * imported block, which holds no chunk. Lock held. */
+bool cuemu_pool_block_chunk(struct cuemu_alloc *a, uintptr_t *base,
+			    size_t *size);
 uint64_t cuemu_pool_id(CUmemoryPool p); /* its /cu/pools id; 0 for NULL */
 /* Gives memory back down to each pool's release threshold: the host-sync
  * hook pool.c registers. Takes the lock. */

@@ -42,6 +42,22 @@ CUmemoryPool cuemu_pool_of_managed(struct cuemu_alloc *a)
 	return st->pool;
 }
 
+/* The chunk a managed pool's block is counted in, which the real driver
+ * answers as its mapping (probes/results/ptrattr_new.txt): the block's
+ * base and its span rounded up to the allocator's granule. */
+bool cuemu_pool_managed_chunk(struct cuemu_alloc *a, uintptr_t *base,
+			      size_t *size)
+{
+	struct mstate *st;
+
+	if (!a || a->kind != CUEMU_KIND_MANAGED || !(st = a->priv) ||
+	    !st->pool_block)
+		return false;
+	*base = a->base;
+	*size = ((const struct mblock *)st->pool_block)->reserved;
+	return true;
+}
+
 /* Can s take kept block b at once: freed on s, or its free has run? */
 static bool reusable(CUstream s, const struct mblock *b)
 {

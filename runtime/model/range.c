@@ -96,7 +96,8 @@ bool mr_same(const struct mrange *a, const struct mrange *b)
 	       loc_eq(a->last_prefetch, b->last_prefetch) &&
 	       a->accessed_by == b->accessed_by &&
 	       a->read_mostly == b->read_mostly && a->holders == b->holders &&
-	       a->host_node == b->host_node && a->pinned == b->pinned;
+	       a->host_node == b->host_node && a->pinned == b->pinned &&
+	       (!a->pinned || a->pin_proc == b->pin_proc);
 }
 
 /* Cuts r at p (r->start < p < r->end); the new right half is returned. */
@@ -122,8 +123,13 @@ static void absorb(struct mranges *m, struct mrange *r, struct mrange *b)
 		r->lru = b->lru;
 	if (b->moves > r->moves)
 		r->moves = b->moves;
-	if (b->window_ms > r->window_ms)
-		r->window_ms = b->window_ms;
+	if (b->throttles > r->throttles)
+		r->throttles = b->throttles;
+	if (b->thrash_ns > r->thrash_ns)
+		r->thrash_ns = b->thrash_ns;
+	if (b->pin_until_ns > r->pin_until_ns)
+		r->pin_until_ns = b->pin_until_ns;
+	r->thrashers |= b->thrashers;
 	RB_REMOVE(mrtree, &m->tree, b);
 	free(b);
 	m->n--;

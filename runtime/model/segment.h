@@ -11,7 +11,7 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-#define SEG_VERSION 1
+#define SEG_VERSION 2
 #define SEG_PROCS CUEMU_MAX_PROCS
 
 struct seg_proc {

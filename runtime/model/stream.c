@@ -158,6 +158,29 @@ static uint64_t atomic_get(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* The calling thread's own model time beyond what the host saw: the CPU
+ * faults it took. A thread's clock is the later of the two, and what it
+ * enqueues starts no earlier. Thread-local because each CPU thread pays
+ * for its own faults. */
+static __thread uint64_t tls_host_ns;
+
+static uint64_t thread_now(void)
+{
+	uint64_t h = atomic_get(&host_ns);
+
+	return tls_host_ns > h ? tls_host_ns : h;
+}
+
+void cuemu_host_advance(uint64_t ns)
+{
+	tls_host_ns = thread_now() + ns;
+}
+
+uint64_t cuemu_host_now(void)
+{
+	return thread_now();
+}
+
 static void atomic_max(uint64_t *p, uint64_t v)
 {
 	uint64_t cur = atomic_get(p);
@@ -706,7 +729,7 @@ CUresult cuemu_st_enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 	if (!(op = malloc(sizeof *op + room * sizeof op->deps[0])))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream operation");
 	*op = (struct op){ .fn = fn, .arg = arg, .drop = drop, .ndeps = ndeps,
-			   .host_ns = atomic_get(&host_ns) };
+			   .host_ns = thread_now() };
 	if (ndeps)
 		memcpy(op->deps, deps, ndeps * sizeof *deps);
 	if (implicit)
@@ -920,7 +943,7 @@ static CUstream stream_new(CUcontext ctx, int dev, unsigned int flags,
 	pthread_cond_init(&s->cond, NULL);
 	/* A new stream starts at the host's model time: nothing enqueued
 	 * later can have happened earlier. */
-	s->clock = atomic_get(&host_ns);
+	s->clock = thread_now();
 	return s;
 }
 

@@ -8,6 +8,7 @@
 #define CUEMU_TOPOLOGY_H
 
 #include "model/internal.h"
+#include "model/uvm.h"
 
 struct cuemu_topology {
 	char name[64];
@@ -19,6 +20,8 @@ struct cuemu_topology {
 	uint64_t gpu_fault_ns;              /* service time of one GPU fault */
 	uint64_t cpu_fault_ns;              /* service time of one CPU fault */
 	struct cuemu_rate copy[CUEMU_RATE__COUNT]; /* plain copies, by kind */
+	/* the timing model of managed memory ("uvm") */
+	struct cuemu_uvm uvm;
 };
 
 /* Fills t with the built-in machine: four GPUs shaped like the measured

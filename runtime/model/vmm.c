@@ -568,11 +568,19 @@ static CUresult check_map(struct cuemu_resv *r, uintptr_t p, size_t size,
 	if (!h)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "not a live allocation handle");
-	if (offset + size < offset || offset + size > h->size)
+	/* A mapping is the whole handle, no more and no less, and that is
+	 * checked before the address (probes/results/vmmsweep.txt:
+	 * map.smaller_than_handle, map.va_plus_4K). */
+	if (offset + size < offset || offset + size != h->size)
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-				  "offset %zu + size %zu is past the end of "
+				  "offset %zu + size %zu is not the size of "
 				  "handle %llu (%zu bytes)", offset, size,
 				  (unsigned long long)h->id, h->size);
+	if (p % CUEMU_GRANULARITY)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "address %#lx is not a multiple of the "
+				  "granularity (%lu)", (unsigned long)p,
+				  (unsigned long)CUEMU_GRANULARITY);
 	if (!r)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%#lx is in no reservation", (unsigned long)p);
@@ -687,20 +695,32 @@ static void unmap_one(struct cuemu_resv *r, size_t i)
  * but cutting a mapping is refused. */
 CUresult cuemu_vmm_unmap(uintptr_t p, size_t size)
 {
-	uintptr_t end = p + size;
+	uintptr_t end = p + size, at;
 	size_t first = 0, last = 0;
 	struct cuemu_resv *r = resv_at(p);
 
-	if (!r || !size || end < p || end > r->a.base + r->a.size)
+	if (!r || !size || end < p)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[%#lx, +%zu) is not inside a reservation",
-				  (unsigned long)p, size);
-	if (!unmap_span(r, p, end, &first, &last))
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "[%#lx, +%zu) cuts a mapping: unmap what "
-				  "cuMemMap mapped", (unsigned long)p, size);
-	while (last-- > first)
-		unmap_one(r, last);
+				  "[%#lx, +%zu) does not start in a "
+				  "reservation", (unsigned long)p, size);
+	/* The range may run on past its reservation, through the ones that
+	 * follow it and into free address space, as the real driver lets it
+	 * (probes/results/vmmsweep.txt: unmap.past_reservation_end); it may
+	 * cut no mapping anywhere. */
+	for (at = p; r && at < end; r = resv_at(at)) {
+		if (!unmap_span(r, at, end, &first, &last))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "[%#lx, +%zu) cuts a mapping: unmap "
+					  "what cuMemMap mapped",
+					  (unsigned long)p, size);
+		at = r->a.base + r->a.size;
+	}
+	for (at = p, r = resv_at(p); r && at < end; r = resv_at(at)) {
+		unmap_span(r, at, end, &first, &last);
+		while (last-- > first)
+			unmap_one(r, last);
+		at = r->a.base + r->a.size;
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -836,12 +856,20 @@ CUresult cuemu_vmm_get_access(uintptr_t p, const CUmemLocation *l,
 			      unsigned long long *flags)
 {
 	struct mapping *m = map_at(p, NULL);
+	struct cuemu_alloc *a;
 
-	if (!m)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%#lx is not mapped by cuMemMap",
-				  (unsigned long)p);
-	return read_access(m, l, flags);
+	if (m)
+		return read_access(m, l, flags);
+	/* Memory of the other allocators gives no VMM access, and says so
+	 * without an error (probes/results/vmmsweep.txt: getaccess.cuMemAlloc,
+	 * .managed, .cuMemAllocHost, .pool_block). */
+	a = cuemu_va_find(p);
+	if (a && a->kind != CUEMU_KIND_RESERVATION) {
+		*flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+		return CUDA_SUCCESS;
+	}
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+			  "%#lx is not mapped by cuMemMap", (unsigned long)p);
 }
 
 /* ---------------------------------------------------------------- pointer.c */

@@ -1,10 +1,12 @@
 /*
  * ctl_alloc.c - the /cu "allocations" class: one directory per allocation,
- * registration and pool block of the process (reservations are the VMM
- * family's class), with its kind, base, size, device, flags and label; for
- * device memory whether a legacy IPC handle to it went out, for memory
- * opened from another process's handle (kind "ipc") the exporter's pid
- * and allocation id and the opens that hold it; and
+ * registration, pool block and CUDA array of the process (reservations
+ * are the VMM family's class), with its kind, base, size, device, flags
+ * and label (an array: its format, channels and extent instead of a base
+ * and a label, none of them writable); for device memory whether a legacy
+ * IPC handle to it went out, for memory opened from another process's
+ * handle (kind "ipc") the exporter's pid and allocation id and the opens
+ * that hold it; and
  * for managed memory the files and ranges the managed family renders
  * (cuemu_managed_json, cuemu_managed_ranges, cuemu_managed_range_get). A
  * range is named "ranges/<start>-<end>", each bound 0x-prefixed or bare
@@ -19,6 +21,7 @@
 #include "outward/outward.h"
 #include "model/internal.h"
 #include "model/pool.h"
+#include "model/array.h"
 #include "model/ipc.h"
 
 #include <ctype.h>
@@ -36,7 +39,31 @@ static json_t *ctl_list(void)
 	for (a = cuemu_va_first(); ids && a; a = cuemu_va_next(a))
 		if (a->kind != CUEMU_KIND_RESERVATION)
 			json_array_append_new(ids, json_integer((json_int_t)a->id));
+	for (struct cuemu_array *r = cuemu_array_first(); ids && r;
+	     r = cuemu_array_next(r))
+		json_array_append_new(ids, json_integer((json_int_t)r->id));
 	return ids;
+}
+
+/* A CUDA array: its memory is its bytes on its device; it has no address
+ * and no label. */
+static json_t *array_json(const struct cuemu_array *r)
+{
+	char flags[16], dev[16];
+
+	snprintf(flags, sizeof flags, "0x%x", r->desc.Flags);
+	return json_pack("{s:I,s:s,s:i,s:I,s:s,s:s,s:s,s:I,s:[I,I,I],s:[]}",
+			 "id", (json_int_t)r->id,
+			 "kind", "array",
+			 "pid", (int)getpid(),
+			 "size", (json_int_t)r->bytes,
+			 "device", cuemu_proc_str(r->device, dev, sizeof dev),
+			 "flags", flags,
+			 "format", cuemu_array_format_name(r->desc.Format),
+			 "channels", (json_int_t)r->desc.NumChannels,
+			 "extent", (json_int_t)r->desc.Width,
+			 (json_int_t)r->desc.Height, (json_int_t)r->desc.Depth,
+			 "writable");
 }
 
 static struct cuemu_alloc *ctl_find(uint64_t id)
@@ -131,11 +158,15 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 {
 	struct cuemu_alloc *a = ctl_find(id);
 	const char *attr;
+	struct cuemu_array *arr;
 	uintptr_t s, e;
 
 	*err = CUDA_SUCCESS;
 	if (a && rest[0] == '\0')
 		return alloc_json(a);
+	if (!a && rest[0] == '\0' &&
+	    (arr = cuemu_array_find(cuemu_array_handle(id))))
+		return array_json(arr);
 	if (a && a->kind == CUEMU_KIND_MANAGED) {
 		if (strcmp(rest, "ranges") == 0)
 			return cuemu_managed_ranges(a);

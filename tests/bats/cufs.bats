@@ -119,6 +119,29 @@ teardown_file() {
 	assert_output --partial "No such file"
 }
 
+@test "allocations: a CUDA array, its format, channels and extent, and its memory" {
+	used=$(cat "$MNT/devices/gpu0/used_memory")
+	wl_cmd A array
+	id=$(wl_attr A array)
+	[ "$id" -gt 0 ] || fail "the workload made no array: $id"
+	wait_for test -d "$MNT/allocations/$id" ||
+		fail "allocations/$id does not show"
+	R=$MNT/allocations/$id
+	run cat "$R/kind" "$R/format" "$R/channels" "$R/extent" "$R/size" \
+		"$R/device" "$R/pid"
+	assert_output "$(printf 'array\nfloat\n2\n64 32 0\n16384\ngpu0\n%s' "$A_pid")"
+	json_valid "$R/json"
+	# 16 KiB of array takes a 2 MiB block of the device, as on the H200.
+	run cat "$MNT/devices/gpu0/used_memory"
+	assert_output "$((used + 2097152))"
+	run bash -c "echo x >'$R/label'"
+	assert_failure
+	wl_cmd A unarray
+	wait_for bash -c "! test -e '$R'" || fail "allocations/$id stays"
+	run cat "$MNT/devices/gpu0/used_memory"
+	assert_output "$used"
+}
+
 @test "pools, reservations with mappings, handles" {
 	pool=$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)
 	[ -n "$pool" ]

@@ -1661,6 +1661,113 @@ static void header_set(void)
 	ENTRY(cuDeviceGetByPCIBusId, CUresult (*)(CUdevice *, const char *));
 }
 
+/* 2D/3D copies, 2D memsets and CUDA arrays: layouts, values, entries. */
+static void shape_facts(void)
+{
+	VALUE(CU_AD_FORMAT_UNSIGNED_INT8);
+	VALUE(CU_AD_FORMAT_FLOAT);
+	VALUE(CU_AD_FORMAT_BC7_UNORM_SRGB);
+	VALUE(CU_AD_FORMAT_UNORM_INT_101010_2);
+	VALUE(CU_AD_FORMAT_SNORM_INT16X4);
+	VALUE(CU_AD_FORMAT_NV12);
+	VALUE(CUDA_ARRAY3D_LAYERED);
+	VALUE(CUDA_ARRAY3D_CUBEMAP);
+	VALUE(CUDA_ARRAY3D_DEFERRED_MAPPING);
+	VALUE(CUDA_ARRAY3D_VIDEO_ENCODE_DECODE);
+	VALUE(CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL);
+	VALUE(cudaArrayLayered);
+	VALUE(cudaArrayDeferredMapping);
+	VALUE(cudaChannelFormatKindUnsignedNormalized1010102);
+	VALUE(cudaChannelFormatKindSignedBlockCompressed6H);
+	SIZE(CUDA_MEMCPY2D);
+	OFFSET(CUDA_MEMCPY2D, srcMemoryType);
+	OFFSET(CUDA_MEMCPY2D, srcArray);
+	OFFSET(CUDA_MEMCPY2D, dstXInBytes);
+	OFFSET(CUDA_MEMCPY2D, dstPitch);
+	OFFSET(CUDA_MEMCPY2D, Height);
+	SIZE(CUDA_MEMCPY3D);
+	OFFSET(CUDA_MEMCPY3D, srcLOD);
+	OFFSET(CUDA_MEMCPY3D, reserved0);
+	OFFSET(CUDA_MEMCPY3D, srcHeight);
+	OFFSET(CUDA_MEMCPY3D, dstZ);
+	OFFSET(CUDA_MEMCPY3D, reserved1);
+	OFFSET(CUDA_MEMCPY3D, Depth);
+	SIZE(CUDA_MEMCPY3D_PEER);
+	OFFSET(CUDA_MEMCPY3D_PEER, srcContext);
+	OFFSET(CUDA_MEMCPY3D_PEER, dstContext);
+	OFFSET(CUDA_MEMCPY3D_PEER, Depth);
+	SIZE(CUDA_ARRAY_DESCRIPTOR);
+	OFFSET(CUDA_ARRAY_DESCRIPTOR, Format);
+	OFFSET(CUDA_ARRAY_DESCRIPTOR, NumChannels);
+	SIZE(CUDA_ARRAY3D_DESCRIPTOR);
+	OFFSET(CUDA_ARRAY3D_DESCRIPTOR, Format);
+	OFFSET(CUDA_ARRAY3D_DESCRIPTOR, Flags);
+	SIZE(CUDA_ARRAY_SPARSE_PROPERTIES);
+	OFFSET(CUDA_ARRAY_SPARSE_PROPERTIES, miptailSize);
+	OFFSET(CUDA_ARRAY_SPARSE_PROPERTIES, flags);
+	SIZE(CUDA_ARRAY_MEMORY_REQUIREMENTS);
+	OFFSET(CUDA_ARRAY_MEMORY_REQUIREMENTS, alignment);
+	SIZE(struct cudaChannelFormatDesc);
+	OFFSET(struct cudaChannelFormatDesc, f);
+	SIZE(struct cudaMemcpy3DParms);
+	OFFSET(struct cudaMemcpy3DParms, srcPtr);
+	OFFSET(struct cudaMemcpy3DParms, dstArray);
+	OFFSET(struct cudaMemcpy3DParms, extent);
+	OFFSET(struct cudaMemcpy3DParms, kind);
+	SIZE(struct cudaMemcpy3DPeerParms);
+	OFFSET(struct cudaMemcpy3DPeerParms, srcDevice);
+	OFFSET(struct cudaMemcpy3DPeerParms, dstDevice);
+	OFFSET(struct cudaMemcpy3DPeerParms, extent);
+	SIZE(CUDA_MEMCPY3D_BATCH_OP);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, dst);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, extent);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, srcAccessOrder);
+	OFFSET(CUDA_MEMCPY3D_BATCH_OP, flags);
+	SIZE(CUmemcpy3DOperand);
+	OFFSET(CUmemcpy3DOperand, op.ptr.locHint);
+	OFFSET(CUmemcpy3DOperand, op.array.offset);
+	SIZE(struct cudaMemcpy3DBatchOp);
+	OFFSET(struct cudaMemcpy3DBatchOp, dst);
+	OFFSET(struct cudaMemcpy3DBatchOp, srcAccessOrder);
+	OFFSET(struct cudaMemcpy3DOperand, op.ptr.locHint);
+	ENTRY(cuMemcpy3DBatchAsync, CUresult (*)(size_t numOps,
+		CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags,
+		CUstream hStream));
+	ENTRY(cudaMemcpy3DBatchAsync, cudaError_t (*)(size_t numOps,
+		struct cudaMemcpy3DBatchOp *opList, unsigned long long flags,
+		cudaStream_t stream));
+	SIZE(struct cudaArraySparseProperties);
+	SIZE(struct cudaArrayMemoryRequirements);
+	ENTRY(cuMemcpy2D, CUresult (*)(const CUDA_MEMCPY2D *pCopy));
+	ENTRY(cuMemcpy2DUnaligned, CUresult (*)(const CUDA_MEMCPY2D *pCopy));
+	ENTRY(cuMemcpy3D, CUresult (*)(const CUDA_MEMCPY3D *pCopy));
+	ENTRY(cuMemcpy3DPeerAsync, CUresult (*)(const CUDA_MEMCPY3D_PEER *pCopy,
+						CUstream hStream));
+	ENTRY(cuMemsetD2D32Async, CUresult (*)(CUdeviceptr dstDevice,
+		size_t dstPitch, unsigned int ui, size_t Width, size_t Height,
+		CUstream hStream));
+	ENTRY(cuArrayCreate, CUresult (*)(CUarray *pHandle,
+		const CUDA_ARRAY_DESCRIPTOR *pAllocateArray));
+	ENTRY(cuArray3DGetDescriptor, CUresult (*)(
+		CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray));
+	ENTRY(cuMemcpyAtoA, CUresult (*)(CUarray dstArray, size_t dstOffset,
+		CUarray srcArray, size_t srcOffset, size_t ByteCount));
+	ENTRY(cuMemcpyHtoAAsync, CUresult (*)(CUarray dstArray,
+		size_t dstOffset, const void *srcHost, size_t ByteCount,
+		CUstream hStream));
+	ENTRY(cudaMallocArray, cudaError_t (*)(cudaArray_t *array,
+		const struct cudaChannelFormatDesc *desc, size_t width,
+		size_t height, unsigned int flags));
+	ENTRY(cudaMemcpy3D, cudaError_t (*)(const struct cudaMemcpy3DParms *p));
+	ENTRY(cudaMemcpy2DFromArrayAsync, cudaError_t (*)(void *dst,
+		size_t dpitch, cudaArray_const_t src, size_t wOffset,
+		size_t hOffset, size_t width, size_t height,
+		enum cudaMemcpyKind kind, cudaStream_t stream));
+	ENTRY(cudaArrayGetInfo, cudaError_t (*)(struct cudaChannelFormatDesc *desc,
+		struct cudaExtent *extent, unsigned int *flags,
+		cudaArray_t array));
+}
+
 int main(void)
 {
 	versions();
@@ -1674,6 +1781,7 @@ int main(void)
 	driver_entries();
 	runtime_entries();
 	header_set();
+	shape_facts();
 	printf("1..%d\n", facts);
 	return 0;
 }

@@ -110,7 +110,9 @@ static void test_topologies(void)
 		"\"links\":{\"gpu_gpu\":{\"kind\":\"pcie\",\"gbps\":25}},"
 		"\"copies\":{\"pageable_to_gpu\":{\"gbps\":5,\"host_gbps\":4,"
 		"\"host_latency_ns\":9000},\"memset\":{\"small_bytes\":65536,"
-		"\"small_latency_ns\":1000}}}");
+		"\"small_latency_ns\":1000}},"
+		"\"uvm\":{\"access_counters\":true,\"fault_batch\":128,"
+		"\"thrash_pin\":0}}");
 	static const struct { const char *tag, *json, *needle; } bad[] = {
 		{ "syntax", "{\"devices\": [", "line" },
 		{ "memory", "{\"devices\":[{\"memory\":\"lots\"}]}",
@@ -131,6 +133,13 @@ static void test_topologies(void)
 		  "unknown key 'pinned'" },
 		{ "copy host time", "{\"copies\":{\"gpu_local\":{\"host_gbps\":5}}}",
 		  "unknown key 'host_gbps'" },
+		{ "uvm key", "{\"uvm\":{\"batch\":1}}", "unknown key 'batch'" },
+		{ "uvm batch", "{\"uvm\":{\"fault_batch\":0}}",
+		  "uvm.fault_batch" },
+		{ "uvm flag", "{\"uvm\":{\"access_counters\":1}}",
+		  "uvm.access_counters" },
+		{ "uvm granule", "{\"uvm\":{\"access_counter_granularity\":"
+		  "100000}}", "uvm.access_counter_granularity" },
 	};
 
 	snprintf(m, sizeof m, "%s-default", machine);

@@ -397,6 +397,24 @@ static void test_query_errors(void)
 	else if (!ok(lo + SZ == hi, "managed.second_adjacent: yes"))
 		printf("#   p 0x%llx q 0x%llx\n", (unsigned long long)p,
 		       (unsigned long long)q);
+	/* probes/results/ranges.txt: ranges.layout, ranges.layout.reuse_freed */
+	if (RUNNING_ON_VALGRIND) {
+		printf("ok %d - managed.second_after_first # SKIP valgrind "
+		       "places mappings its own way\n", ++tap_n);
+		printf("ok %d - managed.freed_address_reused_first # SKIP "
+		       "valgrind\n", ++tap_n);
+	} else {
+		CUdeviceptr r1 = 0, r2 = 0, r3 = 0;
+
+		ok(q == p + SZ, "managed.second_after_first: upwards");
+		cuMemAllocManaged(&r1, SZ, CU_MEM_ATTACH_GLOBAL);
+		cuMemAllocManaged(&r2, SZ, CU_MEM_ATTACH_GLOBAL);
+		cuMemFree(r1);
+		cuMemAllocManaged(&r3, SZ, CU_MEM_ATTACH_GLOBAL);
+		ok(r3 == r1, "managed.freed_address_reused_first");
+		cuMemFree(r2);
+		cuMemFree(r3);
+	}
 	is_res(cuMemAdvise(lo + SZ - PAGE, 2 * PAGE, CU_MEM_ADVISE_SET_READ_MOSTLY,
 			   dev(0)),
 	       CUDA_ERROR_INVALID_VALUE, "managed.advise_across_two");

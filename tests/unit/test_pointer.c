@@ -231,6 +231,64 @@ static void test_pool(void)
 	cuStreamDestroy(s);
 }
 
+/* probes/results/ptrsweep.txt: blocks of explicit pools. */
+static void test_pool_kinds(void)
+{
+	CUmemPoolProps pp = {
+		.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+		.location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 },
+	};
+	CUmemAccessDesc rw = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+			       CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	CUmemoryPool fp = NULL, hp = NULL;
+	CUdeviceptr f = 0, h = 0;
+	CUresult r;
+	uint64_t v;
+	CUstream s;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	if (cuMemPoolCreate(&fp, &pp) ||
+	    cuMemAllocFromPoolAsync(&f, MIB, fp, s)) {
+		ok(0, "an exportable pool's block");
+		return;
+	}
+	pp.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+	pp.location.type = CU_MEM_LOCATION_TYPE_HOST;
+	if (cuMemPoolCreate(&hp, &pp) ||
+	    cuMemAllocFromPoolAsync(&h, MIB, hp, s)) {
+		ok(0, "a host pool's block");
+		return;
+	}
+	cuStreamSynchronize(s);
+	is_int(must(CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES, f + 8),
+	       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+	       "pool: ALLOWED_HANDLE_TYPES are the pool's");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, f + 8), 32 * MIB,
+	       "pool: MAPPING_SIZE is the 32 MiB chunk");
+	is_int(must(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, f + 8), f,
+	       "pool: MAPPING_BASE_ADDR is the chunk's start");
+	v = get(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, h, &r);
+	ok(r == CUDA_ERROR_INVALID_VALUE && v == 0,
+	   "host pool: no DEVICE_POINTER before the device has access, 0 "
+	   "written");
+	is_int(low(must(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, h), 4), 0,
+	       "host pool: DEVICE_ORDINAL is the allocating device");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, h + 8), 0,
+	       "host pool: RANGE_START_ADDR is 0");
+	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_SIZE, h + 8), MIB,
+	       "host pool: RANGE_SIZE is the block's");
+	cuMemPoolSetAccess(hp, &rw, 1);
+	is_int(must(CU_POINTER_ATTRIBUTE_DEVICE_POINTER, h + 8), h + 8,
+	       "host pool: a DEVICE_POINTER once the device has access");
+	cuMemFreeAsync(f, s);
+	cuMemFreeAsync(h, s);
+	cuStreamSynchronize(s);
+	cuMemPoolDestroy(fp);
+	cuMemPoolDestroy(hp);
+	cuStreamDestroy(s);
+}
+
 static void test_vmm(void)
 {
 	CUmemAllocationProp prop = {
@@ -459,6 +517,7 @@ int main(void)
 	test_host();
 	test_managed();
 	test_pool();
+	test_pool_kinds();
 	test_vmm();
 	test_ids();
 	test_unknown();

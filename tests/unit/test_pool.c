@@ -553,6 +553,19 @@ static void test_host_numa(void)
 		   pa.hostPointer == (void *)(uintptr_t)d,
 		   "cudaPointerGetAttributes says host memory too");
 	}
+	{
+		/* probes/results/pool.txt: pool.host_numa.memset_by_dev0. */
+		uint32_t v = 0;
+
+		is_res(cuMemsetD32Async(d, 0x01020304, 4, s), CUDA_SUCCESS,
+		       "a GPU memset of a host-NUMA block runs");
+		cuStreamSynchronize(s);
+		is_res(cuMemcpyDtoH(&v, d, 4), CUDA_ERROR_INVALID_VALUE,
+		       "cuMemcpyDtoH from it is refused");
+		is_int(v, 0, "and writes nothing");
+		is_int(*(volatile uint32_t *)(uintptr_t)d, 0x01020304,
+		       "the CPU reads what the memset wrote");
+	}
 	is_int(attr(p, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), CHUNK,
 	       "it reserves host memory in granules too");
 	cuMemPoolGetAccess(&f, p, &l0);

@@ -75,6 +75,14 @@ static int importer(void)
 	printf("alloc %d\n", (int)cuMemAllocFromPoolAsync(&other, 4096, pool, s));
 	printf("reserved_current %d\n", (int)cuMemPoolGetAttribute(pool,
 		CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v));
+	/* probes/results/poolsweep.txt: every attribute, got or set. */
+	printf("threshold_get %d\n", (int)cuMemPoolGetAttribute(pool,
+		CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
+	printf("follow_set %d\n", (int)cuMemPoolSetAttribute(pool,
+		CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, &(int){ 0 }));
+	v = 0;
+	printf("high_reset %d\n", (int)cuMemPoolSetAttribute(pool,
+		CU_MEMPOOL_ATTR_USED_MEM_HIGH, &v));
 	printf("trim %d\n", (int)cuMemPoolTrimTo(pool, 0));
 	printf("import_minus_one %d\n",
 	       (int)cuMemPoolImportFromShareableHandle(&other_pool,
@@ -183,6 +191,12 @@ int main(int argc, char **argv)
 	is_res(imp("sync"), CUDA_SUCCESS, "and its stream completes");
 	is_res(imp("reserved_current"), CUDA_ERROR_INVALID_VALUE,
 	       "an imported pool tells no memory counts");
+	is_res(imp("threshold_get"), CUDA_ERROR_INVALID_VALUE,
+	       "nor its release threshold");
+	is_res(imp("follow_set"), CUDA_ERROR_INVALID_VALUE,
+	       "its reuse policy cannot be set");
+	is_res(imp("high_reset"), CUDA_ERROR_INVALID_VALUE,
+	       "nor its high-water marks reset");
 	is_res(imp("trim"), CUDA_ERROR_INVALID_VALUE,
 	       "an imported pool cannot be trimmed");
 	is_res(imp("import_minus_one"), CUDA_ERROR_UNKNOWN,

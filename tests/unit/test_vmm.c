@@ -298,8 +298,9 @@ static void create_errors(void)
 }
 
 /* Device memory is counted against the device: 141 GiB holds one handle of
- * 100 GiB, not two, until the first is freed. A mapping of its first 2 MiB
- * keeps it alive after its release. */
+ * 100 GiB, not two, until the first is freed. A mapping of it keeps it
+ * alive after its release; a mapping is always the whole handle
+ * (probes/results/vmmsweep.txt, map.smaller_than_handle). */
 static void capacity(void)
 {
 	CUmemGenericAllocationHandle a, b;
@@ -309,19 +310,21 @@ static void capacity(void)
 	       "capacity: 100 GiB on gpu2");
 	is_res(create(&b, 100 * GIB, 2, 0), CUDA_ERROR_OUT_OF_MEMORY,
 	       "capacity: another 100 GiB does not fit");
-	cuMemAddressReserve(&va, G, 0, 0, 0);
-	is_res(cuMemMap(va, G, 0, a, 0), CUDA_SUCCESS,
-	       "capacity: map the first 2 MiB of it");
+	cuMemAddressReserve(&va, 100 * GIB, 0, 0, 0);
+	is_res(cuMemMap(va, G, 0, a, 0), CUDA_ERROR_NOT_SUPPORTED,
+	       "capacity: a mapping of its first 2 MiB alone is refused");
+	is_res(cuMemMap(va, 100 * GIB, 0, a, 0), CUDA_SUCCESS,
+	       "capacity: map all of it");
 	is_res(cuMemRelease(a), CUDA_SUCCESS,
 	       "release while mapped succeeds");
 	is_res(create(&b, 100 * GIB, 2, 0), CUDA_ERROR_OUT_OF_MEMORY,
 	       "release while mapped: the memory is still held");
-	is_res(cuMemUnmap(va, G), CUDA_SUCCESS,
+	is_res(cuMemUnmap(va, 100 * GIB), CUDA_SUCCESS,
 	       "release while mapped: the last unmap");
 	is_res(create(&b, 100 * GIB, 2, 0), CUDA_SUCCESS,
 	       "release while mapped: the last unmap freed it");
 	cuMemRelease(b);
-	cuMemAddressFree(va, G);
+	cuMemAddressFree(va, 100 * GIB);
 }
 
 static void reserve(void)
@@ -757,6 +760,53 @@ static void pointer_attributes(void)
 
 /* /cu/reservations and /cu/handles through this process's control
  * socket (ctl.h): one JSON line each way, answers read as text. */
+/* probes/results/vmmsweep.txt: the edges of map, unmap and get access. */
+static void boundaries(void)
+{
+	CUmemGenericAllocationHandle h2, h1;
+	CUdeviceptr va = 0, d = 0;
+	unsigned long long f = 99;
+	CUmemLocation l0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+
+	if (create(&h2, 2 * G, 0, 0) || create(&h1, G, 0, 0) ||
+	    cuMemAddressReserve(&va, 4 * G, 0, 0, 0)) {
+		ok(0, "boundaries: handles and a reservation");
+		return;
+	}
+	is_res(cuMemMap(va, 0, 0, h2, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: size 0 is INVALID_VALUE");
+	is_res(cuMemMap(va, G, 0, h2, 0), CUDA_ERROR_NOT_SUPPORTED,
+	       "map: less than the whole handle is NOT_SUPPORTED");
+	is_res(cuMemMap(va + 4096, G, 0, h2, 0), CUDA_ERROR_NOT_SUPPORTED,
+	       "map: the size is checked before the address's alignment");
+	is_res(cuMemMap(va + 4096, G, 0, h1, 0), CUDA_ERROR_INVALID_VALUE,
+	       "map: then an unaligned address is INVALID_VALUE");
+	is_res(cuMemMap(va + 3 * G, G, 0, h1, 0), CUDA_SUCCESS,
+	       "map: the last granule");
+	is_res(cuMemUnmap(va + 3 * G, 2 * G), CUDA_SUCCESS,
+	       "unmap: a range may run past its reservation's end");
+	is_res(cuMemMap(va + 3 * G, G, 0, h1, 0), CUDA_SUCCESS,
+	       "unmap: and unmapped what it covered");
+	is_res(cuMemUnmap(va + 4 * G, G), CUDA_ERROR_INVALID_VALUE,
+	       "unmap: a range that starts past the end is INVALID_VALUE");
+	is_res(cuMemUnmap(va + 3 * G, G), CUDA_SUCCESS, "unmap it");
+	cuMemAlloc(&d, MIB);
+	is_res(cuMemGetAccess(&f, &l0, d), CUDA_SUCCESS,
+	       "get access: cuMemAlloc memory answers");
+	is_int(f, 0, "get access: with no VMM access");
+	f = 99;
+	is_res(cuMemGetAccess(&f, &l0, 0), CUDA_ERROR_INVALID_VALUE,
+	       "get access: NULL is INVALID_VALUE");
+	is_int(f, 99, "get access: and NULL writes nothing");
+	is_res(cuMemGetAccess(&f, &l0, va), CUDA_ERROR_INVALID_VALUE,
+	       "get access: an unmapped address is INVALID_VALUE");
+	is_int(f, 0, "get access: and it writes 0");
+	cuMemFree(d);
+	cuMemAddressFree(va, 4 * G);
+	cuMemRelease(h1);
+	cuMemRelease(h2);
+}
+
 static void control(void)
 {
 	CUmemGenericAllocationHandle h;
@@ -848,6 +898,7 @@ int main(int argc, char **argv)
 	retain_and_props();
 	sharing();
 	pointer_attributes();
+	boundaries();
 	control();
 	is_res(cuMemMapArrayAsync(NULL, 0, 0), CUDA_ERROR_INVALID_VALUE,
 	       "cuMemMapArrayAsync: no operations");

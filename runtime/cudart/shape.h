@@ -1,0 +1,26 @@
+/*
+ * shape.h - what the runtime's 2D/3D copies (copy2d.c) and its CUDA
+ * arrays (array.c) share: the memory types a cudaMemcpyKind names, a
+ * pointer end of a driver copy, and an array's element size.
+ *
+ * Locking: none; the driver API takes what it needs.
+ */
+#ifndef CUEMU_CUDART_SHAPE_H
+#define CUEMU_CUDART_SHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuda.h"
+#include "cuda_runtime_api.h"
+
+/* The memory types of the ends kind names; INVALID_VALUE for no kind. */
+CUresult cuemu_rt_kind_types(enum cudaMemcpyKind kind, CUmemorytype *src,
+                             CUmemorytype *dst);
+/* Sets c's source (or destination) to p as memory of type. */
+void cuemu_rt_ptr_end(CUmemorytype type, const void *p, bool dst,
+                      CUDA_MEMCPY3D *c);
+/* The bytes of an element of a (a block, for a block-compressed one). */
+cudaError_t cuemu_rt_array_elem(cudaArray_const_t a, size_t *elem);
+
+#endif

@@ -1,0 +1,612 @@
+/*
+ * kernel.c - the kernel model: what an emulated kernel's memory accesses
+ * cost in model time, one model for both ways of running one (an emulated
+ * kernel of cuemuLaunchHostFunc, whose touches fault.c catches a 4 KiB
+ * page at a time, and a declared footprint of cuemuAccess, walked here).
+ *
+ * A kernel's cost is the sum of
+ *  - its fault entries: every 4 KiB page it touches that was not resident
+ *    on its GPU when it started is one entry (the GPU's warps run at once,
+ *    so each such page faults before the first batch is serviced, as
+ *    NVIDIA's UVM driver sees them in uvm_gpu_replayable_faults.c), at
+ *    fault_ns each, fetched and serviced batch_faults at a time, batch_ns a
+ *    batch (fetch_fault_buffer_entries, service_fault_batch);
+ *  - the migrations its faults make, each a 64 KiB big page grown by the
+ *    prefetch heuristic inside its 2 MiB block (prefetch.c), where the
+ *    residency decision (residency.c) sends them: the transfer, and for
+ *    host pages their unmapping (km_fault_move_ns);
+ *  - writes to read-mostly memory, serviced a 4 KiB page at a time
+ *    (rm_upgrade_ns where the writer holds a read-only copy, rm_migrate_ns
+ *    where it brought one this kernel), and thrashing throttles;
+ *  - its memory time, by where the bytes are: its own HBM, a peer's over
+ *    NVLink, host memory over the host link where it is mapped remotely.
+ *
+ * Locking: the running kernel's tally is the kernel thread's (kernels run
+ * one at a time, under fault.c's kernel_lock); km_touch runs under
+ * cuemu_lock, in the fault handler. A declared access keeps its tally on
+ * the stack of the stream operation that runs it.
+ */
+#include "model/managed.h"
+#include "model/uvm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static inline cuemu_procmask bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
+
+static uintptr_t max_u(uintptr_t a, uintptr_t b)
+{
+	return a > b ? a : b;
+}
+
+static uintptr_t min_u(uintptr_t a, uintptr_t b)
+{
+	return a < b ? a : b;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reach and model time                                                */
+
+/* A GPU maps the host's memory and an NVLink peer's; on a host without
+ * coherence (the default machine) the CPU maps only its own. */
+static bool machine_can_map(int proc, int loc)
+{
+	if (proc == loc || loc == CUEMU_PROC_HOST)
+		return true;
+	if (proc == CUEMU_PROC_HOST || loc < 0)
+		return false;
+	return cuemu_link(loc, proc)->kind == 1;
+}
+
+static double machine_gbps(int from, int to)
+{
+	return cuemu_link(from, to)->gbps;
+}
+
+const struct mg_reach mg_machine_reach = { machine_can_map, machine_gbps };
+
+/* The model time of the access being resolved on this thread: set by its
+ * caller before mg_fault. Thread-local because each thread resolves its
+ * own accesses. */
+static __thread uint64_t tls_now;
+
+void mg_set_now(uint64_t ns)
+{
+	tls_now = ns;
+}
+
+uint64_t mg_now(void)
+{
+	return tls_now;
+}
+
+/* ------------------------------------------------------------------ */
+/* Costs                                                               */
+
+uint64_t km_fault_move_ns(int from, int to, uint64_t bytes)
+{
+	const struct cuemu_link *l = cuemu_link(from, to);
+	uint64_t pages = (bytes + UVM_PAGE - 1) / UVM_PAGE;
+	uint64_t ns = l->gbps > 0 ? (uint64_t)((double)bytes / l->gbps) : 0;
+
+	if (to == CUEMU_PROC_HOST)
+		return cuemu_fault_cost_ns(from, to, bytes, UVM_PAGE);
+	if (from == CUEMU_PROC_HOST)
+		ns += pages * cuemu_uvm()->host_page_ns;
+	return ns;
+}
+
+void km_rates_of(int dev, struct km_rates *r)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+
+	memset(r, 0, sizeof *r);
+	r->batch_faults = u->batch_faults;
+	r->batch_ns = u->batch_ns;
+	r->fault_ns = u->fault_ns;
+	for (int p = 0; p < CUEMU_NPROC; p++)
+		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
+						  : cuemu_link(p, dev)->gbps;
+}
+
+/* ------------------------------------------------------------------ */
+/* A kernel's tally                                                    */
+
+/* The spans a kernel's faults brought to its GPU: touches there are fault
+ * entries too. Sorted, disjoint, merged when they touch: a kernel walking
+ * memory keeps a handful. */
+struct span {
+	uintptr_t s, e;
+};
+
+struct kmodel {
+	int dev;
+	uint64_t start;
+	struct km_tally t;
+	struct span *mig;
+	size_t nmig, capmig;
+	bool oom;          /* no room for a span: entries counted per fault */
+	uintptr_t cs, ce;  /* a look opens nothing outside (a declared
+	                    * footprint's bounds); 0, 0: no bound */
+	uintptr_t last;    /* the page of the last look a page at a time */
+};
+
+/* The running emulated kernel (one a process at a time, fault.c's
+ * kernel_lock). Global because the fault handler finds it. */
+static struct kmodel running;
+
+static size_t mig_floor(const struct kmodel *k, uintptr_t p)
+{
+	size_t lo = 0, hi = k->nmig;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (k->mig[mid].s <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo; /* the first span starting after p */
+}
+
+static bool mig_has(const struct kmodel *k, uintptr_t p)
+{
+	size_t i = mig_floor(k, p);
+
+	return i > 0 && p < k->mig[i - 1].e;
+}
+
+static bool mig_overlaps(const struct kmodel *k, uintptr_t s, uintptr_t e)
+{
+	size_t i = mig_floor(k, e - 1);
+
+	return i > 0 && k->mig[i - 1].e > s;
+}
+
+static void mig_add(struct kmodel *k, uintptr_t s, uintptr_t e)
+{
+	size_t i = mig_floor(k, s), j;
+
+	if (i > 0 && k->mig[i - 1].e >= s) {
+		i--;
+	} else {
+		if (k->nmig == k->capmig) {
+			size_t cap = k->capmig ? 2 * k->capmig : 16;
+			struct span *n = realloc(k->mig, cap * sizeof *n);
+			if (!n) {
+				k->oom = true;
+				return;
+			}
+			k->mig = n;
+			k->capmig = cap;
+		}
+		memmove(k->mig + i + 1, k->mig + i,
+			(k->nmig - i) * sizeof *k->mig);
+		k->mig[i] = (struct span){ s, e };
+		k->nmig++;
+	}
+	k->mig[i].s = min_u(k->mig[i].s, s);
+	k->mig[i].e = max_u(k->mig[i].e, e);
+	/* Swallow the spans the grown one now reaches. */
+	for (j = i + 1; j < k->nmig && k->mig[j].s <= k->mig[i].e; j++)
+		k->mig[i].e = max_u(k->mig[i].e, k->mig[j].e);
+	memmove(k->mig + i + 1, k->mig + j, (k->nmig - j) * sizeof *k->mig);
+	k->nmig -= j - i - 1;
+}
+
+static uint64_t k_now(const struct kmodel *k)
+{
+	struct km_rates r;
+
+	km_rates_of(k->dev, &r);
+	return k->start + km_cost(&k->t, &r);
+}
+
+void km_begin(int dev, uint64_t now)
+{
+	free(running.mig);
+	memset(&running, 0, sizeof running);
+	running.dev = dev;
+	running.start = now;
+}
+
+uint64_t km_end(void)
+{
+	struct km_rates r;
+	uint64_t ns;
+
+	km_rates_of(running.dev, &r);
+	ns = km_cost(&running.t, &r);
+	free(running.mig);
+	memset(&running, 0, sizeof running);
+	return ns;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resolving a kernel's access                                         */
+
+/* The part of r's 2 MiB block around p: what one look at resident or
+ * remote memory opens. */
+static void block_run(const struct kmodel *k, const struct mrange *r,
+		      uintptr_t p, uintptr_t *s, uintptr_t *e)
+{
+	uintptr_t b = CUEMU_ALIGN_DOWN(p, UVM_BLOCK);
+
+	*s = max_u(b, r->start);
+	*e = min_u(b + UVM_BLOCK, r->end);
+	if (k->ce) {
+		*s = max_u(*s, k->cs);
+		*e = min_u(*e, k->ce);
+	}
+}
+
+static bool same_policy(const struct mrange *a, const struct mrange *b)
+{
+	return a->pref.type == b->pref.type && a->pref.id == b->pref.id &&
+	       a->accessed_by == b->accessed_by &&
+	       a->read_mostly == b->read_mostly;
+}
+
+/* The most a fault at p may bring: its 2 MiB block, within the run of
+ * ranges of one policy around p. */
+static void fault_bounds(struct mstate *st, struct mrange *r, uintptr_t p,
+			 uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t b = CUEMU_ALIGN_DOWN(p, UVM_BLOCK);
+	struct mrange *q;
+
+	*lo = r->start;
+	for (q = mr_prev(&st->ranges, r); q && q->end > b && same_policy(q, r);
+	     q = mr_prev(&st->ranges, q))
+		*lo = q->start;
+	*hi = r->end;
+	for (q = mr_next(&st->ranges, r); q && q->start < b + UVM_BLOCK &&
+	     same_policy(q, r); q = mr_next(&st->ranges, q))
+		*hi = q->end;
+	*lo = max_u(*lo, b);
+	*hi = min_u(*hi, b + UVM_BLOCK);
+}
+
+/* The thrashing detector has found r thrashing: no growth. */
+static bool thrashing(const struct mrange *r)
+{
+	return r->pinned || r->moves >= cuemu_uvm()->thrash_threshold;
+}
+
+/* A fault at p that brings pages: the region the driver brings, resolved
+ * as one fault. Returns the model cost; [*s, *e) is what it covered. */
+static uint64_t fault_region(struct mstate *st, struct mrange *r, uintptr_t p,
+			     int dev, int dest, bool write, uintptr_t *s,
+			     uintptr_t *e)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	uintptr_t lo, hi;
+	uint64_t cost = 0;
+	bool remote;
+
+	fault_bounds(st, r, p, &lo, &hi);
+	pf_region(&st->ranges, p, dest, lo, hi, u->prefetch_threshold,
+		  u->prefetch, thrashing(r), s, e);
+	mg_fault(st, *s, *e, dev, write, 1, &cost, &remote);
+	return cost;
+}
+
+/* Access counters (off where the host has no ATS): a kernel's remote
+ * access of at least threshold accesses (32-byte sectors) to a granule
+ * moves the granule to the accessing GPU, unless its preferred location
+ * or a thrashing pin keeps it away. */
+static uint64_t access_counted(struct mstate *st, int pref, bool pinned,
+			       uintptr_t s, uintptr_t e, int dev)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	uintptr_t g0, g1;
+
+	if (!u->access_counters || pinned || (pref >= 0 && pref != dev) ||
+	    (e - s) / 32 < u->ac_threshold)
+		return 0;
+	g0 = max_u(CUEMU_ALIGN_DOWN(s, u->ac_granularity), st->a->base);
+	g1 = min_u(g0 + u->ac_granularity, st->a->base + st->a->span);
+	return mg_migrate_to(st, g0, g1, dev, "access counters");
+}
+
+/* What a look at an access opens: [s, e), which the kernel may touch from
+ * then on without another look, with prot. */
+struct look {
+	uintptr_t s, e;
+	int prot;
+};
+
+static int local_prot(const struct mrange *r, bool write)
+{
+	if (write || (!r->read_mostly && __builtin_popcount(r->holders) < 2))
+		return PROT_READ | PROT_WRITE;
+	return PROT_READ;
+}
+
+/* A look a page at a time (pages this kernel's faults brought, writes
+ * to read-only copies): the kernel touched page. When its look before was
+ * the page before, in the same 64 KiB big page, it walks densely: the rest
+ * of the big page (up to lim) counts as touched and opens at once, so
+ * that a dense walk takes two looks a big page rather than sixteen, and a
+ * walk of one touch every 4 KiB still tells from one every 64 KiB. Returns
+ * the pages the look stands for; [*s, *e) is what it opens. */
+static uint64_t walk(struct kmodel *k, uintptr_t page, uintptr_t lim,
+		     uintptr_t *s, uintptr_t *e)
+{
+	uintptr_t b = CUEMU_ALIGN_DOWN(page, UVM_BIG_PAGE);
+	uintptr_t be = min_u(b + UVM_BIG_PAGE, lim);
+
+	*s = page;
+	*e = page + UVM_PAGE;
+	if (page > b && k->last + UVM_PAGE == page && be > page) {
+		*e = be;
+		if (k->ce)
+			*e = min_u(*e, max_u(k->ce, page + UVM_PAGE));
+	}
+	k->last = *e - UVM_PAGE;
+	return (*e - *s) / UVM_PAGE;
+}
+
+static uintptr_t mig_end(const struct kmodel *k, uintptr_t p)
+{
+	size_t i = mig_floor(k, p);
+
+	return i > 0 && p < k->mig[i - 1].e ? k->mig[i - 1].e : p + UVM_PAGE;
+}
+
+/* dev holds r: a local access, or a write to a read-only copy. */
+static struct look touch_resident(struct kmodel *k, struct mstate *st,
+				  struct mrange *r, uintptr_t p, bool write)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	uintptr_t page = CUEMU_ALIGN_DOWN(p, UVM_PAGE), s, e;
+	uint64_t cost = 0;
+	bool remote, mine = mig_has(k, page);
+
+	uint64_t n;
+
+	if (write && (r->read_mostly || __builtin_popcount(r->holders) > 1)) {
+		/* Read duplication collapses, a page at a time. */
+		n = walk(k, page, mine ? min_u(r->end, mig_end(k, page))
+				       : r->end, &s, &e);
+		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
+		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns
+						    : u->rm_upgrade_ns);
+		k->t.bytes[k->dev] += e - s;
+		return (struct look){ s, e, PROT_READ | PROT_WRITE };
+	}
+	if (mine) {
+		/* Brought by this kernel's faults: its warps faulted here too. */
+		int prot = local_prot(r, write);
+
+		n = walk(k, page, min_u(r->end, mig_end(k, page)), &s, &e);
+		k->t.entries += n;
+		mg_count(st, k->dev, CUEMU_CTR_GPU_FAULTS, n);
+		k->t.bytes[k->dev] += e - s;
+		return (struct look){ s, e, prot };
+	}
+	block_run(k, r, p, &s, &e);
+	if (mig_overlaps(k, s, e) || k->oom) {
+		s = page;
+		e = page + UVM_PAGE;
+	}
+	k->t.bytes[k->dev] += e - s;
+	return (struct look){ s, e, local_prot(r, write) };
+}
+
+/* Remote: the bytes are read where they are. */
+static struct look touch_remote(struct kmodel *k, struct mstate *st,
+				struct mrange *r, uintptr_t p, bool write,
+				int at)
+{
+	uintptr_t s, e;
+	uint64_t cost = 0;
+	bool remote, mapped = r->accessed_by & bit(k->dev);
+	int pref = cuemu_loc_proc(r->pref);
+	bool pinned = r->pinned;
+
+	block_run(k, r, p, &s, &e);
+	mg_fault(st, s, e, k->dev, write, mapped ? 0 : 1, &cost, &remote);
+	if (!mapped)
+		k->t.entries++;
+	k->t.service_ns += cost;
+	k->t.bytes[at] += e - s;
+	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
+	return (struct look){ s, e, PROT_READ | PROT_WRITE };
+}
+
+static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
+			 bool write)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	struct mrange *r = mr_find(&st->ranges, p);
+	uintptr_t page = CUEMU_ALIGN_DOWN(p, UVM_PAGE), s, e;
+	struct mg_choice ch;
+	uint64_t cost = 0;
+	bool remote;
+
+	mg_set_now(k_now(k));
+	if (r->holders & bit(k->dev))
+		return touch_resident(k, st, r, p, write);
+	ch = mg_decide(r, k->dev, write, &mg_machine_reach);
+	if (ch.act == MG_REMOTE)
+		return touch_remote(k, st, r, p, write, ch.to);
+	if (r->read_mostly && write) {
+		/* A write where read duplication is on: a page at a time. */
+		uint64_t n = walk(k, page, r->end, &s, &e);
+
+		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
+		k->t.service_ns += cost + n * u->rm_migrate_ns;
+		k->t.entries += n;
+		mig_add(k, s, e);
+		k->t.bytes[k->dev] += e - s;
+		return (struct look){ s, e, PROT_READ | PROT_WRITE };
+	}
+	k->t.service_ns += fault_region(st, r, p, k->dev, ch.to, write, &s, &e);
+	k->t.entries++;
+	r = mr_find(&st->ranges, p);
+	if (!(r->holders & bit(k->dev))) {
+		/* Brought elsewhere (the preferred location, a pin, no room):
+		 * mapped from here. */
+		int at = mg_closest(r->holders, k->dev, mg_machine_reach.gbps);
+
+		block_run(k, r, p, &s, &e);
+		k->t.bytes[at < 0 ? CUEMU_PROC_HOST : at] += e - s;
+		return (struct look){ s, e, PROT_READ | PROT_WRITE };
+	}
+	mig_add(k, s, e);
+	k->t.bytes[k->dev] += UVM_PAGE;
+	k->last = page;
+	return (struct look){ page, page + UVM_PAGE, local_prot(r, write) };
+}
+
+bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
+	      struct fault_done *out)
+{
+	struct look l;
+
+	if (running.dev != dev)
+		km_begin(dev, running.start);
+	l = touch(&running, st, addr, was_write);
+	out->st = st;
+	out->s = l.s;
+	out->e = l.e;
+	out->prot = l.prot;
+	out->remote = false;
+	out->cost = 0;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Declared accesses (cuemuAccess)                                     */
+
+/* A write where read duplication is on, declared over [p, x) of one
+ * range: the driver's page-at-a-time service, charged for every page at
+ * once. */
+static void declared_rm_write(struct kmodel *k, struct mstate *st,
+			      struct mrange *q, uintptr_t p, uintptr_t x)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	uint64_t pages = (x - p) / UVM_PAGE, cost = 0;
+	bool remote, held = q->holders & bit(k->dev);
+
+	mg_fault(st, p, x, k->dev, true, pages, &cost, &remote);
+	k->t.service_ns += cost + pages * (held && !mig_has(k, p) ?
+					   u->rm_upgrade_ns : u->rm_migrate_ns);
+	if (!held)
+		k->t.entries += pages;
+	k->t.bytes[k->dev] += x - p;
+}
+
+/* A declared footprint is a kernel walking [s, e) of st: every page is
+ * touched, in order, each look resolved as the emulated kernel's touch of
+ * it would be. Returns the kernel's model time. */
+static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
+			 int dev, bool write, uint64_t now)
+{
+	struct kmodel k = { .dev = dev, .start = now, .cs = s, .ce = e };
+	struct km_rates r;
+	uintptr_t p = s;
+	uint64_t ns;
+
+	while (p < e) {
+		struct mrange *q = mr_find(&st->ranges, p);
+		bool held;
+		struct look l;
+
+		if (!q)
+			break;
+		held = q->holders & bit(dev);
+		if (write && (q->read_mostly ||
+			      (held && __builtin_popcount(q->holders) > 1))) {
+			uintptr_t x = min_u(min_u(q->end, e),
+					    CUEMU_ALIGN_DOWN(p, UVM_BLOCK) +
+					    UVM_BLOCK);
+			mg_set_now(k_now(&k));
+			declared_rm_write(&k, st, q, p, x);
+			p = x;
+			continue;
+		}
+		if (held && mig_has(&k, p)) {
+			/* Pages this kernel brought: entries, no new look. */
+			size_t i = mig_floor(&k, p) - 1;
+			uintptr_t x = min_u(min_u(k.mig[i].e, q->end), e);
+
+			k.t.entries += (x - p) / UVM_PAGE;
+			mg_count(st, dev, CUEMU_CTR_GPU_FAULTS, (x - p) / UVM_PAGE);
+			k.t.bytes[dev] += x - p;
+			p = x;
+			continue;
+		}
+		l = touch(&k, st, p, write);
+		p = max_u(min_u(l.e, e), p + UVM_PAGE);
+	}
+	km_rates_of(dev, &r);
+	ns = km_cost(&k.t, &r);
+	free(k.mig);
+	return ns;
+}
+
+struct access {
+	uint64_t id;
+	uintptr_t s, e;
+	int dev;
+	bool write;
+};
+
+static void access_op(CUstream s, void *arg)
+{
+	struct access *ac = arg;
+	struct cuemu_alloc *a;
+	uint64_t cost = 0;
+
+	cuemu_lock();
+	a = cuemu_va_by_id(ac->id);
+	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+		cost = declared(a->priv, ac->s, ac->e, ac->dev, ac->write,
+				cuemu_stream_now(s));
+		view_apply(a->priv, ac->s, ac->e);
+	}
+	cuemu_unlock();
+	cuemu_stream_advance(s, cost);
+	free(ac);
+}
+
+CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
+{
+	struct cuemu_alloc *a;
+	struct access *ac;
+	CUresult r;
+
+	if (!(ac = calloc(1, sizeof *ac)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
+	cuemu_lock();
+	a = cuemu_va_find((uintptr_t)p);
+	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
+	    (uintptr_t)p + n < (uintptr_t)p) {
+		cuemu_unlock();
+		free(ac);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "[0x%llx, +%zu) is not in one allocation",
+				  (unsigned long long)p, n);
+	}
+	ac->id = a->id;
+	if (a->kind != CUEMU_KIND_MANAGED) {
+		/* Device, pinned or pool memory: nothing faults. */
+		cuemu_unlock();
+		free(ac);
+		return CUDA_SUCCESS;
+	}
+	cuemu_unlock();
+	ac->s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+	ac->e = CUEMU_ALIGN_UP((uintptr_t)p + n, CUEMU_PAGE);
+	ac->dev = cuemu_stream_device(s);
+	ac->write = write;
+	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
+		free(ac);
+	return r;
+}

@@ -1,0 +1,86 @@
+/*
+ * prefetch.c - how much a GPU fault brings: the driver's granularity and
+ * its prefetch heuristic (NVIDIA's UVM driver, uvm_perf_prefetch.c:
+ * grow_fault_granularity widens a faulted page to its 64 KiB big page
+ * unless the block thrashes; compute_prefetch_region walks a bitmap tree
+ * over the 2 MiB block from the faulted page's leaf to the root and keeps
+ * the largest subregion more than uvm_perf_prefetch_threshold percent of
+ * whose pages are resident on the destination or faulted). The tree's
+ * counts are taken from the range model, a few ranges a level: nothing
+ * here is per page.
+ *
+ * Locking: none; the caller holds what guards the range model.
+ */
+#include "model/managed.h"
+#include "model/uvm.h"
+
+static inline cuemu_procmask bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
+
+static uintptr_t max_u(uintptr_t a, uintptr_t b)
+{
+	return a > b ? a : b;
+}
+
+static uintptr_t min_u(uintptr_t a, uintptr_t b)
+{
+	return a < b ? a : b;
+}
+
+uint64_t pf_resident(struct mranges *m, uintptr_t s, uintptr_t e, int dest)
+{
+	struct mrange *r = s < e ? mr_find(m, s) : NULL;
+	uint64_t n = 0;
+
+	for (; r && r->start < e; r = mr_next(m, r))
+		if (r->holders & bit(dest))
+			n += min_u(r->end, e) - max_u(r->start, s);
+	return n;
+}
+
+/* Pages of [a, b) resident on dest or faulted ([fs, fe)), counted once. */
+static uint64_t tree_count(struct mranges *m, uintptr_t a, uintptr_t b,
+			   int dest, uintptr_t fs, uintptr_t fe)
+{
+	uintptr_t x = max_u(a, fs), y = min_u(b, fe);
+	uint64_t n = pf_resident(m, a, b, dest);
+
+	if (x < y)
+		n += (y - x) - pf_resident(m, x, y, dest);
+	return n / UVM_PAGE;
+}
+
+void pf_region(struct mranges *m, uintptr_t addr, int dest, uintptr_t lo,
+	       uintptr_t hi, unsigned threshold, bool grow, bool thrashing,
+	       uintptr_t *s, uintptr_t *e)
+{
+	uintptr_t page = CUEMU_ALIGN_DOWN(addr, UVM_PAGE);
+	uintptr_t fs, fe, size;
+
+	if (thrashing) {
+		/* Thrashing pages are neither widened nor prefetched. */
+		*s = max_u(page, lo);
+		*e = min_u(page + UVM_PAGE, hi);
+		return;
+	}
+	fs = max_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE), lo);
+	fe = min_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE) + UVM_BIG_PAGE, hi);
+	*s = fs;
+	*e = fe;
+	if (!grow)
+		return;
+	/* From the leaf up: the largest aligned subregion over threshold. */
+	for (size = UVM_PAGE; size <= UVM_BLOCK; size *= 2) {
+		uintptr_t a = max_u(CUEMU_ALIGN_DOWN(addr, size), lo);
+		uintptr_t b = min_u(CUEMU_ALIGN_DOWN(addr, size) + size, hi);
+		uint64_t pages = (b - a) / UVM_PAGE;
+
+		if (pages && tree_count(m, a, b, dest, fs, fe) * 100 >
+			     pages * threshold) {
+			*s = min_u(*s, a);
+			*e = max_u(*e, b);
+		}
+	}
+}

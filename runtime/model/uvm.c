@@ -1,0 +1,46 @@
+/*
+ * uvm.c - the built-in parameters of the timing model of managed memory
+ * (uvm.h); a topology's "uvm" object (topology.c) changes them.
+ *
+ * Locking: none.
+ */
+#include "model/uvm.h"
+
+/* The timing model of managed memory. The shapes and the driver's own
+ * defaults come from NVIDIA's UVM driver (uvm_gpu_replayable_faults.c:
+ * 256 faults a batch; uvm_perf_prefetch.c: a 51 % threshold;
+ * uvm_perf_thrashing.c: 3 events within a 500 us lapse, a nap of one
+ * lapse, pinning after 10 throttles, for 300 lapses, an epoch of 2000;
+ * uvm_gpu_access_counters.c: 2 MiB granularity, a threshold of 256, and
+ * migration off on hosts without ATS such as the measured x86 one). The
+ * costs are fitted to one H200 (shared reference real-driver-migration,
+ * probes/results/faults.txt; DESIGN.md, "The timing model"): a fault entry
+ * and its share of a batch cost 0.22 us (a 1 GiB stream from GPU0 to GPU1
+ * in 67.6 ms), a host page unmapped 0.16 us (1 GiB touched every 4 KiB or
+ * streamed from the host, 153 and 99 ms, met halfway), a remote stream of
+ * host memory runs at 42.1 GB/s, and a write to read-mostly memory costs
+ * 54.7 us a page in place and 33.7 us a page from a peer. */
+void cuemu_uvm_default(struct cuemu_uvm *u)
+{
+	*u = (struct cuemu_uvm){
+		.batch_faults = 256,
+		.batch_ns = 20000,
+		.fault_ns = 142,
+		.host_page_ns = 159,
+		.prefetch = true,
+		.prefetch_threshold = 51,
+		.remote_host_gbps = 42.1,
+		.rm_upgrade_ns = 54700,
+		.rm_migrate_ns = 33700,
+		.thrash = true,
+		.thrash_threshold = 3,
+		.thrash_lapse_ns = 500000,
+		.thrash_nap = 1,
+		.thrash_pin_threshold = 10,
+		.thrash_pin = 300,
+		.thrash_epoch = 2000,
+		.access_counters = false,
+		.ac_granularity = 2UL << 20,
+		.ac_threshold = 256,
+	};
+}

@@ -1,0 +1,59 @@
+/*
+ * uvm.h - the parameters of the timing model of managed memory, as the
+ * topology sets them ("uvm" in cuemu-topology(5)), and the mechanisms that
+ * use them: the residency decision (residency.c), the prefetch growth of a
+ * fault (prefetch.c), the kernel model with its fault batches (kernel.c)
+ * and thrashing (thrash.c). The shapes and defaults follow NVIDIA's UVM
+ * driver; DESIGN.md ("The timing model") names the driver function each
+ * one follows and the measurements each cost is fitted to.
+ *
+ * Locking: the parameters are read-only once the machine is attached.
+ */
+#ifndef CUEMU_UVM_H
+#define CUEMU_UVM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The driver's geometry: 4 KiB pages, 64 KiB big pages, 2 MiB blocks. */
+#define UVM_PAGE (4UL << 10)
+#define UVM_BIG_PAGE (64UL << 10)
+#define UVM_BLOCK (2UL << 20)
+
+struct cuemu_uvm {
+	/* GPU fault service (uvm_gpu_replayable_faults.c) */
+	uint32_t batch_faults;      /* fault entries fetched per batch */
+	uint64_t batch_ns;          /* fixed cost of one batch */
+	uint64_t fault_ns;          /* cost of one fault entry */
+	uint64_t host_page_ns;      /* unmapping a 4 KiB host page a GPU
+	                             * fault migrates away */
+	/* prefetch growth (uvm_perf_prefetch.c) */
+	bool prefetch;
+	uint32_t prefetch_threshold; /* percent of a region, > grows */
+	/* a kernel's memory time: bytes of the buffer per second when a
+	 * GPU reads and writes host memory mapped over the host link */
+	double remote_host_gbps;
+	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
+	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
+	uint64_t rm_migrate_ns;     /* the writer holds none */
+	/* thrashing (uvm_perf_thrashing.c); times in model ns */
+	bool thrash;
+	uint32_t thrash_threshold;  /* events within lapse to detect */
+	uint64_t thrash_lapse_ns;
+	uint32_t thrash_nap;        /* throttle, in lapses */
+	uint32_t thrash_pin_threshold; /* throttles before pinning */
+	uint32_t thrash_pin;        /* pin duration, in lapses */
+	uint32_t thrash_epoch;      /* quiet lapses that end thrashing */
+	/* access counters (uvm_gpu_access_counters.c) */
+	bool access_counters;
+	uint64_t ac_granularity;
+	uint32_t ac_threshold;
+};
+
+/* The built-in values: the driver's defaults, and costs fitted to one
+ * H200 on an x86 host without ATS (access counters off). */
+void cuemu_uvm_default(struct cuemu_uvm *u);
+/* The attached machine's parameters (the defaults before a machine). */
+const struct cuemu_uvm *cuemu_uvm(void);
+
+#endif

@@ -1,0 +1,394 @@
+/*
+ * test_uvm.c - the timing model's mechanisms, checked directly (the files
+ * are compiled into this test): the residency decision in the driver's
+ * order, one fact a branch (residency.c); prefetch growth inside a 2 MiB
+ * block (prefetch.c); fault batches (batch.c); thrashing detection,
+ * throttling, pinning and unpinning in model time (thrash.c). No timings:
+ * the costs are bench/'s ("model vs H200").
+ *
+ * The model's helpers these files call are stood in for below, on a
+ * machine of four GPUs, 0 and 1 NVLink peers, 2 and 3 not, and a host
+ * whose CPU maps only its own memory.
+ */
+#include "model/perf.h"
+#include "model/uvm.h"
+#include "tap.h"
+
+#define KIB (1UL << 10)
+#define MIB (1UL << 20)
+#define H CUEMU_PROC_HOST
+
+/* ------------------------------------------------------------ stand-ins */
+
+int cuemu_loc_proc(CUmemLocation l)
+{
+	switch (l.type) {
+	case CU_MEM_LOCATION_TYPE_DEVICE:
+		return l.id;
+	case CU_MEM_LOCATION_TYPE_HOST:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+		return H;
+	default:
+		return -1;
+	}
+}
+
+const char *cuemu_proc_str(int p, char *b, size_t n)
+{
+	snprintf(b, n, p == H ? "cpu" : "gpu%d", p);
+	return b;
+}
+
+void cuemu_event_log(const char *type, const char *fmt, ...)
+{
+	(void)type;
+	(void)fmt;
+}
+
+void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
+{
+	(void)st;
+	(void)proc;
+	(void)c;
+	(void)n;
+}
+
+int perf_subscribe(enum perf_event ev, perf_cb cb)
+{
+	(void)ev;
+	(void)cb;
+	return 0;
+}
+
+static struct cuemu_uvm params;
+
+const struct cuemu_uvm *cuemu_uvm(void)
+{
+	return &params;
+}
+
+static bool can_map(int proc, int loc)
+{
+	if (proc == loc || loc == H)
+		return true;
+	if (proc == H)
+		return false;
+	return (proc < 2) == (loc < 2) && proc < 2;
+}
+
+static double gbps(int from, int to)
+{
+	if (from == H || to == H)
+		return 47.5;
+	return can_map(to, from) ? 117 : 10;
+}
+
+const struct mg_reach mg_machine_reach = { can_map, gbps };
+static const struct mg_reach *reach = &mg_machine_reach;
+
+static inline cuemu_procmask bit(int p)
+{
+	return (cuemu_procmask)1 << p;
+}
+
+static CUmemLocation dev(int d)
+{
+	return (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, d };
+}
+
+static const CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+static const CUmemLocation none = { CU_MEM_LOCATION_TYPE_INVALID, 0 };
+
+static struct mrange range(cuemu_procmask holders, CUmemLocation pref)
+{
+	struct mrange r;
+
+	memset(&r, 0, sizeof r);
+	r.holders = holders;
+	r.pref = pref;
+	r.host_node = -1;
+	return r;
+}
+
+/* ---------------------------------------------------- the decision */
+
+static void is_choice(struct mg_choice c, enum mg_act act, int to,
+		      enum mg_branch br, const char *what)
+{
+	ok(c.act == act && c.to == to && c.branch == br,
+	   "decision: %s (act %d to %d branch %d)", what, c.act, c.to,
+	   c.branch);
+}
+
+static void test_decide(void)
+{
+	struct mrange r;
+
+	r = range(bit(0), none);
+	is_choice(mg_decide(&r, 0, false, reach), MG_NONE, 0, MG_BR_RESIDENT,
+		  "a read of what gpu0 holds needs nothing");
+	r = range(bit(0) | bit(H), none);
+	r.read_mostly = true;
+	is_choice(mg_decide(&r, 0, true, reach), MG_COLLAPSE, 0,
+		  MG_BR_READ_DUP, "a write to a duplicated copy collapses "
+		  "the others");
+	r = range(bit(0), none);
+	r.read_mostly = true;
+	is_choice(mg_decide(&r, 0, true, reach), MG_COLLAPSE, 0,
+		  MG_BR_READ_DUP, "a write to a read-mostly copy, even the "
+		  "only one, is serviced (it is mapped read-only)");
+
+	/* 1. read duplication, before the preferred location */
+	r = range(bit(H), dev(1));
+	r.read_mostly = true;
+	is_choice(mg_decide(&r, 0, false, reach), MG_DUP, 0, MG_BR_READ_DUP,
+		  "read-mostly: a read makes a copy on gpu0, whatever the "
+		  "preferred location");
+	is_choice(mg_decide(&r, 0, true, reach), MG_MIGRATE, 0,
+		  MG_BR_READ_DUP, "read-mostly: a write brings the pages "
+		  "to gpu0 alone");
+
+	/* 2. the faulting processor is the preferred location */
+	r = range(bit(H), dev(0));
+	r.accessed_by = bit(0);
+	is_choice(mg_decide(&r, 0, false, reach), MG_MIGRATE, 0,
+		  MG_BR_PREFERRED, "the preferred location gpu0 faults: the "
+		  "pages come home, accessed-by or not");
+
+	/* 3. a thrashing pin */
+	r = range(bit(0), none);
+	r.pinned = true;
+	r.pin_proc = 0;
+	is_choice(mg_decide(&r, 1, false, reach), MG_REMOTE, 0, MG_BR_PIN,
+		  "pinned on gpu0: its peer gpu1 maps it there");
+	is_choice(mg_decide(&r, H, false, reach), MG_MIGRATE, H,
+		  MG_BR_TO_REQUESTER, "pinned on gpu0: the CPU, which cannot "
+		  "map it, takes it");
+
+	/* 4. first touch */
+	r = range(0, host);
+	is_choice(mg_decide(&r, 0, false, reach), MG_POPULATE, H,
+		  MG_BR_FIRST_TOUCH, "never populated, preferred on the "
+		  "host: populated there, gpu0 maps it");
+	r = range(0, dev(1));
+	is_choice(mg_decide(&r, H, true, reach), MG_POPULATE, H,
+		  MG_BR_FIRST_TOUCH, "never populated, preferred on gpu1, "
+		  "touched by the CPU (which cannot map gpu1): on the host");
+	r = range(0, dev(1));
+	is_choice(mg_decide(&r, 0, true, reach), MG_POPULATE, 1,
+		  MG_BR_FIRST_TOUCH, "never populated, preferred on gpu1, "
+		  "touched by its peer gpu0: on gpu1");
+	r = range(0, none);
+	is_choice(mg_decide(&r, 2, false, reach), MG_POPULATE, 2,
+		  MG_BR_FIRST_TOUCH, "never populated, no preference: where "
+		  "it is touched");
+
+	/* 5. accessed-by keeps residency and maps */
+	r = range(bit(H), none);
+	r.accessed_by = bit(0);
+	is_choice(mg_decide(&r, 0, true, reach), MG_REMOTE, H,
+		  MG_BR_ACCESSED_BY, "accessed by gpu0: the pages stay on "
+		  "the host, gpu0 maps them");
+	r = range(bit(2), none);
+	r.accessed_by = bit(0);
+	is_choice(mg_decide(&r, 0, false, reach), MG_MIGRATE, 0,
+		  MG_BR_TO_REQUESTER, "accessed by gpu0 but on gpu2, which "
+		  "it cannot map: migrated");
+
+	/* 6. to the preferred location, mapped remotely */
+	r = range(bit(H), dev(1));
+	is_choice(mg_decide(&r, 0, false, reach), MG_MIGRATE, 1,
+		  MG_BR_TO_PREFERRED, "preferred on gpu1, on the host, read "
+		  "by gpu0: it goes to gpu1, gpu0 maps it");
+	r = range(bit(1), dev(1));
+	is_choice(mg_decide(&r, 0, false, reach), MG_REMOTE, 1,
+		  MG_BR_TO_PREFERRED, "preferred on gpu1 and there: gpu0 "
+		  "maps it");
+	r = range(bit(1), host);
+	is_choice(mg_decide(&r, 0, false, reach), MG_MIGRATE, H,
+		  MG_BR_TO_PREFERRED, "preferred on the host, on gpu1: it "
+		  "goes home, gpu0 maps it there");
+	r = range(bit(0), dev(0));
+	is_choice(mg_decide(&r, H, false, reach), MG_MIGRATE, H,
+		  MG_BR_TO_REQUESTER, "preferred on gpu0, read by the CPU, "
+		  "which cannot map GPU memory: to the host");
+
+	/* 7. otherwise to the faulting processor */
+	r = range(bit(H), none);
+	is_choice(mg_decide(&r, 0, false, reach), MG_MIGRATE, 0,
+		  MG_BR_TO_REQUESTER, "no policy, on the host: to gpu0");
+	r = range(bit(0), none);
+	is_choice(mg_decide(&r, 1, true, reach), MG_MIGRATE, 1,
+		  MG_BR_TO_REQUESTER, "no policy, on gpu0: to gpu1");
+}
+
+/* ---------------------------------------------------- prefetch growth */
+
+static int dest;
+
+static void give(struct mrange *r, void *arg)
+{
+	(void)arg;
+	r->holders = bit(dest);
+}
+
+static void test_prefetch(void)
+{
+	struct mranges m;
+	uintptr_t b = 64 * MIB, s, e;
+
+	ok(mr_init(&m, b, b + 4 * MIB) == 0, "prefetch: a 4 MiB range model");
+	dest = 0;
+	pf_region(&m, b + 5000, 0, b, b + 2 * MIB, 51, true, false, &s, &e);
+	ok(s == b && e == b + 64 * KIB, "prefetch: a fault in an empty block "
+	   "brings its 64 KiB big page ([%lu, %lu) KiB)",
+	   (unsigned long)((s - b) / KIB), (unsigned long)((e - b) / KIB));
+	mr_update(&m, b, b + 64 * KIB, give, NULL);
+	pf_region(&m, b + 64 * KIB, 0, b, b + 2 * MIB, 51, true, false, &s, &e);
+	ok(s == b && e == b + 128 * KIB, "prefetch: the next big page fills "
+	   "its 128 KiB region, which grows to it ([%lu, %lu) KiB)",
+	   (unsigned long)((s - b) / KIB), (unsigned long)((e - b) / KIB));
+	mr_update(&m, b, b + 1 * MIB, give, NULL);
+	pf_region(&m, b + 1 * MIB, 0, b, b + 2 * MIB, 51, true, false, &s, &e);
+	ok(s == b && e == b + 2 * MIB, "prefetch: half the block resident "
+	   "and a fault past it: more than 51%% of the 2 MiB, all of it");
+	pf_region(&m, b + 1 * MIB, 1, b, b + 2 * MIB, 51, true, false, &s, &e);
+	ok(s == b + 1 * MIB && e == b + 1 * MIB + 64 * KIB, "prefetch: "
+	   "residency on another GPU does not count");
+	mr_update(&m, b, b + 4 * MIB, give, NULL);
+	dest = H;
+	mr_update(&m, b + 512 * KIB, b + 4 * MIB, give, NULL);
+	pf_region(&m, b + 1 * MIB, 0, b, b + 2 * MIB, 51, true, false, &s, &e);
+	ok(s == b + 1 * MIB && e == b + 1 * MIB + 64 * KIB, "prefetch: a "
+	   "quarter of the block resident: no growth past the big page");
+	pf_region(&m, b + 1 * MIB, 0, b, b + 2 * MIB, 20, true, false, &s, &e);
+	ok(s == b && e == b + 2 * MIB, "prefetch: with a 20%% threshold the "
+	   "same fault brings the block");
+	pf_region(&m, b + 1 * MIB, 0, b, b + 2 * MIB, 20, false, false, &s, &e);
+	ok(s == b + 1 * MIB && e == b + 1 * MIB + 64 * KIB, "prefetch: off, "
+	   "the big page alone");
+	pf_region(&m, b + 1 * MIB + 8 * KIB, 0, b, b + 2 * MIB, 20, true, true,
+		  &s, &e);
+	ok(s == b + 1 * MIB + 8 * KIB && e == s + 4 * KIB, "prefetch: a "
+	   "thrashing block grows nothing: the 4 KiB page");
+	pf_region(&m, b + 2 * MIB + 20 * KIB, 0, b + 2 * MIB + 16 * KIB,
+		  b + 2 * MIB + 40 * KIB, 51, true, false, &s, &e);
+	ok(s == b + 2 * MIB + 16 * KIB && e == b + 2 * MIB + 40 * KIB,
+	   "prefetch: never past the bounds of its block's policy");
+	mr_destroy(&m);
+}
+
+/* ---------------------------------------------------- fault batches */
+
+static void test_batches(void)
+{
+	struct km_tally t;
+	struct km_rates r;
+
+	is_int(km_batches(0, 256), 0, "batches: no entries, no batch");
+	is_int(km_batches(1, 256), 1, "batches: one entry, one batch");
+	is_int(km_batches(256, 256), 1, "batches: 256 entries fit one batch");
+	is_int(km_batches(257, 256), 2, "batches: the 257th opens another");
+	is_int(km_batches(262144, 256), 1024, "batches: 1 GiB of 4 KiB "
+	       "entries is 1024 batches");
+	memset(&t, 0, sizeof t);
+	memset(&r, 0, sizeof r);
+	r.batch_faults = 256;
+	r.batch_ns = 1000;
+	r.fault_ns = 10;
+	r.gbps[0] = 10;
+	t.entries = 512;
+	t.service_ns = 7;
+	t.bytes[0] = 1000;
+	is_int(km_cost(&t, &r), 512 * 10 + 2 * 1000 + 7 + 100, "batches: a "
+	       "kernel pays each entry, each batch, its services and its "
+	       "bytes at their location's rate");
+	t.bytes[0] = 0;
+	t.bytes[1] = 1000;
+	is_int(km_cost(&t, &r), 512 * 10 + 2 * 1000 + 7, "batches: bytes "
+	       "where the kernel has no rate cost nothing");
+}
+
+/* ---------------------------------------------------- thrashing */
+
+/* A fault by proc at time t about to migrate r. */
+static struct thrash_out step(struct mrange *r, int proc, uint64_t t)
+{
+	return thrash_step(r, proc, t, &params, reach);
+}
+
+static void test_thrash(void)
+{
+	uint64_t lapse = params.thrash_lapse_ns, t = 1000;
+	struct thrash_out o;
+	struct mrange r;
+	int i, throttles = 0;
+
+	r = range(bit(0), none);
+	for (i = 0; i < 20; i++, t += 2 * lapse)
+		o = step(&r, i % 2 ? H : 0, t);
+	ok(o.hint == THRASH_NONE && !r.pinned, "thrash: migrations further "
+	   "apart than the lapse (model time) are no thrashing");
+
+	r = range(bit(0), none);
+	t = 1000;
+	for (i = 0; i < 3; i++, t += lapse / 10)
+		o = step(&r, i % 2 ? H : 0, t);
+	is_int(o.hint, THRASH_NONE, "thrash: below the threshold, nothing");
+	o = step(&r, H, t);
+	t += lapse / 10;
+	ok(o.hint == THRASH_THROTTLE && o.detected, "thrash: gpu0 and the CPU "
+	   "bouncing a block within the lapse: detected, throttled first");
+	for (i = 0; i < 30 && o.hint == THRASH_THROTTLE; i++, t += lapse / 10) {
+		throttles++;
+		o = step(&r, i % 2 ? H : 0, t);
+	}
+	ok(o.hint == THRASH_PIN && o.pin_proc == H && r.pinned &&
+	   throttles == (int)params.thrash_pin_threshold, "thrash: pinned "
+	   "after %d throttles, on the host, the one place both reach "
+	   "(pin %d)", throttles, o.pin_proc);
+	o = step(&r, 0, t + lapse);
+	ok(o.hint == THRASH_PIN && o.pin_proc == H, "thrash: while pinned, "
+	   "it stays pinned");
+	ok(!thrash_unpin_due(&r, t + 10 * lapse, &params) && r.pinned,
+	   "thrash: a pin holds before its time is up");
+	ok(thrash_unpin_due(&r, t + (params.thrash_pin + 1) * lapse, &params) &&
+	   !r.pinned && !r.moves, "thrash: after %u lapses the pin lapses "
+	   "and the count starts again", params.thrash_pin);
+
+	r = range(bit(0), dev(1));
+	t = 1000;
+	for (i = 0; i < 4; i++, t += lapse / 10)
+		o = step(&r, i % 2 ? 1 : 0, t);
+	ok(o.hint == THRASH_PIN && o.pin_proc == 1, "thrash: gpu0 and gpu1 "
+	   "bouncing a block preferred on gpu1: pinned there at once (pin %d)",
+	   o.pin_proc);
+
+	r = range(bit(1), none);
+	t = 1000;
+	for (i = 0; i < 4; i++, t += lapse / 10)
+		o = step(&r, i % 2 ? 1 : 0, t);
+	ok(o.hint == THRASH_PIN && o.pin_proc == 1, "thrash: NVLink peers "
+	   "bouncing a block with no preference: pinned on the GPU holding "
+	   "it, which both reach (pin %d)", o.pin_proc);
+
+	params.thrash = false;
+	r = range(bit(0), none);
+	t = 1000;
+	for (i = 0; i < 40; i++, t += lapse / 10)
+		o = step(&r, i % 2 ? H : 0, t);
+	ok(o.hint == THRASH_NONE && !r.pinned, "thrash: off in the topology, "
+	   "never");
+	params.thrash = true;
+}
+
+int main(void)
+{
+	cuemu_uvm_default(&params);
+	test_decide();
+	test_prefetch();
+	test_batches();
+	test_thrash();
+	return done_testing();
+}
