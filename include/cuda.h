@@ -2038,6 +2038,12 @@ CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes,
 CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
                                     CUlibrary library, const char *name);
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* The pre-3.2 form, with 32-bit address and size. */
+#undef cuModuleGetGlobal
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
+                                   CUmodule hmod, const char *name);
+#endif
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
  *
  * No state, no locks.
  */
+#define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #include "model/context.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
@@ -29,15 +30,16 @@ CUresult CUEMU_HOOKED(cuModuleGetGlobal_v2)(CUdeviceptr *dptr, size_t *bytes, CU
 			  "module %p: no module is loaded here", (void *)hmod);
 }
 
-/* The pre-3.2 name took 32-bit sizes; the same answer. */
-#undef cuModuleGetGlobal
-CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
-			   const char *name);
+/* The pre-3.2 form took 32-bit addresses and sizes; the same answer, as no
+ * module exists either way. */
 CUEMU_HOOKABLE(cuModuleGetGlobal)
-CUresult CUEMU_HOOKED(cuModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
-			   const char *name)
+CUresult CUEMU_HOOKED(cuModuleGetGlobal)(CUdeviceptr_v1 *dptr,
+					 unsigned int *bytes, CUmodule hmod,
+					 const char *name)
 {
-	return cuModuleGetGlobal_v2(dptr, bytes, hmod, name);
+	(void)dptr;
+	(void)bytes;
+	return cuModuleGetGlobal_v2(NULL, NULL, hmod, name);
 }
 
 CUEMU_HOOKABLE(cuLibraryGetGlobal)
