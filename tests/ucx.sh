@@ -75,7 +75,9 @@ ln -s "$prefix/include/cuemu" "$cuda/include"
 for l in libcuda.so libcuda.so.1; do
 	ln -s "$libdir/cuemu/libcuda.so.1" "$cuda/lib64/$l"
 done
-# The runtime is libcuemu itself (it has the cuda* entries).
+# The runtime is libcuemu itself (it has the cuda* entries); the aliases
+# and libnvidia-ml need it by its own name.
+ln -s "$libdir/libcuemu.so.0" "$cuda/lib64/libcuemu.so.0"
 ln -s "$libdir/libcuemu.so.0" "$cuda/lib64/libcudart.so"
 ln -s "$libdir/libcuemu.so.0" "$cuda/lib64/libcudart.so.13"
 for l in libnvidia-ml.so libnvidia-ml.so.1; do
@@ -153,7 +155,8 @@ perftest() {
 	spid=$!
 	pids="$pids $spid"
 	sleep 2
-	run_env timeout 300 "$ucx/bin/ucx_perftest" 127.0.0.1 -p "$port" \
+	run_env UCX_PROTO_INFO=y UCX_MEM_LOG_LEVEL=info timeout 300 \
+		"$ucx/bin/ucx_perftest" 127.0.0.1 -p "$port" \
 		-t tag_bw -m "$mem" -s "$SIZE" -n "$ITERS" >"$log.client" 2>&1
 	rc=$?
 	wait "$spid" 2>/dev/null
@@ -170,11 +173,22 @@ perftest() {
 }
 perftest cuda
 perftest host
-if [ "${UCX_TLS_CHECK:-1}" = 1 ]; then
-	# Which transports carried the CUDA run (UCX_LOG_LEVEL=info prints
-	# the lanes): a comment for the record.
-	grep -h "cuda_ipc\|cuda_copy" "$work/perf-cuda.client" 2>/dev/null |
-		head -n 3 | sed 's/^/# /'
+# The client printed its protocols (UCX_PROTO_INFO) and its memory hooks
+# (UCX_MEM_LOG_LEVEL=info).
+if grep -q "zero-copy read from remote *| cuda_ipc/cuda" "$work/perf-cuda.client"; then
+	pass "the CUDA run's rendezvous reads over cuda_ipc"
+else
+	fail "the CUDA run's rendezvous reads over cuda_ipc"
+	grep "cuda_copy\|cuda_ipc" "$work/perf-cuda.client" | head -n 5 | sed 's/^/# /'
+fi
+hooks=$(sed -n 's/.*cuda memory hooks mode bistro: installed \([0-9]*\) on driver API.*/\1/p' \
+	"$work/perf-cuda.client" | head -n 1)
+if [ -n "$hooks" ] && [ "$hooks" -gt 0 ] &&
+   ! grep -q "failed to install bistro hook" "$work/perf-cuda.client"; then
+	pass "UCX's bistro memory hooks patch $hooks driver entry points"
+else
+	fail "UCX's bistro memory hooks patch the driver entry points"
+	grep "hook" "$work/perf-cuda.client" | head -n 5 | sed 's/^/# /'
 fi
 echo "1..$n"
 [ "$failed" -eq 0 ]
