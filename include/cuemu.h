@@ -35,6 +35,15 @@ int cuemuResultToErrno(CUresult r);
 /** Store in *ns the model clock of stream s, in nanoseconds of emulated time. */
 CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns);
 
+/** Enqueue on stream s an operation that takes ns nanoseconds of model time and does nothing else, as a kernel's computation would. */
+CUresult cuemuStreamSleep(CUstream s, unsigned long long ns);
+
+/** Parse a location word as /cu takes it ("gpu1", "cpu", "numa0", "none": type CU_MEM_LOCATION_TYPE_INVALID): 0, or -1 when it is none of them. */
+int cuemuParseLocation(const char *word, CUmemLocation *loc);
+
+/** Parse a size as /cu takes it ("4096", "0x1000", "64M", "2GiB"): 0, or -1. */
+int cuemuParseSize(const char *s, unsigned long long *bytes);
+
 /** The library's package version string, e.g. "0.1.0". */
 const char *cuemuVersion(void);
 

@@ -215,3 +215,13 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
 		.cb = callback, .handle = hStream, .user = userData });
 }
 
+
+CUresult cuemuStreamSleep(CUstream s, unsigned long long ns)
+{
+	CUstream st;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(s, &st)) != CUDA_SUCCESS)
+		return r;
+	return cuemu_stream_sleep(st, ns);
+}

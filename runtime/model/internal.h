@@ -355,6 +355,27 @@ bool cuemu_stream_follows(CUstream s, struct cuemu_spos p);
 /* Makes later work on s wait for p (the allocator's internal dependency). */
 CUresult cuemu_stream_wait_pos(CUstream s, struct cuemu_spos p);
 
+/* Model time as /cu shows it (processes/<pid>/streams/, model_time):
+ * each stream's state, read without stopping it. */
+struct cuemu_stream_info {
+	uint64_t uid;        /* as cuStreamGetId gives it */
+	int dev;
+	const char *kind;    /* "user", "legacy" or "per_thread" */
+	uint64_t clock_ns;   /* the stream's model clock */
+	uint64_t queued;     /* operations enqueued so far */
+	uint64_t completed;  /* of them, finished */
+};
+/* fn for each live stream of the process, in uid order, under the
+ * registry's read lock (fn takes no lock of the stream engine); how many. */
+size_t cuemu_streams_each(void (*fn)(const struct cuemu_stream_info *i,
+				     void *arg), void *arg);
+/* The furthest model time of the process: its streams' clocks (those
+ * destroyed too) and the host's. */
+uint64_t cuemu_model_time(void);
+/* The model time of the calling thread: the clock of the stream whose
+ * operation it runs, else the host's. */
+uint64_t cuemu_model_now(void);
+
 /* ------------------------------------------------------------------ */
 /* Hooks between subsystems                                            */
 
@@ -398,6 +419,12 @@ void cuemu_on_event(void (*sink)(const char *type, const char *text));
 void cuemu_on_change(void (*sink)(const uint64_t *ids, size_t n));
 void cuemu_obj_changed(uint64_t id);
 void cuemu_changes_flush(void);
+
+/* A stream finished an operation, so its clock and counts moved: the
+ * time sink (outward/publish.c) learns it, called with no lock of the
+ * model held and expected to return at once. Set from an init hook. */
+void cuemu_on_time(void (*sink)(void));
+void cuemu_time_moved(void);
 
 /* Per-process counters, summed over devices (processes/<pid>/counters). */
 void cuemu_proc_counter_add(enum cuemu_counter c, uint64_t n);

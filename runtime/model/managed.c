@@ -140,7 +140,7 @@ static void notify_migration(struct mstate *st, int from, int to,
 static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		       bool fault, const char *why)
 {
-	uint64_t cost = 0;
+	uint64_t cost = 0, ns;
 	char a[16], b[16];
 	int p;
 
@@ -156,8 +156,10 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 		else if (p != CUEMU_PROC_HOST)
 			mg_count(st, dst, CUEMU_CTR_BYTES_DTOD, mv->from[p]);
 		mg_count(st, dst, CUEMU_CTR_MIGRATIONS, 1);
-		cost += fault ? km_fault_move_ns(p, dst, mv->from[p])
-			      : cuemu_copy_cost_ns(p, dst, mv->from[p]);
+		ns = fault ? km_fault_move_ns(p, dst, mv->from[p])
+			   : cuemu_copy_cost_ns(p, dst, mv->from[p]);
+		*(fault ? &st->fault_ns : &st->migration_ns) += ns;
+		cost += ns;
 		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
 				(unsigned long long)st->a->id,
 				cuemu_proc_str(p, a, sizeof a),
@@ -201,8 +203,12 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 	cuemu_mem_uncharge(dev, e - s);
 	mg_count(st, dev, CUEMU_CTR_EVICTIONS, 1);
 	mg_count(st, dev, CUEMU_CTR_EVICTED_BYTES, e - s);
-	if (!dup)
-		*cost += cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, e - s);
+	if (!dup) {
+		uint64_t ns = cuemu_copy_cost_ns(dev, CUEMU_PROC_HOST, e - s);
+
+		st->migration_ns += ns;
+		*cost += ns;
+	}
 	view_apply(st, s, e);
 	cuemu_event_log("evict", "alloc=%llu gpu%d [0x%lx,0x%lx) bytes=%lu",
 			(unsigned long long)st->a->id, dev,

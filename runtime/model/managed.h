@@ -93,6 +93,10 @@ struct mstate {
 	struct cuemu_alloc *a;
 	struct mranges ranges;
 	uint64_t ctr[CUEMU_CTR__COUNT];   /* this allocation's counters */
+	/* The model time its moves cost, in ns: fault_ns what faults took
+	 * (their migrations, remote service), migration_ns what prefetches
+	 * and evictions took. */
+	uint64_t fault_ns, migration_ns;
 	bool bound;                       /* some of it was ever mbind()ed */
 	unsigned attach;          /* CU_MEM_ATTACH_*: allocation, then attach.c */
 	uint64_t attach_stream;   /* the stream's id (uid) for SINGLE, or 0 */

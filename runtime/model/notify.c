@@ -189,6 +189,23 @@ uint64_t cuemu_proc_counter_get(enum cuemu_counter c)
 	return __atomic_load_n(&proc_counters[c], __ATOMIC_RELAXED);
 }
 
+/* The time sink. Global: the process has one publisher; set once at
+ * init, read by every finished stream operation. */
+static void (*time_sink)(void);
+
+void cuemu_on_time(void (*sink)(void))
+{
+	__atomic_store_n(&time_sink, sink, __ATOMIC_RELEASE);
+}
+
+void cuemu_time_moved(void)
+{
+	void (*sink)(void) = __atomic_load_n(&time_sink, __ATOMIC_ACQUIRE);
+
+	if (sink)
+		sink();
+}
+
 void cuemu_on_change(void (*sink)(const uint64_t *ids, size_t n))
 {
 	__atomic_store_n(&change_sink, sink, __ATOMIC_RELEASE);

@@ -143,6 +143,13 @@ static uint64_t host_ns;
 
 /* The stream whose worker the calling thread is (NULL on other threads). */
 static __thread CUstream self_worker;
+/* The stream whose operation the calling thread runs now, inline or on
+ * the worker: what the model time of an event it emits is read from. */
+static __thread CUstream running_op;
+/* The furthest any stream's clock has reached in this process, destroyed
+ * streams' included (processes/<pid>/model_time). Atomic; global for the
+ * same reason as host_ns. */
+static uint64_t furthest_ns;
 
 /* The calling thread's per-thread default stream, one per device. */
 static __thread CUstream per_thread[CUEMU_MAX_DEVICES];
@@ -494,15 +501,19 @@ static void run_op(CUstream s, struct op *op)
 	 * fence orders the flag before anything fn writes (its free). */
 	__atomic_store_n(&op->started, true, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	running_op = s;
 	if (op->fn)
 		op->fn(s, op->arg);
+	running_op = NULL;
 	after = atomic_get(&s->clock);
+	atomic_max(&furthest_ns, after);
 	pthread_mutex_lock(&s->lock);
 	s->ends[op->seq % END_RING].seq = op->seq;
 	s->ends[op->seq % END_RING].ns = after;
 	__atomic_store_n(&s->done_seq, op->seq, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&s->lock);
 	wake_waiters();
+	cuemu_time_moved();
 	if (time_scale() > 0 && after > before)
 		sleep_ns((uint64_t)((double)(after - before) * time_scale()));
 }
@@ -1189,4 +1200,68 @@ uint64_t cuemu_st_uid(CUstream s)
 void cuemu_st_host_saw_ns(uint64_t ns)
 {
 	atomic_max(&host_ns, ns);
+}
+
+/* ---------------------------------------------------------------- views */
+
+static const char *kind_word(enum stream_kind k)
+{
+	return k == KIND_USER ? "user" : k == KIND_LEGACY ? "legacy"
+			      : "per_thread";
+}
+
+size_t cuemu_streams_each(void (*fn)(const struct cuemu_stream_info *i,
+				     void *arg), void *arg)
+{
+	struct cuemu_stream_info i;
+	size_t n = 0;
+	CUstream s;
+
+	pthread_rwlock_rdlock(&reg_lock);
+	RB_FOREACH(s, uid_tree, &by_uid) {
+		i = (struct cuemu_stream_info){
+			.uid = s->uid, .dev = s->dev, .kind = kind_word(s->kind),
+			.clock_ns = atomic_get(&s->clock),
+			.queued = atomic_get(&s->enq_seq),
+			.completed = atomic_get(&s->done_seq),
+		};
+		fn(&i, arg);
+		n++;
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	return n;
+}
+
+uint64_t cuemu_model_time(void)
+{
+	uint64_t f = atomic_get(&furthest_ns), h = atomic_get(&host_ns);
+
+	return f > h ? f : h;
+}
+
+uint64_t cuemu_model_now(void)
+{
+	CUstream s = running_op;
+
+	return s ? atomic_get(&s->clock) : atomic_get(&host_ns);
+}
+
+/* An operation that only takes time: a kernel's computation. */
+static void sleep_op(CUstream s, void *arg)
+{
+	cuemu_stream_advance(s, *(uint64_t *)arg);
+	free(arg);
+}
+
+CUresult cuemu_stream_sleep(CUstream s, uint64_t ns)
+{
+	uint64_t *arg = malloc(sizeof *arg);
+	CUresult r;
+
+	if (!arg)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream sleep");
+	*arg = ns;
+	if ((r = cuemu_stream_enqueue(s, sleep_op, arg)) != CUDA_SUCCESS)
+		free(arg);
+	return r;
 }

@@ -20,6 +20,9 @@ unsigned int cuemu_stream_flags(CUstream s);
 /* A user stream's context; NULL for the implicit (legacy, per-thread)
  * streams, which belong to whatever context is current. */
 CUcontext cuemu_stream_ctx(CUstream s);
+/* Enqueues on s an operation that takes ns of model time and does
+ * nothing else (cuemuStreamSleep). */
+CUresult cuemu_stream_sleep(CUstream s, uint64_t ns);
 /* Every operation enqueued on s has finished. */
 bool cuemu_stream_idle(CUstream s);
 

@@ -113,6 +113,9 @@ void cuemu_managed_json(struct cuemu_alloc *a, json_t *obj)
 	for (c = 0; c < CUEMU_CTR__COUNT; c++)
 		json_object_set_new(ctr, cuemu_counter_names[c],
 				    cuemu_json_u64(st->ctr[c]));
+	json_object_set_new(ctr, "fault_ns", cuemu_json_u64(st->fault_ns));
+	json_object_set_new(ctr, "migration_ns",
+			    cuemu_json_u64(st->migration_ns));
 	json_object_set_new(obj, "counters", ctr);
 	json_object_set_new(obj, "range_count",
 			    json_integer((json_int_t)st->ranges.n));

@@ -26,6 +26,7 @@
 struct event_line {
 	uint64_t seq;
 	struct timespec when;
+	uint64_t model_ns;    /* the model time it happened at */
 	char type[CUEMU_EVENT_TYPE];
 	char text[CUEMU_EVENT_LINE];
 };
@@ -57,11 +58,14 @@ static void keep(const char *type, const char *text)
 	struct event_line *l;
 	struct timespec now;
 
+	uint64_t model = cuemu_model_now();
+
 	clock_gettime(CLOCK_REALTIME_COARSE, &now);
 	pthread_mutex_lock(&elog.lock);
 	l = &elog.ring[++elog.last_seq % CUEMU_EVENT_RING];
 	l->seq = elog.last_seq;
 	l->when = now;
+	l->model_ns = model;
 	copy_in(l->type, type, sizeof l->type);
 	copy_in(l->text, text, sizeof l->text);
 	pthread_mutex_unlock(&elog.lock);
@@ -73,14 +77,21 @@ __attribute__((constructor)) static void events_subscribe(void)
 	cuemu_on_event(keep);
 }
 
-/* "<seconds>.<ms> <type> <text>", cut at CUEMU_EVENT_LINE as it always was. */
+/* "<seconds>.<ms> <type> <text>", cut at CUEMU_EVENT_LINE as it always
+ * was, then " model_ns=<ns>": the model time beside the wall time, last,
+ * so that the words before it keep their places. */
 static json_t *line_json(const struct event_line *l)
 {
-	char text[CUEMU_EVENT_LINE];
+	char text[CUEMU_EVENT_LINE + 32];
+	int n;
 
-	snprintf(text, sizeof text, "%lld.%03ld %s %s",
-		 (long long)l->when.tv_sec, l->when.tv_nsec / 1000000, l->type,
-		 l->text);
+	n = snprintf(text, CUEMU_EVENT_LINE, "%lld.%03ld %s %s",
+		     (long long)l->when.tv_sec, l->when.tv_nsec / 1000000,
+		     l->type, l->text);
+	if (n < 0 || n >= CUEMU_EVENT_LINE)
+		n = n < 0 ? 0 : CUEMU_EVENT_LINE - 1;
+	snprintf(text + n, sizeof text - (size_t)n, " model_ns=%llu",
+		 (unsigned long long)l->model_ns);
 	return json_pack("{s:I,s:s}", "seq", (json_int_t)l->seq, "line", text);
 }
 

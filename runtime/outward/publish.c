@@ -23,6 +23,9 @@
 #include "outward/pubseg.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,19 +75,105 @@ static void read_cmdline(char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* ---------------------------------------------------------------- model time
+ * A stream's clock and counts move with every operation it finishes,
+ * mostly without the process lock, so they are not named as changed
+ * objects: a finished operation marks the process record stale and wakes
+ * the clock publisher, a thread that renders it at most every
+ * CLOCK_PERIOD_NS, so that a burst of operations costs one render. */
+#define CLOCK_PERIOD_NS 10000000L
+
+static void stream_json(const struct cuemu_stream_info *i, void *arg)
+{
+	char key[24], dev[16];
+
+	snprintf(key, sizeof key, "%llu", (unsigned long long)i->uid);
+	/* "operations" is an object, so that the stream is a directory of
+	 * /cu (cufs/tree.c) and its counts one file. */
+	json_object_set_new(arg, key, json_pack("{s:I,s:s,s:s,s:o,s:{s:o,s:o}}",
+		"id", (json_int_t)i->uid,
+		"device", cuemu_proc_str(i->dev, dev, sizeof dev),
+		"kind", i->kind, "clock_ns", cuemu_json_u64(i->clock_ns),
+		"operations", "queued", cuemu_json_u64(i->queued),
+		"completed", cuemu_json_u64(i->completed)));
+}
+
+/* The clock publisher's state. Global with pub: one per process. stale
+ * is atomic; the rest is guarded by lock. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int stale;
+	bool started;
+} clk = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
+
+static void *clock_publisher(void *arg)
+{
+	struct timespec period = { 0, CLOCK_PERIOD_NS };
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&clk.lock);
+		while (!__atomic_load_n(&clk.stale, __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&clk.cond, &clk.lock);
+		pthread_mutex_unlock(&clk.lock);
+		nanosleep(&period, NULL);
+		__atomic_store_n(&clk.stale, 0, __ATOMIC_RELEASE);
+		cuemu_lock();
+		cuemu_obj_changed(0);
+		cuemu_unlock();
+	}
+	return NULL;
+}
+
+/* The time sink (model/notify.c): only the first operation after a
+ * render wakes the publisher. */
+static void clock_moved(void)
+{
+	if (__atomic_exchange_n(&clk.stale, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_lock(&clk.lock);
+	pthread_cond_signal(&clk.cond);
+	pthread_mutex_unlock(&clk.lock);
+}
+
+static void clock_publisher_start(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* The application's signals are for its own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	clk.started = pthread_create(&t, &attr, clock_publisher, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (clk.started)
+		cuemu_on_time(clock_moved);
+	else
+		cuemu_debug("publish: no clock publisher: streams show the "
+			    "time of the last other change");
+}
+
 json_t *cuemu_process_json(void)
 {
-	json_t *ctr = json_object();
+	json_t *ctr = json_object(), *streams = json_object();
 
 	if (!pub.cmdline[0])
 		read_cmdline(pub.cmdline, sizeof pub.cmdline);
 	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
 		json_object_set_new(ctr, cuemu_counter_names[c], cuemu_json_u64(
 			cuemu_proc_counter_get((enum cuemu_counter)c)));
-	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o}",
+	cuemu_streams_each(stream_json, streams);
+	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o,s:o,s:o}",
 			 "pid", (int)getpid(), "uid", (int)getuid(),
 			 "cmdline", pub.cmdline, "machine", cuemu_machine_id(),
-			 "counters", ctr, "last_error", cuemu_last_error_json());
+			 "counters", ctr, "last_error", cuemu_last_error_json(),
+			 "model_time", cuemu_json_u64(cuemu_model_time()),
+			 "streams", streams);
 }
 
 /* ---------------------------------------------------------------- records */
@@ -162,6 +251,26 @@ static void publish_changed(const uint64_t *ids, size_t n)
 
 /* ---------------------------------------------------------------- life */
 
+/* CUEMU_REPORT=FILE: the process record, as processes/<pid>/ shows it
+ * last, written to FILE when the process exits (cufs-experiment reads
+ * it: the process is gone from /cu by then), whether or not it
+ * publishes. Best effort: a file that cannot be written is said on
+ * stderr. Global: the process that asked (not a forked child). */
+static pid_t report_owner;
+
+static void write_report(void)
+{
+	const char *path = getenv("CUEMU_REPORT");
+	json_t *v;
+
+	if (report_owner != getpid() || !path || !*path)
+		return;
+	if (!(v = cuemu_process_json()) ||
+	    json_dump_file(v, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
+		fprintf(stderr, "libcuemu: CUEMU_REPORT %s not written\n", path);
+	json_decref(v);
+}
+
 static void publish_exit(void)
 {
 	if (pub.owner == getpid())
@@ -174,6 +283,10 @@ static void publish_at_init(void)
 	char path[256];
 	int rc = -ENAMETOOLONG;
 
+	if (getenv("CUEMU_REPORT")) {
+		report_owner = getpid();
+		atexit(write_report);
+	}
 	if (env && !strcmp(env, "0"))
 		return;
 	/* Segments of processes that died without unlinking theirs. */
@@ -186,6 +299,7 @@ static void publish_at_init(void)
 	pub.owner = getpid();
 	atexit(publish_exit);
 	cuemu_on_change(publish_changed);
+	clock_publisher_start();
 	cuemu_lock();
 	cuemu_obj_changed(0);
 	cuemu_unlock();

@@ -1,15 +1,19 @@
 # helpers.bash - what the end-to-end tests share: where the binaries are, a
 # private machine and run dir, cufs mounted in the foreground, workloads
 # driven through a fifo, and a teardown that leaves nothing behind even when
-# a test fails.
+# a test fails. Mounting, waiting and the residency assertions are the
+# users' library's (share/bats/cufs.bash, cufs-bats(7)), as installed.
 
 _lib=${BATS_LIB_PATH:-/usr/lib/bats}
 load "$_lib/bats-support/load"
 load "$_lib/bats-assert/load"
 
 : "${top_builddir:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 CUFS=$top_builddir/cufs/cufs
 WORKLOAD=$top_builddir/examples/workload
+export CUFS_BIN=$CUFS CUEMU_RUN_BIN=$top_builddir/tools/cuemu-run/cuemu-run
+load "$top_srcdir/share/bats/cufs.bash"
 
 # Everything of one test file lives under $WORK; the pids of what it
 # started are files there, so teardown finds them whatever the tests did.
@@ -21,6 +25,7 @@ cufs_env() {
 	export WORK MNT=$WORK/cu
 	export CUEMU_RUNDIR=$WORK/run
 	export CUEMU_MACHINE=${CUEMU_MACHINE:-cufs-bats}-$$-$RANDOM
+	export CUFS_WORK=$WORK CUFS_MNT=$MNT
 	mkdir -p "$MNT" "$CUEMU_RUNDIR"
 }
 
@@ -35,27 +40,13 @@ wait_for() {
 }
 
 mounted() {
-	[ -d "$MNT/devices" ]
+	cufs_mounted "$MNT"
 }
 
-# start_cufs [ARG...]: cufs -f on $MNT, with ARGs before the mount point.
-# A shell starts a background command with SIGINT ignored, and libfuse
-# leaves an ignored signal alone; cufs gets SIGINT's default back here, as
-# it has when started from a terminal.
+# start_cufs [ARG...]: cufs -f on $MNT, with ARGs before the mount point
+# (cufs_mount: its pid in $WORK/cufs.pid, its output in $WORK/cufs.log).
 start_cufs() {
-	# fd 3 is bats's: a background child holding it would stall bats.
-	local opts=()
-	# Other users' view needs allow_other, which a user may ask for only
-	# when /etc/fuse.conf says user_allow_other; root always may.
-	if [ "$(id -u)" = 0 ] || grep -qs '^user_allow_other' /etc/fuse.conf; then
-		opts=(-o allow_other)
-	fi
-	# In a subshell: not a job of the test's shell, so killing it is quiet.
-	(python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "${opts[@]}" "$@" "$MNT" \
-		>>"$WORK/cufs.log" 2>&1 3>&- &
-	 echo $! >"$WORK/cufs.pid")
+	cufs_mount "$MNT" "$@" || return 1
 	# The machine it shows, for start_workload.
 	local m=$CUEMU_MACHINE a prev=
 	for a in "$@"; do
@@ -63,15 +54,10 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CUFS" -f "${opts[@]}" "$@" "$MNT" \
 		prev=$a
 	done
 	echo "$m" >"$WORK/cufs.machine"
-	wait_for mounted || { cat "$WORK/cufs.log" >&2; return 1; }
 }
 
 stop_cufs() {
-	fusermount3 -u "$MNT" 2>/dev/null || fusermount3 -u -z "$MNT" 2>/dev/null || true
-	if [ -f "$WORK/cufs.pid" ]; then
-		kill "$(cat "$WORK/cufs.pid")" 2>/dev/null || true
-		rm -f "$WORK/cufs.pid"
-	fi
+	cufs_unmount "$MNT"
 }
 
 # start_workload NAME: runs examples/workload with $WORK/NAME.{fifo,out,ids}

@@ -98,9 +98,12 @@ teardown_file() {
 	assert_success
 	run grep -E "^cufs_allocation_migrated_bytes_total\\{id=\"$A_managed\",.*direction=\"htod\"\\} [0-9]+$" "$WORK/cufs.prom"
 	assert_success
-	# Every sample line is name{labels} value, or name value.
-	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+(\{[^}]*\})? [0-9]+)$' "$WORK/cufs.prom"
+	# Every sample line is name{labels} value, or name value; a model time
+	# is seconds, with a fraction.
+	run grep -vE '^(# (HELP|TYPE) .*|[a-z_]+(\{[^}]*\})? [0-9]+(\.[0-9]+)?)$' "$WORK/cufs.prom"
 	assert_failure
+	run grep -E "^cufs_allocation_fault_seconds_total\{id=\"$A_managed\",.*\} [0-9]+\.[0-9]{9}$" "$WORK/cufs.prom"
+	assert_success
 }
 
 @test "cufs-demo: mounts, runs the workload, shows it, and leaves nothing behind" {

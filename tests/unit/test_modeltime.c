@@ -1,0 +1,148 @@
+/*
+ * test_modeltime.c - model time as a program and the tools see it:
+ * cuemuStreamSleep advances its stream's clock by what it asks, in stream
+ * order, and refuses what the other stream entries refuse; the words /cu
+ * takes parse through cuemuParseLocation and cuemuParseSize; and
+ * CUEMU_REPORT leaves the process's last record (model time, streams,
+ * counters) in a file at exit.
+ */
+#include <fcntl.h>
+#include <jansson.h>
+
+#include "cuemu.h"
+#include "tap.h"
+#include "spawn.h"
+
+#define MS 1000000ULL
+
+static CUcontext ctx;
+
+static void test_sleep(void)
+{
+	unsigned long long t0 = 0, t1 = 0, t2 = 0;
+	CUstream s, gone;
+
+	is_res(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS,
+	       "a stream");
+	is_res(cuemuStreamGetTime(s, &t0), CUDA_SUCCESS, "its clock");
+	is_res(cuemuStreamSleep(s, 3 * MS), CUDA_SUCCESS,
+	       "cuemuStreamSleep 3 ms");
+	is_res(cuemuStreamSleep(s, 0), CUDA_SUCCESS, "0 ns is an operation too");
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "synchronized");
+	is_res(cuemuStreamGetTime(s, &t1), CUDA_SUCCESS, "its clock again");
+	is_int(t1 - t0, 3 * MS, "the clock moved by exactly what was slept");
+	/* Stream order: a second sleep starts where the first ended. */
+	is_res(cuemuStreamSleep(s, 2 * MS), CUDA_SUCCESS, "2 ms more");
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "synchronized");
+	cuemuStreamGetTime(s, &t2);
+	is_int(t2 - t1, 2 * MS, "sleeps add up in stream order");
+
+	is_res(cuStreamCreate(&gone, 0), CUDA_SUCCESS, "a second stream");
+	is_res(cuStreamDestroy(gone), CUDA_SUCCESS, "destroyed");
+	is_res(cuemuStreamSleep(gone, MS), CUDA_ERROR_INVALID_HANDLE,
+	       "a destroyed stream: INVALID_HANDLE");
+	is_res(cuemuStreamSleep(NULL, MS), CUDA_SUCCESS,
+	       "the legacy stream (NULL)");
+	is_res(cuCtxSynchronize(), CUDA_SUCCESS, "context synchronized");
+	is_res(cuStreamDestroy(s), CUDA_SUCCESS, "stream destroyed");
+}
+
+static void test_words(void)
+{
+	unsigned long long b = 1;
+	CUmemLocation loc = { 0 };
+
+	is_int(cuemuParseSize("64M", &b), 0, "64M is a size");
+	is_int(b, 64ULL << 20, "of 64 MiB");
+	is_int(cuemuParseSize("0x1000", &b), 0, "0x1000 is a size");
+	is_int(b, 4096, "of 4096 bytes");
+	is_int(cuemuParseSize("2GiB", &b), 0, "2GiB is a size");
+	is_int(b, 2ULL << 30, "of 2 GiB");
+	b = 7;
+	is_int(cuemuParseSize("64X", &b), -1, "64X is not");
+	is_int(b, 7, "and leaves the result alone");
+	is_int(cuemuParseSize("", &b), -1, "nor is nothing");
+	is_int(cuemuParseSize(NULL, &b), -1, "NULL is refused");
+	is_int(cuemuParseSize("1", NULL), -1, "so is no result");
+
+	is_int(cuemuParseLocation("gpu1", &loc), 0, "gpu1 is a location");
+	ok(loc.type == CU_MEM_LOCATION_TYPE_DEVICE && loc.id == 1,
+	   "device 1");
+	is_int(cuemuParseLocation("cpu", &loc), 0, "cpu is a location");
+	ok(loc.type == CU_MEM_LOCATION_TYPE_HOST, "the host");
+	is_int(cuemuParseLocation("none", &loc), 0, "none is a word too");
+	ok(loc.type == CU_MEM_LOCATION_TYPE_INVALID, "of no location");
+	is_int(cuemuParseLocation("gpux", &loc), -1, "gpux is not");
+	is_int(cuemuParseLocation(NULL, &loc), -1, "NULL is refused");
+}
+
+/* The child: sleeps 5 ms on a stream of its own and exits with it alive. */
+static int child_report(void)
+{
+	CUstream s;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx) || cuStreamCreate(&s, 0) ||
+	    cuemuStreamSleep(s, 5 * MS) || cuStreamSynchronize(s))
+		return 1;
+	return 0;
+}
+
+static void test_report(void)
+{
+	char path[256], env[300];
+	char *envs[] = { env, NULL };
+	json_t *r, *streams, *v;
+	const char *k;
+	int user = 0;
+
+	snprintf(path, sizeof path, "%s/report.json",
+		 getenv("CUEMU_RUNDIR") ? getenv("CUEMU_RUNDIR") : "/tmp");
+	snprintf(env, sizeof env, "CUEMU_REPORT=%s", path);
+	unlink(path);
+	is_int(run_self("report", envs, NULL, NULL, 20), 0,
+	       "a process with CUEMU_REPORT ran");
+	r = json_load_file(path, 0, NULL);
+	ok(json_is_object(r), "and left its record in the file");
+	is_int(json_integer_value(json_object_get(r, "model_time")), 5 * MS,
+	       "model_time: the furthest clock, 5 ms");
+	ok(json_is_object(json_object_get(r, "counters")), "its counters");
+	streams = json_object_get(r, "streams");
+	json_object_foreach(streams, k, v) {
+		if (strcmp(json_string_value(json_object_get(v, "kind")), "user"))
+			continue;
+		user++;
+		is_int(json_integer_value(json_object_get(v, "clock_ns")), 5 * MS,
+		       "its stream's clock");
+		ok(!strcmp(json_string_value(json_object_get(v, "device")),
+			   "gpu0"), "on gpu0");
+		is_int(json_integer_value(json_object_get(
+			json_object_get(v, "operations"), "completed")), 1,
+		       "one operation completed");
+		is_int(json_integer_value(json_object_get(v, "id")),
+		       strtoll(k, NULL, 10), "named by its id");
+	}
+	is_int(user, 1, "one user stream");
+	json_decref(r);
+	unlink(path);
+
+	snprintf(env, sizeof env, "CUEMU_REPORT=/nonexistent-dir/r.json");
+	is_int(run_self("report", envs, NULL, "/dev/null", 20), 0,
+	       "a report that cannot be written does not fail the process");
+}
+
+int main(int argc, char **argv)
+{
+	const char *role = child_role(argc, argv);
+
+	if (role)
+		return !strcmp(role, "report") ? child_report() : 2;
+	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
+	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "context");
+	is_res(cuCtxSetCurrent(ctx), CUDA_SUCCESS, "current");
+	test_sleep();
+	test_words();
+	test_report();
+	cuDevicePrimaryCtxRelease(0);
+	return done_testing();
+}
