@@ -20,7 +20,7 @@
  * cuDriverGetVersion answers too. */
 #define NVML_CUEMU_DRIVER "580.159.04"
 #define NVML_CUEMU_CUDA 13000
-#define NVML_CUEMU_MAX_DEVICES 16
+#define NVML_CUEMU_MAX_DEVICES 128
 
 /* The library's state is process-wide, as the vendor's is: one count of
  * nvmlInit calls not yet matched by nvmlShutdown. */

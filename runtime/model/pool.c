@@ -908,7 +908,7 @@ CUresult cuemu_pool_create(const CUmemPoolProps *props, CUmemoryPool *out)
 
 void cuemu_pool_destroy(CUmemoryPool p)
 {
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+	for (int d = 0; d < cuemu_device_count(); d++)
 		if (current_pool[d] == p)
 			current_pool[d] = NULL;
 	LIST_REMOVE(p, node);

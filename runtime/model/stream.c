@@ -994,7 +994,7 @@ static CUresult legacy_stream(int dev, CUstream *out)
 /* At thread exit, the thread's per-thread streams finish and go. */
 static void per_thread_exit(void *unused)
 {
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
+	for (int d = 0; d < cuemu_device_count(); d++) {
 		if (per_thread[d])
 			stream_destroy(per_thread[d]);
 		per_thread[d] = NULL;

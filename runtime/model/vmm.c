@@ -179,7 +179,7 @@ static uint8_t most_access(const struct mapping *m)
 {
 	uint8_t most = 0;
 
-	for (int i = 0; i < CUEMU_NPROC; i++)
+	for (int i = 0; i < CUEMU_NPROC; i = cuemu_proc_next(i))
 		most |= m->access[i];
 	return most;
 }

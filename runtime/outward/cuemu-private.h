@@ -16,7 +16,7 @@ extern "C" {
 /* The machine named by CUEMU_MACHINE (attached read-write, created from
  * CUEMU_TOPOLOGY or the default if no process made it yet) as malloc'd
  * JSON text:
- *   {"name":..., "devices":[{"index","name","uuid","total_memory",
+ *   {"name":..., "devices":[{"index","name","uuid","pci_bus_id","total_memory",
  *     "used_memory","free_memory","numa_node","peers":[...],
  *     "links":{"gpu1":{"kind","gbps","latency_ns"},...},"counters":{...}}],
  *    "cpu":{"numa_nodes":N,"node0":{"memory":{"total_memory",
@@ -28,6 +28,10 @@ char *cuemuMachineJson(void);
  * {"error":"..."} for a device that does not exist or a machine that
  * cannot be attached. The caller frees it. */
 char *cuemuDeviceJson(int index);
+/* The machine without its parts: {"name", "machine", "memory_model",
+ * "device_count"}, or {"error":...}: what a listing of devices/ needs,
+ * at no cost per device. The caller frees it. */
+char *cuemuMachineSummaryJson(void);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 

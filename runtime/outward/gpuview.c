@@ -8,7 +8,6 @@
  * No state of its own, no locks beyond the model's (the process table's).
  */
 #include "model/internal.h"
-#include "model/context.h"
 #include "outward/cuemu-private.h"
 
 #include <stdio.h>
@@ -22,51 +21,48 @@ int cuemuGpuAttach(const char **why)
 	return -1;
 }
 
+/* NVML numbers the machine's GPUs by machine index, as the real library
+ * ignores CUDA_VISIBLE_DEVICES. */
 int cuemuGpuCount(void)
 {
-	return cuemu_device_count();
+	return cuemu_machine_gpu_count();
 }
 
 int cuemuGpuInfo(int dev, struct cuemuGpu *out)
 {
-	const struct cuemu_device_info *info = cuemu_device(dev);
-	uint64_t used;
+	const struct cuemu_device_info *info = cuemu_machine_gpu(dev);
 
 	if (!info)
 		return -1;
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "%s", info->name);
 	memcpy(out->uuid, info->uuid, sizeof out->uuid);
-	cuemu_device_pci(dev, &out->domain, &out->bus, &out->slot);
+	cuemu_device_pci(info, &out->domain, &out->bus, &out->slot);
 	out->pci_id = (unsigned int)
 		info->attrs[CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID];
 	out->pci_subsys = (unsigned int)
 		info->attrs[CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID];
 	out->total = info->total;
-	used = cuemu_mem_used(dev);
-	out->used = used;
+	out->used = cuemu_machine_gpu_used(dev);
 	out->numa_node = info->numa_node;
 	return 0;
 }
 
 int cuemuGpuByBusId(const char *busid)
 {
-	return cuemu_device_by_bus_id(busid);
+	return cuemu_machine_gpu_by_bus_id(busid);
 }
 
+/* The link cuDeviceCanAccessPeer answers from (cuemu_peer_link). */
 int cuemuGpuLink(int a, int b)
 {
-	const struct cuemu_link *l;
-
-	if (a == b || !(l = cuemu_link(a, b)))
-		return 0;
-	return cuemu_peer_link(a, b) ? l->kind : 0;
+	return cuemu_machine_gpu_link(a, b);
 }
 
 /* Link i of dev is its i-th NVLink peer by index. */
 int cuemuGpuNvlinkPeer(int dev, int link)
 {
-	for (int p = 0; p < cuemu_device_count() && link >= 0; p++)
+	for (int p = 0; p < cuemu_machine_gpu_count() && link >= 0; p++)
 		if (cuemuGpuLink(dev, p) == CUEMU_GPU_NVLINK && link-- == 0)
 			return p;
 	return -1;
@@ -83,19 +79,13 @@ int cuemuGpuNvlinkCount(int dev)
 
 int cuemuGpuProcesses(int dev, struct cuemuGpuProc *out, int max)
 {
-	struct cuemu_proc_use rows[CUEMU_MAX_PROCS];
-	int n = cuemu_machine_procs(rows, CUEMU_MAX_PROCS), k = 0;
+	int pids[CUEMU_MAX_PROCS];
+	uint64_t used[CUEMU_MAX_PROCS];
+	int n = cuemu_machine_gpu_procs(dev, pids, used, CUEMU_MAX_PROCS);
 
-	if (n > CUEMU_MAX_PROCS)
-		n = CUEMU_MAX_PROCS;
-	for (int i = 0; i < n; i++) {
-		if (!rows[i].used[dev])
-			continue;
-		if (k < max) {
-			out[k].pid = rows[i].pid;
-			out[k].used = rows[i].used[dev];
-		}
-		k++;
+	for (int i = 0; i < n && i < CUEMU_MAX_PROCS && i < max; i++) {
+		out[i].pid = pids[i];
+		out[i].used = used[i];
 	}
-	return k;
+	return n;
 }

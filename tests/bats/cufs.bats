@@ -39,7 +39,7 @@ teardown_file() {
 
 @test "devices: four GPUs and the CPU, each with its files" {
 	run ls "$MNT/devices"
-	assert_output "$(printf 'cpu\ngpu0\ngpu1\ngpu2\ngpu3')"
+	assert_output "$(printf 'cpu\ngpu0\ngpu1\ngpu2\ngpu3\nmemory_model')"
 	for f in name total_memory used_memory free_memory numa_node peers \
 		counters json; do
 		[ -f "$MNT/devices/gpu0/$f" ] || fail "no devices/gpu0/$f"
