@@ -8,7 +8,7 @@
  * libnvidia-ml-cuemu(3) lists them; a program that looks one up with
  * dlsym finds it and gets the answer a device without the feature gives.
  *
- * Keep it sorted.
+ * Keep it sorted. No state, no locks.
  */
 U(nvmlDeviceClearCpuAffinity)
 U(nvmlDeviceClearEccErrorCounts)
