@@ -1144,23 +1144,7 @@ void cuemu_mem_uncharge_part(int ordinal, uint64_t bytes, bool total,
 
 uint64_t cuemu_mem_used(int ordinal)
 {
-	/* Readers (cuMemGetInfo, /cu) should not see what a killed process
-	 * held; look for dead rows at most once a second. */
-	static time_t last_reclaim;
-	time_t now = time(NULL);
-	int dev = cuemu_machine_gpu_of(ordinal);
-	uint64_t used;
-
-	if (dev < 0)
-		return 0;
-	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
-		reclaim_if_lockable();
-	}
-	/* Never more than the device has, whatever was written there: the
-	 * callers subtract it from the total. */
-	used = sum_rows(dev);
-	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
+	return cuemu_machine_gpu_used(cuemu_machine_gpu_of(ordinal));
 }
 
 void cuemu_counter_add(int proc, enum cuemu_counter c, uint64_t n)
@@ -1193,4 +1177,131 @@ uint64_t cuemu_next_id(void)
 	if (!seg)
 		return __atomic_fetch_add(&local, 1, __ATOMIC_RELAXED);
 	return __atomic_fetch_add(&seg->next_id, 1, __ATOMIC_RELAXED);
+}
+
+/* ---------------------------------------------------------------- NVML
+ * The machine's own GPUs by machine index, whatever this process sees:
+ * what NVML answers (it ignores CUDA_VISIBLE_DEVICES, as the real one). */
+
+uint64_t cuemu_machine_gpu_used(int index)
+{
+	/* Readers (cuMemGetInfo, /cu, NVML) should not see what a killed
+	 * process held; look for dead rows at most once a second. */
+	static time_t last_reclaim;
+	time_t now = time(NULL);
+	uint64_t used;
+
+	if (!seg || index < 0 || index >= topo.ndev)
+		return 0;
+	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
+		reclaim_if_lockable();
+	}
+	/* Never more than the device has, whatever was written there: the
+	 * callers subtract it from the total. */
+	used = sum_rows(index);
+	return used < topo.dev[index].total ? used : topo.dev[index].total;
+}
+
+int cuemu_machine_gpu_procs(int index, int *pids, uint64_t *used, int max)
+{
+	int n = 0;
+
+	if (!seg || index < 0 || index >= topo.ndev)
+		return 0;
+	reclaim_if_lockable();
+	for (int i = 0; i < SEG_PROCS; i++) {
+		struct seg_proc r;
+		uint64_t u;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		if (!row_valid(i) || !proc_alive(&r))
+			continue;
+		if (!(u = __atomic_load_n(&row_used(i)[index], __ATOMIC_RELAXED)))
+			continue;
+		if (n < max) {
+			pids[n] = r.pid;
+			used[n] = u;
+		}
+		n++;
+	}
+	return n;
+}
+
+int cuemu_machine_gpu_link(int a, int b)
+{
+	if (!seg || a == b || a < 0 || b < 0 || a >= topo.ndev ||
+	    b >= topo.ndev)
+		return 0;
+	return cuemu_topo_link(&topo, a, b)->kind;
+}
+
+void cuemu_device_pci(const struct cuemu_device_info *d, int *domain,
+		      int *bus, int *slot)
+{
+	const int *a = d->attrs;
+
+	*domain = a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID];
+	*bus = a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID];
+	*slot = a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID];
+}
+
+/* Reads [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
+ * [bus]:[device].[function], all hex, as the driver accepts them. */
+static bool parse_bus_id(const char *s, int *domain, int *bus, int *slot)
+{
+	unsigned int d, b, v, f;
+	int end = -1;
+
+	if (sscanf(s, "%x:%x:%x.%x%n", &d, &b, &v, &f, &end) == 4 &&
+	    end > 0 && !s[end])
+		goto found;
+	end = -1;
+	if (sscanf(s, "%x:%x:%x%n", &d, &b, &v, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	end = -1;
+	d = 0;
+	if (sscanf(s, "%x:%x.%x%n", &b, &v, &f, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	return false;
+found:
+	if (d > 0xffff || b > 0xff || v > 0x1f)
+		return false;
+	*domain = (int)d;
+	*bus = (int)b;
+	*slot = (int)v;
+	return true;
+}
+
+/* The first of n devices, fetched by get, at the bus id s: its index, -1
+ * for none, -2 for text that is not a bus id. */
+static int by_bus_id(const char *s, int n,
+		     const struct cuemu_device_info *(*get)(int))
+{
+	int domain, bus, slot;
+
+	if (!parse_bus_id(s, &domain, &bus, &slot))
+		return -2;
+	for (int d = 0; d < n; d++) {
+		int dd, db, ds;
+
+		if (!get(d))
+			continue;
+		cuemu_device_pci(get(d), &dd, &db, &ds);
+		if (dd == domain && db == bus && ds == slot)
+			return d;
+	}
+	return -1;
+}
+
+int cuemu_device_by_bus_id(const char *s)
+{
+	return by_bus_id(s, cuemu_device_count(), cuemu_device);
+}
+
+int cuemu_machine_gpu_by_bus_id(const char *s)
+{
+	return by_bus_id(s, cuemu_machine_gpu_count(), cuemu_machine_gpu);
 }

@@ -20,7 +20,7 @@
 /* Version 4: 4096 rows, room for a thousand processes and more; a
  * device's use is the sum over the rows (and the orphaned count). */
 #define SEG_VERSION 4
-#define SEG_PROCS 4096
+#define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 
 struct seg_proc {
