@@ -339,11 +339,10 @@ static bool parse_u64(const char *s, uint64_t *out)
  * exist, EIO (and a word on stderr) for a machine that cannot be read. */
 json_t *cufs_machine_part(int part, int *err)
 {
-	char *s = part == INT_MIN ? cuemuMachineJson() : cuemuDeviceJson(part);
-	json_t *m = s ? json_loads(s, 0, NULL) : NULL;
+	json_t *m = part == INT_MIN ? cuemuMachineObject() :
+		    cuemuDeviceObject(part);
 	const char *why;
 
-	free(s);
 	*err = 0;
 	if (m && !(why = json_string_value(json_object_get(m, "error"))))
 		return m;

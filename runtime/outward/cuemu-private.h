@@ -28,6 +28,11 @@ char *cuemuMachineJson(void);
  * {"error":"..."} for a device that does not exist or a machine that
  * cannot be attached. The caller frees it. */
 char *cuemuDeviceJson(int index);
+/* The same two as jansson objects, for a caller in the same program that
+ * walks them (cufs): no text made only to be parsed again. NULL only when
+ * memory runs out. The caller takes the reference. */
+struct json_t *cuemuMachineObject(void);
+struct json_t *cuemuDeviceObject(int index);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 

@@ -1,7 +1,7 @@
 /*
  * machine.c - the machine as cufs shows it under /cu/devices: each device
  * with its memory, use, links and counters, and the host's NUMA nodes, as
- * JSON (cuemuMachineJson, cuemu-private.h). It reads the machine segment
+ * JSON (cuemuMachineObject, cuemuMachineJson, cuemu-private.h). It reads the machine segment
  * through the model; no state of its own, no locks.
  */
 #include "model/internal.h"
@@ -104,32 +104,40 @@ static char *text_of(json_t *o)
 	return s;
 }
 
-char *cuemuMachineJson(void)
+json_t *cuemuMachineObject(void)
 {
 	json_t *devs;
 
 	if (cuemu_machine_attach() < 0)
-		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+		return json_pack("{s:s}", "error", cuemu_errmsg());
 	devs = json_array();
 	for (int d = 0; d < cuemu_device_count(); d++)
 		json_array_append_new(devs, device_json(d));
-	return text_of(json_pack("{s:s,s:s,s:o,s:o}", "name",
-				 cuemu_machine_name(), "machine",
-				 cuemu_machine_id(), "devices", devs,
-				 "cpu", cpu_json()));
+	return json_pack("{s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
+			 "machine", cuemu_machine_id(), "devices", devs,
+			 "cpu", cpu_json());
 }
 
 /* One device's part alone: a read of devices/gpu0/total_memory pays for
  * gpu0, not for every device and the host's NUMA nodes (whose free memory
  * the kernel gives through sysfs, the costly part). */
-char *cuemuDeviceJson(int index)
+json_t *cuemuDeviceObject(int index)
 {
 	if (cuemu_machine_attach() < 0)
-		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+		return json_pack("{s:s}", "error", cuemu_errmsg());
 	if (index == -1)
-		return text_of(cpu_json());
+		return cpu_json();
 	if (index < 0 || index >= cuemu_device_count())
-		return text_of(json_pack("{s:s}", "error",
-					 CUEMU_NO_SUCH_DEVICE));
-	return text_of(device_json(index));
+		return json_pack("{s:s}", "error", CUEMU_NO_SUCH_DEVICE);
+	return device_json(index);
+}
+
+char *cuemuMachineJson(void)
+{
+	return text_of(cuemuMachineObject());
+}
+
+char *cuemuDeviceJson(int index)
+{
+	return text_of(cuemuDeviceObject(index));
 }
