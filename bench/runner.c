@@ -26,6 +26,7 @@ static const struct bench_row *const tables[] = {
 	bench_shape_rows,
 	bench_share_rows,
 	bench_uvm_rows,
+	bench_start_rows,
 };
 
 struct options {
@@ -168,6 +169,8 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	CUcontext ctx;
 
+	if (argc == 3 && !strcmp(argv[1], "--first-alloc"))
+		return bench_first_alloc_child(atoi(argv[2]));
 	if (parse(argc, argv, &o) < 0)
 		return 2;
 	/* A benchmark is not a process to inspect through /cu. */

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: cufs [-f] [-d] [-s] [-o OPTION[,OPTION...]] [--rundir DIR]\n"
-"            [--machine NAME] [[SOURCE] MOUNTPOINT]\n"
+"            [--machine NAME] [--topology NAME|FILE] [[SOURCE] MOUNTPOINT]\n"
 "\n"
 "Mounts the emulated machine and every libcuemu process on it at MOUNTPOINT\n"
 "(default /cu): devices, processes, allocations, pools, reservations,\n"
@@ -46,6 +46,10 @@ static void usage(FILE *f)
 "  --rundir DIR     where processes' control sockets are (default:\n"
 "                   $CUEMU_RUNDIR, else $XDG_RUNTIME_DIR/cuemu, else /run/cuemu)\n"
 "  --machine NAME   the machine segment (default: $CUEMU_MACHINE, else cuemu)\n"
+"  --topology NAME|FILE\n"
+"                   the machine to make when there is none: a shipped\n"
+"                   topology's name (gb200-nvl72, ...) or a file, as\n"
+"                   CUEMU_TOPOLOGY (cuemu-topology(5))\n"
 "  -h, --help       this text\n"
 "  -V, --version    the version\n");
 }
@@ -129,6 +133,15 @@ static int own_options(int *argc, char **argv)
 			printf("cufs %s (FUSE %s)\n", PACKAGE_VERSION,
 			       fuse_pkgversion());
 			return 1;
+		}
+		if (!strcmp(a, "--topology")) {
+			if (!v) {
+				fprintf(stderr, "cufs: %s needs a value\n", a);
+				return -1;
+			}
+			setenv("CUEMU_TOPOLOGY", v, 1);
+			i++;
+			continue;
 		}
 		if (!strcmp(a, "--rundir") || !strcmp(a, "--machine")) {
 			if (!v) {

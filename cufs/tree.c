@@ -335,11 +335,14 @@ static bool parse_u64(const char *s, uint64_t *out)
 
 
 /* The machine, or one part of it (part: a device index, -1 for the host,
- * INT_MIN for all). NULL with *err: ENOENT for a device that does not
- * exist, EIO (and a word on stderr) for a machine that cannot be read. */
+ * INT_MIN for all, INT_MIN + 1 for its summary without parts), as the
+ * objects libcuemu builds. NULL with *err: ENOENT for a device that does
+ * not exist, EIO (and a word on stderr) for a machine that cannot be
+ * read. */
 json_t *cufs_machine_part(int part, int *err)
 {
 	json_t *m = part == INT_MIN ? cuemuMachineObject() :
+		    part == INT_MIN + 1 ? cuemuMachineSummaryObject() :
 		    cuemuDeviceObject(part);
 	const char *why;
 
@@ -365,17 +368,29 @@ static int resolve_devices(char **comps, int n, struct node *out)
 	size_t i;
 
 	if (n == 0) {
-		if (!(m = cufs_machine_part(INT_MIN, &err)))
+		if (!(m = cufs_machine_part(INT_MIN + 1, &err)))
 			return -err;
-		devs = json_object_get(m, "devices");
+		devs = json_object_get(m, "device_count");
 		names = json_array();
-		for (i = 0; i < json_array_size(devs); i++) {
+		for (i = 0; json_is_integer(devs) &&
+			    i < (size_t)json_integer_value(devs); i++) {
 			snprintf(name, sizeof name, "gpu%zu", i);
 			json_array_append_new(names, json_string(name));
 		}
 		json_array_append_new(names, json_string("cpu"));
+		json_array_append_new(names, json_string("memory_model"));
 		json_decref(m);
 		return make_dir_node(out, names, getuid());
+	}
+	if (!strcmp(comps[0], "memory_model")) {
+		if (n > 1)
+			return -ENOTDIR;
+		if (!(m = cufs_machine_part(INT_MIN + 1, &err)))
+			return -err;
+		rc = make_file_node(out, cufs_render(json_object_get(m,
+				    "memory_model")), getuid());
+		json_decref(m);
+		return rc;
 	}
 	if (!strcmp(comps[0], "cpu"))
 		part = -1;

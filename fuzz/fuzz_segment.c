@@ -18,12 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/segment.h"
 #include "fuzz.h"
 
 static struct segment *tmpl;
+static size_t tmpl_size;  /* the valid segment's size, from its counts */
 static char name[128];
 
 /* A valid segment made by the code that makes them, kept as the base. */
@@ -31,6 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *m = getenv("CUEMU_MACHINE");
 	char shm[160];
+	struct stat st;
 	int fd;
 
 	snprintf(name, sizeof name, "%s-seg-%d", m && *m ? m : "cuemu-fuzz",
@@ -44,11 +47,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	cuemu_machine_detach();
-	tmpl = malloc(sizeof *tmpl);
 	snprintf(shm, sizeof shm, "/%s", name);
 	fd = shm_open(shm, O_RDONLY, 0);
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		tmpl_size = (size_t)st.st_size;
+	tmpl = tmpl_size >= sizeof *tmpl ? malloc(tmpl_size) : NULL;
 	if (fd < 0 || !tmpl ||
-	    pread(fd, tmpl, sizeof *tmpl, 0) != (ssize_t)sizeof *tmpl) {
+	    pread(fd, tmpl, tmpl_size, 0) != (ssize_t)tmpl_size) {
 		fprintf(stderr, "fuzz_segment: cannot read %s\n", shm);
 		exit(2);
 	}
@@ -84,22 +89,22 @@ static void use(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct segment *s = malloc(sizeof *s);
+	struct segment *s = malloc(tmpl_size);
 	char shm[160];
 	int fd;
 
 	if (!s)
 		return 0;
-	memcpy(s, tmpl, sizeof *s);
+	memcpy(s, tmpl, tmpl_size);
 	while (size >= 5) {
 		size_t off = (data[0] | data[1] << 8 | data[2] << 16 |
-			      (size_t)data[3] << 24) % sizeof *s;
+			      (size_t)data[3] << 24) % tmpl_size;
 		size_t len = data[4];
 
 		data += 5;
 		size -= 5;
 		len = len < size ? len : size;
-		len = len < sizeof *s - off ? len : sizeof *s - off;
+		len = len < tmpl_size - off ? len : tmpl_size - off;
 		memcpy((char *)s + off, data, len);
 		data += len;
 		size -= len;
@@ -111,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(shm, sizeof shm, "/%s", name);
 	fd = shm_open(shm, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd >= 0) {
-		if (pwrite(fd, s, sizeof *s, 0) == (ssize_t)sizeof *s &&
+		if (pwrite(fd, s, tmpl_size, 0) == (ssize_t)tmpl_size &&
 		    cuemu_machine_attach() == 0)
 			use();
 		cuemu_machine_detach();

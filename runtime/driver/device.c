@@ -223,7 +223,6 @@ static void pci_address(CUdevice dev, int *domain, int *bus, int *slot)
 
 CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 {
-	int domain, bus, slot;
 	CUresult r;
 
 	if (!pciBusId || len <= 0)
@@ -231,11 +230,9 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 				  pciBusId ? "length %d" : "NULL bus id", len);
 	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
 		return r;
-	pci_address(dev, &domain, &bus, &slot);
-	/* domain:bus:device.function, in hex; what does not fit in len is
-	 * cut, NUL-terminated, as the driver does. */
-	snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)domain,
-		 (unsigned)bus, (unsigned)slot);
+	/* What does not fit in len is cut, NUL-terminated, as the driver
+	 * does. */
+	cuemu_pci_str(cuemu_device(dev), pciBusId, (size_t)len);
 	return CUDA_SUCCESS;
 }
 

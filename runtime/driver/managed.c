@@ -33,6 +33,15 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 	return cuemu_zero_ptr(r, dptr);
 }
 
+/* An emulated kernel was launched on s with result r: under
+ * CUDA_LAUNCH_BLOCKING=1 the launch returns once it is done. */
+static CUresult launched(CUstream s, CUresult r)
+{
+	if (r == CUDA_SUCCESS && cuemu_launch_blocking())
+		return cuemu_stream_sync(s);
+	return r;
+}
+
 CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
 {
 	CUresult r = cuemu_check_init();
@@ -44,7 +53,7 @@ CUresult cuemuLaunchHostFunc(CUstream h, void (*fn)(void *), void *arg)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "fn is NULL");
 	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
 		return r;
-	return fault_launch(s, fn, arg);
+	return launched(s, fault_launch(s, fn, arg));
 }
 
 CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
@@ -60,5 +69,5 @@ CUresult cuemuAccess(CUstream h, CUdeviceptr p, size_t n, unsigned flags)
 				  "need a size and READ and/or WRITE");
 	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
 		return r;
-	return mg_access(s, p, n, flags & CUEMU_ACCESS_WRITE);
+	return launched(s, mg_access(s, p, n, flags & CUEMU_ACCESS_WRITE));
 }

@@ -763,7 +763,8 @@ static void fill(void *data, size_t size, CUmem_range_attribute attr,
 		break;
 	case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
 		/* GPUs in order, then the CPU; padded with CU_DEVICE_INVALID. */
-		for (p = 0; p < CUEMU_NPROC && i < n; p++)
+		for (p = cuemu_mask_next(g->accessed_by, 0); p >= 0 && i < n;
+		     p = cuemu_mask_next(g->accessed_by, p + 1))
 			if (g->accessed_by & ((cuemu_procmask)1 << p))
 				out[i++] = p == CUEMU_PROC_HOST ? CU_DEVICE_CPU : p;
 		for (; i < n; i++)

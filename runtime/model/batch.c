@@ -24,7 +24,7 @@ uint64_t km_cost(const struct km_tally *t, const struct km_rates *r)
 		    (double)km_batches(t->entries, r->batch_faults) *
 		    (double)r->batch_ns + (double)t->service_ns;
 
-	for (int p = 0; p < CUEMU_NPROC; p++)
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		if (t->bytes[p] && r->gbps[p] > 0)
 			ns += (double)t->bytes[p] / r->gbps[p];
 	return ns < 1.8e19 ? (uint64_t)ns : UINT64_MAX / 2;

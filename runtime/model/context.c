@@ -29,7 +29,7 @@ struct CUctx_st {
 	unsigned int flags;
 	bool alive;              /* atomic: created and not destroyed */
 	unsigned int refs;       /* primary: retain count (active while > 0) */
-	uint32_t peers;          /* atomic: devices this context may reach */
+	uint64_t peers[2];       /* atomic: devices this context may reach */
 	/* Settings of cuCtxSetLimit/SetCacheConfig/SetSharedMemConfig; a
 	 * limit whose bit in limits_set is clear reads as its default. Lock
 	 * held to change; reset with the context. */
@@ -128,6 +128,10 @@ CUresult cuemu_model_init(void)
 			       cuemu_errmsg());
 		goto out;
 	}
+	/* Which devices the process sees: refused, cuInit fails now and
+	 * at every later call, as the driver's. */
+	if ((r = cuemu_select_devices()) != CUDA_SUCCESS)
+		goto out;
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
 		primaries[d].dev = d;
 		cuemu_ctx_reset_settings(&primaries[d]);
@@ -208,7 +212,8 @@ CUcontext cuemu_ctx_new(int dev, unsigned int flags)
 		c->dev = dev;
 		c->flags = flags;
 		cuemu_ctx_reset_settings(c);
-		__atomic_store_n(&c->peers, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&c->peers[0], 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&c->peers[1], 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&c->alive, true, __ATOMIC_RELEASE);
 	}
 	return c;
@@ -316,20 +321,26 @@ bool cuemu_peer_link(int a, int b)
 
 bool cuemu_ctx_has_peer(CUcontext c, int dev)
 {
-	return __atomic_load_n(&c->peers, __ATOMIC_ACQUIRE) >> dev & 1;
+	if (dev < 0 || dev >= 128)
+		return false;
+	return __atomic_load_n(&c->peers[dev / 64], __ATOMIC_ACQUIRE) >>
+	       (dev % 64) & 1;
 }
 
 void cuemu_ctx_set_peer(CUcontext c, int dev, bool on)
 {
 	if (on)
-		__atomic_or_fetch(&c->peers, 1u << dev, __ATOMIC_RELEASE);
+		__atomic_or_fetch(&c->peers[dev / 64], 1ULL << (dev % 64),
+				  __ATOMIC_RELEASE);
 	else
-		__atomic_and_fetch(&c->peers, ~(1u << dev), __ATOMIC_RELEASE);
+		__atomic_and_fetch(&c->peers[dev / 64], ~(1ULL << (dev % 64)),
+				   __ATOMIC_RELEASE);
 }
 
 void cuemu_ctx_clear_peers(CUcontext c)
 {
-	__atomic_store_n(&c->peers, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->peers[0], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->peers[1], 0, __ATOMIC_RELEASE);
 }
 
 bool cuemu_peer_enabled(int from_dev, int to_dev)

@@ -401,7 +401,8 @@ CUresult cuemu_memset_shaped(CUstream s, uintptr_t dst, size_t pitch,
 	op.src.proc = dev;
 	if (op.dst.managed)
 		op.dst.proc = op.src.proc;
-	return submit(s, &op, sync);
+	/* A kernel, so CUDA_LAUNCH_BLOCKING=1 makes it return once done. */
+	return submit(s, &op, sync || cuemu_launch_blocking());
 }
 
 /* ------------------------------------------------------------ shaped ends */

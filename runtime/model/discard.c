@@ -27,7 +27,8 @@ static void discard_fn(struct mrange *r, void *arg)
 	int p;
 
 	(void)arg;
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
+	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+	     p = cuemu_mask_next(r->holders, p + 1))
 		if (r->holders & ((cuemu_procmask)1 << p))
 			cuemu_mem_uncharge(p, n);
 	r->holders = 0;

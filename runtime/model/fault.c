@@ -204,7 +204,7 @@ static int prot_for(const struct mrange *r, int view)
 		return PROT_NONE;
 	if (!(r->holders & ((cuemu_procmask)1 << view)))
 		return PROT_NONE;
-	return __builtin_popcount(r->holders) > 1 ? PROT_READ
+	return cuemu_mask_count(r->holders) > 1 ? PROT_READ
 						 : PROT_READ | PROT_WRITE;
 }
 

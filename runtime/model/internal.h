@@ -35,18 +35,56 @@
 #include "cuda_runtime_api.h"
 #include "cuemu.h"
 
-#define CUEMU_MAX_DEVICES 16
-#define CUEMU_MAX_NUMA 8
 #define CUEMU_PAGE 4096UL
 #define CUEMU_GRANULARITY (2UL << 20) /* VMM granularity, eviction block */
 #define CUEMU_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uintptr_t)(a) - 1))
 #define CUEMU_ALIGN_DOWN(x, a) ((x) & ~((uintptr_t)(a) - 1))
 
-/* Processor indices used by residency, links and counters: GPUs are 0..15,
- * the host is CUEMU_PROC_HOST. A processor mask has bit i for processor i. */
-#define CUEMU_PROC_HOST 16
-#define CUEMU_NPROC 17
-typedef uint32_t cuemu_procmask;
+/* A red-black tree's functions, static to the file that keeps the tree.
+ * libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
+ * Linux, so the attribute is spelled out here, once. */
+#define CUEMU_RB_STATIC(name, type, field, cmp)                              \
+	RB_GENERATE_INTERNAL(name, type, field, cmp,                         \
+			     __attribute__((unused)) static)
+
+/* Processor indices used by residency, links and counters: GPUs are
+ * 0..ndev-1 (the topology's count), the host is CUEMU_PROC_HOST. A
+ * processor mask has bit i for processor i: 128 bits, so that a machine
+ * may have up to CUEMU_MAX_DEVICES GPUs (a GB200 NVL72 rack has 72); the
+ * machine segment and every table of the machine are sized from the
+ * topology's own count, not from this bound. */
+#define CUEMU_PROC_HOST 127
+#define CUEMU_NPROC 128
+#define CUEMU_MAX_DEVICES CUEMU_PROC_HOST
+/* The most NUMA nodes a machine may have: Linux's own bound
+ * (MAX_NUMNODES at the largest NODES_SHIFT, 10). */
+#define CUEMU_NUMA_LIMIT 1024
+__extension__ typedef unsigned __int128 cuemu_procmask;
+/* The lowest processor of m at or above from, or -1: a loop over a mask
+ * costs its set bits, not the width. */
+static inline int cuemu_mask_next(cuemu_procmask m, int from)
+{
+	uint64_t lo, hi;
+
+	if (from < 0 || from >= CUEMU_NPROC)
+		return -1;
+	m >>= from;
+	lo = (uint64_t)m;
+	hi = (uint64_t)(m >> 64);
+	if (lo)
+		return from + __builtin_ctzll(lo);
+	return hi ? from + 64 + __builtin_ctzll(hi) : -1;
+}
+/* How many processors m holds. */
+static inline int cuemu_mask_count(cuemu_procmask m)
+{
+	return __builtin_popcountll((uint64_t)m) +
+	       __builtin_popcountll((uint64_t)(m >> 64));
+}
+/* The processor after p of this process (its GPUs, then the host), or
+ * CUEMU_NPROC after the host: a loop over processors costs the machine's
+ * GPUs, not the width of a mask. */
+int cuemu_proc_next(int p);
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
@@ -101,7 +139,7 @@ uint64_t cuemu_next_id(void);
 struct cuemu_link {
 	double gbps;      /* bandwidth, GB/s (1e9 bytes/s) */
 	uint64_t lat_ns;  /* latency per transfer */
-	int kind;         /* 0 none, 1 nvlink, 2 pcie, 3 host-local */
+	int kind;         /* 0 none, 1 nvlink, 2 pcie, 3 host-local, 4 c2c */
 };
 
 struct cuemu_device_info {
@@ -110,14 +148,44 @@ struct cuemu_device_info {
 	uint64_t total;
 	int numa_node;    /* host NUMA node nearest the device, or -1 */
 	int attrs[160];   /* indexed by CUdevice_attribute; see machine.c */
+	int uuid_given;   /* the topology named the UUID (else derived) */
 };
 
+/* Devices are named by the process's ordinals (CUDA_VISIBLE_DEVICES and
+ * CUDA_DEVICE_ORDER choose them at cuInit: cudaenv.c); every query of the
+ * machine that takes a device or a processor takes an ordinal. */
 int cuemu_device_count(void);
 const struct cuemu_device_info *cuemu_device(int dev);
+/* The machine's own GPUs, whatever this process sees: how many, the one
+ * at machine index i, and the machine index of ordinal dev (-1: none). */
+int cuemu_machine_gpu_count(void);
+const struct cuemu_device_info *cuemu_machine_gpu(int index);
+int cuemu_machine_gpu_of(int dev);
+/* The process sees machine GPUs map[0..n) as ordinals 0..n-1 (cudaenv.c,
+ * once at cuInit). 0, or -1 when map names no GPU of the machine. */
+int cuemu_machine_set_view(const int *map, int n);
+/* The CUDA_* environment cuInit reads (cudaenv.c): chooses the devices
+ * this process sees, SUCCESS or the driver's error (NO_DEVICE when none,
+ * INVALID_DEVICE for a repeated index or an unknown order), with a
+ * message; and whether kernel launches (memsets and emulated kernels)
+ * return only once done (CUDA_LAUNCH_BLOCKING=1). */
+CUresult cuemu_select_devices(void);
+bool cuemu_launch_blocking(void);
+/* The device order in force ("FASTEST_FIRST" or "PCI_BUS_ID") and the
+ * CUDA_VISIBLE_DEVICES value cuInit read (NULL: unset), for /cu. */
+const char *cuemu_device_order(void);
+const char *cuemu_visible_devices_env(void);
+/* The UUID of a device as the driver prints it: "GPU-xxxxxxxx-...". */
+void cuemu_uuid_str(const uint8_t uuid[16], char *buf, size_t len);
+/* A device's PCI bus id as the driver writes it: "0000:18:00.0". */
+void cuemu_pci_str(const struct cuemu_device_info *d, char *buf, size_t len);
 int cuemu_numa_count(void);            /* host NUMA nodes (libnuma) */
 bool cuemu_numa_valid(int node);
 uint64_t cuemu_numa_total(int node);    /* bytes, from libnuma */
 const char *cuemu_machine_name(void);   /* the topology's name */
+/* The machine's unified-memory paradigm, as cuemu-topology(5) names it:
+ * "software-coherent", "hmm" or "hardware-coherent". */
+const char *cuemu_machine_paradigm(void);
 /* The machine's own name, as CUEMU_MACHINE gives it ("cuemu" unset). */
 const char *cuemu_machine_id(void);
 /* Link between two processors (GPU index or CUEMU_PROC_HOST). */

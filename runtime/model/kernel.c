@@ -108,7 +108,7 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->batch_faults = u->batch_faults;
 	r->batch_ns = u->batch_ns;
 	r->fault_ns = u->fault_ns;
-	for (int p = 0; p < CUEMU_NPROC; p++)
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
 						  : cuemu_link(p, dev)->gbps;
 }
@@ -322,7 +322,7 @@ struct look {
 
 static int local_prot(const struct mrange *r, bool write)
 {
-	if (write || (!r->read_mostly && __builtin_popcount(r->holders) < 2))
+	if (write || (!r->read_mostly && cuemu_mask_count(r->holders) < 2))
 		return PROT_READ | PROT_WRITE;
 	return PROT_READ;
 }
@@ -369,7 +369,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 
 	uint64_t n;
 
-	if (write && (r->read_mostly || __builtin_popcount(r->holders) > 1)) {
+	if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1)) {
 		/* Read duplication collapses, a page at a time. */
 		n = walk(k, page, mine ? min_u(r->end, mig_end(k, page))
 				       : r->end, &s, &e);
@@ -522,7 +522,7 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 			break;
 		held = q->holders & bit(dev);
 		if (write && (q->read_mostly ||
-			      (held && __builtin_popcount(q->holders) > 1))) {
+			      (held && cuemu_mask_count(q->holders) > 1))) {
 			uintptr_t x = min_u(min_u(q->end, e),
 					    CUEMU_ALIGN_DOWN(p, UVM_BLOCK) +
 					    UVM_BLOCK);

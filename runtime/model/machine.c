@@ -66,6 +66,28 @@ static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
  * lie out of bounds. Set once under attach_lock, before seg. */
 static struct cuemu_topology topo;
 
+/* Where the segment's arrays are, from the counts of topo (checked): its
+ * whole size, each device's use, the counters ((ndev + 1) processors, the
+ * host last) and each row's use of each device. Set with seg. */
+static struct seg_layout lay;
+static uint64_t *s_used, *s_ctr, *s_rows;
+
+/* Row i's use of each device. */
+static uint64_t *row_used(int i)
+{
+	return s_rows + (size_t)i * (size_t)topo.ndev;
+}
+
+/* The process's view of the machine (cudaenv.c sets it at cuInit from
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER): its device ordinal i is
+ * the machine's GPU view[i]. nview -1: no view, ordinals are the
+ * machine's indices (cufs, and a process before cuInit). Every query
+ * below that takes a device or processor takes an ordinal and maps it
+ * here, so the rest of the model speaks ordinals only. Set once, under
+ * the model's init lock, before the model is marked initialized. */
+static int view[CUEMU_MAX_DEVICES];
+static int nview = -1;
+
 /* How long the process-table lock is waited for: a lock word that another
  * process scribbled on (or a holder stopped for ever) must end in an error,
  * never a hang. */
@@ -151,14 +173,23 @@ static bool seg_lock(void)
 
 /* A row holds a plausible process: a pid, and no more on any device than
  * the device has. Rows of a scribbled segment fail this and are ignored. */
-static bool row_valid(const struct seg_proc *r)
+static bool row_valid(int i)
 {
-	if (r->pid <= 0)
+	const uint64_t *u = row_used(i);
+
+	if (seg->procs[i].pid <= 0)
 		return false;
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-		if (r->used[d] > (d < topo.ndev ? topo.dev[d].total : 0))
+	for (int d = 0; d < topo.ndev; d++)
+		if (u[d] > topo.dev[d].total)
 			return false;
 	return true;
+}
+
+/* Row i free, and using nothing. */
+static void row_clear(int i)
+{
+	memset(&seg->procs[i], 0, sizeof seg->procs[i]);
+	memset(row_used(i), 0, (size_t)topo.ndev * sizeof(uint64_t));
 }
 
 /* Subtracts, never below zero: the segment's counts are outside input. */
@@ -189,17 +220,17 @@ static void reclaim_dead(void)
 		struct seg_proc *r = &seg->procs[i];
 		if (!r->pid || i == my_row)
 			continue;
-		if (!row_valid(r)) {
+		if (!row_valid(i)) {
 			report_row(i, r);
-			memset(r, 0, sizeof *r);
+			row_clear(i);
 			continue;
 		}
 		if (proc_alive(r))
 			continue;
 		for (int d = 0; d < topo.ndev; d++)
-			sub_sat(&seg->used[d], r->used[d]);
+			sub_sat(&s_used[d], row_used(i)[d]);
 		cuemu_debug("reclaimed machine row %d of dead pid %d", i, r->pid);
-		memset(r, 0, sizeof *r);
+		row_clear(i);
 	}
 }
 
@@ -224,7 +255,7 @@ static int claim_row(void)
 		if (seg->procs[i].pid)
 			continue;
 		row = i;
-		memset(&seg->procs[i], 0, sizeof seg->procs[i]);
+		row_clear(i);
 		seg->procs[i].pid = getpid();
 		seg->procs[i].uid = getuid();
 		seg->procs[i].start = cuemu_proc_start_time(getpid());
@@ -246,13 +277,22 @@ static int valid_name(const char *name)
 static int load_topology(struct cuemu_topology *t)
 {
 	const char *path = getenv("CUEMU_TOPOLOGY");
-	char err[512];
+	char err[512], file[4200];
 
 	if (!path || !*path) {
-		cuemu_topology_default(t);
-		return 0;
+		if (cuemu_topology_default(t) == 0)
+			return 0;
+		cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for the topology");
+		return -1;
 	}
-	if (cuemu_topology_load(path, t, err, sizeof err) < 0) {
+	if (cuemu_topology_find(path, file, sizeof file) < 0) {
+		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: '%s' is "
+			   "no file and no shipped topology (%s)", path,
+			   cuemu_topology_dir());
+		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		return -1;
+	}
+	if (cuemu_topology_load(file, t, err, sizeof err) < 0) {
 		fprintf(stderr, "cuemu: topology rejected: %s\n", err);
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: %s", err);
 		return -1;
@@ -260,48 +300,95 @@ static int load_topology(struct cuemu_topology *t)
 	return 0;
 }
 
-static int init_segment(struct segment *s, const struct cuemu_topology *t)
+/* Writes topology t into the new segment s of layout l. */
+static int init_segment(struct segment *s, const struct cuemu_topology *t,
+			const struct seg_layout *l)
 {
+	size_t p = (size_t)t->ndev + 1;
 	pthread_mutexattr_t ma;
 
 	memset(s, 0, sizeof *s);
 	s->magic = SEG_MAGIC;
 	s->version = SEG_VERSION;
-	s->size = sizeof *s;
+	s->size = l->size;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&s->lock, &ma);
 	pthread_mutexattr_destroy(&ma);
 	s->topo = *t;
+	s->topo.dev = NULL;
+	s->topo.numa_total = NULL;
+	s->topo.link = NULL;
+	memcpy(seg_at(s, l->dev), t->dev, (size_t)t->ndev * sizeof *t->dev);
+	memcpy(seg_at(s, l->numa), t->numa_total,
+	       (size_t)t->nnuma * sizeof *t->numa_total);
+	memcpy(seg_at(s, l->link), t->link, p * p * sizeof *t->link);
 	s->next_id = 1;
 	__atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
-static struct segment *map_fd(int fd)
+static struct segment *map_fd(int fd, size_t size)
 {
-	void *p = mmap(NULL, sizeof(struct segment), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, fd, 0);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The arrays of the segment of layout l, for the queries. */
+static void point_at(struct segment *s, const struct seg_layout *l)
+{
+	lay = *l;
+	s_used = seg_at(s, l->used);
+	s_ctr = seg_at(s, l->counters);
+	s_rows = seg_at(s, l->rows);
 }
 
 /* Copies the topology of a segment after checking it, so that the queries
  * never read what another process may change. -1 with a message naming the
  * field when it does not hold. */
-static int adopt_topology(const struct segment *s, const char *shm)
+static int adopt_topology(const struct segment *s, size_t size,
+			  const char *shm)
 {
 	char what[300], err[512];
+	struct cuemu_topology t;
+	struct seg_layout l;
+	size_t p;
 
-	memcpy(&topo, &s->topo, sizeof topo);
+	memcpy(&t, &s->topo, sizeof t);
 	snprintf(what, sizeof what, "machine segment %s", shm);
-	if (cuemu_topology_check(&topo, what, err, sizeof err) < 0) {
-		fprintf(stderr, "cuemu: %s: remove /dev/shm%s\n", err, shm);
-		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s: remove /dev/shm%s", err,
-			   shm);
+	if (seg_layout(t.ndev, t.nnuma, &l) < 0 || l.size != size ||
+	    s->size != size) {
+		snprintf(err, sizeof err, "%s: %s: %d devices and %d NUMA "
+			 "nodes do not make a segment of %zu bytes", what,
+			 t.nnuma < 0 || t.nnuma > SEG_MAX_NUMA ? "numa_nodes" :
+			 "device_count", t.ndev, t.nnuma, size);
+		goto refused;
+	}
+	memset(&topo, 0, sizeof topo);
+	if (cuemu_topology_size(&topo, t.ndev, t.nnuma) < 0) {
+		cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory for the topology");
 		return -1;
 	}
+	p = (size_t)t.ndev + 1;
+	memcpy(topo.dev, seg_at(s, l.dev), (size_t)t.ndev * sizeof *topo.dev);
+	memcpy(topo.numa_total, seg_at(s, l.numa),
+	       (size_t)t.nnuma * sizeof *topo.numa_total);
+	memcpy(topo.link, seg_at(s, l.link), p * p * sizeof *topo.link);
+	t.dev = topo.dev;
+	t.numa_total = topo.numa_total;
+	t.link = topo.link;
+	topo = t;
+	if (cuemu_topology_check(&topo, what, err, sizeof err) < 0) {
+		cuemu_topology_free(&topo);
+		goto refused;
+	}
+	point_at((struct segment *)s, &l);
 	return 0;
+refused:
+	fprintf(stderr, "cuemu: %s: remove /dev/shm%s\n", err, shm);
+	cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s: remove /dev/shm%s", err, shm);
+	return -1;
 }
 
 /* ---------------------------------------------------------------- sharing */
@@ -461,6 +548,7 @@ static struct segment *open_existing(const char *shm)
 {
 	struct segment *s;
 	struct stat st;
+	size_t size;
 	int fd, tries;
 
 	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
@@ -477,7 +565,7 @@ static struct segment *open_existing(const char *shm)
 		}
 		usleep(10000);
 	}
-	if ((size_t)st.st_size != sizeof *s) {
+	if ((size_t)st.st_size < sizeof *s) {
 		close(fd);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 			   "layout (an older version?): remove /dev/shm%s", shm, shm);
@@ -485,44 +573,44 @@ static struct segment *open_existing(const char *shm)
 		errno = EPROTO;
 		return NULL;
 	}
-	s = map_fd(fd);
+	size = (size_t)st.st_size;
+	s = map_fd(fd, size);
 	close(fd);
 	if (!s)
 		return NULL;
 	for (tries = 0; tries < 500 && !__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE); tries++)
 		usleep(10000);
-	if (s->magic != SEG_MAGIC || s->version != SEG_VERSION ||
-	    s->size != sizeof *s || !s->ready) {
+	if (s->magic != SEG_MAGIC || s->version != SEG_VERSION || !s->ready) {
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s is not "
 			   "usable (%s): remove /dev/shm%s", shm,
 			   s->magic != SEG_MAGIC ? "not a machine" :
-			   s->version != SEG_VERSION || s->size != sizeof *s ?
-			   "another version" : "never made ready", shm);
+			   s->version != SEG_VERSION ? "another version" :
+			   "never made ready", shm);
 		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
-		munmap(s, sizeof *s);
+		munmap(s, size);
 		errno = EPROTO;
 		return NULL;
 	}
-	if (adopt_topology(s, shm) < 0) {
-		munmap(s, sizeof *s);
+	if (adopt_topology(s, size, shm) < 0) {
+		munmap(s, size);
 		errno = EPROTO;
 		return NULL;
 	}
 	return s;
 }
 
-static struct segment *create_or_open(const char *shm)
+static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 {
-	struct cuemu_topology t;
+	struct seg_layout l;
 	struct share share;
 	struct segment *s;
 	int fd;
 
 	/* Validate our own topology file even when the machine exists: a bad
 	 * file is an error the user must hear about. */
-	if (load_topology(&t) < 0)
+	if (load_topology(t) < 0)
 		return NULL;
-	if (machine_group(&share) < 0)
+	if (machine_group(&share) < 0 || seg_layout(t->ndev, t->nnuma, &l) < 0)
 		return NULL;
 	for (int attempt = 0; attempt < 3; attempt++) {
 		fd = shm_open(shm, O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -535,7 +623,8 @@ static struct segment *create_or_open(const char *shm)
 				shm_unlink(shm);
 				return NULL;
 			}
-			if (ftruncate(fd, sizeof *s) < 0 || !(s = map_fd(fd))) {
+			if (ftruncate(fd, (off_t)l.size) < 0 ||
+			    !(s = map_fd(fd, l.size))) {
 				cuemu_fail(CUDA_ERROR_NO_DEVICE, "cannot make machine "
 					   "segment %s: %s", shm, strerror(errno));
 				close(fd);
@@ -543,8 +632,12 @@ static struct segment *create_or_open(const char *shm)
 				return NULL;
 			}
 			close(fd);
-			init_segment(s, &t);
-			topo = t;
+			cuemu_topology_stamp(t, shm + 1);
+			init_segment(s, t, &l);
+			/* This process keeps the topology it wrote. */
+			topo = *t;
+			memset(t, 0, sizeof *t);
+			point_at(s, &l);
 			return s;
 		}
 		if (errno != EEXIST)
@@ -561,6 +654,17 @@ static struct segment *create_or_open(const char *shm)
 	return NULL;
 }
 
+/* The topology this process loads to make the machine: given to topo
+ * when it makes it, else freed. Under attach_lock. */
+static struct cuemu_topology new_topo;
+
+static struct segment *create_or_open(const char *shm)
+{
+	struct segment *s = make_or_open(shm, &new_topo);
+
+	cuemu_topology_free(&new_topo);
+	return s;
+}
 /* A forked child is another process: it must charge a row of its own, or
  * what it holds would never be reclaimed when it dies. */
 static void forget_row_in_child(void)
@@ -596,8 +700,9 @@ int cuemu_machine_attach(void)
 	} else if (!seg_lock()) {
 		/* Better now than at the first allocation: a process-table
 		 * lock no one releases makes the machine unusable. */
-		munmap(seg, sizeof *seg);
+		munmap(seg, lay.size);
 		seg = NULL;
+		cuemu_topology_free(&topo);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s", cuemu_errmsg());
 		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
 		rc = -1;
@@ -616,27 +721,81 @@ void cuemu_machine_detach(void)
 {
 	pthread_mutex_lock(&attach_lock);
 	if (seg)
-		munmap(seg, sizeof *seg);
+		munmap(seg, lay.size);
 	seg = NULL;
+	cuemu_topology_free(&topo);
 	my_row = -1;
+	nview = -1;
 	seg_name[0] = '\0';
-	memset(&topo, 0, sizeof topo);
 	memset(row_reported, 0, sizeof row_reported);
 	pthread_mutex_unlock(&attach_lock);
 }
 
 /* ---------------------------------------------------------------- queries */
 
+/* The machine index of ordinal or processor p (CUEMU_PROC_HOST stays
+ * itself), or -1 when p names nothing this process sees. */
+static int mach(int p)
+{
+	if (!seg)
+		return -1;
+	if (p == CUEMU_PROC_HOST)
+		return p;
+	if (nview >= 0)
+		return p >= 0 && p < nview ? view[p] : -1;
+	return p >= 0 && p < topo.ndev ? p : -1;
+}
+
 int cuemu_device_count(void)
 {
-	return seg ? topo.ndev : 0;
+	if (!seg)
+		return 0;
+	return nview >= 0 ? nview : topo.ndev;
 }
 
 const struct cuemu_device_info *cuemu_device(int dev)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	int m = mach(dev);
+
+	return m >= 0 && m != CUEMU_PROC_HOST ? &topo.dev[m] : NULL;
+}
+
+int cuemu_proc_next(int p)
+{
+	if (p + 1 < cuemu_device_count())
+		return p + 1;
+	return p < CUEMU_PROC_HOST ? CUEMU_PROC_HOST : CUEMU_NPROC;
+}
+
+int cuemu_machine_gpu_count(void)
+{
+	return seg ? topo.ndev : 0;
+}
+
+const struct cuemu_device_info *cuemu_machine_gpu(int index)
+{
+	if (!seg || index < 0 || index >= topo.ndev)
 		return NULL;
-	return &topo.dev[dev];
+	return &topo.dev[index];
+}
+
+int cuemu_machine_gpu_of(int dev)
+{
+	int m = mach(dev);
+
+	return m == CUEMU_PROC_HOST ? -1 : m;
+}
+
+int cuemu_machine_set_view(const int *map, int n)
+{
+	if (!seg || n < 0 || n > topo.ndev)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (map[i] < 0 || map[i] >= topo.ndev)
+			return -1;
+	memcpy(view, map, (size_t)n * sizeof *map);
+	nview = n;
+	return 0;
 }
 
 int cuemu_numa_count(void)
@@ -663,14 +822,14 @@ const char *cuemu_machine_id(void)
 	return m && *m ? m : "cuemu";
 }
 
+const char *cuemu_machine_paradigm(void)
+{
+	return seg ? cuemu_paradigm_name(topo.paradigm) : "";
+}
+
 const char *cuemu_machine_name(void)
 {
 	return seg ? topo.name : "";
-}
-
-static bool proc_ok(int p)
-{
-	return seg && ((p >= 0 && p < topo.ndev) || p == CUEMU_PROC_HOST);
 }
 
 /* The timing model's parameters before there is a machine (a unit test of
@@ -696,10 +855,11 @@ const struct cuemu_uvm *cuemu_uvm(void)
 const struct cuemu_link *cuemu_link(int from, int to)
 {
 	static const struct cuemu_link none;
+	int a = mach(from), b = mach(to);
 
-	if (!proc_ok(from) || !proc_ok(to))
+	if (a < 0 || b < 0)
 		return &none;
-	return &topo.link[from][to];
+	return cuemu_topo_link(&topo, a, b);
 }
 
 /* Nanoseconds to move bytes at gbps (GB/s is bytes per nanosecond),
@@ -803,12 +963,12 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 static bool try_charge(int dev, uint64_t bytes)
 {
 	uint64_t total = topo.dev[dev].total;
-	uint64_t cur = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	uint64_t cur = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
 
 	do {
 		if (cur + bytes < cur || cur + bytes > total)
 			return false;
-	} while (!__atomic_compare_exchange_n(&seg->used[dev], &cur, cur + bytes,
+	} while (!__atomic_compare_exchange_n(&s_used[dev], &cur, cur + bytes,
 					      true, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	return true;
@@ -835,9 +995,11 @@ static bool row_still_mine(void)
 	return false;
 }
 
-bool cuemu_mem_charge(int dev, uint64_t bytes)
+bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0)
 		return false;
 	if (my_row >= 0 && !row_still_mine()) {
 		pthread_mutex_lock(&attach_lock);
@@ -858,38 +1020,44 @@ bool cuemu_mem_charge(int dev, uint64_t bytes)
 		if (!try_charge(dev, bytes))
 			return false;
 	}
-	__atomic_add_fetch(&seg->procs[my_row].used[dev], bytes, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&row_used(my_row)[dev], bytes, __ATOMIC_RELAXED);
 	return true;
 }
 
-void cuemu_mem_uncharge(int dev, uint64_t bytes)
+void cuemu_mem_uncharge(int ordinal, uint64_t bytes)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev || my_row < 0)
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0 || my_row < 0)
 		return;
-	sub_sat(&seg->used[dev], bytes);
+	sub_sat(&s_used[dev], bytes);
 	if (row_still_mine())
-		sub_sat(&seg->procs[my_row].used[dev], bytes);
+		sub_sat(&row_used(my_row)[dev], bytes);
 }
 
-void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row)
+void cuemu_mem_uncharge_part(int ordinal, uint64_t bytes, bool total,
+			     bool row)
 {
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	int dev = cuemu_machine_gpu_of(ordinal);
+
+	if (dev < 0)
 		return;
 	if (total)
-		sub_sat(&seg->used[dev], bytes);
+		sub_sat(&s_used[dev], bytes);
 	if (row && my_row >= 0 && row_still_mine())
-		sub_sat(&seg->procs[my_row].used[dev], bytes);
+		sub_sat(&row_used(my_row)[dev], bytes);
 }
 
-uint64_t cuemu_mem_used(int dev)
+uint64_t cuemu_mem_used(int ordinal)
 {
 	/* Readers (cuMemGetInfo, /cu) should not see what a killed process
 	 * held; look for dead rows at most once a second. */
 	static time_t last_reclaim;
 	time_t now = time(NULL);
+	int dev = cuemu_machine_gpu_of(ordinal);
 	uint64_t used;
 
-	if (!seg || dev < 0 || dev >= topo.ndev)
+	if (dev < 0)
 		return 0;
 	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
@@ -897,21 +1065,28 @@ uint64_t cuemu_mem_used(int dev)
 	}
 	/* Never more than the device has, whatever was written there: the
 	 * callers subtract it from the total. */
-	used = __atomic_load_n(&seg->used[dev], __ATOMIC_RELAXED);
+	used = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
 	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
 }
 
-void cuemu_counter_add(int dev, enum cuemu_counter c, uint64_t n)
+void cuemu_counter_add(int proc, enum cuemu_counter c, uint64_t n)
 {
-	if (proc_ok(dev))
-		__atomic_add_fetch(&seg->counters[dev][c], n, __ATOMIC_RELAXED);
+	int m = mach(proc);
+
+	if (m >= 0)
+		__atomic_add_fetch(&s_ctr[cuemu_topo_proc(&topo, m) *
+					  CUEMU_CTR__COUNT + c], n,
+				   __ATOMIC_RELAXED);
 	cuemu_proc_counter_add(c, n);
 }
 
-uint64_t cuemu_counter_get(int dev, enum cuemu_counter c)
+uint64_t cuemu_counter_get(int proc, enum cuemu_counter c)
 {
-	return proc_ok(dev) ? __atomic_load_n(&seg->counters[dev][c],
-					      __ATOMIC_RELAXED) : 0;
+	int m = mach(proc);
+
+	return m >= 0 ? __atomic_load_n(&s_ctr[cuemu_topo_proc(&topo, m) *
+					       CUEMU_CTR__COUNT + c],
+					__ATOMIC_RELAXED) : 0;
 }
 
 uint64_t cuemu_next_id(void)

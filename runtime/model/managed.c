@@ -107,8 +107,9 @@ static int pick_src(cuemu_procmask holders, int dst)
 	int best = -1, p;
 	double bw = -1;
 
-	for (p = 0; p < CUEMU_NPROC; p++) {
-		if (!(holders & bit(p)) || p == dst)
+	for (p = cuemu_mask_next(holders, 0); p >= 0;
+	     p = cuemu_mask_next(holders, p + 1)) {
+		if (p == dst)
 			continue;
 		if (cuemu_link(p, dst)->gbps > bw) {
 			bw = cuemu_link(p, dst)->gbps;
@@ -144,7 +145,7 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 	char a[16], b[16];
 	int p;
 
-	for (p = 0; p < CUEMU_NPROC; p++) {
+	for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (mv->dropped[p] && p != CUEMU_PROC_HOST)
 			cuemu_mem_uncharge(p, mv->dropped[p]);
 		if (!mv->from[p])
@@ -290,7 +291,8 @@ static void move_to(struct fault_ctx *c, struct mrange *r, int to)
 
 	if (!(r->holders & bit(to)))
 		c->mv[to].from[pick_src(r->holders, to)] += n;
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
+	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+	     p = cuemu_mask_next(r->holders, p + 1))
 		if (p != to && (r->holders & bit(p)))
 			c->mv[to].dropped[p] += n;
 	r->holders = bit(to);
@@ -466,7 +468,7 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 		cuemu_mem_uncharge(proc, need - c.gpu_added);
 	if (c.bind >= 0)
 		bind_node(st, s, e, c.bind, false);
-	for (to = 0; to < CUEMU_NPROC; to++)
+	for (to = 0; to < CUEMU_NPROC; to = cuemu_proc_next(to))
 		*cost += settle(st, &c.mv[to], to, true,
 				to == proc ? "fault" : c.pinned &&
 				to == c.pin_proc ? "thrash" : "fault, to the "
@@ -587,7 +589,8 @@ void mg_delete(struct cuemu_alloc *a)
 	int p;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		for (p = 0; p < CUEMU_PROC_HOST; p++)
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (r->holders & bit(p))
 				cuemu_mem_uncharge(p, r->end - r->start);
 	fault_unwatch(a->base);
@@ -683,15 +686,16 @@ static void collapse_fn(struct mrange *r, struct advice *ad)
 {
 	int keep, pp = cuemu_loc_proc(r->pref), p;
 
-	if (__builtin_popcount(r->holders) < 2)
+	if (cuemu_mask_count(r->holders) < 2)
 		return;
 	if (pp >= 0 && (r->holders & bit(pp)))
 		keep = pp;
 	else if (r->holders & bit(CUEMU_PROC_HOST))
 		keep = CUEMU_PROC_HOST;
 	else
-		keep = __builtin_ctz(r->holders);
-	for (p = 0; p < CUEMU_PROC_HOST; p++)
+		keep = cuemu_mask_next(r->holders, 0);
+	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+	     p = cuemu_mask_next(r->holders, p + 1))
 		if (p != keep && (r->holders & bit(p)))
 			ad->mv.dropped[p] += r->end - r->start;
 	r->holders = bit(keep);
@@ -742,7 +746,7 @@ static bool advice_kept(const struct mrange *r, const struct advice *ad)
 	case CU_MEM_ADVISE_SET_READ_MOSTLY:
 		return r->read_mostly;
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
-		return !r->read_mostly && __builtin_popcount(r->holders) < 2;
+		return !r->read_mostly && cuemu_mask_count(r->holders) < 2;
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
 		return loc_same(r->pref, ad->loc) && !r->pinned &&
 		       !(ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
@@ -812,7 +816,7 @@ CUresult mg_advise(CUdeviceptr p, size_t count, CUmem_advise what,
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "out of host memory for the range model");
 	}
-	for (q = 0; q < CUEMU_PROC_HOST; q++)
+	for (q = 0; q < CUEMU_PROC_HOST; q = cuemu_proc_next(q))
 		if (ad.mv.dropped[q])
 			cuemu_mem_uncharge(q, ad.mv.dropped[q]);
 	if (what == CU_MEM_ADVISE_UNSET_READ_MOSTLY && !kept)
@@ -881,7 +885,8 @@ static void prefetch_fn(struct mrange *r, void *arg)
 		int p;
 		if (!has)
 			c->mv.from[pick_src(r->holders, c->dst)] += n;
-		for (p = 0; p < CUEMU_PROC_HOST; p++)
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (p != c->dst && (r->holders & bit(p)))
 				c->mv.dropped[p] += n;
 		r->holders = bit(c->dst);

@@ -35,7 +35,7 @@ struct mc {
 	uint64_t id;                   /* its VMM handle */
 	size_t size;
 	unsigned ndevices;
-	uint32_t added;                /* devices added, a mask */
+	cuemu_procmask added;          /* devices added, a mask */
 	unsigned long long types;
 	struct cuemu_mc_binding *b;    /* in the order bound */
 	size_t nb, cap;
@@ -47,8 +47,7 @@ static int cmp_mc(struct mc *x, struct mc *y)
 }
 
 RB_HEAD(mc_tree, mc);
-#define MC_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(mc_tree, mc, node, cmp_mc, MC_STATIC)
+CUEMU_RB_STATIC(mc_tree, mc, node, cmp_mc)
 /* The process's multicast objects, by handle: process state like the VMM
  * handles they are. */
 static struct mc_tree objects = RB_INITIALIZER(&objects);
@@ -67,9 +66,9 @@ static CUresult not_mc(CUmemGenericAllocationHandle h)
 			  (unsigned long long)h);
 }
 
-static unsigned popcount(uint32_t m)
+static unsigned popcount(cuemu_procmask m)
 {
-	return (unsigned)__builtin_popcount(m);
+	return (unsigned)cuemu_mask_count(m);
 }
 
 bool cuemu_mc_supported(void)
@@ -111,7 +110,7 @@ CUresult cuemu_mc_add_device(CUmemGenericAllocationHandle h, int dev)
 
 	if (!m)
 		return not_mc(h);
-	if (m->added & (1u << dev))
+	if (m->added & ((cuemu_procmask)1 << dev))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "gpu%d is already in multicast object %llu",
 				  dev, (unsigned long long)m->id);
@@ -119,7 +118,7 @@ CUresult cuemu_mc_add_device(CUmemGenericAllocationHandle h, int dev)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "multicast object %llu has its %u devices",
 				  (unsigned long long)m->id, m->ndevices);
-	m->added |= 1u << dev;
+	m->added |= (cuemu_procmask)1 << dev;
 	cuemu_obj_changed(m->id);
 	cuemu_event_log("multicast_add", "id=%llu device=gpu%d",
 			(unsigned long long)m->id, dev);
@@ -187,7 +186,7 @@ static CUresult check_mem(const struct mc *m, CUmemGenericAllocationHandle mem,
 				  mem_off, size, (unsigned long long)mem,
 				  hi.size);
 	if (hi.loc.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-	    !(m->added & (1u << hi.loc.id)))
+	    !(m->added & ((cuemu_procmask)1 << hi.loc.id)))
 		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
 				  "handle %llu is not memory of a device of "
 				  "multicast object %llu",
@@ -278,7 +277,7 @@ CUresult cuemu_mc_unbind(CUmemGenericAllocationHandle h, int dev,
 		return not_mc(h);
 	if ((r = check_range(m, mc_off, size)))
 		return r;
-	if (!(m->added & (1u << dev)))
+	if (!(m->added & ((cuemu_procmask)1 << dev)))
 		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
 				  "gpu%d is not in multicast object %llu", dev,
 				  (unsigned long long)m->id);

@@ -57,7 +57,7 @@ struct cuemu_mc_view {
 	uint64_t id;
 	size_t size;
 	unsigned ndevices;             /* the team's size */
-	uint32_t devices;              /* those added, a mask */
+	cuemu_procmask devices;        /* those added, a mask */
 	unsigned long long handle_types;
 	size_t nbind;
 	const struct cuemu_mc_binding *bind;

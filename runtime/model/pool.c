@@ -55,10 +55,7 @@ static int cmp_free(struct seg *a, struct seg *b)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out (as vaspace.c does). */
-#define POOL_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(free_tree, seg, fnode, cmp_free, POOL_STATIC)
+CUEMU_RB_STATIC(free_tree, seg, fnode, cmp_free)
 
 /* The process's pools: each process has its own allocator, as each CUDA
  * context has. Guarded by cuemu_lock(). current_pool[d] NULL means the
@@ -908,7 +905,7 @@ CUresult cuemu_pool_create(const CUmemPoolProps *props, CUmemoryPool *out)
 
 void cuemu_pool_destroy(CUmemoryPool p)
 {
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
+	for (int d = 0; d < cuemu_device_count(); d++)
 		if (current_pool[d] == p)
 			current_pool[d] = NULL;
 	LIST_REMOVE(p, node);

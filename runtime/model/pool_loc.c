@@ -27,8 +27,11 @@ struct slot {
 /* The process's location pools, as pool.c's default pools are the
  * process's: every location and type at most once. Guarded by
  * cuemu_lock(). */
-#define NSLOTS (2 * (CUEMU_MAX_DEVICES + CUEMU_MAX_NUMA + 2))
+#define NSLOTS (2 * (CUEMU_MAX_DEVICES + CUEMU_NUMA_LIMIT + 2))
 static struct slot slots[NSLOTS];
+/* Slots at and past this one were never used: a lookup costs the pools
+ * the process made, not every location the machine could have. */
+static size_t slots_seen;
 
 static bool pinned_device(const CUmemLocation *loc, CUmemAllocationType type)
 {
@@ -52,7 +55,7 @@ static struct slot *slot_of(const CUmemLocation *loc, CUmemAllocationType type)
 	CUmemLocation k = key(loc);
 	struct slot *free_slot = NULL;
 
-	for (size_t i = 0; i < NSLOTS; i++) {
+	for (size_t i = 0; i < slots_seen; i++) {
 		struct slot *s = &slots[i];
 
 		if (!s->used) {
@@ -63,6 +66,8 @@ static struct slot *slot_of(const CUmemLocation *loc, CUmemAllocationType type)
 		if (s->type == type && s->loc.type == k.type && s->loc.id == k.id)
 			return s;
 	}
+	if (!free_slot && slots_seen < NSLOTS)
+		free_slot = &slots[slots_seen++];
 	if (free_slot) {
 		free_slot->used = true;
 		free_slot->loc = k;

@@ -49,7 +49,8 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		uint64_t n = (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
 		CUmemLocation pl = reported ? pref_reported(r->pref) : r->pref;
 
-		for (p = 0; p < CUEMU_NPROC; p++)
+		for (p = cuemu_mask_next(r->holders, 0); p >= 0;
+		     p = cuemu_mask_next(r->holders, p + 1))
 			if (r->holders & bit(p))
 				g->bytes[p] += n;
 		if (first) {
@@ -102,7 +103,7 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
 			continue;
 		for (i = 0; i < cnt; i++)
-			if (status[i] >= 0 && status[i] < CUEMU_MAX_NUMA)
+			if (status[i] >= 0 && status[i] < cuemu_numa_count())
 				node_bytes[status[i]] += (b - a) / cnt;
 	}
 }

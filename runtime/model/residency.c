@@ -21,7 +21,7 @@ int mg_closest(cuemu_procmask holders, int proc,
 	int best = -1, p;
 	double bw = -1;
 
-	for (p = 0; p < CUEMU_NPROC; p++) {
+	for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (!(holders & bit(p)) || p == proc)
 			continue;
 		if (gbps(p, proc) > bw) {
@@ -57,7 +57,7 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 	 * the only one, or to read-mostly memory (mapped read-only), makes
 	 * the copy the only one. */
 	if (r->holders & bit(proc)) {
-		if (write && (r->read_mostly || __builtin_popcount(r->holders) > 1))
+		if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1))
 			return choice(MG_COLLAPSE, proc, MG_BR_READ_DUP);
 		return choice(MG_NONE, proc, MG_BR_RESIDENT);
 	}

@@ -4,6 +4,12 @@
  * table that every process of the machine maps read-write. Nothing but
  * machine.c and the tests that corrupt a segment on purpose include it:
  * whatever is read from it is outside input.
+ *
+ * The segment is sized from its topology: a fixed header, then arrays of
+ * as many devices and NUMA nodes as the topology has, at the offsets
+ * seg_layout() computes from the two counts. A reader checks the counts
+ * and that the segment's size is exactly what they give before it follows
+ * any offset.
  */
 #ifndef CUEMU_MODEL_SEGMENT_H
 #define CUEMU_MODEL_SEGMENT_H
@@ -11,27 +17,68 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-#define SEG_VERSION 2
+#define SEG_VERSION 3
 #define SEG_PROCS 256
+#define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 
 struct seg_proc {
 	int32_t pid;          /* 0: free */
 	uint32_t uid;
 	uint64_t start;       /* /proc/<pid>/stat start time: pid reuse guard */
-	uint64_t used[CUEMU_MAX_DEVICES];
 };
 
 struct segment {
 	uint64_t magic;
 	uint32_t version;
 	uint32_t ready;       /* set (release) once the topology is written */
-	uint64_t size;        /* sizeof(struct segment), a layout check */
+	uint64_t size;        /* seg_layout()'s size for topo's counts */
 	pthread_mutex_t lock; /* process table */
+	/* The topology's scalars and counts; its array pointers are the
+	 * writer's and never followed: the arrays follow the header. */
 	struct cuemu_topology topo;
 	uint64_t next_id;
-	uint64_t used[CUEMU_MAX_DEVICES];
-	uint64_t counters[CUEMU_NPROC][CUEMU_CTR__COUNT];
 	struct seg_proc procs[SEG_PROCS];
 };
+
+/* Where the arrays of a segment of ndev devices and nnuma NUMA nodes lie,
+ * in bytes from its start, and its whole size:
+ *   dev       struct cuemu_device_info[ndev]
+ *   numa      uint64_t[nnuma]                 each node's size
+ *   link      struct cuemu_link[(ndev+1)^2]   from * (ndev+1) + to, the host last
+ *   used      uint64_t[ndev]                  each device's use
+ *   counters  uint64_t[(ndev+1) * CUEMU_CTR__COUNT], the host last
+ *   rows      uint64_t[SEG_PROCS * ndev]      each row's use of each device */
+struct seg_layout {
+	size_t dev, numa, link, used, counters, rows, size;
+};
+
+static inline size_t seg_align(size_t x)
+{
+	return (x + 63) & ~(size_t)63;
+}
+
+/* -1 when the counts are out of bounds (nothing is computed then). */
+static inline int seg_layout(int ndev, int nnuma, struct seg_layout *l)
+{
+	size_t n = (size_t)ndev, p = (size_t)ndev + 1;
+
+	if (ndev < 1 || ndev > CUEMU_MAX_DEVICES || nnuma < 0 ||
+	    nnuma > SEG_MAX_NUMA)
+		return -1;
+	l->dev = seg_align(sizeof(struct segment));
+	l->numa = seg_align(l->dev + n * sizeof(struct cuemu_device_info));
+	l->link = seg_align(l->numa + (size_t)nnuma * sizeof(uint64_t));
+	l->used = seg_align(l->link + p * p * sizeof(struct cuemu_link));
+	l->counters = seg_align(l->used + n * sizeof(uint64_t));
+	l->rows = seg_align(l->counters +
+			    p * CUEMU_CTR__COUNT * sizeof(uint64_t));
+	l->size = seg_align(l->rows + SEG_PROCS * n * sizeof(uint64_t));
+	return 0;
+}
+
+static inline void *seg_at(const struct segment *s, size_t off)
+{
+	return (char *)s + off;
+}
 
 #endif

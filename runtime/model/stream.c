@@ -109,11 +109,8 @@ static int cmp_uid(struct CUstream_st *a, struct CUstream_st *b)
 
 RB_HEAD(handle_tree, CUstream_st);
 RB_HEAD(uid_tree, CUstream_st);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out. */
-#define ST_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(handle_tree, CUstream_st, h_node, cmp_handle, ST_STATIC)
-RB_GENERATE_INTERNAL(uid_tree, CUstream_st, u_node, cmp_uid, ST_STATIC)
+CUEMU_RB_STATIC(handle_tree, CUstream_st, h_node, cmp_handle)
+CUEMU_RB_STATIC(uid_tree, CUstream_st, u_node, cmp_uid)
 
 /* The registries. Global because stream handles are process-wide (any
  * thread may use any handle) and a stale handle must be recognized without
@@ -994,7 +991,7 @@ static CUresult legacy_stream(int dev, CUstream *out)
 /* At thread exit, the thread's per-thread streams finish and go. */
 static void per_thread_exit(void *unused)
 {
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
+	for (int d = 0; d < cuemu_device_count(); d++) {
 		if (per_thread[d])
 			stream_destroy(per_thread[d]);
 		per_thread[d] = NULL;

@@ -31,7 +31,8 @@ static inline cuemu_procmask bit(int proc)
 /* Every thrashing processor can map loc. */
 static bool all_reach(cuemu_procmask who, int loc, const struct mg_reach *reach)
 {
-	for (int p = 0; p < CUEMU_NPROC; p++)
+	for (int p = cuemu_mask_next(who, 0); p >= 0;
+	     p = cuemu_mask_next(who, p + 1))
 		if ((who & bit(p)) && !reach->can_map(p, loc))
 			return false;
 	return true;
@@ -42,7 +43,8 @@ static bool all_fast(cuemu_procmask who, int loc, const struct mg_reach *reach)
 {
 	if (loc < 0 || loc == CUEMU_PROC_HOST)
 		return false;
-	for (int p = 0; p < CUEMU_NPROC; p++)
+	for (int p = cuemu_mask_next(who, 0); p >= 0;
+	     p = cuemu_mask_next(who, p + 1))
 		if ((who & bit(p)) && p != loc &&
 		    (p == CUEMU_PROC_HOST || !reach->can_map(p, loc)))
 			return false;

@@ -19,6 +19,7 @@
 #include "model/managed.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline cuemu_procmask bit(int proc)
@@ -42,7 +43,7 @@ static json_t *procs_json(cuemu_procmask m)
 	char w[16];
 	int p;
 
-	for (p = 0; p < CUEMU_NPROC; p++)
+	for (p = cuemu_mask_next(m, 0); p >= 0; p = cuemu_mask_next(m, p + 1))
 		if (m & bit(p))
 			json_array_append_new(arr, json_string(
 				cuemu_proc_str(p, w, sizeof w)));
@@ -52,21 +53,26 @@ static json_t *procs_json(cuemu_procmask m)
 static json_t *residency_json(struct mstate *st, uintptr_t s, uintptr_t e,
 			      const struct mg_agg *g)
 {
-	uint64_t node[CUEMU_MAX_NUMA] = { 0 };
+	uint64_t *node = calloc((size_t)cuemu_numa_count() + 1, sizeof *node);
 	json_t *o = json_object();
 	char w[16];
 	int p;
 
-	for (p = 0; p < cuemu_device_count() && p < CUEMU_MAX_DEVICES; p++)
+	if (!node) {
+		json_decref(o);
+		return NULL;
+	}
+	for (p = 0; p < cuemu_device_count(); p++)
 		json_object_set_new(o, cuemu_proc_str(p, w, sizeof w),
 				    cuemu_json_u64(g->bytes[p]));
 	json_object_set_new(o, "cpu",
 			    cuemu_json_u64(g->bytes[CUEMU_PROC_HOST]));
 	mg_numa_bytes(st, s, e, node);
-	for (p = 0; p < cuemu_numa_count() && p < CUEMU_MAX_NUMA; p++) {
+	for (p = 0; p < cuemu_numa_count(); p++) {
 		snprintf(w, sizeof w, "numa%d", p);
 		json_object_set_new(o, w, cuemu_json_u64(node[p]));
 	}
+	free(node);
 	return o;
 }
 
@@ -241,7 +247,7 @@ static CUresult ctl_accessed_by(uintptr_t s, uintptr_t e, const char *value)
 		want |= bit(p);
 	}
 	/* Unset what is not wanted and set the rest: the exact set. */
-	for (p = 0; p < CUEMU_NPROC; p++) {
+	for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		CUmemLocation pl = p == CUEMU_PROC_HOST ?
 			(CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 } :
 			(CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, p };

@@ -22,13 +22,13 @@ static json_t *mc_list(void)
 	return arr;
 }
 
-static json_t *devices_json(uint32_t mask)
+static json_t *devices_json(cuemu_procmask mask)
 {
 	json_t *arr = json_array();
 	char w[16];
 
-	for (int d = 0; arr && d < CUEMU_MAX_DEVICES; d++)
-		if (mask & (1u << d))
+	for (int d = 0; arr && d < cuemu_device_count(); d++)
+		if (mask & ((cuemu_procmask)1 << d))
 			json_array_append_new(arr, json_string(
 				cuemu_proc_str(d, w, sizeof w)));
 	return arr;

@@ -66,7 +66,7 @@ static json_t *mapping_access_json(const struct cuemu_mapping_view *m)
 	json_t *o = json_object();
 	char w[16];
 
-	for (int i = 0; i < CUEMU_NPROC; i++)
+	for (int i = 0; i < CUEMU_NPROC; i = cuemu_proc_next(i))
 		if (shown(i))
 			json_object_set_new(o, cuemu_proc_str(i, w, sizeof w),
 					    json_string(cuemu_access_str(
@@ -84,7 +84,7 @@ static json_t *resv_access_json(const struct cuemu_resv *r, size_t n)
 
 	if (n)
 		cuemu_vmm_mapping_view(r, 0, &first);
-	for (int i = 0; i < CUEMU_NPROC; i++) {
+	for (int i = 0; i < CUEMU_NPROC; i = cuemu_proc_next(i)) {
 		const char *word = n ? cuemu_access_str(first.access[i]) : "none";
 
 		if (!shown(i))

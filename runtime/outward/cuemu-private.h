@@ -2,7 +2,8 @@
  * cuemu-private.h - what libcuemu exports for cufs and nothing else: the
  * machine as JSON and where control sockets live. Not installed; the names
  * carry the cuemu prefix only because the library exports no other names.
- * Defined in runtime/control.c.
+ * Defined in runtime/outward/machine.c (the JSON) and control.c (the
+ * run directory). No state of its own.
  */
 #ifndef CUEMU_PRIVATE_H
 #define CUEMU_PRIVATE_H
@@ -16,7 +17,7 @@ extern "C" {
 /* The machine named by CUEMU_MACHINE (attached read-write, created from
  * CUEMU_TOPOLOGY or the default if no process made it yet) as malloc'd
  * JSON text:
- *   {"name":..., "devices":[{"index","name","uuid","total_memory",
+ *   {"name":..., "devices":[{"index","name","uuid","pci_bus_id","total_memory",
  *     "used_memory","free_memory","numa_node","peers":[...],
  *     "links":{"gpu1":{"kind","gbps","latency_ns"},...},"counters":{...}}],
  *    "cpu":{"numa_nodes":N,"node0":{"memory":{"total_memory",
@@ -28,10 +29,15 @@ char *cuemuMachineJson(void);
  * {"error":"..."} for a device that does not exist or a machine that
  * cannot be attached. The caller frees it. */
 char *cuemuDeviceJson(int index);
-/* The same two as jansson objects, for a caller in the same program that
- * walks them (cufs): no text made only to be parsed again. NULL only when
- * memory runs out. The caller takes the reference. */
+/* The machine without its parts: {"name", "machine", "memory_model",
+ * "device_count"}, or {"error":...}: what a listing of devices/ needs,
+ * at no cost per device. The caller frees it. */
+char *cuemuMachineSummaryJson(void);
+/* The same three as jansson objects, for a caller in the same program
+ * that walks them (cufs): no text made only to be parsed again. NULL only
+ * when memory runs out. The caller takes the reference. */
 struct json_t *cuemuMachineObject(void);
+struct json_t *cuemuMachineSummaryObject(void);
 struct json_t *cuemuDeviceObject(int index);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"

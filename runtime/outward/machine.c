@@ -13,9 +13,10 @@
 
 static const char *link_kind(int kind)
 {
-	static const char *const k[] = { "none", "nvlink", "pcie", "local" };
+	static const char *const k[] = { "none", "nvlink", "pcie", "local",
+					 "c2c" };
 
-	return kind >= 0 && kind < 4 ? k[kind] : "unknown";
+	return kind >= 0 && kind < 5 ? k[kind] : "unknown";
 }
 
 static json_t *counters_json(int proc)
@@ -33,7 +34,7 @@ static json_t *links_json(int from, json_t *peers)
 	json_t *links = json_object();
 	char w[16];
 
-	for (int to = 0; to < CUEMU_NPROC; to++) {
+	for (int to = 0; to < CUEMU_NPROC; to = cuemu_proc_next(to)) {
 		const struct cuemu_link *l;
 
 		if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
@@ -54,15 +55,13 @@ static json_t *device_json(int d)
 	const struct cuemu_device_info *info = cuemu_device(d);
 	uint64_t used = cuemu_mem_used(d);
 	json_t *peers = json_array(), *links = links_json(d, peers);
-	char uuid[40];
-	int n = 0;
+	char uuid[48], pci[16];
 
-	for (int i = 0; i < 16; i++)
-		n += snprintf(uuid + n, sizeof uuid - (size_t)n, "%s%02x",
-			      i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
-			      info->uuid[i]);
-	return json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
+	cuemu_uuid_str(info->uuid, uuid, sizeof uuid);
+	cuemu_pci_str(info, pci, sizeof pci);
+	return json_pack("{s:i,s:s,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
 			 "index", d, "name", info->name, "uuid", uuid,
+			 "pci_bus_id", pci,
 			 "total_memory", cuemu_json_u64(info->total),
 			 "used_memory", cuemu_json_u64(used),
 			 "free_memory", cuemu_json_u64(used < info->total ?
@@ -113,9 +112,20 @@ json_t *cuemuMachineObject(void)
 	devs = json_array();
 	for (int d = 0; d < cuemu_device_count(); d++)
 		json_array_append_new(devs, device_json(d));
-	return json_pack("{s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
-			 "machine", cuemu_machine_id(), "devices", devs,
+	return json_pack("{s:s,s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
+			 "machine", cuemu_machine_id(), "memory_model",
+			 cuemu_machine_paradigm(), "devices", devs,
 			 "cpu", cpu_json());
+}
+
+json_t *cuemuMachineSummaryObject(void)
+{
+	if (cuemu_machine_attach() < 0)
+		return json_pack("{s:s}", "error", cuemu_errmsg());
+	return json_pack("{s:s,s:s,s:s,s:i}", "name", cuemu_machine_name(),
+			 "machine", cuemu_machine_id(), "memory_model",
+			 cuemu_machine_paradigm(), "device_count",
+			 cuemu_device_count());
 }
 
 /* One device's part alone: a read of devices/gpu0/total_memory pays for
@@ -135,6 +145,11 @@ json_t *cuemuDeviceObject(int index)
 char *cuemuMachineJson(void)
 {
 	return text_of(cuemuMachineObject());
+}
+
+char *cuemuMachineSummaryJson(void)
+{
+	return text_of(cuemuMachineSummaryObject());
 }
 
 char *cuemuDeviceJson(int index)

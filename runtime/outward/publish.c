@@ -39,6 +39,7 @@ static struct {
 	struct pubseg seg;
 	pid_t owner;
 	char cmdline[4096];
+	json_t *visible;   /* visible_json(), made once: it never changes */
 } pub;
 
 static const struct {
@@ -73,6 +74,27 @@ static void read_cmdline(char *buf, size_t len)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	buf[n] = '\0';
+}
+
+/* Which of the machine's GPUs each of the process's ordinals is, as
+ * cuInit chose them (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER): "gpu0"
+ * to [the machine's name of it, its UUID, its PCI bus id]. */
+static json_t *visible_json(void)
+{
+	json_t *o = json_object();
+	char ord[16], mach[16], uuid[48], pci[16];
+
+	for (int d = 0; d < cuemu_device_count(); d++) {
+		const struct cuemu_device_info *i = cuemu_device(d);
+
+		cuemu_proc_str(d, ord, sizeof ord);
+		cuemu_proc_str(cuemu_machine_gpu_of(d), mach, sizeof mach);
+		cuemu_uuid_str(i->uuid, uuid, sizeof uuid);
+		cuemu_pci_str(i, pci, sizeof pci);
+		json_object_set_new(o, ord, json_pack("[s,s,s]", mach, uuid,
+						      pci));
+	}
+	return o;
 }
 
 /* ---------------------------------------------------------------- model time
@@ -164,16 +186,20 @@ json_t *cuemu_process_json(void)
 
 	if (!pub.cmdline[0])
 		read_cmdline(pub.cmdline, sizeof pub.cmdline);
+	if (!pub.visible)
+		pub.visible = visible_json();
 	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
 		json_object_set_new(ctr, cuemu_counter_names[c], cuemu_json_u64(
 			cuemu_proc_counter_get((enum cuemu_counter)c)));
 	cuemu_streams_each(stream_json, streams);
-	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o,s:o,s:o}",
+	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:s,s:o}",
 			 "pid", (int)getpid(), "uid", (int)getuid(),
 			 "cmdline", pub.cmdline, "machine", cuemu_machine_id(),
 			 "counters", ctr, "last_error", cuemu_last_error_json(),
 			 "model_time", cuemu_json_u64(cuemu_model_time()),
-			 "streams", streams);
+			 "streams", streams,
+			 "device_order", cuemu_device_order(),
+			 "visible_devices", json_incref(pub.visible));
 }
 
 /* ---------------------------------------------------------------- records */

@@ -7,24 +7,7 @@ load helpers
 
 # One mount for the file; a fresh workload A for each test, so that no test
 # sees what another changed and any test can run alone (bats -f).
-setup_file() {
-	cufs_env
-	start_cufs
-}
-
-setup() {
-	mounted || start_cufs
-	start_workload A
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 # ---------------------------------------------------------------- browsing
 
@@ -39,7 +22,7 @@ teardown_file() {
 
 @test "devices: four GPUs and the CPU, each with its files" {
 	run ls "$MNT/devices"
-	assert_output "$(printf 'cpu\ngpu0\ngpu1\ngpu2\ngpu3')"
+	assert_output "$(printf 'cpu\ngpu0\ngpu1\ngpu2\ngpu3\nmemory_model')"
 	for f in name total_memory used_memory free_memory numa_node peers \
 		counters json; do
 		[ -f "$MNT/devices/gpu0/$f" ] || fail "no devices/gpu0/$f"

@@ -118,7 +118,7 @@ static void test_topologies(void)
 		{ "memory", "{\"devices\":[{\"memory\":\"lots\"}]}",
 		  "devices[0].memory" },
 		{ "key", "{\"devcies\":[]}", "unknown key 'devcies'" },
-		{ "count", "{\"device_count\":99}", "device_count" },
+		{ "count", "{\"device_count\":128}", "device_count" },
 		{ "attr", "{\"devices\":[{\"attributes\":{\"warp\":1}}]}",
 		  "devices[0].attributes.warp" },
 		{ "link", "{\"links\":{\"gpu_gpu\":{\"kind\":\"wire\"}}}",

@@ -79,7 +79,7 @@ static void test_range_model(void)
 	struct mranges m;
 	uintptr_t b = 1ULL << 40;
 	bool t = true, f = false;
-	cuemu_procmask h = 1u << CUEMU_PROC_HOST;
+	cuemu_procmask h = (cuemu_procmask)1 << CUEMU_PROC_HOST;
 	int i;
 
 	ok(mr_init(&m, b, b + 100 * PAGE) == 0 && m.n == 1,

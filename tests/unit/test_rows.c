@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/segment.h"
@@ -18,6 +19,18 @@
 #include "tap.h"
 
 static struct segment *s;
+static struct seg_layout lay;
+
+/* Row i's use of device 0, and device 0's use. */
+static uint64_t *row0(int i)
+{
+	return (uint64_t *)seg_at(s, lay.rows) + (size_t)i * s->topo.ndev;
+}
+
+static uint64_t *used0(void)
+{
+	return seg_at(s, lay.used);
+}
 
 /* Device 0's use as cuMemGetInfo reports it, after the once-a-second look
  * for dead rows has had its chance. */
@@ -49,8 +62,8 @@ static int forge(pid_t pid, uint32_t uid, uint64_t start)
 	memset(&s->procs[i], 0, sizeof s->procs[i]);
 	s->procs[i].uid = uid;
 	s->procs[i].start = start;
-	s->procs[i].used[0] = 8 << 20;
-	__atomic_add_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
+	*row0(i) = 8 << 20;
+	__atomic_add_fetch(used0(), 8 << 20, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
 	return i;
 }
@@ -63,6 +76,7 @@ int main(void)
 	CUcontext c;
 	uint64_t base;
 	int fd, row, mine = -1;
+	struct stat st;
 
 	setenv("CUEMU_CONTROL", "0", 1);
 	if (cuInit(0) != CUDA_SUCCESS ||
@@ -73,9 +87,10 @@ int main(void)
 		return 1;
 	}
 	snprintf(shm, sizeof shm, "/%s", m && *m ? m : "cuemu");
-	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 ||
-	    (s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      0)) == MAP_FAILED) {
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 || fstat(fd, &st) < 0 ||
+	    (s = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, fd, 0)) == MAP_FAILED ||
+	    seg_layout(s->topo.ndev, s->topo.nnuma, &lay) < 0) {
 		printf("Bail out! cannot map %s\n", shm);
 		return 1;
 	}
@@ -91,7 +106,8 @@ int main(void)
 	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
 	   "a row of a live process, its uid and start time: kept");
 	memset(&s->procs[row], 0, sizeof s->procs[row]);
-	__atomic_sub_fetch(&s->used[0], 8 << 20, __ATOMIC_RELAXED);
+	*row0(row) = 0;
+	__atomic_sub_fetch(used0(), 8 << 20, __ATOMIC_RELAXED);
 
 	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
 	ok(used_now() == base && s->procs[row].pid == 0,
@@ -105,18 +121,19 @@ int main(void)
 	/* Another member frees this process's row, and a forged process
 	 * takes it: this process must not charge the forger's row. */
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	*row0(mine) = 0;
 	s->procs[mine].pid = getppid();
 	s->procs[mine].uid = getuid();
 	s->procs[mine].start = cuemu_proc_start_time(getppid());
 	is_res(cuMemAlloc(&p, 1 << 20), CUDA_SUCCESS,
 	       "allocating after this process's row was taken works");
-	ok(s->procs[mine].used[0] == 0,
+	ok(*row0(mine) == 0,
 	   "and charges nothing to the row's new owner");
 	row = -1;
 	for (int i = 0; i < SEG_PROCS; i++)
 		if (s->procs[i].pid == getpid())
 			row = i;
-	ok(row >= 0 && row != mine && s->procs[row].used[0] == 1 << 20,
+	ok(row >= 0 && row != mine && *row0(row) == 1 << 20,
 	   "but a new row of its own");
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
 	return done_testing();

@@ -132,11 +132,17 @@ static int said(const char *s)
 	return strstr(buf, s) != NULL;
 }
 
+/* The size of the mapping of the machine made last, and where its
+ * arrays are (its counts as made, before any scribble). */
+static size_t mapped;
+static struct seg_layout lay;
+
 /* A fresh machine made by a joiner, mapped here for scribbling. */
 static struct segment *fresh_machine(void)
 {
 	char out[256], shm[160];
 	struct segment *s;
+	struct stat st;
 	int fd;
 
 	snprintf(shm, sizeof shm, "/%s", machine);
@@ -145,9 +151,16 @@ static struct segment *fresh_machine(void)
 		return NULL;
 	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
 		return NULL;
-	s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return NULL;
+	}
+	mapped = (size_t)st.st_size;
+	s = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	return s == MAP_FAILED ? NULL : s;
+	if (s == MAP_FAILED || seg_layout(s->topo.ndev, s->topo.nnuma, &lay))
+		return NULL;
+	return s;
 }
 
 static void drop_machine(struct segment *s)
@@ -155,7 +168,7 @@ static void drop_machine(struct segment *s)
 	char shm[160];
 
 	if (s)
-		munmap(s, sizeof *s);
+		munmap(s, mapped);
 	snprintf(shm, sizeof shm, "/%s", machine);
 	shm_unlink(shm);
 }
@@ -196,6 +209,7 @@ static void nnuma_huge(struct segment *s)
 	s->topo.nnuma = 100000000;
 }
 
+/* A count within bounds that the segment's size does not hold. */
 static void ndev_17(struct segment *s)
 {
 	s->topo.ndev = 17;
@@ -203,7 +217,9 @@ static void ndev_17(struct segment *s)
 
 static void device_name_unterminated(struct segment *s)
 {
-	memset(s->topo.dev[1].name, 'A', sizeof s->topo.dev[1].name);
+	struct cuemu_device_info *dev = seg_at(s, lay.dev);
+
+	memset(dev[1].name, 'A', sizeof dev[1].name);
 }
 
 static void machine_name_unterminated(struct segment *s)
@@ -213,7 +229,9 @@ static void machine_name_unterminated(struct segment *s)
 
 static void link_nan(struct segment *s)
 {
-	s->topo.link[0][1].gbps = NAN;
+	struct cuemu_link *link = seg_at(s, lay.link);
+
+	link[1].gbps = NAN;
 }
 
 /* A copy rate of nothing would be divided by. */
@@ -267,17 +285,19 @@ static void use_all_ones(void)
 {
 	struct segment *s = fresh_machine();
 	char out[16384], want[64];
+	struct cuemu_device_info *dev;
 
 	if (!ok(s != NULL, "use 2^64-1: a machine to scribble on"))
 		return;
-	s->used[0] = UINT64_MAX;
+	dev = seg_at(s, lay.dev);
+	((uint64_t *)seg_at(s, lay.used))[0] = UINT64_MAX;
 	snprintf(want, sizeof want, "\"used_memory\":%llu,",
-		 (unsigned long long)s->topo.dev[0].total);
+		 (unsigned long long)dev[0].total);
 	ok(run_joiner("machine", out, sizeof out) == 0,
 	   "use 2^64-1: the machine is read within %d s", BOUND_S);
 	ok(strstr(out, want) != NULL,
 	   "use 2^64-1: used_memory reads the device's size, %llu",
-	   (unsigned long long)s->topo.dev[0].total);
+	   (unsigned long long)dev[0].total);
 	ok(strstr(out, "\"free_memory\":0,") != NULL,
 	   "use 2^64-1: free_memory reads 0");
 	ok(!strstr(out, "\"used_memory\":-1"), "use 2^64-1: never -1");
@@ -307,7 +327,8 @@ int main(int argc, char **argv)
 	refused("a lock word naming a thread that does not exist",
 		lock_of_no_thread, "does not exist");
 	refused("device count 0x7fffffff", ndev_huge, "device_count");
-	refused("device count 17", ndev_17, "device_count");
+	refused("device count 17, the segment sized for 4", ndev_17,
+		"device_count");
 	refused("NUMA node count 10^8", nnuma_huge, "numa_nodes");
 	refused("a device name without its NUL", device_name_unterminated,
 		"devices[1].name");

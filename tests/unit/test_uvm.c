@@ -68,6 +68,12 @@ const struct cuemu_uvm *cuemu_uvm(void)
 	return &params;
 }
 
+/* Without a machine, every processor the mask can name, in order. */
+int cuemu_proc_next(int p)
+{
+	return p + 1 <= CUEMU_PROC_HOST ? p + 1 : CUEMU_NPROC;
+}
+
 static bool can_map(int proc, int loc)
 {
 	if (proc == loc || loc == H)
