@@ -33,6 +33,12 @@ char *cuemuDeviceJson(int index);
  * "device_count"}, or {"error":...}: what a listing of devices/ needs,
  * at no cost per device. The caller frees it. */
 char *cuemuMachineSummaryJson(void);
+/* The same three as jansson objects, for a caller in the same program
+ * that walks them (cufs): no text made only to be parsed again. NULL only
+ * when memory runs out. The caller takes the reference. */
+struct json_t *cuemuMachineObject(void);
+struct json_t *cuemuMachineSummaryObject(void);
+struct json_t *cuemuDeviceObject(int index);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 
