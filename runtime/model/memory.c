@@ -89,6 +89,29 @@ static struct cuemu_alloc *new_alloc(enum cuemu_kind kind, uintptr_t base,
 
 /* Inserts a fresh allocation into the map. Fails only when a registration
  * of memory the caller has since unmapped still claims the address. */
+/* Device memory that could not be mapped. Each allocation is a mapping
+ * of its own, so a process with tens of thousands of them meets the
+ * kernel's limit on mappings (vm.max_map_count) first: say so, since
+ * nothing else about the failure would tell. */
+static CUresult map_failure(size_t span, int err)
+{
+	long max = -1;
+	FILE *f;
+
+	if (err != ENOMEM)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map %zu "
+				  "bytes: %s", span, strerror(err));
+	if ((f = fopen("/proc/sys/vm/max_map_count", "re"))) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = -1;
+		fclose(f);
+	}
+	return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map %zu bytes: "
+			  "out of mappings? each allocation is one, and the "
+			  "kernel allows a process vm.max_map_count (%ld)",
+			  span, max);
+}
+
 static CUresult publish(struct cuemu_alloc *a)
 {
 	int rc;
@@ -133,6 +156,7 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 	uint64_t off = 0;
 	bool charged;
 	CUresult r;
+	int map_errno = ENOMEM;
 	void *p;
 
 	cuemu_lock();
@@ -144,8 +168,10 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 				  "%llu used)", size, dev,
 				  (unsigned long long)cuemu_mem_used(dev),
 				  (unsigned long long)cuemu_device(dev)->total);
-	if (cuemu_devmem_map(dev, span, &p, &off, &epoch) < 0)
+	if (cuemu_devmem_map(dev, span, &p, &off, &epoch) < 0) {
 		p = MAP_FAILED;
+		map_errno = errno;
+	}
 	a = p == MAP_FAILED ? NULL :
 		new_alloc(CUEMU_KIND_DEVICE, (uintptr_t)p, size, span, dev, 0,
 			  ctx);
@@ -158,9 +184,7 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 			munmap(p, span);
 		cuemu_mem_uncharge(dev, span);
 		free(a);
-		return a ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
-					  "cannot map %zu bytes: %s", span,
-					  strerror(errno));
+		return a ? r : map_failure(span, map_errno);
 	}
 	*dptr = (CUdeviceptr)a->base;
 	return CUDA_SUCCESS;
