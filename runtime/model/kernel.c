@@ -52,12 +52,15 @@ static uintptr_t min_u(uintptr_t a, uintptr_t b)
 /* Reach and model time                                                */
 
 /* A GPU maps the host's memory and an NVLink peer's; on a host without
- * coherence (the default machine) the CPU maps only its own. */
+ * coherence (the default machine) the CPU maps only its own, on a
+ * hardware-coherent one every GPU's too. */
 static bool machine_can_map(int proc, int loc)
 {
 	if (proc == loc || loc == CUEMU_PROC_HOST)
 		return true;
-	if (proc == CUEMU_PROC_HOST || loc < 0)
+	if (proc == CUEMU_PROC_HOST)
+		return loc >= 0 && cuemu_machine_coherent();
+	if (loc < 0)
 		return false;
 	return cuemu_link(loc, proc)->kind == 1;
 }

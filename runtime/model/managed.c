@@ -342,9 +342,11 @@ static void fault_fn(struct mrange *r, void *arg)
 		c->unpinned = true;
 	ch = mg_decide(r, c->proc, c->write, &mg_machine_reach);
 	/* An accessed-by processor has the pages mapped in advance: its
-	 * remote access is no fault (seed, SET_ACCESSED_BY). */
+	 * remote access is no fault (seed, SET_ACCESSED_BY); nor is a
+	 * coherent CPU's. */
 	if (ch.act != MG_NONE &&
-	    !(ch.act == MG_REMOTE && ch.branch == MG_BR_ACCESSED_BY))
+	    !(ch.act == MG_REMOTE && (ch.branch == MG_BR_ACCESSED_BY ||
+				      ch.branch == MG_BR_COHERENT)))
 		c->acted = true;
 	if (ch.act == MG_MIGRATE && !r->read_mostly)
 		ch.to = thrash_hint(c, r, ch.to);
