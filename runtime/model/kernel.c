@@ -569,7 +569,7 @@ static void access_op(CUstream s, void *arg)
 
 	cuemu_lock();
 	a = cuemu_va_by_id(ac->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+	if (a && cuemu_kind_ranged(a->kind) && a->priv) {
 		cost = declared(a->priv, ac->s, ac->e, ac->dev, ac->write,
 				cuemu_stream_now(s));
 		view_apply(a->priv, ac->s, ac->e);
@@ -589,6 +589,17 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)p);
+	if (!a && cuemu_machine_pageable() && n) {
+		/* Memory from malloc or mmap, where the GPUs may use it. */
+		struct mstate *st;
+
+		if ((r = mg_system_range((uintptr_t)p, n, &st)) != CUDA_SUCCESS) {
+			cuemu_unlock();
+			free(ac);
+			return r;
+		}
+		a = st->a;
+	}
 	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
 	    (uintptr_t)p + n < (uintptr_t)p) {
 		cuemu_unlock();
@@ -598,7 +609,7 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 				  (unsigned long long)p, n);
 	}
 	ac->id = a->id;
-	if (a->kind != CUEMU_KIND_MANAGED) {
+	if (!cuemu_kind_ranged(a->kind)) {
 		/* Device, pinned or pool memory: nothing faults. */
 		cuemu_unlock();
 		free(ac);

@@ -145,6 +145,12 @@ void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
 bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 	      uint64_t *cost);
 
+/* On a pageable machine, the SYSTEM allocation holding [p, p + count) of
+ * memory from malloc or mmap, registered at its first use (system.c):
+ * INVALID_VALUE where the span is not mapped, runs into a CUDA allocation
+ * or across spans registered apart. */
+CUresult mg_system_range(uintptr_t p, size_t count, struct mstate **out);
+
 /* Calls fn on every managed allocation, in address order. */
 static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <jansson.h>
 
@@ -25,6 +26,7 @@
 #endif
 
 #define MIB (1ULL << 20)
+#define CUEMU_TEST_ALIGN_DOWN(x) ((x) & ~(uintptr_t)4095)
 
 /* What /cu shows of the allocation holding p: key k1 (and k2 inside it),
  * or -1. */
@@ -100,8 +102,125 @@ static int cpu_read_role(void)
 	return 0;
 }
 
+/* The id of the allocation of kind "system" based at base, or 0. */
+static unsigned long long system_id(uintptr_t base)
+{
+	static char buf[1 << 16];
+	unsigned long long id = 0;
+	json_t *root, *ids;
+	size_t i;
+
+	if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"allocations\"}"))
+		return 0;
+	root = json_loads(buf, 0, NULL);
+	ids = json_object_get(root, "value");
+	for (i = 0; ids && i < json_array_size(ids) && !id; i++) {
+		json_int_t n = json_integer_value(json_array_get(ids, i));
+		json_t *ans, *v, *k, *b;
+
+		if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":"
+			  "\"allocations/%lld\"}", (long long)n))
+			continue;
+		ans = json_loads(buf, 0, NULL);
+		v = json_object_get(ans, "value");
+		k = json_object_get(v, "kind");
+		b = json_object_get(v, "base");
+		if (json_is_string(k) && !strcmp(json_string_value(k), "system") &&
+		    json_is_string(b) &&
+		    strtoull(json_string_value(b), NULL, 0) == base)
+			id = (unsigned long long)n;
+		json_decref(ans);
+	}
+	json_decref(root);
+	return id;
+}
+
+/* /cu's residency of allocation id on proc, or -1. */
+static long long id_int(unsigned long long id, const char *k1, const char *k2)
+{
+	static char buf[1 << 16];
+	json_t *ans, *v;
+	long long n = -1;
+
+	if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":"
+		  "\"allocations/%llu\"}", id))
+		return -1;
+	ans = json_loads(buf, 0, NULL);
+	v = json_object_get(json_object_get(json_object_get(ans, "value"), k1),
+			    k2);
+	if (json_is_integer(v))
+		n = json_integer_value(v);
+	else if (json_is_object(json_object_get(json_object_get(ans, "value"),
+						k1)))
+		n = 0; /* nothing there: /cu leaves the processor out */
+	json_decref(ans);
+	return n;
+}
+
+/* The child: 4 MiB from mmap and a malloc'd buffer given to advice,
+ * prefetch, range attributes and cuemuAccess; prints the answers and what
+ * /cu shows. */
+static int system_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation gpu1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+	static char buf[1 << 16];
+	CUcontext c;
+	CUstream s;
+	char *m, *h;
+	int v = -7, pageable = -1;
+	unsigned long long id;
+	CUresult r;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+		return 1;
+	cuDeviceGetAttribute(&pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+			     0);
+	printf("pageable %d\n", pageable);
+	m = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	h = malloc(100000);
+	if (m == MAP_FAILED || !h)
+		return 1;
+	memset(m, 3, 4 * MIB);
+	printf("advise %d\n", (int)cuMemAdvise_v2((CUdeviceptr)m, 4 * MIB,
+		CU_MEM_ADVISE_SET_PREFERRED_LOCATION, gpu0));
+	r = cuMemRangeGetAttribute(&v, sizeof v,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, (CUdeviceptr)m, 4 * MIB);
+	printf("rangeattr %d\n", (int)r);
+	printf("preferred %d\n", v);
+	printf("prefetch %d\n", (int)cuMemPrefetchAsync_v2((CUdeviceptr)m,
+		2 * MIB, gpu0, 0, s));
+	cuStreamSynchronize(s);
+	id = system_id((uintptr_t)m);
+	printf("listed %d\n", id != 0);
+	printf("gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("bytes %d\n", m[12345] == 3 && m[3 * MIB] == 3);
+	/* Steered through /cu: the first 2 MiB to the host. */
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"allocations/%llu/"
+	    "ranges/0x%lx-0x%lx/prefetch\",\"value\":\"cpu\"}", id,
+	    (unsigned long)m, (unsigned long)(m + 2 * MIB));
+	printf("steered_gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("steered_cpu %lld\n", id_int(id, "residency", "cpu"));
+	/* cuemuAccess from gpu0 over the malloc'd buffer: first touch. */
+	printf("access %d\n", (int)cuemuAccess(s, (CUdeviceptr)h, 100000,
+						CUEMU_ACCESS_WRITE));
+	cuStreamSynchronize(s);
+	id = system_id(CUEMU_TEST_ALIGN_DOWN((uintptr_t)h));
+	printf("heap_gpu0 %lld\n", id ? id_int(id, "residency", "gpu0") : -1);
+	/* Memory the process has not mapped stays refused. */
+	printf("unmapped %d\n", (int)cuMemAdvise_v2((CUdeviceptr)4096, 4096,
+		CU_MEM_ADVISE_SET_READ_MOSTLY, gpu1));
+	munmap(m, 4 * MIB);
+	free(h);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
 /* Runs the child on machine name (a topology by name, or the default). */
-static int run_on(const char *topology, const char *out)
+static int run_on(const char *role, const char *topology, const char *out)
 {
 	char e1[200], e2[600], e3[200];
 	char *env[] = { e1, e2, e3, NULL };
@@ -111,9 +230,9 @@ static int run_on(const char *topology, const char *out)
 	snprintf(e2, sizeof e2, "CUEMU_TOPOLOGY_DIR=%s/topologies",
 		 src ? src : ".");
 	snprintf(e3, sizeof e3, "CUEMU_MACHINE=%s-%s", getenv("CUEMU_MACHINE") ?
-		 getenv("CUEMU_MACHINE") : "cuemu", *topology ? topology
-							       : "default");
-	return run_self("cpu_read", env, out, NULL, 60);
+		 getenv("CUEMU_MACHINE") : "cuemu", !*topology ? "default" :
+		 strchr(topology, '/') ? "file" : topology);
+	return run_self(role, env, out, NULL, 60);
 }
 
 static void test_cpu_read(void)
@@ -122,7 +241,7 @@ static void test_cpu_read(void)
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
 	snprintf(out, sizeof out, "%s/paradigms-gh200.out", tmp);
-	is_int(run_on("gh200", out), 0, "gh200: the child runs");
+	is_int(run_on("cpu_read", "gh200", out), 0, "gh200: the child runs");
 	is_int(child_value(out, "before_gpu0", -1), 4 * MIB,
 	       "gh200: prefetched to gpu0");
 	is_int(child_value(out, "sum", -1), 7 * 1024, "gh200: the CPU reads "
@@ -144,7 +263,7 @@ static void test_cpu_read(void)
 	unlink(out);
 
 	snprintf(out, sizeof out, "%s/paradigms-default.out", tmp);
-	is_int(run_on("", out), 0, "default machine: the child runs");
+	is_int(run_on("cpu_read", "", out), 0, "default machine: the child runs");
 	is_int(child_value(out, "before_gpu0", -1), 4 * MIB,
 	       "default: prefetched to gpu0");
 	is_int(child_value(out, "sum", -1), 7 * 1024, "default: the CPU reads "
@@ -162,12 +281,80 @@ static void test_cpu_read(void)
 	unlink(out);
 }
 
+/* A topology file of the default machine with HMM: its path. */
+static const char *hmm_topology(void)
+{
+	static char path[512];
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/hmm.json", dir);
+	if (!(f = fopen(path, "w")))
+		return "";
+	fputs("{\"memory_model\": \"hmm\"}\n", f);
+	fclose(f);
+	return path;
+}
+
+/* System-allocated memory on machine topo (pageable: 1 where its
+ * paradigm lets GPUs use it). */
+static void test_system(const char *topo, int pageable)
+{
+	char out[300];
+	const char *name = !*topo ? "default" : strchr(topo, '/') ? "hmm"
+								 : topo;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int inval = CUDA_ERROR_INVALID_VALUE;
+
+	snprintf(out, sizeof out, "%s/paradigms-sys-%s.out", tmp, name);
+	is_int(run_on("system", topo, out), 0, "%s: the system child runs",
+	       name);
+	is_int(child_value(out, "pageable", -1), pageable,
+	       "%s: PAGEABLE_MEMORY_ACCESS %d", name, pageable);
+	is_int(child_value(out, "advise", -1), pageable ? 0 : inval,
+	       "%s: cuMemAdvise on mmap memory %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "rangeattr", -1), pageable ? 0 : inval,
+	       "%s: cuMemRangeGetAttribute on it %s", name,
+	       pageable ? "answers" : "answers INVALID_VALUE");
+	is_int(child_value(out, "preferred", -1), pageable ? 0 : -7,
+	       "%s: %s", name, pageable ? "its preferred location is gpu0"
+	       : "nothing written");
+	is_int(child_value(out, "prefetch", -1), pageable ? 0 : inval,
+	       "%s: cuMemPrefetchAsync on it %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "listed", -1), pageable,
+	       "%s: /cu %s it as an allocation of kind system", name,
+	       pageable ? "lists" : "does not list");
+	is_int(child_value(out, "bytes", -1), 1, "%s: the bytes stay where "
+	       "the process put them", name);
+	is_int(child_value(out, "access", -1), pageable ? 0 : inval,
+	       "%s: cuemuAccess on malloc memory %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "unmapped", -1), inval, "%s: memory the "
+	       "process has not mapped answers INVALID_VALUE", name);
+	if (pageable) {
+		is_int(child_value(out, "gpu0", -1), 2 * MIB, "%s: the "
+		       "prefetched 2 MiB are on gpu0 in /cu", name);
+		is_int(child_value(out, "steered_cpu", -1), 2 * MIB, "%s: a "
+		       "prefetch to cpu written to /cu moves them", name);
+		is_int(child_value(out, "steered_gpu0", -1), 0, "%s: off "
+		       "gpu0", name);
+		ok(child_value(out, "heap_gpu0", -1) >= 100000, "%s: the "
+		   "malloc'd buffer a gpu0 access touched first is on gpu0 "
+		   "(%lld)", name, child_value(out, "heap_gpu0", -1));
+	}
+	unlink(out);
+}
+
 int main(int argc, char **argv)
 {
 	const char *role = child_role(argc, argv);
 
 	if (role && !strcmp(role, "cpu_read"))
 		return cpu_read_role();
+	if (role && !strcmp(role, "system"))
+		return system_role();
 	if (role)
 		return 2;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -176,5 +363,8 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_cpu_read();
+	test_system("gh200", 1);
+	test_system(hmm_topology(), 1);
+	test_system("", 0);
 	return done_testing();
 }
