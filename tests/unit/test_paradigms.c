@@ -209,6 +209,18 @@ static int system_role(void)
 	cuStreamSynchronize(s);
 	id = system_id(CUEMU_TEST_ALIGN_DOWN((uintptr_t)h));
 	printf("heap_gpu0 %lld\n", id ? id_int(id, "residency", "gpu0") : -1);
+	{
+		/* A prefetch batch takes it too: back to the host. */
+		CUdeviceptr d = (CUdeviceptr)h;
+		size_t n = 100000, idx = 0;
+		CUmemLocation cpu = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+
+		printf("batch %d\n", (int)cuMemPrefetchBatchAsync(&d, &n, 1,
+			&cpu, &idx, 1, 0, s));
+		cuStreamSynchronize(s);
+		printf("heap_gpu0_after %lld\n",
+		       id ? id_int(id, "residency", "gpu0") : -1);
+	}
 	/* Memory the process has not mapped stays refused. */
 	printf("unmapped %d\n", (int)cuMemAdvise_v2((CUdeviceptr)4096, 4096,
 		CU_MEM_ADVISE_SET_READ_MOSTLY, gpu1));
@@ -343,6 +355,10 @@ static void test_system(const char *topo, int pageable)
 		ok(child_value(out, "heap_gpu0", -1) >= 100000, "%s: the "
 		   "malloc'd buffer a gpu0 access touched first is on gpu0 "
 		   "(%lld)", name, child_value(out, "heap_gpu0", -1));
+		is_int(child_value(out, "batch", -1), 0, "%s: "
+		       "cuMemPrefetchBatchAsync takes it", name);
+		is_int(child_value(out, "heap_gpu0_after", -1), 0, "%s: and "
+		       "moves it off gpu0", name);
 	}
 	unlink(out);
 }
