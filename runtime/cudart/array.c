@@ -303,6 +303,18 @@ struct end2d {
 	size_t pitch, x, y;
 };
 
+/* The fields of a CUDA_MEMCPY2D that start with pfx (src or dst). */
+#define PUT_END(c, pfx, e, type, t)                                          \
+	do {                                                                 \
+		(c)->pfx##MemoryType = (type);                               \
+		(c)->pfx##Array = (CUarray)(e)->a;                           \
+		(c)->pfx##Host = (t).pfx##Host;                              \
+		(c)->pfx##Device = (t).pfx##Device;                          \
+		(c)->pfx##Pitch = (e)->pitch;                                \
+		(c)->pfx##XInBytes = (e)->x;                                 \
+		(c)->pfx##Y = (e)->y;                                        \
+	} while (0)
+
 static void put_end(const struct end2d *e, CUmemorytype type, bool dst,
 		    CUDA_MEMCPY2D *c)
 {
@@ -312,23 +324,10 @@ static void put_end(const struct end2d *e, CUmemorytype type, bool dst,
 		type = CU_MEMORYTYPE_ARRAY;
 	else
 		cuemu_rt_ptr_end(type, e->p, dst, &t);
-	if (dst) {
-		c->dstMemoryType = type;
-		c->dstArray = (CUarray)e->a;
-		c->dstHost = t.dstHost;
-		c->dstDevice = t.dstDevice;
-		c->dstPitch = e->pitch;
-		c->dstXInBytes = e->x;
-		c->dstY = e->y;
-	} else {
-		c->srcMemoryType = type;
-		c->srcArray = (CUarray)e->a;
-		c->srcHost = t.srcHost;
-		c->srcDevice = t.srcDevice;
-		c->srcPitch = e->pitch;
-		c->srcXInBytes = e->x;
-		c->srcY = e->y;
-	}
+	if (dst)
+		PUT_END(c, dst, e, type, t);
+	else
+		PUT_END(c, src, e, type, t);
 }
 
 static CUresult copy2d(const struct end2d *dst, const struct end2d *src,

@@ -205,6 +205,14 @@ static cudaError_t to_3d(cudaArray_t sa, struct cudaPos sp,
 	return cudaSuccess;
 }
 
+/* A 3D copy, once built, on stream (or now, when sync). */
+static cudaError_t issue3d(const CUDA_MEMCPY3D *c, cudaStream_t stream,
+			   bool sync)
+{
+	return cuemu_rt_result(sync ? cuMemcpy3D(c) :
+			       cuMemcpy3DAsync(c, (CUstream)stream));
+}
+
 static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p,
 			     cudaStream_t stream, bool sync)
 {
@@ -217,8 +225,7 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p,
 	if ((e = to_3d(p->srcArray, p->srcPos, p->srcPtr, p->dstArray,
 		       p->dstPos, p->dstPtr, p->extent, p->kind, &c)))
 		return cuemu_rt_fail(e);
-	return cuemu_rt_result(sync ? cuMemcpy3D(&c) :
-			       cuMemcpy3DAsync(&c, (CUstream)stream));
+	return issue3d(&c, stream, sync);
 }
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
@@ -254,8 +261,7 @@ static cudaError_t rt_peer3d(const struct cudaMemcpy3DPeerParms *p,
 		       p->dstPos, p->dstPtr, p->extent, cudaMemcpyDefault,
 		       &c)))
 		return cuemu_rt_fail(e);
-	return cuemu_rt_result(sync ? cuMemcpy3D(&c) :
-			       cuMemcpy3DAsync(&c, (CUstream)stream));
+	return issue3d(&c, stream, sync);
 }
 
 cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)

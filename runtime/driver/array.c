@@ -159,21 +159,25 @@ CUresult cuArrayGetSparseProperties(
 
 /* ---------------------------------------------------------------- 1D copies */
 
-static void array_end(CUarray a, size_t off, struct cuemu_shape_end *e)
+static struct cuemu_shape_end arr(CUarray a, size_t off)
 {
-	*e = (struct cuemu_shape_end){ .is_array = true, .array = a,
-				       .x = off };
+	return (struct cuemu_shape_end){ .is_array = true, .array = a,
+					 .x = off };
 }
 
-static void ptr_end(uintptr_t p, bool dev_side, struct cuemu_shape_end *e)
+static struct cuemu_shape_end host(const void *p)
 {
-	*e = (struct cuemu_shape_end){ .p = p, .dev_side = dev_side };
+	return (struct cuemu_shape_end){ .p = (uintptr_t)p };
+}
+
+static struct cuemu_shape_end dev(CUdeviceptr p)
+{
+	return (struct cuemu_shape_end){ .p = p, .dev_side = true };
 }
 
 /* Every 1D array copy: n bytes as one row, on stream h. */
-static CUresult copy1d(const struct cuemu_shape_end *dst,
-		       const struct cuemu_shape_end *src, size_t n,
-		       CUstream h, bool sync)
+static CUresult copy1d(struct cuemu_shape_end dst, struct cuemu_shape_end src,
+		       size_t n, CUstream h, bool sync)
 {
 	CUstream s;
 	CUresult r;
@@ -182,100 +186,57 @@ static CUresult copy1d(const struct cuemu_shape_end *dst,
 		return r;
 	if (n == 0)
 		return CUDA_SUCCESS;
-	return cuemu_copy_shaped(s, dst, src, n, 1, 1, sync);
-}
-
-static CUresult htoa(CUarray a, size_t off, const void *src, size_t n,
-		     CUstream h, bool sync)
-{
-	struct cuemu_shape_end d, s;
-
-	array_end(a, off, &d);
-	ptr_end((uintptr_t)src, false, &s);
-	return copy1d(&d, &s, n, h, sync);
-}
-
-static CUresult atoh(void *dst, CUarray a, size_t off, size_t n, CUstream h,
-		     bool sync)
-{
-	struct cuemu_shape_end d, s;
-
-	ptr_end((uintptr_t)dst, false, &d);
-	array_end(a, off, &s);
-	return copy1d(&d, &s, n, h, sync);
-}
-
-static CUresult atod(CUdeviceptr dst, CUarray a, size_t off, size_t n,
-		     CUstream h)
-{
-	struct cuemu_shape_end d, s;
-
-	ptr_end(dst, true, &d);
-	array_end(a, off, &s);
-	return copy1d(&d, &s, n, h, true);
-}
-
-static CUresult dtoa(CUarray a, size_t off, CUdeviceptr src, size_t n,
-		     CUstream h)
-{
-	struct cuemu_shape_end d, s;
-
-	array_end(a, off, &d);
-	ptr_end(src, true, &s);
-	return copy1d(&d, &s, n, h, true);
-}
-
-static CUresult atoa(CUarray da, size_t doff, CUarray sa, size_t soff,
-		     size_t n, CUstream h)
-{
-	struct cuemu_shape_end d, s;
-
-	array_end(da, doff, &d);
-	array_end(sa, soff, &s);
-	return copy1d(&d, &s, n, h, true);
+	return cuemu_copy_shaped(s, &dst, &src, n, 1, 1, sync);
 }
 
 CUresult cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost,
 		      size_t ByteCount)
 {
-	return htoa(dstArray, dstOffset, srcHost, ByteCount, NULL, true);
+	return copy1d(arr(dstArray, dstOffset), host(srcHost), ByteCount,
+		      NULL, true);
 }
 
 CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset,
 		      size_t ByteCount)
 {
-	return atoh(dstHost, srcArray, srcOffset, ByteCount, NULL, true);
+	return copy1d(host(dstHost), arr(srcArray, srcOffset), ByteCount,
+		      NULL, true);
 }
 
 CUresult cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray,
 		      size_t srcOffset, size_t ByteCount)
 {
-	return atod(dstDevice, srcArray, srcOffset, ByteCount, NULL);
+	return copy1d(dev(dstDevice), arr(srcArray, srcOffset), ByteCount,
+		      NULL, true);
 }
 
 CUresult cuMemcpyDtoA(CUarray dstArray, size_t dstOffset,
 		      CUdeviceptr srcDevice, size_t ByteCount)
 {
-	return dtoa(dstArray, dstOffset, srcDevice, ByteCount, NULL);
+	return copy1d(arr(dstArray, dstOffset), dev(srcDevice), ByteCount,
+		      NULL, true);
 }
 
 CUresult cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray,
 		      size_t srcOffset, size_t ByteCount)
 {
-	return atoa(dstArray, dstOffset, srcArray, srcOffset, ByteCount, NULL);
+	return copy1d(arr(dstArray, dstOffset), arr(srcArray, srcOffset),
+		      ByteCount, NULL, true);
 }
 
 CUresult cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset,
 			   const void *srcHost, size_t ByteCount,
 			   CUstream hStream)
 {
-	return htoa(dstArray, dstOffset, srcHost, ByteCount, hStream, false);
+	return copy1d(arr(dstArray, dstOffset), host(srcHost), ByteCount,
+		      hStream, false);
 }
 
 CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset,
 			   size_t ByteCount, CUstream hStream)
 {
-	return atoh(dstHost, srcArray, srcOffset, ByteCount, hStream, false);
+	return copy1d(host(dstHost), arr(srcArray, srcOffset), ByteCount,
+		      hStream, false);
 }
 
 /* ------------------------------------------- per-thread default stream */
@@ -283,51 +244,53 @@ CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset,
 CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
 			      const void *srcHost, size_t ByteCount)
 {
-	return htoa(dstArray, dstOffset, srcHost, ByteCount,
-		    CU_STREAM_PER_THREAD, true);
+	return copy1d(arr(dstArray, dstOffset), host(srcHost), ByteCount,
+		      CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray,
 			      size_t srcOffset, size_t ByteCount)
 {
-	return atoh(dstHost, srcArray, srcOffset, ByteCount,
-		    CU_STREAM_PER_THREAD, true);
+	return copy1d(host(dstHost), arr(srcArray, srcOffset), ByteCount,
+		      CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray,
 			      size_t srcOffset, size_t ByteCount)
 {
-	return atod(dstDevice, srcArray, srcOffset, ByteCount,
-		    CU_STREAM_PER_THREAD);
+	return copy1d(dev(dstDevice), arr(srcArray, srcOffset), ByteCount,
+		      CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
 			      CUdeviceptr srcDevice, size_t ByteCount)
 {
-	return dtoa(dstArray, dstOffset, srcDevice, ByteCount,
-		    CU_STREAM_PER_THREAD);
+	return copy1d(arr(dstArray, dstOffset), dev(srcDevice), ByteCount,
+		      CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset,
 			      CUarray srcArray, size_t srcOffset,
 			      size_t ByteCount)
 {
-	return atoa(dstArray, dstOffset, srcArray, srcOffset, ByteCount,
-		    CU_STREAM_PER_THREAD);
+	return copy1d(arr(dstArray, dstOffset), arr(srcArray, srcOffset),
+		      ByteCount, CU_STREAM_PER_THREAD, true);
 }
 
 CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset,
 				   const void *srcHost, size_t ByteCount,
 				   CUstream hStream)
 {
-	return htoa(dstArray, dstOffset, srcHost, ByteCount,
-		    hStream ? hStream : CU_STREAM_PER_THREAD, false);
+	return copy1d(arr(dstArray, dstOffset), host(srcHost), ByteCount,
+		      hStream ? hStream : CU_STREAM_PER_THREAD,
+		      false);
 }
 
 CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray,
 				   size_t srcOffset, size_t ByteCount,
 				   CUstream hStream)
 {
-	return atoh(dstHost, srcArray, srcOffset, ByteCount,
-		    hStream ? hStream : CU_STREAM_PER_THREAD, false);
+	return copy1d(host(dstHost), arr(srcArray, srcOffset), ByteCount,
+		      hStream ? hStream : CU_STREAM_PER_THREAD,
+		      false);
 }

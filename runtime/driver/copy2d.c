@@ -38,42 +38,37 @@ struct api_copy {
 	size_t width, height, depth;
 };
 
+/* One end of a CUDA_MEMCPY* structure: its fields that start with
+ * p (src or dst); z and height are 0 where the structure has none. */
+#define API_END(c, p, z, height)                                            \
+	((struct api_end){ (c)->p##MemoryType, (c)->p##Host, (c)->p##Device, \
+			   (c)->p##Array, (c)->p##XInBytes, (c)->p##Y, (z),  \
+			   (c)->p##Pitch, (height) })
+
+/* CUDA_MEMCPY3D and CUDA_MEMCPY3D_PEER name their fields alike. */
+#define API_COPY_3D(c)                                                       \
+	((struct api_copy){                                                  \
+		.src = API_END(c, src, (c)->srcZ, (c)->srcHeight),           \
+		.dst = API_END(c, dst, (c)->dstZ, (c)->dstHeight),           \
+		.width = (c)->WidthInBytes, .height = (c)->Height,           \
+		.depth = (c)->Depth })
+
 static void from_2d(const CUDA_MEMCPY2D *c, struct api_copy *k)
 {
-	*k = (struct api_copy){
-		.src = { c->srcMemoryType, c->srcHost, c->srcDevice,
-			 c->srcArray, c->srcXInBytes, c->srcY, 0,
-			 c->srcPitch, 0 },
-		.dst = { c->dstMemoryType, c->dstHost, c->dstDevice,
-			 c->dstArray, c->dstXInBytes, c->dstY, 0,
-			 c->dstPitch, 0 },
-		.width = c->WidthInBytes, .height = c->Height, .depth = 1 };
+	*k = (struct api_copy){ .src = API_END(c, src, 0, 0),
+				.dst = API_END(c, dst, 0, 0),
+				.width = c->WidthInBytes, .height = c->Height,
+				.depth = 1 };
 }
 
 static void from_3d(const CUDA_MEMCPY3D *c, struct api_copy *k)
 {
-	*k = (struct api_copy){
-		.src = { c->srcMemoryType, c->srcHost, c->srcDevice,
-			 c->srcArray, c->srcXInBytes, c->srcY, c->srcZ,
-			 c->srcPitch, c->srcHeight },
-		.dst = { c->dstMemoryType, c->dstHost, c->dstDevice,
-			 c->dstArray, c->dstXInBytes, c->dstY, c->dstZ,
-			 c->dstPitch, c->dstHeight },
-		.width = c->WidthInBytes, .height = c->Height,
-		.depth = c->Depth };
+	*k = API_COPY_3D(c);
 }
 
 static void from_peer(const CUDA_MEMCPY3D_PEER *c, struct api_copy *k)
 {
-	*k = (struct api_copy){
-		.src = { c->srcMemoryType, c->srcHost, c->srcDevice,
-			 c->srcArray, c->srcXInBytes, c->srcY, c->srcZ,
-			 c->srcPitch, c->srcHeight },
-		.dst = { c->dstMemoryType, c->dstHost, c->dstDevice,
-			 c->dstArray, c->dstXInBytes, c->dstY, c->dstZ,
-			 c->dstPitch, c->dstHeight },
-		.width = c->WidthInBytes, .height = c->Height,
-		.depth = c->Depth };
+	*k = API_COPY_3D(c);
 }
 
 static const char *side(bool dst)

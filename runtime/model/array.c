@@ -257,10 +257,7 @@ static int cmp_id(const struct cuemu_array *a, const struct cuemu_array *b)
 }
 
 RB_HEAD(array_tree, cuemu_array);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * glibc: spell the attribute out. */
-#define ARRAY_STATIC __attribute__((__unused__)) static
-RB_GENERATE_INTERNAL(array_tree, cuemu_array, node, cmp_id, ARRAY_STATIC)
+CUEMU_RB_STATIC(array_tree, cuemu_array, node, cmp_id)
 
 /* The arrays of the process, by id: one process, one set (lock held). */
 static struct array_tree arrays = RB_INITIALIZER(&arrays);

@@ -43,10 +43,7 @@ static int cmp_event(struct CUevent_st *a, struct CUevent_st *b)
 }
 
 RB_HEAD(event_tree, CUevent_st);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out. */
-#define EV_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(event_tree, CUevent_st, node, cmp_event, EV_STATIC)
+CUEMU_RB_STATIC(event_tree, CUevent_st, node, cmp_event)
 
 /* The registry. Global because event handles are process-wide (any thread
  * may use any handle) and a stale handle must be recognized without

@@ -40,6 +40,13 @@
 #define CUEMU_ALIGN_UP(x, a) (((x) + (a) - 1) & ~((uintptr_t)(a) - 1))
 #define CUEMU_ALIGN_DOWN(x, a) ((x) & ~((uintptr_t)(a) - 1))
 
+/* A red-black tree's functions, static to the file that keeps the tree.
+ * libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
+ * Linux, so the attribute is spelled out here, once. */
+#define CUEMU_RB_STATIC(name, type, field, cmp)                              \
+	RB_GENERATE_INTERNAL(name, type, field, cmp,                         \
+			     __attribute__((unused)) static)
+
 /* Processor indices used by residency, links and counters: GPUs are
  * 0..ndev-1 (the topology's count), the host is CUEMU_PROC_HOST. A
  * processor mask has bit i for processor i: 128 bits, so that a machine

@@ -267,8 +267,7 @@ static int cmp_opened(struct opened *x, struct opened *y)
 }
 
 RB_HEAD(opened_tree, opened);
-#define IPC_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(opened_tree, opened, node, cmp_opened, IPC_STATIC)
+CUEMU_RB_STATIC(opened_tree, opened, node, cmp_opened)
 /* The mappings this process opened, by exporter allocation. Global as the
  * address map is: handles are the process's, whatever context opens them. */
 static struct opened_tree opened_all = RB_INITIALIZER(&opened_all);

@@ -47,8 +47,7 @@ static int cmp_mc(struct mc *x, struct mc *y)
 }
 
 RB_HEAD(mc_tree, mc);
-#define MC_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(mc_tree, mc, node, cmp_mc, MC_STATIC)
+CUEMU_RB_STATIC(mc_tree, mc, node, cmp_mc)
 /* The process's multicast objects, by handle: process state like the VMM
  * handles they are. */
 static struct mc_tree objects = RB_INITIALIZER(&objects);

@@ -55,10 +55,7 @@ static int cmp_free(struct seg *a, struct seg *b)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out (as vaspace.c does). */
-#define POOL_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(free_tree, seg, fnode, cmp_free, POOL_STATIC)
+CUEMU_RB_STATIC(free_tree, seg, fnode, cmp_free)
 
 /* The process's pools: each process has its own allocator, as each CUDA
  * context has. Guarded by cuemu_lock(). current_pool[d] NULL means the

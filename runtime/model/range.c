@@ -19,10 +19,7 @@ static int cmp_start(struct mrange *a, struct mrange *b)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* libbsd's RB_GENERATE_STATIC needs a __unused it leaves undefined on
- * Linux; spell the attribute out (as vaspace.c does). */
-#define MR_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(mrtree, mrange, node, cmp_start, MR_STATIC)
+CUEMU_RB_STATIC(mrtree, mrange, node, cmp_start)
 
 int mr_init(struct mranges *m, uintptr_t start, uintptr_t end)
 {

@@ -109,11 +109,8 @@ static int cmp_uid(struct CUstream_st *a, struct CUstream_st *b)
 
 RB_HEAD(handle_tree, CUstream_st);
 RB_HEAD(uid_tree, CUstream_st);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out. */
-#define ST_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(handle_tree, CUstream_st, h_node, cmp_handle, ST_STATIC)
-RB_GENERATE_INTERNAL(uid_tree, CUstream_st, u_node, cmp_uid, ST_STATIC)
+CUEMU_RB_STATIC(handle_tree, CUstream_st, h_node, cmp_handle)
+CUEMU_RB_STATIC(uid_tree, CUstream_st, u_node, cmp_uid)
 
 /* The registries. Global because stream handles are process-wide (any
  * thread may use any handle) and a stale handle must be recognized without

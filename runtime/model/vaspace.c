@@ -20,11 +20,8 @@ static int cmp_id(struct cuemu_alloc *a, struct cuemu_alloc *b)
 
 RB_HEAD(va_tree, cuemu_alloc);
 RB_HEAD(id_tree, cuemu_alloc);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out. */
-#define VA_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(va_tree, cuemu_alloc, va_node, cmp_addr, VA_STATIC)
-RB_GENERATE_INTERNAL(id_tree, cuemu_alloc, id_node, cmp_id, VA_STATIC)
+CUEMU_RB_STATIC(va_tree, cuemu_alloc, va_node, cmp_addr)
+CUEMU_RB_STATIC(id_tree, cuemu_alloc, id_node, cmp_id)
 
 /* The process's address map. Global because the address space it describes
  * is the process's own; guarded by cuemu_lock(). */

@@ -90,10 +90,7 @@ static int handle_cmp(struct handle *a, struct handle *b)
 }
 
 RB_HEAD(handle_tree, handle);
-/* libbsd's RB_GENERATE_STATIC relies on a __unused it leaves undefined on
- * Linux; spell the attribute out. */
-#define VMM_STATIC __attribute__((unused)) static
-RB_GENERATE_INTERNAL(handle_tree, handle, node, handle_cmp, VMM_STATIC)
+CUEMU_RB_STATIC(handle_tree, handle, node, handle_cmp)
 
 /* The process's physical handles: process state like the address map, and
  * reached from every entry point and from /cu by id. */

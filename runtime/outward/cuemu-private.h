@@ -2,7 +2,8 @@
  * cuemu-private.h - what libcuemu exports for cufs and nothing else: the
  * machine as JSON and where control sockets live. Not installed; the names
  * carry the cuemu prefix only because the library exports no other names.
- * Defined in runtime/control.c.
+ * Defined in runtime/outward/machine.c (the JSON) and control.c (the
+ * run directory). No state of its own.
  */
 #ifndef CUEMU_PRIVATE_H
 #define CUEMU_PRIVATE_H

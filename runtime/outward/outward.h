@@ -80,4 +80,10 @@ CUresult cuemu_managed_set(CUcontext ctx, uintptr_t start, uintptr_t end,
  * answers read and dropped; for the fuzzer. 0, or -1 when it would be dropped. */
 int cuemu_control_feed(const char *data, size_t n, uid_t peer);
 
+/* The run directory (rundir.c): made if missing, checked to be safe, and
+ * this process's control socket listening in it. Its name lands in dir
+ * and the socket's path in path; the descriptor, or -1 with cuemu_fail()
+ * saying why. */
+int cuemu_ctl_listen(char *dir, size_t dlen, char *path, size_t plen);
+
 #endif

@@ -5,24 +5,7 @@
 
 load helpers
 
-setup_file() {
-	cufs_env
-	start_cufs
-}
-
-setup() {
-	mounted || start_cufs
-	start_workload A
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 @test "attach: /cu shows a managed allocation's attachment and stream" {
 	M=$MNT/allocations/$A_managed

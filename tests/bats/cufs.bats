@@ -7,24 +7,7 @@ load helpers
 
 # One mount for the file; a fresh workload A for each test, so that no test
 # sees what another changed and any test can run alone (bats -f).
-setup_file() {
-	cufs_env
-	start_cufs
-}
-
-setup() {
-	mounted || start_cufs
-	start_workload A
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 # ---------------------------------------------------------------- browsing
 

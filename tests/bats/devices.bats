@@ -6,22 +6,12 @@
 
 load helpers
 
-setup_file() {
-	cufs_env
-	start_cufs
-}
+workload_lifecycle
 
+# Each test starts the workloads it needs, under the CUDA_VISIBLE_DEVICES
+# it tests.
 setup() {
 	mounted || start_cufs
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 @test "visible_devices: every GPU in the machine's order when nothing is chosen" {

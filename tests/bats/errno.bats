@@ -12,26 +12,13 @@
 
 load helpers
 
-setup_file() {
-	cufs_env
-	start_cufs
-}
+workload_lifecycle
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 	M=$MNT/allocations/$A_managed
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
 	R=$MNT/reservations/$A_reservation
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 @test "EINVAL: CUDA_ERROR_INVALID_VALUE, a word that is not a location" {

@@ -159,6 +159,34 @@ cleanup_all() {
 	rm -rf "$WORK"
 }
 
+# The lifecycle most files share: one mount for the file and a fresh
+# workload A for each test, so that no test sees what another changed and
+# any test can run alone (bats -f). A file that calls workload_lifecycle
+# gets setup_file, setup, teardown and teardown_file made of these; one
+# that needs more redefines a function after the call, calling the part
+# here (workload_teardown also removes the files named after it).
+mount_setup_file() {
+	cufs_env
+	start_cufs
+}
+
+workload_setup() {
+	mounted || start_cufs
+	start_workload A
+}
+
+workload_teardown() {
+	stop_workloads
+	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$@"
+}
+
+workload_lifecycle() {
+	setup_file() { mount_setup_file; }
+	setup() { workload_setup; }
+	teardown() { workload_teardown; }
+	teardown_file() { cleanup_all; }
+}
+
 # write_errno FILE TEXT: writes TEXT and a newline to FILE in one write(2),
 # as echo does, and prints what it got: "ok", or the errno's name (EINVAL,
 # ENODEV...), for an open or a write that failed. Bounded by timeout(1).

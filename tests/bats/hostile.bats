@@ -6,25 +6,12 @@
 
 load helpers
 
-setup_file() {
-	cufs_env
-	start_cufs
-}
+workload_lifecycle
 
 setup() {
-	mounted || start_cufs
-	start_workload A
+	workload_setup
 	M=$MNT/allocations/$A_managed
 	P=$(dirname "$(grep -lx "$A_pool_block" "$MNT"/pools/*/allocations | head -1)")
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
 }
 
 # write_bytes FILE PYTHON-BYTES: writes exactly those bytes in one write(2)

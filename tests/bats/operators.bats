@@ -20,8 +20,7 @@ TOOLS="cufs-watch cufs-tune cufs-prometheus cufs-events"
 # that what one test writes to it (advice, prefetches, labels) is never
 # the next one's starting point, also when the test fails half way.
 setup_file() {
-	cufs_env
-	start_cufs
+	mount_setup_file
 }
 
 teardown_file() {

@@ -9,24 +9,7 @@ SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
 
 # One mount for the file; a fresh workload A for each test, so that each
 # test starts from the workload's own state and can run alone.
-setup_file() {
-	cufs_env
-	start_cufs
-}
-
-setup() {
-	mounted || start_cufs
-	start_workload A
-}
-
-teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids
-}
-
-teardown_file() {
-	cleanup_all
-}
+workload_lifecycle
 
 @test "each tool answers --help and refuses a bad option with status 2" {
 	for t in cufs-tune cufs-watch cufs-prometheus; do

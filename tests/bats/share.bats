@@ -7,23 +7,10 @@
 
 load helpers
 
-setup_file() {
-	cufs_env
-	start_cufs
-}
-
-setup() {
-	mounted || start_cufs
-	start_workload A
-}
+workload_lifecycle
 
 teardown() {
-	stop_workloads
-	rm -f "$WORK"/*.fifo "$WORK"/*.out "$WORK"/*.ids "$WORK"/*.handle
-}
-
-teardown_file() {
-	cleanup_all
+	workload_teardown "$WORK"/*.handle
 }
 
 # The ids of process PID's allocations of kind KIND, one a line.

@@ -19,6 +19,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cuda.h"
+
 /* The short form's connection: a test asks over one socket at a time. */
 static int ctl_fd __attribute__((unused)) = -1;
 
@@ -79,6 +81,19 @@ static inline const char *ctl(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(req, sizeof req, fmt, ap);
 	va_end(ap);
 	return ctl_line(ctl_fd, req, buf, len);
+}
+
+/* The holders of the allocation at p as /cu shows them (the answer line),
+ * or "(no control socket)". */
+static inline const char *ctl_holders(CUdeviceptr p, char *buf, size_t len)
+{
+	unsigned long long id = 0;
+
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	if (ctl_fd < 0 && ctl_open() < 0)
+		return "(no control socket)";
+	return ctl(buf, len, "{\"op\":\"get\",\"path\":\"allocations/%llu/"
+		   "holders\"}", id);
 }
 
 #endif

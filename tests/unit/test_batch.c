@@ -40,18 +40,6 @@ static int lastloc(CUdeviceptr p, size_t n)
 	return v;
 }
 
-/* The holders of the allocation at p as /cu shows them. */
-static const char *holders(CUdeviceptr p, char *buf, size_t len)
-{
-	unsigned long long id = 0;
-
-	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
-	if (ctl_fd < 0 && ctl_open() < 0)
-		return "(no control socket)";
-	return ctl(buf, len, "{\"op\":\"get\",\"path\":\"allocations/%llu/"
-		   "holders\"}", id);
-}
-
 static void test_prefetch_errors(void)
 {
 	size_t ix1[2] = { 1, 2 }, ixo[2] = { 0, 4 }, ixd[2] = { 0, 0 };
@@ -180,11 +168,11 @@ static void test_discard(void)
 	memset((void *)m, 0x5a, 8 * MiB);
 	cuMemPrefetchBatchAsync(ds, sz, N, ls, ix, 1, 0, s);
 	cuStreamSynchronize(s);
-	ok(strstr(holders(m, buf, sizeof buf), "gpu0") != NULL,
+	ok(strstr(ctl_holders(m, buf, sizeof buf), "gpu0") != NULL,
 	   "/cu: gpu0 holds the prefetched range");
 	is_res(cuMemDiscardBatchAsync(ds, sz, N, 0, s), CUDA_SUCCESS, "discard");
 	cuStreamSynchronize(s);
-	holders(m, buf, sizeof buf);
+	ctl_holders(m, buf, sizeof buf);
 	ok(strstr(buf, "gpu0") == NULL && strstr(buf, "cpu") == NULL,
 	   "/cu: a discarded range has no holder");
 	if (strstr(buf, "gpu0"))
@@ -197,7 +185,7 @@ static void test_discard(void)
 	is_res(cuMemDiscardAndPrefetchBatchAsync(ds, sz, N, ls, ix, 1, 0, s),
 	       CUDA_SUCCESS, "discard and prefetch to gpu0");
 	cuStreamSynchronize(s);
-	ok(strstr(holders(m, buf, sizeof buf), "gpu0") != NULL,
+	ok(strstr(ctl_holders(m, buf, sizeof buf), "gpu0") != NULL,
 	   "/cu: gpu0 holds it again");
 	is_res(cuMemDiscardAndPrefetchBatchAsync(ds, sz, N, ls, ix, 1, 0,
 						 CU_STREAM_LEGACY),

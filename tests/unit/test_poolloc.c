@@ -210,18 +210,6 @@ static void test_managed_create(void)
 	is_res(cuMemPoolCreate(&p, &pr), V, "allocType 3");
 }
 
-/* The holders of the allocation at p as /cu shows them. */
-static const char *holders(CUdeviceptr p, char *buf, size_t len)
-{
-	unsigned long long id = 0;
-
-	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
-	if (ctl_fd < 0 && ctl_open() < 0)
-		return "(no control socket)";
-	return ctl(buf, len, "{\"op\":\"get\",\"path\":\"allocations/%llu/"
-		   "holders\"}", id);
-}
-
 static void test_managed_block(void)
 {
 	CUmemLocation d0 = loc(CU_MEM_LOCATION_TYPE_DEVICE, 0);
@@ -266,7 +254,7 @@ static void test_managed_block(void)
 	is_res(cuMemPrefetchAsync_v2(b, 64 * MiB, d0, 0, s), CUDA_SUCCESS,
 	       "prefetch to gpu0");
 	cuStreamSynchronize(s);
-	ok(strstr(holders(b, buf, sizeof buf), "gpu0") != NULL,
+	ok(strstr(ctl_holders(b, buf, sizeof buf), "gpu0") != NULL,
 	   "/cu: gpu0 holds the block");
 	is_res(cuMemsetD8Async(b, 0x42, 64 * MiB, s), CUDA_SUCCESS, "memset");
 	cuStreamSynchronize(s);
@@ -277,7 +265,7 @@ static void test_managed_block(void)
 	is_res(cuMemDiscardAndPrefetchBatchAsync(bp, bs, 1, &h, z, 1, 0, s),
 	       CUDA_SUCCESS, "discard and prefetch to the host");
 	cuStreamSynchronize(s);
-	holders(b, buf, sizeof buf);
+	ctl_holders(b, buf, sizeof buf);
 	ok(strstr(buf, "cpu") && !strstr(buf, "gpu0"),
 	   "/cu: then the CPU alone holds it");
 	old = b;

@@ -5,6 +5,10 @@
  *
  * Every element remembers the line of the file it came from, so that an
  * error found while running names it as a parse error would.
+ *
+ * Locking: none; parse.c writes a description, run.c sets and clears the
+ * allocations' addresses before the streams' threads start and after they
+ * end, and the threads only read it.
  */
 #ifndef CUEMU_RUN_WORKLOAD_H
 #define CUEMU_RUN_WORKLOAD_H
