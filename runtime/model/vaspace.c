@@ -114,7 +114,7 @@ struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a)
  * in a tree of its own by address, and by id beside the others for /cu. */
 
 RB_HEAD(sys_tree, cuemu_alloc);
-RB_GENERATE_INTERNAL(sys_tree, cuemu_alloc, va_node, cmp_addr, VA_STATIC)
+CUEMU_RB_STATIC(sys_tree, cuemu_alloc, va_node, cmp_addr)
 static struct sys_tree sys_by_addr = RB_INITIALIZER(&sys_by_addr);
 
 static struct cuemu_alloc *sys_floor(uintptr_t p)
