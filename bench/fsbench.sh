@@ -9,6 +9,8 @@
 # to tell where the time of `ls -l` goes, readdir alone (`ls -f`) and one
 # lstat of an entry at 100,000; and the same reads while the process is
 # stopped (SIGSTOP), which cufs serves from the state it published.
+# The allocations are made by as many alloc-many processes as it takes
+# (PER_PROC each), all stopped together.
 # A step that takes longer than $FSBENCH_LIMIT seconds (default 60) is
 # stopped and reported as such: that is a finding, not a failure to hide.
 #
@@ -45,15 +47,25 @@ export CUEMU_MACHINE CUEMU_RUNDIR
 CU=$work/cu
 MIN=$work/min
 mkdir -p "$CUEMU_RUNDIR" "$CU" "$MIN"
-cufs_pid= minfs_pid= alloc_pid=
+cufs_pid= minfs_pid= alloc_pids=
+# The most allocations one alloc-many makes: each cuMemAlloc is a mapping
+# of its own, and a process has at most vm.max_map_count (65530).
+PER_PROC=50000
 
 stop_alloc() {
-	if [ -n "$alloc_pid" ]; then
-		kill "$alloc_pid" 2>/dev/null
-		kill -CONT "$alloc_pid" 2>/dev/null
-		wait "$alloc_pid" 2>/dev/null
-		alloc_pid=
-	fi
+	for p in $alloc_pids; do
+		kill "$p" 2>/dev/null
+		kill -CONT "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	alloc_pids=
+}
+
+# signal_alloc SIG: to every alloc-many running.
+signal_alloc() {
+	for p in $alloc_pids; do
+		kill "-$1" "$p"
+	done
 }
 
 cleanup() {
@@ -162,24 +174,35 @@ then
 	exit 1
 fi
 
-# start_alloc COUNT: alloc-many with COUNT live allocations, ready.
+# start_alloc COUNT: COUNT live allocations, ready: alloc-many processes
+# of PER_PROC each, the last one started with the rest and the managed
+# allocation (so that the largest id is its). cufs shows them all.
 start_alloc() {
 	stop_alloc
 	t0=$(now_ms)
-	"$ALLOC" "$1" 1 >"$work/alloc.out" 2>"$work/alloc.err" &
-	alloc_pid=$!
-	if ! wait_for "$LIMIT" grep -q ready "$work/alloc.out"; then
-		echo "fsbench: alloc-many $1 not ready in ${LIMIT}s:" \
-		     "$(cat "$work/alloc.err")" >&2
-		exit 1
-	fi
-	# cufs rescans /dev/shm at most every 100 ms; processes/ rescans
-	# now, so that the rows below see this process.
-	if ! wait_for 10 test -d "$CU/processes/$alloc_pid"; then
-		echo "fsbench: cufs does not show process $alloc_pid" >&2
-		exit 1
-	fi
-	echo "alloc-many $1: ready in $(($(now_ms) - t0)) ms" >>"$notes"
+	left=$1
+	k=0
+	while [ "$left" -gt 0 ]; do
+		n=$left m=1
+		if [ "$n" -gt "$PER_PROC" ]; then n=$PER_PROC m=0; fi
+		"$ALLOC" "$n" "$m" >"$work/alloc$k.out" 2>"$work/alloc$k.err" &
+		alloc_pids="$alloc_pids $!"
+		if ! wait_for "$LIMIT" grep -q ready "$work/alloc$k.out"; then
+			echo "fsbench: alloc-many $n not ready in ${LIMIT}s:" \
+			     "$(cat "$work/alloc$k.err")" >&2
+			exit 1
+		fi
+		# cufs rescans /dev/shm at most every 100 ms; processes/
+		# rescans now, so that the rows below see this process.
+		if ! wait_for 10 test -d "$CU/processes/$!"; then
+			echo "fsbench: cufs does not show process $!" >&2
+			exit 1
+		fi
+		left=$((left - n))
+		k=$((k + 1))
+	done
+	echo "alloc-many $1 ($k processes): ready in $(($(now_ms) - t0)) ms" \
+	     >>"$notes"
 }
 
 # first_id LISTING: the id of the allocation labelled fsbench-first, from
@@ -222,9 +245,9 @@ if [ -z "$id" ]; then
 	exit 1
 fi
 small_reads "@10"
-kill -STOP "$alloc_pid"
+signal_alloc STOP
 small_reads "@10 stopped"
-kill -CONT "$alloc_pid"
+signal_alloc CONT
 
 # ---------------------------------------------------------------- N live
 start_alloc "$N"
@@ -267,10 +290,10 @@ big_reads() {
 
 small_reads "@$N"
 big_reads "@$N"
-kill -STOP "$alloc_pid"
+signal_alloc STOP
 small_reads "@$N stopped"
 big_reads "@$N stopped"
-kill -CONT "$alloc_pid"
+signal_alloc CONT
 stop_alloc
 
 print_table

@@ -382,6 +382,8 @@ static bool proc_current(struct cufs_proc *p)
 /* The pids that have a segment of our machine, in seen[]. */
 static int scan_shm(pid_t *seen, int max)
 {
+	/* Said once; scans run under refresh_lock. */
+	static bool said;
 	DIR *d = opendir("/dev/shm");
 	struct dirent *e;
 	int n = 0;
@@ -389,9 +391,15 @@ static int scan_shm(pid_t *seen, int max)
 
 	if (!d)
 		return 0;
-	while ((e = readdir(d)) && n < max)
-		if ((pid = seg_pid(e->d_name)))
+
+	while ((e = readdir(d)))
+		if ((pid = seg_pid(e->d_name)) && n < max)
 			seen[n++] = pid;
+		else if (pid && !said) {
+			said = true;
+			fprintf(stderr, "cufs: more than %d processes publish "
+				"their state; /cu shows %d of them\n", max, max);
+		}
 	closedir(d);
 	return n;
 }

@@ -24,7 +24,8 @@
  * before it fails; processes/<pid>/state waits less. */
 #define CUFS_TIMEOUT_MS 2000
 #define CUFS_STATE_TIMEOUT_MS 500
-#define CUFS_MAX_PROCS 256
+/* As many processes as a machine's table has rows (model/segment.h). */
+#define CUFS_MAX_PROCS 4096
 
 /* main.c: the command line's choices. */
 struct cufs_options {

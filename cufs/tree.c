@@ -335,17 +335,17 @@ static bool parse_u64(const char *s, uint64_t *out)
 
 
 /* The machine, or one part of it (part: a device index, -1 for the host,
- * INT_MIN for all, INT_MIN + 1 for its summary without parts). NULL with *err: ENOENT for a device that does not
- * exist, EIO (and a word on stderr) for a machine that cannot be read. */
+ * INT_MIN for all, INT_MIN + 1 for its summary without parts), as the
+ * objects libcuemu builds. NULL with *err: ENOENT for a device that does
+ * not exist, EIO (and a word on stderr) for a machine that cannot be
+ * read. */
 json_t *cufs_machine_part(int part, int *err)
 {
-	char *s = part == INT_MIN ? cuemuMachineJson() :
-		  part == INT_MIN + 1 ? cuemuMachineSummaryJson() :
-		  cuemuDeviceJson(part);
-	json_t *m = s ? json_loads(s, 0, NULL) : NULL;
+	json_t *m = part == INT_MIN ? cuemuMachineObject() :
+		    part == INT_MIN + 1 ? cuemuMachineSummaryObject() :
+		    cuemuDeviceObject(part);
 	const char *why;
 
-	free(s);
 	*err = 0;
 	if (m && !(why = json_string_value(json_object_get(m, "error"))))
 		return m;

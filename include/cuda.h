@@ -55,6 +55,7 @@ typedef CUdevice_v1 CUdevice;
 /* Opaque handles. */
 typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
+typedef struct CUlib_st *CUlibrary;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUarray_st *CUarray;
 typedef struct CUmipmappedArray_st *CUmipmappedArray;
@@ -1445,6 +1446,7 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
 CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);
 CUresult CUDAAPI cuCtxSynchronize(void);
 CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
 CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext,
@@ -2026,6 +2028,21 @@ static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
                                symbolStatus);
 }
 #define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
+#endif
+
+/* Module and library globals. No module or library can be loaded on the
+ * emulated machine (it runs no kernels), so these answer as for a handle
+ * that names none (libcuemu(3)). */
+CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes,
+                                      CUmodule hmod, const char *name);
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
+                                    CUlibrary library, const char *name);
+#define cuModuleGetGlobal cuModuleGetGlobal_v2
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* The pre-3.2 form, with 32-bit address and size. */
+#undef cuModuleGetGlobal
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
+                                   CUmodule hmod, const char *name);
 #endif
 
 #ifdef __cplusplus

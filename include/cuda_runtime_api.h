@@ -381,6 +381,10 @@ cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *memPool,
 cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location,
     enum cudaMemAllocationType type, cudaMemPool_t memPool);
 
+/* Device symbols: none can be registered on the emulated machine. */
+cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
+cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
+
 #ifdef __cplusplus
 }
 #endif

@@ -284,6 +284,23 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 	return CUDA_SUCCESS;
 }
 
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
+{
+	CUresult r;
+
+	if (!ctx && (r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
+		return r;
+	if (!cuemu_ctx_valid(ctx))
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "context %p does not exist", (void *)ctx);
+	if (!ctxId)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL id");
+	*ctxId = cuemu_ctx_id(ctx);
+	return CUDA_SUCCESS;
+}
+
 /* The range cuStreamCreateWithPriority clamps to (driver/stream.c), as the
  * real driver answers it (probes/results/ctx.txt: ctx.priority_range).
  * Either pointer may be NULL. */

@@ -211,16 +211,6 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib,
 
 /* ---------------------------------------------------------------- PCI */
 
-/* The device's PCI address attributes: domain, bus, device (slot). */
-static void pci_address(CUdevice dev, int *domain, int *bus, int *slot)
-{
-	const int *a = cuemu_device(dev)->attrs;
-
-	*domain = a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID];
-	*bus = a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID];
-	*slot = a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID];
-}
-
 CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 {
 	CUresult r;
@@ -236,56 +226,22 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-/* Reads [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
- * [bus]:[device].[function], all hex, as the driver accepts them. */
-static bool parse_bus_id(const char *s, int *domain, int *bus, int *slot)
-{
-	unsigned int d, b, v, f;
-	int end = -1;
-
-	if (sscanf(s, "%x:%x:%x.%x%n", &d, &b, &v, &f, &end) == 4 &&
-	    end > 0 && !s[end])
-		goto found;
-	end = -1;
-	if (sscanf(s, "%x:%x:%x%n", &d, &b, &v, &end) == 3 && end > 0 &&
-	    !s[end])
-		goto found;
-	end = -1;
-	d = 0;
-	if (sscanf(s, "%x:%x.%x%n", &b, &v, &f, &end) == 3 && end > 0 &&
-	    !s[end])
-		goto found;
-	return false;
-found:
-	if (d > 0xffff || b > 0xff || v > 0x1f)
-		return false;
-	*domain = (int)d;
-	*bus = (int)b;
-	*slot = (int)v;
-	return true;
-}
-
 CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
 {
-	int domain, bus, slot;
 	CUresult r;
+	int d;
 
 	if (!dev || !pciBusId)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL %s",
 				  dev ? "bus id" : "device");
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (!parse_bus_id(pciBusId, &domain, &bus, &slot))
+	if ((d = cuemu_device_by_bus_id(pciBusId)) == -2)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "'%.32s' is not a PCI bus id", pciBusId);
-	for (int d = 0; d < cuemu_device_count(); d++) {
-		int dd, db, ds;
-
-		pci_address(d, &dd, &db, &ds);
-		if (dd == domain && db == bus && ds == slot) {
-			*dev = d;
-			return CUDA_SUCCESS;
-		}
+	if (d >= 0) {
+		*dev = d;
+		return CUDA_SUCCESS;
 	}
 	return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
 			  "no device at PCI %.32s", pciBusId);

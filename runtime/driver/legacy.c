@@ -9,6 +9,7 @@
  */
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #include "model/internal.h"
+#include "driver/hookable.h"
 
 #undef cuMemGetInfo
 #undef cuMemAlloc
@@ -64,13 +65,15 @@ CUresult cuMemGetInfo(unsigned int *f, unsigned int *t)
 	return v1("cuMemGetInfo");
 }
 
-CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
+CUEMU_HOOKABLE(cuMemAlloc)
+CUresult CUEMU_HOOKED(cuMemAlloc)(CUdeviceptr_v1 *dptr, unsigned int bytesize)
 {
 	(void)dptr, (void)bytesize;
 	return v1("cuMemAlloc");
 }
 
-CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pitch,
+CUEMU_HOOKABLE(cuMemAllocPitch)
+CUresult CUEMU_HOOKED(cuMemAllocPitch)(CUdeviceptr_v1 *dptr, unsigned int *pitch,
 			 unsigned int width, unsigned int height,
 			 unsigned int elem)
 {
@@ -78,7 +81,8 @@ CUresult cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pitch,
 	return v1("cuMemAllocPitch");
 }
 
-CUresult cuMemFree(CUdeviceptr_v1 dptr)
+CUEMU_HOOKABLE(cuMemFree)
+CUresult CUEMU_HOOKED(cuMemFree)(CUdeviceptr_v1 dptr)
 {
 	(void)dptr;
 	return v1("cuMemFree");

@@ -10,8 +10,10 @@
  */
 #include "model/managed.h"
 #include "driver/driver.h"
+#include "driver/hookable.h"
 
-CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+CUEMU_HOOKABLE(cuMemAllocManaged)
+CUresult CUEMU_HOOKED(cuMemAllocManaged)(CUdeviceptr *dptr, size_t bytesize,
 			   unsigned int flags)
 {
 	CUcontext ctx;

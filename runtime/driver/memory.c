@@ -16,6 +16,7 @@
  */
 #include "model/internal.h"
 #include "driver/driver.h"
+#include "driver/hookable.h"
 
 #include <stdbool.h>
 
@@ -39,7 +40,8 @@ CUresult cuemu_zero_ptr(CUresult r, CUdeviceptr *dptr)
 	return r;
 }
 
-CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+CUEMU_HOOKABLE(cuMemAlloc)
+CUresult CUEMU_HOOKED(cuMemAlloc)(CUdeviceptr *dptr, size_t bytesize)
 {
 	CUcontext ctx;
 	CUresult r;
@@ -56,7 +58,8 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	return cuemu_zero_ptr(r, dptr);
 }
 
-CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
+CUEMU_HOOKABLE(cuMemAllocPitch)
+CUresult CUEMU_HOOKED(cuMemAllocPitch)(CUdeviceptr *dptr, size_t *pPitch,
 			 size_t WidthInBytes, size_t Height,
 			 unsigned int ElementSizeBytes)
 {
@@ -86,7 +89,8 @@ CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
 	return cuemu_zero_ptr(r, dptr);
 }
 
-CUresult cuMemFree(CUdeviceptr dptr)
+CUEMU_HOOKABLE(cuMemFree)
+CUresult CUEMU_HOOKED(cuMemFree)(CUdeviceptr dptr)
 {
 	CUresult r;
 
@@ -132,7 +136,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 	return host_alloc(pp, bytesize, Flags, true);
 }
 
-CUresult cuMemFreeHost(void *p)
+CUEMU_HOOKABLE(cuMemFreeHost)
+CUresult CUEMU_HOOKED(cuMemFreeHost)(void *p)
 {
 	CUresult r;
 

@@ -13,6 +13,7 @@
  * that follows, so that they see the pool the call changes.
  */
 #include "model/pool.h"
+#include "driver/hookable.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -79,18 +80,21 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
 	return r;
 }
 
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+CUEMU_HOOKABLE(cuMemAllocFromPoolAsync)
+CUresult CUEMU_HOOKED(cuMemAllocFromPoolAsync)(CUdeviceptr *dptr, size_t bytesize,
 				 CUmemoryPool pool, CUstream hStream)
 {
 	return alloc_async(dptr, bytesize, pool, false, hStream);
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+CUEMU_HOOKABLE(cuMemAllocAsync)
+CUresult CUEMU_HOOKED(cuMemAllocAsync)(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
 	return alloc_async(dptr, bytesize, NULL, true, hStream);
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+CUEMU_HOOKABLE(cuMemFreeAsync)
+CUresult CUEMU_HOOKED(cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream)
 {
 	struct cuemu_alloc *a;
 	CUstream s;

@@ -311,3 +311,10 @@ E(cuMulticastBindMem, 12010, cuMulticastBindMem)
 E(cuMulticastCreate, 12010, cuMulticastCreate)
 E(cuMulticastGetGranularity, 12010, cuMulticastGetGranularity)
 E(cuMulticastUnbind, 12010, cuMulticastUnbind)
+/* What UCX looks up besides memory: context ids, and the module and
+ * library globals its memory hooks wrap (versions of the real driver's
+ * table). */
+E(cuCtxGetId, 12000, cuCtxGetId)
+E(cuLibraryGetGlobal, 12000, cuLibraryGetGlobal)
+E(cuModuleGetGlobal, 2000, cuModuleGetGlobal)
+E(cuModuleGetGlobal, 3020, cuModuleGetGlobal_v2)

@@ -14,6 +14,7 @@
  * is taken; the model call runs under it.
  */
 #include "model/vmm.h"
+#include "driver/hookable.h"
 
 #define G CUEMU_GRANULARITY
 
@@ -244,7 +245,8 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
 
 /* ---------------------------------------------------------------- mappings */
 
-CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+CUEMU_HOOKABLE(cuMemMap)
+CUresult CUEMU_HOOKED(cuMemMap)(CUdeviceptr ptr, size_t size, size_t offset,
 		  CUmemGenericAllocationHandle handle, unsigned long long flags)
 {
 	uintptr_t p = (uintptr_t)ptr;
@@ -272,7 +274,8 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 	return r;
 }
 
-CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+CUEMU_HOOKABLE(cuMemUnmap)
+CUresult CUEMU_HOOKED(cuMemUnmap)(CUdeviceptr ptr, size_t size)
 {
 	CUresult r;
 

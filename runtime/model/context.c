@@ -38,6 +38,8 @@ struct CUctx_st {
 	int cache_config;
 	int shmem_config;
 	struct CUctx_st *next;   /* created contexts: immutable once listed */
+	uint64_t id;             /* cuCtxGetId: new for each creation (and
+				  * each activation of a primary) */
 };
 
 /* The process lock. Global because a CUDA context is process-wide state
@@ -167,6 +169,19 @@ bool cuemu_ctx_valid(CUcontext ctx)
 	return false;
 }
 
+/* Context ids are the process's, counted from 1 as the driver's are. */
+static uint64_t next_ctx_id = 1;
+
+static uint64_t new_ctx_id(void)
+{
+	return __atomic_fetch_add(&next_ctx_id, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t cuemu_ctx_id(CUcontext ctx)
+{
+	return __atomic_load_n(&ctx->id, __ATOMIC_ACQUIRE);
+}
+
 int cuemu_ctx_device(CUcontext ctx)
 {
 	return ctx ? ctx->dev : -1;
@@ -211,6 +226,7 @@ CUcontext cuemu_ctx_new(int dev, unsigned int flags)
 	if (c) {
 		c->dev = dev;
 		c->flags = flags;
+		c->id = new_ctx_id();
 		cuemu_ctx_reset_settings(c);
 		__atomic_store_n(&c->peers[0], 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&c->peers[1], 0, __ATOMIC_RELEASE);
@@ -226,7 +242,14 @@ void cuemu_ctx_kill(CUcontext ctx)
 
 unsigned int cuemu_primary_retain(int dev)
 {
-	return __atomic_fetch_add(&primaries[dev].refs, 1, __ATOMIC_RELEASE);
+	unsigned int was = __atomic_fetch_add(&primaries[dev].refs, 1,
+					      __ATOMIC_RELEASE);
+
+	/* An activated primary context is a new context. */
+	if (was == 0)
+		__atomic_store_n(&primaries[dev].id, new_ctx_id(),
+				 __ATOMIC_RELEASE);
+	return was;
 }
 
 int cuemu_primary_release(int dev)
@@ -314,9 +337,8 @@ CUresult cuemu_current(CUcontext *ctx, int *dev)
 
 bool cuemu_peer_link(int a, int b)
 {
-	const struct cuemu_link *l = cuemu_link(a, b);
-
-	return a != b && l && l->kind != 0;
+	return cuemu_machine_gpu_link(cuemu_machine_gpu_of(a),
+				      cuemu_machine_gpu_of(b)) != 0;
 }
 
 bool cuemu_ctx_has_peer(CUcontext c, int dev)

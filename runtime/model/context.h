@@ -26,6 +26,9 @@ bool cuemu_ctx_is_primary(CUcontext ctx);
 CUcontext cuemu_ctx_new(int dev, unsigned int flags);
 void cuemu_ctx_kill(CUcontext ctx);
 unsigned int cuemu_ctx_flags(CUcontext ctx);
+/* The context's id (cuCtxGetId): new for each context made and each
+ * activation of a primary one. */
+uint64_t cuemu_ctx_id(CUcontext ctx);
 void cuemu_ctx_set_flags(CUcontext ctx, unsigned int flags);
 /* A primary context's retain count: retain answers the count before it;
  * release answers -1 when not retained, 1 when that was the last, else 0. */

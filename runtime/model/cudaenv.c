@@ -73,13 +73,12 @@ void cuemu_uuid_str(const uint8_t u[16], char *buf, size_t len)
 
 void cuemu_pci_str(const struct cuemu_device_info *d, char *buf, size_t len)
 {
-	const int *a = d->attrs;
+	int domain, bus, slot;
 
 	/* domain:bus:device.function, in hex; cut to len, terminated. */
-	snprintf(buf, len, "%04x:%02x:%02x.0",
-		 (unsigned)a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID],
-		 (unsigned)a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID],
-		 (unsigned)a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID]);
+	cuemu_device_pci(d, &domain, &bus, &slot);
+	snprintf(buf, len, "%04x:%02x:%02x.0", (unsigned)domain,
+		 (unsigned)bus, (unsigned)slot);
 }
 
 /* ---------------------------------------------------------------- order */

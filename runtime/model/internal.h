@@ -260,11 +260,34 @@ bool cuemu_mem_charge(int dev, uint64_t bytes);
 bool cuemu_mem_charge_evicting(int dev, uint64_t bytes);
 void cuemu_mem_uncharge(int dev, uint64_t bytes);
 /* One half of an uncharge, for memory another process still maps (legacy
- * IPC, model/ipc.c): row, this process's share of the device's use, when
- * it frees memory an importer holds; total, the device's use, when the
- * last importer lets go of memory its exporter freed. */
+ * IPC, model/ipc.c): row, this process's share, when it frees memory an
+ * importer holds (the bytes stay in the device's use as orphaned); total,
+ * the orphaned bytes, when the last importer lets go of memory its
+ * exporter freed. */
 void cuemu_mem_uncharge_part(int dev, uint64_t bytes, bool total, bool row);
 uint64_t cuemu_mem_used(int dev);
+
+/* The machine's GPUs by machine index, as NVML shows them (whatever this
+ * process sees): what a GPU's processes hold on it (dead ones reclaimed at
+ * most once a second), the live processes holding memory on it (at most
+ * max pids and uses; the count, which may be more), and the kind of its
+ * link to another (0: none, or itself). */
+uint64_t cuemu_machine_gpu_used(int index);
+int cuemu_machine_gpu_procs(int index, int *pids, uint64_t *used, int max);
+int cuemu_machine_gpu_link(int a, int b);
+/* Rows of the machine's process table (segment.h's SEG_PROCS). */
+#define CUEMU_MAX_PROCS 4096
+/* A device's PCI address: domain, bus and device (slot), the one source
+ * of cuDeviceGetPCIBusId's and NVML's bus ids. */
+void cuemu_device_pci(const struct cuemu_device_info *d, int *domain,
+		      int *bus, int *slot);
+/* The device at a PCI bus id written [domain]:[bus]:[device].[function],
+ * [domain]:[bus]:[device] or [bus]:[device].[function] (hex, as the driver
+ * reads them): its ordinal (or machine index), -1 for none there, -2 for
+ * text that is not one. */
+int cuemu_device_by_bus_id(const char *s);
+int cuemu_machine_gpu_by_bus_id(const char *s);
+
 
 /* Machine-wide per-device counters (shown under /cu/devices/gpuN/counters).
  * cuemu_counter_add also adds to the process's counters. dev may be

@@ -70,6 +70,8 @@ static struct cuemu_topology topo;
  * whole size, each device's use, the counters ((ndev + 1) processors, the
  * host last) and each row's use of each device. Set with seg. */
 static struct seg_layout lay;
+/* s_used: each device's orphaned bytes (segment.h); its use is those and
+ * the sum over the rows (sum_rows). */
 static uint64_t *s_used, *s_ctr, *s_rows;
 
 /* Row i's use of each device. */
@@ -90,8 +92,11 @@ static int nview = -1;
 
 /* How long the process-table lock is waited for: a lock word that another
  * process scribbled on (or a holder stopped for ever) must end in an error,
- * never a hang. */
+ * never a hang. One holder keeping it SEG_LOCK_TIMEOUT_S is stuck; a lock
+ * that changes hands meanwhile is only busy (hundreds of processes
+ * starting at once) and is waited for up to SEG_LOCK_BUSY_S. */
 #define SEG_LOCK_TIMEOUT_S 2
+#define SEG_LOCK_BUSY_S 60
 
 /* The shm name of the attached segment, for messages. */
 static char seg_name[256];
@@ -145,29 +150,46 @@ static int lock_owner(const pthread_mutex_t *m)
 	return m->__data.__owner;
 }
 
-/* Takes the process-table lock within SEG_LOCK_TIMEOUT_S. false, with a
- * message saying why, when it cannot be had. */
+/* Takes the process-table lock: false, with a message saying why, when
+ * one holder keeps it SEG_LOCK_TIMEOUT_S, or it stays busy for
+ * SEG_LOCK_BUSY_S. */
 static bool seg_lock(void)
 {
-	struct timespec until;
-	int rc;
+	struct timespec until, t0, t;
+	int rc, owner, was = lock_owner(&seg->lock);
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += SEG_LOCK_TIMEOUT_S;
-	rc = pthread_mutex_timedlock(&seg->lock, &until);
-	if (rc == EOWNERDEAD) {
-		pthread_mutex_consistent(&seg->lock);
-		return true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += SEG_LOCK_TIMEOUT_S;
+		rc = pthread_mutex_timedlock(&seg->lock, &until);
+		if (rc == EOWNERDEAD) {
+			pthread_mutex_consistent(&seg->lock);
+			return true;
+		}
+		if (rc == 0)
+			return true;
+		owner = lock_owner(&seg->lock);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		/* Released or taken by another meanwhile: busy, not stuck. */
+		if (rc != ETIMEDOUT || (owner != 0 && owner == was) ||
+		    t.tv_sec - t0.tv_sec >= SEG_LOCK_BUSY_S)
+			break;
+		was = owner;
 	}
-	if (rc == 0)
-		return true;
-	cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: its "
-		   "process-table lock was not released within %d s (held by "
-		   "thread %d%s): remove /dev/shm%s if no process of the "
-		   "machine is running", seg_name, SEG_LOCK_TIMEOUT_S,
-		   lock_owner(&seg->lock),
-		   kill(lock_owner(&seg->lock), 0) < 0 && errno == ESRCH ?
-		   ", which does not exist" : "", seg_name);
+	if (owner == 0 || owner != was)
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock stayed busy for %d s (%s)",
+			   seg_name, SEG_LOCK_BUSY_S, rc == ETIMEDOUT ?
+			   "too many processes starting at once" : strerror(rc));
+	else
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock was not released within %d s "
+			   "(held by thread %d%s): remove /dev/shm%s if no "
+			   "process of the machine is running", seg_name,
+			   SEG_LOCK_TIMEOUT_S, owner,
+			   kill(owner, 0) < 0 && errno == ESRCH ?
+			   ", which does not exist" : "", seg_name);
 	return false;
 }
 
@@ -227,39 +249,60 @@ static void reclaim_dead(void)
 		}
 		if (proc_alive(r))
 			continue;
-		for (int d = 0; d < topo.ndev; d++)
-			sub_sat(&s_used[d], row_used(i)[d]);
 		cuemu_debug("reclaimed machine row %d of dead pid %d", i, r->pid);
 		row_clear(i);
 	}
 }
 
-/* Reclaims dead rows if the lock can be had; what a failure means was said
- * by seg_lock, and the caller goes on with the counts as they are. */
+/* Reclaims dead rows if the lock is free now; if not, whoever holds it
+ * may be doing just that, and the caller (a reader of the use, or a
+ * charge that did not fit) goes on with the counts as they are: a reader
+ * never waits on the process table. */
 static void reclaim_if_lockable(void)
 {
-	if (!seg_lock())
+	int rc = pthread_mutex_trylock(&seg->lock);
+
+	if (rc == EOWNERDEAD)
+		pthread_mutex_consistent(&seg->lock);
+	else if (rc != 0)
 		return;
 	reclaim_dead();
 	pthread_mutex_unlock(&seg->lock);
 }
 
-static int claim_row(void)
+/* Takes the first free row for this process: its index, or -1. Segment
+ * lock held. */
+static int take_free_row(void)
 {
-	int row = -1;
-
-	if (!seg_lock())
-		return -1;
-	reclaim_dead();
-	for (int i = 0; i < SEG_PROCS && row < 0; i++) {
+	for (int i = 0; i < SEG_PROCS; i++) {
 		if (seg->procs[i].pid)
 			continue;
-		row = i;
 		row_clear(i);
 		seg->procs[i].pid = getpid();
 		seg->procs[i].uid = getuid();
 		seg->procs[i].start = cuemu_proc_start_time(getpid());
+		return i;
 	}
+	return -1;
+}
+
+static int claim_row(void)
+{
+	int row;
+
+	if (!seg_lock())
+		return -1;
+	/* Dead rows are looked for only when no row is free: each look
+	 * reads /proc for every live row, and a thousand processes starting
+	 * at once, each looking under the lock, kept it busy for minutes. */
+	if ((row = take_free_row()) < 0) {
+		reclaim_dead();
+		row = take_free_row();
+	}
+	if (row >= 0 && __atomic_load_n(&seg->rows_hi, __ATOMIC_RELAXED) <=
+	    (uint32_t)row)
+		__atomic_store_n(&seg->rows_hi, (uint32_t)row + 1,
+				 __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&seg->lock);
 	return row;
 }
@@ -970,18 +1013,48 @@ uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes)
 
 /* ---------------------------------------------------------------- accounting */
 
+/* The sum of a device's counts over the rows and its orphaned bytes,
+ * saturating: the rows are outside input. Lock-free: every count is one
+ * word of one row, so a process killed anywhere leaves its row right, and
+ * a device's use is this sum, at most the device's size. */
+static uint64_t sum_rows(int dev)
+{
+	uint32_t n = __atomic_load_n(&seg->rows_hi, __ATOMIC_ACQUIRE);
+	uint64_t sum = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED), u;
+
+	if (n > SEG_PROCS)
+		n = SEG_PROCS;
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0)
+			continue;
+		u = __atomic_load_n(&row_used((int)i)[dev], __ATOMIC_RELAXED);
+		sum = u > UINT64_MAX - sum ? UINT64_MAX : sum + u;
+	}
+	return sum;
+}
+
+/* Charges our row, then looks whether the device holds every row's
+ * count; if not, takes ours back. Two processes charging at once near a
+ * full device may both see the other's bytes and both be refused; never
+ * both admitted beyond the size. */
 static bool try_charge(int dev, uint64_t bytes)
 {
 	uint64_t total = topo.dev[dev].total;
-	uint64_t cur = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
+	uint64_t *mine = &row_used(my_row)[dev];
+	uint64_t cur = __atomic_load_n(mine, __ATOMIC_RELAXED);
 
+	/* Never more in one row than the device has: such a row is corrupt
+	 * (row_valid), and another process would free it. */
 	do {
-		if (cur + bytes < cur || cur + bytes > total)
+		if (bytes > total || cur > total - bytes)
 			return false;
-	} while (!__atomic_compare_exchange_n(&s_used[dev], &cur, cur + bytes,
-					      true, __ATOMIC_RELAXED,
+	} while (!__atomic_compare_exchange_n(mine, &cur, cur + bytes, true,
+					      __ATOMIC_SEQ_CST,
 					      __ATOMIC_RELAXED));
-	return true;
+	if (sum_rows(dev) <= total)
+		return true;
+	sub_sat(mine, bytes);
+	return false;
 }
 
 /* Whether our row is still ours: any member of the machine may have
@@ -1005,6 +1078,24 @@ static bool row_still_mine(void)
 	return false;
 }
 
+/* A process without a row cannot be charged, so what it asks for is
+ * refused: said once on stderr, whatever the caller says after. false. */
+static bool say_table_full(void)
+{
+	static bool said;
+	int n = 0;
+
+	for (int i = 0; i < SEG_PROCS; i++)
+		n += __atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) != 0;
+	if (n < SEG_PROCS || __atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		return false;
+	fprintf(stderr, "cuemu: machine segment %s: its process table is full "
+		"(%d processes hold rows): device memory for process %d cannot "
+		"be counted, so it is refused\n", seg_name, SEG_PROCS,
+		(int)getpid());
+	return false;
+}
+
 bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 {
 	int dev = cuemu_machine_gpu_of(ordinal);
@@ -1022,7 +1113,7 @@ bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 			my_row = claim_row();
 		pthread_mutex_unlock(&attach_lock);
 		if (my_row < 0)
-			return false;
+			return say_table_full();
 	}
 	if (!try_charge(dev, bytes)) {
 		/* A dead process may still hold what we need. */
@@ -1030,7 +1121,6 @@ bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 		if (!try_charge(dev, bytes))
 			return false;
 	}
-	__atomic_add_fetch(&row_used(my_row)[dev], bytes, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -1040,7 +1130,6 @@ void cuemu_mem_uncharge(int ordinal, uint64_t bytes)
 
 	if (dev < 0 || my_row < 0)
 		return;
-	sub_sat(&s_used[dev], bytes);
 	if (row_still_mine())
 		sub_sat(&row_used(my_row)[dev], bytes);
 }
@@ -1052,7 +1141,12 @@ void cuemu_mem_uncharge_part(int ordinal, uint64_t bytes, bool total,
 
 	if (dev < 0)
 		return;
-	if (total)
+	/* The exporter's share moves to the orphaned count, added first: a
+	 * kill between the two counts leaves the bytes counted twice, never
+	 * not at all while an importer maps them. */
+	if (row && !total)
+		__atomic_add_fetch(&s_used[dev], bytes, __ATOMIC_SEQ_CST);
+	if (total && !row)
 		sub_sat(&s_used[dev], bytes);
 	if (row && my_row >= 0 && row_still_mine())
 		sub_sat(&row_used(my_row)[dev], bytes);
@@ -1060,23 +1154,7 @@ void cuemu_mem_uncharge_part(int ordinal, uint64_t bytes, bool total,
 
 uint64_t cuemu_mem_used(int ordinal)
 {
-	/* Readers (cuMemGetInfo, /cu) should not see what a killed process
-	 * held; look for dead rows at most once a second. */
-	static time_t last_reclaim;
-	time_t now = time(NULL);
-	int dev = cuemu_machine_gpu_of(ordinal);
-	uint64_t used;
-
-	if (dev < 0)
-		return 0;
-	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
-		reclaim_if_lockable();
-	}
-	/* Never more than the device has, whatever was written there: the
-	 * callers subtract it from the total. */
-	used = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
-	return used < topo.dev[dev].total ? used : topo.dev[dev].total;
+	return cuemu_machine_gpu_used(cuemu_machine_gpu_of(ordinal));
 }
 
 void cuemu_counter_add(int proc, enum cuemu_counter c, uint64_t n)
@@ -1109,4 +1187,131 @@ uint64_t cuemu_next_id(void)
 	if (!seg)
 		return __atomic_fetch_add(&local, 1, __ATOMIC_RELAXED);
 	return __atomic_fetch_add(&seg->next_id, 1, __ATOMIC_RELAXED);
+}
+
+/* ---------------------------------------------------------------- NVML
+ * The machine's own GPUs by machine index, whatever this process sees:
+ * what NVML answers (it ignores CUDA_VISIBLE_DEVICES, as the real one). */
+
+uint64_t cuemu_machine_gpu_used(int index)
+{
+	/* Readers (cuMemGetInfo, /cu, NVML) should not see what a killed
+	 * process held; look for dead rows at most once a second. */
+	static time_t last_reclaim;
+	time_t now = time(NULL);
+	uint64_t used;
+
+	if (!seg || index < 0 || index >= topo.ndev)
+		return 0;
+	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
+		reclaim_if_lockable();
+	}
+	/* Never more than the device has, whatever was written there: the
+	 * callers subtract it from the total. */
+	used = sum_rows(index);
+	return used < topo.dev[index].total ? used : topo.dev[index].total;
+}
+
+int cuemu_machine_gpu_procs(int index, int *pids, uint64_t *used, int max)
+{
+	int n = 0;
+
+	if (!seg || index < 0 || index >= topo.ndev)
+		return 0;
+	reclaim_if_lockable();
+	for (int i = 0; i < SEG_PROCS; i++) {
+		struct seg_proc r;
+		uint64_t u;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		if (!row_valid(i) || !proc_alive(&r))
+			continue;
+		if (!(u = __atomic_load_n(&row_used(i)[index], __ATOMIC_RELAXED)))
+			continue;
+		if (n < max) {
+			pids[n] = r.pid;
+			used[n] = u;
+		}
+		n++;
+	}
+	return n;
+}
+
+int cuemu_machine_gpu_link(int a, int b)
+{
+	if (!seg || a == b || a < 0 || b < 0 || a >= topo.ndev ||
+	    b >= topo.ndev)
+		return 0;
+	return cuemu_topo_link(&topo, a, b)->kind;
+}
+
+void cuemu_device_pci(const struct cuemu_device_info *d, int *domain,
+		      int *bus, int *slot)
+{
+	const int *a = d->attrs;
+
+	*domain = a[CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID];
+	*bus = a[CU_DEVICE_ATTRIBUTE_PCI_BUS_ID];
+	*slot = a[CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID];
+}
+
+/* Reads [domain]:[bus]:[device].[function], [domain]:[bus]:[device] or
+ * [bus]:[device].[function], all hex, as the driver accepts them. */
+static bool parse_bus_id(const char *s, int *domain, int *bus, int *slot)
+{
+	unsigned int d, b, v, f;
+	int end = -1;
+
+	if (sscanf(s, "%x:%x:%x.%x%n", &d, &b, &v, &f, &end) == 4 &&
+	    end > 0 && !s[end])
+		goto found;
+	end = -1;
+	if (sscanf(s, "%x:%x:%x%n", &d, &b, &v, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	end = -1;
+	d = 0;
+	if (sscanf(s, "%x:%x.%x%n", &b, &v, &f, &end) == 3 && end > 0 &&
+	    !s[end])
+		goto found;
+	return false;
+found:
+	if (d > 0xffff || b > 0xff || v > 0x1f)
+		return false;
+	*domain = (int)d;
+	*bus = (int)b;
+	*slot = (int)v;
+	return true;
+}
+
+/* The first of n devices, fetched by get, at the bus id s: its index, -1
+ * for none, -2 for text that is not a bus id. */
+static int by_bus_id(const char *s, int n,
+		     const struct cuemu_device_info *(*get)(int))
+{
+	int domain, bus, slot;
+
+	if (!parse_bus_id(s, &domain, &bus, &slot))
+		return -2;
+	for (int d = 0; d < n; d++) {
+		int dd, db, ds;
+
+		if (!get(d))
+			continue;
+		cuemu_device_pci(get(d), &dd, &db, &ds);
+		if (dd == domain && db == bus && ds == slot)
+			return d;
+	}
+	return -1;
+}
+
+int cuemu_device_by_bus_id(const char *s)
+{
+	return by_bus_id(s, cuemu_device_count(), cuemu_device);
+}
+
+int cuemu_machine_gpu_by_bus_id(const char *s)
+{
+	return by_bus_id(s, cuemu_machine_gpu_count(), cuemu_machine_gpu);
 }

@@ -17,8 +17,10 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-#define SEG_VERSION 3
-#define SEG_PROCS 256
+/* Version 4: 4096 rows, room for a thousand processes and more; a
+ * device's use is the sum over the rows (and the orphaned count). */
+#define SEG_VERSION 4
+#define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 
 struct seg_proc {
@@ -37,6 +39,11 @@ struct segment {
 	 * writer's and never followed: the arrays follow the header. */
 	struct cuemu_topology topo;
 	uint64_t next_id;
+	/* Rows ever claimed are below this (it only rises). A device's use
+	 * is the sum over the rows below it: a process killed between two
+	 * counts could leave a total and its row disagreeing for ever. */
+	uint32_t rows_hi;
+	uint32_t pad;
 	struct seg_proc procs[SEG_PROCS];
 };
 
@@ -45,7 +52,10 @@ struct segment {
  *   dev       struct cuemu_device_info[ndev]
  *   numa      uint64_t[nnuma]                 each node's size
  *   link      struct cuemu_link[(ndev+1)^2]   from * (ndev+1) + to, the host last
- *   used      uint64_t[ndev]                  each device's use
+ *   used      uint64_t[ndev]                  each device's orphaned bytes:
+ *                                             memory its exporter freed
+ *                                             while an importer maps it
+ *                                             (legacy IPC), part of its use
  *   counters  uint64_t[(ndev+1) * CUEMU_CTR__COUNT], the host last
  *   rows      uint64_t[SEG_PROCS * ndev]      each row's use of each device */
 struct seg_layout {

@@ -33,6 +33,12 @@ char *cuemuDeviceJson(int index);
  * "device_count"}, or {"error":...}: what a listing of devices/ needs,
  * at no cost per device. The caller frees it. */
 char *cuemuMachineSummaryJson(void);
+/* The same three as jansson objects, for a caller in the same program
+ * that walks them (cufs): no text made only to be parsed again. NULL only
+ * when memory runs out. The caller takes the reference. */
+struct json_t *cuemuMachineObject(void);
+struct json_t *cuemuMachineSummaryObject(void);
+struct json_t *cuemuDeviceObject(int index);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 
@@ -45,6 +51,44 @@ int cuemuRundir(char *buf, size_t len);
 #define CUEMU_CTL_MAX_LINE 65536
 /* The longest path a request may name. */
 #define CUEMU_CTL_MAX_PATH 4096
+
+/* ------------------------------------------------ the machine for NVML
+ * Plain structures for libnvidia-ml (nvml/, outward/gpuview.c), which
+ * attaches to the machine without a CUDA process of its own. */
+
+/* Attaches to the machine as cufs does; 0, or -1 with *why set. */
+int cuemuGpuAttach(const char **why);
+int cuemuGpuCount(void);
+struct cuemuGpu {
+	char name[64];
+	unsigned char uuid[16];     /* cuDeviceGetUuid's bytes */
+	int domain, bus, slot;      /* cuDeviceGetPCIBusId's address */
+	unsigned int pci_id;        /* device id << 16 | vendor id */
+	unsigned int pci_subsys;
+	unsigned long long total, used; /* bytes; used: the machine's use */
+	int numa_node;              /* host NUMA node, or -1 */
+};
+/* 0, or -1 for an index that names no device. */
+int cuemuGpuInfo(int dev, struct cuemuGpu *out);
+/* The device at a PCI bus id as cuDeviceGetByPCIBusId reads it: its
+ * index, -1 for none, -2 for text that is not a bus id. */
+int cuemuGpuByBusId(const char *busid);
+/* The peer link between two devices, as cuDeviceCanAccessPeer sees it:
+ * 0 none, else the link's kind. */
+#define CUEMU_GPU_NVLINK 1
+#define CUEMU_GPU_PCIE 2
+int cuemuGpuLink(int a, int b);
+/* NVLink link i of dev leads to its i-th NVLink peer (by index): that
+ * peer, or -1; and how many links dev has. */
+int cuemuGpuNvlinkPeer(int dev, int link);
+int cuemuGpuNvlinkCount(int dev);
+/* The live processes holding memory on dev (the machine's process table):
+ * at most max into out, and the count, which may be more. */
+struct cuemuGpuProc {
+	int pid;
+	unsigned long long used;
+};
+int cuemuGpuProcesses(int dev, struct cuemuGpuProc *out, int max);
 
 #ifdef __cplusplus
 }

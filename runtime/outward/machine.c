@@ -1,7 +1,7 @@
 /*
  * machine.c - the machine as cufs shows it under /cu/devices: each device
  * with its memory, use, links and counters, and the host's NUMA nodes, as
- * JSON (cuemuMachineJson, cuemu-private.h). It reads the machine segment
+ * JSON (cuemuMachineObject, cuemuMachineJson, cuemu-private.h). It reads the machine segment
  * through the model; no state of its own, no locks.
  */
 #include "model/internal.h"
@@ -103,44 +103,56 @@ static char *text_of(json_t *o)
 	return s;
 }
 
-char *cuemuMachineJson(void)
+json_t *cuemuMachineObject(void)
 {
 	json_t *devs;
 
 	if (cuemu_machine_attach() < 0)
-		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+		return json_pack("{s:s}", "error", cuemu_errmsg());
 	devs = json_array();
 	for (int d = 0; d < cuemu_device_count(); d++)
 		json_array_append_new(devs, device_json(d));
-	return text_of(json_pack("{s:s,s:s,s:s,s:o,s:o}", "name",
-				 cuemu_machine_name(), "machine",
-				 cuemu_machine_id(), "memory_model",
-				 cuemu_machine_paradigm(), "devices", devs,
-				 "cpu", cpu_json()));
+	return json_pack("{s:s,s:s,s:s,s:o,s:o}", "name", cuemu_machine_name(),
+			 "machine", cuemu_machine_id(), "memory_model",
+			 cuemu_machine_paradigm(), "devices", devs,
+			 "cpu", cpu_json());
 }
 
-char *cuemuMachineSummaryJson(void)
+json_t *cuemuMachineSummaryObject(void)
 {
 	if (cuemu_machine_attach() < 0)
-		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
-	return text_of(json_pack("{s:s,s:s,s:s,s:i}", "name",
-				 cuemu_machine_name(), "machine",
-				 cuemu_machine_id(), "memory_model",
-				 cuemu_machine_paradigm(), "device_count",
-				 cuemu_device_count()));
+		return json_pack("{s:s}", "error", cuemu_errmsg());
+	return json_pack("{s:s,s:s,s:s,s:i}", "name", cuemu_machine_name(),
+			 "machine", cuemu_machine_id(), "memory_model",
+			 cuemu_machine_paradigm(), "device_count",
+			 cuemu_device_count());
 }
 
 /* One device's part alone: a read of devices/gpu0/total_memory pays for
  * gpu0, not for every device and the host's NUMA nodes (whose free memory
  * the kernel gives through sysfs, the costly part). */
-char *cuemuDeviceJson(int index)
+json_t *cuemuDeviceObject(int index)
 {
 	if (cuemu_machine_attach() < 0)
-		return text_of(json_pack("{s:s}", "error", cuemu_errmsg()));
+		return json_pack("{s:s}", "error", cuemu_errmsg());
 	if (index == -1)
-		return text_of(cpu_json());
+		return cpu_json();
 	if (index < 0 || index >= cuemu_device_count())
-		return text_of(json_pack("{s:s}", "error",
-					 CUEMU_NO_SUCH_DEVICE));
-	return text_of(device_json(index));
+		return json_pack("{s:s}", "error", CUEMU_NO_SUCH_DEVICE);
+	return device_json(index);
+}
+
+char *cuemuMachineJson(void)
+{
+	return text_of(cuemuMachineObject());
+}
+
+char *cuemuMachineSummaryJson(void)
+{
+	return text_of(cuemuMachineSummaryObject());
+}
+
+char *cuemuDeviceJson(int index)
+{
+	return text_of(cuemuDeviceObject(index));
 }

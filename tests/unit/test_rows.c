@@ -7,11 +7,13 @@
  * them. The parent process serves as a live process of another uid's row.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/segment.h"
@@ -25,11 +27,6 @@ static struct seg_layout lay;
 static uint64_t *row0(int i)
 {
 	return (uint64_t *)seg_at(s, lay.rows) + (size_t)i * s->topo.ndev;
-}
-
-static uint64_t *used0(void)
-{
-	return seg_at(s, lay.used);
 }
 
 /* Device 0's use as cuMemGetInfo reports it, after the once-a-second look
@@ -52,7 +49,7 @@ static int free_row(void)
 }
 
 /* A row for pid as uid, holding 8 MiB of device 0, with the machine's
- * total charged to match. */
+ * use (the sum over the rows) counting it. */
 static int forge(pid_t pid, uint32_t uid, uint64_t start)
 {
 	int i = free_row();
@@ -63,9 +60,86 @@ static int forge(pid_t pid, uint32_t uid, uint64_t start)
 	s->procs[i].uid = uid;
 	s->procs[i].start = start;
 	*row0(i) = 8 << 20;
-	__atomic_add_fetch(used0(), 8 << 20, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->procs[i].pid, pid, __ATOMIC_RELEASE);
+	if (s->rows_hi <= (uint32_t)i)
+		s->rows_hi = (uint32_t)i + 1;
 	return i;
+}
+
+/* A process killed while it holds memory, and in the middle of
+ * allocating and freeing: what it held comes back whole, and nothing
+ * more. A device's use is the sum over the rows, so no moment of a kill
+ * leaves a total and a row disagreeing. */
+static void killed_holding(void)
+{
+	uint64_t base = used_now();
+	CUdeviceptr p, q;
+	int fds[2], st;
+	char c;
+	pid_t child;
+
+	if (pipe(fds) < 0 || (child = fork()) < 0) {
+		ok(0, "pipe and fork");
+		return;
+	}
+	if (child == 0) {
+		if (cuMemAlloc(&p, 3 << 20) == CUDA_SUCCESS &&
+		    cuMemAlloc(&q, 1 << 20) == CUDA_SUCCESS &&
+		    cuMemFree(q) == CUDA_SUCCESS)
+			(void)!write(fds[1], "r", 1);
+		for (;;) {
+			if (cuMemAlloc(&q, 1 << 20) == CUDA_SUCCESS)
+				cuMemFree(q);
+		}
+	}
+	close(fds[1]);
+	ok(read(fds[0], &c, 1) == 1, "a child holds 3 MiB, allocating and "
+	   "freeing 1 MiB over and over");
+	close(fds[0]);
+	usleep(20000);
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+	ok(used_now() == base, "killed anywhere in that, all of it comes back "
+	   "(%llu bytes used, %llu before)", (unsigned long long)used_now(),
+	   (unsigned long long)base);
+}
+
+/* Every free row taken by a live process (the parent): a new process's
+ * allocation is refused, and says why on stderr. */
+static void table_full(void)
+{
+	static int forged[SEG_PROCS];
+	int n = 0, fds[2], st = -1;
+	char msg[512] = "";
+	CUdeviceptr p;
+	ssize_t got;
+	pid_t child;
+
+	while (n < SEG_PROCS && (forged[n] = forge(getppid(), getuid(),
+			cuemu_proc_start_time(getppid()))) >= 0)
+		n++;
+	ok(n > 1000, "the table has room for a thousand processes (%d free)", n);
+	if (pipe(fds) < 0 || (child = fork()) < 0) {
+		ok(0, "pipe and fork");
+		return;
+	}
+	if (child == 0) {
+		dup2(fds[1], 2);
+		_exit(cuMemAlloc(&p, 1 << 20) == CUDA_ERROR_OUT_OF_MEMORY ? 0 : 1);
+	}
+	close(fds[1]);
+	got = read(fds[0], msg, sizeof msg - 1);
+	msg[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	waitpid(child, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "with the table full, a new process's allocation is refused");
+	ok(strstr(msg, "process table is full") != NULL,
+	   "and says why: %s", msg);
+	for (int i = 0; i < n; i++) {
+		memset(&s->procs[forged[i]], 0, sizeof s->procs[forged[i]]);
+		*row0(forged[i]) = 0;
+	}
 }
 
 int main(void)
@@ -107,7 +181,6 @@ int main(void)
 	   "a row of a live process, its uid and start time: kept");
 	memset(&s->procs[row], 0, sizeof s->procs[row]);
 	*row0(row) = 0;
-	__atomic_sub_fetch(used0(), 8 << 20, __ATOMIC_RELAXED);
 
 	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
 	ok(used_now() == base && s->procs[row].pid == 0,
@@ -136,5 +209,7 @@ int main(void)
 	ok(row >= 0 && row != mine && *row0(row) == 1 << 20,
 	   "but a new row of its own");
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
+	killed_holding();
+	table_full();
 	return done_testing();
 }
