@@ -15,6 +15,9 @@
  *                  then "TAG done", to the --out file (else stdout)
  *   touch          write every byte of the managed allocation from the CPU
  *   prefetch LOC   prefetch the managed allocation to gpuN or cpu
+ *   system LOC     4 MiB from malloc advised to prefer LOC and prefetched
+ *                  there (a pageable machine's system-allocated memory);
+ *                  query then says system_base= and system_rc=
  *   attach HOW     attach the managed allocation to the workload's stream:
  *                  global, host or single (cuStreamAttachMemAsync)
  *   mpool          make a managed pool on gpu0 and a 4 MiB block of it;
@@ -50,6 +53,7 @@
 
 #define MANAGED_SIZE (8u << 20)
 #define GRAN (2u << 20)
+#define SYSTEM_SIZE (4u << 20)
 
 static struct {
 	CUcontext ctx;
@@ -58,6 +62,8 @@ static struct {
 	void *pinned;
 	CUmemoryPool pool;
 	CUmemGenericAllocationHandle handle;
+	void *system;           /* the "system" command's malloc'd buffer */
+	CUresult system_rc;
 	CUmemoryPool mpool;        /* the managed pool, once made (mpool) */
 	CUdeviceptr mpool_block;
 	CUarray array;   /* the "array" command's, or NULL */
@@ -211,6 +217,8 @@ static void query(FILE *out, const char *tag)
 	CUmemLocation dev0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
 	CUmemLocation dev1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
 
+	fprintf(out, "%s system_base=%p\n%s system_rc=%d\n", tag, w.system,
+		tag, (int)w.system_rc);
 	fprintf(out, "%s preferred_location=%s\n", tag, loc_word(
 		range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
 		range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID),
@@ -267,6 +275,31 @@ static void prefetch(const char *word)
 	if (check(cuMemPrefetchAsync(w.managed, MANAGED_SIZE, l, 0, w.stream),
 		  "prefetch") == 0)
 		check(cuStreamSynchronize(w.stream), "sync");
+}
+
+/* "system LOC": 4 MiB from malloc, advised to prefer LOC and prefetched
+ * there, as a pageable machine allows (system-allocated memory); query
+ * then says system_base= and system_rc= (the first error, 0 when none). */
+static void system_memory(const char *word)
+{
+	CUmemLocation l = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	CUresult r;
+
+	if (!strncmp(word, "gpu", 3)) {
+		l.type = CU_MEM_LOCATION_TYPE_DEVICE;
+		l.id = atoi(word + 3);
+	}
+	if (!w.system && !(w.system = malloc(SYSTEM_SIZE)))
+		return;
+	memset(w.system, 2, SYSTEM_SIZE);
+	r = cuMemAdvise((CUdeviceptr)w.system, SYSTEM_SIZE,
+			CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l);
+	if (!r)
+		r = cuMemPrefetchAsync((CUdeviceptr)w.system, SYSTEM_SIZE, l, 0,
+				       w.stream);
+	if (!r)
+		r = cuStreamSynchronize(w.stream);
+	w.system_rc = r;
 }
 
 static void attach(const char *word)
@@ -420,6 +453,7 @@ static void teardown(void)
 	cuMemRelease(w.handle);
 	cuMemAddressFree(w.resv, 2 * GRAN);
 	cuMemFree(w.managed);
+	free(w.system);
 	cuMemFreeHost(w.pinned);
 	if (w.device)
 		cuMemFree(w.device);
@@ -438,6 +472,8 @@ static void obey(FILE *in, FILE *out)
 			memset((void *)w.managed, 1, MANAGED_SIZE);
 		else if (sscanf(line, "prefetch %199s", arg) == 1)
 			prefetch(arg);
+		else if (sscanf(line, "system %199s", arg) == 1)
+			system_memory(arg);
 		else if (sscanf(line, "attach %199s", arg) == 1)
 			attach(arg);
 		else if (sscanf(line, "mpool_prefetch %199s", arg) == 1)

@@ -43,7 +43,7 @@ static void discard_op(CUstream s, void *arg)
 	(void)s;
 	cuemu_lock();
 	a = cuemu_va_by_id(d->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv &&
+	if (a && cuemu_kind_ranged(a->kind) && a->priv &&
 	    mg_update(a->priv, d->s, d->e, discard_fn, NULL) == 0)
 		view_apply(a->priv, d->s, d->e);
 	cuemu_unlock();

@@ -246,6 +246,9 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	uintptr_t run_s = s;
 	int run_prot = -1;
 
+	/* System-allocated memory is never protected: only its model moves. */
+	if (st->a->kind != CUEMU_KIND_MANAGED)
+		return;
 	/* One mprotect per run of equal protection, not per range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;

@@ -186,6 +186,12 @@ const char *cuemu_machine_name(void);   /* the topology's name */
 /* The machine's unified-memory paradigm, as cuemu-topology(5) names it:
  * "software-coherent", "hmm" or "hardware-coherent". */
 const char *cuemu_machine_paradigm(void);
+/* Hardware coherence (the hardware-coherent paradigm): the CPU reaches
+ * memory resident on a GPU directly, without faulting it back. */
+bool cuemu_machine_coherent(void);
+/* Pageable memory access (hmm and hardware-coherent): memory from malloc
+ * or mmap is the GPUs' too, and the managed-memory calls accept it. */
+bool cuemu_machine_pageable(void);
 /* The machine's own name, as CUEMU_MACHINE gives it ("cuemu" unset). */
 const char *cuemu_machine_id(void);
 /* Link between two processors (GPU index or CUEMU_PROC_HOST). */

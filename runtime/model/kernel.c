@@ -52,12 +52,15 @@ static uintptr_t min_u(uintptr_t a, uintptr_t b)
 /* Reach and model time                                                */
 
 /* A GPU maps the host's memory and an NVLink peer's; on a host without
- * coherence (the default machine) the CPU maps only its own. */
+ * coherence (the default machine) the CPU maps only its own, on a
+ * hardware-coherent one every GPU's too. */
 static bool machine_can_map(int proc, int loc)
 {
 	if (proc == loc || loc == CUEMU_PROC_HOST)
 		return true;
-	if (proc == CUEMU_PROC_HOST || loc < 0)
+	if (proc == CUEMU_PROC_HOST)
+		return loc >= 0 && cuemu_machine_coherent();
+	if (loc < 0)
 		return false;
 	return cuemu_link(loc, proc)->kind == 1;
 }
@@ -566,7 +569,7 @@ static void access_op(CUstream s, void *arg)
 
 	cuemu_lock();
 	a = cuemu_va_by_id(ac->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv) {
+	if (a && cuemu_kind_ranged(a->kind) && a->priv) {
 		cost = declared(a->priv, ac->s, ac->e, ac->dev, ac->write,
 				cuemu_stream_now(s));
 		view_apply(a->priv, ac->s, ac->e);
@@ -586,6 +589,17 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)p);
+	if (!a && cuemu_machine_pageable() && n) {
+		/* Memory from malloc or mmap, where the GPUs may use it. */
+		struct mstate *st;
+
+		if ((r = mg_system_range((uintptr_t)p, n, &st)) != CUDA_SUCCESS) {
+			cuemu_unlock();
+			free(ac);
+			return r;
+		}
+		a = st->a;
+	}
 	if (!a || (uintptr_t)p + n > a->base + (a->span ? a->span : a->size) ||
 	    (uintptr_t)p + n < (uintptr_t)p) {
 		cuemu_unlock();
@@ -595,7 +609,7 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 				  (unsigned long long)p, n);
 	}
 	ac->id = a->id;
-	if (a->kind != CUEMU_KIND_MANAGED) {
+	if (!cuemu_kind_ranged(a->kind)) {
 		/* Device, pinned or pool memory: nothing faults. */
 		cuemu_unlock();
 		free(ac);

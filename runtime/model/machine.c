@@ -870,6 +870,16 @@ const char *cuemu_machine_paradigm(void)
 	return seg ? cuemu_paradigm_name(topo.paradigm) : "";
 }
 
+bool cuemu_machine_coherent(void)
+{
+	return seg && topo.paradigm == CUEMU_HARDWARE_COHERENT;
+}
+
+bool cuemu_machine_pageable(void)
+{
+	return seg && topo.paradigm != CUEMU_SOFTWARE_COHERENT;
+}
+
 const char *cuemu_machine_name(void)
 {
 	return seg ? topo.name : "";

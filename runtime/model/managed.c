@@ -84,6 +84,9 @@ static void bind_node(struct mstate *st, uintptr_t s, uintptr_t e, int node,
 {
 	unsigned long mask[4] = { 0 };
 
+	/* System-allocated memory stays where the process put it. */
+	if (st->a->kind != CUEMU_KIND_MANAGED)
+		return;
 	if (node < 0 || node >= (int)(8 * sizeof mask) || numa_available() < 0)
 		return;
 	st->bound = true;
@@ -342,9 +345,11 @@ static void fault_fn(struct mrange *r, void *arg)
 		c->unpinned = true;
 	ch = mg_decide(r, c->proc, c->write, &mg_machine_reach);
 	/* An accessed-by processor has the pages mapped in advance: its
-	 * remote access is no fault (seed, SET_ACCESSED_BY). */
+	 * remote access is no fault (seed, SET_ACCESSED_BY); nor is a
+	 * coherent CPU's. */
 	if (ch.act != MG_NONE &&
-	    !(ch.act == MG_REMOTE && ch.branch == MG_BR_ACCESSED_BY))
+	    !(ch.act == MG_REMOTE && (ch.branch == MG_BR_ACCESSED_BY ||
+				      ch.branch == MG_BR_COHERENT)))
 		c->acted = true;
 	if (ch.act == MG_MIGRATE && !r->read_mostly)
 		ch.to = thrash_hint(c, r, ch.to);
@@ -649,6 +654,16 @@ CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **out,
 	if (!count)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "count is 0");
 	a = cuemu_va_find((uintptr_t)p);
+	if (!a && cuemu_machine_pageable()) {
+		/* Memory from malloc or mmap, where the GPUs may use it. */
+		CUresult r = mg_system_range((uintptr_t)p, count, out);
+
+		if (r == CUDA_SUCCESS) {
+			*s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
+			*e = CUEMU_ALIGN_UP((uintptr_t)p + count, CUEMU_PAGE);
+		}
+		return r;
+	}
 	if (!a || a->kind != CUEMU_KIND_MANAGED)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "0x%llx is not managed memory",
@@ -995,7 +1010,7 @@ static void prefetch_op(CUstream s, void *arg)
 
 	cuemu_lock();
 	a = cuemu_va_by_id(pf->id);
-	if (a && a->kind == CUEMU_KIND_MANAGED && a->priv)
+	if (a && cuemu_kind_ranged(a->kind) && a->priv)
 		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node,
 				   "prefetch");
 	cuemu_unlock();

@@ -145,6 +145,12 @@ void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n);
 bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 	      uint64_t *cost);
 
+/* On a pageable machine, the SYSTEM allocation holding [p, p + count) of
+ * memory from malloc or mmap, registered at its first use (system.c):
+ * INVALID_VALUE where the span is not mapped, runs into a CUDA allocation
+ * or across spans registered apart. */
+CUresult mg_system_range(uintptr_t p, size_t count, struct mstate **out);
+
 /* Calls fn on every managed allocation, in address order. */
 static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 {
@@ -298,6 +304,7 @@ enum mg_branch {
 	MG_BR_RESIDENT, MG_BR_READ_DUP, MG_BR_PREFERRED, MG_BR_PIN,
 	MG_BR_FIRST_TOUCH, MG_BR_ACCESSED_BY, MG_BR_TO_PREFERRED,
 	MG_BR_TO_REQUESTER,
+	MG_BR_COHERENT,
 };
 struct mg_choice {
 	enum mg_act act;
@@ -312,8 +319,9 @@ struct mg_reach {
 	double (*gbps)(int from, int to);
 };
 /* The decision for an access by proc to r, in the driver's order: read
- * duplication, the preferred location, a thrashing pin, first touch at
- * the preferred location, accessed-by keeps residency and maps, otherwise
+ * duplication, a CPU access on a hardware-coherent machine (the CPU maps
+ * every GPU: the pages stay where they are), the preferred location, a
+ * thrashing pin, first touch at the preferred location, accessed-by keeps residency and maps, otherwise
  * migrate to the preferred location (mapped from proc) or to proc. */
 struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 			   const struct mg_reach *reach);

@@ -48,6 +48,7 @@ const char *const cuemu_kind_names[] = {
 	[CUEMU_KIND_POOL] = "pool",
 	[CUEMU_KIND_RESERVATION] = "reservation",
 	[CUEMU_KIND_IPC] = "ipc",
+	[CUEMU_KIND_SYSTEM] = "system",
 };
 
 const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,

@@ -32,6 +32,7 @@ enum cuemu_kind {
 	CUEMU_KIND_POOL,        /* cuMemAllocAsync and friends: one block */
 	CUEMU_KIND_RESERVATION, /* cuMemAddressReserve */
 	CUEMU_KIND_IPC,         /* cuIpcOpenMemHandle: another process's */
+	CUEMU_KIND_SYSTEM,      /* malloc/mmap memory on a pageable machine */
 };
 /* The word /cu and the event log show for each kind (memory.c). */
 extern const char *const cuemu_kind_names[];
@@ -80,6 +81,18 @@ struct cuemu_alloc *cuemu_va_by_id(uint64_t id);
 struct cuemu_alloc *cuemu_va_first(void);
 struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a);
 size_t cuemu_va_count(void);
+/* System-allocated memory tracked on a pageable machine (kind SYSTEM):
+ * not in the address map above, in one of its own, found by id too. */
+int cuemu_sys_insert(struct cuemu_alloc *a); /* -1: overlaps anything */
+struct cuemu_alloc *cuemu_sys_find(uintptr_t p);
+struct cuemu_alloc *cuemu_sys_overlap(uintptr_t p, size_t len);
+struct cuemu_alloc *cuemu_sys_first(void);
+struct cuemu_alloc *cuemu_sys_next(struct cuemu_alloc *a);
+/* Kinds whose residency the range model tracks (managed.h). */
+static inline bool cuemu_kind_ranged(enum cuemu_kind k)
+{
+	return k == CUEMU_KIND_MANAGED || k == CUEMU_KIND_SYSTEM;
+}
 
 /* ------------------------------------------------------------------ */
 /* Device, pinned and registered memory (memory.c). The driver entries

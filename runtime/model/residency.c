@@ -69,6 +69,14 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 		return choice(write ? MG_MIGRATE : MG_DUP, proc,
 			      MG_BR_READ_DUP);
 	}
+	/* 1b. Hardware coherence: the CPU reads and writes the GPU's memory
+	 * in place over the coherent link; nothing moves (the Guide's
+	 * hardware-coherent paradigm, DIRECT_MANAGED_MEM_ACCESS_FROM_HOST). */
+	if (proc == CUEMU_PROC_HOST && r->holders) {
+		at = mg_closest(r->holders, proc, reach->gbps);
+		if (at >= 0 && reach->can_map(proc, at))
+			return choice(MG_REMOTE, at, MG_BR_COHERENT);
+	}
 	/* 2. The faulting processor is the preferred location: always here. */
 	if (pref == proc)
 		return bring(r, proc, MG_BR_PREFERRED);

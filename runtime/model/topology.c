@@ -584,4 +584,8 @@ void cuemu_topology_paradigm(struct cuemu_topology *t)
 		a[CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED] = hw;
 		a[CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS] = 1;
 	}
+	/* Access-counter migration is on where the GPUs reach host memory
+	 * through ATS (the driver's default there), off elsewhere; a
+	 * topology's "uvm" block, parsed after, may say otherwise. */
+	t->uvm.access_counters = hw;
 }

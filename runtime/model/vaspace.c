@@ -107,6 +107,72 @@ struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a)
 	return RB_NEXT(va_tree, &by_addr, a);
 }
 
+/* ------------------------------------------------------------------ */
+/* System-allocated memory a pageable machine tracks (system.c): kept out
+ * of the address map above, which speaks for CUDA's own allocations only
+ * (pointer attributes, copies, frees and registrations see none of it),
+ * in a tree of its own by address, and by id beside the others for /cu. */
+
+RB_HEAD(sys_tree, cuemu_alloc);
+CUEMU_RB_STATIC(sys_tree, cuemu_alloc, va_node, cmp_addr)
+static struct sys_tree sys_by_addr = RB_INITIALIZER(&sys_by_addr);
+
+static struct cuemu_alloc *sys_floor(uintptr_t p)
+{
+	struct cuemu_alloc *n = RB_ROOT(&sys_by_addr), *best = NULL;
+
+	while (n) {
+		if (n->base <= p) {
+			best = n;
+			n = RB_RIGHT(n, va_node);
+		} else {
+			n = RB_LEFT(n, va_node);
+		}
+	}
+	return best;
+}
+
+struct cuemu_alloc *cuemu_sys_overlap(uintptr_t p, size_t len)
+{
+	struct cuemu_alloc *a = sys_floor(p);
+
+	if (len == 0)
+		len = 1;
+	if (a && p < a->base + a->size)
+		return a;
+	a = a ? RB_NEXT(sys_tree, &sys_by_addr, a)
+	      : RB_MIN(sys_tree, &sys_by_addr);
+	return a && a->base < p + len ? a : NULL;
+}
+
+int cuemu_sys_insert(struct cuemu_alloc *a)
+{
+	if (cuemu_sys_overlap(a->base, a->size) ||
+	    cuemu_va_overlap(a->base, a->size))
+		return -1;
+	RB_INSERT(sys_tree, &sys_by_addr, a);
+	RB_INSERT(id_tree, &by_id, a);
+	cuemu_obj_changed(a->id);
+	return 0;
+}
+
+struct cuemu_alloc *cuemu_sys_find(uintptr_t p)
+{
+	struct cuemu_alloc *a = sys_floor(p);
+
+	return a && p < a->base + a->size ? a : NULL;
+}
+
+struct cuemu_alloc *cuemu_sys_first(void)
+{
+	return RB_MIN(sys_tree, &sys_by_addr);
+}
+
+struct cuemu_alloc *cuemu_sys_next(struct cuemu_alloc *a)
+{
+	return RB_NEXT(sys_tree, &sys_by_addr, a);
+}
+
 size_t cuemu_va_count(void)
 {
 	return nentries;

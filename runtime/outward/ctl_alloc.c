@@ -39,6 +39,8 @@ static json_t *ctl_list(void)
 	for (a = cuemu_va_first(); ids && a; a = cuemu_va_next(a))
 		if (a->kind != CUEMU_KIND_RESERVATION)
 			json_array_append_new(ids, json_integer((json_int_t)a->id));
+	for (a = cuemu_sys_first(); ids && a; a = cuemu_sys_next(a))
+		json_array_append_new(ids, json_integer((json_int_t)a->id));
 	for (struct cuemu_array *r = cuemu_array_first(); ids && r;
 	     r = cuemu_array_next(r))
 		json_array_append_new(ids, json_integer((json_int_t)r->id));
@@ -103,7 +105,7 @@ static json_t *alloc_json(struct cuemu_alloc *a)
 			"flags", flags,
 			"label", a->label,
 			"writable", "label");
-	if (obj && a->kind == CUEMU_KIND_MANAGED)
+	if (obj && cuemu_kind_ranged(a->kind))
 		cuemu_managed_json(a, obj);
 	if (obj && a->kind == CUEMU_KIND_DEVICE)
 		json_object_set_new(obj, "ipc_exported",
@@ -167,7 +169,7 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 	if (!a && rest[0] == '\0' &&
 	    (arr = cuemu_array_find(cuemu_array_handle(id))))
 		return array_json(arr);
-	if (a && a->kind == CUEMU_KIND_MANAGED) {
+	if (a && cuemu_kind_ranged(a->kind)) {
 		if (strcmp(rest, "ranges") == 0)
 			return cuemu_managed_ranges(a);
 		if (parse_range(rest, &s, &e, &attr) == 0 && !attr)
@@ -189,13 +191,13 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 
 	cuemu_lock();
 	a = ctl_find(id);
-	managed = a && a->kind == CUEMU_KIND_MANAGED;
+	managed = a && cuemu_kind_ranged(a->kind);
 	if (a)
 		s = a->base, e = a->base + a->size, ctx = a->ctx;
 	/* A managed pool's block belongs to no context: its writes run in
 	 * its device's primary context. */
 	if (a && managed && !ctx)
-		ctx = cuemu_primary_ctx(a->device);
+		ctx = cuemu_primary_ctx(a->device >= 0 ? a->device : 0);
 	cuemu_unlock();
 	/* a may be freed from here on: only the copies above are used. */
 	if (!a)

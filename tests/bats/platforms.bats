@@ -50,6 +50,52 @@ run_demo() {
 	run_demo
 }
 
+# system_alloc: the id in /cu of the workload A's system-allocated buffer.
+system_alloc() {
+	local base=$1 d
+	for d in "$MNT"/allocations/*; do
+		[ "$(cat "$d/kind" 2>/dev/null)" = system ] || continue
+		[ $(( $(cat "$d/base") )) -eq $(( base & ~4095 )) ] || continue
+		basename "$d"
+		return 0
+	done
+	return 1
+}
+
+@test "GH200: a malloc'd buffer advised and prefetched shows in /cu and is steered there" {
+	start_cufs --topology gh200
+	start_workload A
+	wl_cmd A "system gpu0"
+	[ "$(wl_attr A system_rc)" = 0 ]
+	base=$(wl_attr A system_base)
+	id=$(system_alloc "$base")
+	S=$MNT/allocations/$id
+	size=$(cat "$S/size")
+	[ "$size" -ge $((4 << 20)) ]
+	run cat "$S/residency"
+	assert_line "gpu0 $size"
+	run cat "$S/preferred_location"
+	assert_output gpu0
+	echo cpu >"$S/prefetch"
+	run cat "$S/residency"
+	assert_line "cpu $size"
+	echo none >"$S/preferred_location"
+	run cat "$S/preferred_location"
+	assert_output none
+	stop_workload A
+}
+
+@test "the default machine: a malloc'd buffer is refused, as without HMM" {
+	start_cufs
+	start_workload A
+	wl_cmd A "system gpu0"
+	[ "$(wl_attr A system_rc)" = 1 ] # CUDA_ERROR_INVALID_VALUE
+	base=$(wl_attr A system_base)
+	run system_alloc "$base"
+	assert_failure
+	stop_workload A
+}
+
 @test "a PCIe box: peers over PCIe, software-coherent" {
 	start_cufs --topology pcie-4x-h100
 	run cat "$MNT/devices/gpu0/links/gpu3"

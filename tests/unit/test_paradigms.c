@@ -1,0 +1,386 @@
+/*
+ * test_paradigms.c - what the unified-memory paradigms do beyond their
+ * device attributes, each in a process of its own on its machine (spawn.h):
+ * on a hardware-coherent machine (the shipped gh200) the CPU reads managed
+ * memory resident on a GPU in place, counted as remote accesses, where the
+ * default software-coherent machine faults it back to the host; and
+ * access-counter migration is on there by default.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <jansson.h>
+
+#include "cuda.h"
+#include "cuemu.h"
+#include "tap.h"
+#include "ctl.h"
+#include "spawn.h"
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#define MIB (1ULL << 20)
+#define CUEMU_TEST_ALIGN_DOWN(x) ((x) & ~(uintptr_t)4095)
+
+/* What /cu shows of the allocation holding p: key k1 (and k2 inside it),
+ * or -1. */
+static long long cu_int(CUdeviceptr p, const char *k1, const char *k2)
+{
+	static char buf[1 << 16];
+	unsigned long long id = 0;
+	char req[128];
+	json_t *ans, *v;
+	long long n = -1;
+
+	if (cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p))
+		return -1;
+	snprintf(req, sizeof req,
+		 "{\"op\":\"get\",\"path\":\"allocations/%llu\"}", id);
+	if (!*ctl_line(ctl_fd, req, buf, sizeof buf))
+		return -1;
+	ans = json_loads(buf, 0, NULL);
+	v = json_object_get(json_object_get(ans, "value"), k1);
+	if (k2)
+		v = json_object_get(v, k2);
+	if (json_is_integer(v))
+		n = json_integer_value(v);
+	json_decref(ans);
+	return n;
+}
+
+/* The child: 4 MiB of managed memory prefetched to gpu0, then read by the
+ * CPU a byte a page; prints what /cu shows then. */
+static int cpu_read_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUdeviceptr p = 0;
+	CUcontext c;
+	unsigned sum = 0;
+	CUstream s;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuMemAllocManaged(&p, 4 * MIB, CU_MEM_ATTACH_GLOBAL) ||
+	    ctl_open() != 0)
+		return 1;
+	memset((void *)p, 7, 4 * MIB);
+	if (cuMemPrefetchAsync_v2(p, 4 * MIB, gpu0, 0, NULL) ||
+	    cuCtxSynchronize())
+		return 1;
+	printf("before_gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	printf("faults_before %lld\n", cu_int(p, "counters", "cpu_faults"));
+	for (size_t i = 0; i < 4 * MIB; i += 4096)
+		sum += ((volatile unsigned char *)p)[i];
+	printf("sum %u\n", sum);
+	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	printf("cpu %lld\n", cu_int(p, "residency", "cpu"));
+	printf("remote %lld\n", cu_int(p, "counters", "remote_accesses"));
+	printf("cpu_faults %lld\n", cu_int(p, "counters", "cpu_faults"));
+	/* A second read: the CPU keeps reading in place. */
+	printf("again %u\n", ((volatile unsigned char *)p)[8192]);
+	printf("gpu0_after %lld\n", cu_int(p, "residency", "gpu0"));
+	cuMemFree(p);
+	/* Access counters: gpu0 keeps reading host memory it may map
+	 * (accessed by it); with the counters on the pages move to it. */
+	if (cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuMemAllocManaged(&p, 4 * MIB, CU_MEM_ATTACH_GLOBAL))
+		return 1;
+	memset((void *)p, 1, 4 * MIB);
+	if (cuMemAdvise_v2(p, 4 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0) ||
+	    cuemuAccess(s, p, 4 * MIB, CUEMU_ACCESS_READ) ||
+	    cuStreamSynchronize(s))
+		return 1;
+	printf("counted_gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	cuMemFree(p);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The id of the allocation of kind "system" based at base, or 0. */
+static unsigned long long system_id(uintptr_t base)
+{
+	static char buf[1 << 16];
+	unsigned long long id = 0;
+	json_t *root, *ids;
+	size_t i;
+
+	if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":\"allocations\"}"))
+		return 0;
+	root = json_loads(buf, 0, NULL);
+	ids = json_object_get(root, "value");
+	for (i = 0; ids && i < json_array_size(ids) && !id; i++) {
+		json_int_t n = json_integer_value(json_array_get(ids, i));
+		json_t *ans, *v, *k, *b;
+
+		if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":"
+			  "\"allocations/%lld\"}", (long long)n))
+			continue;
+		ans = json_loads(buf, 0, NULL);
+		v = json_object_get(ans, "value");
+		k = json_object_get(v, "kind");
+		b = json_object_get(v, "base");
+		if (json_is_string(k) && !strcmp(json_string_value(k), "system") &&
+		    json_is_string(b) &&
+		    strtoull(json_string_value(b), NULL, 0) == base)
+			id = (unsigned long long)n;
+		json_decref(ans);
+	}
+	json_decref(root);
+	return id;
+}
+
+/* /cu's residency of allocation id on proc, or -1. */
+static long long id_int(unsigned long long id, const char *k1, const char *k2)
+{
+	static char buf[1 << 16];
+	json_t *ans, *v;
+	long long n = -1;
+
+	if (!*ctl(buf, sizeof buf, "{\"op\":\"get\",\"path\":"
+		  "\"allocations/%llu\"}", id))
+		return -1;
+	ans = json_loads(buf, 0, NULL);
+	v = json_object_get(json_object_get(json_object_get(ans, "value"), k1),
+			    k2);
+	if (json_is_integer(v))
+		n = json_integer_value(v);
+	else if (json_is_object(json_object_get(json_object_get(ans, "value"),
+						k1)))
+		n = 0; /* nothing there: /cu leaves the processor out */
+	json_decref(ans);
+	return n;
+}
+
+/* The child: 4 MiB from mmap and a malloc'd buffer given to advice,
+ * prefetch, range attributes and cuemuAccess; prints the answers and what
+ * /cu shows. */
+static int system_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation gpu1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+	static char buf[1 << 16];
+	CUcontext c;
+	CUstream s;
+	char *m, *h;
+	int v = -7, pageable = -1;
+	unsigned long long id;
+	CUresult r;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+		return 1;
+	cuDeviceGetAttribute(&pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+			     0);
+	printf("pageable %d\n", pageable);
+	m = mmap(NULL, 4 * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	h = malloc(100000);
+	if (m == MAP_FAILED || !h)
+		return 1;
+	memset(m, 3, 4 * MIB);
+	printf("advise %d\n", (int)cuMemAdvise_v2((CUdeviceptr)m, 4 * MIB,
+		CU_MEM_ADVISE_SET_PREFERRED_LOCATION, gpu0));
+	r = cuMemRangeGetAttribute(&v, sizeof v,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, (CUdeviceptr)m, 4 * MIB);
+	printf("rangeattr %d\n", (int)r);
+	printf("preferred %d\n", v);
+	printf("prefetch %d\n", (int)cuMemPrefetchAsync_v2((CUdeviceptr)m,
+		2 * MIB, gpu0, 0, s));
+	cuStreamSynchronize(s);
+	id = system_id((uintptr_t)m);
+	printf("listed %d\n", id != 0);
+	printf("gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("bytes %d\n", m[12345] == 3 && m[3 * MIB] == 3);
+	/* Steered through /cu: the first 2 MiB to the host. */
+	ctl(buf, sizeof buf, "{\"op\":\"set\",\"path\":\"allocations/%llu/"
+	    "ranges/0x%lx-0x%lx/prefetch\",\"value\":\"cpu\"}", id,
+	    (unsigned long)m, (unsigned long)(m + 2 * MIB));
+	printf("steered_gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("steered_cpu %lld\n", id_int(id, "residency", "cpu"));
+	/* cuemuAccess from gpu0 over the malloc'd buffer: first touch. */
+	printf("access %d\n", (int)cuemuAccess(s, (CUdeviceptr)h, 100000,
+						CUEMU_ACCESS_WRITE));
+	cuStreamSynchronize(s);
+	id = system_id(CUEMU_TEST_ALIGN_DOWN((uintptr_t)h));
+	printf("heap_gpu0 %lld\n", id ? id_int(id, "residency", "gpu0") : -1);
+	{
+		/* A prefetch batch takes it too: back to the host. */
+		CUdeviceptr d = (CUdeviceptr)h;
+		size_t n = 100000, idx = 0;
+		CUmemLocation cpu = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+
+		printf("batch %d\n", (int)cuMemPrefetchBatchAsync(&d, &n, 1,
+			&cpu, &idx, 1, 0, s));
+		cuStreamSynchronize(s);
+		printf("heap_gpu0_after %lld\n",
+		       id ? id_int(id, "residency", "gpu0") : -1);
+	}
+	/* Memory the process has not mapped stays refused. */
+	printf("unmapped %d\n", (int)cuMemAdvise_v2((CUdeviceptr)4096, 4096,
+		CU_MEM_ADVISE_SET_READ_MOSTLY, gpu1));
+	munmap(m, 4 * MIB);
+	free(h);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
+/* Runs the child on machine name (a topology by name, or the default). */
+static int run_on(const char *role, const char *topology, const char *out)
+{
+	char e1[200], e2[600], e3[200];
+	char *env[] = { e1, e2, e3, NULL };
+	const char *src = getenv("top_srcdir");
+
+	snprintf(e1, sizeof e1, "CUEMU_TOPOLOGY=%s", topology);
+	snprintf(e2, sizeof e2, "CUEMU_TOPOLOGY_DIR=%s/topologies",
+		 src ? src : ".");
+	snprintf(e3, sizeof e3, "CUEMU_MACHINE=%s-%s", getenv("CUEMU_MACHINE") ?
+		 getenv("CUEMU_MACHINE") : "cuemu", !*topology ? "default" :
+		 strchr(topology, '/') ? "file" : topology);
+	return run_self(role, env, out, NULL, 60);
+}
+
+static void test_cpu_read(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(out, sizeof out, "%s/paradigms-gh200.out", tmp);
+	is_int(run_on("cpu_read", "gh200", out), 0, "gh200: the child runs");
+	is_int(child_value(out, "before_gpu0", -1), 4 * MIB,
+	       "gh200: prefetched to gpu0");
+	is_int(child_value(out, "sum", -1), 7 * 1024, "gh200: the CPU reads "
+	       "the bytes");
+	is_int(child_value(out, "gpu0", -1), 4 * MIB, "gh200: a CPU read "
+	       "leaves the pages on gpu0 (hardware coherence)");
+	is_int(child_value(out, "cpu", -1), 0, "gh200: nothing came to the "
+	       "host");
+	ok(child_value(out, "remote", 0) > 0, "gh200: the reads are counted "
+	   "as remote accesses (%lld)", child_value(out, "remote", 0));
+	is_int(child_value(out, "cpu_faults", -1),
+	       child_value(out, "faults_before", -2), "gh200: the reads "
+	       "count no CPU fault");
+	is_int(child_value(out, "gpu0_after", -1), 4 * MIB, "gh200: a second "
+	       "read leaves them too");
+	is_int(child_value(out, "counted_gpu0", -1), 4 * MIB, "gh200: "
+	       "access-counter migration is on: gpu0's remote reads of "
+	       "accessed-by data bring it to gpu0");
+	unlink(out);
+
+	snprintf(out, sizeof out, "%s/paradigms-default.out", tmp);
+	is_int(run_on("cpu_read", "", out), 0, "default machine: the child runs");
+	is_int(child_value(out, "before_gpu0", -1), 4 * MIB,
+	       "default: prefetched to gpu0");
+	is_int(child_value(out, "sum", -1), 7 * 1024, "default: the CPU reads "
+	       "the bytes");
+	is_int(child_value(out, "gpu0", -1), 0, "default: a CPU read "
+	       "migrates the pages off gpu0 (software coherence)");
+	is_int(child_value(out, "cpu", -1), 4 * MIB, "default: they are on "
+	       "the host");
+	is_int(child_value(out, "remote", -1), 0, "default: no remote access");
+	ok(child_value(out, "cpu_faults", 0) >
+	   child_value(out, "faults_before", 0), "default: the reads count "
+	   "CPU faults");
+	is_int(child_value(out, "counted_gpu0", -1), 0, "default: "
+	       "access-counter migration is off: the data stays on the host");
+	unlink(out);
+}
+
+/* A topology file of the default machine with HMM: its path. */
+static const char *hmm_topology(void)
+{
+	static char path[512];
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/hmm.json", dir);
+	if (!(f = fopen(path, "w")))
+		return "";
+	fputs("{\"memory_model\": \"hmm\"}\n", f);
+	fclose(f);
+	return path;
+}
+
+/* System-allocated memory on machine topo (pageable: 1 where its
+ * paradigm lets GPUs use it). */
+static void test_system(const char *topo, int pageable)
+{
+	char out[300];
+	const char *name = !*topo ? "default" : strchr(topo, '/') ? "hmm"
+								 : topo;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int inval = CUDA_ERROR_INVALID_VALUE;
+
+	snprintf(out, sizeof out, "%s/paradigms-sys-%s.out", tmp, name);
+	is_int(run_on("system", topo, out), 0, "%s: the system child runs",
+	       name);
+	is_int(child_value(out, "pageable", -1), pageable,
+	       "%s: PAGEABLE_MEMORY_ACCESS %d", name, pageable);
+	is_int(child_value(out, "advise", -1), pageable ? 0 : inval,
+	       "%s: cuMemAdvise on mmap memory %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "rangeattr", -1), pageable ? 0 : inval,
+	       "%s: cuMemRangeGetAttribute on it %s", name,
+	       pageable ? "answers" : "answers INVALID_VALUE");
+	is_int(child_value(out, "preferred", -1), pageable ? 0 : -7,
+	       "%s: %s", name, pageable ? "its preferred location is gpu0"
+	       : "nothing written");
+	is_int(child_value(out, "prefetch", -1), pageable ? 0 : inval,
+	       "%s: cuMemPrefetchAsync on it %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "listed", -1), pageable,
+	       "%s: /cu %s it as an allocation of kind system", name,
+	       pageable ? "lists" : "does not list");
+	is_int(child_value(out, "bytes", -1), 1, "%s: the bytes stay where "
+	       "the process put them", name);
+	is_int(child_value(out, "access", -1), pageable ? 0 : inval,
+	       "%s: cuemuAccess on malloc memory %s", name,
+	       pageable ? "is accepted" : "answers INVALID_VALUE");
+	is_int(child_value(out, "unmapped", -1), inval, "%s: memory the "
+	       "process has not mapped answers INVALID_VALUE", name);
+	if (pageable) {
+		is_int(child_value(out, "gpu0", -1), 2 * MIB, "%s: the "
+		       "prefetched 2 MiB are on gpu0 in /cu", name);
+		is_int(child_value(out, "steered_cpu", -1), 2 * MIB, "%s: a "
+		       "prefetch to cpu written to /cu moves them", name);
+		is_int(child_value(out, "steered_gpu0", -1), 0, "%s: off "
+		       "gpu0", name);
+		ok(child_value(out, "heap_gpu0", -1) >= 100000, "%s: the "
+		   "malloc'd buffer a gpu0 access touched first is on gpu0 "
+		   "(%lld)", name, child_value(out, "heap_gpu0", -1));
+		is_int(child_value(out, "batch", -1), 0, "%s: "
+		       "cuMemPrefetchBatchAsync takes it", name);
+		is_int(child_value(out, "heap_gpu0_after", -1), 0, "%s: and "
+		       "moves it off gpu0", name);
+	}
+	unlink(out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *role = child_role(argc, argv);
+
+	if (role && !strcmp(role, "cpu_read"))
+		return cpu_read_role();
+	if (role && !strcmp(role, "system"))
+		return system_role();
+	if (role)
+		return 2;
+	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
+		printf("ok %d - paradigms # SKIP real faults are off\n",
+		       ++tap_n);
+		return done_testing();
+	}
+	test_cpu_read();
+	test_system("gh200", 1);
+	test_system(hmm_topology(), 1);
+	test_system("", 0);
+	return done_testing();
+}
