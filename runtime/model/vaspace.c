@@ -29,10 +29,11 @@ static struct va_tree by_addr = RB_INITIALIZER(&by_addr);
 static struct id_tree by_id = RB_INITIALIZER(&by_id);
 static size_t nentries;
 
-/* The entry with the greatest base <= p. */
-static struct cuemu_alloc *floor_entry(uintptr_t p)
+/* The entry with the greatest base <= p in the tree under root: the
+ * address map's or the system map's, whose nodes are linked alike. */
+static struct cuemu_alloc *floor_under(struct cuemu_alloc *n, uintptr_t p)
 {
-	struct cuemu_alloc *n = RB_ROOT(&by_addr), *best = NULL;
+	struct cuemu_alloc *best = NULL;
 
 	while (n) {
 		if (n->base <= p) {
@@ -43,6 +44,11 @@ static struct cuemu_alloc *floor_entry(uintptr_t p)
 		}
 	}
 	return best;
+}
+
+static struct cuemu_alloc *floor_entry(uintptr_t p)
+{
+	return floor_under(RB_ROOT(&by_addr), p);
 }
 
 static size_t span_of(const struct cuemu_alloc *a)
@@ -119,17 +125,7 @@ static struct sys_tree sys_by_addr = RB_INITIALIZER(&sys_by_addr);
 
 static struct cuemu_alloc *sys_floor(uintptr_t p)
 {
-	struct cuemu_alloc *n = RB_ROOT(&sys_by_addr), *best = NULL;
-
-	while (n) {
-		if (n->base <= p) {
-			best = n;
-			n = RB_RIGHT(n, va_node);
-		} else {
-			n = RB_LEFT(n, va_node);
-		}
-	}
-	return best;
+	return floor_under(RB_ROOT(&sys_by_addr), p);
 }
 
 struct cuemu_alloc *cuemu_sys_overlap(uintptr_t p, size_t len)
