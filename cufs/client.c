@@ -9,6 +9,18 @@
  * stopped or does not answer, and one that waited too long is refused by
  * the process when it gets to it (start_by), so it changes nothing.
  *
+ * Every wait has one deadline, whatever it waits for (the connection's
+ * lock, a connect, a hello, the answer): a write is sent within
+ * CUFS_TIMEOUT_MS of its write(2) or not at all, and gets its answer
+ * within CUFS_WRITE_TIMEOUT_MS of it or fails. A write waits for no other
+ * one but the write in flight to its process: one more is refused at once
+ * (EAGAIN), so that a process that does not answer ties up two of FUSE's
+ * threads at most. A process seen stopped while a request waits fails it
+ * at once (a write already sent, once its start_by passed), and one that
+ * let a request time out a moment ago gets no write. Reads never
+ * talk to a process: processes/<pid>/state says what the requests that
+ * cufs made anyway (the event relay's, ten a second) found.
+ *
  * The segment of a dead process (its pid gone, or reused by a process that
  * started later) is removed here when noticed, as the next libcuemu
  * process to start removes it too.
@@ -17,8 +29,9 @@
  * once made: a newer generation of a segment, or a process gone, replaces
  * or drops the entry, and the readers that hold a reference keep the old
  * one until they put it. The connections are another table (conns.lock),
- * each with conn.lock around a request; no two of these locks are held at
- * once. refresh_lock makes rescans one at a time.
+ * each with conn.lock around a request (conn.waiting and conn.silent are
+ * atomics, read without it); no two of these locks are held at once.
+ * refresh_lock makes rescans one at a time.
  */
 #include "cufs.h"
 #include "pubread.h"
@@ -49,6 +62,12 @@ struct conn {
 	char *buf;           /* bytes read past an answer (none normally) */
 	size_t len, cap;
 	size_t scanned;      /* bytes of buf known to hold no newline */
+	/* The request in hand's limits (lock held): its deadline, and from
+	 * when the process seen stopped ends it (0: from the start). */
+	uint64_t deadline, stop_from;
+	int waiting;         /* writes waiting for lock (atomic) */
+	uint64_t silent_at;  /* when the last request got no answer; 0: it
+			      * got one (atomic) */
 };
 
 /* The processes and the connections: one table each for the daemon, so
@@ -75,7 +94,12 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+static bool stopped(pid_t pid);
+
 /* ---------------------------------------------------------------- wire */
+
+/* How often a wait looks whether its process was stopped meanwhile. */
+#define CUFS_STOP_CHECK_MS 100
 
 static int send_line(int fd, const char *s, size_t n)
 {
@@ -92,9 +116,20 @@ static int send_line(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* Reads more of c's stream into buf, before the deadline; -1 with errno
- * (ETIMEDOUT, ECONNRESET, ENOMEM). c->lock held. */
-static int fill(struct conn *c, uint64_t deadline)
+/* Whether c's request in hand is over: its deadline passed (ETIMEDOUT),
+ * or its process was stopped (EAGAIN). c->lock held. */
+static int over(struct conn *c)
+{
+	uint64_t now = now_ms();
+
+	if (now >= c->deadline)
+		return ETIMEDOUT;
+	return now >= c->stop_from && stopped(c->pid) ? EAGAIN : 0;
+}
+
+/* Reads more of c's stream into buf, before the request's end (over());
+ * -1 with errno (ETIMEDOUT, EAGAIN, ECONNRESET, ENOMEM). c->lock held. */
+static int fill(struct conn *c)
 {
 	for (;;) {
 		if (c->cap - c->len < 4096) {
@@ -106,17 +141,24 @@ static int fill(struct conn *c, uint64_t deadline)
 			c->buf = b;
 			c->cap = cap;
 		}
-		uint64_t now = now_ms();
+		uint64_t now = now_ms(), left;
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
-		int r = now >= deadline ? 0 :
-			poll(&p, 1, (int)(deadline - now));
+		int r, e;
 
+		left = now >= c->deadline ? 0 : c->deadline - now;
+		r = poll(&p, 1, (int)(left < CUFS_STOP_CHECK_MS ? left :
+				      CUFS_STOP_CHECK_MS));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r == 0)
-			errno = ETIMEDOUT;
-		if (r <= 0)
+		if (r < 0)
 			return -1;
+		if (r == 0) {
+			if ((e = over(c))) {
+				errno = e;
+				return -1;
+			}
+			continue;
+		}
 		ssize_t got = read(c->fd, c->buf + c->len, c->cap - c->len);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -137,11 +179,11 @@ static void consume(struct conn *c, size_t n)
 	c->scanned = 0;
 }
 
-/* One answer line into a JSON object, before the deadline; NULL with
- * errno (ETIMEDOUT, ECONNRESET, EPROTO). Each byte is searched for the
+/* One answer line into a JSON object, before the request's end; NULL
+ * with errno (ETIMEDOUT, EAGAIN, ECONNRESET, EPROTO). Each byte is searched for the
  * newline once: a list of 100,000 ids arrives in many reads. c->lock
  * held. */
-static json_t *recv_answer(struct conn *c, uint64_t deadline)
+static json_t *recv_answer(struct conn *c)
 {
 	for (;;) {
 		char *nl = c->len > c->scanned ?
@@ -161,7 +203,7 @@ static json_t *recv_answer(struct conn *c, uint64_t deadline)
 			return j;
 		}
 		c->scanned = c->len;
-		if (fill(c, deadline) < 0)
+		if (fill(c) < 0)
 			return NULL;
 	}
 }
@@ -176,19 +218,36 @@ static void reset(struct conn *c)
 	c->scanned = 0;
 }
 
-/* One request on c's connection. c->lock held. */
-static json_t *exchange(struct conn *c, const char *line, int timeout_ms)
+/* What an exchange found of the process: answering or silent (no answer
+ * in time, or none at all), for processes/<pid>/state. Being stopped
+ * (EAGAIN) says nothing of that. */
+static void heard(struct conn *c, bool answered, int e)
+{
+	if (answered || e != EAGAIN)
+		__atomic_store_n(&c->silent_at, answered ? 0 : now_ms(),
+				 __ATOMIC_RELAXED);
+}
+
+/* One request on c's connection, within c's limits; NULL with errno.
+ * c->lock held. */
+static json_t *exchange(struct conn *c, const char *line)
 {
 	json_t *a;
+	int e;
 
 	if (c->fd < 0) {
 		errno = ENOTCONN;
 		return NULL;
 	}
 	if (send_line(c->fd, line, strlen(line)) == 0 &&
-	    (a = recv_answer(c, now_ms() + (uint64_t)timeout_ms)))
+	    (a = recv_answer(c))) {
+		heard(c, true, 0);
 		return a;
+	}
+	e = errno;
+	heard(c, false, e);
 	reset(c);
+	errno = e;
 	return NULL;
 }
 
@@ -199,14 +258,16 @@ static int sock_path(pid_t pid, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Connects to pid and says hello within timeout_ms; the fd, or -1 with
- * errno (EXDEV for a process of another machine, EIO for no answer). */
-static int dial(pid_t pid, uid_t *uid, int timeout_ms)
+/* Connects to pid and says hello by deadline; the fd, or -1 with errno
+ * (EXDEV for a process of another machine, EAGAIN for one seen stopped,
+ * EIO for no answer). */
+static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = timeout_ms / 1000,
-			      .tv_usec = timeout_ms % 1000 * 1000 };
-	struct conn tmp = { .pid = pid };
+	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
+	struct timeval tv = { .tv_sec = (time_t)(left / 1000),
+			      .tv_usec = (suseconds_t)(left % 1000 * 1000) };
+	struct conn tmp = { .pid = pid, .deadline = deadline };
 	struct ucred cred;
 	socklen_t clen = sizeof cred;
 	const char *m;
@@ -222,7 +283,9 @@ static int dial(pid_t pid, uid_t *uid, int timeout_ms)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
 	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0) {
-		e = errno;
+		/* A listener whose backlog is full (it accepts nothing) keeps
+		 * connect waiting until SO_SNDTIMEO. */
+		e = errno == EAGAIN || errno == EINPROGRESS ? ETIMEDOUT : errno;
 		close(fd);
 		errno = e;
 		return -1;
@@ -237,9 +300,10 @@ static int dial(pid_t pid, uid_t *uid, int timeout_ms)
 		return -1;
 	}
 	tmp.fd = fd;
-	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n", timeout_ms))) {
+	if (!(a = exchange(&tmp, "{\"op\":\"hello\"}\n"))) {
+		e = errno;
 		free(tmp.buf);
-		errno = EIO;
+		errno = e == EAGAIN ? EAGAIN : EIO;
 		return -1;
 	}
 	free(tmp.buf);
@@ -593,19 +657,14 @@ static bool stopped(pid_t pid)
 	return c == 'T' || c == 't';
 }
 
+static bool conn_silent(pid_t pid);
+
+/* Known without asking the process: a read must not wait for it. */
 const char *cufs_proc_state(pid_t pid)
 {
-	uid_t uid;
-	int fd;
-
 	if (stopped(pid))
 		return "stopped";
-	/* A connection of its own: the shared one may be busy with a
-	 * write, and this must answer in a moment. */
-	if ((fd = dial(pid, &uid, CUFS_STATE_TIMEOUT_MS)) < 0)
-		return "not answering";
-	close(fd);
-	return "running";
+	return conn_silent(pid) ? "not answering" : "running";
 }
 
 /* ---------------------------------------------------------------- connections */
@@ -628,6 +687,20 @@ static void conn_put(struct conn *c)
 	pthread_mutex_unlock(&conns.lock);
 	if (!left)
 		conn_free(c);
+}
+
+/* Whether the last request to pid got no answer in time. */
+static bool conn_silent(pid_t pid)
+{
+	bool silent = false;
+
+	pthread_mutex_lock(&conns.lock);
+	for (int i = 0; i < conns.n; i++)
+		if (conns.c[i]->pid == pid)
+			silent = __atomic_load_n(&conns.c[i]->silent_at,
+						 __ATOMIC_RELAXED) != 0;
+	pthread_mutex_unlock(&conns.lock);
+	return silent;
 }
 
 /* pid's connection, made (not dialled) if there is none; NULL when pid is
@@ -683,18 +756,66 @@ static struct conn *conn_get(pid_t pid)
 /* ---------------------------------------------------------------- requests */
 
 /* A write runs the API call in the process (a prefetch, a trim), which
- * may take longer than a read; it blocks only its writer. */
-#define CUFS_SET_TIMEOUT_MS 10000
+ * may take longer than a read; it blocks only its writer. This is all
+ * the time a write(2) may take, from its start: the wait for another
+ * write, the connect, the hello and the call. */
+#define CUFS_WRITE_TIMEOUT_MS 10000
 
-/* One exchange on c, dialling first if needed. c->lock held. */
-static json_t *exchange_on(struct conn *c, const char *line, int timeout_ms)
+/* The request in hand ends at deadline, or when the process is seen
+ * stopped from stop_from on. c->lock held. */
+static void limit(struct conn *c, uint64_t deadline, uint64_t stop_from)
+{
+	c->deadline = deadline;
+	c->stop_from = stop_from;
+}
+
+/* One exchange on c, dialling first if needed, within c's limits; NULL
+ * with errno (EAGAIN: the process was seen stopped). c->lock held. */
+static json_t *exchange_on(struct conn *c, const char *line)
 {
 	uid_t uid;
-	int fd;
+	int fd, e;
 
-	if (c->fd < 0 && (fd = dial(c->pid, &uid, CUFS_TIMEOUT_MS)) >= 0)
+	if (c->fd < 0) {
+		if ((fd = dial(c->pid, &uid, c->deadline)) < 0) {
+			e = errno;
+			heard(c, false, e);
+			errno = e;
+			return NULL;
+		}
 		c->fd = fd;
-	return exchange(c, line, timeout_ms);
+	}
+	return exchange(c, line);
+}
+
+/* Takes c->lock by deadline, unless pid is seen stopped first: 0, or
+ * ETIMEDOUT, or EAGAIN (stopped). */
+static int lock_by(struct conn *c, pid_t pid, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = now_ms(), until;
+		struct timespec t;
+		int r;
+
+		if (now >= deadline)
+			return pthread_mutex_trylock(&c->lock) ? ETIMEDOUT : 0;
+		until = deadline - now < CUFS_STOP_CHECK_MS ? deadline :
+			now + CUFS_STOP_CHECK_MS;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_sec += (time_t)((until - now) / 1000);
+		t.tv_nsec += (long)((until - now) % 1000) * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		r = pthread_mutex_clocklock(&c->lock, CLOCK_MONOTONIC, &t);
+		if (r == 0)
+			return 0;
+		if (r != ETIMEDOUT)
+			return r;
+		if (stopped(pid))
+			return EAGAIN;
+	}
 }
 
 static char *line_of(json_t *req)
@@ -724,11 +845,18 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err)
 		*err = ENOENT;
 		return NULL;
 	}
+	/* The relay asks every process in turn: it does not wait behind a
+	 * write, it asks again next round. */
+	if (pthread_mutex_trylock(&c->lock)) {
+		conn_put(c);
+		*err = EBUSY;
+		return NULL;
+	}
 	line = line_of(req);
-	pthread_mutex_lock(&c->lock);
+	limit(c, now_ms() + CUFS_TIMEOUT_MS, 0);
 	if (line)
-		a = exchange_on(c, line, CUFS_TIMEOUT_MS);
-	*err = a ? 0 : line ? EIO : ENOMEM;
+		a = exchange_on(c, line);
+	*err = a ? 0 : !line ? ENOMEM : errno == EAGAIN ? EAGAIN : EIO;
 	pthread_mutex_unlock(&c->lock);
 	conn_put(c);
 	free(line);
@@ -743,24 +871,23 @@ static int answer_errno(json_t *a)
 	return e > 0 ? e : EIO;
 }
 
-/* Whether c's process answers a hello within CUFS_TIMEOUT_MS. c->lock
- * held. */
-static bool answers(struct conn *c)
+/* Whether c's process answers a hello (with a connect first if needed)
+ * within c's limits; 0 or the errno. c->lock held. */
+static int answers(struct conn *c)
 {
-	json_t *a = exchange_on(c, "{\"op\":\"hello\"}\n", CUFS_TIMEOUT_MS);
+	json_t *a = exchange_on(c, "{\"op\":\"hello\"}\n");
+	int e = a ? 0 : errno;
 
 	json_decref(a);
-	return a != NULL;
+	return e;
 }
 
-/* The set request, with the moment by which the process must start it. */
-/* The request of a write. jansson takes only UTF-8: a value that is not
- * goes as a refusal, which the process records in last_error like any
- * other. */
+/* The request of a write, with the moment by which the process must
+ * start it. jansson takes only UTF-8: a value that is not goes as a
+ * refusal, which the process records in last_error like any other. */
 static char *set_line(const char *path, const char *value,
-		      const char *refused)
+		      const char *refused, uint64_t start_by)
 {
-	json_int_t start_by = (json_int_t)(now_ms() + CUFS_TIMEOUT_MS);
 	json_t *text = refused ? NULL : json_string(value), *req;
 	char *line;
 
@@ -769,19 +896,102 @@ static char *set_line(const char *path, const char *value,
 	json_decref(text);
 	req = refused ? json_pack("{s:s,s:s,s:s,s:s,s:I}", "op", "set", "path",
 				  path, "value", "", "refused", refused,
-				  "start_by", start_by) :
+				  "start_by", (json_int_t)start_by) :
 			json_pack("{s:s,s:s,s:s,s:I}", "op", "set", "path", path,
-				  "value", value, "start_by", start_by);
+				  "value", value, "start_by",
+				  (json_int_t)start_by);
 	line = req ? line_of(req) : NULL;
 	json_decref(req);
 	return line;
 }
 
+/* Takes c->lock for a write, within its start window: 0, or the errno
+ * to fail it with, said in the log. At most one write waits: a process
+ * that does not answer must not gather FUSE's threads. */
+static int write_lock(struct conn *c, const char *path, uint64_t start_by)
+{
+	int e;
+
+	if (__atomic_fetch_add(&c->waiting, 1, __ATOMIC_ACQ_REL) > 0) {
+		__atomic_fetch_sub(&c->waiting, 1, __ATOMIC_ACQ_REL);
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: another "
+			"write to it is waiting already; EAGAIN\n", path,
+			(int)c->pid);
+		return EAGAIN;
+	}
+	e = lock_by(c, c->pid, start_by);
+	__atomic_fetch_sub(&c->waiting, 1, __ATOMIC_ACQ_REL);
+	if (e == EAGAIN)
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"process was stopped while the write waited for the "
+			"one before it; ETIMEDOUT\n", path, (int)c->pid);
+	else if (e)
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"write before it held the process for %d ms; "
+			"ETIMEDOUT\n", path, (int)c->pid, CUFS_TIMEOUT_MS);
+	return e ? ETIMEDOUT : 0;
+}
+
+/* Sends a write's line once the process answered a hello within the
+ * start window; its answer's errno (0: done). c->lock held. */
+static int write_locked(struct conn *c, const char *path, const char *line,
+			uint64_t start_by, uint64_t deadline)
+{
+	uint64_t silent = __atomic_load_n(&c->silent_at, __ATOMIC_RELAXED);
+	json_t *a;
+	int e;
+
+	/* A process that let the last request time out a moment ago is not
+	 * asked again: writes queued behind one to it (the kernel sends
+	 * writes to one file one at a time) would each wait that long. The
+	 * event relay asks it again ten times a second. */
+	if (silent && now_ms() - silent < CUFS_TIMEOUT_MS) {
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"process did not answer cufs's last request (%d ms "
+			"ago); ETIMEDOUT\n", path, (int)c->pid,
+			(int)(now_ms() - silent));
+		return ETIMEDOUT;
+	}
+	limit(c, start_by, 0);
+	if ((e = answers(c))) {
+		if (e == EAGAIN)
+			fprintf(stderr, "cufs: write of %s to pid %d not sent: "
+				"the process was stopped (SIGSTOP or a "
+				"debugger); ETIMEDOUT\n", path, (int)c->pid);
+		else
+			fprintf(stderr, "cufs: write of %s to pid %d not sent: "
+				"the process did not answer within the write's "
+				"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
+				CUFS_TIMEOUT_MS);
+		return ETIMEDOUT;
+	}
+	/* Sent: the process starts it by start_by or refuses it. Once that
+	 * has passed, a process stopped will not answer in time. */
+	limit(c, deadline, start_by);
+	if (!(a = exchange(c, line))) {
+		if (errno == EAGAIN)
+			fprintf(stderr, "cufs: write of %s to pid %d: the "
+				"process was stopped before it answered",
+				path, (int)c->pid);
+		else
+			fprintf(stderr, "cufs: write of %s to pid %d: no answer "
+				"within the write's %d ms", path, (int)c->pid,
+				CUFS_WRITE_TIMEOUT_MS);
+		fprintf(stderr, " (a write the process had begun runs to its "
+			"end; one it had not is refused when it gets to it); "
+			"ETIMEDOUT\n");
+		return ETIMEDOUT;
+	}
+	e = json_is_true(json_object_get(a, "ok")) ? 0 : answer_errno(a);
+	json_decref(a);
+	return e;
+}
+
 int cufs_set(pid_t pid, const char *path, const char *value,
 	     const char *refused)
 {
+	uint64_t t0 = now_ms(), start_by = t0 + CUFS_TIMEOUT_MS;
 	struct conn *c;
-	json_t *a = NULL;
 	char *line;
 	int err;
 
@@ -793,27 +1003,15 @@ int cufs_set(pid_t pid, const char *path, const char *value,
 	}
 	if (!(c = conn_get(pid)))
 		return -ENOENT;
-	if (!(line = set_line(path, value, refused))) {
+	if (!(line = set_line(path, value, refused, start_by))) {
 		conn_put(c);
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&c->lock);
-	if (!answers(c)) {
-		err = ETIMEDOUT;
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
-			"process did not answer within %d ms; ETIMEDOUT\n",
-			path, (int)pid, CUFS_TIMEOUT_MS);
-	} else if (!(a = exchange(c, line, CUFS_SET_TIMEOUT_MS))) {
-		err = ETIMEDOUT;
-		fprintf(stderr, "cufs: write of %s to pid %d: no answer within "
-			"%d ms (a write the process had begun runs to its end; "
-			"one it had not is refused when it gets to it); "
-			"ETIMEDOUT\n", path, (int)pid, CUFS_SET_TIMEOUT_MS);
-	} else
-		err = json_is_true(json_object_get(a, "ok")) ? 0 :
-		      answer_errno(a);
-	pthread_mutex_unlock(&c->lock);
-	json_decref(a);
+	if (!(err = write_lock(c, path, start_by))) {
+		err = write_locked(c, path, line, start_by,
+				   t0 + CUFS_WRITE_TIMEOUT_MS);
+		pthread_mutex_unlock(&c->lock);
+	}
 	conn_put(c);
 	free(line);
 	return -err;

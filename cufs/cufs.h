@@ -20,10 +20,12 @@
 
 #include <jansson.h>
 
-/* How long a process has to answer a request (a write, the event log)
- * before it fails; processes/<pid>/state waits less. */
+/* How long a process has to answer a request of the event log, and to
+ * start a write (client.c), before it fails. */
 #define CUFS_TIMEOUT_MS 2000
-#define CUFS_STATE_TIMEOUT_MS 500
+/* FUSE's threads at most (-o max_threads, libfuse 3.12 on; main.c): each
+ * request that waits (a write, a read of a stream) holds one. */
+#define CUFS_FUSE_THREADS 256
 /* As many processes as a machine's table has rows (model/segment.h). */
 #define CUFS_MAX_PROCS 4096
 
@@ -70,17 +72,20 @@ void cufs_proc_put(struct cufs_proc *p);
 /* The live processes' pids and owners, sorted; how many (at most max). */
 int cufs_procs(struct cufs_proc_info *out, int max);
 /* "running", "stopped" (SIGSTOP, a debugger: /proc says so) or "not
- * answering" (its control socket said nothing within
- * CUFS_STATE_TIMEOUT_MS). */
+ * answering" (cufs's last request to it, the event relay's or a write's,
+ * got no answer in time). Asks the process nothing. */
 const char *cufs_proc_state(pid_t pid);
 
 /* Sends req (not consumed) to pid and answers the answer object, or NULL
  * with *err: EIO (no answer in time, connection lost), EAGAIN (the
- * process is stopped: nothing was sent) or ENOENT (no such process). */
+ * process is stopped), EBUSY (a write is in flight: ask again later) or
+ * ENOENT (no such process). */
 json_t *cufs_request(pid_t pid, json_t *req, int *err);
-/* A write: 0 or a negative errno, the answer's, or ETIMEDOUT when the
- * process is stopped or did not answer in time (said in cufs's log; a
- * write not sent, or refused by its start_by, changed nothing). When
+/* A write: 0 or a negative errno, the answer's, ETIMEDOUT when the
+ * process is stopped or did not answer in time, or EAGAIN when another
+ * write to it waits already (said in cufs's log; a write not sent, or
+ * refused by its start_by, changed nothing). It takes at most
+ * CUFS_WRITE_TIMEOUT_MS (client.c) in all. When
  * refused says why cufs could not send the value as written (not UTF-8, a
  * NUL), the refusal goes instead and the process records it in
  * last_error. */

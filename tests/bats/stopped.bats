@@ -18,6 +18,51 @@ segment() {
 	echo "/dev/shm/$CUEMU_MACHINE-proc-$1"
 }
 
+# timed_write FILE TEXT: one write(2) of TEXT; prints its errno's name (or
+# ok) and the seconds the open and the write took.
+timed_write() {
+	timeout 30 python3 -c '
+import errno, os, sys, time
+t = time.monotonic()
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    try:
+        os.write(fd, (sys.argv[2] + "\n").encode())
+        r = "ok"
+    finally:
+        os.close(fd)
+except OSError as e:
+    r = errno.errorcode[e.errno]
+print("%s %.3f" % (r, time.monotonic() - t))
+' "$1" "$2"
+}
+
+# slowest_read SECONDS FILE...: reads every FILE over and over for SECONDS;
+# prints the longest one read took and the files that failed.
+slowest_read() {
+	timeout 60 python3 -c '
+import sys, time
+end, worst = time.monotonic() + float(sys.argv[1]), 0.0
+while time.monotonic() < end:
+    for f in sys.argv[2:]:
+        t = time.monotonic()
+        try:
+            open(f, "rb").read()
+        except OSError as e:
+            print("failed %s: %s" % (f, e))
+        worst = max(worst, time.monotonic() - t)
+print("slowest %.3f" % worst)
+' "$@"
+}
+
+# Each line of the timed_write outputs named: a write that took over
+# SECONDS, or ended with an errno not in the ERRNOS pattern.
+writes_beyond() {
+	local secs=$1 errnos=$2
+	shift 2
+	awk -v s="$secs" -v e="^($errnos)\$" '$2 > s || $1 !~ e' "$@"
+}
+
 # Every file of the process's objects and of processes/<pid>, read
 # within 20 s; prints each path that could not be read.
 cat_all() {
@@ -75,8 +120,11 @@ cat_all() {
 	touch "$WORK/pause"
 	run timeout 5 cat "$L"
 	assert_output weights
-	run timeout 5 cat "$MNT/processes/$F_pid/state"
-	assert_output "not answering"
+	# Known from the event relay's requests (ten a second, 2 s each at
+	# most), never by asking in the read.
+	wait_for bash -c '[ "$(cat "$1")" = "not answering" ]' _ "$MNT/processes/$F_pid/state"
+	run slowest_read 1 "$MNT/processes/$F_pid/state"
+	assert_output --regexp '^slowest 0\.[0-4]'
 	run write_errno "$L" renamed
 	assert_output ETIMEDOUT
 	grep -q "to pid $F_pid not sent: the process did not answer" "$WORK/cufs.log"
@@ -87,6 +135,92 @@ cat_all() {
 	echo renamed >"$L"
 	run cat "$L"
 	assert_output renamed
+}
+
+@test "writes to a process that does not answer: none takes over one timeout" {
+	CUEMU_CONTROL_PAUSE_FILE=$WORK/pause start_workload F
+	local files=("$MNT/allocations/$F_device/label"
+		     "$MNT/allocations/$F_pinned/label"
+		     "$MNT/allocations/$F_managed/label")
+	touch "$WORK/pause"
+	local pids=() i
+	# Two writes to each file: the kernel sends the second when the
+	# first has ended; the three files' writes meet in cufs.
+	for i in 0 1 2 3 4 5; do
+		timed_write "${files[i % 3]}" "w$i" >"$WORK/w$i" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	rm -f "$WORK/pause"
+	cat "$WORK"/w[0-5] >&2
+	# None waits for two timeouts (2 s each): one goes first, one waits
+	# for it, any more are refused at once, and once one timed out the
+	# next are not sent.
+	run writes_beyond 3.0 'ETIMEDOUT|EAGAIN' "$WORK"/w[0-5]
+	assert_output ""
+	cat "$WORK"/w[0-5] | grep -q '^EAGAIN '
+	grep -q "to pid $F_pid not sent: another write to it is waiting already; EAGAIN" "$WORK/cufs.log"
+	grep -q "to pid $F_pid not sent: the process did not answer cufs's last request" "$WORK/cufs.log"
+	wait_for bash -c '[ "$(cat "$1")" = running ]' _ "$MNT/processes/$F_pid/state"
+	for i in 0 1 2; do
+		run cat "${files[i]}"
+		refute_output --regexp '^w[0-5]$' # none of them ran
+	done
+	# A write to the same process after it answers again is done.
+	echo renamed >"${files[0]}"
+	run cat "${files[0]}"
+	assert_output renamed
+}
+
+@test "writes waiting on a process that gets stopped fail at once" {
+	CUEMU_CONTROL_PAUSE_FILE=$WORK/pause start_workload F
+	L=$MNT/allocations/$F_device/label
+	touch "$WORK/pause"
+	timed_write "$L" w1 >"$WORK/w1" &
+	local p1=$!
+	sleep 0.2
+	timed_write "$L" w2 >"$WORK/w2" &
+	local p2=$!
+	sleep 0.3
+	kill -STOP "$F_pid"
+	wait "$p1" "$p2"
+	kill -CONT "$F_pid"
+	rm -f "$WORK/pause"
+	cat "$WORK"/w[12] >&2
+	# Both end within 1.5 s of their start, not at the 2 s of the
+	# write's start window.
+	run writes_beyond 1.5 'ETIMEDOUT|EAGAIN' "$WORK"/w[12]
+	assert_output ""
+	grep -q "to pid $F_pid not sent: the process was stopped" "$WORK/cufs.log"
+	wait_for bash -c '[ "$(cat "$1")" = running ]' _ "$MNT/processes/$F_pid/state"
+	run cat "$L"
+	assert_output weights
+}
+
+@test "writes pending on a stuck process and stream readers leave other reads fast" {
+	CUEMU_CONTROL_PAUSE_FILE=$WORK/pause start_workload F
+	L=$MNT/allocations/$F_device/label
+	touch "$WORK/pause"
+	local pids=() i
+	# More waiting requests than libfuse's 10 threads: 16 readers of
+	# streams (each waits for lines in a thread), 8 writers in a loop.
+	for i in $(seq 16); do
+		timeout 6 cat "$MNT/events_pipe" >/dev/null &
+		pids+=($!)
+	done
+	for i in $(seq 8); do
+		timeout 6 bash -c 'while :; do echo x >"$1"; done' _ "$L" 2>/dev/null &
+		pids+=($!)
+	done
+	sleep 0.5
+	run slowest_read 3 "$MNT/allocations/$A_managed/kind" \
+		"$MNT/processes/$A_pid/state" "$MNT/processes/$F_pid/state" \
+		"$MNT/processes/$F_pid/cmdline" "$MNT/devices/gpu0/used_memory"
+	kill "${pids[@]}" 2>/dev/null || true
+	wait "${pids[@]}" 2>/dev/null || true
+	rm -f "$WORK/pause"
+	refute_output --partial failed
+	assert_output --regexp '^slowest 0\.[0-4]'
 }
 
 @test "kill -9 in the middle of updates leaves no entry and no segment" {
