@@ -51,6 +51,10 @@
  * while the log keeps their lines or someone reads them. */
 #define CUFS_EVENT_SOURCES (2 * CUFS_MAX_PROCS)
 #define CUFS_MAX_POLLERS 64
+/* Streams open at once. A read of a stream waits for lines in one of
+ * FUSE's threads (CUFS_FUSE_THREADS): the rest are kept for everything
+ * else, so that readers of streams never stop /cu. */
+#define CUFS_MAX_STREAMS (CUFS_FUSE_THREADS - 64)
 
 /* A view's extent and counters. Lines are numbered from 0 in each view;
  * the first gone_lines of them (gone_bytes bytes) are no longer kept. */
@@ -113,6 +117,7 @@ static struct {
 	pthread_t thread;
 	struct fuse_pollhandle *ph[CUFS_MAX_POLLERS];
 	int nph;
+	int streams;             /* open stream readers */
 } ev = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.more = PTHREAD_COND_INITIALIZER,
@@ -711,9 +716,19 @@ int cufs_events_open(pid_t pid, bool pipe, struct cufs_ev_reader **out)
 	if (!r)
 		return -ENOMEM;
 	pthread_mutex_lock(&ev.lock);
+	if (pipe && ev.streams >= CUFS_MAX_STREAMS) {
+		pthread_mutex_unlock(&ev.lock);
+		free(r);
+		fprintf(stderr, "cufs: an events_pipe open refused: %d streams "
+			"are open already (each reader waiting for lines holds "
+			"one of cufs's %d threads); EMFILE\n", CUFS_MAX_STREAMS,
+			CUFS_FUSE_THREADS);
+		return -EMFILE;
+	}
 	if ((rc = view_of_pid_locked(pid, &r->src, &r->slot)) == 0) {
 		if (r->src)
 			ev.src[r->slot].readers++;
+		ev.streams += pipe;
 		r->pipe = pipe;
 		/* A stream starts at what comes next. */
 		v = view_locked(r);
@@ -736,6 +751,7 @@ void cufs_events_close(struct cufs_ev_reader *r)
 	if (!r)
 		return;
 	pthread_mutex_lock(&ev.lock);
+	ev.streams -= r->pipe;
 	if ((s = source_by_id_locked(r->src, r->slot))) {
 		s->readers--;
 		maybe_free_locked(s);

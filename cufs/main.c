@@ -357,6 +357,18 @@ out_args:
 	return rc;
 }
 
+#define CUFS_STR_(x) #x
+#define CUFS_STR(x) CUFS_STR_(x)
+
+/* Whether the command line sets -o max_threads itself. */
+static bool max_threads_given(int n, char **args)
+{
+	for (int i = 1; i < n; i++)
+		if (strstr(args[i], "max_threads="))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	char **args = calloc(2 * (size_t)argc + 5, sizeof *args);
@@ -376,6 +388,12 @@ int main(int argc, char **argv)
 		args[n++] = "/cu";
 	/* libfuse 3.14 warns about its own default otherwise. */
 	args[n++] = "-omax_idle_threads=16";
+#if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
+	/* libfuse's 10 would let ten readers of events_pipe, or writes to
+	 * processes that do not answer, stop every other request. */
+	if (!max_threads_given(n, args))
+		args[n++] = "-omax_threads=" CUFS_STR(CUFS_FUSE_THREADS);
+#endif
 	/* The type mount(8), findmnt and fstab name it by: fuse.cufs. */
 	args[n++] = "-osubtype=cufs";
 	rc = run_fuse(n, args);

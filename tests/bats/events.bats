@@ -321,3 +321,28 @@ print(text, end="")
 	refute_output --partial " dropped "
 	[ "${#lines[@]}" = 3 ]
 }
+
+# Each reader waiting for lines holds one of cufs's 256 threads: streams
+# beyond 192 open at once are refused, so that the rest of /cu goes on.
+@test "events_pipe: the stream past the 192nd open is refused with EMFILE, said in the log" {
+	run timeout 30 python3 -c '
+import errno, os, sys
+fds = []
+try:
+    for i in range(200):
+        fds.append(os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK))
+except OSError as e:
+    print("open %d: %s" % (len(fds) + 1, errno.errorcode[e.errno]))
+for fd in fds:
+    os.close(fd)
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+os.close(fd)
+print("after closing: ok")
+' "$MNT/events_pipe"
+	assert_success
+	assert_line "open 193: EMFILE"
+	assert_line "after closing: ok"
+	grep -q "an events_pipe open refused: 192 streams are open already" "$WORK/cufs.log"
+	run timeout 5 cat "$MNT/devices/gpu0/total_memory"
+	assert_success
+}
