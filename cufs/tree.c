@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1149,6 +1150,11 @@ static int cu_read(const char *path, char *buf, size_t size, off_t off,
 				return (int)r;
 			if (fuse_interrupted())
 				return -EINTR;
+			/* Unmounting, or told to stop: the stream ends, or
+			 * the loop would wait for this thread for ever. */
+			if (fuse_session_exited(
+				    fuse_get_session(fuse_get_context()->fuse)))
+				return 0;
 		}
 	}
 	if (off < 0 || (size_t)off >= h->len)

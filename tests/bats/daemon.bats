@@ -108,6 +108,23 @@ unmounted() {
 	assert_output ""
 }
 
+@test "SIGTERM ends cufs while readers wait for lines of events_pipe" {
+	start_cufs
+	pid=$(cat "$WORK/cufs.pid")
+	local readers=() i
+	for i in 1 2 3; do
+		timeout -k 1 20 cat "$MNT/events_pipe" >/dev/null 2>&1 &
+		readers+=($!)
+	done
+	sleep 0.5
+	kill -TERM "$pid"
+	wait_for unmounted "$pid" || {
+		kill -9 "$pid" 2>/dev/null
+		fail "still mounted or running after SIGTERM, readers waiting"
+	}
+	wait "${readers[@]}" || true
+}
+
 @test "SIGINT unmounts cleanly: the mount is gone and cufs ends" {
 	start_cufs
 	pid=$(cat "$WORK/cufs.pid")
