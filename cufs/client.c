@@ -218,20 +218,27 @@ static void reset(struct conn *c)
 	c->scanned = 0;
 }
 
-/* What an exchange found of the process: answering or silent (no answer
- * in time, or none at all), for processes/<pid>/state. Being stopped
- * (EAGAIN) says nothing of that. */
-static void heard(struct conn *c, bool answered, int e)
+/* What a request sent at sent found of the process, for
+ * processes/<pid>/state: answering, or silent (no answer within a whole
+ * CUFS_TIMEOUT_MS, or a connection refused or lost). Being stopped
+ * (EAGAIN) says nothing of that, nor a wait cut short because the
+ * request came late (a write's start window nearly spent). */
+static void heard(struct conn *c, bool answered, int e, uint64_t sent)
 {
-	if (answered || e != EAGAIN)
-		__atomic_store_n(&c->silent_at, answered ? 0 : now_ms(),
-				 __ATOMIC_RELAXED);
+	uint64_t now = now_ms();
+	bool timeout = e == ETIMEDOUT || e == EIO;
+
+	if (!answered && (e == EAGAIN ||
+			  (timeout && now - sent < CUFS_TIMEOUT_MS)))
+		return;
+	__atomic_store_n(&c->silent_at, answered ? 0 : now, __ATOMIC_RELAXED);
 }
 
 /* One request on c's connection, within c's limits; NULL with errno.
  * c->lock held. */
 static json_t *exchange(struct conn *c, const char *line)
 {
+	uint64_t sent = now_ms();
 	json_t *a;
 	int e;
 
@@ -241,11 +248,11 @@ static json_t *exchange(struct conn *c, const char *line)
 	}
 	if (send_line(c->fd, line, strlen(line)) == 0 &&
 	    (a = recv_answer(c))) {
-		heard(c, true, 0);
+		heard(c, true, 0, sent);
 		return a;
 	}
 	e = errno;
-	heard(c, false, e);
+	heard(c, false, e, sent);
 	reset(c);
 	errno = e;
 	return NULL;
@@ -773,13 +780,14 @@ static void limit(struct conn *c, uint64_t deadline, uint64_t stop_from)
  * with errno (EAGAIN: the process was seen stopped). c->lock held. */
 static json_t *exchange_on(struct conn *c, const char *line)
 {
+	uint64_t sent = now_ms();
 	uid_t uid;
 	int fd, e;
 
 	if (c->fd < 0) {
 		if ((fd = dial(c->pid, &uid, c->deadline)) < 0) {
 			e = errno;
-			heard(c, false, e);
+			heard(c, false, e, sent);
 			errno = e;
 			return NULL;
 		}
@@ -927,8 +935,9 @@ static int write_lock(struct conn *c, const char *path, uint64_t start_by)
 			"one before it; ETIMEDOUT\n", path, (int)c->pid);
 	else if (e)
 		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
-			"write before it held the process for %d ms; "
-			"ETIMEDOUT\n", path, (int)c->pid, CUFS_TIMEOUT_MS);
+			"request before it held the process for the write's "
+			"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
+			CUFS_TIMEOUT_MS);
 	return e ? ETIMEDOUT : 0;
 }
 
@@ -950,6 +959,13 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 			"process did not answer cufs's last request (%d ms "
 			"ago); ETIMEDOUT\n", path, (int)c->pid,
 			(int)(now_ms() - silent));
+		return ETIMEDOUT;
+	}
+	if (now_ms() >= start_by) {
+		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+			"request before it held the process for the write's "
+			"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
+			CUFS_TIMEOUT_MS);
 		return ETIMEDOUT;
 	}
 	limit(c, start_by, 0);
