@@ -126,64 +126,42 @@ static int devfile(int dev)
 	return fd;
 }
 
-/* Address space for span bytes: 2 MiB aligned from 2 MiB up, as the real
- * driver places such allocations (and as an anonymous mapping of that size
- * is placed), else anywhere. NULL when there is none. */
-static void *place(size_t span)
+int cuemu_devmem_file(int dev, uint64_t len, uint64_t *off)
 {
-	size_t len = span + CUEMU_GRANULARITY - CUEMU_PAGE;
-	uintptr_t s, a;
-	void *p;
-
-	if (span < CUEMU_GRANULARITY || len < span)
-		return NULL;
-	p = mmap(NULL, len, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	s = (uintptr_t)p;
-	a = CUEMU_ALIGN_UP(s, CUEMU_GRANULARITY);
-	if (a > s)
-		munmap(p, a - s);
-	if (s + len > a + span)
-		munmap((void *)(a + span), s + len - (a + span));
-	return (void *)a;
-}
-
-int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
-		     uint32_t *ep)
-{
-	uint64_t o = 0;
-	void *p, *at;
 	int fd;
 
 	pthread_once(&once, init_once);
 	pthread_mutex_lock(&file_lock);
 	fd = devfile(dev);
-	if (fd >= 0) {
-		o = files[dev].next;
-		if (span > FILE_SIZE - o) {
-			errno = ENOSPC;
-			fd = -1;
-		} else {
-			files[dev].next = o + span;
-		}
+	if (fd >= 0 && len > FILE_SIZE - files[dev].next) {
+		errno = ENOSPC;
+		fd = -1;
+	} else if (fd >= 0) {
+		*off = files[dev].next;
+		files[dev].next += len;
 	}
-	*ep = epoch;
 	pthread_mutex_unlock(&file_lock);
-	if (fd < 0)
-		return -1;
-	at = place(span);
-	p = mmap(at, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE |
-		 (at ? MAP_FIXED : 0), fd, (off_t)o);
-	if (p == MAP_FAILED) {
-		if (at)
-			munmap(at, span);
-		return -1;
-	}
-	*addr = p;
-	*off = o;
-	return 0;
+	return fd;
+}
+
+void cuemu_devmem_punch(int dev, uint64_t off, uint64_t len)
+{
+	int fd = -1;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	if (dev >= 0 && dev < CUEMU_MAX_DEVICES)
+		fd = files[dev].fd;
+	if (fd >= 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			  (off_t)off, (off_t)len);
+	pthread_mutex_unlock(&file_lock);
+}
+
+uint32_t cuemu_devmem_epoch(void)
+{
+	pthread_once(&once, init_once);
+	return __atomic_load_n(&epoch, __ATOMIC_RELAXED);
 }
 
 /* An exported allocation's slot holds the importers' mappings (twice
@@ -193,28 +171,27 @@ int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 
 bool cuemu_devmem_release(const struct cuemu_alloc *a)
 {
+	bool mine = a->file_epoch == cuemu_devmem_epoch(), held = false;
 	uint64_t *slot;
-	int fd = -1;
 
-	munmap((void *)a->base, a->span);
-	/* A forked child's inherited memory is in its parent's file. */
-	if (a->file_epoch != epoch)
-		return false;
-	if (a->ipc_exported) {
-		/* The pages stay for the importers; the last of them to let
-		 * go gives the device's memory back (ipc_mem_close). */
+	/* The pages of an exported allocation stay for the importers; the
+	 * last of them to let go gives the device's memory back
+	 * (ipc_mem_close). A packed one nobody maps goes back to its block
+	 * at once: no importer can map it from now on (map_new). A forked
+	 * child's inherited memory is in its parent's file. */
+	if (mine && a->ipc_exported) {
 		slot = (uint64_t *)(slots + (uint64_t)a->ipc_slot * SLOT_BYTES);
-		return __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
+		held = __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
 			SLOT_OPEN;
 	}
-	pthread_mutex_lock(&file_lock);
-	if (a->device >= 0 && a->device < CUEMU_MAX_DEVICES)
-		fd = files[a->device].fd;
-	if (fd >= 0)
-		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			  (off_t)a->file_off, (off_t)a->span);
-	pthread_mutex_unlock(&file_lock);
-	return false;
+	cuemu_devheap_free(a, mine, mine && a->ipc_exported &&
+			   (held || !cuemu_devheap_packs(a->size)));
+	return held;
+}
+
+size_t cuemu_devmem_charge(size_t size)
+{
+	return CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 }
 
 int cuemu_devmem_fd(int dev)
@@ -254,6 +231,9 @@ struct opened {
 	uint64_t start, id;
 	unsigned refs;
 	uint64_t *slot;         /* the exporter's count of mappings, or NULL */
+	void *map;              /* the mapping: whole pages around a */
+	size_t map_len;
+	size_t charge;          /* the device memory the allocation holds */
 	struct cuemu_alloc a;
 };
 
@@ -426,11 +406,13 @@ static void mem_slot_release(uint64_t *s, int dev, size_t span)
 	slot_unmap(s);
 }
 
-/* Maps a handle not yet open here. Lock held. */
+/* Maps a handle not yet open here: the whole pages around the
+ * allocation's bytes, as a packed allocation need not start or end on a
+ * page. Lock held. */
 static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 			struct opened **out)
 {
-	uint64_t off = 0, len = 0;
+	uint64_t off = 0, len = 0, moff, mlen;
 	struct opened *o;
 	void *m = MAP_FAILED;
 	CUresult r;
@@ -438,16 +420,18 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 
 	if ((r = exporter_range(w, &off, &len)))
 		return r;
+	moff = CUEMU_ALIGN_DOWN(off, CUEMU_PAGE);
+	mlen = CUEMU_ALIGN_UP(off + len, CUEMU_PAGE) - moff;
 	o = calloc(1, sizeof *o);
-	fd = open_exporter_file(w, off, len);
+	fd = open_exporter_file(w, moff, mlen);
 	if (fd >= 0)
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)off);
+		m = mmap(NULL, mlen, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)moff);
 	if (fd >= 0)
 		close(fd);
 	if (!o || m == MAP_FAILED) {
 		if (m != MAP_FAILED)
-			munmap(m, len);
+			munmap(m, mlen);
 		free(o);
 		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
 				  CUDA_ERROR_OUT_OF_MEMORY,
@@ -458,9 +442,21 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->pid = w->pid;
 	o->start = w->start;
 	o->id = w->id;
+	o->map = m;
+	o->map_len = mlen;
+	o->charge = cuemu_devmem_charge(w->size);
 	o->slot = mem_slot_hold(w);
+	if (!o->slot && cuemu_devheap_packs(w->size)) {
+		/* A packed allocation's place is reused once freed: what
+		 * lies there now is no allocation of the handle's. */
+		munmap(m, mlen);
+		free(o);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "process %d "
+				  "freed the allocation the handle names",
+				  (int)w->pid);
+	}
 	o->a.kind = CUEMU_KIND_IPC;
-	o->a.base = (uintptr_t)m;
+	o->a.base = (uintptr_t)m + (off - moff);
 	o->a.size = w->size < len ? w->size : len;
 	o->a.span = len;
 	o->a.device = w->dev;
@@ -468,7 +464,8 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->a.id = cuemu_next_id();
 	o->a.priv = o;
 	if (cuemu_va_insert(&o->a) < 0) {
-		munmap(m, len);
+		mem_slot_release(o->slot, w->dev, o->charge);
+		munmap(m, mlen);
 		free(o);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "the mapping overlaps the address map");
@@ -491,7 +488,8 @@ CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
 	memcpy(&w, h, sizeof w);
 	if (w.magic != MEM_MAGIC || w.pid <= 0 || w.fd < 0 || w.dev < 0 ||
 	    w.dev >= cuemu_device_count() || !w.span || w.size > w.span ||
-	    w.span % CUEMU_PAGE || w.base % CUEMU_PAGE)
+	    w.span != cuemu_devheap_span(w.size) ||
+	    w.base % CUEMU_DEVMEM_ALIGN)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the handle is not a legacy IPC handle");
 	pthread_once(&once, init_once);
@@ -541,8 +539,8 @@ CUresult cuemu_ipc_mem_close(uintptr_t p)
 	cuemu_unlock();
 	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
 			(unsigned long long)a->id, (int)o->pid);
-	munmap((void *)a->base, a->span);
-	mem_slot_release(o->slot, a->device, a->span);
+	munmap(o->map, o->map_len);
+	mem_slot_release(o->slot, a->device, o->charge);
 	free(o);
 	return CUDA_SUCCESS;
 }
