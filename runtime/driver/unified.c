@@ -161,8 +161,11 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 				      &pi->block_id);
 	/* An opened IPC mapping answers the exporter's buffer id
 	 * (probes/results/share.txt, imp.attr_buffer_id). */
-	if (cuemu_ipc_view(a, &iv))
+	if (cuemu_ipc_view(a, &iv)) {
 		pi->id = iv.exporter_id;
+		pi->map_base = iv.map_base;
+		pi->map_size = iv.map_size;
+	}
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;

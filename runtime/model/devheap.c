@@ -1,12 +1,14 @@
 /*
  * devheap.c - where cuMemAlloc memory lies: in the process's address space
  * and in its device memory file of the device (model/ipc.c owns the file).
- * As the real driver does (probes/results/pack.txt), an allocation of up to
- * PACK_MAX bytes is packed into a shared 2 MiB block, 512 B aligned and
- * rounded up to 512 B, so that a process's mappings do not grow with its
- * allocations (the kernel allows a process vm.max_map_count of them); a
- * larger one gets a mapping of its own, 2 MiB aligned from 2 MiB up. A
- * block is one shared mapping of 2 MiB of the file, 2 MiB aligned.
+ * As the real driver does (probes/results/pack.txt), an allocation under
+ * 2 MiB is packed into a shared 2 MiB block, 512 B aligned and rounded up
+ * to 512 B, so that a process's mappings do not grow with its allocations
+ * (the kernel allows a process vm.max_map_count of them); one of 2 MiB or
+ * more gets a mapping of its own. A block is one shared mapping of 2 MiB
+ * of the file. Blocks and large allocations are carved upwards, 2 MiB
+ * aligned, from an address range reserved at the first allocation, as the
+ * real driver's go up the address space.
  *
  * The free space of a device's blocks is a set of extents (maximal free
  * runs inside one block), in two red-black trees: by address, to join a
@@ -16,9 +18,9 @@
  * punches the whole pages it leaves unused out of the file, so the memory
  * goes back to the system; a block left empty is unmapped and its range
  * of the file reused by the next block, except the last one of a device,
- * which stays for the next allocation. A freed allocation whose legacy IPC
- * handle went out keeps its pages and its place (ipc.c: an importer may
- * map them still); its block stays.
+ * which stays for the next allocation. A freed allocation that another
+ * process maps (legacy IPC, ipc.c) keeps its pages and its place; its
+ * block stays.
  *
  * A forked child has device memory files of its own (ipc.c); it must not
  * carve its parent's blocks, which are mappings of the parent's files: it
@@ -36,7 +38,7 @@
 
 #define BLOCK CUEMU_GRANULARITY         /* a block of packed allocations */
 #define PACK_ALIGN 512UL                /* their alignment and rounding */
-#define PACK_MAX (1UL << 20)            /* the largest one packed */
+#define PACK_MAX (BLOCK - 1)           /* the largest one packed */
 
 struct block {
 	RB_ENTRY(block) node;   /* by base, per device */
@@ -104,15 +106,18 @@ bool cuemu_devheap_packs(size_t size)
 
 size_t cuemu_devheap_span(size_t size)
 {
+	/* A packed allocation covers its request in the address map: the
+	 * bytes that round it up to 512 B are in none (the real driver's
+	 * pointer attributes answer INVALID_VALUE there). */
 	if (cuemu_devheap_packs(size))
-		return CUEMU_ALIGN_UP(size, PACK_ALIGN);
+		return size;
 	return CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 }
 
 /* Address space for span bytes: 2 MiB aligned from 2 MiB up, as the real
  * driver places such allocations (and as an anonymous mapping of that size
  * is placed), else anywhere. NULL when there is none. */
-static void *place(size_t span)
+void *cuemu_devheap_place(size_t span)
 {
 	size_t len = span + BLOCK - CUEMU_PAGE;
 	uintptr_t s, a;
@@ -131,18 +136,6 @@ static void *place(size_t span)
 	if (s + len > a + span)
 		munmap((void *)(a + span), s + len - (a + span));
 	return (void *)a;
-}
-
-/* Maps len bytes of the file fd at off, at a place of its own. */
-static void *map_file(int fd, uint64_t off, size_t len)
-{
-	void *at = place(len), *p;
-
-	p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE |
-		 (at ? MAP_FIXED : 0), fd, (off_t)off);
-	if (p == MAP_FAILED && at)
-		munmap(at, len);
-	return p;
 }
 
 /* ------------------------------------------------------------ extents */
@@ -190,6 +183,149 @@ static struct extent *ext_starting_at(struct heap *h, struct block *b,
 	struct extent key = { .s = p }, *e = RB_FIND(addr_tree, &h->addr, &key);
 
 	return e && e->b == b ? e : NULL;
+}
+
+/* ------------------------------------------------------ address space */
+
+/* The address range device memory is carved from, upwards, as the real
+ * driver's blocks and large allocations go up the address space
+ * (probes/results/pack.txt, pack.fill.*.blocks) where the kernel's
+ * mappings go down. Reserved at the first device allocation (PROT_NONE,
+ * NORESERVE: address space only); its free runs are extents of no block,
+ * taken smallest first, lowest first, and a freed piece is reserved again
+ * and joins its neighbours. When the reservation is refused (valgrind's
+ * smaller address space) or full, mappings go where the kernel puts
+ * them. Guarded by heap_lock. */
+#define SPACE_SIZE (4ULL << 40)
+
+static struct {
+	bool tried;
+	uintptr_t base, end;
+	struct addr_tree addr;
+	struct len_tree len;
+} space;
+
+static void space_reserve(void)
+{
+	struct extent *e = calloc(1, sizeof *e);
+	void *p = MAP_FAILED;
+
+	space.tried = true;
+	if (e)
+		p = mmap(NULL, SPACE_SIZE + BLOCK, PROT_NONE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		free(e);
+		cuemu_debug("no device address range: %s", strerror(errno));
+		return;
+	}
+	/* The first block stays unused: the kernel places later mappings
+	 * just below the range, and the byte past one of them must not be
+	 * device memory. */
+	space.base = CUEMU_ALIGN_UP((uintptr_t)p, BLOCK) + BLOCK;
+	space.end = space.base + SPACE_SIZE - BLOCK;
+	e->s = space.base;
+	e->len = space.end - space.base;
+	RB_INSERT(addr_tree, &space.addr, e);
+	RB_INSERT(len_tree, &space.len, e);
+}
+
+/* len bytes (a multiple of 2 MiB) of the range, or 0. heap_lock held. */
+static uintptr_t space_take(size_t len)
+{
+	struct extent key = { .len = len }, *e;
+	uintptr_t at;
+
+	if (!space.tried)
+		space_reserve();
+	if (!(e = RB_NFIND(len_tree, &space.len, &key)))
+		return 0;
+	RB_REMOVE(len_tree, &space.len, e);
+	at = e->s;
+	if (e->len == len) {
+		RB_REMOVE(addr_tree, &space.addr, e);
+		free(e);
+		return at;
+	}
+	e->s += len;
+	e->len -= len;
+	RB_INSERT(len_tree, &space.len, e);
+	return at;
+}
+
+/* Gives [at, +len) back, reserved again. heap_lock held. */
+static void space_give(uintptr_t at, size_t len)
+{
+	struct extent key = { .s = at }, *prev = NULL, *next, *n, *f;
+
+	if (mmap((void *)at, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		 MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
+		return; /* never handed out again */
+	for (n = RB_ROOT(&space.addr); n; )
+		if (n->s < at) {
+			prev = n;
+			n = RB_RIGHT(n, by_addr);
+		} else {
+			n = RB_LEFT(n, by_addr);
+		}
+	key.s = at + len;
+	next = RB_FIND(addr_tree, &space.addr, &key);
+	if (prev && prev->s + prev->len == at) {
+		RB_REMOVE(len_tree, &space.len, prev);
+		prev->len += len;
+		f = prev;
+	} else if ((f = calloc(1, sizeof *f))) {
+		f->s = at;
+		f->len = len;
+		RB_INSERT(addr_tree, &space.addr, f);
+	} else {
+		return; /* the piece stays reserved and unused */
+	}
+	if (next) {
+		RB_REMOVE(len_tree, &space.len, next);
+		RB_REMOVE(addr_tree, &space.addr, next);
+		f->len += next->len;
+		free(next);
+	}
+	RB_INSERT(len_tree, &space.len, f);
+}
+
+static bool in_space(uintptr_t p)
+{
+	return space.base && p >= space.base && p < space.end;
+}
+
+/* Maps len bytes of the file fd at off: in the range, else where the
+ * kernel puts it (2 MiB aligned from 2 MiB up). heap_lock held. */
+static void *map_file(int fd, uint64_t off, size_t len)
+{
+	const int fl = MAP_SHARED | MAP_NORESERVE;
+	const int prot = PROT_READ | PROT_WRITE;
+	size_t vlen = CUEMU_ALIGN_UP(len, BLOCK);
+	uintptr_t at = vlen >= len ? space_take(vlen) : 0;
+	void *p, *place;
+
+	if (at) {
+		p = mmap((void *)at, len, prot, fl | MAP_FIXED, fd, (off_t)off);
+		if (p == MAP_FAILED)
+			space_give(at, vlen);
+		return p;
+	}
+	place = cuemu_devheap_place(len);
+	p = mmap(place, len, prot, fl | (place ? MAP_FIXED : 0), fd,
+		 (off_t)off);
+	if (p == MAP_FAILED && place)
+		munmap(place, len);
+	return p;
+}
+
+/* Unmaps what map_file mapped. heap_lock held. */
+static void unmap_file(void *p, size_t len)
+{
+	if (in_space((uintptr_t)p))
+		space_give((uintptr_t)p, CUEMU_ALIGN_UP(len, BLOCK));
+	else
+		munmap(p, len);
 }
 
 /* ------------------------------------------------------------- blocks */
@@ -275,7 +411,7 @@ static void block_drop(int dev, struct heap *h, struct block *b,
 
 	free(e);
 	RB_REMOVE(block_tree, &h->blocks, b);
-	munmap((void *)b->base, BLOCK);
+	unmap_file((void *)b->base, BLOCK);
 	cuemu_devmem_punch(dev, b->off, BLOCK);
 	if (h->nspare == h->capspare) {
 		size_t cap = h->capspare ? 2 * h->capspare : 16;
@@ -423,7 +559,10 @@ int cuemu_devmem_map(int dev, size_t size, void **addr, uint64_t *off,
 		return pack_alloc(dev, size, addr, off);
 	if ((fd = cuemu_devmem_file(dev, span, &o)) < 0)
 		return -1;
-	if ((p = map_file(fd, o, span)) == MAP_FAILED) {
+	pthread_mutex_lock(&heap_lock);
+	p = map_file(fd, o, span);
+	pthread_mutex_unlock(&heap_lock);
+	if (p == MAP_FAILED) {
 		int err = errno;
 
 		cuemu_devmem_punch(dev, o, span);
@@ -438,7 +577,9 @@ int cuemu_devmem_map(int dev, size_t size, void **addr, uint64_t *off,
 void cuemu_devheap_free(const struct cuemu_alloc *a, bool mine, bool keep)
 {
 	if (!cuemu_devheap_packs(a->size)) {
-		munmap((void *)a->base, a->span);
+		pthread_mutex_lock(&heap_lock);
+		unmap_file((void *)a->base, a->span);
+		pthread_mutex_unlock(&heap_lock);
 		if (mine && !keep)
 			cuemu_devmem_punch(a->device, a->file_off, a->span);
 		return;

@@ -231,7 +231,8 @@ struct opened {
 	uint64_t start, id;
 	unsigned refs;
 	uint64_t *slot;         /* the exporter's count of mappings, or NULL */
-	void *map;              /* the mapping: whole pages around a */
+	struct imblock *blk;    /* the exporter's block it lies in, or NULL */
+	void *map;              /* else the mapping: whole pages around a */
 	size_t map_len;
 	size_t charge;          /* the device memory the allocation holds */
 	struct cuemu_alloc a;
@@ -309,7 +310,7 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
  * file offset and the bytes to map. INVALID_HANDLE when the exporter is
  * gone. */
 static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
-			       uint64_t *len)
+			       uint64_t *len, uint64_t *vlo, uint64_t *vhi)
 {
 	char path[64], want[32], line[512];
 	unsigned long lo, hi, fo;
@@ -334,6 +335,8 @@ static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
 		if (pos > 0 && !strncmp(line + pos, want, strlen(want))) {
 			*off = fo + (w->base - lo);
 			*len = hi - w->base < w->span ? hi - w->base : w->span;
+			*vlo = lo;
+			*vhi = hi;
 			r = CUDA_SUCCESS;
 		}
 		break;
@@ -406,34 +409,126 @@ static void mem_slot_release(uint64_t *s, int dev, size_t span)
 	slot_unmap(s);
 }
 
-/* Maps a handle not yet open here: the whole pages around the
- * allocation's bytes, as a packed allocation need not start or end on a
- * page. Lock held. */
+/* An exporter's 2 MiB block of packed allocations, mapped here once for
+ * every allocation of it opened, as the real driver maps it: the opened
+ * allocations keep their offsets in it, and the bytes between them are
+ * the exporter's neighbours (probes/results/pack.txt, pack.ipc.imp). */
+struct imblock {
+	RB_ENTRY(imblock) node;
+	pid_t pid;
+	uint64_t start;
+	int dev;
+	uint64_t off;           /* the block's offset in the exporter's file */
+	void *map;
+	unsigned users;         /* opened allocations in it */
+};
+
+static int cmp_imblock(struct imblock *x, struct imblock *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+RB_HEAD(imblock_tree, imblock);
+CUEMU_RB_STATIC(imblock_tree, imblock, node, cmp_imblock)
+/* The exporters' blocks mapped here. Global as opened_all is; guarded by
+ * cuemu_lock(). */
+static struct imblock_tree imblocks = RB_INITIALIZER(&imblocks);
+
+#define BLOCK CUEMU_GRANULARITY
+
+/* The exporter's block holding a packed allocation whose bytes lie at off
+ * of its file, the mapping [vlo, vhi) of the file there: mapped here, or
+ * NULL (not a whole aligned block; the caller maps pages instead). Lock
+ * held. */
+static struct imblock *imblock_get(const struct mem_wire *w, uint64_t off,
+				   uint64_t vlo, uint64_t vhi)
+{
+	uint64_t in = w->base % BLOCK, bbase = w->base - in;
+	struct imblock key = { .pid = w->pid, .start = w->start,
+			       .dev = w->dev, .off = off - in }, *b;
+	void *at, *m = MAP_FAILED;
+	int fd;
+
+	if (!cuemu_devheap_packs(w->size) || bbase < vlo ||
+	    bbase + BLOCK > vhi || in + w->size > BLOCK)
+		return NULL;
+	if ((b = RB_FIND(imblock_tree, &imblocks, &key)))
+		return b;
+	if (!(b = calloc(1, sizeof *b)))
+		return NULL;
+	if ((fd = open_exporter_file(w, key.off, BLOCK)) >= 0) {
+		at = cuemu_devheap_place(BLOCK);
+		m = mmap(at, BLOCK, PROT_READ | PROT_WRITE, MAP_SHARED |
+			 MAP_NORESERVE | (at ? MAP_FIXED : 0), fd,
+			 (off_t)key.off);
+		if (m == MAP_FAILED && at)
+			munmap(at, BLOCK);
+		close(fd);
+	}
+	if (m == MAP_FAILED) {
+		free(b);
+		return NULL;
+	}
+	*b = key;
+	b->map = m;
+	RB_INSERT(imblock_tree, &imblocks, b);
+	return b;
+}
+
+/* Lets go of an opened allocation's mapping. Lock held. */
+static void opened_unmap(struct opened *o)
+{
+	if (!o->blk) {
+		munmap(o->map, o->map_len);
+		return;
+	}
+	if (--o->blk->users)
+		return;
+	RB_REMOVE(imblock_tree, &imblocks, o->blk);
+	munmap(o->blk->map, BLOCK);
+	free(o->blk);
+}
+
+/* Maps a handle not yet open here: a packed allocation in its block,
+ * else the whole pages around the allocation's bytes. Lock held. */
 static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 			struct opened **out)
 {
-	uint64_t off = 0, len = 0, moff, mlen;
+	uint64_t off = 0, len = 0, vlo = 0, vhi = 0, moff, mlen;
+	struct imblock *blk;
 	struct opened *o;
 	void *m = MAP_FAILED;
 	CUresult r;
-	int fd;
+	int fd = -1;
 
-	if ((r = exporter_range(w, &off, &len)))
+	if ((r = exporter_range(w, &off, &len, &vlo, &vhi)))
 		return r;
 	moff = CUEMU_ALIGN_DOWN(off, CUEMU_PAGE);
 	mlen = CUEMU_ALIGN_UP(off + len, CUEMU_PAGE) - moff;
 	o = calloc(1, sizeof *o);
-	fd = open_exporter_file(w, moff, mlen);
-	if (fd >= 0)
+	if ((blk = o ? imblock_get(w, off, vlo, vhi) : NULL)) {
+		blk->users++;
+		o->blk = blk;
+		m = (char *)blk->map + (w->base % BLOCK);
+	} else if (o && (fd = open_exporter_file(w, moff, mlen)) >= 0) {
 		m = mmap(NULL, mlen, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)moff);
-	if (fd >= 0)
 		close(fd);
-	if (!o || m == MAP_FAILED) {
+		o->map = m;
+		o->map_len = mlen;
 		if (m != MAP_FAILED)
-			munmap(m, mlen);
+			m = (char *)m + (off - moff);
+	}
+	if (!o || m == MAP_FAILED) {
 		free(o);
-		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
+		return cuemu_fail(!o ? CUDA_ERROR_OUT_OF_MEMORY :
+				  fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
 				  CUDA_ERROR_OUT_OF_MEMORY,
 				  "the allocation of process %d cannot be "
 				  "mapped (the process is gone, or the handle "
@@ -442,21 +537,19 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->pid = w->pid;
 	o->start = w->start;
 	o->id = w->id;
-	o->map = m;
-	o->map_len = mlen;
 	o->charge = cuemu_devmem_charge(w->size);
 	o->slot = mem_slot_hold(w);
 	if (!o->slot && cuemu_devheap_packs(w->size)) {
 		/* A packed allocation's place is reused once freed: what
 		 * lies there now is no allocation of the handle's. */
-		munmap(m, mlen);
+		opened_unmap(o);
 		free(o);
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "process %d "
 				  "freed the allocation the handle names",
 				  (int)w->pid);
 	}
 	o->a.kind = CUEMU_KIND_IPC;
-	o->a.base = (uintptr_t)m + (off - moff);
+	o->a.base = (uintptr_t)m;
 	o->a.size = w->size < len ? w->size : len;
 	o->a.span = len;
 	o->a.device = w->dev;
@@ -465,7 +558,7 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->a.priv = o;
 	if (cuemu_va_insert(&o->a) < 0) {
 		mem_slot_release(o->slot, w->dev, o->charge);
-		munmap(m, mlen);
+		opened_unmap(o);
 		free(o);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "the mapping overlaps the address map");
@@ -536,10 +629,10 @@ CUresult cuemu_ipc_mem_close(uintptr_t p)
 	}
 	RB_REMOVE(opened_tree, &opened_all, o);
 	cuemu_va_remove(a);
+	opened_unmap(o);
 	cuemu_unlock();
 	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
 			(unsigned long long)a->id, (int)o->pid);
-	munmap(o->map, o->map_len);
 	mem_slot_release(o->slot, a->device, o->charge);
 	free(o);
 	return CUDA_SUCCESS;
@@ -555,6 +648,8 @@ bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v)
 	v->exporter = o->pid;
 	v->exporter_id = o->id;
 	v->refs = o->refs;
+	v->map_base = o->blk ? (uintptr_t)o->blk->map : a->base;
+	v->map_size = o->blk ? BLOCK : CUEMU_ALIGN_UP(a->size, BLOCK);
 	return true;
 }
 

@@ -39,6 +39,9 @@ size_t cuemu_devmem_charge(size_t size);
 #define CUEMU_DEVMEM_ALIGN 512UL
 bool cuemu_devheap_packs(size_t size);
 size_t cuemu_devheap_span(size_t size);
+/* Address space for span bytes, 2 MiB aligned from 2 MiB up, PROT_NONE;
+ * NULL when there is none (the caller maps anywhere). */
+void *cuemu_devheap_place(size_t span);
 /* Gives a's place back (mine: it is in this process's file, not a forked
  * parent's; keep: its pages stay, as an importer may map them). */
 void cuemu_devheap_free(const struct cuemu_alloc *a, bool mine, bool keep);
@@ -79,6 +82,8 @@ struct cuemu_ipc_view {
 	pid_t exporter;
 	uint64_t exporter_id;
 	unsigned refs;
+	uintptr_t map_base;     /* the mapping it lies in: the exporter's */
+	size_t map_size;        /* block for a packed allocation */
 };
 bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v);
 

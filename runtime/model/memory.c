@@ -9,7 +9,7 @@
  * Memory is real. Device memory lies in the process's device memory file
  * of its device (a sparse memfd, model/ipc.c, so that a legacy IPC handle
  * can name it; populated when touched), placed by model/devheap.c as the
- * real driver places it: up to 1 MiB packed 512 B apart into shared 2 MiB
+ * real driver places it: under 2 MiB packed 512 B apart into shared 2 MiB
  * blocks, larger on a mapping of its own, 2 MiB aligned. It is charged
  * against its device's capacity in the machine segment, so that
  * cuMemGetInfo in any process sees it. The charge is the request rounded
@@ -108,7 +108,8 @@ static CUresult map_failure(size_t span, int err)
 		fclose(f);
 	}
 	return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map %zu bytes: "
-			  "out of mappings? each allocation over 1 MiB is one, "
+			  "out of mappings? each allocation of 2 MiB or more is "
+			  "one, "
 			  "and the kernel allows a process vm.max_map_count "
 			  "(%ld)",
 			  span, max);

@@ -1,11 +1,15 @@
 /*
- * test_devheap.c - where cuMemAlloc memory lies (model/devheap.c): small
- * allocations packed 512 B apart into shared 2 MiB blocks as the real
- * driver packs them (probes/results/pack.txt), larger ones 2 MiB aligned
- * on their own; freed places reused smallest first; whole freed pages
- * punched out of the device memory file; and more allocations than the
+ * test_devheap.c - where cuMemAlloc memory lies (model/devheap.c): under
+ * 2 MiB packed 512 B apart into shared 2 MiB blocks as the real driver
+ * packs them (probes/results/pack.txt), 2 MiB and more 2 MiB aligned on
+ * their own; freed places reused smallest first; whole freed pages
+ * punched out of the device memory file; more allocations than the
  * kernel's default vm.max_map_count (65,530) in one process, without the
- * process's mappings growing with them.
+ * process's mappings growing with them; and legacy IPC of packed
+ * allocations: a second run of this program (spawn.h, role "packer")
+ * exports three of one block, this one opens them (the block mapped once,
+ * their offsets kept, as the real driver does), and the packer frees one
+ * that is open here and one that is not.
  *
  * The test runs on a machine of its own: one GPU of 2 GiB.
  */
@@ -20,8 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+
 #include "cuda.h"
 #include "cuemu.h"
+#include "spawn.h"
 #include "tap.h"
 
 #define KIB 1024ULL
@@ -147,17 +154,27 @@ static void test_layout(void)
 	ok(((unsigned char *)s3)[999] == 0x5a && ((unsigned char *)s2)[0] == 0,
 	   "the host reaches device memory as before; neighbours are apart");
 
-	is_res(cuMemAlloc(&mid, MIB), CUDA_SUCCESS, "cuMemAlloc 1 MiB");
+	is_res(cuMemAlloc(&mid, MIB + 1), CUDA_SUCCESS, "cuMemAlloc 1 MiB + 1");
 	ok(mid / BLK == s1 / BLK && mid - s3 == 1024,
-	   "up to 1 MiB is packed into the block, after the others");
-	is_res(cuMemAlloc(&big, MIB + 1), CUDA_SUCCESS,
-	       "cuMemAlloc 1 MiB + 1");
-	ok(big % BLK == 0 || big / BLK != s1 / BLK,
-	   "more than 1 MiB goes elsewhere");
+	   "under 2 MiB is packed into the block, after the others");
+	is_int(attr(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, mid, &r),
+	       mid / BLK * BLK, "... and maps with the block");
+	is_res(cuMemAlloc(&big, BLK - 512), CUDA_SUCCESS,
+	       "cuMemAlloc 2 MiB - 512");
+	ok(big / BLK != s1 / BLK && big % BLK == 0 && big > s1,
+	   "what the block has no room for starts the next block, above");
+	cuMemFree(big);
+	is_res(cuMemAlloc(&big, BLK), CUDA_SUCCESS, "cuMemAlloc 2 MiB");
+	ok(big % BLK == 0, "2 MiB goes on a mapping of its own, 2 MiB aligned");
 	is_int(attr(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, big, &r), big,
-	       "... on a mapping of its own");
+	       "... its mapping is its own");
 	is_int(attr(CU_POINTER_ATTRIBUTE_MAPPING_SIZE, big, &r), BLK,
-	       "... rounded up to 2 MiB");
+	       "... of 2 MiB");
+	is_res(cuMemGetAddressRange(&base, &size, mid + MIB + 1),
+	       CUDA_ERROR_NOT_FOUND, "the byte past a packed one is in none");
+	is_res(cuPointerGetAttribute(&b1, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+				     s3 + 1000), CUDA_ERROR_INVALID_VALUE,
+	       "... and has no pointer attributes, as on the real driver");
 
 	/* Reuse: the freed place of the same size, smallest first. */
 	is_res(cuMemFree(s2), CUDA_SUCCESS, "cuMemFree of the middle one");
@@ -248,11 +265,161 @@ static void test_many(void)
 	   mappings() - maps);
 }
 
-int main(void)
+/* ------------------------------------------------------------ IPC */
+
+struct msg {
+	CUipcMemHandle h[3];
+	unsigned long long in_block[3];
+	long long gap10, gap20;
+};
+
+static int sock = -1;
+
+static int step_send(void)
 {
+	char c = 's';
+
+	return write(sock, &c, 1) == 1 ? 0 : -1;
+}
+
+static int step_wait(void)
+{
+	char c;
+
+	return readable_within(sock, 20) && read(sock, &c, 1) == 1 ? 0 : -1;
+}
+
+static uint32_t word_at(CUdeviceptr p, CUresult *r)
+{
+	uint32_t v = 0;
+
+	*r = cuMemcpyDtoH(&v, p, 4);
+	return v;
+}
+
+/* The exporter: three allocations of one block; frees the second (open
+ * in the importer) and the third (closed there), then allocates again. */
+static int packer(void)
+{
+	static const size_t sz[3] = { 4096, 4096, 1000 };
+	static const unsigned fill[3] = { 0xa0a0a0a0, 0xa1a1a1a1, 0xa2a2a2a2 };
+	const char *e = getenv("CUEMU_TEST_SOCK");
+	CUdeviceptr a[3], x = 0, y = 0;
+	struct msg m = { 0 };
+	CUcontext ctx;
+
+	sock = e ? atoi(e) : -1;
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx))
+		return 1;
+	for (int i = 0; i < 3; i++)
+		if (cuMemAlloc(&a[i], sz[i]) ||
+		    cuMemsetD32(a[i], fill[i], sz[i] / 4) ||
+		    cuIpcGetMemHandle(&m.h[i], a[i]))
+			return 1;
+	for (int i = 0; i < 3; i++)
+		m.in_block[i] = a[i] % BLK;
+	m.gap10 = (long long)(a[1] - a[0]);
+	m.gap20 = (long long)(a[2] - a[0]);
+	if (write(sock, &m, sizeof m) != (ssize_t)sizeof m || step_wait())
+		return 1;
+	printf("free_open %d\n", (int)cuMemFree(a[1]));
+	printf("free_closed %d\n", (int)cuMemFree(a[2]));
+	cuMemAlloc(&y, 1000);
+	cuMemAlloc(&x, 4096);
+	printf("open_place_reused %d\n", x == a[1]);
+	printf("closed_place_reused %d\n", y == a[2]);
+	fflush(stdout);
+	if (step_send() || step_wait())
+		return 1;
+	return 0;
+}
+
+static void test_ipc(void)
+{
+	char out[256], sockenv[64], *env[] = { sockenv, NULL };
+	CUdeviceptr p[3] = { 0 }, q = 0, base;
+	unsigned long long v;
+	struct msg m;
+	size_t size;
+	CUresult r;
+	int sv[2];
+	pid_t pid;
+
+	snprintf(out, sizeof out, "%s/cuemu-heap-%d.out",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		ok(0, "a socket to the exporter");
+		return;
+	}
+	snprintf(sockenv, sizeof sockenv, "CUEMU_TEST_SOCK=%d", sv[1]);
+	pid = spawn_self("packer", env, out, NULL);
+	close(sv[1]);
+	sock = sv[0];
+	if (pid < 0 || !readable_within(sock, 20) ||
+	    read(sock, &m, sizeof m) != (ssize_t)sizeof m) {
+		ok(0, "the exporter sends three handles");
+		close(sock);
+		return;
+	}
+	is_res(cuIpcOpenMemHandle(&p[1], m.h[1], 1), CUDA_SUCCESS,
+	       "the handle of a packed allocation opens");
+	is_int(p[1] % BLK, m.in_block[1], "... at its offset in a block");
+	is_int(word_at(p[1], &r), 0xa1a1a1a1, "... and reads its bytes");
+	is_res(cuMemGetAddressRange(&base, &size, p[1] + 100), CUDA_SUCCESS,
+	       "its address range");
+	ok(base == p[1] && size == 4096, "... is the allocation");
+	v = 0;
+	cuPointerGetAttribute(&v, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, p[1]);
+	is_int(v, p[1] - m.in_block[1], "its mapping is the exporter's block");
+	is_res(cuIpcOpenMemHandle(&p[0], m.h[0], 1), CUDA_SUCCESS,
+	       "a second of the block opens");
+	is_int((long long)(p[1] - p[0]), m.gap10,
+	       "... in the same mapping, as far from the first as there");
+	is_res(cuIpcOpenMemHandle(&p[2], m.h[2], 1), CUDA_SUCCESS,
+	       "and a third");
+	is_int((long long)(p[2] - p[0]), m.gap20, "... likewise");
+	is_int(word_at(p[2], &r), 0xa2a2a2a2, "... reads its own bytes");
+	is_int(word_at(p[1] + 4096, &r), 0xa2a2a2a2,
+	       "a copy past the second's end reads the third, opened there");
+	is_res(cuIpcCloseMemHandle(p[1] + 512), CUDA_ERROR_INVALID_VALUE,
+	       "closing an interior address is refused");
+	is_res(cuIpcCloseMemHandle(p[0]), CUDA_SUCCESS, "the first closes");
+	is_res(cuIpcCloseMemHandle(p[2]), CUDA_SUCCESS, "the third closes");
+	is_int(word_at(p[1], &r), 0xa1a1a1a1,
+	       "the second still reads with the others closed");
+	if (step_send() || step_wait()) {
+		ok(0, "the exporter frees two");
+	} else {
+		is_int(word_at(p[1], &r), 0xa1a1a1a1,
+		       "freed by the exporter, the open one still reads");
+		is_res(cuIpcOpenMemHandle(&q, m.h[2], 1),
+		       CUDA_ERROR_INVALID_VALUE,
+		       "a freed packed allocation's handle opens nothing");
+	}
+	is_res(cuIpcCloseMemHandle(p[1]), CUDA_SUCCESS, "the second closes");
+	step_send();
+	is_int(wait_bounded(pid, 30), 0, "the exporter finishes");
+	close(sock);
+	is_int(child_value(out, "free_open", -1), 0,
+	       "the exporter frees an allocation open elsewhere");
+	is_int(child_value(out, "free_closed", -1), 0, "and one closed");
+	is_int(child_value(out, "open_place_reused", -1), 0,
+	       "the open one's place stays out of use (its pages are "
+	       "the importer's)");
+	is_int(child_value(out, "closed_place_reused", -1), 1,
+	       "the closed one's place is the next allocation's");
+	unlink(out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *role = child_role(argc, argv);
 	CUcontext ctx;
 	char shm[160];
 
+	if (role && !strcmp(role, "packer"))
+		return packer();
 	machine_setup();
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
 	cuDevicePrimaryCtxRetain(&ctx, 0);
@@ -261,6 +428,7 @@ int main(void)
 	test_layout();
 	test_give_back();
 	test_many();
+	test_ipc();
 
 	unlink(topo);
 	snprintf(shm, sizeof shm, "/%s", machine);
