@@ -1,16 +1,20 @@
 /*
  * ipc.c - device memory other processes can reach: each process keeps one
- * sparse memfd per device, its device memory file, and cuMemAlloc maps
- * every allocation MAP_SHARED from a fresh offset of it (offsets are never
- * reused; a free punches the pages out). A legacy IPC handle names the
- * exporting process (pid and start time), the file's descriptor number
- * there and the allocation's address; the importer finds what range of the
- * file is mapped at that address now (/proc/<pid>/maps), opens the file
- * through /proc/<pid>/fd and maps the same pages, so stores on either side
- * are seen by the other. The importer's mapping keeps the pages alive when
+ * sparse memfd per device, its device memory file, and cuMemAlloc memory
+ * lies in it, MAP_SHARED, where devheap.c places it: packed into 2 MiB
+ * blocks under 2 MiB, else a fresh range of its own (a free punches the
+ * pages out). A legacy IPC handle names the exporting process (pid and
+ * start time), the file's descriptor number there and the allocation's
+ * address; the importer finds what range of the file is mapped at that
+ * address now (/proc/<pid>/maps), opens the file through /proc/<pid>/fd
+ * and maps the same pages, so stores on either side are seen by the
+ * other: a packed allocation's whole block, mapped once for every
+ * allocation of it opened, each at its offset in it, as the real driver
+ * maps it. The importer's mapping keeps the pages alive when
  * the exporter frees the allocation or exits, as the real driver keeps the
  * memory (probes/results/share.txt): the exporter does not punch out an
- * allocation whose handle went out. Opening a handle twice in a process
+ * allocation whose handle went out (a packed one only while an importer
+ * maps it; once freed, its handle opens nothing). Opening a handle twice in a process
  * gives the one mapping, with a reference per open. A second memfd of
  * 64-byte slots holds what processes share beside the bytes: for each
  * exported allocation the count of importers' mappings and whether the
@@ -24,8 +28,8 @@
  *
  * Locking: files[] and the slot file have their own leaf lock (file_lock),
  * taken inside the process lock or without it; a slot's contents are
- * atomics. The opened mappings (the tree below) and their address-map
- * entries are guarded by cuemu_lock().
+ * atomics. The opened mappings and the exporters' blocks mapped here (the
+ * trees below) and their address-map entries are guarded by cuemu_lock().
  */
 #include "model/ipc.h"
 #include "model/procstat.h"
