@@ -185,7 +185,7 @@ static int million(char *value, size_t len, char *unit, size_t ulen)
 		return 1;
 	snprintf(value, len, "%.0f + %.0f ns alloc + free (real pair 102344)",
 		 ta / n, tf / n);
-	snprintf(unit, ulen, "in %ld mappings", maps);
+	snprintf(unit, ulen, "%+ld mappings", maps);
 	return 0;
 }
 
