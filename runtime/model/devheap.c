@@ -19,8 +19,10 @@
  * goes back to the system; a block left empty is unmapped and its range
  * of the file reused by the next block, except the last one of a device,
  * which stays for the next allocation. A freed allocation that another
- * process maps (legacy IPC, ipc.c) keeps its pages and its place; its
- * block stays.
+ * process maps (legacy IPC, ipc.c) leaves it its pages: its place takes
+ * fresh pages of the file (a move of the block) and is reused, or, when
+ * it shares a page with a live neighbour, stays out of use; such a
+ * block's first range of the file is never reused.
  *
  * A forked child has device memory files of its own (ipc.c); it must not
  * carve its parent's blocks, which are mappings of the parent's files: it
@@ -47,7 +49,48 @@ struct block {
 	uint64_t id;            /* CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID */
 	size_t live;            /* allocations in it, kept ones included */
 	size_t kept;            /* freed ones an importer may still map */
+	/* Pages moved to fresh ranges of the file (disjoint; rare): an
+	 * allocation freed while another process mapped it left its pages
+	 * to that process, and its place here took new ones. */
+	struct move { uintptr_t va; size_t len; uint64_t off; } *moves;
+	size_t nmoves;
 };
+
+/* Where the byte at p of block b lies in the file. */
+static uint64_t blk_off(const struct block *b, uintptr_t p)
+{
+	for (size_t i = 0; i < b->nmoves; i++)
+		if (p - b->moves[i].va < b->moves[i].len)
+			return b->moves[i].off + (p - b->moves[i].va);
+	return b->off + (p - b->base);
+}
+
+/* Whether [p, p+len) of b is one run of the file (no move's edge inside). */
+static bool blk_linear(const struct block *b, uintptr_t p, size_t len)
+{
+	for (size_t i = 0; i < b->nmoves; i++) {
+		uintptr_t s = b->moves[i].va, e = s + b->moves[i].len;
+
+		if ((p < s && p + len > s) || (p < e && p + len > e))
+			return false;
+	}
+	return true;
+}
+
+/* The end of the run of the file that begins at p in b, at most hi. */
+static uintptr_t blk_run_end(const struct block *b, uintptr_t p,
+			     uintptr_t hi)
+{
+	for (size_t i = 0; i < b->nmoves; i++) {
+		uintptr_t s = b->moves[i].va, e = s + b->moves[i].len;
+
+		if (p >= s && p < e && e < hi)
+			hi = e;
+		else if (p < s && s < hi)
+			hi = s;
+	}
+	return hi;
+}
 
 struct extent {
 	RB_ENTRY(extent) by_addr, by_len;
@@ -402,6 +445,25 @@ static struct block *block_at(struct heap *h, uintptr_t p)
 	return RB_FIND(block_tree, &h->blocks, &key);
 }
 
+/* Punches the whole pages of [s, e) that the free run [fs, fe) covers. */
+static void punch_free_pages(int dev, const struct block *b, uintptr_t s,
+			     uintptr_t e, uintptr_t fs, uintptr_t fe)
+{
+	uintptr_t lo = CUEMU_ALIGN_DOWN(s, CUEMU_PAGE);
+	uintptr_t hi = CUEMU_ALIGN_UP(e, CUEMU_PAGE);
+
+	if (lo < CUEMU_ALIGN_UP(fs, CUEMU_PAGE))
+		lo = CUEMU_ALIGN_UP(fs, CUEMU_PAGE);
+	if (hi > CUEMU_ALIGN_DOWN(fe, CUEMU_PAGE))
+		hi = CUEMU_ALIGN_DOWN(fe, CUEMU_PAGE);
+	while (lo < hi) {
+		uintptr_t end = blk_run_end(b, lo, hi);
+
+		cuemu_devmem_punch(dev, blk_off(b, lo), end - lo);
+		lo = end;
+	}
+}
+
 /* Unmaps an empty block, its one free run e (out of the trees), keeping
  * its range of the file (punched) for the next block. heap_lock held. */
 static void block_drop(int dev, struct heap *h, struct block *b,
@@ -411,8 +473,16 @@ static void block_drop(int dev, struct heap *h, struct block *b,
 
 	free(e);
 	RB_REMOVE(block_tree, &h->blocks, b);
+	/* Moved pages' first range is another process's: it stays, and so
+	 * the block's range of the file is not reused. */
+	punch_free_pages(dev, b, b->base, b->base + BLOCK, b->base,
+			 b->base + BLOCK);
 	unmap_file((void *)b->base, BLOCK);
-	cuemu_devmem_punch(dev, b->off, BLOCK);
+	if (b->nmoves) {
+		free(b->moves);
+		free(b);
+		return;
+	}
 	if (h->nspare == h->capspare) {
 		size_t cap = h->capspare ? 2 * h->capspare : 16;
 
@@ -460,24 +530,48 @@ static int pack_alloc(int dev, size_t size, void **addr, uint64_t *off)
 	if (!b->live++)
 		h->empty--;
 	*addr = (void *)p;
-	*off = b->off + (p - b->base);
+	*off = blk_off(b, p);
 	pthread_mutex_unlock(&heap_lock);
 	return 0;
 }
 
-/* Punches the whole pages of [s, e) that the free run [fs, fe) covers. */
-static void punch_free_pages(int dev, const struct block *b, uintptr_t s,
-			     uintptr_t e, uintptr_t fs, uintptr_t fe)
+/* Leaves the pages of a freed allocation that another process maps to
+ * that process and gives its place here fresh pages of the file, so that
+ * the place is reused as the real driver reuses the address (probes/
+ * results/share.txt, share.ipc.realloc_same_addr) while the importer
+ * keeps the bytes. Only for an allocation alone on its pages, which were
+ * never moved; false otherwise (the place stays out of use). heap_lock
+ * held. */
+static bool rehome(int dev, struct heap *h, struct block *b, uintptr_t s,
+		   uintptr_t e)
 {
 	uintptr_t lo = CUEMU_ALIGN_DOWN(s, CUEMU_PAGE);
 	uintptr_t hi = CUEMU_ALIGN_UP(e, CUEMU_PAGE);
+	struct extent *prev = ext_ending_at(h, b, s);
+	struct extent *next = ext_starting_at(h, b, e);
+	struct move *v;
+	uint64_t off = 0;
+	int fd;
 
-	if (lo < CUEMU_ALIGN_UP(fs, CUEMU_PAGE))
-		lo = CUEMU_ALIGN_UP(fs, CUEMU_PAGE);
-	if (hi > CUEMU_ALIGN_DOWN(fe, CUEMU_PAGE))
-		hi = CUEMU_ALIGN_DOWN(fe, CUEMU_PAGE);
-	if (lo < hi)
-		cuemu_devmem_punch(dev, b->off + (lo - b->base), hi - lo);
+	if ((lo < s && !(prev && prev->s <= lo)) ||
+	    (hi > e && !(next && next->s + next->len >= hi)))
+		return false;
+	for (size_t i = 0; i < b->nmoves; i++)
+		if (lo < b->moves[i].va + b->moves[i].len &&
+		    b->moves[i].va < hi)
+			return false;
+	if (!(v = realloc(b->moves, (b->nmoves + 1) * sizeof *v)))
+		return false;
+	b->moves = v;
+	if ((fd = cuemu_devmem_file(dev, hi - lo, &off)) < 0 ||
+	    mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED |
+		 MAP_NORESERVE | MAP_FIXED, fd, (off_t)off) == MAP_FAILED)
+		return false;
+	v[b->nmoves].va = lo;
+	v[b->nmoves].len = hi - lo;
+	v[b->nmoves].off = off;
+	b->nmoves++;
+	return true;
 }
 
 static void pack_free(const struct cuemu_alloc *a, bool keep)
@@ -494,8 +588,8 @@ static void pack_free(const struct cuemu_alloc *a, bool keep)
 		pthread_mutex_unlock(&heap_lock);
 		return;
 	}
-	if (keep) {
-		/* An importer may map these pages still: they stay. */
+	if (keep && !rehome(a->device, h, b, s, e)) {
+		/* An importer maps these pages still: they stay. */
 		b->kept++;
 		pthread_mutex_unlock(&heap_lock);
 		return;
@@ -587,6 +681,24 @@ void cuemu_devheap_free(const struct cuemu_alloc *a, bool mine, bool keep)
 	/* A forked child's inherited blocks are its parent's: they stay. */
 	if (mine)
 		pack_free(a, keep);
+}
+
+bool cuemu_devheap_linear(const struct cuemu_alloc *a, uintptr_t p,
+			  size_t len)
+{
+	const struct block *b = NULL;
+	bool ok = true;
+
+	if (!cuemu_devheap_packs(a->size))
+		return true;
+	pthread_mutex_lock(&heap_lock);
+	if (a->file_epoch == heap_epoch && a->device >= 0 &&
+	    a->device < CUEMU_MAX_DEVICES)
+		b = block_at(&heaps[a->device], a->base);
+	if (b)
+		ok = p >= a->base && blk_linear(b, a->base, p + len - a->base);
+	pthread_mutex_unlock(&heap_lock);
+	return ok;
 }
 
 void cuemu_devheap_mapping(const struct cuemu_alloc *a, uintptr_t *base,

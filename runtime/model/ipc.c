@@ -802,7 +802,8 @@ static CUresult range_backing(uintptr_t p, size_t size, int *fd,
 	struct cuemu_map_info mi;
 
 	if (a && a->kind == CUEMU_KIND_DEVICE && p + size >= p &&
-	    p + size <= a->base + a->span && a->file_epoch == epoch) {
+	    p + size <= a->base + a->span && a->file_epoch == epoch &&
+	    cuemu_devheap_linear(a, p, size)) {
 		*fd = cuemu_devmem_fd(a->device);
 		*off = a->file_off + (p - a->base);
 		return *fd < 0 ? cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,

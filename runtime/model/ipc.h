@@ -39,6 +39,11 @@ size_t cuemu_devmem_charge(size_t size);
 #define CUEMU_DEVMEM_ALIGN 512UL
 bool cuemu_devheap_packs(size_t size);
 size_t cuemu_devheap_span(size_t size);
+/* Whether a's bytes up to p + len lie in one run of the file from
+ * a->file_off on (false where a freed neighbour's pages moved, devheap.c:
+ * its importer keeps the old ones). */
+bool cuemu_devheap_linear(const struct cuemu_alloc *a, uintptr_t p,
+			  size_t len);
 /* Address space for span bytes, 2 MiB aligned from 2 MiB up, PROT_NONE;
  * NULL when there is none (the caller maps anywhere). */
 void *cuemu_devheap_place(size_t span);

@@ -9,7 +9,8 @@
  * allocations: a second run of this program (spawn.h, role "packer")
  * exports three of one block, this one opens them (the block mapped once,
  * their offsets kept, as the real driver does), and the packer frees one
- * that is open here and one that is not.
+ * that is open here (its place is reused on fresh pages; this process
+ * keeps the old ones) and one that is not (its handle opens nothing).
  *
  * The test runs on a machine of its own: one GPU of 2 GiB.
  */
@@ -325,10 +326,12 @@ static int packer(void)
 		return 1;
 	printf("free_open %d\n", (int)cuMemFree(a[1]));
 	printf("free_closed %d\n", (int)cuMemFree(a[2]));
-	cuMemAlloc(&y, 1000);
 	cuMemAlloc(&x, 4096);
+	cuMemAlloc(&y, 1000);
 	printf("open_place_reused %d\n", x == a[1]);
 	printf("closed_place_reused %d\n", y == a[2]);
+	printf("reused_is_fresh %d\n", x && *(volatile uint32_t *)x == 0);
+	printf("reused_memset %d\n", (int)cuMemsetD32(x, 0x77777777, 1024));
 	fflush(stdout);
 	if (step_send() || step_wait())
 		return 1;
@@ -392,7 +395,8 @@ static void test_ipc(void)
 		ok(0, "the exporter frees two");
 	} else {
 		is_int(word_at(p[1], &r), 0xa1a1a1a1,
-		       "freed by the exporter, the open one still reads");
+		       "freed by the exporter, its place reused and written "
+		       "there, the open one still reads its own bytes");
 		is_res(cuIpcOpenMemHandle(&q, m.h[2], 1),
 		       CUDA_ERROR_INVALID_VALUE,
 		       "a freed packed allocation's handle opens nothing");
@@ -404,9 +408,13 @@ static void test_ipc(void)
 	is_int(child_value(out, "free_open", -1), 0,
 	       "the exporter frees an allocation open elsewhere");
 	is_int(child_value(out, "free_closed", -1), 0, "and one closed");
-	is_int(child_value(out, "open_place_reused", -1), 0,
-	       "the open one's place stays out of use (its pages are "
-	       "the importer's)");
+	is_int(child_value(out, "open_place_reused", -1), 1,
+	       "the open one's place is the next allocation's, as on the "
+	       "real driver");
+	is_int(child_value(out, "reused_is_fresh", -1), 1,
+	       "... on pages of its own (the old ones are the importer's)");
+	is_int(child_value(out, "reused_memset", -1), 0,
+	       "... which the exporter writes");
 	is_int(child_value(out, "closed_place_reused", -1), 1,
 	       "the closed one's place is the next allocation's");
 	unlink(out);
