@@ -552,15 +552,14 @@ struct access {
 static void access_op(CUstream s, void *arg)
 {
 	struct access *ac = arg;
-	struct cuemu_alloc *a;
+	struct mstate *st;
 	uint64_t cost = 0;
 
 	cuemu_lock();
-	a = cuemu_va_by_id(ac->id);
-	if (a && cuemu_kind_ranged(a->kind) && a->priv) {
-		cost = declared(a->priv, ac->s, ac->e, ac->dev, ac->write,
+	if ((st = mg_op_state(ac->id, ac->s, ac->e))) {
+		cost = declared(st, ac->s, ac->e, ac->dev, ac->write,
 				cuemu_stream_now(s));
-		view_apply(a->priv, ac->s, ac->e);
+		view_apply(st, ac->s, ac->e);
 	}
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);

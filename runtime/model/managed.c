@@ -582,17 +582,31 @@ struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 	return a;
 }
 
-void mg_delete(struct cuemu_alloc *a)
+void mg_uncharge(struct mstate *st)
 {
-	struct mstate *st = a->priv;
 	struct mrange *r;
 	int p;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
 		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
 		     p = cuemu_mask_next(r->holders, p + 1))
-			if (r->holders & cuemu_mask_bit(p))
-				cuemu_mem_uncharge(p, r->end - r->start);
+			cuemu_mem_uncharge(p, r->end - r->start);
+}
+
+struct mstate *mg_op_state(uint64_t id, uintptr_t s, uintptr_t e)
+{
+	struct cuemu_alloc *a = cuemu_va_by_id(id);
+
+	if (!a && (a = cuemu_sys_find(s)) && e > a->base + a->size)
+		a = NULL;
+	return a && cuemu_kind_ranged(a->kind) ? a->priv : NULL;
+}
+
+void mg_delete(struct cuemu_alloc *a)
+{
+	struct mstate *st = a->priv;
+
+	mg_uncharge(st);
 	fault_unwatch(a->base);
 	arena_unmap((void *)a->base, a->span);
 	mr_destroy(&st->ranges);
@@ -1000,13 +1014,12 @@ uint64_t mg_migrate_to(struct mstate *st, uintptr_t s, uintptr_t e, int dst,
 static void prefetch_op(CUstream s, void *arg)
 {
 	struct prefetch *pf = arg;
-	struct cuemu_alloc *a;
+	struct mstate *st;
 	uint64_t cost = 0;
 
 	cuemu_lock();
-	a = cuemu_va_by_id(pf->id);
-	if (a && cuemu_kind_ranged(a->kind) && a->priv)
-		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node,
+	if ((st = mg_op_state(pf->id, pf->s, pf->e)))
+		cost = do_prefetch(st, pf->s, pf->e, pf->dst, pf->node,
 				   "prefetch");
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);
