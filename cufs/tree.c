@@ -851,10 +851,9 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 		return rc;
 	}
 	/* The ranges are a directory of their own, not a file of words. */
-	if (managed) {
+	ctx.hide = "ranges";
+	if (managed)
 		extra = json_pack("[s]", "ranges");
-		ctx.hide = "ranges";
-	}
 	snprintf(base, sizeof base, "%s/%s", cufs_classes[cls], comps[0]);
 	ctx.base = base;
 	ctx.extra_dirs = extra;
