@@ -144,6 +144,19 @@ extern const uint32_t cufs_class_pub[CUFS_NCLASSES];
  * exist, EIO (and a word on stderr) for a machine that cannot be read. */
 json_t *cufs_machine_part(int part, int *err);
 
+/* ---------------------------------------------------------------- records.c
+ * A process's records as JSON objects. */
+
+/* p's record of id, of class cls, referenced: shared with a cache and
+ * with other requests, so read only, never changed. Never older than a
+ * copy taken now. NULL with *err: ENOENT (none, or of another class),
+ * EIO (a corrupt segment or record: said in the log), EAGAIN (it kept
+ * changing while copied). */
+json_t *cufs_record(const struct cufs_proc *p, uint64_t id, uint32_t cls,
+		    int *err);
+/* Lets go of every record kept. */
+void cufs_records_drop(void);
+
 /* ---------------------------------------------------------------- snapshot.c
  * The text of /cu/snapshot.json as of now; NULL without memory. */
 char *cufs_snapshot_text(void);

@@ -33,7 +33,13 @@
  * since a writer's write is short) is waited for, before -EAGAIN. */
 #define PUB_TRIES 64
 
+/* The last mapping's number: one for each pubmap_open, never reused, so
+ * that a stamp can never be taken for one of another mapping (another
+ * process's, or a later one at the same address). */
+static uint64_t last_serial;
+
 struct pubmap {
+	uint64_t serial;     /* this mapping's number: no other has it */
 	int fd;              /* kept to see the file shrink under us */
 	const char *base;
 	size_t size;
@@ -129,6 +135,7 @@ int pubmap_open(const char *path, pid_t pid, struct pubmap **out, uid_t *uid)
 		close(fd);
 		return -ENOMEM;
 	}
+	m->serial = __atomic_add_fetch(&last_serial, 1, __ATOMIC_RELAXED);
 	m->fd = fd;
 	m->base = base;
 	m->size = (size_t)st.st_size;
@@ -167,6 +174,11 @@ uint64_t pubmap_start(const struct pubmap *m)
 	return m->start;
 }
 
+uint64_t pubmap_serial(const struct pubmap *m)
+{
+	return m->serial;
+}
+
 bool pubmap_retired(const struct pubmap *m)
 {
 	int rc = 0;
@@ -185,12 +197,13 @@ bool pubmap_retired(const struct pubmap *m)
 
 /* ---------------------------------------------------------------- copies */
 
-/* A consistent copy of slot i: its id, class and (when want_text) its
- * text into *buf (grown as needed, NUL-terminated). 0, -EIO for a slot
- * that points outside the heap, -EAGAIN when it never held still. Runs
- * guarded. */
+/* A consistent copy of slot i: its id, class, the sequence it was taken
+ * at and (when want_text) its text into *buf (grown as needed,
+ * NUL-terminated). 0, -EIO for a slot that points outside the heap,
+ * -EAGAIN when it never held still. Runs guarded. */
 struct copy {
 	uint64_t id;
+	uint64_t seq;
 	uint32_t cls;
 	size_t len;
 	char *buf;
@@ -238,8 +251,10 @@ static int copy_slot(const struct pubmap *m, uint64_t i, bool want_text,
 			c->len = len;
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == q)
+		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == q) {
+			c->seq = q;
 			return 0;
+		}
 	}
 	return -EAGAIN;
 }
@@ -271,7 +286,7 @@ static int find(const struct pubmap *m, uint64_t id, struct copy *c,
 }
 
 int pubmap_get(const struct pubmap *m, uint64_t id, uint32_t *cls,
-	       char **text, size_t *len)
+	       char **text, size_t *len, struct pubstamp *stamp)
 {
 	struct copy c = { 0 };
 	int64_t at = -1;
@@ -287,7 +302,26 @@ int pubmap_get(const struct pubmap *m, uint64_t id, uint32_t *cls,
 	*cls = c.cls;
 	*text = c.buf ? c.buf : strdup("");
 	*len = c.len;
+	if (stamp)
+		*stamp = (struct pubstamp){ .map = m->serial,
+					    .slot = (uint64_t)at, .seq = c.seq };
 	return *text ? 0 : -ENOMEM;
+}
+
+bool pubmap_unchanged(const struct pubmap *m, const struct pubstamp *st)
+{
+	volatile bool same = false;
+	int rc = 0;
+
+	if (st->map != m->serial || st->slot >= m->nslots || (st->seq & 1))
+		return false;
+	/* The writer bumps a slot's sequence around every change of the
+	 * slot or of its text (a removal, a reuse for another id, a text
+	 * written in place or moved): the same even sequence is the same
+	 * record. A segment truncated under us is a change too. */
+	GUARDED(rc, same = __atomic_load_n(&m->slots[st->slot].seq,
+					   __ATOMIC_ACQUIRE) == st->seq);
+	return same && rc == 0;
 }
 
 int pubmap_has(const struct pubmap *m, uint64_t id, uint32_t cls)

@@ -30,9 +30,27 @@ uint64_t pubmap_start(const struct pubmap *m);
  * its header: open it again (which tells what it is now). */
 bool pubmap_retired(const struct pubmap *m);
 
-/* A copy of id's record, NUL-terminated, malloc'd, and its class. */
+/* The mapping's number, which no other mapping of this process ever
+ * has (a pointer may be reused; this is not). */
+uint64_t pubmap_serial(const struct pubmap *m);
+
+/* What a copy of a record was taken from: the mapping's number, the
+ * record's slot and the slot's sequence when the copy was taken. */
+struct pubstamp {
+	uint64_t map;
+	uint64_t slot;
+	uint64_t seq;
+};
+
+/* A copy of id's record, NUL-terminated, malloc'd, and its class; with
+ * stamp, where it was copied from. */
 int pubmap_get(const struct pubmap *m, uint64_t id, uint32_t *cls,
-	       char **text, size_t *len);
+	       char **text, size_t *len, struct pubstamp *stamp);
+/* Whether the record stamped st (by pubmap_get on m) is still what m
+ * holds: the same mapping, and its slot has not changed since. False
+ * for a stamp of another mapping, and for a segment that is unreadable
+ * now. Costs one load, not a copy. */
+bool pubmap_unchanged(const struct pubmap *m, const struct pubstamp *st);
 /* Whether id has a record of class cls: 1, 0 or a negative errno. */
 int pubmap_has(const struct pubmap *m, uint64_t id, uint32_t cls);
 /* The ids of class cls, sorted, malloc'd (NULL when there are none). */

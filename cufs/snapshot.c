@@ -127,7 +127,7 @@ static int snapshot_proc(struct sbuf *b, const struct cufs_proc *p)
 
 	if (!p->map)
 		return p->err ? p->err : EIO;
-	if ((rc = pubmap_get(p->map, 0, &cls, &text, &len)) < 0)
+	if ((rc = pubmap_get(p->map, 0, &cls, &text, &len, NULL)) < 0)
 		return -rc;
 	sb_puts(b, "{\n      \"process\": ");
 	sb_put(b, text, len);

@@ -246,18 +246,22 @@ struct walk_ctx {
 	int cls;             /* class index, -1 for devices and processes */
 	const char *base;
 	json_t *extra_dirs;  /* more directory names at the top (borrowed) */
+	const char *hide;    /* a key at the top shown as if absent, or NULL:
+			      * the object is shared and never changed */
 };
 
-/* Entries of an object's directory: its keys, "json", the writable names
- * that are not keys, and the extra directories. */
-static json_t *object_entries(json_t *obj, json_t *w, json_t *extra)
+/* Entries of an object's directory: its keys but hide, "json", the
+ * writable names that are not keys, and the extra directories. */
+static json_t *object_entries(json_t *obj, json_t *w, json_t *extra,
+			      const char *hide)
 {
 	json_t *names = json_array(), *e;
 	const char *k;
 	size_t i;
 
 	json_object_foreach(obj, k, e)
-		json_array_append_new(names, json_string(k));
+		if (!hide || strcmp(k, hide))
+			json_array_append_new(names, json_string(k));
 	if (!json_object_get(obj, "json"))
 		json_array_append_new(names, json_string("json"));
 	json_array_foreach(w, i, e)
@@ -267,6 +271,32 @@ static json_t *object_entries(json_t *obj, json_t *w, json_t *extra)
 	json_array_foreach(extra, i, e)
 		json_array_append(names, e);
 	return names;
+}
+
+/* cur's member k as a walk sees it: none for a key hidden at the top. */
+static json_t *member(json_t *cur, const char *k, bool top,
+		      const struct walk_ctx *ctx)
+{
+	if (!json_is_object(cur) || (top && ctx->hide && !strcmp(k, ctx->hide)))
+		return NULL;
+	return json_object_get(cur, k);
+}
+
+/* The "json" file of v: v pretty-printed, without hide. The record is
+ * shared: a shallow copy loses the key, never v itself. */
+static char *pretty_without(json_t *v, const char *hide)
+{
+	json_t *c;
+	char *s;
+
+	if (!hide || !json_object_get(v, hide))
+		return pretty(v);
+	if (!(c = json_copy(v)))
+		return NULL;
+	json_object_del(c, hide);
+	s = pretty(c);
+	json_decref(c);
+	return s;
 }
 
 /* Resolves comps[0..n) inside obj (a directory). */
@@ -279,7 +309,7 @@ static int walk_object(json_t *obj, char **comps, int n,
 
 	snprintf(path, sizeof path, "%s", ctx->base);
 	for (i = 0; i < n; i++) {
-		child = json_is_object(cur) ? json_object_get(cur, comps[i]) : NULL;
+		child = member(cur, comps[i], i == 0, ctx);
 		if (!child || !is_dir(child))
 			break;
 		cur = child;
@@ -289,7 +319,8 @@ static int walk_object(json_t *obj, char **comps, int n,
 	w = writable_of(cur);
 	if (i == n) {
 		rc = make_dir_node(out, object_entries(cur, w,
-				   i == 0 ? ctx->extra_dirs : NULL), ctx->uid);
+				   i == 0 ? ctx->extra_dirs : NULL,
+				   i == 0 ? ctx->hide : NULL), ctx->uid);
 		json_decref(w);
 		return rc;
 	}
@@ -297,13 +328,14 @@ static int walk_object(json_t *obj, char **comps, int n,
 		json_decref(w);
 		return -ENOENT;
 	}
-	child = json_object_get(cur, comps[i]);
+	child = member(cur, comps[i], i == 0, ctx);
 	out->writable = has_name(w, comps[i]) && ctx->pid > 0;
 	json_decref(w);
 	if (child)
 		rc = make_file_node(out, cufs_render(child), ctx->uid);
 	else if (!strcmp(comps[i], "json"))
-		rc = make_file_node(out, pretty(cur), ctx->uid);
+		rc = make_file_node(out, pretty_without(cur, i == 0 ?
+				    ctx->hide : NULL), ctx->uid);
 	else if (out->writable)
 		rc = make_file_node(out, strdup(""), ctx->uid);
 	else
@@ -462,42 +494,6 @@ static json_t *class_dirs(void)
 
 /* ---------------------------------------------------------------- records */
 
-/* p's record of id, of class cls, as JSON; NULL with *err: ENOENT, EIO
- * (a corrupt segment or record: said in the log), EAGAIN (it kept
- * changing while copied). */
-static json_t *record(const struct cufs_proc *p, uint64_t id, uint32_t cls,
-		      int *err)
-{
-	uint32_t got;
-	size_t len;
-	char *text;
-	json_t *v;
-	int rc;
-
-	if (!p->map) {
-		*err = p->err ? p->err : EIO;
-		return NULL;
-	}
-	if ((rc = pubmap_get(p->map, id, &got, &text, &len)) < 0) {
-		*err = -rc;
-		return NULL;
-	}
-	v = got == cls ? json_loadb(text, len, 0, NULL) : NULL;
-	free(text);
-	if (got != cls) {
-		*err = ENOENT;
-		return NULL;
-	}
-	if (!json_is_object(v)) {
-		fprintf(stderr, "cufs: pid %d: record %llu is no JSON object\n",
-			(int)p->pid, (unsigned long long)id);
-		json_decref(v);
-		*err = EIO;
-		return NULL;
-	}
-	return v;
-}
-
 /* The names of p's ids of class cls, appended to into. */
 static int id_names(const struct cufs_proc *p, int cls, json_t *into)
 {
@@ -569,7 +565,7 @@ static int resolve_process(const struct cufs_proc *p, char **comps, int n,
 		return rc;
 	if (n == 1 && !strcmp(comps[0], "state"))
 		return state_node(p->pid, p->uid, out);
-	if (!(obj = record(p, 0, PUB_PROCESS, &err)))
+	if (!(obj = cufs_record(p, 0, PUB_PROCESS, &err)))
 		return -err;
 	/* Names cufs adds to the process's own: its objects' classes, its
 	 * view of the event log, and its state. */
@@ -846,7 +842,7 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 	/* A stat of the directory needs no record. */
 	if (n == 1 && !out->want_entries)
 		return make_dir_node(out, json_array(), who->uid);
-	if (!(obj = record(who, id, cufs_class_pub[cls], &err)))
+	if (!(obj = cufs_record(who, id, cufs_class_pub[cls], &err)))
 		return -err;
 	managed = cls == 0 && !strcmp(json_string_value(
 		json_object_get(obj, "kind")) ?: "", "managed");
@@ -856,7 +852,7 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 		return rc;
 	}
 	/* The ranges are a directory of their own, not a file of words. */
-	json_object_del(obj, "ranges");
+	ctx.hide = "ranges";
 	if (managed)
 		extra = json_pack("[s]", "ranges");
 	snprintf(base, sizeof base, "%s/%s", cufs_classes[cls], comps[0]);
@@ -1265,6 +1261,7 @@ static void cu_destroy(void *data)
 {
 	(void)data;
 	cufs_events_stop();
+	cufs_records_drop();
 	cufs_client_shutdown();
 }
 

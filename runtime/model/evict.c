@@ -6,7 +6,8 @@
  * clock (PERF_EVENT_USE). When a device lacks room (PERF_EVENT_NO_ROOM from
  * the mechanism, or cuemu_mem_charge_evicting for memory that is not
  * managed), the least recently used 2 MiB blocks of this process's managed
- * memory on it go to the host, one at a time, until the bytes fit or
+ * memory on it (and of system-allocated memory, on a pageable machine) go
+ * to the host, one at a time, until the bytes fit or
  * nothing is left to evict; managed.c's mg_evict moves each. Memory from
  * cuMemAlloc, pools and VMM is never evicted.
  *
@@ -17,11 +18,6 @@
 /* The clock of uses, for LRU order. Global because the order is across
  * every managed allocation of the process; cuemu_lock. */
 static uint64_t use_clock;
-
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
 
 static void on_use(enum perf_event ev, struct perf_data *d)
 {
@@ -43,7 +39,7 @@ static void find_victim(struct mstate *st, void *arg)
 	struct mrange *r;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r)) {
-		if (!(r->holders & bit(v->dev)))
+		if (!(r->holders & cuemu_mask_bit(v->dev)))
 			continue;
 		if (st == v->skip && r->start < v->skip_e && r->end > v->skip_s)
 			continue;
@@ -98,7 +94,7 @@ static void add_resident(struct mstate *st, void *arg)
 	struct mrange *r;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		if (r->holders & bit(sum->dev))
+		if (r->holders & cuemu_mask_bit(sum->dev))
 			sum->bytes += r->end - r->start;
 }
 

@@ -76,6 +76,11 @@ bool mr_same(const struct mrange *a, const struct mrange *b);
 typedef void (*mr_fn)(struct mrange *r, void *arg);
 int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 	      void *arg);
+/* Makes dst describe the pages of every range of src as src does (policy,
+ * residency, bookkeeping), through mr_update: src's span must lie inside
+ * dst's. -1 when a split ran out of memory; dst may then hold part of
+ * src's state, so callers graft into a map they can throw away. */
+int mr_graft(struct mranges *dst, struct mranges *src);
 
 /* ------------------------------------------------------------------ */
 /* The managed address range (arena.c)                                 */
@@ -147,11 +152,12 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 
 /* On a pageable machine, the SYSTEM allocation holding [p, p + count) of
  * memory from malloc or mmap, registered at its first use (system.c):
- * INVALID_VALUE where the span is not mapped, runs into a CUDA allocation
- * or across spans registered apart. */
+ * INVALID_VALUE where the span is not mapped or runs into a CUDA
+ * allocation; a span over registrations and past them joins them. */
 CUresult mg_system_range(uintptr_t p, size_t count, struct mstate **out);
 
-/* Calls fn on every managed allocation, in address order. */
+/* Calls fn on every allocation the range model tracks: managed ones in
+ * address order, then system registrations in address order. */
 static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 {
 	struct cuemu_alloc *a;
@@ -159,6 +165,8 @@ static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
 		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
 			fn(a->priv, arg);
+	for (a = cuemu_sys_first(); a; a = cuemu_sys_next(a))
+		fn(a->priv, arg);
 }
 
 /* A device that can hold managed memory (concurrent managed access). */
@@ -181,6 +189,13 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 			   unsigned int flags, CUresult *r);
 void mg_delete(struct cuemu_alloc *a);
+/* Gives back the device memory st's ranges hold in the model. */
+void mg_uncharge(struct mstate *st);
+/* The ranged state a queued operation over [s, e) was made for: the
+ * allocation id, or where that is gone, the system registration that now
+ * covers [s, e) (a wider call joins registrations under a new id; see
+ * system.c); NULL when neither exists. cuemu_lock held. */
+struct mstate *mg_op_state(uint64_t id, uintptr_t s, uintptr_t e);
 
 /* [p, p+count) must lie in one managed allocation: its state, and the span
  * widened to whole pages in *s, *e. Lock held. */

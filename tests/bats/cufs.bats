@@ -161,6 +161,19 @@ workload_lifecycle
 	assert_failure
 }
 
+@test "ranges: a directory listed once, not a key of the json file" {
+	M=$MNT/allocations/$A_managed
+	# twice: the second listing is made from the record read before
+	for i in 1 2; do
+		run ls "$M"
+		assert_success
+		[ "$(grep -cx ranges <<<"$output")" = 1 ]
+		[ -d "$M/ranges" ]
+		grep -q '"kind": "managed"' "$M/json"
+		! grep -q '"ranges"' "$M/json"
+	done
+}
+
 # ---------------------------------------------------------------- writes
 
 @test "managed: preferred_location, accessed_by, read_mostly, advise" {

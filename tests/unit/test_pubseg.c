@@ -74,7 +74,7 @@ static void test_basics(void)
 	   pubseg_put(&w, PUB_POOLS, 9, "{\"id\":9}", 8) == 0,
 	   "records of two classes are put");
 	ok(open_map(&m) == 0, "the reader maps it");
-	ok(pubmap_get(m, 12, &cls, &text, &len) == 0 && cls == PUB_ALLOCATIONS &&
+	ok(pubmap_get(m, 12, &cls, &text, &len, NULL) == 0 && cls == PUB_ALLOCATIONS &&
 	   len == 9 && !strcmp(text, "{\"id\":12}"), "a record reads back whole");
 	free(text);
 	ok(pubmap_ids(m, PUB_ALLOCATIONS, &ids, &n) == 0 && n == 2 &&
@@ -85,11 +85,11 @@ static void test_basics(void)
 	ok(pubseg_put(&w, PUB_ALLOCATIONS, 12, "{\"id\":12,\"label\":\"a longer "
 		      "one than fits the block it had before, by far, to move "
 		      "it\"}", 85) == 0 &&
-	   pubmap_get(m, 12, &cls, &text, &len) == 0 && len == 85,
+	   pubmap_get(m, 12, &cls, &text, &len, NULL) == 0 && len == 85,
 	   "a record that grows moves to a larger block and reads whole");
 	free(text);
 	pubseg_remove(&w, 7);
-	ok(pubmap_get(m, 7, &cls, &text, &len) == -ENOENT,
+	ok(pubmap_get(m, 7, &cls, &text, &len, NULL) == -ENOENT,
 	   "a removed record is gone");
 	ok(pubmap_has(m, 12, PUB_ALLOCATIONS) == 1,
 	   "a record past a tombstone is still found");
@@ -120,7 +120,7 @@ static void test_generations(void)
 	   n == 5000, "the name's newest generation has every record");
 	free(ids);
 	for (uint64_t id = 1; id <= 5000; id++)
-		if (pubmap_get(m2, id, &cls, &text, &len) != 0 ||
+		if (pubmap_get(m2, id, &cls, &text, &len, NULL) != 0 ||
 		    !text_whole(text, len, id) || (free(text), 0))
 			bad++;
 	ok(bad == 0, "and each reads back whole");
@@ -162,10 +162,10 @@ static void test_corrupt(void)
 		if (s->cls == PUB_ALLOCATIONS)
 			s->off = 1ULL << 50;
 	}
-	ok(pubmap_get(m, 5, &cls, &text, &len) == -EIO,
+	ok(pubmap_get(m, 5, &cls, &text, &len, NULL) == -EIO,
 	   "a record outside the heap is EIO");
 	ok(ftruncate(fd, 4096) == 0, "the file is truncated under the reader");
-	ok(pubmap_get(m, 5, &cls, &text, &len) == -EIO,
+	ok(pubmap_get(m, 5, &cls, &text, &len, NULL) == -EIO,
 	   "a read past the end is EIO, not a SIGBUS");
 	ok(pubmap_retired(m), "and the reader is told to map it again");
 	close(fd);
@@ -228,7 +228,7 @@ static void *reader(void *arg)
 				continue;
 			}
 		}
-		rc = pubmap_get(m, id, &cls, &text, &len);
+		rc = pubmap_get(m, id, &cls, &text, &len, NULL);
 		if (rc == -EAGAIN)
 			__atomic_add_fetch(&conc.again, 1, __ATOMIC_RELAXED);
 		if (rc)
