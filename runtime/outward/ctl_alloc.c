@@ -179,6 +179,26 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 	return NULL;
 }
 
+/* r, the answer of a write to allocation id at base; or, when it failed
+ * because the allocation was freed while the write ran (its range then
+ * is no managed memory, or another allocation's), CUDA_ERROR_NOT_FOUND
+ * as for one freed before: the write found no allocation id. */
+static CUresult freed_meanwhile(uint64_t id, uintptr_t base, CUresult r)
+{
+	struct cuemu_alloc *a;
+	bool same;
+
+	if (r == CUDA_SUCCESS)
+		return r;
+	cuemu_lock();
+	a = ctl_find(id);
+	same = a && a->base == base;
+	cuemu_unlock();
+	return same ? r : cuemu_fail(CUDA_ERROR_NOT_FOUND, "allocation %llu "
+				     "was freed while the write ran",
+				     (unsigned long long)id);
+}
+
 /* A write runs through the API, as any caller's would: the label through
  * cuemuSetLabel, a managed attribute through managed's setter. */
 static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
@@ -187,6 +207,7 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 	uintptr_t s = 0, e = 0;
 	const char *attr;
 	CUcontext ctx = NULL;
+	uintptr_t a_base;
 	bool managed;
 
 	cuemu_lock();
@@ -194,6 +215,7 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 	managed = a && cuemu_kind_ranged(a->kind);
 	if (a)
 		s = a->base, e = a->base + a->size, ctx = a->ctx;
+	a_base = s;
 	/* A managed pool's block belongs to no context: its writes run in
 	 * its device's primary context. */
 	if (a && managed && !ctx)
@@ -204,17 +226,20 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no allocation %llu",
 				  (unsigned long long)id);
 	if (strcmp(rest, "label") == 0)
-		return cuemuSetLabel((CUdeviceptr)s, value);
+		return freed_meanwhile(id, s, cuemuSetLabel((CUdeviceptr)s,
+							     value));
 	if (!managed)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND,
 				  "allocation %llu has no file %s",
 				  (unsigned long long)id, rest);
 	/* The managed family checks the attribute names and the range. */
 	if (strncmp(rest, "ranges/", 7) != 0)
-		return cuemu_managed_set(ctx, s, e, rest, value);
+		return freed_meanwhile(id, s, cuemu_managed_set(ctx, s, e, rest,
+								 value));
 	if (parse_range(rest, &s, &e, &attr) || !attr)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no file %s", rest);
-	return cuemu_managed_set(ctx, s, e, attr, value);
+	return freed_meanwhile(id, a_base, cuemu_managed_set(ctx, s, e, attr,
+							      value));
 }
 
 const struct cuemu_ctl_class cuemu_ctl_allocations = {
