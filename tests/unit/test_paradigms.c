@@ -4,7 +4,9 @@
  * on a hardware-coherent machine (the shipped gh200) the CPU reads managed
  * memory resident on a GPU in place, counted as remote accesses, where the
  * default software-coherent machine faults it back to the host; and
- * access-counter migration is on there by default.
+ * access-counter migration is on there by default; and the CPU's remote
+ * accesses cost their bytes over the C2C link, on the accessing thread's
+ * clock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,60 @@ static int cpu_read_role(void)
 	printf("counted_gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
 	cuMemFree(p);
 	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The host's model time: a new stream starts there. */
+static unsigned long long host_now(void)
+{
+	unsigned long long t = 0;
+	CUstream x;
+
+	if (cuStreamCreate(&x, CU_STREAM_NON_BLOCKING))
+		return 0;
+	cuemuStreamGetTime(x, &t);
+	cuStreamDestroy(x);
+	return t;
+}
+
+/* The child: 16 MiB of managed memory prefetched to gpu0; the CPU reads
+ * a byte a page of 4 MiB, then of the next 8 MiB, then writes a byte a
+ * page of the last 4 MiB: the host's model time each took. */
+static int remote_cost_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	volatile unsigned char *b;
+	unsigned long long t0, t1, t2, t3;
+	CUdeviceptr p = 0;
+	unsigned sum = 0;
+	CUcontext c;
+	size_t i;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuMemAllocManaged(&p, 16 * MIB, CU_MEM_ATTACH_GLOBAL) ||
+	    ctl_open() != 0)
+		return 1;
+	b = (volatile unsigned char *)p;
+	memset((void *)p, 3, 16 * MIB);
+	if (cuMemPrefetchAsync_v2(p, 16 * MIB, gpu0, 0, NULL) ||
+	    cuCtxSynchronize())
+		return 1;
+	t0 = host_now();
+	for (i = 0; i < 4 * MIB; i += 4096)
+		sum += b[i];
+	t1 = host_now();
+	for (i = 4 * MIB; i < 12 * MIB; i += 4096)
+		sum += b[i];
+	t2 = host_now();
+	for (i = 12 * MIB; i < 16 * MIB; i += 4096)
+		b[i] = 5;
+	t3 = host_now();
+	printf("sum %u\n", sum);
+	printf("read4 %llu\nread8 %llu\nwrite4 %llu\n", t1 - t0, t2 - t1,
+	       t3 - t2);
+	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	cuMemFree(p);
 	close(ctl_fd);
 	return 0;
 }
@@ -293,6 +349,73 @@ static void test_cpu_read(void)
 	unlink(out);
 }
 
+/* The link from key's object of gh200's links (the topology file), as
+ * model nanoseconds for one access of bytes: latency + bytes / gbps. */
+static long long c2c_ns(const char *key, size_t bytes)
+{
+	char path[600];
+	const char *src = getenv("top_srcdir");
+	json_t *t, *l;
+	long long ns = -1;
+
+	snprintf(path, sizeof path, "%s/topologies/gh200.json",
+		 src ? src : ".");
+	if (!(t = json_load_file(path, 0, NULL)))
+		return -1;
+	l = json_object_get(json_object_get(t, "links"), key);
+	if (json_is_number(json_object_get(l, "gbps")))
+		ns = json_integer_value(json_object_get(l, "latency_ns")) +
+		     (long long)((double)bytes /
+				 json_number_value(json_object_get(l, "gbps")));
+	json_decref(t);
+	return ns;
+}
+
+/* The CPU's remote access on a hardware-coherent machine costs its bytes
+ * over C2C: each 64 KiB block it opens, the link's latency and the
+ * block's bytes at its rate, on the CPU's clock; where the CPU faults
+ * instead (the default machine) it costs more. */
+static void test_remote_cost(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	long long rd = c2c_ns("gpu_to_host", 64 * 1024);
+	long long wr = c2c_ns("host_to_gpu", 64 * 1024);
+	long long r4, r8, w4, d4;
+
+	ok(rd > 0 && wr > 0, "gh200.json: C2C links of %lld and %lld ns a "
+	   "64 KiB block", rd, wr);
+	snprintf(out, sizeof out, "%s/paradigms-cost-gh200.out", tmp);
+	is_int(run_on("remote_cost", "gh200", out), 0,
+	       "gh200: the remote-cost child runs");
+	r4 = child_value(out, "read4", -1);
+	r8 = child_value(out, "read8", -1);
+	w4 = child_value(out, "write4", -1);
+	is_int(child_value(out, "sum", -1), 3 * 3072, "gh200: the CPU read "
+	       "the bytes");
+	is_int(child_value(out, "gpu0", -1), 16 * MIB, "gh200: they stay on "
+	       "gpu0, read and written in place");
+	ok(r4 > 0, "gh200: a remote read costs model time (%lld ns for "
+	   "4 MiB)", r4);
+	ok(llabs(r4 - 64 * rd) <= 64, "gh200: 4 MiB read is 64 blocks over "
+	   "C2C (%lld ns, %lld expected)", r4, 64 * rd);
+	ok(llabs(r8 - 2 * r4) <= 128, "gh200: twice the bytes, twice the "
+	   "time (%lld ns for 8 MiB)", r8);
+	ok(llabs(w4 - 64 * wr) <= 64, "gh200: 4 MiB written is 64 blocks "
+	   "over C2C to the GPU (%lld ns, %lld expected)", w4, 64 * wr);
+	unlink(out);
+
+	snprintf(out, sizeof out, "%s/paradigms-cost-default.out", tmp);
+	is_int(run_on("remote_cost", "", out), 0,
+	       "default machine: the remote-cost child runs");
+	d4 = child_value(out, "read4", -1);
+	is_int(child_value(out, "gpu0", -1), 0, "default: what the CPU "
+	       "touched faulted to the host");
+	ok(d4 > r4, "default: reading 4 MiB off gpu0 through CPU faults over "
+	   "PCIe (%lld ns) costs more than over C2C (%lld ns)", d4, r4);
+	unlink(out);
+}
+
 /* A topology file of the default machine with HMM: its path. */
 static const char *hmm_topology(void)
 {
@@ -371,6 +494,8 @@ int main(int argc, char **argv)
 		return cpu_read_role();
 	if (role && !strcmp(role, "system"))
 		return system_role();
+	if (role && !strcmp(role, "remote_cost"))
+		return remote_cost_role();
 	if (role)
 		return 2;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -379,6 +504,7 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_cpu_read();
+	test_remote_cost();
 	test_system("gh200", 1);
 	test_system(hmm_topology(), 1);
 	test_system("", 0);
