@@ -8,6 +8,7 @@
  * accesses cost their bytes over the C2C link, on the accessing thread's
  * clock.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,38 @@ static int remote_cost_role(void)
 	       t3 - t2);
 	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
 	cuMemFree(p);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The child: a kernel on gpu0 streams 64 MiB of host memory it maps
+ * (preferred location the host, accessed by gpu0): its model time. */
+static int remote_kernel_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation cpu = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	unsigned long long t0 = 0, t1 = 0;
+	CUdeviceptr p = 0;
+	CUcontext c;
+	CUstream s;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuMemAllocManaged(&p, 64 * MIB, CU_MEM_ATTACH_GLOBAL) ||
+	    ctl_open() != 0)
+		return 1;
+	memset((void *)p, 1, 64 * MIB);
+	if (cuMemAdvise_v2(p, 64 * MIB, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   cpu) ||
+	    cuMemAdvise_v2(p, 64 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0) ||
+	    cuemuStreamGetTime(s, &t0) ||
+	    cuemuAccess(s, p, 64 * MIB, CUEMU_ACCESS_READ) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("kernel %llu\n", t1 - t0);
+	printf("cpu %lld\n", cu_int(p, "residency", "cpu"));
+	cuMemFree(p);
+	cuStreamDestroy(s);
 	close(ctl_fd);
 	return 0;
 }
@@ -349,26 +382,36 @@ static void test_cpu_read(void)
 	unlink(out);
 }
 
-/* The link from key's object of gh200's links (the topology file), as
- * model nanoseconds for one access of bytes: latency + bytes / gbps. */
-static long long c2c_ns(const char *key, size_t bytes)
+/* The link key of shipped topology name, as its file gives it: the GB/s
+ * in *gbps, and the model nanoseconds of one access of bytes (latency +
+ * bytes / gbps), or -1. */
+static long long link_ns(const char *name, const char *key, size_t bytes,
+			 double *gbps)
 {
 	char path[600];
 	const char *src = getenv("top_srcdir");
 	json_t *t, *l;
 	long long ns = -1;
 
-	snprintf(path, sizeof path, "%s/topologies/gh200.json",
-		 src ? src : ".");
+	snprintf(path, sizeof path, "%s/topologies/%s.json",
+		 src ? src : ".", name);
 	if (!(t = json_load_file(path, 0, NULL)))
 		return -1;
 	l = json_object_get(json_object_get(t, "links"), key);
-	if (json_is_number(json_object_get(l, "gbps")))
+	if (json_is_number(json_object_get(l, "gbps"))) {
+		*gbps = json_number_value(json_object_get(l, "gbps"));
 		ns = json_integer_value(json_object_get(l, "latency_ns")) +
-		     (long long)((double)bytes /
-				 json_number_value(json_object_get(l, "gbps")));
+		     (long long)((double)bytes / *gbps);
+	}
 	json_decref(t);
 	return ns;
+}
+
+static long long c2c_ns(const char *key, size_t bytes)
+{
+	double g;
+
+	return link_ns("gh200", key, bytes, &g);
 }
 
 /* The CPU's remote access on a hardware-coherent machine costs its bytes
@@ -414,6 +457,43 @@ static void test_remote_cost(void)
 	ok(d4 > r4, "default: reading 4 MiB off gpu0 through CPU faults over "
 	   "PCIe (%lld ns) costs more than over C2C (%lld ns)", d4, r4);
 	unlink(out);
+}
+
+/* A kernel's stream of host memory it maps goes at the share of the host
+ * link measured on the H200: on GH200's C2C as many times faster than on
+ * the DGX's PCIe as the links are. */
+static void test_remote_kernel(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	double g_gh = 0, g_dgx = 0, want;
+	long long gh, dgx;
+
+	int read = link_ns("gh200", "host_to_gpu", 0, &g_gh) >= 0 &&
+		    link_ns("dgx-h200", "host_to_gpu", 0, &g_dgx) >= 0;
+
+	ok(read && g_dgx > 0, "host links: gh200 %.1f GB/s, dgx-h200 %.1f "
+	   "GB/s", g_gh, g_dgx);
+	snprintf(out, sizeof out, "%s/paradigms-kernel-gh200.out", tmp);
+	is_int(run_on("remote_kernel", "gh200", out), 0,
+	       "gh200: the remote-kernel child runs");
+	gh = child_value(out, "kernel", -1);
+	is_int(child_value(out, "cpu", -1), 64 * MIB, "gh200: the kernel "
+	       "read host memory in place");
+	unlink(out);
+	snprintf(out, sizeof out, "%s/paradigms-kernel-dgx.out", tmp);
+	is_int(run_on("remote_kernel", "dgx-h200", out), 0,
+	       "dgx-h200: the remote-kernel child runs");
+	dgx = child_value(out, "kernel", -1);
+	is_int(child_value(out, "cpu", -1), 64 * MIB, "dgx-h200: the "
+	       "kernel read host memory in place");
+	unlink(out);
+	want = g_gh / g_dgx;
+	ok(gh > 0 && dgx > gh, "the remote stream costs %lld ns on gh200, "
+	   "%lld on dgx-h200", gh, dgx);
+	ok(gh > 0 && fabs((double)dgx / (double)gh / want - 1) < 0.05,
+	   "gh200 is faster by the ratio of the host links (%.2f, links "
+	   "%.2f)", gh > 0 ? (double)dgx / (double)gh : 0, want);
 }
 
 /* A topology file of the default machine with HMM: its path. */
@@ -496,6 +576,8 @@ int main(int argc, char **argv)
 		return system_role();
 	if (role && !strcmp(role, "remote_cost"))
 		return remote_cost_role();
+	if (role && !strcmp(role, "remote_kernel"))
+		return remote_kernel_role();
 	if (role)
 		return 2;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -505,6 +587,7 @@ int main(int argc, char **argv)
 	}
 	test_cpu_read();
 	test_remote_cost();
+	test_remote_kernel();
 	test_system("gh200", 1);
 	test_system(hmm_topology(), 1);
 	test_system("", 0);
