@@ -4,8 +4,9 @@
 # asks for, in ms, and for the two link-bound ones (peer-ring,
 # host-roundtrip) beside what their transfers cost over that topology's
 # links as its file gives them (jq): the reference a platform's row is
-# read against (DESIGN.md, "Timing by platform"); stream-once, bound by
-# GPU faults, for contrast. (halo-stencil is left out: its two streams
+# read against (DESIGN.md, "Timing by platform"); cpu-readback (the CPU
+# reading a GPU's results: C2C in place, or CPU faults) and stream-once,
+# bound by GPU faults, for contrast. (halo-stencil is left out: its two streams
 # touch the halo unordered, so its time depends on how they interleave.)
 # Each run on a machine of its own, removed after.
 # Usage: top_builddir=... sh bench/ranking.sh
@@ -46,7 +47,7 @@ ms() {
 }
 
 printf '%-16s %-14s %12s %12s\n' workload topology "model ms" "links ms"
-for w in peer-ring host-roundtrip stream-once; do
+for w in peer-ring host-roundtrip cpu-readback stream-once; do
 	for f in "$CUEMU_TOPOLOGY_DIR"/*.json; do
 		t=$(basename "$f" .json)
 		out=$(CUEMU_MACHINE=$machine CUEMU_TOPOLOGY=$t CUEMU_CONTROL=0 \

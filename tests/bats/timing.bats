@@ -4,8 +4,9 @@
 # dominate, a run's model time is its transfers over the platform's own
 # links, with the figures read here from the topology files (jq), so
 # GPU-to-GPU traffic ranks the NVSwitch box over the PCIe box by the ratio
-# of their GPU links, and host-to-device migration ranks GH200's C2C over
-# both x86 boxes' PCIe by the ratio of their host links.
+# of their GPU links, host-to-device migration ranks GH200's C2C over
+# both x86 boxes' PCIe by the ratio of their host links, and the CPU
+# reading a GPU's results on GH200 costs their bytes over C2C.
 
 load helpers
 
@@ -24,11 +25,12 @@ teardown() {
 }
 
 # model_ns WORKLOAD TOPOLOGY: the model time cuemu-run reports for
-# examples/workloads/WORKLOAD.json on a fresh machine of shipped TOPOLOGY.
+# examples/workloads/WORKLOAD.json (or the file WORKLOAD) on a fresh
+# machine of shipped TOPOLOGY.
 model_ns() {
-	local m=$CUEMU_MACHINE-$2 out rc
-	out=$(CUEMU_MACHINE=$m CUEMU_TOPOLOGY=$2 \
-		"$CUEMU_RUN_BIN" "$EXAMPLES/$1.json" 2>&1)
+	local m=$CUEMU_MACHINE-$2 out rc f=$1
+	[ -f "$f" ] || f=$EXAMPLES/$1.json
+	out=$(CUEMU_MACHINE=$m CUEMU_TOPOLOGY=$2 "$CUEMU_RUN_BIN" "$f" 2>&1)
 	rc=$?
 	rm -f "/dev/shm/$m" "/dev/shm/$m"-*
 	[ $rc -eq 0 ] || fail "$1 on $2: $out"
@@ -108,4 +110,22 @@ ratio() {
 	near "$pcie" "$want_pcie" 5
 	echo "ratio $(ratio "$dgx" "$gh"), links $(ratio "$want_dgx" "$want_gh200")"
 	near "$(ratio "$dgx" "$gh")" "$(ratio "$want_dgx" "$want_gh200")" 10
+}
+
+@test "the CPU reads a GPU's results: on GH200 in place, their bytes over C2C, ahead of the DGX's faults" {
+	local w=$EXAMPLES/cpu-readback.json size blk gh half dgx want
+	size=$(bytes "$(jq -r '.allocations[0].size' "$w")")
+	# The CPU opens 64 KiB blocks, each a read over the GPU's link.
+	blk=$(link_ns gh200 gpu_to_host 65536)
+	gh=$(model_ns cpu-readback gh200)
+	want=$(( size / 65536 * blk ))
+	jq '.streams[0].steps[1].cpu.length = "'$((size / 2))'"' "$w" \
+		>"$WORK/half.json"
+	half=$(model_ns "$WORK/half.json" gh200)
+	dgx=$(model_ns cpu-readback dgx-h200)
+	echo "gh200 $gh ns (reads $want), half the reads $half ns, dgx-h200 $dgx ns"
+	[ "$gh" -gt "$want" ] # the kernel's own time comes first
+	near "$gh" "$want" 5
+	near "$(( gh - half ))" "$(( want / 2 ))" 5
+	[ "$gh" -lt "$dgx" ]
 }

@@ -151,8 +151,8 @@ static int remote_cost_role(void)
 		b[i] = 5;
 	t3 = host_now();
 	printf("sum %u\n", sum);
-	printf("read4 %llu\nread8 %llu\nwrite4 %llu\n", t1 - t0, t2 - t1,
-	       t3 - t2);
+	printf("read4 %llu\nread8 %llu\nwrite4 %llu\nend %llu\n", t1 - t0,
+	       t2 - t1, t3 - t2, t3);
 	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
 	cuMemFree(p);
 	close(ctl_fd);
@@ -320,11 +320,13 @@ static int system_role(void)
 	return 0;
 }
 
-/* Runs the child on machine name (a topology by name, or the default). */
-static int run_on(const char *role, const char *topology, const char *out)
+/* Runs the child on machine name (a topology by name, or the default),
+ * with one more variable set where extra is not NULL. */
+static int run_on_with(const char *role, const char *topology,
+		       const char *out, char *extra)
 {
 	char e1[200], e2[600], e3[200];
-	char *env[] = { e1, e2, e3, NULL };
+	char *env[] = { e1, e2, e3, extra, NULL };
 	const char *src = getenv("top_srcdir");
 
 	snprintf(e1, sizeof e1, "CUEMU_TOPOLOGY=%s", topology);
@@ -334,6 +336,11 @@ static int run_on(const char *role, const char *topology, const char *out)
 		 getenv("CUEMU_MACHINE") : "cuemu", !*topology ? "default" :
 		 strchr(topology, '/') ? "file" : topology);
 	return run_self(role, env, out, NULL, 60);
+}
+
+static int run_on(const char *role, const char *topology, const char *out)
+{
+	return run_on_with(role, topology, out, NULL);
 }
 
 static void test_cpu_read(void)
@@ -422,6 +429,8 @@ static void test_remote_cost(void)
 {
 	char out[300];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char rep[300], env[400];
+	json_t *r;
 	long long rd = c2c_ns("gpu_to_host", 64 * 1024);
 	long long wr = c2c_ns("host_to_gpu", 64 * 1024);
 	long long r4, r8, w4, d4;
@@ -429,7 +438,9 @@ static void test_remote_cost(void)
 	ok(rd > 0 && wr > 0, "gh200.json: C2C links of %lld and %lld ns a "
 	   "64 KiB block", rd, wr);
 	snprintf(out, sizeof out, "%s/paradigms-cost-gh200.out", tmp);
-	is_int(run_on("remote_cost", "gh200", out), 0,
+	snprintf(rep, sizeof rep, "%s/paradigms-cost-gh200.json", tmp);
+	snprintf(env, sizeof env, "CUEMU_REPORT=%s", rep);
+	is_int(run_on_with("remote_cost", "gh200", out, env), 0,
 	       "gh200: the remote-cost child runs");
 	r4 = child_value(out, "read4", -1);
 	r8 = child_value(out, "read8", -1);
@@ -446,6 +457,14 @@ static void test_remote_cost(void)
 	   "time (%lld ns for 8 MiB)", r8);
 	ok(llabs(w4 - 64 * wr) <= 64, "gh200: 4 MiB written is 64 blocks "
 	   "over C2C to the GPU (%lld ns, %lld expected)", w4, 64 * wr);
+	r = json_load_file(rep, 0, NULL);
+	ok(json_integer_value(json_object_get(r, "model_time")) >=
+	   child_value(out, "end", -1) && child_value(out, "end", -1) > 0,
+	   "gh200: the process's model_time counts the thread's remote "
+	   "accesses, the last thing it did (%lld ns)",
+	   (long long)json_integer_value(json_object_get(r, "model_time")));
+	json_decref(r);
+	unlink(rep);
 	unlink(out);
 
 	snprintf(out, sizeof out, "%s/paradigms-cost-default.out", tmp);
