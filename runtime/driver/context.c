@@ -266,37 +266,47 @@ CUresult cuCtxSynchronize(void)
  * (probes/results/ctx.txt: ctx.apiversion). */
 #define CTX_API_VERSION 3020
 
-/* ctx, or the current context when ctx is NULL. */
-CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+/* *ctx, or the current context when *ctx is NULL, checked to exist: the
+ * order in which cuCtxGetApiVersion checks, and cuCtxGetId once its
+ * id pointer is known good. */
+static CUresult ctx_or_current(CUcontext *ctx)
 {
 	CUresult r;
 
-	if (!ctx && (r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+	if (!*ctx && (r = cuemu_current(ctx, NULL)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	if (!cuemu_ctx_valid(ctx))
+	if (!cuemu_ctx_valid(*ctx))
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
-				  "context %p does not exist", (void *)ctx);
+				  "context %p does not exist", (void *)*ctx);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+	CUresult r = ctx_or_current(&ctx);
+
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (!version)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL version");
 	*version = CTX_API_VERSION;
 	return CUDA_SUCCESS;
 }
 
+/* Unlike cuCtxGetApiVersion, a NULL id is refused before the context is
+ * looked at (probes/results/ctxid.txt). */
 CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
 {
-	CUresult r;
+	CUresult r = cuemu_check_init();
 
-	if (!ctx && (r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+	if (r != CUDA_SUCCESS)
 		return r;
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!cuemu_ctx_valid(ctx))
-		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
-				  "context %p does not exist", (void *)ctx);
 	if (!ctxId)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL id");
+	if ((r = ctx_or_current(&ctx)) != CUDA_SUCCESS)
+		return r;
 	*ctxId = cuemu_ctx_id(ctx);
 	return CUDA_SUCCESS;
 }

@@ -38,14 +38,13 @@ static void discard_fn(struct mrange *r, void *arg)
 static void discard_op(CUstream s, void *arg)
 {
 	struct discard *d = arg;
-	struct cuemu_alloc *a;
+	struct mstate *st;
 
 	(void)s;
 	cuemu_lock();
-	a = cuemu_va_by_id(d->id);
-	if (a && cuemu_kind_ranged(a->kind) && a->priv &&
-	    mg_update(a->priv, d->s, d->e, discard_fn, NULL) == 0)
-		view_apply(a->priv, d->s, d->e);
+	if ((st = mg_op_state(d->id, d->s, d->e)) &&
+	    mg_update(st, d->s, d->e, discard_fn, NULL) == 0)
+		view_apply(st, d->s, d->e);
 	cuemu_unlock();
 	free(d);
 }

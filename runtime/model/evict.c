@@ -18,11 +18,6 @@
  * every managed allocation of the process; cuemu_lock. */
 static uint64_t use_clock;
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
 static void on_use(enum perf_event ev, struct perf_data *d)
 {
 	(void)ev;
@@ -43,7 +38,7 @@ static void find_victim(struct mstate *st, void *arg)
 	struct mrange *r;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r)) {
-		if (!(r->holders & bit(v->dev)))
+		if (!(r->holders & cuemu_mask_bit(v->dev)))
 			continue;
 		if (st == v->skip && r->start < v->skip_e && r->end > v->skip_s)
 			continue;
@@ -98,7 +93,7 @@ static void add_resident(struct mstate *st, void *arg)
 	struct mrange *r;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		if (r->holders & bit(sum->dev))
+		if (r->holders & cuemu_mask_bit(sum->dev))
 			sum->bytes += r->end - r->start;
 }
 

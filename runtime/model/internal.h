@@ -75,11 +75,25 @@ static inline int cuemu_mask_next(cuemu_procmask m, int from)
 		return from + __builtin_ctzll(lo);
 	return hi ? from + 64 + __builtin_ctzll(hi) : -1;
 }
+/* The mask of processor proc alone. */
+static inline cuemu_procmask cuemu_mask_bit(int proc)
+{
+	return (cuemu_procmask)1 << proc;
+}
 /* How many processors m holds. */
 static inline int cuemu_mask_count(cuemu_procmask m)
 {
 	return __builtin_popcountll((uint64_t)m) +
 	       __builtin_popcountll((uint64_t)(m >> 64));
+}
+/* Address arithmetic's min and max. */
+static inline uintptr_t cuemu_max_u(uintptr_t a, uintptr_t b)
+{
+	return a > b ? a : b;
+}
+static inline uintptr_t cuemu_min_u(uintptr_t a, uintptr_t b)
+{
+	return a < b ? a : b;
 }
 /* The processor after p of this process (its GPUs, then the host), or
  * CUEMU_NPROC after the host: a loop over processors costs the machine's

@@ -33,21 +33,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
-static uintptr_t max_u(uintptr_t a, uintptr_t b)
-{
-	return a > b ? a : b;
-}
-
-static uintptr_t min_u(uintptr_t a, uintptr_t b)
-{
-	return a < b ? a : b;
-}
-
 /* ------------------------------------------------------------------ */
 /* Reach and model time                                                */
 
@@ -192,11 +177,11 @@ static void mig_add(struct kmodel *k, uintptr_t s, uintptr_t e)
 		k->mig[i] = (struct span){ s, e };
 		k->nmig++;
 	}
-	k->mig[i].s = min_u(k->mig[i].s, s);
-	k->mig[i].e = max_u(k->mig[i].e, e);
+	k->mig[i].s = cuemu_min_u(k->mig[i].s, s);
+	k->mig[i].e = cuemu_max_u(k->mig[i].e, e);
 	/* Swallow the spans the grown one now reaches. */
 	for (j = i + 1; j < k->nmig && k->mig[j].s <= k->mig[i].e; j++)
-		k->mig[i].e = max_u(k->mig[i].e, k->mig[j].e);
+		k->mig[i].e = cuemu_max_u(k->mig[i].e, k->mig[j].e);
 	memmove(k->mig + i + 1, k->mig + j, (k->nmig - j) * sizeof *k->mig);
 	k->nmig -= j - i - 1;
 }
@@ -239,11 +224,11 @@ static void block_run(const struct kmodel *k, const struct mrange *r,
 {
 	uintptr_t b = CUEMU_ALIGN_DOWN(p, UVM_BLOCK);
 
-	*s = max_u(b, r->start);
-	*e = min_u(b + UVM_BLOCK, r->end);
+	*s = cuemu_max_u(b, r->start);
+	*e = cuemu_min_u(b + UVM_BLOCK, r->end);
 	if (k->ce) {
-		*s = max_u(*s, k->cs);
-		*e = min_u(*e, k->ce);
+		*s = cuemu_max_u(*s, k->cs);
+		*e = cuemu_min_u(*e, k->ce);
 	}
 }
 
@@ -270,8 +255,8 @@ static void fault_bounds(struct mstate *st, struct mrange *r, uintptr_t p,
 	for (q = mr_next(&st->ranges, r); q && q->start < b + UVM_BLOCK &&
 	     same_policy(q, r); q = mr_next(&st->ranges, q))
 		*hi = q->end;
-	*lo = max_u(*lo, b);
-	*hi = min_u(*hi, b + UVM_BLOCK);
+	*lo = cuemu_max_u(*lo, b);
+	*hi = cuemu_min_u(*hi, b + UVM_BLOCK);
 }
 
 /* The thrashing detector has found r thrashing: no growth. */
@@ -311,8 +296,8 @@ static uint64_t access_counted(struct mstate *st, int pref, bool pinned,
 	if (!u->access_counters || pinned || (pref >= 0 && pref != dev) ||
 	    (e - s) / 32 < u->ac_threshold)
 		return 0;
-	g0 = max_u(CUEMU_ALIGN_DOWN(s, u->ac_granularity), st->a->base);
-	g1 = min_u(g0 + u->ac_granularity, st->a->base + st->a->span);
+	g0 = cuemu_max_u(CUEMU_ALIGN_DOWN(s, u->ac_granularity), st->a->base);
+	g1 = cuemu_min_u(g0 + u->ac_granularity, st->a->base + st->a->span);
 	return mg_migrate_to(st, g0, g1, dev, "access counters");
 }
 
@@ -341,14 +326,15 @@ static uint64_t walk(struct kmodel *k, uintptr_t page, uintptr_t lim,
 		     uintptr_t *s, uintptr_t *e)
 {
 	uintptr_t b = CUEMU_ALIGN_DOWN(page, UVM_BIG_PAGE);
-	uintptr_t be = min_u(b + UVM_BIG_PAGE, lim);
+	uintptr_t be = cuemu_min_u(b + UVM_BIG_PAGE, lim);
 
 	*s = page;
 	*e = page + UVM_PAGE;
 	if (page > b && k->last + UVM_PAGE == page && be > page) {
 		*e = be;
 		if (k->ce)
-			*e = min_u(*e, max_u(k->ce, page + UVM_PAGE));
+			*e = cuemu_min_u(*e,
+					 cuemu_max_u(k->ce, page + UVM_PAGE));
 	}
 	k->last = *e - UVM_PAGE;
 	return (*e - *s) / UVM_PAGE;
@@ -374,7 +360,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 
 	if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1)) {
 		/* Read duplication collapses, a page at a time. */
-		n = walk(k, page, mine ? min_u(r->end, mig_end(k, page))
+		n = walk(k, page, mine ? cuemu_min_u(r->end, mig_end(k, page))
 				       : r->end, &s, &e);
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
 		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns
@@ -386,7 +372,8 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		/* Brought by this kernel's faults: its warps faulted here too. */
 		int prot = local_prot(r, write);
 
-		n = walk(k, page, min_u(r->end, mig_end(k, page)), &s, &e);
+		n = walk(k, page, cuemu_min_u(r->end, mig_end(k, page)),
+			 &s, &e);
 		k->t.entries += n;
 		mg_count(st, k->dev, CUEMU_CTR_GPU_FAULTS, n);
 		k->t.bytes[k->dev] += e - s;
@@ -408,7 +395,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 {
 	uintptr_t s, e;
 	uint64_t cost = 0;
-	bool remote, mapped = r->accessed_by & bit(k->dev);
+	bool remote, mapped = r->accessed_by & cuemu_mask_bit(k->dev);
 	int pref = cuemu_loc_proc(r->pref);
 	bool pinned = r->pinned;
 
@@ -433,7 +420,7 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 	bool remote;
 
 	mg_set_now(k_now(k));
-	if (r->holders & bit(k->dev))
+	if (r->holders & cuemu_mask_bit(k->dev))
 		return touch_resident(k, st, r, p, write);
 	ch = mg_decide(r, k->dev, write, &mg_machine_reach);
 	if (ch.act == MG_REMOTE)
@@ -452,7 +439,7 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 	k->t.service_ns += fault_region(st, r, p, k->dev, ch.to, write, &s, &e);
 	k->t.entries++;
 	r = mr_find(&st->ranges, p);
-	if (!(r->holders & bit(k->dev))) {
+	if (!(r->holders & cuemu_mask_bit(k->dev))) {
 		/* Brought elsewhere (the preferred location, a pin, no room):
 		 * mapped from here. */
 		int at = mg_closest(r->holders, k->dev, mg_machine_reach.gbps);
@@ -495,7 +482,7 @@ static void declared_rm_write(struct kmodel *k, struct mstate *st,
 {
 	const struct cuemu_uvm *u = cuemu_uvm();
 	uint64_t pages = (x - p) / UVM_PAGE, cost = 0;
-	bool remote, held = q->holders & bit(k->dev);
+	bool remote, held = q->holders & cuemu_mask_bit(k->dev);
 
 	mg_fault(st, p, x, k->dev, true, pages, &cost, &remote);
 	k->t.service_ns += cost + pages * (held && !mig_has(k, p) ?
@@ -523,10 +510,10 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 
 		if (!q)
 			break;
-		held = q->holders & bit(dev);
+		held = q->holders & cuemu_mask_bit(dev);
 		if (write && (q->read_mostly ||
 			      (held && cuemu_mask_count(q->holders) > 1))) {
-			uintptr_t x = min_u(min_u(q->end, e),
+			uintptr_t x = cuemu_min_u(cuemu_min_u(q->end, e),
 					    CUEMU_ALIGN_DOWN(p, UVM_BLOCK) +
 					    UVM_BLOCK);
 			mg_set_now(k_now(&k));
@@ -537,7 +524,8 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 		if (held && mig_has(&k, p)) {
 			/* Pages this kernel brought: entries, no new look. */
 			size_t i = mig_floor(&k, p) - 1;
-			uintptr_t x = min_u(min_u(k.mig[i].e, q->end), e);
+			uintptr_t x = cuemu_min_u(cuemu_min_u(k.mig[i].e,
+							  q->end), e);
 
 			k.t.entries += (x - p) / UVM_PAGE;
 			mg_count(st, dev, CUEMU_CTR_GPU_FAULTS, (x - p) / UVM_PAGE);
@@ -546,7 +534,7 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 			continue;
 		}
 		l = touch(&k, st, p, write);
-		p = max_u(min_u(l.e, e), p + UVM_PAGE);
+		p = cuemu_max_u(cuemu_min_u(l.e, e), p + UVM_PAGE);
 	}
 	km_rates_of(dev, &r);
 	ns = km_cost(&k.t, &r);
@@ -564,15 +552,14 @@ struct access {
 static void access_op(CUstream s, void *arg)
 {
 	struct access *ac = arg;
-	struct cuemu_alloc *a;
+	struct mstate *st;
 	uint64_t cost = 0;
 
 	cuemu_lock();
-	a = cuemu_va_by_id(ac->id);
-	if (a && cuemu_kind_ranged(a->kind) && a->priv) {
-		cost = declared(a->priv, ac->s, ac->e, ac->dev, ac->write,
+	if ((st = mg_op_state(ac->id, ac->s, ac->e))) {
+		cost = declared(st, ac->s, ac->e, ac->dev, ac->write,
 				cuemu_stream_now(s));
-		view_apply(a->priv, ac->s, ac->e);
+		view_apply(st, ac->s, ac->e);
 	}
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);

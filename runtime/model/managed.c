@@ -34,11 +34,6 @@
  * (km_fault_move_ns). GPU faults are the kernel model's (kernel.c). */
 #define FAULT_BLOCK (64UL << 10)
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
 bool cuemu_managed_contains(uintptr_t p)
 {
 	return fault_watched(p);
@@ -187,11 +182,11 @@ static void evict_fn(struct mrange *r, void *arg)
 	struct evicting *v = arg;
 	size_t n = r->end - r->start;
 
-	if (r->holders == bit(v->dev)) {
-		r->holders = bit(CUEMU_PROC_HOST);
+	if (r->holders == cuemu_mask_bit(v->dev)) {
+		r->holders = cuemu_mask_bit(CUEMU_PROC_HOST);
 		mg_count(v->st, v->dev, CUEMU_CTR_BYTES_DTOH, n);
 	}
-	r->holders &= ~bit(v->dev);
+	r->holders &= ~cuemu_mask_bit(v->dev);
 }
 
 bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
@@ -200,7 +195,7 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 	struct evicting v = { st, dev };
 	struct perf_data d = { .st = st };
 	/* Another processor holds a copy too: dropping it moves nothing. */
-	bool dup = mr_find(&st->ranges, s)->holders != bit(dev);
+	bool dup = mr_find(&st->ranges, s)->holders != cuemu_mask_bit(dev);
 
 	if (mg_update(st, s, e, evict_fn, &v) < 0)
 		return false;
@@ -250,7 +245,7 @@ static uint64_t missing(struct mstate *st, uintptr_t s, uintptr_t e, int proc)
 	uint64_t n = 0;
 
 	for (; r && r->start < e; r = mr_next(&st->ranges, r))
-		if (!(r->holders & bit(proc)))
+		if (!(r->holders & cuemu_mask_bit(proc)))
 			n += (r->end < e ? r->end : e) - (r->start > s ? r->start : s);
 	return n;
 }
@@ -295,13 +290,13 @@ static void move_to(struct fault_ctx *c, struct mrange *r, int to)
 	size_t n = r->end - r->start;
 	int p;
 
-	if (!(r->holders & bit(to)))
+	if (!(r->holders & cuemu_mask_bit(to)))
 		c->mv[to].from[pick_src(r->holders, to)] += n;
 	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
 	     p = cuemu_mask_next(r->holders, p + 1))
-		if (p != to && (r->holders & bit(p)))
+		if (p != to && (r->holders & cuemu_mask_bit(p)))
 			c->mv[to].dropped[p] += n;
-	r->holders = bit(to);
+	r->holders = cuemu_mask_bit(to);
 }
 
 /* A GPU other than the faulting one receives r (a preferred location, a
@@ -309,7 +304,7 @@ static void move_to(struct fault_ctx *c, struct mrange *r, int to)
  * no room. */
 static bool room_at(int to, const struct mrange *r)
 {
-	return to == CUEMU_PROC_HOST || (r->holders & bit(to)) ||
+	return to == CUEMU_PROC_HOST || (r->holders & cuemu_mask_bit(to)) ||
 	       cuemu_mem_charge(to, r->end - r->start);
 }
 
@@ -384,7 +379,7 @@ static void fault_fn(struct mrange *r, void *arg)
 		ch.to = r->holders ? pick_src(r->holders, c->proc)
 				   : CUEMU_PROC_HOST;
 		if (!r->holders)
-			r->holders = bit(CUEMU_PROC_HOST);
+			r->holders = cuemu_mask_bit(CUEMU_PROC_HOST);
 	}
 	switch (ch.act) {
 	case MG_NONE:
@@ -398,11 +393,11 @@ static void fault_fn(struct mrange *r, void *arg)
 		move_to(c, r, c->proc);
 		break;
 	case MG_POPULATE:
-		r->holders = bit(ch.to);
+		r->holders = cuemu_mask_bit(ch.to);
 		break;
 	case MG_DUP:
 		c->mv[ch.to].from[pick_src(r->holders, ch.to)] += n;
-		r->holders |= bit(ch.to);
+		r->holders |= cuemu_mask_bit(ch.to);
 		break;
 	case MG_MIGRATE:
 		move_to(c, r, ch.to);
@@ -541,7 +536,7 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 		be = r->end;
 	/* A fault on a page this processor holds is a write to a
 	 * read-only duplicate. */
-	write = (r->holders & bit(proc)) || was_write;
+	write = (r->holders & cuemu_mask_bit(proc)) || was_write;
 	out->st = st;
 	out->s = bs;
 	out->e = be;
@@ -614,17 +609,31 @@ struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 	return a;
 }
 
-void mg_delete(struct cuemu_alloc *a)
+void mg_uncharge(struct mstate *st)
 {
-	struct mstate *st = a->priv;
 	struct mrange *r;
 	int p;
 
 	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
 		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
 		     p = cuemu_mask_next(r->holders, p + 1))
-			if (r->holders & bit(p))
-				cuemu_mem_uncharge(p, r->end - r->start);
+			cuemu_mem_uncharge(p, r->end - r->start);
+}
+
+struct mstate *mg_op_state(uint64_t id, uintptr_t s, uintptr_t e)
+{
+	struct cuemu_alloc *a = cuemu_va_by_id(id);
+
+	if (!a && (a = cuemu_sys_find(s)) && e > a->base + a->size)
+		a = NULL;
+	return a && cuemu_kind_ranged(a->kind) ? a->priv : NULL;
+}
+
+void mg_delete(struct cuemu_alloc *a)
+{
+	struct mstate *st = a->priv;
+
+	mg_uncharge(st);
 	fault_unwatch(a->base);
 	arena_unmap((void *)a->base, a->span);
 	mr_destroy(&st->ranges);
@@ -730,17 +739,17 @@ static void collapse_fn(struct mrange *r, struct advice *ad)
 
 	if (cuemu_mask_count(r->holders) < 2)
 		return;
-	if (pp >= 0 && (r->holders & bit(pp)))
+	if (pp >= 0 && (r->holders & cuemu_mask_bit(pp)))
 		keep = pp;
-	else if (r->holders & bit(CUEMU_PROC_HOST))
+	else if (r->holders & cuemu_mask_bit(CUEMU_PROC_HOST))
 		keep = CUEMU_PROC_HOST;
 	else
 		keep = cuemu_mask_next(r->holders, 0);
 	for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
 	     p = cuemu_mask_next(r->holders, p + 1))
-		if (p != keep && (r->holders & bit(p)))
+		if (p != keep && (r->holders & cuemu_mask_bit(p)))
 			ad->mv.dropped[p] += r->end - r->start;
-	r->holders = bit(keep);
+	r->holders = cuemu_mask_bit(keep);
 }
 
 static void advise_fn(struct mrange *r, void *arg)
@@ -759,17 +768,17 @@ static void advise_fn(struct mrange *r, void *arg)
 		r->pref = ad->loc;
 		r->pinned = false; /* a new preference overrides thrash pinning */
 		if (ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
-		    (r->holders & bit(CUEMU_PROC_HOST)))
+		    (r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)))
 			r->host_node = ad->loc.id;
 		break;
 	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
 		r->pref = (CUmemLocation){ CU_MEM_LOCATION_TYPE_INVALID, 0 };
 		break;
 	case CU_MEM_ADVISE_SET_ACCESSED_BY:
-		r->accessed_by |= bit(ad->proc);
+		r->accessed_by |= cuemu_mask_bit(ad->proc);
 		break;
 	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
-		r->accessed_by &= ~bit(ad->proc);
+		r->accessed_by &= ~cuemu_mask_bit(ad->proc);
 		break;
 	default:
 		break;
@@ -792,15 +801,15 @@ static bool advice_kept(const struct mrange *r, const struct advice *ad)
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
 		return loc_same(r->pref, ad->loc) && !r->pinned &&
 		       !(ad->loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA &&
-			 (r->holders & bit(CUEMU_PROC_HOST)) &&
+			 (r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) &&
 			 r->host_node != ad->loc.id);
 	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
 		return loc_same(r->pref, (CUmemLocation){
 			CU_MEM_LOCATION_TYPE_INVALID, 0 });
 	case CU_MEM_ADVISE_SET_ACCESSED_BY:
-		return r->accessed_by & bit(ad->proc);
+		return r->accessed_by & cuemu_mask_bit(ad->proc);
 	case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
-		return !(r->accessed_by & bit(ad->proc));
+		return !(r->accessed_by & cuemu_mask_bit(ad->proc));
 	default:
 		return true;
 	}
@@ -914,24 +923,24 @@ static void prefetch_fn(struct mrange *r, void *arg)
 {
 	struct pf_ctx *c = arg;
 	size_t n = r->end - r->start;
-	bool has = r->holders & bit(c->dst);
+	bool has = r->holders & cuemu_mask_bit(c->dst);
 
 	notify_use(c->st, r, c->dst);
 	if (!r->holders) {
-		r->holders = bit(c->dst);
+		r->holders = cuemu_mask_bit(c->dst);
 	} else if (r->read_mostly) {
 		if (!has)
 			c->mv.from[pick_src(r->holders, c->dst)] += n;
-		r->holders |= bit(c->dst);
-	} else if (r->holders != bit(c->dst)) {
+		r->holders |= cuemu_mask_bit(c->dst);
+	} else if (r->holders != cuemu_mask_bit(c->dst)) {
 		int p;
 		if (!has)
 			c->mv.from[pick_src(r->holders, c->dst)] += n;
 		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
 		     p = cuemu_mask_next(r->holders, p + 1))
-			if (p != c->dst && (r->holders & bit(p)))
+			if (p != c->dst && (r->holders & cuemu_mask_bit(p)))
 				c->mv.dropped[p] += n;
-		r->holders = bit(c->dst);
+		r->holders = cuemu_mask_bit(c->dst);
 	}
 	if (c->dst == CUEMU_PROC_HOST && c->node >= 0)
 		r->host_node = c->node;
@@ -940,9 +949,9 @@ static void prefetch_fn(struct mrange *r, void *arg)
 /* Would prefetch_fn leave r as it is (r resident where c brings it)? */
 static bool prefetch_kept(const struct mrange *r, const struct pf_ctx *c)
 {
-	bool has = r->holders & bit(c->dst);
+	bool has = r->holders & cuemu_mask_bit(c->dst);
 
-	if (!has || (!r->read_mostly && r->holders != bit(c->dst)))
+	if (!has || (!r->read_mostly && r->holders != cuemu_mask_bit(c->dst)))
 		return false;
 	return c->dst != CUEMU_PROC_HOST || c->node < 0 ||
 	       r->host_node == c->node;
@@ -1032,13 +1041,12 @@ uint64_t mg_migrate_to(struct mstate *st, uintptr_t s, uintptr_t e, int dst,
 static void prefetch_op(CUstream s, void *arg)
 {
 	struct prefetch *pf = arg;
-	struct cuemu_alloc *a;
+	struct mstate *st;
 	uint64_t cost = 0;
 
 	cuemu_lock();
-	a = cuemu_va_by_id(pf->id);
-	if (a && cuemu_kind_ranged(a->kind) && a->priv)
-		cost = do_prefetch(a->priv, pf->s, pf->e, pf->dst, pf->node,
+	if ((st = mg_op_state(pf->id, pf->s, pf->e)))
+		cost = do_prefetch(st, pf->s, pf->e, pf->dst, pf->node,
 				   "prefetch");
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);

@@ -76,6 +76,11 @@ bool mr_same(const struct mrange *a, const struct mrange *b);
 typedef void (*mr_fn)(struct mrange *r, void *arg);
 int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 	      void *arg);
+/* Makes dst describe the pages of every range of src as src does (policy,
+ * residency, bookkeeping), through mr_update: src's span must lie inside
+ * dst's. -1 when a split ran out of memory; dst may then hold part of
+ * src's state, so callers graft into a map they can throw away. */
+int mr_graft(struct mranges *dst, struct mranges *src);
 
 /* ------------------------------------------------------------------ */
 /* The managed address range (arena.c)                                 */
@@ -181,6 +186,13 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 			   unsigned int flags, CUresult *r);
 void mg_delete(struct cuemu_alloc *a);
+/* Gives back the device memory st's ranges hold in the model. */
+void mg_uncharge(struct mstate *st);
+/* The ranged state a queued operation over [s, e) was made for: the
+ * allocation id, or where that is gone, the system registration that now
+ * covers [s, e) (a wider call joins registrations under a new id; see
+ * system.c); NULL when neither exists. cuemu_lock held. */
+struct mstate *mg_op_state(uint64_t id, uintptr_t s, uintptr_t e);
 
 /* [p, p+count) must lie in one managed allocation: its state, and the span
  * widened to whole pages in *s, *e. Lock held. */

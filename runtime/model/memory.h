@@ -84,6 +84,7 @@ size_t cuemu_va_count(void);
 /* System-allocated memory tracked on a pageable machine (kind SYSTEM):
  * not in the address map above, in one of its own, found by id too. */
 int cuemu_sys_insert(struct cuemu_alloc *a); /* -1: overlaps anything */
+void cuemu_sys_remove(struct cuemu_alloc *a);
 struct cuemu_alloc *cuemu_sys_find(uintptr_t p);
 struct cuemu_alloc *cuemu_sys_overlap(uintptr_t p, size_t len);
 struct cuemu_alloc *cuemu_sys_first(void);

@@ -14,29 +14,14 @@
 #include "model/managed.h"
 #include "model/uvm.h"
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
-static uintptr_t max_u(uintptr_t a, uintptr_t b)
-{
-	return a > b ? a : b;
-}
-
-static uintptr_t min_u(uintptr_t a, uintptr_t b)
-{
-	return a < b ? a : b;
-}
-
 uint64_t pf_resident(struct mranges *m, uintptr_t s, uintptr_t e, int dest)
 {
 	struct mrange *r = s < e ? mr_find(m, s) : NULL;
 	uint64_t n = 0;
 
 	for (; r && r->start < e; r = mr_next(m, r))
-		if (r->holders & bit(dest))
-			n += min_u(r->end, e) - max_u(r->start, s);
+		if (r->holders & cuemu_mask_bit(dest))
+			n += cuemu_min_u(r->end, e) - cuemu_max_u(r->start, s);
 	return n;
 }
 
@@ -44,7 +29,7 @@ uint64_t pf_resident(struct mranges *m, uintptr_t s, uintptr_t e, int dest)
 static uint64_t tree_count(struct mranges *m, uintptr_t a, uintptr_t b,
 			   int dest, uintptr_t fs, uintptr_t fe)
 {
-	uintptr_t x = max_u(a, fs), y = min_u(b, fe);
+	uintptr_t x = cuemu_max_u(a, fs), y = cuemu_min_u(b, fe);
 	uint64_t n = pf_resident(m, a, b, dest);
 
 	if (x < y)
@@ -61,26 +46,28 @@ void pf_region(struct mranges *m, uintptr_t addr, int dest, uintptr_t lo,
 
 	if (thrashing) {
 		/* Thrashing pages are neither widened nor prefetched. */
-		*s = max_u(page, lo);
-		*e = min_u(page + UVM_PAGE, hi);
+		*s = cuemu_max_u(page, lo);
+		*e = cuemu_min_u(page + UVM_PAGE, hi);
 		return;
 	}
-	fs = max_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE), lo);
-	fe = min_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE) + UVM_BIG_PAGE, hi);
+	fs = cuemu_max_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE), lo);
+	fe = cuemu_min_u(CUEMU_ALIGN_DOWN(addr, UVM_BIG_PAGE) + UVM_BIG_PAGE,
+			 hi);
 	*s = fs;
 	*e = fe;
 	if (!grow)
 		return;
 	/* From the leaf up: the largest aligned subregion over threshold. */
 	for (size = UVM_PAGE; size <= UVM_BLOCK; size *= 2) {
-		uintptr_t a = max_u(CUEMU_ALIGN_DOWN(addr, size), lo);
-		uintptr_t b = min_u(CUEMU_ALIGN_DOWN(addr, size) + size, hi);
+		uintptr_t a = cuemu_max_u(CUEMU_ALIGN_DOWN(addr, size), lo);
+		uintptr_t b = cuemu_min_u(CUEMU_ALIGN_DOWN(addr, size) + size,
+					  hi);
 		uint64_t pages = (b - a) / UVM_PAGE;
 
 		if (pages && tree_count(m, a, b, dest, fs, fe) * 100 >
 			     pages * threshold) {
-			*s = min_u(*s, a);
-			*e = max_u(*e, b);
+			*s = cuemu_min_u(*s, a);
+			*e = cuemu_max_u(*e, b);
 		}
 	}
 }

@@ -176,3 +176,34 @@ int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 	merge_span(m, first, end);
 	return 0;
 }
+
+/* Gives r src's policy, residency and bookkeeping: all but its place. */
+static void graft_fn(struct mrange *r, void *arg)
+{
+	const struct mrange *src = arg;
+
+	r->pref = src->pref;
+	r->last_prefetch = src->last_prefetch;
+	r->accessed_by = src->accessed_by;
+	r->read_mostly = src->read_mostly;
+	r->holders = src->holders;
+	r->host_node = src->host_node;
+	r->pinned = src->pinned;
+	r->pin_proc = src->pin_proc;
+	r->lru = src->lru;
+	r->moves = src->moves;
+	r->throttles = src->throttles;
+	r->thrash_ns = src->thrash_ns;
+	r->pin_until_ns = src->pin_until_ns;
+	r->thrashers = src->thrashers;
+}
+
+int mr_graft(struct mranges *dst, struct mranges *src)
+{
+	struct mrange *r;
+
+	for (r = mr_first(src); r; r = mr_next(src, r))
+		if (mr_update(dst, r->start, r->end, graft_fn, r) < 0)
+			return -1;
+	return 0;
+}

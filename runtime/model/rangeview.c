@@ -12,10 +12,6 @@
 #include <numaif.h>
 #include <string.h>
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
 /* ------------------------------------------------------------------ */
 /* Range attributes                                                    */
 
@@ -51,7 +47,7 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 
 		for (p = cuemu_mask_next(r->holders, 0); p >= 0;
 		     p = cuemu_mask_next(r->holders, p + 1))
-			if (r->holders & bit(p))
+			if (r->holders & cuemu_mask_bit(p))
 				g->bytes[p] += n;
 		if (first) {
 			g->read_mostly = r->read_mostly;
@@ -95,7 +91,7 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		uint64_t npages = (b - a) / CUEMU_PAGE, k, step;
 		unsigned long cnt = 0, i;
 
-		if (!(r->holders & bit(CUEMU_PROC_HOST)) || !npages)
+		if (!(r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) || !npages)
 			continue;
 		step = npages > SAMPLES ? npages / SAMPLES : 1;
 		for (k = 0; k < npages && cnt < SAMPLES; k += step)

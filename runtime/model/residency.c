@@ -9,11 +9,6 @@
  */
 #include "model/managed.h"
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
 /* The holder closest to proc: the one with the fastest link to it. */
 int mg_closest(cuemu_procmask holders, int proc,
 	       double (*gbps)(int from, int to))
@@ -22,7 +17,7 @@ int mg_closest(cuemu_procmask holders, int proc,
 	double bw = -1;
 
 	for (p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
-		if (!(holders & bit(p)) || p == proc)
+		if (!(holders & cuemu_mask_bit(p)) || p == proc)
 			continue;
 		if (gbps(p, proc) > bw) {
 			bw = gbps(p, proc);
@@ -43,7 +38,7 @@ static struct mg_choice bring(const struct mrange *r, int to,
 {
 	if (!r->holders)
 		return choice(MG_POPULATE, to, br);
-	if (r->holders & bit(to))
+	if (r->holders & cuemu_mask_bit(to))
 		return choice(MG_NONE, to, br);
 	return choice(MG_MIGRATE, to, br);
 }
@@ -56,7 +51,7 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 	/* Resident here: a read needs nothing; a write to a copy that is not
 	 * the only one, or to read-mostly memory (mapped read-only), makes
 	 * the copy the only one. */
-	if (r->holders & bit(proc)) {
+	if (r->holders & cuemu_mask_bit(proc)) {
 		if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1))
 			return choice(MG_COLLAPSE, proc, MG_BR_READ_DUP);
 		return choice(MG_NONE, proc, MG_BR_RESIDENT);
@@ -84,7 +79,7 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 	if (r->pinned && reach->can_map(proc, r->pin_proc)) {
 		if (r->pin_proc == proc)
 			return bring(r, proc, MG_BR_PIN);
-		if (r->holders & bit(r->pin_proc))
+		if (r->holders & cuemu_mask_bit(r->pin_proc))
 			return choice(MG_REMOTE, r->pin_proc, MG_BR_PIN);
 		return choice(MG_MIGRATE, r->pin_proc, MG_BR_PIN);
 	}
@@ -97,12 +92,12 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 	}
 	at = mg_closest(r->holders, proc, reach->gbps);
 	/* 5. Accessed by this processor: the pages stay, mapped from here. */
-	if ((r->accessed_by & bit(proc)) && reach->can_map(proc, at))
+	if ((r->accessed_by & cuemu_mask_bit(proc)) && reach->can_map(proc, at))
 		return choice(MG_REMOTE, at, MG_BR_ACCESSED_BY);
 	/* 6. A preferred location this processor can map: the pages go there
 	 * (if not there already) and are mapped from here. */
 	if (pref >= 0 && reach->can_map(proc, pref)) {
-		if (r->holders & bit(pref))
+		if (r->holders & cuemu_mask_bit(pref))
 			return choice(MG_REMOTE, pref, MG_BR_TO_PREFERRED);
 		return choice(MG_MIGRATE, pref, MG_BR_TO_PREFERRED);
 	}

@@ -197,52 +197,6 @@ uint64_t cuemu_host_now(void)
 	return thread_now();
 }
 
-static uint64_t vc_get(const struct vclock *v, uint64_t uid)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (v->e[i].stream == uid)
-			return v->e[i].seq;
-	return 0;
-}
-
-/* Raises uid's entry to seq. The clock grows by one entry per stream it
- * was ever ordered after; -1 when out of memory. */
-int cuemu_vc_raise(struct vclock *v, uint64_t uid, uint64_t seq)
-{
-	struct cuemu_spos *e;
-
-	for (size_t i = 0; i < v->n; i++) {
-		if (v->e[i].stream == uid) {
-			if (v->e[i].seq < seq)
-				v->e[i].seq = seq;
-			return 0;
-		}
-	}
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 4;
-		if (!(e = realloc(v->e, cap * sizeof *e)))
-			return -1;
-		v->e = e;
-		v->cap = cap;
-	}
-	v->e[v->n++] = (struct cuemu_spos){ uid, seq };
-	return 0;
-}
-
-int cuemu_vc_merge(struct vclock *dst, const struct vclock *src)
-{
-	for (size_t i = 0; i < src->n; i++)
-		if (cuemu_vc_raise(dst, src->e[i].stream, src->e[i].seq) < 0)
-			return -1;
-	return 0;
-}
-
-void cuemu_vc_free(struct vclock *v)
-{
-	free(v->e);
-	*v = (struct vclock){ 0 };
-}
-
 /* What work enqueued on s after now is ordered after: s's vector clock
  * and s's own last operation. s's lock not held. */
 static int vc_snapshot(CUstream s, struct vclock *out)
@@ -435,7 +389,7 @@ bool cuemu_stream_follows(CUstream s, struct cuemu_spos p)
 	if (p.stream == s->uid)
 		return p.seq <= atomic_get(&s->enq_seq);
 	pthread_mutex_lock(&s->lock);
-	yes = vc_get(&s->vc, p.stream) >= p.seq;
+	yes = cuemu_vc_get(&s->vc, p.stream) >= p.seq;
 	pthread_mutex_unlock(&s->lock);
 	return yes || implicitly_ordered(s, p.stream);
 }

@@ -1,6 +1,6 @@
 /*
  * stream_impl.h - what the stream engine's two files share and nobody else
- * sees: vector clocks, the enqueue of an ordered operation, waiting for a
+ * sees: vector clocks (vclock.c), the enqueue of an ordered operation, waiting for a
  * position, a stream's uid, and the host's model time (stream.c), used by
  * the events (event.c).
  */
@@ -15,6 +15,7 @@ struct vclock {
 	struct cuemu_spos *e;
 };
 
+uint64_t cuemu_vc_get(const struct vclock *v, uint64_t uid);
 int cuemu_vc_raise(struct vclock *v, uint64_t uid, uint64_t seq);
 int cuemu_vc_merge(struct vclock *dst, const struct vclock *src);
 void cuemu_vc_free(struct vclock *v);

@@ -23,17 +23,12 @@
 #include "model/perf.h"
 #include "model/uvm.h"
 
-static inline cuemu_procmask bit(int proc)
-{
-	return (cuemu_procmask)1 << proc;
-}
-
 /* Every thrashing processor can map loc. */
 static bool all_reach(cuemu_procmask who, int loc, const struct mg_reach *reach)
 {
 	for (int p = cuemu_mask_next(who, 0); p >= 0;
 	     p = cuemu_mask_next(who, p + 1))
-		if ((who & bit(p)) && !reach->can_map(p, loc))
+		if ((who & cuemu_mask_bit(p)) && !reach->can_map(p, loc))
 			return false;
 	return true;
 }
@@ -45,7 +40,7 @@ static bool all_fast(cuemu_procmask who, int loc, const struct mg_reach *reach)
 		return false;
 	for (int p = cuemu_mask_next(who, 0); p >= 0;
 	     p = cuemu_mask_next(who, p + 1))
-		if ((who & bit(p)) && p != loc &&
+		if ((who & cuemu_mask_bit(p)) && p != loc &&
 		    (p == CUEMU_PROC_HOST || !reach->can_map(p, loc)))
 			return false;
 	return true;
@@ -70,7 +65,7 @@ static int pin_where(const struct mrange *r, int proc,
 		     const struct mg_reach *reach, bool *immediate)
 {
 	int pref = cuemu_loc_proc(r->pref);
-	int at = (r->holders & bit(proc)) ? proc
+	int at = (r->holders & cuemu_mask_bit(proc)) ? proc
 					  : mg_closest(r->holders, proc, reach->gbps);
 
 	*immediate = true;
@@ -111,12 +106,12 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 	/* A migration within a lapse of the last one is a thrashing event;
 	 * one after a longer pause ends a detected episode. */
 	if (r->thrash_ns && (now <= r->thrash_ns || now - r->thrash_ns <= lapse) &&
-	    (r->thrashers & ~bit(proc)))
+	    (r->thrashers & ~cuemu_mask_bit(proc)))
 		r->moves++;
 	else if (r->thrash_ns && now > r->thrash_ns + lapse &&
 		 r->moves >= u->thrash_threshold)
 		forget(r);
-	r->thrashers |= bit(proc);
+	r->thrashers |= cuemu_mask_bit(proc);
 	r->thrash_ns = now;
 	if (r->moves < u->thrash_threshold)
 		return o;

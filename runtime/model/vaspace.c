@@ -152,6 +152,13 @@ int cuemu_sys_insert(struct cuemu_alloc *a)
 	return 0;
 }
 
+void cuemu_sys_remove(struct cuemu_alloc *a)
+{
+	RB_REMOVE(sys_tree, &sys_by_addr, a);
+	RB_REMOVE(id_tree, &by_id, a);
+	cuemu_obj_changed(a->id);
+}
+
 struct cuemu_alloc *cuemu_sys_find(uintptr_t p)
 {
 	struct cuemu_alloc *a = sys_floor(p);

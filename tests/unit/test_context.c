@@ -329,6 +329,47 @@ static void created_and_stack(void)
 	is_res(cuCtxDestroy(a), CUDA_SUCCESS, "cuCtxDestroy of the other");
 }
 
+/* cuCtxGetApiVersion and cuCtxGetId: a NULL context means the current
+ * one. cuCtxGetApiVersion refuses a context that does not exist before a
+ * NULL output pointer, cuCtxGetId after it (probes/results/ctxid.txt). */
+static void version_and_id(void)
+{
+	CUcontext a, b;
+	unsigned long long ida = 0, idb = 0, idcur = 0;
+	unsigned int v = 0;
+
+	is_res(cuCtxGetApiVersion(NULL, &v), CUDA_ERROR_INVALID_CONTEXT,
+	       "cuCtxGetApiVersion(NULL) with no current context");
+	is_res(cuCtxGetId(NULL, &ida), CUDA_ERROR_INVALID_CONTEXT,
+	       "cuCtxGetId(NULL) with no current context");
+	cuCtxCreate(&a, NULL, 0, 0);
+	cuCtxCreate(&b, NULL, 0, 1);
+	is_res(cuCtxGetApiVersion(a, &v), CUDA_SUCCESS, "cuCtxGetApiVersion");
+	is_int(v, 3020, "... 3020, as the H200 answered");
+	v = 0;
+	is_res(cuCtxGetApiVersion(NULL, &v), CUDA_SUCCESS,
+	       "cuCtxGetApiVersion(NULL): the current context");
+	is_int(v, 3020, "... 3020");
+	is_res(cuCtxGetApiVersion(a, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "cuCtxGetApiVersion with a NULL version");
+	is_res(cuCtxGetId(a, &ida), CUDA_SUCCESS, "cuCtxGetId");
+	cuCtxGetId(b, &idb);
+	ok(ida != 0 && idb != 0 && ida != idb, "... two contexts, two ids");
+	is_res(cuCtxGetId(NULL, &idcur), CUDA_SUCCESS,
+	       "cuCtxGetId(NULL): the current context");
+	ok(idcur == idb, "... the one on top of the stack");
+	is_res(cuCtxGetId(b, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "cuCtxGetId with a NULL id");
+	cuCtxDestroy(b);
+	is_res(cuCtxGetId(b, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "cuCtxGetId of a destroyed context: the NULL id comes first");
+	is_res(cuCtxGetId(b, &idb), CUDA_ERROR_INVALID_CONTEXT,
+	       "cuCtxGetId of a destroyed context");
+	is_res(cuCtxGetApiVersion(b, &v), CUDA_ERROR_INVALID_CONTEXT,
+	       "cuCtxGetApiVersion of a destroyed context");
+	cuCtxDestroy(a);
+}
+
 static void *other_thread(void *arg)
 {
 	CUcontext c = (CUcontext)1;
@@ -497,6 +538,7 @@ int main(void)
 	no_context();
 	primary();
 	created_and_stack();
+	version_and_id();
 	stack_is_per_thread();
 	peers();
 	runtime();

@@ -74,6 +74,34 @@ static const char *shape(struct mranges *m, uintptr_t base)
 	return buf;
 }
 
+/* mr_graft: a wider map takes a narrower one's state over its span. */
+static void test_graft(uintptr_t b)
+{
+	struct mranges wide, narrow;
+	bool t = true;
+	cuemu_procmask h = (cuemu_procmask)1 << 2;
+
+	mr_init(&wide, b, b + 100 * PAGE);
+	mr_init(&narrow, b + 10 * PAGE, b + 30 * PAGE);
+	mr_update(&narrow, b + 10 * PAGE, b + 20 * PAGE, set_rm, &t);
+	mr_update(&narrow, b + 15 * PAGE, b + 25 * PAGE, set_holder, &h);
+	mr_update(&wide, b + 30 * PAGE, b + 40 * PAGE, set_rm, &t);
+	ok(mr_graft(&wide, &narrow) == 0, "model: graft of a narrower map");
+	ok(!strcmp(shape(&wide, b), "0-10:0 10-15:1 15-20:1 20-25:0 25-30:0 "
+		   "30-40:1 40-100:0"),
+	   "model: its ranges take the narrower one's policy: %s",
+	   shape(&wide, b));
+	ok(mr_find(&wide, b + 15 * PAGE)->holders == h &&
+	   mr_find(&wide, b + 24 * PAGE)->holders == h &&
+	   mr_find(&wide, b + 25 * PAGE)->holders == 0 &&
+	   mr_find(&wide, b + 9 * PAGE)->holders == 0,
+	   "model: ... and residency, nothing outside its span");
+	ok(narrow.n == 4, "model: the narrower map is left as it was (%zu)",
+	   narrow.n);
+	mr_destroy(&wide);
+	mr_destroy(&narrow);
+}
+
 static void test_range_model(void)
 {
 	struct mranges m;
@@ -120,6 +148,7 @@ static void test_range_model(void)
 			  &t);
 	ok(m.n == 1, "model: filling the gaps merges them all into one");
 	mr_destroy(&m);
+	test_graft(b);
 }
 
 /* ------------------------------------------------------------------ */

@@ -224,7 +224,7 @@ static unsigned long long system_id(uintptr_t base)
 	return id;
 }
 
-/* /cu's residency of allocation id on proc, or -1. */
+/* /cu's value k1 (k1.k2 where k2 is not NULL) of allocation id, or -1. */
 static long long id_int(unsigned long long id, const char *k1, const char *k2)
 {
 	static char buf[1 << 16];
@@ -235,8 +235,9 @@ static long long id_int(unsigned long long id, const char *k1, const char *k2)
 		  "\"allocations/%llu\"}", id))
 		return -1;
 	ans = json_loads(buf, 0, NULL);
-	v = json_object_get(json_object_get(json_object_get(ans, "value"), k1),
-			    k2);
+	v = json_object_get(json_object_get(ans, "value"), k1);
+	if (k2)
+		v = json_object_get(v, k2);
 	if (json_is_integer(v))
 		n = json_integer_value(v);
 	else if (json_is_object(json_object_get(json_object_get(ans, "value"),
@@ -315,6 +316,68 @@ static int system_role(void)
 		CU_MEM_ADVISE_SET_READ_MOSTLY, gpu1));
 	munmap(m, 4 * MIB);
 	free(h);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The child: registrations follow the memory. Advice over 1 MiB, then
+ * over a span that overlaps it and runs on: one registration over both,
+ * the first's advice and residency kept. Then the memory unmapped and a
+ * smaller mapping made in its place: the old registration is dropped and
+ * what it held on gpu0 given back. */
+static int rejoin_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUcontext c;
+	CUstream s;
+	char *m, *m2;
+	int v = -7;
+	unsigned long long id1, id2, id3;
+	size_t free0, free1, free2, total;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+		return 1;
+	m = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	cuMemGetInfo(&free0, &total);
+	printf("advise1 %d\n", (int)cuMemAdvise_v2((CUdeviceptr)m, MIB,
+		CU_MEM_ADVISE_SET_PREFERRED_LOCATION, gpu0));
+	printf("prefetch1 %d\n", (int)cuMemPrefetchAsync_v2((CUdeviceptr)m,
+		MIB, gpu0, 0, s));
+	cuStreamSynchronize(s);
+	id1 = system_id((uintptr_t)m);
+	cuMemGetInfo(&free1, &total);
+	printf("charged %lld\n", (long long)free0 - (long long)free1);
+	printf("advise_wider %d\n", (int)cuMemAdvise_v2((CUdeviceptr)(m +
+		MIB / 2), 3 * MIB, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0));
+	id2 = system_id((uintptr_t)m);
+	printf("joined_new_id %d\n", id1 && id2 && id2 != id1);
+	printf("old_id_gone %d\n", id_int(id1, "residency", "gpu0") < 0);
+	printf("joined_size %lld\n", id_int(id2, "size", NULL));
+	printf("joined_gpu0 %lld\n", id_int(id2, "residency", "gpu0"));
+	cuMemRangeGetAttribute(&v, sizeof v,
+		CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, (CUdeviceptr)m, MIB);
+	printf("joined_preferred %d\n", v);
+	v = -7;
+	cuMemRangeGetAttribute(&v, sizeof v, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+			       (CUdeviceptr)(m + MIB), MIB);
+	printf("joined_read_mostly %d\n", v);
+	munmap(m, 8 * MIB);
+	m2 = mmap(m, MIB, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	printf("remapped %d\n", m2 == m);
+	printf("advise_fresh %d\n", (int)cuMemAdvise_v2((CUdeviceptr)m, MIB,
+		CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0));
+	id3 = system_id((uintptr_t)m);
+	printf("fresh_new_id %d\n", id3 && id3 != id2);
+	printf("fresh_gpu0 %lld\n", id_int(id3, "residency", "gpu0"));
+	cuMemGetInfo(&free2, &total);
+	printf("given_back %lld\n", (long long)free2 - (long long)free1);
+	munmap(m2, MIB);
 	cuStreamDestroy(s);
 	close(ctl_fd);
 	return 0;
@@ -585,6 +648,46 @@ static void test_system(const char *topo, int pageable)
 	unlink(out);
 }
 
+/* Registrations follow the memory on an HMM machine. */
+static void test_rejoin(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(out, sizeof out, "%s/paradigms-rejoin.out", tmp);
+	is_int(run_on("rejoin", hmm_topology(), out), 0, "rejoin: the child "
+	       "runs");
+	is_int(child_value(out, "advise1", -1), 0, "advice over 1 MiB of mmap "
+	       "memory");
+	is_int(child_value(out, "charged", -1), MIB, "its prefetch to gpu0 "
+	       "takes 1 MiB of gpu0");
+	is_int(child_value(out, "advise_wider", -1), 0, "advice over a span "
+	       "that overlaps it and runs on is accepted");
+	is_int(child_value(out, "joined_new_id", -1), 1, "... one "
+	       "registration over both, under a new id");
+	is_int(child_value(out, "old_id_gone", -1), 1, "... the old id is "
+	       "gone from /cu");
+	is_int(child_value(out, "joined_size", -1), 3 * MIB + MIB / 2,
+	       "... it spans the union, 3.5 MiB");
+	is_int(child_value(out, "joined_gpu0", -1), MIB, "... the first "
+	       "MiB is still on gpu0");
+	is_int(child_value(out, "joined_preferred", -1), 0, "... and still "
+	       "prefers gpu0");
+	is_int(child_value(out, "joined_read_mostly", -1), 1, "... the new "
+	       "advice holds on its own span");
+	is_int(child_value(out, "remapped", -1), 1, "the memory unmapped, a "
+	       "smaller mapping made in its place");
+	is_int(child_value(out, "advise_fresh", -1), 0, "advice over the new "
+	       "mapping is accepted");
+	is_int(child_value(out, "fresh_new_id", -1), 1, "... a registration "
+	       "of its own");
+	is_int(child_value(out, "fresh_gpu0", -1), 0, "... fresh: nothing on "
+	       "gpu0");
+	is_int(child_value(out, "given_back", -1), MIB, "... and the 1 MiB "
+	       "the unmapped memory held on gpu0 is given back");
+	unlink(out);
+}
+
 int main(int argc, char **argv)
 {
 	const char *role = child_role(argc, argv);
@@ -597,6 +700,8 @@ int main(int argc, char **argv)
 		return remote_cost_role();
 	if (role && !strcmp(role, "remote_kernel"))
 		return remote_kernel_role();
+	if (role && !strcmp(role, "rejoin"))
+		return rejoin_role();
 	if (role)
 		return 2;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -610,5 +715,6 @@ int main(int argc, char **argv)
 	test_system("gh200", 1);
 	test_system(hmm_topology(), 1);
 	test_system("", 0);
+	test_rejoin();
 	return done_testing();
 }
