@@ -129,6 +129,8 @@ static int remote_cost_role(void)
 	CUdeviceptr p = 0;
 	unsigned sum = 0;
 	CUcontext c;
+	CUstream s;
+	void *h;
 	size_t i;
 
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
@@ -154,6 +156,25 @@ static int remote_cost_role(void)
 	printf("read4 %llu\nread8 %llu\nwrite4 %llu\nend %llu\n", t1 - t0,
 	       t2 - t1, t3 - t2, t3);
 	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	/* A copy out of it to pinned memory: the CPU's access too. */
+	if (cuMemAllocHost(&h, 4 * MIB) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuemuStreamGetTime(s, &t0) || cuMemcpyAsync((CUdeviceptr)h, p,
+							  4 * MIB, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("copy %llu\n", t1 - t0);
+	printf("gpu0_after_copy %lld\n", cu_int(p, "residency", "gpu0"));
+	/* The same copy with the bytes on the host. */
+	if (cuMemPrefetchAsync_v2(p, 4 * MIB, (CUmemLocation){
+			CU_MEM_LOCATION_TYPE_HOST, 0 }, 0, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t0) ||
+	    cuMemcpyAsync((CUdeviceptr)h, p, 4 * MIB, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("copy_host %llu\n", t1 - t0);
+	cuStreamDestroy(s);
+	cuMemFreeHost(h);
 	cuMemFree(p);
 	close(ctl_fd);
 	return 0;
@@ -527,6 +548,14 @@ static void test_remote_cost(void)
 	   "accesses, the last thing it did (%lld ns)",
 	   (long long)json_integer_value(json_object_get(r, "model_time")));
 	json_decref(r);
+	d4 = child_value(out, "copy", -1) - child_value(out, "copy_host", -1);
+	ok(d4 >= c2c_ns("gpu_to_host", 4 * MIB) &&
+	   d4 <= c2c_ns("gpu_to_host", 4 * MIB) + 1000,
+	   "gh200: a copy of 4 MiB of it to pinned memory reads it over C2C: "
+	   "%lld ns more than from the host, the link's %lld and a mapping",
+	   d4, c2c_ns("gpu_to_host", 4 * MIB));
+	is_int(child_value(out, "gpu0_after_copy", -1), 16 * MIB, "gh200: "
+	       "in place: the copy moved nothing");
 	unlink(rep);
 	unlink(out);
 
