@@ -156,10 +156,16 @@ static void snap_alloc(int curdev, struct cuemu_alloc *a, struct pinfo *pi)
 	pi->map_size = a->kind == CUEMU_KIND_REGISTERED ? a->size :
 		CUEMU_ALIGN_UP(a->size, CUEMU_GRANULARITY);
 	pi->id = pi->block_id = a->id;
+	if (a->kind == CUEMU_KIND_DEVICE)
+		cuemu_devheap_mapping(a, &pi->map_base, &pi->map_size,
+				      &pi->block_id);
 	/* An opened IPC mapping answers the exporter's buffer id
 	 * (probes/results/share.txt, imp.attr_buffer_id). */
-	if (cuemu_ipc_view(a, &iv))
+	if (cuemu_ipc_view(a, &iv)) {
 		pi->id = iv.exporter_id;
+		pi->map_base = iv.map_base;
+		pi->map_size = iv.map_size;
+	}
 	pi->ctx = a->kind == CUEMU_KIND_POOL ? NULL : a->ctx;
 	pi->device = a->device;
 	pi->sync_memops = a->sync_memops;

@@ -6,7 +6,8 @@
  * clock (PERF_EVENT_USE). When a device lacks room (PERF_EVENT_NO_ROOM from
  * the mechanism, or cuemu_mem_charge_evicting for memory that is not
  * managed), the least recently used 2 MiB blocks of this process's managed
- * memory on it go to the host, one at a time, until the bytes fit or
+ * memory on it (and of system-allocated memory, on a pageable machine) go
+ * to the host, one at a time, until the bytes fit or
  * nothing is left to evict; managed.c's mg_evict moves each. Memory from
  * cuMemAlloc, pools and VMM is never evicted.
  *

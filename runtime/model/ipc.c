@@ -1,16 +1,20 @@
 /*
  * ipc.c - device memory other processes can reach: each process keeps one
- * sparse memfd per device, its device memory file, and cuMemAlloc maps
- * every allocation MAP_SHARED from a fresh offset of it (offsets are never
- * reused; a free punches the pages out). A legacy IPC handle names the
- * exporting process (pid and start time), the file's descriptor number
- * there and the allocation's address; the importer finds what range of the
- * file is mapped at that address now (/proc/<pid>/maps), opens the file
- * through /proc/<pid>/fd and maps the same pages, so stores on either side
- * are seen by the other. The importer's mapping keeps the pages alive when
+ * sparse memfd per device, its device memory file, and cuMemAlloc memory
+ * lies in it, MAP_SHARED, where devheap.c places it: packed into 2 MiB
+ * blocks under 2 MiB, else a fresh range of its own (a free punches the
+ * pages out). A legacy IPC handle names the exporting process (pid and
+ * start time), the file's descriptor number there and the allocation's
+ * address; the importer finds what range of the file is mapped at that
+ * address now (/proc/<pid>/maps), opens the file through /proc/<pid>/fd
+ * and maps the same pages, so stores on either side are seen by the
+ * other: a packed allocation's whole block, mapped once for every
+ * allocation of it opened, each at its offset in it, as the real driver
+ * maps it. The importer's mapping keeps the pages alive when
  * the exporter frees the allocation or exits, as the real driver keeps the
  * memory (probes/results/share.txt): the exporter does not punch out an
- * allocation whose handle went out. Opening a handle twice in a process
+ * allocation whose handle went out (a packed one only while an importer
+ * maps it; once freed, its handle opens nothing). Opening a handle twice in a process
  * gives the one mapping, with a reference per open. A second memfd of
  * 64-byte slots holds what processes share beside the bytes: for each
  * exported allocation the count of importers' mappings and whether the
@@ -24,8 +28,8 @@
  *
  * Locking: files[] and the slot file have their own leaf lock (file_lock),
  * taken inside the process lock or without it; a slot's contents are
- * atomics. The opened mappings (the tree below) and their address-map
- * entries are guarded by cuemu_lock().
+ * atomics. The opened mappings and the exporters' blocks mapped here (the
+ * trees below) and their address-map entries are guarded by cuemu_lock().
  */
 #include "model/ipc.h"
 #include "model/procstat.h"
@@ -126,64 +130,42 @@ static int devfile(int dev)
 	return fd;
 }
 
-/* Address space for span bytes: 2 MiB aligned from 2 MiB up, as the real
- * driver places such allocations (and as an anonymous mapping of that size
- * is placed), else anywhere. NULL when there is none. */
-static void *place(size_t span)
+int cuemu_devmem_file(int dev, uint64_t len, uint64_t *off)
 {
-	size_t len = span + CUEMU_GRANULARITY - CUEMU_PAGE;
-	uintptr_t s, a;
-	void *p;
-
-	if (span < CUEMU_GRANULARITY || len < span)
-		return NULL;
-	p = mmap(NULL, len, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	s = (uintptr_t)p;
-	a = CUEMU_ALIGN_UP(s, CUEMU_GRANULARITY);
-	if (a > s)
-		munmap(p, a - s);
-	if (s + len > a + span)
-		munmap((void *)(a + span), s + len - (a + span));
-	return (void *)a;
-}
-
-int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
-		     uint32_t *ep)
-{
-	uint64_t o = 0;
-	void *p, *at;
 	int fd;
 
 	pthread_once(&once, init_once);
 	pthread_mutex_lock(&file_lock);
 	fd = devfile(dev);
-	if (fd >= 0) {
-		o = files[dev].next;
-		if (span > FILE_SIZE - o) {
-			errno = ENOSPC;
-			fd = -1;
-		} else {
-			files[dev].next = o + span;
-		}
+	if (fd >= 0 && len > FILE_SIZE - files[dev].next) {
+		errno = ENOSPC;
+		fd = -1;
+	} else if (fd >= 0) {
+		*off = files[dev].next;
+		files[dev].next += len;
 	}
-	*ep = epoch;
 	pthread_mutex_unlock(&file_lock);
-	if (fd < 0)
-		return -1;
-	at = place(span);
-	p = mmap(at, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE |
-		 (at ? MAP_FIXED : 0), fd, (off_t)o);
-	if (p == MAP_FAILED) {
-		if (at)
-			munmap(at, span);
-		return -1;
-	}
-	*addr = p;
-	*off = o;
-	return 0;
+	return fd;
+}
+
+void cuemu_devmem_punch(int dev, uint64_t off, uint64_t len)
+{
+	int fd = -1;
+
+	pthread_once(&once, init_once);
+	pthread_mutex_lock(&file_lock);
+	if (dev >= 0 && dev < CUEMU_MAX_DEVICES)
+		fd = files[dev].fd;
+	if (fd >= 0)
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			  (off_t)off, (off_t)len);
+	pthread_mutex_unlock(&file_lock);
+}
+
+uint32_t cuemu_devmem_epoch(void)
+{
+	pthread_once(&once, init_once);
+	return __atomic_load_n(&epoch, __ATOMIC_RELAXED);
 }
 
 /* An exported allocation's slot holds the importers' mappings (twice
@@ -193,28 +175,27 @@ int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
 
 bool cuemu_devmem_release(const struct cuemu_alloc *a)
 {
+	bool mine = a->file_epoch == cuemu_devmem_epoch(), held = false;
 	uint64_t *slot;
-	int fd = -1;
 
-	munmap((void *)a->base, a->span);
-	/* A forked child's inherited memory is in its parent's file. */
-	if (a->file_epoch != epoch)
-		return false;
-	if (a->ipc_exported) {
-		/* The pages stay for the importers; the last of them to let
-		 * go gives the device's memory back (ipc_mem_close). */
+	/* The pages of an exported allocation stay for the importers; the
+	 * last of them to let go gives the device's memory back
+	 * (ipc_mem_close). A packed one nobody maps goes back to its block
+	 * at once: no importer can map it from now on (map_new). A forked
+	 * child's inherited memory is in its parent's file. */
+	if (mine && a->ipc_exported) {
 		slot = (uint64_t *)(slots + (uint64_t)a->ipc_slot * SLOT_BYTES);
-		return __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
+		held = __atomic_fetch_or(slot, SLOT_FREED, __ATOMIC_ACQ_REL) >=
 			SLOT_OPEN;
 	}
-	pthread_mutex_lock(&file_lock);
-	if (a->device >= 0 && a->device < CUEMU_MAX_DEVICES)
-		fd = files[a->device].fd;
-	if (fd >= 0)
-		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			  (off_t)a->file_off, (off_t)a->span);
-	pthread_mutex_unlock(&file_lock);
-	return false;
+	cuemu_devheap_free(a, mine, mine && a->ipc_exported &&
+			   (held || !cuemu_devheap_packs(a->size)));
+	return held;
+}
+
+size_t cuemu_devmem_charge(size_t size)
+{
+	return CUEMU_ALIGN_UP(size, CUEMU_PAGE);
 }
 
 int cuemu_devmem_fd(int dev)
@@ -254,6 +235,10 @@ struct opened {
 	uint64_t start, id;
 	unsigned refs;
 	uint64_t *slot;         /* the exporter's count of mappings, or NULL */
+	struct imblock *blk;    /* the exporter's block it lies in, or NULL */
+	void *map;              /* else the mapping: whole pages around a */
+	size_t map_len;
+	size_t charge;          /* the device memory the allocation holds */
 	struct cuemu_alloc a;
 };
 
@@ -329,7 +314,7 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
  * file offset and the bytes to map. INVALID_HANDLE when the exporter is
  * gone. */
 static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
-			       uint64_t *len)
+			       uint64_t *len, uint64_t *vlo, uint64_t *vhi)
 {
 	char path[64], want[32], line[512];
 	unsigned long lo, hi, fo;
@@ -354,6 +339,8 @@ static CUresult exporter_range(const struct mem_wire *w, uint64_t *off,
 		if (pos > 0 && !strncmp(line + pos, want, strlen(want))) {
 			*off = fo + (w->base - lo);
 			*len = hi - w->base < w->span ? hi - w->base : w->span;
+			*vlo = lo;
+			*vhi = hi;
 			r = CUDA_SUCCESS;
 		}
 		break;
@@ -426,30 +413,126 @@ static void mem_slot_release(uint64_t *s, int dev, size_t span)
 	slot_unmap(s);
 }
 
-/* Maps a handle not yet open here. Lock held. */
+/* An exporter's 2 MiB block of packed allocations, mapped here once for
+ * every allocation of it opened, as the real driver maps it: the opened
+ * allocations keep their offsets in it, and the bytes between them are
+ * the exporter's neighbours (probes/results/pack.txt, pack.ipc.imp). */
+struct imblock {
+	RB_ENTRY(imblock) node;
+	pid_t pid;
+	uint64_t start;
+	int dev;
+	uint64_t off;           /* the block's offset in the exporter's file */
+	void *map;
+	unsigned users;         /* opened allocations in it */
+};
+
+static int cmp_imblock(struct imblock *x, struct imblock *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+RB_HEAD(imblock_tree, imblock);
+CUEMU_RB_STATIC(imblock_tree, imblock, node, cmp_imblock)
+/* The exporters' blocks mapped here. Global as opened_all is; guarded by
+ * cuemu_lock(). */
+static struct imblock_tree imblocks = RB_INITIALIZER(&imblocks);
+
+#define BLOCK CUEMU_GRANULARITY
+
+/* The exporter's block holding a packed allocation whose bytes lie at off
+ * of its file, the mapping [vlo, vhi) of the file there: mapped here, or
+ * NULL (not a whole aligned block; the caller maps pages instead). Lock
+ * held. */
+static struct imblock *imblock_get(const struct mem_wire *w, uint64_t off,
+				   uint64_t vlo, uint64_t vhi)
+{
+	uint64_t in = w->base % BLOCK, bbase = w->base - in;
+	struct imblock key = { .pid = w->pid, .start = w->start,
+			       .dev = w->dev, .off = off - in }, *b;
+	void *at, *m = MAP_FAILED;
+	int fd;
+
+	if (!cuemu_devheap_packs(w->size) || bbase < vlo ||
+	    bbase + BLOCK > vhi || in + w->size > BLOCK)
+		return NULL;
+	if ((b = RB_FIND(imblock_tree, &imblocks, &key)))
+		return b;
+	if (!(b = calloc(1, sizeof *b)))
+		return NULL;
+	if ((fd = open_exporter_file(w, key.off, BLOCK)) >= 0) {
+		at = cuemu_devheap_place(BLOCK);
+		m = mmap(at, BLOCK, PROT_READ | PROT_WRITE, MAP_SHARED |
+			 MAP_NORESERVE | (at ? MAP_FIXED : 0), fd,
+			 (off_t)key.off);
+		if (m == MAP_FAILED && at)
+			munmap(at, BLOCK);
+		close(fd);
+	}
+	if (m == MAP_FAILED) {
+		free(b);
+		return NULL;
+	}
+	*b = key;
+	b->map = m;
+	RB_INSERT(imblock_tree, &imblocks, b);
+	return b;
+}
+
+/* Lets go of an opened allocation's mapping. Lock held. */
+static void opened_unmap(struct opened *o)
+{
+	if (!o->blk) {
+		munmap(o->map, o->map_len);
+		return;
+	}
+	if (--o->blk->users)
+		return;
+	RB_REMOVE(imblock_tree, &imblocks, o->blk);
+	munmap(o->blk->map, BLOCK);
+	free(o->blk);
+}
+
+/* Maps a handle not yet open here: a packed allocation in its block,
+ * else the whole pages around the allocation's bytes. Lock held. */
 static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 			struct opened **out)
 {
-	uint64_t off = 0, len = 0;
+	uint64_t off = 0, len = 0, vlo = 0, vhi = 0, moff, mlen;
+	struct imblock *blk;
 	struct opened *o;
 	void *m = MAP_FAILED;
 	CUresult r;
-	int fd;
+	int fd = -1;
 
-	if ((r = exporter_range(w, &off, &len)))
+	if ((r = exporter_range(w, &off, &len, &vlo, &vhi)))
 		return r;
+	moff = CUEMU_ALIGN_DOWN(off, CUEMU_PAGE);
+	mlen = CUEMU_ALIGN_UP(off + len, CUEMU_PAGE) - moff;
 	o = calloc(1, sizeof *o);
-	fd = open_exporter_file(w, off, len);
-	if (fd >= 0)
-		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)off);
-	if (fd >= 0)
+	if ((blk = o ? imblock_get(w, off, vlo, vhi) : NULL)) {
+		blk->users++;
+		o->blk = blk;
+		m = (char *)blk->map + (w->base % BLOCK);
+	} else if (o && (fd = open_exporter_file(w, moff, mlen)) >= 0) {
+		m = mmap(NULL, mlen, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, fd, (off_t)moff);
 		close(fd);
-	if (!o || m == MAP_FAILED) {
+		o->map = m;
+		o->map_len = mlen;
 		if (m != MAP_FAILED)
-			munmap(m, len);
+			m = (char *)m + (off - moff);
+	}
+	if (!o || m == MAP_FAILED) {
 		free(o);
-		return cuemu_fail(fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
+		return cuemu_fail(!o ? CUDA_ERROR_OUT_OF_MEMORY :
+				  fd < 0 ? CUDA_ERROR_INVALID_HANDLE :
 				  CUDA_ERROR_OUT_OF_MEMORY,
 				  "the allocation of process %d cannot be "
 				  "mapped (the process is gone, or the handle "
@@ -458,7 +541,17 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->pid = w->pid;
 	o->start = w->start;
 	o->id = w->id;
+	o->charge = cuemu_devmem_charge(w->size);
 	o->slot = mem_slot_hold(w);
+	if (!o->slot && cuemu_devheap_packs(w->size)) {
+		/* A packed allocation's place is reused once freed: what
+		 * lies there now is no allocation of the handle's. */
+		opened_unmap(o);
+		free(o);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "process %d "
+				  "freed the allocation the handle names",
+				  (int)w->pid);
+	}
 	o->a.kind = CUEMU_KIND_IPC;
 	o->a.base = (uintptr_t)m;
 	o->a.size = w->size < len ? w->size : len;
@@ -468,7 +561,8 @@ static CUresult map_new(const struct mem_wire *w, CUcontext ctx,
 	o->a.id = cuemu_next_id();
 	o->a.priv = o;
 	if (cuemu_va_insert(&o->a) < 0) {
-		munmap(m, len);
+		mem_slot_release(o->slot, w->dev, o->charge);
+		opened_unmap(o);
 		free(o);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 				  "the mapping overlaps the address map");
@@ -491,7 +585,8 @@ CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
 	memcpy(&w, h, sizeof w);
 	if (w.magic != MEM_MAGIC || w.pid <= 0 || w.fd < 0 || w.dev < 0 ||
 	    w.dev >= cuemu_device_count() || !w.span || w.size > w.span ||
-	    w.span % CUEMU_PAGE || w.base % CUEMU_PAGE)
+	    w.span != cuemu_devheap_span(w.size) ||
+	    w.base % CUEMU_DEVMEM_ALIGN)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the handle is not a legacy IPC handle");
 	pthread_once(&once, init_once);
@@ -538,11 +633,11 @@ CUresult cuemu_ipc_mem_close(uintptr_t p)
 	}
 	RB_REMOVE(opened_tree, &opened_all, o);
 	cuemu_va_remove(a);
+	opened_unmap(o);
 	cuemu_unlock();
 	cuemu_event_log("ipc_close", "id=%llu exporter=%d",
 			(unsigned long long)a->id, (int)o->pid);
-	munmap((void *)a->base, a->span);
-	mem_slot_release(o->slot, a->device, a->span);
+	mem_slot_release(o->slot, a->device, o->charge);
 	free(o);
 	return CUDA_SUCCESS;
 }
@@ -557,6 +652,8 @@ bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v)
 	v->exporter = o->pid;
 	v->exporter_id = o->id;
 	v->refs = o->refs;
+	v->map_base = o->blk ? (uintptr_t)o->blk->map : a->base;
+	v->map_size = o->blk ? BLOCK : CUEMU_ALIGN_UP(a->size, BLOCK);
 	return true;
 }
 
@@ -705,7 +802,8 @@ static CUresult range_backing(uintptr_t p, size_t size, int *fd,
 	struct cuemu_map_info mi;
 
 	if (a && a->kind == CUEMU_KIND_DEVICE && p + size >= p &&
-	    p + size <= a->base + a->span && a->file_epoch == epoch) {
+	    p + size <= a->base + a->span && a->file_epoch == epoch &&
+	    cuemu_devheap_linear(a, p, size)) {
 		*fd = cuemu_devmem_fd(a->device);
 		*off = a->file_off + (p - a->base);
 		return *fd < 0 ? cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,

@@ -17,17 +17,52 @@
 
 /* ---------------------------------------------------------- device memory */
 
-/* Maps span bytes (page multiple) of dev's device memory file of this
- * process, at a fresh offset: *addr, *off and *epoch say where. -1 with
- * errno when the file or the mapping cannot be made. No lock needed. */
-int cuemu_devmem_map(int dev, size_t span, void **addr, uint64_t *off,
+/* Maps size bytes of device memory of dev of this process (devheap.c):
+ * packed into a shared 2 MiB block when small, else a mapping of its own;
+ * *addr, *off (in the device's file) and *epoch say where. -1 with errno
+ * when the file or the mapping cannot be made. No lock needed. */
+int cuemu_devmem_map(int dev, size_t size, void **addr, uint64_t *off,
 		     uint32_t *epoch);
-/* Unmaps a's memory and gives its pages back, unless a handle to it went
- * out (an importer may still map it; the pages go with the file). true
- * when another process maps it still: the device's memory is then given
- * back by the last of them to close it, and the caller gives back only
- * its own share (cuemu_mem_uncharge_part). */
+/* Gives a's memory back, unless a handle to it went out (an importer may
+ * still map it; its pages stay). true when another process maps it
+ * still: the device's memory is then given back by the last of them to
+ * close it, and the caller gives back only its own share
+ * (cuemu_mem_uncharge_part). */
 bool cuemu_devmem_release(const struct cuemu_alloc *a);
+/* What an allocation of size bytes is charged on its device: the request
+ * rounded up to the host page, packed or not. */
+size_t cuemu_devmem_charge(size_t size);
+
+/* devheap.c: the placement of device memory. Packed allocations are
+ * CUEMU_DEVMEM_ALIGN aligned and rounded; cuemu_devheap_span is the bytes
+ * an allocation of size covers in the address map. */
+#define CUEMU_DEVMEM_ALIGN 512UL
+bool cuemu_devheap_packs(size_t size);
+size_t cuemu_devheap_span(size_t size);
+/* Whether a's bytes up to p + len lie in one run of the file from
+ * a->file_off on (false where a freed neighbour's pages moved, devheap.c:
+ * its importer keeps the old ones). */
+bool cuemu_devheap_linear(const struct cuemu_alloc *a, uintptr_t p,
+			  size_t len);
+/* Address space for span bytes, 2 MiB aligned from 2 MiB up, PROT_NONE;
+ * NULL when there is none (the caller maps anywhere). */
+void *cuemu_devheap_place(size_t span);
+/* Gives a's place back (mine: it is in this process's file, not a forked
+ * parent's; keep: its pages stay, as an importer may map them). */
+void cuemu_devheap_free(const struct cuemu_alloc *a, bool mine, bool keep);
+/* The mapping a lies in (CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR, _SIZE,
+ * MEMORY_BLOCK_ID): its 2 MiB block, or its own mapping rounded up to
+ * 2 MiB. */
+void cuemu_devheap_mapping(const struct cuemu_alloc *a, uintptr_t *base,
+			   size_t *size, uint64_t *block_id);
+
+/* ipc.c: the device memory files. A fresh range of len bytes of dev's
+ * file (*off), and the file's descriptor; -1 with errno. */
+int cuemu_devmem_file(int dev, uint64_t len, uint64_t *off);
+/* Punches [off, off+len) of dev's file out: the pages go back. */
+void cuemu_devmem_punch(int dev, uint64_t off, uint64_t len);
+/* The files' epoch: a forked child's files are new. */
+uint32_t cuemu_devmem_epoch(void);
 /* The descriptor of dev's file (for a dma-buf over it), or -1. */
 int cuemu_devmem_fd(int dev);
 
@@ -52,6 +87,8 @@ struct cuemu_ipc_view {
 	pid_t exporter;
 	uint64_t exporter_id;
 	unsigned refs;
+	uintptr_t map_base;     /* the mapping it lies in: the exporter's */
+	size_t map_size;        /* block for a packed allocation */
 };
 bool cuemu_ipc_view(const struct cuemu_alloc *a, struct cuemu_ipc_view *v);
 

@@ -152,11 +152,12 @@ bool mg_evict(struct mstate *st, uintptr_t s, uintptr_t e, int dev,
 
 /* On a pageable machine, the SYSTEM allocation holding [p, p + count) of
  * memory from malloc or mmap, registered at its first use (system.c):
- * INVALID_VALUE where the span is not mapped, runs into a CUDA allocation
- * or across spans registered apart. */
+ * INVALID_VALUE where the span is not mapped or runs into a CUDA
+ * allocation; a span over registrations and past them joins them. */
 CUresult mg_system_range(uintptr_t p, size_t count, struct mstate **out);
 
-/* Calls fn on every managed allocation, in address order. */
+/* Calls fn on every allocation the range model tracks: managed ones in
+ * address order, then system registrations in address order. */
 static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 {
 	struct cuemu_alloc *a;
@@ -164,6 +165,8 @@ static inline void mg_each(void (*fn)(struct mstate *st, void *arg), void *arg)
 	for (a = cuemu_va_first(); a; a = cuemu_va_next(a))
 		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
 			fn(a->priv, arg);
+	for (a = cuemu_sys_first(); a; a = cuemu_sys_next(a))
+		fn(a->priv, arg);
 }
 
 /* A device that can hold managed memory (concurrent managed access). */

@@ -6,15 +6,16 @@
  * their overlap rules, and giving each back; the kinds table. The driver
  * entries (driver/memory.c) check the arguments and call these.
  *
- * Memory is real. Device memory is one shared mapping per allocation, of
- * a fresh range of the process's device memory file of its device (a
- * sparse memfd, model/ipc.c, so that a legacy IPC handle can name it;
- * populated when touched; 2 MiB aligned from 2 MiB up), charged against its device's
- * capacity in the machine segment, so that cuMemGetInfo in any process sees
- * it. The charge is the mapping's size, the request rounded up to the host
- * page: that is what the process can touch, and it keeps a hundred thousand
- * small allocations inside a device (the real driver's 2 MiB sub-allocation
- * granularity would not). Pinned host memory is an anonymous mapping bound
+ * Memory is real. Device memory lies in the process's device memory file
+ * of its device (a sparse memfd, model/ipc.c, so that a legacy IPC handle
+ * can name it; populated when touched), placed by model/devheap.c as the
+ * real driver places it: under 2 MiB packed 512 B apart into shared 2 MiB
+ * blocks, larger on a mapping of its own, 2 MiB aligned. It is charged
+ * against its device's capacity in the machine segment, so that
+ * cuMemGetInfo in any process sees it. The charge is the request rounded
+ * up to the host page (cuemu_devmem_charge), packed or not: it keeps a
+ * million small allocations inside a device (the real driver's 2 MiB
+ * blocks would charge more for a few and less for many). Pinned host memory is an anonymous mapping bound
  * to the NUMA node of the current device, locked when the system allows it.
  * Registration records a caller's range; it neither copies nor moves it.
  *
@@ -88,12 +89,11 @@ static struct cuemu_alloc *new_alloc(enum cuemu_kind kind, uintptr_t base,
 	return a;
 }
 
-/* Inserts a fresh allocation into the map. Fails only when a registration
- * of memory the caller has since unmapped still claims the address. */
-/* Device memory that could not be mapped. Each allocation is a mapping
- * of its own, so a process with tens of thousands of them meets the
- * kernel's limit on mappings (vm.max_map_count) first: say so, since
- * nothing else about the failure would tell. */
+/* Device memory that could not be mapped. Small allocations share
+ * blocks, but each large one and each block is a mapping, so a process
+ * with tens of thousands of large ones meets the kernel's limit on
+ * mappings (vm.max_map_count) first: say so, since nothing else about the
+ * failure would tell. */
 static CUresult map_failure(size_t span, int err)
 {
 	long max = -1;
@@ -108,11 +108,15 @@ static CUresult map_failure(size_t span, int err)
 		fclose(f);
 	}
 	return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "cannot map %zu bytes: "
-			  "out of mappings? each allocation is one, and the "
-			  "kernel allows a process vm.max_map_count (%ld)",
+			  "out of mappings? each allocation of 2 MiB or more is "
+			  "one, "
+			  "and the kernel allows a process vm.max_map_count "
+			  "(%ld)",
 			  span, max);
 }
 
+/* Inserts a fresh allocation into the map. Fails only when a registration
+ * of memory the caller has since unmapped still claims the address. */
 static CUresult publish(struct cuemu_alloc *a)
 {
 	int rc;
@@ -138,10 +142,12 @@ static void release_locked(struct cuemu_alloc *a)
 	if (a->kind == CUEMU_KIND_HOST)
 		munmap((void *)a->base, a->span);
 	if (a->kind == CUEMU_KIND_DEVICE) {
+		size_t charge = cuemu_devmem_charge(a->size);
+
 		if (cuemu_devmem_release(a))
-			cuemu_mem_uncharge_part(a->device, a->span, false, true);
+			cuemu_mem_uncharge_part(a->device, charge, false, true);
 		else
-			cuemu_mem_uncharge(a->device, a->span);
+			cuemu_mem_uncharge(a->device, charge);
 	}
 	free(a);
 }
@@ -151,17 +157,17 @@ static void release_locked(struct cuemu_alloc *a)
 CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 			    CUdeviceptr *dptr)
 {
-	size_t span = CUEMU_ALIGN_UP(size, CUEMU_PAGE);
+	size_t charge = cuemu_devmem_charge(size);
 	struct cuemu_alloc *a;
 	uint32_t epoch = 0;
 	uint64_t off = 0;
 	bool charged;
 	CUresult r;
 	int map_errno = ENOMEM;
-	void *p;
+	void *p = NULL;
 
 	cuemu_lock();
-	charged = span >= size && cuemu_mem_charge_evicting(dev, span);
+	charged = charge >= size && cuemu_mem_charge_evicting(dev, charge);
 	cuemu_unlock();
 	if (!charged)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
@@ -169,23 +175,22 @@ CUresult cuemu_device_alloc(CUcontext ctx, int dev, size_t size,
 				  "%llu used)", size, dev,
 				  (unsigned long long)cuemu_mem_used(dev),
 				  (unsigned long long)cuemu_device(dev)->total);
-	if (cuemu_devmem_map(dev, span, &p, &off, &epoch) < 0) {
-		p = MAP_FAILED;
+	if (cuemu_devmem_map(dev, size, &p, &off, &epoch) < 0) {
+		p = NULL;
 		map_errno = errno;
 	}
-	a = p == MAP_FAILED ? NULL :
-		new_alloc(CUEMU_KIND_DEVICE, (uintptr_t)p, size, span, dev, 0,
-			  ctx);
+	a = p ? new_alloc(CUEMU_KIND_DEVICE, (uintptr_t)p, size,
+			  cuemu_devheap_span(size), dev, 0, ctx) : NULL;
 	if (a) {
 		a->file_off = off;
 		a->file_epoch = epoch;
 	}
 	if (!a || (r = publish(a))) {
-		if (p != MAP_FAILED)
-			munmap(p, span);
-		cuemu_mem_uncharge(dev, span);
+		if (a)
+			cuemu_devheap_free(a, true, false);
+		cuemu_mem_uncharge(dev, charge);
 		free(a);
-		return a ? r : map_failure(span, map_errno);
+		return a ? r : map_failure(charge, map_errno);
 	}
 	*dptr = (CUdeviceptr)a->base;
 	return CUDA_SUCCESS;

@@ -206,28 +206,6 @@ static json_t *ok_value(json_t *v)
 
 /* ---------------------------------------------------------------- process */
 
-/* /proc/self/cmdline with its NULs as spaces. */
-static json_t *cmdline_json(void)
-{
-	char buf[4096];
-	ssize_t n = 0;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-	}
-	if (n < 0)
-		n = 0;
-	while (n > 0 && buf[n - 1] == '\0')
-		n--;
-	for (ssize_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[n] = '\0';
-	return json_string(buf);
-}
-
 /* ---------------------------------------------------------------- paths */
 
 struct ctl_path {
@@ -397,9 +375,9 @@ static json_t *list_locked(const struct ctl_path *p)
 
 static json_t *op_hello(void)
 {
-	return json_pack("{s:b,s:i,s:i,s:o,s:s,s:s}", "ok", 1,
+	return json_pack("{s:b,s:i,s:i,s:s,s:s,s:s}", "ok", 1,
 			 "pid", (int)getpid(), "uid", (int)getuid(),
-			 "cmdline", cmdline_json(), "version", PACKAGE_VERSION,
+			 "cmdline", cuemu_cmdline(), "version", PACKAGE_VERSION,
 			 "machine", cuemu_machine_id());
 }
 

@@ -33,6 +33,8 @@ json_t *cuemu_event_since(uint64_t since, size_t max, uint64_t *last);
  * class's get, with "ranges" for a managed allocation) with its class
  * (enum pub_class), or NULL when no class has id. Lock held. */
 json_t *cuemu_process_json(void);
+/* The process's command line, its arguments joined by spaces. */
+const char *cuemu_cmdline(void);
 json_t *cuemu_object_json(uint64_t id, uint32_t *cls);
 
 /* The process's last refused /cu write: CUresult name and a sentence. */

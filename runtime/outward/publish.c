@@ -38,7 +38,6 @@
 static struct {
 	struct pubseg seg;
 	pid_t owner;
-	char cmdline[4096];
 	json_t *visible;   /* visible_json(), made once: it never changes */
 } pub;
 
@@ -55,25 +54,35 @@ static const struct {
 
 /* ---------------------------------------------------------------- process */
 
-/* /proc/self/cmdline with its NULs as spaces, read once: it is the
- * same for the process's whole life. */
-static void read_cmdline(char *buf, size_t len)
+/* /proc/self/cmdline with its NULs as spaces. Global because it is the
+ * process's own; read once, as it stays the same for the process's whole
+ * life (exec starts another image, with fresh statics). */
+static char cmdline[4096];
+static pthread_once_t cmdline_once = PTHREAD_ONCE_INIT;
+
+static void read_cmdline(void)
 {
 	ssize_t n = 0;
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		n = read(fd, buf, len - 1);
+		n = read(fd, cmdline, sizeof cmdline - 1);
 		close(fd);
 	}
 	if (n < 0)
 		n = 0;
-	while (n > 0 && buf[n - 1] == '\0')
+	while (n > 0 && cmdline[n - 1] == '\0')
 		n--;
 	for (ssize_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[n] = '\0';
+		if (cmdline[i] == '\0')
+			cmdline[i] = ' ';
+	cmdline[n] = '\0';
+}
+
+const char *cuemu_cmdline(void)
+{
+	pthread_once(&cmdline_once, read_cmdline);
+	return cmdline;
 }
 
 /* Which of the machine's GPUs each of the process's ordinals is, as
@@ -184,8 +193,6 @@ json_t *cuemu_process_json(void)
 {
 	json_t *ctr = json_object(), *streams = json_object();
 
-	if (!pub.cmdline[0])
-		read_cmdline(pub.cmdline, sizeof pub.cmdline);
 	if (!pub.visible)
 		pub.visible = visible_json();
 	for (int c = 0; c < CUEMU_CTR__COUNT; c++)
@@ -194,7 +201,7 @@ json_t *cuemu_process_json(void)
 	cuemu_streams_each(stream_json, streams);
 	return json_pack("{s:i,s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:s,s:o}",
 			 "pid", (int)getpid(), "uid", (int)getuid(),
-			 "cmdline", pub.cmdline, "machine", cuemu_machine_id(),
+			 "cmdline", cuemu_cmdline(), "machine", cuemu_machine_id(),
 			 "counters", ctr, "last_error", cuemu_last_error_json(),
 			 "model_time", cuemu_json_u64(cuemu_model_time()),
 			 "streams", streams,

@@ -2,8 +2,9 @@
 # limits.sh - the limits a user can hit, each of which must work or fail
 # with a clear message, never silently (make stress runs it):
 #   - 1,000 processes on one machine, started at once, each allocating;
-#   - one process with a million allocations, listed and read through cufs,
-#     or refused past vm.max_map_count with a message that names it;
+#   - one process with a million allocations of 4 KiB, listed through
+#     cufs (they are packed into shared 2 MiB blocks, so the kernel's
+#     limit on mappings, vm.max_map_count, is far off);
 #   - a reader holding events and events_pipe open and never reading,
 #     while a process emits far more lines than the log keeps;
 #   - a topology of 64 GPUs works; one of 128 is refused with a message
@@ -29,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 t() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-echo "1..8"
+echo "1..9"
 
 "$CUFS" -f "$MNT" >"$work/cufs.log" 2>&1 &
 cufs_pid=$!
@@ -68,12 +69,12 @@ wait_for 600 grep -q ready "$work/m.out"
 if grep -q ready "$work/m.out"; then
 	got=$(ls -f "$MNT/processes/$pids/allocations" 2>"$work/ls.err" | grep -c '^[0-9]')
 	t $([ "$got" -eq "$M" ]; echo $?) "a process with $M allocations: all listed ($got)"
-elif grep -q 'vm.max_map_count' "$work/m.err"; then
-	# Each allocation is a mapping of its own: past the kernel's limit
-	# on mappings the refusal must say so (libcuemu(3), LIMITATIONS).
-	t 0 "a process with $M allocations: refused past vm.max_map_count, saying so"
+	maps=$(wc -l <"/proc/$pids/maps")
+	t $([ "$maps" -lt 10000 ]; echo $?) \
+		"... in $maps mappings, far under vm.max_map_count"
 else
 	t 1 "a process with $M allocations: not ready: $(tail -c 200 "$work/m.err")"
+	t 1 "... so its mappings were not counted"
 fi
 kill $pids 2>/dev/null
 wait $pids 2>/dev/null

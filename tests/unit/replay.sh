@@ -33,6 +33,7 @@ unset CUEMU_TOPOLOGY
 # replayed on a machine of that shape (probes/share-topology.json).
 topics="ctx pool ptrattr vmm managed legacy batch shape batch3d share"
 topics="$topics ptrsweep ptrattr_new ranges vmmsweep poolsweep visible ctxid"
+topics="$topics pack"
 risky_ctx="eventquery_destroyed streamquery_destroyed devicegetname_len0"
 risky_vmm="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle"
 risky_batch="decompress_null_index"

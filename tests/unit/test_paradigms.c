@@ -404,6 +404,42 @@ static int rejoin_role(void)
 	return 0;
 }
 
+/* The child, on two 16 MiB GPUs with HMM: 12 MiB of mmap memory
+ * prefetched to gpu0, then 8 MiB of device memory asked of gpu0. */
+static int sysevict_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUcontext c;
+	CUstream s;
+	CUdeviceptr d = 0;
+	size_t free0, total;
+	char *m;
+	unsigned long long id;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+		return 1;
+	m = mmap(NULL, 12 * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	printf("prefetch %d\n", (int)cuMemPrefetchAsync_v2((CUdeviceptr)m,
+		12 * MIB, gpu0, 0, s));
+	cuStreamSynchronize(s);
+	id = system_id((uintptr_t)m);
+	printf("on_gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("alloc %d\n", (int)cuMemAlloc(&d, 8 * MIB));
+	cuMemGetInfo(&free0, &total);
+	printf("used %lld\n", (long long)(total - free0));
+	printf("left_on_gpu0 %lld\n", id_int(id, "residency", "gpu0"));
+	printf("evictions %lld\n", id_int(id, "counters", "evictions"));
+	cuMemFree(d);
+	munmap(m, 12 * MIB);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
 /* Runs the child on machine name (a topology by name, or the default),
  * with one more variable set where extra is not NULL. */
 static int run_on_with(const char *role, const char *topology,
@@ -416,8 +452,11 @@ static int run_on_with(const char *role, const char *topology,
 	snprintf(e1, sizeof e1, "CUEMU_TOPOLOGY=%s", topology);
 	snprintf(e2, sizeof e2, "CUEMU_TOPOLOGY_DIR=%s/topologies",
 		 src ? src : ".");
-	snprintf(e3, sizeof e3, "CUEMU_MACHINE=%s-%s", getenv("CUEMU_MACHINE") ?
-		 getenv("CUEMU_MACHINE") : "cuemu", !*topology ? "default" :
+	/* A machine per role and topology: a machine's shape is its first
+	 * process's, so two topology files must not share one. */
+	snprintf(e3, sizeof e3, "CUEMU_MACHINE=%s-%s-%s",
+		 getenv("CUEMU_MACHINE") ? getenv("CUEMU_MACHINE") : "cuemu",
+		 role, !*topology ? "default" :
 		 strchr(topology, '/') ? "file" : topology);
 	return run_self(role, env, out, NULL, 60);
 }
@@ -717,6 +756,41 @@ static void test_rejoin(void)
 	unlink(out);
 }
 
+/* System memory on a GPU is evicted like managed memory when the GPU
+ * needs room. */
+static void test_sysevict(void)
+{
+	char out[300], topo[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	FILE *f;
+
+	snprintf(topo, sizeof topo, "%s/hmm-small.json", tmp);
+	f = fopen(topo, "w");
+	ok(f != NULL, "sysevict: its topology written to %s", topo);
+	if (!f)
+		return;
+	fputs("{\"memory_model\": \"hmm\", \"device_count\": 2, "
+	      "\"devices\": [{\"name\": \"Small\", \"memory\": \"16M\"}]}\n",
+	      f);
+	fclose(f);
+	snprintf(out, sizeof out, "%s/paradigms-sysevict.out", tmp);
+	is_int(run_on("sysevict", topo, out), 0, "sysevict: the child runs");
+	is_int(child_value(out, "prefetch", -1), 0, "12 MiB of mmap memory "
+	       "prefetched to a 16 MiB gpu0");
+	is_int(child_value(out, "on_gpu0", -1), 12 * MIB, "... all of it "
+	       "is there");
+	is_int(child_value(out, "alloc", -1), 0, "cuMemAlloc of 8 MiB on it "
+	       "succeeds");
+	is_int(child_value(out, "used", -1), 16 * MIB, "... gpu0 is full, "
+	       "not over");
+	is_int(child_value(out, "left_on_gpu0", -1), 8 * MIB, "... the "
+	       "system memory made room: 4 MiB of it went to the host");
+	is_int(child_value(out, "evictions", -1), 2, "... two 2 MiB blocks, "
+	       "counted as evictions");
+	unlink(out);
+	unlink(topo);
+}
+
 int main(int argc, char **argv)
 {
 	const char *role = child_role(argc, argv);
@@ -731,6 +805,8 @@ int main(int argc, char **argv)
 		return remote_kernel_role();
 	if (role && !strcmp(role, "rejoin"))
 		return rejoin_role();
+	if (role && !strcmp(role, "sysevict"))
+		return sysevict_role();
 	if (role)
 		return 2;
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
@@ -745,5 +821,6 @@ int main(int argc, char **argv)
 	test_system(hmm_topology(), 1);
 	test_system("", 0);
 	test_rejoin();
+	test_sysevict();
 	return done_testing();
 }
