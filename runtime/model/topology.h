@@ -1,8 +1,8 @@
 /*
  * topology.h - the machine's shape, as parsed from a topology file
  * (cuemu-topology(5)) or built in. machine.c copies it into the shared
- * segment; nothing else includes this header but the tests of a corrupted
- * segment.
+ * segment and keeps the checked copy that cost.c prices transfers from;
+ * nothing else includes this header but the tests of a corrupted segment.
  */
 #ifndef CUEMU_TOPOLOGY_H
 #define CUEMU_TOPOLOGY_H
@@ -98,5 +98,9 @@ void cuemu_topology_remote_host(struct cuemu_topology *t);
  * and the attribute of a name, or -1. */
 const char *cuemu_attr_name(int attr);
 int cuemu_attr_by_name(const char *name);
+
+/* The machine's topology as checked at attach, never changed after; NULL
+ * before the machine is attached (machine.c). */
+const struct cuemu_topology *cuemu_machine_topo(void);
 
 #endif
