@@ -157,6 +157,13 @@ json_t *cufs_record(const struct cufs_proc *p, uint64_t id, uint32_t cls,
 /* Lets go of every record kept. */
 void cufs_records_drop(void);
 
+/* ---------------------------------------------------------------- spanview.c
+ * ranges/<name> of a managed allocation's record alloc: a published range
+ * as it is, any other page-aligned span of the allocation from the ranges
+ * it covers, with the writes a range takes; NULL for a name that is not
+ * such a span. */
+json_t *cufs_range_view(json_t *alloc, const char *name);
+
 /* ---------------------------------------------------------------- snapshot.c
  * The text of /cu/snapshot.json as of now; NULL without memory. */
 char *cufs_snapshot_text(void);

@@ -262,6 +262,9 @@ struct fault_ctx {
 	bool write, no_room;
 	uint64_t gpu_added;      /* bytes newly held by proc (a GPU) */
 	uint64_t remote;
+	uint64_t coh_ns;         /* the CPU's bytes served from GPUs, over
+	                          * the coherent link (cpu_remote) */
+	uint64_t coh_lat;        /* the slowest such link's latency */
 	uint64_t pinned;         /* ranges newly pinned (thrashing) */
 	int pin_proc;
 	uint64_t throttled;      /* ranges whose migration was throttled */
@@ -328,6 +331,23 @@ static int thrash_hint(struct fault_ctx *c, struct mrange *r, int to)
 	return d.fault_migrate.pin_proc;
 }
 
+/* The CPU reads or writes n bytes of GPU at's memory in place: a
+ * hardware-coherent machine maps every GPU's memory to the CPU over C2C
+ * (the only machine where the CPU may map a GPU's, mg_machine_reach), so
+ * the bytes cross that link, from the GPU for a read, to it for a write,
+ * at its rate, its latency once an access (mg_fault). */
+static void cpu_remote(struct fault_ctx *c, int at, size_t n)
+{
+	const struct cuemu_link *l = c->write ? cuemu_link(CUEMU_PROC_HOST, at)
+					      : cuemu_link(at, CUEMU_PROC_HOST);
+
+	if (at == CUEMU_PROC_HOST || l->gbps <= 0)
+		return;
+	c->coh_ns += (uint64_t)((double)n / l->gbps);
+	if (l->lat_ns > c->coh_lat)
+		c->coh_lat = l->lat_ns;
+}
+
 static void fault_fn(struct mrange *r, void *arg)
 {
 	struct fault_ctx *c = arg;
@@ -366,6 +386,8 @@ static void fault_fn(struct mrange *r, void *arg)
 		return;
 	case MG_REMOTE:
 		c->remote++;
+		if (!gpu)
+			cpu_remote(c, ch.to, n);
 		return;
 	case MG_COLLAPSE:
 		move_to(c, r, c->proc);
@@ -383,8 +405,11 @@ static void fault_fn(struct mrange *r, void *arg)
 	}
 	if (ch.to == c->proc && gpu && ch.act != MG_COLLAPSE)
 		c->gpu_added += n;
-	if (ch.to != c->proc)
+	if (ch.to != c->proc) {
 		c->remote++; /* brought elsewhere, mapped from here */
+		if (!gpu)
+			cpu_remote(c, ch.to, n);
+	}
 	if (ch.to == CUEMU_PROC_HOST &&
 	    r->pref.type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
 		r->host_node = r->pref.id;
@@ -476,6 +501,8 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	if (c.throttled)
 		*cost += c.throttled * cuemu_uvm()->thrash_nap *
 			 cuemu_uvm()->thrash_lapse_ns;
+	if (c.coh_ns || c.coh_lat)
+		*cost += c.coh_lat + c.coh_ns;
 	if (faults && c.acted)
 		log_fault(st, s, e, &c, faults);
 	if (c.remote) {

@@ -144,8 +144,9 @@ static __thread CUstream self_worker;
  * the worker: what the model time of an event it emits is read from. */
 static __thread CUstream running_op;
 /* The furthest any stream's clock has reached in this process, destroyed
- * streams' included (processes/<pid>/model_time). Atomic; global for the
- * same reason as host_ns. */
+ * streams' included, or a thread's own time (its CPU faults and remote
+ * accesses, cuemu_host_advance) (processes/<pid>/model_time). Atomic;
+ * global for the same reason as host_ns. */
 static uint64_t furthest_ns;
 
 /* The calling thread's per-thread default stream, one per device. */
@@ -162,8 +163,17 @@ static uint64_t atomic_get(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+static void atomic_max(uint64_t *p, uint64_t v)
+{
+	uint64_t cur = atomic_get(p);
+
+	while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, false,
+			  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
 /* The calling thread's own model time beyond what the host saw: the CPU
- * faults it took. A thread's clock is the later of the two, and what it
+ * faults and remote accesses it took. A thread's clock is the later of the two, and what it
  * enqueues starts no earlier. Thread-local because each CPU thread pays
  * for its own faults. */
 static __thread uint64_t tls_host_ns;
@@ -178,20 +188,13 @@ static uint64_t thread_now(void)
 void cuemu_host_advance(uint64_t ns)
 {
 	tls_host_ns = thread_now() + ns;
+	atomic_max(&furthest_ns, tls_host_ns);
+	cuemu_time_moved();
 }
 
 uint64_t cuemu_host_now(void)
 {
 	return thread_now();
-}
-
-static void atomic_max(uint64_t *p, uint64_t v)
-{
-	uint64_t cur = atomic_get(p);
-
-	while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, false,
-			  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		;
 }
 
 /* What work enqueued on s after now is ordered after: s's vector clock

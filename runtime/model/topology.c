@@ -589,3 +589,22 @@ void cuemu_topology_paradigm(struct cuemu_topology *t)
 	 * topology's "uvm" block, parsed after, may say otherwise. */
 	t->uvm.access_counters = hw;
 }
+
+void cuemu_topology_remote_host(struct cuemu_topology *t)
+{
+	const struct cuemu_link *l;
+	double g;
+
+	if (t->ndev < 1)
+		return;
+	/* A kernel's remote stream of host memory keeps the measured share
+	 * of the host link (42.1 of 47.5 GB/s over the H200's PCIe): 399
+	 * GB/s over a 450 GB/s C2C. The first GPU's link stands for all;
+	 * a topology's "uvm" block, parsed after, may say otherwise (the
+	 * bounds are the uvm block's). */
+	l = cuemu_topo_link(t, CUEMU_PROC_HOST, 0);
+	if (!(l->gbps > 0))
+		return;
+	g = UVM_REMOTE_HOST_GBPS * l->gbps / UVM_MEASURED_HOST_GBPS;
+	t->uvm.remote_host_gbps = g < 0.001 ? 0.001 : g > 1e6 ? 1e6 : g;
+}

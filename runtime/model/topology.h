@@ -1,8 +1,8 @@
 /*
  * topology.h - the machine's shape, as parsed from a topology file
  * (cuemu-topology(5)) or built in. machine.c copies it into the shared
- * segment; nothing else includes this header but the tests of a corrupted
- * segment.
+ * segment and keeps the checked copy that cost.c prices transfers from;
+ * nothing else includes this header but the tests of a corrupted segment.
  */
 #ifndef CUEMU_TOPOLOGY_H
 #define CUEMU_TOPOLOGY_H
@@ -91,9 +91,16 @@ int cuemu_topology_find(const char *name, char *file, size_t len);
 /* Gives every device the attributes that differ between paradigms, as
  * the Programming Guide says t's paradigm has them. */
 void cuemu_topology_paradigm(struct cuemu_topology *t);
+/* Sets the timing model's remote_host_gbps from t's host link, at the
+ * share of it measured on the H200 (uvm.h). */
+void cuemu_topology_remote_host(struct cuemu_topology *t);
 /* Name of a device attribute as the topology file spells it, or NULL;
  * and the attribute of a name, or -1. */
 const char *cuemu_attr_name(int attr);
 int cuemu_attr_by_name(const char *name);
+
+/* The machine's topology as checked at attach, never changed after; NULL
+ * before the machine is attached (machine.c). */
+const struct cuemu_topology *cuemu_machine_topo(void);
 
 #endif

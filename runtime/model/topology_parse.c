@@ -635,6 +635,7 @@ static int parse_root(struct parse *p, json_t *root, struct cuemu_topology *t)
 	if (parse_numa(p, t, root) < 0 ||
 	    parse_devices(p, t, root) < 0 ||
 	    (cuemu_topology_paradigm(t), 0) || parse_links(p, t, root) < 0 ||
+	    (cuemu_topology_remote_host(t), 0) ||
 	    parse_faults(p, t, root) < 0 || parse_copies(p, t, root) < 0 ||
 	    parse_uvm(p, t, root) < 0 ||
 	    cuemu_topology_check(t, p->path, p->err, p->errlen) < 0)

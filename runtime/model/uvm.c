@@ -29,7 +29,7 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.host_page_ns = 159,
 		.prefetch = true,
 		.prefetch_threshold = 51,
-		.remote_host_gbps = 42.1,
+		.remote_host_gbps = UVM_REMOTE_HOST_GBPS,
 		.rm_upgrade_ns = 54700,
 		.rm_migrate_ns = 33700,
 		.thrash = true,

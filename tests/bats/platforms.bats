@@ -104,6 +104,25 @@ system_alloc() {
 	assert_output software-coherent
 }
 
+@test "an x86 box with HMM: two GPUs on an NVLink bridge, a malloc'd buffer is the GPUs' too" {
+	start_cufs --topology hmm-2x-h100
+	run ls "$MNT/devices"
+	assert_output "$(printf 'cpu\ngpu0\ngpu1\nmemory_model')"
+	run cat "$MNT/devices/memory_model"
+	assert_output hmm
+	run cat "$MNT/devices/gpu0/links/gpu1"
+	assert_line "kind nvlink"
+	run cat "$MNT/devices/gpu0/links/cpu"
+	assert_line "kind pcie"
+	start_workload A
+	wl_cmd A "system gpu0"
+	[ "$(wl_attr A system_rc)" = 0 ]
+	id=$(system_alloc "$(wl_attr A system_base)")
+	run cat "$MNT/allocations/$id/preferred_location"
+	assert_output gpu0
+	stop_workload A
+}
+
 @test "a name that is no shipped topology: cufs says so" {
 	run timeout 20 "$CUFS" -f --topology no-such-box "$MNT"
 	assert_failure

@@ -4,8 +4,11 @@
  * on a hardware-coherent machine (the shipped gh200) the CPU reads managed
  * memory resident on a GPU in place, counted as remote accesses, where the
  * default software-coherent machine faults it back to the host; and
- * access-counter migration is on there by default.
+ * access-counter migration is on there by default; and the CPU's remote
+ * accesses cost their bytes over the C2C link, on the accessing thread's
+ * clock.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +99,113 @@ static int cpu_read_role(void)
 	    cuStreamSynchronize(s))
 		return 1;
 	printf("counted_gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	cuMemFree(p);
+	cuStreamDestroy(s);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The host's model time: a new stream starts there. */
+static unsigned long long host_now(void)
+{
+	unsigned long long t = 0;
+	CUstream x;
+
+	if (cuStreamCreate(&x, CU_STREAM_NON_BLOCKING))
+		return 0;
+	cuemuStreamGetTime(x, &t);
+	cuStreamDestroy(x);
+	return t;
+}
+
+/* The child: 16 MiB of managed memory prefetched to gpu0; the CPU reads
+ * a byte a page of 4 MiB, then of the next 8 MiB, then writes a byte a
+ * page of the last 4 MiB: the host's model time each took. */
+static int remote_cost_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	volatile unsigned char *b;
+	unsigned long long t0, t1, t2, t3;
+	CUdeviceptr p = 0;
+	unsigned sum = 0;
+	CUcontext c;
+	CUstream s;
+	void *h;
+	size_t i;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuMemAllocManaged(&p, 16 * MIB, CU_MEM_ATTACH_GLOBAL) ||
+	    ctl_open() != 0)
+		return 1;
+	b = (volatile unsigned char *)p;
+	memset((void *)p, 3, 16 * MIB);
+	if (cuMemPrefetchAsync_v2(p, 16 * MIB, gpu0, 0, NULL) ||
+	    cuCtxSynchronize())
+		return 1;
+	t0 = host_now();
+	for (i = 0; i < 4 * MIB; i += 4096)
+		sum += b[i];
+	t1 = host_now();
+	for (i = 4 * MIB; i < 12 * MIB; i += 4096)
+		sum += b[i];
+	t2 = host_now();
+	for (i = 12 * MIB; i < 16 * MIB; i += 4096)
+		b[i] = 5;
+	t3 = host_now();
+	printf("sum %u\n", sum);
+	printf("read4 %llu\nread8 %llu\nwrite4 %llu\nend %llu\n", t1 - t0,
+	       t2 - t1, t3 - t2, t3);
+	printf("gpu0 %lld\n", cu_int(p, "residency", "gpu0"));
+	/* A copy out of it to pinned memory: the CPU's access too. */
+	if (cuMemAllocHost(&h, 4 * MIB) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuemuStreamGetTime(s, &t0) || cuMemcpyAsync((CUdeviceptr)h, p,
+							  4 * MIB, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("copy %llu\n", t1 - t0);
+	printf("gpu0_after_copy %lld\n", cu_int(p, "residency", "gpu0"));
+	/* The same copy with the bytes on the host. */
+	if (cuMemPrefetchAsync_v2(p, 4 * MIB, (CUmemLocation){
+			CU_MEM_LOCATION_TYPE_HOST, 0 }, 0, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t0) ||
+	    cuMemcpyAsync((CUdeviceptr)h, p, 4 * MIB, s) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("copy_host %llu\n", t1 - t0);
+	cuStreamDestroy(s);
+	cuMemFreeHost(h);
+	cuMemFree(p);
+	close(ctl_fd);
+	return 0;
+}
+
+/* The child: a kernel on gpu0 streams 64 MiB of host memory it maps
+ * (preferred location the host, accessed by gpu0): its model time. */
+static int remote_kernel_role(void)
+{
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation cpu = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	unsigned long long t0 = 0, t1 = 0;
+	CUdeviceptr p = 0;
+	CUcontext c;
+	CUstream s;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuMemAllocManaged(&p, 64 * MIB, CU_MEM_ATTACH_GLOBAL) ||
+	    ctl_open() != 0)
+		return 1;
+	memset((void *)p, 1, 64 * MIB);
+	if (cuMemAdvise_v2(p, 64 * MIB, CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
+			   cpu) ||
+	    cuMemAdvise_v2(p, 64 * MIB, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0) ||
+	    cuemuStreamGetTime(s, &t0) ||
+	    cuemuAccess(s, p, 64 * MIB, CUEMU_ACCESS_READ) ||
+	    cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1))
+		return 1;
+	printf("kernel %llu\n", t1 - t0);
+	printf("cpu %lld\n", cu_int(p, "residency", "cpu"));
 	cuMemFree(p);
 	cuStreamDestroy(s);
 	close(ctl_fd);
@@ -330,11 +440,13 @@ static int sysevict_role(void)
 	return 0;
 }
 
-/* Runs the child on machine name (a topology by name, or the default). */
-static int run_on(const char *role, const char *topology, const char *out)
+/* Runs the child on machine name (a topology by name, or the default),
+ * with one more variable set where extra is not NULL. */
+static int run_on_with(const char *role, const char *topology,
+		       const char *out, char *extra)
 {
 	char e1[200], e2[600], e3[200];
-	char *env[] = { e1, e2, e3, NULL };
+	char *env[] = { e1, e2, e3, extra, NULL };
 	const char *src = getenv("top_srcdir");
 
 	snprintf(e1, sizeof e1, "CUEMU_TOPOLOGY=%s", topology);
@@ -347,6 +459,11 @@ static int run_on(const char *role, const char *topology, const char *out)
 		 role, !*topology ? "default" :
 		 strchr(topology, '/') ? "file" : topology);
 	return run_self(role, env, out, NULL, 60);
+}
+
+static int run_on(const char *role, const char *topology, const char *out)
+{
+	return run_on_with(role, topology, out, NULL);
 }
 
 static void test_cpu_read(void)
@@ -393,6 +510,140 @@ static void test_cpu_read(void)
 	is_int(child_value(out, "counted_gpu0", -1), 0, "default: "
 	       "access-counter migration is off: the data stays on the host");
 	unlink(out);
+}
+
+/* The link key of shipped topology name, as its file gives it: the GB/s
+ * in *gbps, and the model nanoseconds of one access of bytes (latency +
+ * bytes / gbps), or -1. */
+static long long link_ns(const char *name, const char *key, size_t bytes,
+			 double *gbps)
+{
+	char path[600];
+	const char *src = getenv("top_srcdir");
+	json_t *t, *l;
+	long long ns = -1;
+
+	snprintf(path, sizeof path, "%s/topologies/%s.json",
+		 src ? src : ".", name);
+	if (!(t = json_load_file(path, 0, NULL)))
+		return -1;
+	l = json_object_get(json_object_get(t, "links"), key);
+	if (json_is_number(json_object_get(l, "gbps"))) {
+		*gbps = json_number_value(json_object_get(l, "gbps"));
+		ns = json_integer_value(json_object_get(l, "latency_ns")) +
+		     (long long)((double)bytes / *gbps);
+	}
+	json_decref(t);
+	return ns;
+}
+
+static long long c2c_ns(const char *key, size_t bytes)
+{
+	double g;
+
+	return link_ns("gh200", key, bytes, &g);
+}
+
+/* The CPU's remote access on a hardware-coherent machine costs its bytes
+ * over C2C: each 64 KiB block it opens, the link's latency and the
+ * block's bytes at its rate, on the CPU's clock; where the CPU faults
+ * instead (the default machine) it costs more. */
+static void test_remote_cost(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char rep[300], env[400];
+	json_t *r;
+	long long rd = c2c_ns("gpu_to_host", 64 * 1024);
+	long long wr = c2c_ns("host_to_gpu", 64 * 1024);
+	long long r4, r8, w4, d4;
+
+	ok(rd > 0 && wr > 0, "gh200.json: C2C links of %lld and %lld ns a "
+	   "64 KiB block", rd, wr);
+	snprintf(out, sizeof out, "%s/paradigms-cost-gh200.out", tmp);
+	snprintf(rep, sizeof rep, "%s/paradigms-cost-gh200.json", tmp);
+	snprintf(env, sizeof env, "CUEMU_REPORT=%s", rep);
+	is_int(run_on_with("remote_cost", "gh200", out, env), 0,
+	       "gh200: the remote-cost child runs");
+	r4 = child_value(out, "read4", -1);
+	r8 = child_value(out, "read8", -1);
+	w4 = child_value(out, "write4", -1);
+	is_int(child_value(out, "sum", -1), 3 * 3072, "gh200: the CPU read "
+	       "the bytes");
+	is_int(child_value(out, "gpu0", -1), 16 * MIB, "gh200: they stay on "
+	       "gpu0, read and written in place");
+	ok(r4 > 0, "gh200: a remote read costs model time (%lld ns for "
+	   "4 MiB)", r4);
+	ok(llabs(r4 - 64 * rd) <= 64, "gh200: 4 MiB read is 64 blocks over "
+	   "C2C (%lld ns, %lld expected)", r4, 64 * rd);
+	ok(llabs(r8 - 2 * r4) <= 128, "gh200: twice the bytes, twice the "
+	   "time (%lld ns for 8 MiB)", r8);
+	ok(llabs(w4 - 64 * wr) <= 64, "gh200: 4 MiB written is 64 blocks "
+	   "over C2C to the GPU (%lld ns, %lld expected)", w4, 64 * wr);
+	r = json_load_file(rep, 0, NULL);
+	ok(json_integer_value(json_object_get(r, "model_time")) >=
+	   child_value(out, "end", -1) && child_value(out, "end", -1) > 0,
+	   "gh200: the process's model_time counts the thread's remote "
+	   "accesses, the last thing it did (%lld ns)",
+	   (long long)json_integer_value(json_object_get(r, "model_time")));
+	json_decref(r);
+	d4 = child_value(out, "copy", -1) - child_value(out, "copy_host", -1);
+	ok(d4 >= c2c_ns("gpu_to_host", 4 * MIB) &&
+	   d4 <= c2c_ns("gpu_to_host", 4 * MIB) + 1000,
+	   "gh200: a copy of 4 MiB of it to pinned memory reads it over C2C: "
+	   "%lld ns more than from the host, the link's %lld and a mapping",
+	   d4, c2c_ns("gpu_to_host", 4 * MIB));
+	is_int(child_value(out, "gpu0_after_copy", -1), 16 * MIB, "gh200: "
+	       "in place: the copy moved nothing");
+	unlink(rep);
+	unlink(out);
+
+	snprintf(out, sizeof out, "%s/paradigms-cost-default.out", tmp);
+	is_int(run_on("remote_cost", "", out), 0,
+	       "default machine: the remote-cost child runs");
+	d4 = child_value(out, "read4", -1);
+	is_int(child_value(out, "gpu0", -1), 0, "default: what the CPU "
+	       "touched faulted to the host");
+	ok(d4 > r4, "default: reading 4 MiB off gpu0 through CPU faults over "
+	   "PCIe (%lld ns) costs more than over C2C (%lld ns)", d4, r4);
+	unlink(out);
+}
+
+/* A kernel's stream of host memory it maps goes at the share of the host
+ * link measured on the H200: on GH200's C2C as many times faster than on
+ * the DGX's PCIe as the links are. */
+static void test_remote_kernel(void)
+{
+	char out[300];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	double g_gh = 0, g_dgx = 0, want;
+	long long gh, dgx;
+
+	int read = link_ns("gh200", "host_to_gpu", 0, &g_gh) >= 0 &&
+		    link_ns("dgx-h200", "host_to_gpu", 0, &g_dgx) >= 0;
+
+	ok(read && g_dgx > 0, "host links: gh200 %.1f GB/s, dgx-h200 %.1f "
+	   "GB/s", g_gh, g_dgx);
+	snprintf(out, sizeof out, "%s/paradigms-kernel-gh200.out", tmp);
+	is_int(run_on("remote_kernel", "gh200", out), 0,
+	       "gh200: the remote-kernel child runs");
+	gh = child_value(out, "kernel", -1);
+	is_int(child_value(out, "cpu", -1), 64 * MIB, "gh200: the kernel "
+	       "read host memory in place");
+	unlink(out);
+	snprintf(out, sizeof out, "%s/paradigms-kernel-dgx.out", tmp);
+	is_int(run_on("remote_kernel", "dgx-h200", out), 0,
+	       "dgx-h200: the remote-kernel child runs");
+	dgx = child_value(out, "kernel", -1);
+	is_int(child_value(out, "cpu", -1), 64 * MIB, "dgx-h200: the "
+	       "kernel read host memory in place");
+	unlink(out);
+	want = g_gh / g_dgx;
+	ok(gh > 0 && dgx > gh, "the remote stream costs %lld ns on gh200, "
+	   "%lld on dgx-h200", gh, dgx);
+	ok(gh > 0 && fabs((double)dgx / (double)gh / want - 1) < 0.05,
+	   "gh200 is faster by the ratio of the host links (%.2f, links "
+	   "%.2f)", gh > 0 ? (double)dgx / (double)gh : 0, want);
 }
 
 /* A topology file of the default machine with HMM: its path. */
@@ -548,6 +799,10 @@ int main(int argc, char **argv)
 		return cpu_read_role();
 	if (role && !strcmp(role, "system"))
 		return system_role();
+	if (role && !strcmp(role, "remote_cost"))
+		return remote_cost_role();
+	if (role && !strcmp(role, "remote_kernel"))
+		return remote_kernel_role();
 	if (role && !strcmp(role, "rejoin"))
 		return rejoin_role();
 	if (role && !strcmp(role, "sysevict"))
@@ -560,6 +815,8 @@ int main(int argc, char **argv)
 		return done_testing();
 	}
 	test_cpu_read();
+	test_remote_cost();
+	test_remote_kernel();
 	test_system("gh200", 1);
 	test_system(hmm_topology(), 1);
 	test_system("", 0);

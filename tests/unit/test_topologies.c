@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 		{ "gh200-nvl4", 4, 2, 1, 9 },
 		{ "gb200-nvl72", 72, 2, 1, 10 },
 		{ "pcie-4x-h100", 4, 0, 1, 9 },
+		{ "hmm-2x-h100", 2, 1, 1, 9 },
 	};
 	const char *role = child_role(argc, argv);
 	const char *src = getenv("top_srcdir");
