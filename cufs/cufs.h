@@ -124,6 +124,14 @@ bool cufs_events_ready(struct cufs_ev_reader *r);
 /* Called with a poll handle to notify when lines come. */
 void cufs_events_poll_wait(void *ph);
 
+/* ---------------------------------------------------------------- main.c
+ * Hands freed heap back to the system when much of it lies free. glibc
+ * keeps what a large request freed (a million-entry listing, the index of
+ * a process that had a million objects), so without this cufs would stay
+ * the size of the largest moment it ever had. Called after a long listing
+ * and once a second by the event relay; costs a walk of the free lists. */
+void cufs_tidy_heap(void);
+
 /* ---------------------------------------------------------------- tree.c */
 
 struct fuse_operations;

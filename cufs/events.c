@@ -402,6 +402,7 @@ static void *relay(void *arg)
 {
 	struct cufs_proc_info p[CUFS_MAX_PROCS];
 	struct timespec until;
+	unsigned rounds = 0;
 	int n;
 
 	(void)arg;
@@ -411,6 +412,8 @@ static void *relay(void *arg)
 		n = cufs_procs(p, CUFS_MAX_PROCS);
 		for (int i = 0; i < n; i++)
 			relay_process(p[i].pid);
+		if (++rounds % (1000 / CUFS_EVENT_POLL_MS) == 0)
+			cufs_tidy_heap();
 		pthread_mutex_lock(&ev.lock);
 		mark_gone_locked(p, n);
 		clock_gettime(CLOCK_REALTIME, &until);

@@ -12,6 +12,7 @@
 #include "outward/cuemu-private.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <fuse.h>
 #include <fuse_lowlevel.h>
 #include <signal.h>
@@ -367,6 +368,15 @@ static bool max_threads_given(int n, char **args)
 		if (strstr(args[i], "max_threads="))
 			return true;
 	return false;
+}
+
+/* Free heap past which cufs hands it back (cufs_tidy_heap). */
+#define TIDY_FREE_BYTES (64UL << 20)
+
+void cufs_tidy_heap(void)
+{
+	if (mallinfo2().fordblks > TIDY_FREE_BYTES)
+		malloc_trim(0);
 }
 
 int main(int argc, char **argv)

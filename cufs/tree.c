@@ -36,6 +36,8 @@
 #include <unistd.h>
 
 #define MAX_DEPTH 32
+/* A listing of at least this many names tidies the heap (cu_readdir). */
+#define TRIM_ENTRIES 65536
 
 const char *const cufs_classes[CUFS_NCLASSES] = {
 	"allocations", "pools", "reservations", "handles", "multicast",
@@ -914,6 +916,10 @@ static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 	json_array_foreach(n.entries, i, e)
 		fill(buf, json_string_value(e), NULL, 0, 0);
 	node_free(&n);
+	/* A long listing frees much heap at once (a million names: some
+	 * 270 MiB). */
+	if (i >= TRIM_ENTRIES)
+		cufs_tidy_heap();
 	return 0;
 }
 
