@@ -684,6 +684,7 @@ CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **out,
 			uintptr_t *s, uintptr_t *e)
 {
 	struct cuemu_alloc *a;
+	CUresult r;
 
 	if (!p)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pointer is NULL");
@@ -692,14 +693,17 @@ CUresult mg_check_range(CUdeviceptr p, size_t count, struct mstate **out,
 	a = cuemu_va_find((uintptr_t)p);
 	if (!a && cuemu_machine_pageable()) {
 		/* Memory from malloc or mmap, where the GPUs may use it. */
-		CUresult r = mg_system_range((uintptr_t)p, count, out);
-
+		r = mg_system_range((uintptr_t)p, count, out);
+		if (r == CUDA_SUCCESS)
+			r = cuemu_va_check_expected((*out)->a);
 		if (r == CUDA_SUCCESS) {
 			*s = CUEMU_ALIGN_DOWN((uintptr_t)p, CUEMU_PAGE);
 			*e = CUEMU_ALIGN_UP((uintptr_t)p + count, CUEMU_PAGE);
 		}
 		return r;
 	}
+	if ((r = cuemu_va_check_expected(a)) != CUDA_SUCCESS)
+		return r;
 	if (!a || a->kind != CUEMU_KIND_MANAGED)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "0x%llx is not managed memory",

@@ -451,7 +451,8 @@ bool cuemu_alloc_set_label(uintptr_t p, const char *label)
 	struct cuemu_alloc *a = cuemu_va_find(p);
 
 	/* A reservation is address space, not memory: it has no label. */
-	if (!a || a->kind == CUEMU_KIND_RESERVATION)
+	if (!a || a->kind == CUEMU_KIND_RESERVATION ||
+	    cuemu_va_check_expected(a) != CUDA_SUCCESS)
 		return false;
 	snprintf(a->label, sizeof a->label, "%.*s",
 		 (int)strcspn(label, "\n"), label);

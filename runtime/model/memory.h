@@ -77,6 +77,11 @@ struct cuemu_alloc *cuemu_va_find(uintptr_t p);
 /* The first entry that overlaps [p, p+len), or NULL. */
 struct cuemu_alloc *cuemu_va_overlap(uintptr_t p, size_t len);
 struct cuemu_alloc *cuemu_va_by_id(uint64_t id);
+/* A /cu write runs its calls expecting allocation id (0: none) on this
+ * thread; the lookup of the allocation a call acts on then answers
+ * CUDA_ERROR_NOT_FOUND for any other (cuemu_va_check_expected). */
+void cuemu_va_expect(uint64_t id);
+CUresult cuemu_va_check_expected(const struct cuemu_alloc *a);
 /* In-order iteration by address. */
 struct cuemu_alloc *cuemu_va_first(void);
 struct cuemu_alloc *cuemu_va_next(struct cuemu_alloc *a);

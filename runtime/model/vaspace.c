@@ -103,6 +103,26 @@ struct cuemu_alloc *cuemu_va_by_id(uint64_t id)
 	return RB_FIND(id_tree, &by_id, &key);
 }
 
+/* The allocation a /cu write names by id (outward/ctl_alloc.c), which the
+ * calls it runs must find at its address, not another made there since the
+ * write looked it up. Thread-local because a write runs on one thread and
+ * the expectation is that thread's alone; 0: none. */
+static __thread uint64_t expected_id;
+
+void cuemu_va_expect(uint64_t id)
+{
+	expected_id = id;
+}
+
+CUresult cuemu_va_check_expected(const struct cuemu_alloc *a)
+{
+	if (!expected_id || (a && a->id == expected_id))
+		return CUDA_SUCCESS;
+	return cuemu_fail(CUDA_ERROR_NOT_FOUND, "allocation %llu was freed "
+			  "while the write ran",
+			  (unsigned long long)expected_id);
+}
+
 struct cuemu_alloc *cuemu_va_first(void)
 {
 	return RB_MIN(va_tree, &by_addr);

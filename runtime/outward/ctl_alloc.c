@@ -201,7 +201,7 @@ static CUresult freed_meanwhile(uint64_t id, uintptr_t base, CUresult r)
 
 /* A write runs through the API, as any caller's would: the label through
  * cuemuSetLabel, a managed attribute through managed's setter. */
-static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
+static CUresult set_on(uint64_t id, const char *rest, const char *value)
 {
 	struct cuemu_alloc *a;
 	uintptr_t s = 0, e = 0;
@@ -240,6 +240,18 @@ static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND, "no file %s", rest);
 	return freed_meanwhile(id, a_base, cuemu_managed_set(ctx, s, e, attr,
 							      value));
+}
+
+/* The calls a write runs act on allocation id or on none: an allocation
+ * made at its address after it was freed is not it. */
+static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
+{
+	CUresult r;
+
+	cuemu_va_expect(id);
+	r = set_on(id, rest, value);
+	cuemu_va_expect(0);
+	return r;
 }
 
 const struct cuemu_ctl_class cuemu_ctl_allocations = {
