@@ -376,6 +376,7 @@ int pubmap_ids(const struct pubmap *m, uint32_t cls, uint64_t **ids,
 	uint64_t *volatile out = NULL;
 	volatile size_t cap = 0, k = 0;
 	volatile int rc = 0;
+	size_t j;
 
 	GUARDED(rc, {
 		for (uint64_t i = 0; i < m->nslots && rc == 0; i++) {
@@ -404,7 +405,13 @@ int pubmap_ids(const struct pubmap *m, uint32_t cls, uint64_t **ids,
 	}
 	if (k)
 		qsort(out, k, sizeof *out, by_u64);
+	/* An id listed twice: a record removed and put again in another
+	 * slot while the scan went by, or a table scribbled on. Once. */
+	j = k ? 1 : 0;
+	for (size_t i = 1; i < k; i++)
+		if (out[i] != out[j - 1])
+			out[j++] = out[i];
 	*ids = out;
-	*n = k;
+	*n = j;
 	return 0;
 }
