@@ -202,10 +202,12 @@ static void test_truncated(void)
 /* ---------------------------------------------------------------- concurrency */
 
 #define CONC_IDS 8
-/* The writer writes until the readers have read this many times (or
- * it has written CONC_MAX_WRITES). */
+/* The writer writes at least CONC_MIN_WRITES times, then until the
+ * readers have read CONC_READS times (or it has written CONC_MAX_WRITES):
+ * readers started first may read that often before it runs at all. */
 #define CONC_READS 30000
 #define CONC_MAX_WRITES 5000000
+#define CONC_MIN_WRITES 20000
 
 static struct {
 	struct pubseg w;
@@ -217,8 +219,12 @@ static struct {
 static void *writer(void *arg)
 {
 	(void)arg;
+	/* At least CONC_MIN_WRITES, however many reads the readers made
+	 * before this thread ran. */
 	for (long v = CONC_IDS; v <= CONC_MAX_WRITES &&
-	     __atomic_load_n(&conc.reads, __ATOMIC_RELAXED) < CONC_READS; v++) {
+	     (v < CONC_MIN_WRITES ||
+	      __atomic_load_n(&conc.reads, __ATOMIC_RELAXED) < CONC_READS);
+	     v++) {
 		uint64_t id = 1 + (uint64_t)v % CONC_IDS;
 
 		/* Now in place, now moved to a larger block. */
@@ -271,8 +277,10 @@ static void test_concurrent(void)
 
 	pubseg_create(&conc.w, path_a);
 	/* Room enough that the writer makes no new generation. */
-	for (uint64_t id = 1; id <= CONC_IDS; id++)
+	for (uint64_t id = 1; id <= CONC_IDS; id++) {
 		put(&conc.w, PUB_ALLOCATIONS, id, (long)id - 1, 10);
+		conc.last[id - 1] = (long)id - 1;
+	}
 	for (int i = 0; i < 3; i++)
 		pthread_create(&rt[i], NULL, reader, (void *)(uintptr_t)(i + 1));
 	pthread_create(&wt, NULL, writer, NULL);
@@ -285,8 +293,13 @@ static void test_concurrent(void)
 	ok(conc.back == 0, "no reader saw a record older than one it had seen "
 	   "(%zu)", conc.back);
 	open_proc(&p, path_a);
-	for (uint64_t id = 1; id <= CONC_IDS; id++)
-		stale += value(&p, id, PUB_ALLOCATIONS) != conc.last[id - 1];
+	for (uint64_t id = 1; id <= CONC_IDS; id++) {
+		long v = value(&p, id, PUB_ALLOCATIONS);
+
+		if (v != conc.last[id - 1] && stale++ < 3)
+			printf("# record %llu reads %ld, its last write %ld\n",
+			       (unsigned long long)id, v, conc.last[id - 1]);
+	}
 	ok(stale == 0, "after the writer, every record reads as its last");
 	pubmap_close(p.map);
 	pubseg_unlink(&conc.w);
