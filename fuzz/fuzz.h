@@ -25,4 +25,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 void fuzz_broke(const char *file, int line, const char *what)
 	__attribute__((noreturn));
 
+/* Lays the patches of an input over the size bytes at base: each is
+ * [offset: 4 bytes, little endian, taken modulo size][length: 1 byte]
+ * [that many bytes], cut short at the end of the input or of base. */
+void fuzz_patch(void *base, size_t size, const uint8_t *data, size_t n);
+
 #endif

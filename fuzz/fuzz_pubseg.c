@@ -154,19 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	memcpy(s, tmpl, tmpl_size);
-	while (size >= 5) {
-		size_t off = (data[0] | data[1] << 8 | data[2] << 16 |
-			      (size_t)data[3] << 24) % tmpl_size;
-		size_t len = data[4];
-
-		data += 5;
-		size -= 5;
-		len = len < size ? len : size;
-		len = len < tmpl_size - off ? len : tmpl_size - off;
-		memcpy(s + off, data, len);
-		data += len;
-		size -= len;
-	}
+	fuzz_patch(s, tmpl_size, data, size);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		if (pwrite(fd, s, tmpl_size, 0) == (ssize_t)tmpl_size &&

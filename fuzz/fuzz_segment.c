@@ -96,19 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	memcpy(s, tmpl, tmpl_size);
-	while (size >= 5) {
-		size_t off = (data[0] | data[1] << 8 | data[2] << 16 |
-			      (size_t)data[3] << 24) % tmpl_size;
-		size_t len = data[4];
-
-		data += 5;
-		size -= 5;
-		len = len < size ? len : size;
-		len = len < tmpl_size - off ? len : tmpl_size - off;
-		memcpy((char *)s + off, data, len);
-		data += len;
-		size -= len;
-	}
+	fuzz_patch(s, tmpl_size, data, size);
 	memcpy(&s->lock, &tmpl->lock, sizeof s->lock);
 	/* Not ready reads as a creator still at work, waited for 5 s. */
 	if (!s->ready)
