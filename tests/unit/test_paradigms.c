@@ -268,6 +268,18 @@ static long long id_int(unsigned long long id, const char *k1, const char *k2)
 	return n;
 }
 
+/* A child's start: cuInit, device 0's primary context current, a stream
+ * of its own and the process's control socket. 0, or -1. */
+static int child_start(CUstream *s)
+{
+	CUcontext c;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
+	    cuStreamCreate(s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+		return -1;
+	return 0;
+}
+
 /* The child: 4 MiB from mmap and a malloc'd buffer given to advice,
  * prefetch, range attributes and cuemuAccess; prints the answers and what
  * /cu shows. */
@@ -276,15 +288,13 @@ static int system_role(void)
 	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
 	CUmemLocation gpu1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
 	static char buf[1 << 16];
-	CUcontext c;
 	CUstream s;
 	char *m, *h;
 	int v = -7, pageable = -1;
 	unsigned long long id;
 	CUresult r;
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
-	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+	if (child_start(&s) != 0)
 		return 1;
 	cuDeviceGetAttribute(&pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
 			     0);
@@ -350,15 +360,13 @@ static int system_role(void)
 static int rejoin_role(void)
 {
 	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
-	CUcontext c;
 	CUstream s;
 	char *m, *m2;
 	int v = -7;
 	unsigned long long id1, id2, id3;
 	size_t free0, free1, free2, total;
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
-	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+	if (child_start(&s) != 0)
 		return 1;
 	m = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -409,15 +417,13 @@ static int rejoin_role(void)
 static int sysevict_role(void)
 {
 	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
-	CUcontext c;
 	CUstream s;
 	CUdeviceptr d = 0;
 	size_t free0, total;
 	char *m;
 	unsigned long long id;
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c) ||
-	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) || ctl_open() != 0)
+	if (child_start(&s) != 0)
 		return 1;
 	m = mmap(NULL, 12 * MIB, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
