@@ -1,0 +1,180 @@
+/*
+ * exec.h - the PTX engine's interface: the one header through which the
+ * rest of libcuemu reaches runtime/exec/.
+ *
+ * The engine parses PTX text once into a compact form (a module of
+ * kernels, device functions and variables) and runs a kernel's grid on the
+ * host's CPUs, warps of 32 lanes in lockstep. It knows nothing of the
+ * memory model, streams or CUDA handles: what it needs of the machine it
+ * asks through struct ex_memops (may this GPU make this access to this
+ * page, and where do its bytes go), and what it did it reports in struct
+ * ex_result. Dependencies point one way: runtime/driver/ calls this
+ * header; nothing in runtime/exec/ includes a header of runtime/model/,
+ * runtime/driver/ or cuda.h.
+ *
+ * Addresses are the process's own: a generic or global address that
+ * ex_memops.page accepted is dereferenced as a host pointer. Shared,
+ * local and param memory are the engine's own.
+ *
+ * Locking: a parsed module is immutable once ex_module_parse returns (its
+ * variables' addresses are bound before its first launch); any number of
+ * launches may run it at once. One ex_launch_run call owns its launch.
+ */
+#ifndef CUEMU_EXEC_H
+#define CUEMU_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* What a parse or a launch answers. The driver maps each to its CUresult
+ * (EX_INVALID_PTX to CUDA_ERROR_INVALID_PTX, and so on). */
+enum ex_status {
+	EX_OK = 0,
+	EX_INVALID_PTX,          /* text that is not PTX, or wrong PTX */
+	EX_UNSUPPORTED_PTX,      /* .version newer than the engine reads */
+	EX_NO_BINARY_FOR_GPU,    /* .target above the device's compute capability */
+	EX_UNSUPPORTED,          /* valid PTX the engine cannot run (named in the log) */
+	EX_OUT_OF_MEMORY,
+	EX_ILLEGAL_ADDRESS,      /* a load or store no allocation holds */
+	EX_MISALIGNED_ADDRESS,
+	EX_ILLEGAL_INSTRUCTION,
+	EX_ASSERT,               /* __assertfail */
+	EX_TRAP,                 /* trap, brkpt */
+	EX_LAUNCH_FAILED,        /* anything else that stops a running kernel */
+};
+
+struct ex_module;
+
+/* Parses PTX text (len bytes, NUL not required). On failure *log gets one
+ * line per problem, "line N: what" (truncated to logsz, always NUL
+ * terminated when logsz > 0). sm is the device's compute capability as
+ * major*10+minor (90 for sm_90), checked against .target. */
+enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
+			       struct ex_module **out, char *log, size_t logsz);
+void ex_module_free(struct ex_module *m);
+
+/* A kernel's parameter, in declaration order. */
+struct ex_param {
+	uint32_t offset;   /* in the parameter buffer, aligned as declared */
+	uint32_t size;
+	uint32_t align;
+};
+
+/* An entry (.entry) and what cuFuncGetAttribute answers of it. */
+struct ex_kernel_info {
+	const char *name;              /* the mangled PTX name */
+	uint32_t nparams;
+	const struct ex_param *params;
+	uint32_t param_bytes;          /* the whole buffer, last param's end */
+	uint32_t shared_static_bytes;  /* .shared variables it can reach */
+	uint32_t local_bytes;          /* .local depot per thread */
+	uint32_t registers;            /* an estimate: PTX registers used, capped at 255 */
+	uint32_t maxntid[3];           /* .maxntid, 0 where not given */
+	uint32_t reqntid[3];           /* .reqntid, 0 where not given */
+	uint32_t minnctapersm;         /* .minnctapersm, 0 where not given */
+	uint32_t max_cluster_rank;     /* .maxclusterrank, 0 where not given */
+	bool uses_grid_sync;           /* reads %envreg for a cooperative launch */
+};
+
+int ex_module_kernel_count(const struct ex_module *m);
+const struct ex_kernel_info *ex_module_kernel(const struct ex_module *m, int i);
+/* The index of the entry named name, or -1. */
+int ex_module_find_kernel(const struct ex_module *m, const char *name);
+
+/* A module-scope variable that lives in device memory: .global and .const
+ * (.shared ones are the engine's, per block). The loader allocates it
+ * (managed where .attribute(.managed)), copies init (size bytes, zeros
+ * where init is NULL) and binds its address before the first launch. */
+enum ex_var_space { EX_VAR_GLOBAL, EX_VAR_CONST };
+struct ex_var_info {
+	const char *name;
+	enum ex_var_space space;
+	bool managed;
+	bool external;             /* .extern: defined in another module */
+	uint64_t size;
+	uint32_t align;
+	const uint8_t *init;       /* NULL: zeros */
+};
+
+int ex_module_var_count(const struct ex_module *m);
+const struct ex_var_info *ex_module_var(const struct ex_module *m, int i);
+int ex_module_find_var(const struct ex_module *m, const char *name);
+/* Binds variable i to its device address; every launch after sees it. */
+void ex_module_bind_var(struct ex_module *m, int i, uint64_t addr);
+
+/* ------------------------------------------------------------------ */
+/* Launching                                                           */
+
+#define EX_PAGE_SHIFT 12
+#define EX_PAGE ((uint64_t)1 << EX_PAGE_SHIFT)
+
+enum ex_access { EX_READ = 1, EX_WRITE = 2, EX_ATOMIC = 3 };
+
+/* How many places bytes are tallied by: ex_memops.page names one of them
+ * for each page it accepts (the bridge's own numbering: its GPU, each
+ * peer, the host...). */
+#define EX_MAX_PLACES 16
+
+struct ex_memops {
+	void *ctx;
+	/* May the launching GPU make this access to the 4 KiB page at page?
+	 * The model resolves it as a GPU fault would (migrate, map remotely,
+	 * duplicate) and answers EX_OK with *place set, or
+	 * EX_ILLEGAL_ADDRESS. Called on a miss of the engine's translation
+	 * cache, once per warp and page, never per lane or per byte; from
+	 * any of the launch's worker threads at once. */
+	enum ex_status (*page)(void *ctx, uint64_t page, enum ex_access a,
+			       int *place);
+	/* Bumped by the model whenever a page an earlier page() accepted may
+	 * have lost that access (eviction, migration away, a view change):
+	 * the engine drops its translation caches when it moves. May be NULL
+	 * when nothing can change under a launch. */
+	const volatile uint64_t *generation;
+	/* Device printf: fmt and its argument buffer as vprintf received
+	 * them (the buffer laid out as the PTX ABI packs it). The bridge
+	 * formats it and keeps it for the flush at the next synchronization
+	 * point. May be NULL: printf then does nothing and returns 0. */
+	int (*vprintf)(void *ctx, const char *fmt, const void *args);
+};
+
+/* What the device is, for special registers and the compute term. */
+struct ex_device {
+	int sm;                /* compute capability, major*10+minor */
+	uint32_t sm_count;     /* %nsmid */
+	uint32_t warps_per_sm; /* %nwarpid */
+	uint64_t (*globaltimer)(void *ctx); /* %globaltimer, ns; NULL: 0 */
+};
+
+struct ex_launch {
+	const struct ex_module *module;
+	int kernel;                       /* index in the module */
+	uint32_t grid[3], block[3];
+	uint32_t dynamic_shared_bytes;
+	const void *params;               /* param_bytes of the kernel, packed */
+	bool cooperative;                 /* every block resident: grid sync works */
+	int threads;                      /* host threads to run blocks on; 0: one */
+	struct ex_device dev;
+	struct ex_memops mem;
+};
+
+/* What one launch did. Counts are exact: tests compare them. */
+struct ex_result {
+	enum ex_status status;
+	uint64_t warp_instructions;       /* instructions issued, per warp */
+	uint64_t lane_instructions;       /* the same, per active lane */
+	uint64_t bytes_read[EX_MAX_PLACES];
+	uint64_t bytes_written[EX_MAX_PLACES];
+	uint64_t atomics;
+	/* Where it stopped, when status is not EX_OK. */
+	uint64_t fault_addr;
+	uint32_t block[3], thread[3];
+	char message[512];                /* assert text, the instruction, ... */
+};
+
+/* Runs the whole grid and returns when every block has ended or the first
+ * error stopped it (blocks not yet started are not started; r->status
+ * says why). */
+enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r);
+
+#endif
