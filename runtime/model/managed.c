@@ -602,6 +602,9 @@ struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 	a->device = dev;
 	a->flags = flags;
 	a->ctx = ctx;
+	/* Managed memory starts with SYNC_MEMOPS set, where every other kind
+	 * starts without it (probes/results/edges.txt, sync.*.fresh). */
+	a->sync_memops = true;
 	a->priv = st;
 	st->a = a;
 	st->attach = flags;

@@ -197,6 +197,25 @@ static void test_managed(void)
 	       "managed: HOST_POINTER is the pointer");
 	is_int(must(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, m + 8192), m,
 	       "managed: RANGE_START_ADDR");
+	is_int(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, m + 8192), 0xa5a5a5a500000001ULL,
+	       "managed: SYNC_MEMOPS starts set, 4 bytes written");
+	{
+		unsigned zero = 0;
+
+		is_res(cuPointerSetAttribute(&zero,
+			CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, m + 4096),
+		       CUDA_SUCCESS, "managed: SYNC_MEMOPS can be cleared");
+		is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, m), 4), 0,
+		       "managed: cleared through an interior pointer, the "
+		       "whole allocation reads 0");
+	}
+	cuMemFree(m);
+	if (cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_HOST)) {
+		ok(0, "cuMemAllocManaged(ATTACH_HOST)");
+		return;
+	}
+	is_int(low(must(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, m), 4), 1,
+	       "managed, host-attached: SYNC_MEMOPS starts set");
 	cuMemFree(m);
 }
 
