@@ -49,6 +49,8 @@ struct pinfo {
 	bool on_device;          /* the bytes are device memory */
 	bool reachable;          /* the current device can address it */
 	bool host_pool;          /* a block of a HOST or HOST_NUMA pool */
+	bool host_mapped;        /* VMM memory on the host that the host
+	                          * was given access to */
 	bool sync_memops;
 	CUmemoryPool pool;
 	unsigned long long handle_types;
@@ -113,9 +115,11 @@ static void snap_vmm(uintptr_t p, int curdev, struct cuemu_alloc *a,
 	pi->range_size = mi.resv_size;
 	pi->map_base = mi.map_base;
 	pi->map_size = mi.map_size;
-	pi->id = a->id;
+	pi->id = mi.buffer_id;
 	pi->block_id = mi.handle_id;
 	pi->on_device = proc >= 0 && proc != CUEMU_PROC_HOST;
+	pi->host_mapped = !pi->on_device &&
+		mi.host_access != CU_MEM_ACCESS_FLAGS_PROT_NONE;
 	pi->device = pi->on_device ? proc : curdev;
 	pi->handle_types = mi.handle_types;
 	pi->access = (unsigned)mi.access;
@@ -250,8 +254,10 @@ static CUresult value_of(const struct pinfo *pi, CUpointer_attribute attr,
 		*v = p;
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		/* VMM memory has no host pointer, even on the host. */
-		if (pi->on_device || pi->kind == CUEMU_KIND_RESERVATION)
+		/* VMM memory has one only on the host, once the host was
+		 * given access (probes/results/edges.txt, hostvmm). */
+		if (pi->on_device ||
+		    (pi->kind == CUEMU_KIND_RESERVATION && !pi->host_mapped))
 			return CUDA_ERROR_INVALID_VALUE;
 		*v = p;
 		break;

@@ -74,6 +74,8 @@ struct mapping {
 	size_t size;
 	size_t offset;               /* in the handle */
 	struct handle *h;
+	uint64_t buffer_id;          /* CU_POINTER_ATTRIBUTE_BUFFER_ID: each
+	                              * cuMemMap is a buffer of its own */
 	uint8_t access[CUEMU_NPROC]; /* CUmemAccess_flags per processor */
 };
 
@@ -645,6 +647,7 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 	}
 	m->h = h;
 	m->offset = offset;
+	m->buffer_id = cuemu_next_id();
 	h->maps++;
 	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_map", "reservation=%llu address=%#lx size=%zu "
@@ -884,9 +887,11 @@ bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
 	out->map_base = m->base;
 	out->map_size = m->size;
 	out->handle_id = m->h->id;
+	out->buffer_id = m->buffer_id;
 	out->loc = m->h->prop.location;
 	out->handle_types = (unsigned long long)m->h->prop.requestedHandleTypes;
 	out->access = (CUmemAccess_flags)m->access[slot];
+	out->host_access = (CUmemAccess_flags)m->access[CUEMU_PROC_HOST];
 	out->map_offset = m->offset;
 	out->multicast = m->h->multicast;
 	return true;

@@ -61,9 +61,11 @@ struct cuemu_map_info {
 	uintptr_t map_base;     /* the one cuMemMap that covers p */
 	size_t map_size;
 	uint64_t handle_id;     /* CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID */
+	uint64_t buffer_id;     /* CU_POINTER_ATTRIBUTE_BUFFER_ID: the mapping's */
 	CUmemLocation loc;      /* where the physical memory lives */
 	unsigned long long handle_types; /* CUmemAllocationHandleType mask */
 	CUmemAccess_flags access; /* for the location asking (see vmm.c) */
+	CUmemAccess_flags host_access; /* given to the host (HOST or HOST_NUMA) */
 	size_t map_offset;      /* where in the handle the mapping starts */
 	bool multicast;         /* the handle is a multicast object */
 };

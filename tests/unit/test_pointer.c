@@ -388,6 +388,93 @@ static void test_ids(void)
 	cuMemFree(c);
 }
 
+/* Each cuMemMap is a buffer of its own; the block is the handle
+ * (probes/results/edges.txt, ids). */
+static void test_vmm_ids(void)
+{
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+	};
+	CUmemAccessDesc ad = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+			       CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	const size_t g = 2 * MIB;
+	CUmemGenericAllocationHandle h1 = 0, h2 = 0;
+	CUdeviceptr va = 0;
+	uint64_t b1, b2, b3;
+
+	if (cuMemCreate(&h1, g, &prop, 0) || cuMemCreate(&h2, g, &prop, 0) ||
+	    cuMemAddressReserve(&va, 4 * g, 0, 0, 0) ||
+	    cuMemMap(va, g, 0, h1, 0) || cuMemMap(va + g, g, 0, h2, 0) ||
+	    cuMemSetAccess(va, 2 * g, &ad, 1)) {
+		ok(0, "two handles mapped into one reservation");
+		goto out;
+	}
+	b1 = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, va);
+	b2 = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, va + g);
+	ok(b1 && b2 && b1 != SENT && b2 != SENT && b1 != b2,
+	   "vmm: two handles in one reservation are two buffers");
+	is_int(must(CU_POINTER_ATTRIBUTE_BUFFER_ID, va + g + 4096), b2,
+	       "vmm: a mapping's interior is the mapping's buffer");
+	ok(must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va) !=
+	   must(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID, va + g),
+	   "vmm: two handles are two blocks");
+	cuMemUnmap(va + g, g);
+	cuMemMap(va + g, g, 0, h2, 0);
+	cuMemSetAccess(va + g, g, &ad, 1);
+	b3 = must(CU_POINTER_ATTRIBUTE_BUFFER_ID, va + g);
+	ok(b3 != b2 && b3 != b1,
+	   "vmm: mapped again at the same place, a new buffer");
+	cuMemUnmap(va, 2 * g);
+out:
+	if (va)
+		cuMemAddressFree(va, 4 * g);
+	if (h1)
+		cuMemRelease(h1);
+	if (h2)
+		cuMemRelease(h2);
+}
+
+/* VMM memory on the host has a host pointer once the host was given
+ * access (probes/results/edges.txt, hostvmm). */
+static void test_vmm_host(void)
+{
+	CUmemAllocationProp prop = {
+		.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+		.location = { CU_MEM_LOCATION_TYPE_HOST, 0 },
+	};
+	CUmemAccessDesc dev = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+				CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	CUmemAccessDesc host = { { CU_MEM_LOCATION_TYPE_HOST, 0 },
+				 CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	const size_t g = 2 * MIB;
+	CUmemGenericAllocationHandle h = 0;
+	CUdeviceptr va = 0;
+	CUresult r;
+	uint64_t v;
+
+	if (cuMemCreate(&h, g, &prop, 0) ||
+	    cuMemAddressReserve(&va, g, 0, 0, 0) || cuMemMap(va, g, 0, h, 0) ||
+	    cuMemSetAccess(va, g, &dev, 1)) {
+		ok(0, "a host handle mapped");
+		goto out;
+	}
+	v = get(CU_POINTER_ATTRIBUTE_HOST_POINTER, va + 64, &r);
+	ok(r == CUDA_ERROR_INVALID_VALUE && v == 0,
+	   "vmm on the host, device access only: HOST_POINTER is "
+	   "INVALID_VALUE and writes 0");
+	is_res(cuMemSetAccess(va, g, &host, 1), CUDA_SUCCESS,
+	       "vmm on the host: the host given access");
+	is_int(must(CU_POINTER_ATTRIBUTE_HOST_POINTER, va + 64), va + 64,
+	       "vmm on the host, host access: HOST_POINTER is the pointer");
+	cuMemUnmap(va, g);
+out:
+	if (va)
+		cuMemAddressFree(va, g);
+	if (h)
+		cuMemRelease(h);
+}
+
 static void test_unknown(void)
 {
 	char stack[64];
@@ -539,6 +626,8 @@ int main(void)
 	test_pool_kinds();
 	test_vmm();
 	test_ids();
+	test_vmm_ids();
+	test_vmm_host();
 	test_unknown();
 	test_set();
 	test_runtime();
