@@ -160,16 +160,22 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
 	cuemu_lock();
 	a = cuemu_host_entry((uintptr_t)p);
 	/* Every pinned range is mapped under unified addressing; a
-	 * registration reports only PORTABLE of its own flags. */
+	 * registration reports only PORTABLE of its own flags, and managed
+	 * memory, which the host maps too, DEVICEMAP alone
+	 * (probes/results/edges.txt, hostflags). */
 	if (a)
 		*pFlags = CU_MEMHOSTALLOC_DEVICEMAP |
 			  (a->kind == CUEMU_KIND_HOST ? a->flags :
 			   a->flags & CU_MEMHOSTREGISTER_PORTABLE);
+	else if ((a = cuemu_va_find((uintptr_t)p)) &&
+		 a->kind == CUEMU_KIND_MANAGED)
+		*pFlags = CU_MEMHOSTALLOC_DEVICEMAP;
+	else
+		a = NULL;
 	cuemu_unlock();
 	if (!a)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%p is not pinned or registered host memory",
-				  p);
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%p is not pinned, "
+				  "registered or managed memory", p);
 	return CUDA_SUCCESS;
 }
 

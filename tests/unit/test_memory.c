@@ -264,6 +264,21 @@ static void test_pinned(void)
 
 	is_res(cuMemHostGetFlags(&got, m), CUDA_ERROR_INVALID_VALUE,
 	       "cuMemHostGetFlags of malloc memory is INVALID_VALUE");
+	{
+		CUdeviceptr mg = 0;
+
+		got = 0;
+		if (cuMemAllocManaged(&mg, 3 * PAGE, CU_MEM_ATTACH_GLOBAL)) {
+			ok(0, "cuMemAllocManaged");
+		} else {
+			is_res(cuMemHostGetFlags(&got, (char *)mg + PAGE),
+			       CUDA_SUCCESS, "cuMemHostGetFlags of managed "
+			       "memory (an interior pointer)");
+			is_int(got, CU_MEMHOSTALLOC_DEVICEMAP,
+			       "managed memory reads DEVICEMAP");
+			cuMemFree(mg);
+		}
+	}
 	is_res(cuMemHostGetDevicePointer(&dp, m, 0), CUDA_ERROR_INVALID_VALUE,
 	       "cuMemHostGetDevicePointer of malloc memory is INVALID_VALUE");
 	is_res(cuMemFreeHost(m), CUDA_ERROR_INVALID_VALUE,
