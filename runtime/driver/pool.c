@@ -427,8 +427,9 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "the pool was not created with that handle type");
 	else if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-		r = cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
-			       "this machine has no fabric to share over");
+		r = cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "fabric handles need "
+			       "an IMEX channel, which this machine does not "
+			       "have");
 	else
 		r = cuemu_pool_export_fd(pool, (int *)handle_out);
 	cuemu_unlock();

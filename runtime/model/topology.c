@@ -294,6 +294,11 @@ static void h200_attrs(int *a, int dev, int numa)
 	a[CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST] = 0;
 	a[CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED] = 1;
 	a[CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED] = 1;
+	/* The device supports fabric handles; making one still needs an IMEX
+	 * channel, which no emulated machine has: cuMemCreate answers
+	 * NOT_PERMITTED, as the real one does without a channel
+	 * (probes/results/edges.txt, fabric). */
+	a[CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED] = 1;
 	a[CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR] = 32;
 	a[CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED] = 1;
 	a[CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE] = 82837504;

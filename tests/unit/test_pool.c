@@ -220,8 +220,8 @@ static void test_errors(void)
 		is_res(cuMemPoolCreate(&q, &pp), CUDA_SUCCESS,
 		       "a fabric pool is made");
 		is_res(cuMemPoolExportToShareableHandle(&fd, q,
-			CU_MEM_HANDLE_TYPE_FABRIC, 0), CUDA_ERROR_NOT_SUPPORTED,
-		       "but there is no fabric to export it over");
+			CU_MEM_HANDLE_TYPE_FABRIC, 0), CUDA_ERROR_NOT_PERMITTED,
+		       "but its export needs an IMEX channel: NOT_PERMITTED");
 		cuMemPoolDestroy(q);
 	}
 	is_res(cuMemPoolDestroy(p), CUDA_SUCCESS, "destroy");

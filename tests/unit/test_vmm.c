@@ -283,8 +283,18 @@ static void create_errors(void)
 	       "create: type MANAGED");
 	is_res(cuMemCreate(&h, G, NULL, 0), CUDA_ERROR_INVALID_VALUE,
 	       "create: NULL prop");
+	{
+		int v = -1;
+
+		cuDeviceGetAttribute(&v,
+			CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, 0);
+		is_int(v, 1, "the device says it supports fabric handles");
+	}
 	is_res(create(&h, G, 0, CU_MEM_HANDLE_TYPE_FABRIC),
 	       CUDA_ERROR_NOT_PERMITTED, "create: fabric handles need IMEX");
+	p = prop(CU_MEM_LOCATION_TYPE_HOST, 0, CU_MEM_HANDLE_TYPE_FABRIC);
+	is_res(cuMemCreate(&h, G, &p, 0), CUDA_ERROR_INVALID_VALUE,
+	       "create: fabric memory on the host is INVALID_VALUE");
 	is_res(create(&h, G, 0, (CUmemAllocationHandleType)0x10), CUDA_SUCCESS,
 	       "create: unknown handle type bits are ignored");
 	cuMemRelease(h);
