@@ -23,8 +23,10 @@
  * event's records. A dma-buf of
  * an address range is made by the kernel's udmabuf driver over the same
  * memfd (of the device memory file, or of a VMM handle), where
- * /dev/udmabuf can be opened; elsewhere the devices answer
- * DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
+ * /dev/udmabuf can be opened; elsewhere it is that memfd opened anew
+ * (/proc/self/fd) with its file position at the range, so that whoever
+ * maps it there maps the device's bytes. Only where neither can be done do
+ * the devices answer DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
  *
  * Locking: files[] and the slot file have their own leaf lock (file_lock),
  * taken inside the process lock or without it; a slot's contents are
@@ -776,20 +778,50 @@ void cuemu_evshare_close(struct cuemu_evshare *s)
 
 /* ---------------------------------------------------------------- dma-buf */
 
-bool cuemu_dmabuf_available(void)
+/* How this process makes a dma-buf, found once: udmabuf where the device
+ * opens, else a memfd opened anew through /proc/self/fd where that works.
+ * Global: a property of the host for the life of the process. */
+static enum dmabuf_way { WAY_UNKNOWN, WAY_NONE, WAY_UDMABUF, WAY_REOPEN }
+	dmabuf_way_found;
+
+static bool reopen_works(void)
 {
-	/* Checked once: whether the machine lets this process make one.
-	 * Global: a property of the host for the life of the process. */
-	static int avail = -1;
+	char path[64];
+	int fd = memfd_create("cuemu-dmabuf-check", MFD_CLOEXEC), again;
+
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	again = open(path, O_RDWR | O_CLOEXEC);
+	close(fd);
+	if (again < 0)
+		return false;
+	close(again);
+	return true;
+}
+
+static enum dmabuf_way dmabuf_way(void)
+{
+	enum dmabuf_way w = __atomic_load_n(&dmabuf_way_found,
+					    __ATOMIC_ACQUIRE);
 	int fd;
 
-	if (avail < 0) {
-		fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
-		avail = fd >= 0;
-		if (fd >= 0)
-			close(fd);
+	if (w != WAY_UNKNOWN)
+		return w;
+	fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		w = WAY_UDMABUF;
+	} else {
+		w = reopen_works() ? WAY_REOPEN : WAY_NONE;
 	}
-	return avail;
+	__atomic_store_n(&dmabuf_way_found, w, __ATOMIC_RELEASE);
+	return w;
+}
+
+bool cuemu_dmabuf_available(void)
+{
+	return dmabuf_way() != WAY_NONE;
 }
 
 /* The memfd and offset behind [p, +size): device memory or one VMM
@@ -826,19 +858,32 @@ static CUresult range_backing(uintptr_t p, size_t size, int *fd,
 			  "cuMemCreate memory)", (unsigned long)p, size);
 }
 
-CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *out)
+/* The memfd fd opened anew, its position at off: a descriptor of its own
+ * that maps the same pages at that offset. */
+static CUresult reopen_at(int fd, uint64_t off, int *out)
+{
+	char path[64];
+	int again;
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	if ((again = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "cannot open the "
+				  "device memory file again (%s): %s", path,
+				  strerror(errno));
+	if (lseek(again, (off_t)off, SEEK_SET) < 0) {
+		close(again);
+		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "lseek: %s",
+				  strerror(errno));
+	}
+	*out = again;
+	return CUDA_SUCCESS;
+}
+
+static CUresult udmabuf_of(int fd, uint64_t off, size_t size, int *out)
 {
 	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC };
-	uint64_t off = 0;
-	CUresult r;
-	int fd = -1, dev, buf;
+	int dev, buf;
 
-	if ((r = range_backing(p, size, &fd, &off)))
-		return r;
-	if (!cuemu_dmabuf_available())
-		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "this machine "
-				  "cannot make a dma-buf (/dev/udmabuf): the "
-				  "devices answer DMA_BUF_SUPPORTED 0");
 	if ((dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC)) < 0)
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "/dev/udmabuf: %s", strerror(errno));
@@ -852,4 +897,25 @@ CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *out)
 				  "udmabuf: %s", strerror(errno));
 	*out = buf;
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *out)
+{
+	uint64_t off = 0;
+	CUresult r;
+	int fd = -1;
+
+	if ((r = range_backing(p, size, &fd, &off)))
+		return r;
+	switch (dmabuf_way()) {
+	case WAY_UDMABUF:
+		return udmabuf_of(fd, off, size, out);
+	case WAY_REOPEN:
+		return reopen_at(fd, off, out);
+	default:
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "this machine "
+				  "cannot make a dma-buf (neither /dev/udmabuf "
+				  "nor /proc/self/fd opens): the devices answer "
+				  "DMA_BUF_SUPPORTED 0");
+	}
 }

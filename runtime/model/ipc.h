@@ -113,11 +113,15 @@ void cuemu_evshare_close(struct cuemu_evshare *s);
 
 /* ---------------------------------------------------------------- dma-buf */
 
-/* The machine can make a dma-buf (/dev/udmabuf opens). */
+/* The machine can make a dma-buf: /dev/udmabuf opens, or a memfd opens
+ * again through /proc/self/fd. */
 bool cuemu_dmabuf_available(void);
 /* A dma-buf of [p, +size) (page aligned, checked by the caller) of device
- * memory: INVALID_VALUE when the range is not inside one allocation of it,
- * NOT_SUPPORTED where the machine cannot make one. Lock held. */
+ * memory: a udmabuf, or else the memfd behind it opened anew with its file
+ * position at the range (mapping the descriptor at that offset maps the
+ * range; a udmabuf's position is 0). INVALID_VALUE when the range is not
+ * inside one allocation of it, NOT_SUPPORTED where the machine can make
+ * neither. Lock held. */
 CUresult cuemu_dmabuf_get(uintptr_t p, size_t size, int *fd);
 
 #endif

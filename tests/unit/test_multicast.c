@@ -7,8 +7,8 @@
  * run of this program, spawn.h), NOT_SUPPORTED before any argument is
  * looked at, as the real single H200 answers (probes/results/share.txt).
  * Last, dma-buf handles of address ranges: every refusal, and a dma-buf
- * where the machine can make one (/dev/udmabuf), NOT_SUPPORTED where not,
- * matching DMA_BUF_SUPPORTED.
+ * of device memory and of a VMM mapping that maps the device's bytes at
+ * its file position (a udmabuf, or the memory file opened anew).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -322,15 +322,67 @@ static void one_gpu(void)
 
 /* ------------------------------------------------------------ dma-buf */
 
+/* What an importer does with a dma-buf of the emulator: maps it at its
+ * file position (0 for a udmabuf, the range's offset in the memory file
+ * otherwise); stores on either side are the device's bytes. */
+static void dmabuf_maps(const char *what, CUdeviceptr d, int fd)
+{
+	off_t at = lseek(fd, 0, SEEK_CUR);
+	uint32_t *p = at < 0 ? MAP_FAILED :
+		mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, at);
+	uint32_t back = 0;
+
+	ok(p != MAP_FAILED && p[0] == 0x5a5a5a5a && p[1023] == 0x5a5a5a5a,
+	   "dma-buf of %s: mapped at its file position, the device's bytes",
+	   what);
+	if (p == MAP_FAILED)
+		return;
+	p[7] = 0x01020304;
+	cuMemcpyDtoH(&back, d + 28, 4);
+	is_int(back, 0x01020304, "dma-buf of %s: a store through it is the "
+	       "device's", what);
+	munmap(p, 4096);
+}
+
+/* A mapping of cuMemCreate memory, shared the same way. */
+static void dmabuf_vmm(void)
+{
+	CUmemGenericAllocationHandle h = phys(0, G, CU_MEM_HANDLE_TYPE_NONE);
+	CUmemAccessDesc ad = { { CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+			       CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+	CUdeviceptr va = 0;
+	int fd = -1;
+
+	if (!h || cuMemAddressReserve(&va, G, 0, 0, 0) ||
+	    cuMemMap(va, G, 0, h, 0) || cuMemSetAccess(va, G, &ad, 1)) {
+		ok(0, "a VMM mapping for a dma-buf");
+		goto out;
+	}
+	cuMemsetD32(va + 8192, 0x5a5a5a5a, 1024);
+	is_res(cuMemGetHandleForAddressRange(&fd, va + 8192, 4096,
+	       CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0), CUDA_SUCCESS,
+	       "dma-buf: a VMM mapping has one");
+	if (fd >= 0) {
+		dmabuf_maps("a VMM mapping", va + 8192, fd);
+		close(fd);
+	}
+	cuMemUnmap(va, G);
+out:
+	if (va)
+		cuMemAddressFree(va, G);
+	if (h)
+		cuMemRelease(h);
+}
+
 static void dmabuf(void)
 {
 	CUdeviceptr d = 0, m = 0;
 	void *host = NULL;
-	int fd = -1, v = -1, can = access("/dev/udmabuf", R_OK | W_OK) == 0;
+	int fd = -1, v = -1;
 	CUresult r;
 
 	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, 0);
-	is_int(v, can, "DMA_BUF_SUPPORTED says whether /dev/udmabuf can be used");
+	is_int(v, 1, "DMA_BUF_SUPPORTED, as the real H200 says");
 	cuMemAlloc(&d, 4 * G);
 	cuMemAllocManaged(&m, G, CU_MEM_ATTACH_GLOBAL);
 	cuMemAllocHost(&host, G);
@@ -363,26 +415,19 @@ static void dmabuf(void)
 	is_res(cuMemGetHandleForAddressRange(&fd, (CUdeviceptr)(uintptr_t)host, G,
 	       CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0), CUDA_ERROR_INVALID_VALUE,
 	       "dma-buf: pinned memory is refused");
+	is_int(fd, -1, "dma-buf: a refused call leaves the handle unwritten");
 	cuMemsetD32(d + 4096, 0x5a5a5a5a, 1024);
 	r = cuMemGetHandleForAddressRange(&fd, d + 4096, 4096,
 					  CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-	if (!can) {
-		is_res(r, CUDA_ERROR_NOT_SUPPORTED,
-		       "dma-buf: device memory answers NOT_SUPPORTED here");
-	} else {
-		uint32_t *p;
-
-		is_res(r, CUDA_SUCCESS, "dma-buf: device memory has one");
-		p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-		ok(p != MAP_FAILED && p[0] == 0x5a5a5a5a,
-		   "... mapping the same bytes");
-		if (p != MAP_FAILED)
-			munmap(p, 4096);
+	is_res(r, CUDA_SUCCESS, "dma-buf: device memory has one");
+	if (r == CUDA_SUCCESS) {
+		dmabuf_maps("cuMemAlloc memory", d + 4096, fd);
 		close(fd);
 	}
 	cuMemFree(d);
 	cuMemFree(m);
 	cuMemFreeHost(host);
+	dmabuf_vmm();
 }
 
 int main(int argc, char **argv)
