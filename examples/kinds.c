@@ -4,7 +4,6 @@
  * address map from a program. Each allocation is labelled, so that
  * /cu/allocations shows the same list while the program waits (pass -w).
  */
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,9 @@ static void show(const char *kind, CUdeviceptr p)
 		CU_POINTER_ATTRIBUTE_RANGE_SIZE,
 	};
 	unsigned int type = 0;
-	bool managed = false;
+	/* IS_MANAGED is documented as a bool but the driver writes 4 bytes
+	 * (probes/results/ptrattr.txt): a bool here would lose its neighbour. */
+	unsigned int managed = 0;
 	int ordinal = 0;
 	unsigned long long id = 0;
 	CUdeviceptr start = 0;

@@ -155,8 +155,10 @@ const char *cuemu_result_text(CUresult r)
 }
 
 /* Why the calling thread's last call failed. Thread-local: each thread's
- * API calls explain themselves independently. */
-static __thread char errmsg[256];
+ * API calls explain themselves independently. Room for the longest the
+ * runtime writes (a refused join names the segment, its owner, group and
+ * mode, and what to do: some 450 bytes) with a path or two to spare. */
+static __thread char errmsg[1024];
 
 CUresult cuemu_fail(CUresult r, const char *fmt, ...)
 {

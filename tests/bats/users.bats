@@ -96,6 +96,8 @@ hold_as_root() {
 	assert_output --partial "owner root, group adm, mode 0660"
 	assert_output --partial "user nobody is not in group adm"
 	assert_output --partial "usermod -aG adm nobody"
+	# whole, to its last word
+	assert_output --partial "or use a machine of your own: CUEMU_MACHINE=NAME"
 }
 
 @test "a machine of no group is its owner's alone, and the message says so" {
@@ -107,6 +109,7 @@ hold_as_root() {
 	assert_failure
 	assert_output --partial "owner root, group root, mode 0600"
 	assert_output --partial "its owner's alone"
+	assert_output --partial "or use a machine of your own: CUEMU_MACHINE=NAME"
 	# without CUEMU_DEBUG, and with it the same line
 	run as_nobody env CUEMU_DEBUG=1 "$JOIN"
 	assert_failure

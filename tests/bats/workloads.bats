@@ -26,7 +26,6 @@ bad() {
 @test "each example description is valid and runs to its end" {
 	local n=0 f
 	for f in "$EXAMPLES"/*.json; do
-		grep -q '"cuemu_workload"' "$f" || continue # a topology
 		run "$CUEMU_RUN_BIN" --check "$f"
 		assert_success
 		# Each on a machine of its own: the scan brings its topology.
@@ -42,7 +41,7 @@ bad() {
 @test "the oversubscribed scan evicts: its data is larger than its GPU" {
 	# The mount made the machine: it is made again, of the scan's own.
 	cufs_teardown
-	cufs_setup --topology "$EXAMPLES/small-gpus.json"
+	cufs_setup --topology "$EXAMPLES/../topologies/small-gpus.json"
 	cufs_start_workload S "$EXAMPLES/oversubscribed-scan.json" --linger
 	cufs_wait_done S
 	id=$(cufs_id S data)
@@ -145,4 +144,18 @@ bad() {
 	echo cpu >"$CUFS_MNT/allocations/$id/prefetch"
 	wait_until 5 assert_counter "$id" migration_ns -gt 0
 	cufs_stop_workload T
+}
+
+@test "a topology given as a workload is named as one, with what to do" {
+	run "$CUEMU_RUN_BIN" "$EXAMPLES/../topologies/small-gpus.json"
+	assert_failure 1
+	assert_output --partial "small-gpus.json:1: (top): this is a topology (cuemu-topology(5)), not a workload: name it in a workload's \"topology\" field, or run with CUEMU_TOPOLOGY=FILE"
+}
+
+@test "examples/workloads holds workloads only: cuemu-run takes each" {
+	local f
+	for f in "$EXAMPLES"/*.json; do
+		run "$CUEMU_RUN_BIN" --check "$f"
+		assert_success
+	done
 }

@@ -834,6 +834,13 @@ static int parse_top(struct pctx *c, json_t *root)
 
 	if (!json_is_object(root))
 		return fail(c, "a workload is a JSON object");
+	/* The likeliest wrong file: the machine a workload runs on. */
+	if (!json_object_get(root, "cuemu_workload") &&
+	    (json_object_get(root, "device_count") ||
+	     json_object_get(root, "devices")))
+		return fail(c, "this is a topology (cuemu-topology(5)), not a "
+			    "workload: name it in a workload's \"topology\" "
+			    "field, or run with CUEMU_TOPOLOGY=FILE");
 	if (get_uint(c, root, "cuemu_workload", true, 0, 0, 1000, &version) < 0)
 		return -1;
 	if (version != WORKLOAD_VERSION) {
