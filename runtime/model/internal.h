@@ -138,6 +138,11 @@ int cuemu_machine_attach(void);
  * (fuzz/), which attaches to a new segment each run; never with objects
  * alive. */
 void cuemu_machine_detach(void);
+/* From now on this process only reads the machine (cufs): it takes no
+ * lock another process could hold, writes nothing, and reads the segment
+ * through a private copy that a truncated file cannot turn into SIGBUS.
+ * Before the first attach. */
+void cuemu_machine_read_only(void);
 /* The sentinel a device attribute has when the machine does not know it:
  * cuDeviceGetAttribute answers CUDA_ERROR_INVALID_VALUE for it. */
 #define CUEMU_ATTR_UNKNOWN INT32_MIN
