@@ -148,7 +148,9 @@ void cuemu_machine_read_only(void);
 #define CUEMU_ATTR_UNKNOWN INT32_MIN
 
 /* Machine-unique object id: allocations, pools, reservations, handles share
- * one space; never reused while the machine segment lives. */
+ * one space; never reused while the machine segment lives and no member
+ * writes its counter back. A process's own ids only rise, whatever the
+ * counter says. */
 uint64_t cuemu_next_id(void);
 
 /* ------------------------------------------------------------------ */
