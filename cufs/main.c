@@ -215,6 +215,10 @@ static int setup(void)
 			strerror(errno));
 		return -1;
 	}
+	/* cufs runs as root and serves everyone: it reads the segment that
+	 * every member of the machine's group may write, and must neither
+	 * wait on a lock a member holds nor die of a truncated file. */
+	cuemuMachineReadOnly();
 	/* Attach now, so that a broken machine is reported before mounting
 	 * (and a machine nobody made yet is made). */
 	m = cuemuMachineJson();

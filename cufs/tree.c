@@ -611,31 +611,60 @@ static int resolve_processes(char **comps, int n, struct node *out)
 
 /* ---------------------------------------------------------------- objects */
 
-/* The process among those known whose segment has <class>/<id>. */
-static struct cufs_proc *owner_in(int cls, uint64_t id)
+/* Says once per id that two processes publish <class>/<id>. */
+static void say_not_unique(int cls, uint64_t id, pid_t a, pid_t b)
+{
+	/* The last id said: a listing or a lookup repeats it. Global: the
+	 * tree's one memory of what it logged. */
+	static uint64_t said = UINT64_MAX;
+
+	if (__atomic_exchange_n(&said, id, __ATOMIC_RELAXED) == id)
+		return;
+	fprintf(stderr, "cufs: %s/%llu is published by processes %d and %d "
+		"(the machine's id counter was written back): shown under "
+		"neither\n", cufs_classes[cls], (unsigned long long)id, (int)a,
+		(int)b);
+}
+
+/* The process among those known whose segment has <class>/<id>, or NULL
+ * with *err: ENOENT when none has it, ENOTUNIQ when two have it (ids
+ * come from a counter every member of the machine may write: an id two
+ * processes hold names neither, rather than one of them by chance). */
+static struct cufs_proc *owner_in(int cls, uint64_t id, int *err)
 {
 	struct cufs_proc *ps[CUFS_MAX_PROCS], *who = NULL;
 	int np = cufs_procs_get(ps, CUFS_MAX_PROCS);
 
-	for (int i = 0; i < np && !who; i++)
-		if (ps[i]->map && pubmap_has(ps[i]->map, id, cufs_class_pub[cls]) == 1)
+	*err = ENOENT;
+	for (int i = 0; i < np && *err != ENOTUNIQ; i++) {
+		if (!ps[i]->map ||
+		    pubmap_has(ps[i]->map, id, cufs_class_pub[cls]) != 1)
+			continue;
+		if (who) {
+			say_not_unique(cls, id, who->pid, ps[i]->pid);
+			*err = ENOTUNIQ;
+			who = NULL;
+		} else {
 			who = ps[i];
+			*err = 0;
+		}
+	}
 	for (int i = 0; i < np; i++)
 		if (ps[i] != who)
 			cufs_proc_put(ps[i]);
 	return who;
 }
 
-/* The process whose segment has <class>/<id>, referenced; NULL when none
- * has it, even after a rescan (the id may be of a process started since
- * the last one). */
-static struct cufs_proc *owner_of(int cls, uint64_t id)
+/* The process whose segment has <class>/<id>, referenced; NULL with *err
+ * when none has it, even after a rescan (the id may be of a process
+ * started since the last one), or two have it. */
+static struct cufs_proc *owner_of(int cls, uint64_t id, int *err)
 {
-	struct cufs_proc *who = owner_in(cls, id);
+	struct cufs_proc *who = owner_in(cls, id, err);
 
-	if (!who) {
+	if (!who && *err == ENOENT) {
 		cufs_procs_refresh(true);
-		who = owner_in(cls, id);
+		who = owner_in(cls, id, err);
 	}
 	return who;
 }
@@ -670,19 +699,66 @@ static int resolve_ranges(const struct cufs_proc *p, const char *id,
 	return rc;
 }
 
-/* <class>/ : the ids of every process's objects of the class. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Appends p's ids of class cls to *all (n of them): 0, or -ENOMEM. A
+ * process whose segment cannot be read adds none. */
+static int gather_ids(const struct cufs_proc *p, int cls, uint64_t **all,
+		      size_t *n)
+{
+	uint64_t *ids, *grown;
+	size_t k;
+
+	if (!p->map || pubmap_ids(p->map, cufs_class_pub[cls], &ids, &k) < 0 ||
+	    !k)
+		return 0;
+	if (!(grown = realloc(*all, (*n + k) * sizeof *grown))) {
+		free(ids);
+		return -ENOMEM;
+	}
+	memcpy(grown + *n, ids, k * sizeof *ids);
+	*all = grown;
+	*n += k;
+	free(ids);
+	return 0;
+}
+
+/* <class>/ : the ids of every process's objects of the class, sorted;
+ * an id two processes hold is left out, as <class>/<id> names neither
+ * (owner_in). */
 static int list_class(int cls, struct node *out)
 {
 	struct cufs_proc *ps[CUFS_MAX_PROCS];
-	json_t *names = json_array();
-	int np;
+	uint64_t *all = NULL;
+	size_t n = 0;
+	json_t *names;
+	char buf[32];
+	int np, rc = 0;
 
 	cufs_procs_refresh(true);
 	np = cufs_procs_get(ps, CUFS_MAX_PROCS);
-	/* A process whose segment cannot be read is left out. */
-	for (int i = 0; i < np; i++)
-		id_names(ps[i], cls, names);
+	for (int i = 0; i < np && rc == 0; i++)
+		rc = gather_ids(ps[i], cls, &all, &n);
 	cufs_procs_put(ps, np);
+	if (rc < 0) {
+		free(all);
+		return rc;
+	}
+	qsort(all, n, sizeof *all, cmp_u64);
+	names = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if ((i > 0 && all[i] == all[i - 1]) ||
+		    (i + 1 < n && all[i] == all[i + 1]))
+			continue;
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)all[i]);
+		json_array_append_new(names, json_string(buf));
+	}
+	free(all);
 	return make_dir_node(out, names, getuid());
 }
 
@@ -732,8 +808,10 @@ static int resolve_class(int cls, char **comps, int n, struct node *out)
 		return make_dir_node(out, json_array(), getuid());
 	if (n == 0)
 		return list_class(cls, out);
-	if (!parse_u64(comps[0], &id) || !(who = owner_of(cls, id)))
+	if (!parse_u64(comps[0], &id))
 		return -ENOENT;
+	if (!(who = owner_of(cls, id, &rc)))
+		return -rc;
 	rc = resolve_object(who, cls, comps, n, out);
 	cufs_proc_put(who);
 	return rc;

@@ -138,12 +138,19 @@ int cuemu_machine_attach(void);
  * (fuzz/), which attaches to a new segment each run; never with objects
  * alive. */
 void cuemu_machine_detach(void);
+/* From now on this process only reads the machine (cufs): it takes no
+ * lock another process could hold, writes nothing, and reads the segment
+ * through a private copy that a truncated file cannot turn into SIGBUS.
+ * Before the first attach. */
+void cuemu_machine_read_only(void);
 /* The sentinel a device attribute has when the machine does not know it:
  * cuDeviceGetAttribute answers CUDA_ERROR_INVALID_VALUE for it. */
 #define CUEMU_ATTR_UNKNOWN INT32_MIN
 
 /* Machine-unique object id: allocations, pools, reservations, handles share
- * one space; never reused while the machine segment lives. */
+ * one space; never reused while the machine segment lives and no member
+ * writes its counter back. A process's own ids only rise, whatever the
+ * counter says. */
 uint64_t cuemu_next_id(void);
 
 /* ------------------------------------------------------------------ */

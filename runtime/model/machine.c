@@ -20,9 +20,18 @@
  * from it is outside input (segment.h); what each user's processes hold
  * (allocations, control sockets) stays in the processes themselves.
  *
- * Locking: use and counters are atomics; the process table is changed under
- * the segment's robust, process-shared mutex, which is the innermost lock
- * of the runtime.
+ * Whom it trusts: a process joins an existing segment only when it is
+ * made as here (0660 with its group, by root or a member; or 0600, its
+ * own), and nothing it reads there is a pointer or handed to code that
+ * follows one. cufs reads it through a private copy (reader mode).
+ *
+ * Locking: use and counters are atomics; the process table is changed
+ * under the table lock, an open-file-description lock on a byte of the
+ * segment's file (segment.h) that the kernel frees when its holder dies,
+ * taken with a bound and never by a reader; threads of the process take
+ * turns at table_mu first. It is the innermost lock of the runtime. Each
+ * process holds its row's lock byte while it lives: a row counts only
+ * while someone does.
  */
 #include "model/segment.h"
 #include "model/procstat.h"
@@ -143,54 +152,115 @@ static bool proc_alive(const struct seg_proc *r)
 	return start == r->start;
 }
 
-/* The lock word's owner as glibc keeps it, for the message of a lock
- * that is never released. */
-static int lock_owner(const pthread_mutex_t *m)
+/* The segment's open file description, kept for its locks (segment.h):
+ * the process-table lock and this process's row lock are held through it.
+ * -1 before attach, and in a forked child until it needs it again (the
+ * parent's description is not the child's: a lock held through it would
+ * outlive the parent in the child). Set under attach_lock. */
+static int seg_fd = -1;
+
+/* The threads of this process share seg_fd, and a description's lock
+ * never excludes itself: they take turns here before the file's lock. */
+static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* One byte's open-file-description lock on seg_fd: F_OFD_SETLK with
+ * type (F_WRLCK, F_UNLCK), never waiting. 0, or -1 with errno. */
+static int ofd_lock(off_t at, short type)
 {
-	return m->__data.__owner;
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET,
+			    .l_start = at, .l_len = 1 };
+
+	return fcntl(seg_fd, F_OFD_SETLK, &fl);
+}
+
+/* Whether any open file description but ours holds byte at. */
+static bool ofd_held(off_t at)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = at, .l_len = 1 };
+
+	return fcntl(seg_fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+}
+
+static void seg_unlock(void)
+{
+	ofd_lock(SEG_LOCK_TABLE, F_UNLCK);
+	pthread_mutex_unlock(&table_mu);
+}
+
+/* The table lock if it is free now: a reader never waits on it. */
+static bool seg_trylock(void)
+{
+	if (seg_fd < 0 || pthread_mutex_trylock(&table_mu) != 0)
+		return false;
+	if (ofd_lock(SEG_LOCK_TABLE, F_WRLCK) == 0)
+		return true;
+	pthread_mutex_unlock(&table_mu);
+	return false;
+}
+
+static void say_lock_held(bool busy)
+{
+	if (busy)
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock stayed busy for %d s (too "
+			   "many processes starting at once)", seg_name,
+			   SEG_LOCK_BUSY_S);
+	else
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "its process-table lock was held for %d s by a "
+			   "process of the machine that does not release it "
+			   "(stopped, or not a libcuemu process: the lock is "
+			   "released when its holder ends)", seg_name,
+			   SEG_LOCK_TIMEOUT_S);
 }
 
 /* Takes the process-table lock: false, with a message saying why, when
- * one holder keeps it SEG_LOCK_TIMEOUT_S, or it stays busy for
- * SEG_LOCK_BUSY_S. */
+ * one holder keeps it SEG_LOCK_TIMEOUT_S, or it stays busy (changing
+ * hands, lock_turns moving) for SEG_LOCK_BUSY_S. The kernel keeps the
+ * lock and frees it when its holder dies, so no holder is ever dead; one
+ * that keeps it is waited for with a bound, never for ever. */
 static bool seg_lock(void)
 {
-	struct timespec until, t0, t;
-	int rc, owner, was = lock_owner(&seg->lock);
+	struct timespec t0, since, t;
+	uint64_t turns, was;
+	long nap_us = 100;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += SEG_LOCK_TIMEOUT_S;
-		rc = pthread_mutex_timedlock(&seg->lock, &until);
-		if (rc == EOWNERDEAD) {
-			pthread_mutex_consistent(&seg->lock);
-			return true;
-		}
-		if (rc == 0)
-			return true;
-		owner = lock_owner(&seg->lock);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		/* Released or taken by another meanwhile: busy, not stuck. */
-		if (rc != ETIMEDOUT || (owner != 0 && owner == was) ||
-		    t.tv_sec - t0.tv_sec >= SEG_LOCK_BUSY_S)
-			break;
-		was = owner;
+	if (seg_fd < 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
+			   "not open", seg_name);
+		return false;
 	}
-	if (owner == 0 || owner != was)
-		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
-			   "its process-table lock stayed busy for %d s (%s)",
-			   seg_name, SEG_LOCK_BUSY_S, rc == ETIMEDOUT ?
-			   "too many processes starting at once" : strerror(rc));
-	else
-		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine segment %s: "
-			   "its process-table lock was not released within %d s "
-			   "(held by thread %d%s): remove /dev/shm%s if no "
-			   "process of the machine is running", seg_name,
-			   SEG_LOCK_TIMEOUT_S, owner,
-			   kill(owner, 0) < 0 && errno == ESRCH ?
-			   ", which does not exist" : "", seg_name);
-	return false;
+	pthread_mutex_lock(&table_mu);
+	was = __atomic_load_n(&seg->lock_turns, __ATOMIC_RELAXED);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	since = t0;
+	while (ofd_lock(SEG_LOCK_TABLE, F_WRLCK) < 0) {
+		if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
+			cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "machine "
+				   "segment %s: cannot lock its process table: "
+				   "%s", seg_name, strerror(errno));
+			pthread_mutex_unlock(&table_mu);
+			return false;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		turns = __atomic_load_n(&seg->lock_turns, __ATOMIC_RELAXED);
+		if (turns != was) {
+			was = turns;
+			since = t;
+		}
+		if (t.tv_sec - since.tv_sec >= SEG_LOCK_TIMEOUT_S ||
+		    t.tv_sec - t0.tv_sec >= SEG_LOCK_BUSY_S) {
+			say_lock_held(t.tv_sec - since.tv_sec <
+				      SEG_LOCK_TIMEOUT_S);
+			pthread_mutex_unlock(&table_mu);
+			return false;
+		}
+		usleep((useconds_t)nap_us);
+		nap_us = nap_us < 10000 ? nap_us * 2 : 10000;
+	}
+	__atomic_add_fetch(&seg->lock_turns, 1, __ATOMIC_RELAXED);
+	return true;
 }
 
 /* A row holds a plausible process: a pid, and no more on any device than
@@ -234,22 +304,37 @@ static void report_row(int i, const struct seg_proc *r)
 		"corrupt (pid %d); ignored\n", seg_name, i, (int)r->pid);
 }
 
+/* Whether row i (r, a copy) is a live process's: some process holds its
+ * lock byte (the kernel's word, not the row's), and the row's pid lives
+ * with its start time and uid. A row written by hand, with no process
+ * holding its byte, is no one's, however real the pid it names. Our own
+ * row is ours: our own lock never conflicts with us. */
+static bool row_live(int i, const struct seg_proc *r)
+{
+	if (i == my_row)
+		return true;
+	return ofd_held(SEG_LOCK_ROW(i)) && proc_alive(r);
+}
+
 /* Gives back what dead processes held; a row that is not valid is freed
  * without giving anything back. Segment lock held. */
 static void reclaim_dead(void)
 {
 	for (int i = 0; i < SEG_PROCS; i++) {
-		struct seg_proc *r = &seg->procs[i];
-		if (!r->pid || i == my_row)
+		struct seg_proc r;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		if (!r.pid || i == my_row)
 			continue;
 		if (!row_valid(i)) {
-			report_row(i, r);
+			report_row(i, &r);
 			row_clear(i);
 			continue;
 		}
-		if (proc_alive(r))
+		if (row_live(i, &r))
 			continue;
-		cuemu_debug("reclaimed machine row %d of dead pid %d", i, r->pid);
+		cuemu_debug("reclaimed machine row %d of pid %d, which holds "
+			    "it no more", i, r.pid);
 		row_clear(i);
 	}
 }
@@ -260,22 +345,19 @@ static void reclaim_dead(void)
  * never waits on the process table. */
 static void reclaim_if_lockable(void)
 {
-	int rc = pthread_mutex_trylock(&seg->lock);
-
-	if (rc == EOWNERDEAD)
-		pthread_mutex_consistent(&seg->lock);
-	else if (rc != 0)
+	if (!seg_trylock())
 		return;
 	reclaim_dead();
-	pthread_mutex_unlock(&seg->lock);
+	seg_unlock();
 }
 
-/* Takes the first free row for this process: its index, or -1. Segment
- * lock held. */
+/* Takes the first free row for this process: its index, or -1. A row is
+ * free when its pid is 0 and no process holds its lock byte, which this
+ * process then holds for as long as it lives. Segment lock held. */
 static int take_free_row(void)
 {
 	for (int i = 0; i < SEG_PROCS; i++) {
-		if (seg->procs[i].pid)
+		if (seg->procs[i].pid || ofd_lock(SEG_LOCK_ROW(i), F_WRLCK) < 0)
 			continue;
 		row_clear(i);
 		seg->procs[i].pid = getpid();
@@ -303,7 +385,7 @@ static int claim_row(void)
 	    (uint32_t)row)
 		__atomic_store_n(&seg->rows_hi, (uint32_t)row + 1,
 				 __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&seg->lock);
+	seg_unlock();
 	return row;
 }
 
@@ -348,17 +430,11 @@ static int init_segment(struct segment *s, const struct cuemu_topology *t,
 			const struct seg_layout *l)
 {
 	size_t p = (size_t)t->ndev + 1;
-	pthread_mutexattr_t ma;
 
 	memset(s, 0, sizeof *s);
 	s->magic = SEG_MAGIC;
 	s->version = SEG_VERSION;
 	s->size = l->size;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
-	pthread_mutex_init(&s->lock, &ma);
-	pthread_mutexattr_destroy(&ma);
 	s->topo = *t;
 	s->topo.dev = NULL;
 	s->topo.numa_total = NULL;
@@ -586,43 +662,186 @@ static void say_denied(const char *shm)
 	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
 }
 
-/* Opens an existing segment and waits (up to 5 s) for its creator. */
-static struct segment *open_existing(const char *shm)
+/* Whether user uid is a member of group gid: its primary group, or a
+ * supplementary one (as the host's group database says). */
+static bool user_in_group(uid_t uid, gid_t gid)
+{
+	struct passwd pw, *p = NULL;
+	char tmp[4096];
+	gid_t groups[256];
+	int n = 256;
+
+	if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &p) != 0 || !p)
+		return false;
+	if (p->pw_gid == gid)
+		return true;
+	if (getgrouplist(p->pw_name, p->pw_gid, groups, &n) < 0)
+		n = 256;
+	for (int i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/* Why an existing segment (st) may not be trusted, or NULL: a machine is
+ * shared only as made here (share_fd): 0660 with its group, made by root
+ * or a member of that group, or 0600, ours alone. Anything else another
+ * user made to be joined (a machine squatted under the shared name, a
+ * chmod 666) and is refused, whatever the kernel lets us open. With a
+ * group asked for (sh), a machine of another group is not ours either. */
+static const char *distrust(const struct stat *st, const struct share *sh,
+			    char *why, size_t len)
+{
+	unsigned mode = (unsigned)(st->st_mode & 07777);
+	char u[64], g[64];
+
+	if (!S_ISREG(st->st_mode))
+		return "it is not a regular file";
+	if (mode == 0600) {
+		if (st->st_uid == getuid())
+			return NULL;
+		snprintf(why, len, "mode 0600 makes it user %s's alone, not "
+			 "a machine to join", user_name(st->st_uid, u, sizeof u));
+		return why;
+	}
+	if (mode != 0660) {
+		snprintf(why, len, "mode %04o is not 0660 (a machine shared "
+			 "by its group) nor 0600 (its owner's)", mode);
+		return why;
+	}
+	if (sh->group && st->st_gid != sh->gid) {
+		snprintf(why, len, "its group is %s, not %s (CUEMU_GROUP, else "
+			 "the default group)", group_name(st->st_gid, g,
+			 sizeof g), sh->name);
+		return why;
+	}
+	if (st->st_uid != 0 && st->st_uid != getuid() &&
+	    !user_in_group(st->st_uid, st->st_gid)) {
+		snprintf(why, len, "its owner %s is not root nor a member of "
+			 "its group %s", user_name(st->st_uid, u, sizeof u),
+			 group_name(st->st_gid, g, sizeof g));
+		return why;
+	}
+	return NULL;
+}
+
+/* Refuses the segment shm (st) when distrust() says why: -1, errno
+ * EPROTO, the reason on stderr. */
+static int check_trust(const char *shm, const struct stat *st,
+		       const struct share *sh)
+{
+	char buf[256], u[64], g[64];
+	const char *why = distrust(st, sh, buf, sizeof buf);
+
+	if (!why)
+		return 0;
+	cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s (/dev/shm%s: "
+		   "owner %s, group %s, mode %04o) is not joined: %s; an "
+		   "administrator removes it and makes the machine as "
+		   "libcuemu(3) says (SHARING)", shm, shm,
+		   user_name(st->st_uid, u, sizeof u),
+		   group_name(st->st_gid, g, sizeof g),
+		   (unsigned)(st->st_mode & 07777), why);
+	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	errno = EPROTO;
+	return -1;
+}
+
+/* Waits (up to 5 s) for the creator of the segment open on fd to give it
+ * its size; st then holds what fstat says. -1 with errno ENOENT when the
+ * creator gave up and removed it, EPROTO when it is too small. */
+static int wait_for_size(int fd, const char *shm, struct stat *st)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		if (fstat(fd, st) < 0)
+			return -1;
+		if ((size_t)st->st_size >= sizeof(struct segment))
+			return 0;
+		/* Its creator gave up (it could not share it) and removed
+		 * it: make it again. */
+		if (st->st_nlink == 0) {
+			errno = ENOENT;
+			return -1;
+		}
+		usleep(10000);
+	}
+	cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
+		   "layout (an older version?): remove /dev/shm%s", shm, shm);
+	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	errno = EPROTO;
+	return -1;
+}
+
+/* cufs reads the machine and never writes it (cuemu_machine_read_only):
+ * its segment is a private copy of the file, refreshed with pread, so a
+ * file truncated under it reads short instead of raising SIGBUS, and no
+ * lock is taken. Set before the first attach; never changes after. */
+static bool reader;
+
+/* The reader's copy of the segment read short: the file shrank under it
+ * (reader mode). Reported once. */
+static bool shrunk;
+
+/* A private copy of size bytes of the segment open on fd: NULL when it
+ * cannot be read whole. */
+static struct segment *read_copy(int fd, size_t size)
+{
+	struct segment *s = malloc(size);
+
+	if (s && pread(fd, s, size, 0) != (ssize_t)size) {
+		free(s);
+		errno = EIO;
+		return NULL;
+	}
+	return s;
+}
+
+/* Reader mode: pread len bytes at off into the copy, again. A short read
+ * leaves the copy as it was and says once that the file shrank. */
+static void refresh(size_t off, size_t len)
+{
+	if (!reader || shrunk)
+		return;
+	if (off <= lay.size && len <= lay.size - off &&
+	    pread(seg_fd, seg_at(seg, off), len, (off_t)off) == (ssize_t)len)
+		return;
+	__atomic_store_n(&shrunk, true, __ATOMIC_RELAXED);
+	fprintf(stderr, "cuemu: machine segment %s shrank under this reader "
+		"(another process truncated it): its values stay as last "
+		"read\n", seg_name);
+}
+
+static void drop_segment(struct segment *s, size_t size)
+{
+	if (reader)
+		free(s);
+	else
+		munmap(s, size);
+}
+
+/* Opens an existing segment and waits (up to 5 s) for its creator. The
+ * descriptor is kept in seg_fd for the segment's locks. */
+static struct segment *open_existing(const char *shm, const struct share *sh)
 {
 	struct segment *s;
 	struct stat st;
 	size_t size;
 	int fd, tries;
 
-	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
+	if ((fd = shm_open(shm, (reader ? O_RDONLY : O_RDWR) | O_CLOEXEC,
+			   0)) < 0)
 		return NULL;
-	for (tries = 0; tries < 500; tries++) {
-		if (fstat(fd, &st) < 0 || (size_t)st.st_size >= sizeof *s)
-			break;
-		/* Its creator gave up (it could not share it) and removed
-		 * it: make it again. */
-		if (st.st_nlink == 0) {
-			close(fd);
-			errno = ENOENT;
-			return NULL;
-		}
-		usleep(10000);
-	}
-	if ((size_t)st.st_size < sizeof *s) {
-		close(fd);
-		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
-			   "layout (an older version?): remove /dev/shm%s", shm, shm);
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
-		errno = EPROTO;
-		return NULL;
-	}
+	if (wait_for_size(fd, shm, &st) < 0 || check_trust(shm, &st, sh) < 0)
+		goto fail;
 	size = (size_t)st.st_size;
-	s = map_fd(fd, size);
-	close(fd);
-	if (!s)
-		return NULL;
-	for (tries = 0; tries < 500 && !__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE); tries++)
+	if (!(s = reader ? read_copy(fd, size) : map_fd(fd, size)))
+		goto fail;
+	for (tries = 0; tries < 500 && !__atomic_load_n(&s->ready,
+							__ATOMIC_ACQUIRE); tries++) {
 		usleep(10000);
+		if (reader && pread(fd, s, size, 0) != (ssize_t)size)
+			break;
+	}
 	if (s->magic != SEG_MAGIC || s->version != SEG_VERSION || !s->ready) {
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s is not "
 			   "usable (%s): remove /dev/shm%s", shm,
@@ -630,15 +849,33 @@ static struct segment *open_existing(const char *shm)
 			   s->version != SEG_VERSION ? "another version" :
 			   "never made ready", shm);
 		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
-		munmap(s, size);
+		drop_segment(s, size);
 		errno = EPROTO;
-		return NULL;
+		goto fail;
 	}
 	if (adopt_topology(s, size, shm) < 0) {
-		munmap(s, size);
+		drop_segment(s, size);
 		errno = EPROTO;
-		return NULL;
+		goto fail;
 	}
+	seg_fd = fd;
+	return s;
+fail:
+	tries = errno;
+	close(fd);
+	errno = tries;
+	return NULL;
+}
+
+/* Reader mode, for the machine this process just made: its private copy
+ * in place of the mapping (unmapped). NULL without memory. */
+static struct segment *reader_of_mapping(struct segment *m, size_t size)
+{
+	struct segment *s = malloc(size);
+
+	if (s)
+		memcpy(s, m, size);
+	munmap(m, size);
 	return s;
 }
 
@@ -656,7 +893,7 @@ static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 	if (machine_group(&share) < 0 || seg_layout(t->ndev, t->nnuma, &l) < 0)
 		return NULL;
 	for (int attempt = 0; attempt < 3; attempt++) {
-		fd = shm_open(shm, O_RDWR | O_CREAT | O_EXCL, 0600);
+		fd = shm_open(shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			/* Shared before it has a size: a process that opens it
 			 * meanwhile waits for the size, and one that comes
@@ -674,18 +911,26 @@ static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 				shm_unlink(shm);
 				return NULL;
 			}
-			close(fd);
 			cuemu_topology_stamp(t, shm + 1);
 			init_segment(s, t, &l);
 			/* This process keeps the topology it wrote. */
 			topo = *t;
 			memset(t, 0, sizeof *t);
+			seg_fd = fd;
+			if (reader && !(s = reader_of_mapping(s, l.size))) {
+				cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory "
+					   "for a copy of machine segment %s", shm);
+				close(fd);
+				seg_fd = -1;
+				cuemu_topology_free(&topo);
+				return NULL;
+			}
 			point_at(s, &l);
 			return s;
 		}
 		if (errno != EEXIST)
 			break;
-		if ((s = open_existing(shm)) || errno == EPROTO)
+		if ((s = open_existing(shm, &share)) || errno == EPROTO)
 			return s;
 		if (errno == EACCES) {
 			say_denied(shm);
@@ -708,16 +953,85 @@ static struct segment *create_or_open(const char *shm)
 	cuemu_topology_free(&new_topo);
 	return s;
 }
-/* A forked child is another process: it must charge a row of its own, or
- * what it holds would never be reclaimed when it dies. */
-static void forget_row_in_child(void)
+/* A fork waits for this process's turn at the table lock, so that the
+ * child never inherits table_mu held by a thread it does not have. */
+static void fork_prepare(void)
 {
-	my_row = -1;
+	pthread_mutex_lock(&table_mu);
 }
 
-/* Whether forget_row_in_child is registered: once, however many times
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&table_mu);
+}
+
+/* A forked child is another process: it must charge a row of its own, or
+ * what it holds would never be reclaimed when it dies; and its locks
+ * must be its own, on a description of its own: the one it inherited is
+ * the parent's, whose locks it would otherwise keep alive after the
+ * parent's death. */
+static void fork_child(void)
+{
+	pthread_mutex_unlock(&table_mu);
+	my_row = -1;
+	if (seg_fd < 0)
+		return;
+	close(seg_fd);
+	seg_fd = shm_open(seg_name, (reader ? O_RDONLY : O_RDWR) | O_CLOEXEC,
+			  0);
+}
+
+/* Whether the fork handlers are registered: once, however many times
  * the fuzzer attaches. */
 static bool atfork_set;
+
+/* Reader mode, at each use: a file shorter than the copy was truncated,
+ * and reads as such before any value is read from it. */
+static void look_at_size(void)
+{
+	struct stat st;
+
+	if (fstat(seg_fd, &st) == 0 && (uint64_t)st.st_size < lay.size)
+		refresh(0, lay.size);
+}
+
+/* Reader mode: the copy read short once, so the machine is not shown. */
+static int say_shrunk(void)
+{
+	struct stat st;
+
+	cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s is %lld bytes, "
+		   "not the %zu it was made with: another process truncated "
+		   "it; remove /dev/shm%s and make the machine again",
+		   seg_name, fstat(seg_fd, &st) == 0 ? (long long)st.st_size :
+		   -1LL, lay.size, seg_name);
+	return -1;
+}
+
+/* A new process's first look at the table lock: better now than at its
+ * first allocation, since a lock nobody releases makes the machine
+ * unusable. cufs (reader mode) takes no lock a member could hold. */
+static int check_lock(void)
+{
+	if (reader)
+		return 0;
+	if (!seg_lock())
+		return -1;
+	seg_unlock();
+	return 0;
+}
+
+static void forget_segment(void)
+{
+	if (seg)
+		drop_segment(seg, lay.size);
+	seg = NULL;
+	if (seg_fd >= 0)
+		close(seg_fd);
+	seg_fd = -1;
+	shrunk = false;
+	cuemu_topology_free(&topo);
+}
 
 int cuemu_machine_attach(void)
 {
@@ -726,8 +1040,13 @@ int cuemu_machine_attach(void)
 	int rc = 0;
 
 	pthread_mutex_lock(&attach_lock);
-	if (seg)
+	if (seg) {
+		if (reader && !shrunk)
+			look_at_size();
+		if (__atomic_load_n(&shrunk, __ATOMIC_RELAXED))
+			rc = say_shrunk();
 		goto out;
+	}
 	if (!name || !*name)
 		name = "cuemu";
 	if (!valid_name(name)) {
@@ -740,33 +1059,29 @@ int cuemu_machine_attach(void)
 	snprintf(seg_name, sizeof seg_name, "%s", shm);
 	if (!(seg = create_or_open(shm))) {
 		rc = -1;
-	} else if (!seg_lock()) {
-		/* Better now than at the first allocation: a process-table
-		 * lock no one releases makes the machine unusable. */
-		munmap(seg, lay.size);
-		seg = NULL;
-		cuemu_topology_free(&topo);
+	} else if (check_lock() < 0) {
+		forget_segment();
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s", cuemu_errmsg());
 		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
 		rc = -1;
-	} else {
-		pthread_mutex_unlock(&seg->lock);
-		if (!atfork_set)
-			atfork_set = pthread_atfork(NULL, NULL,
-						    forget_row_in_child) == 0;
+	} else if (!atfork_set) {
+		atfork_set = pthread_atfork(fork_prepare, fork_parent,
+					    fork_child) == 0;
 	}
 out:
 	pthread_mutex_unlock(&attach_lock);
 	return rc;
 }
 
+void cuemu_machine_read_only(void)
+{
+	reader = true;
+}
+
 void cuemu_machine_detach(void)
 {
 	pthread_mutex_lock(&attach_lock);
-	if (seg)
-		munmap(seg, lay.size);
-	seg = NULL;
-	cuemu_topology_free(&topo);
+	forget_segment();
 	my_row = -1;
 	nview = -1;
 	seg_name[0] = '\0';
@@ -902,17 +1217,30 @@ const struct cuemu_topology *cuemu_machine_topo(void)
 
 /* ---------------------------------------------------------------- accounting */
 
+/* Reader mode: the copy's first n rows, their use and the orphaned
+ * counts read again. */
+static void refresh_rows(uint32_t n)
+{
+	refresh(offsetof(struct segment, procs), n * sizeof *seg->procs);
+	refresh(lay.rows, (size_t)n * (size_t)topo.ndev * sizeof(uint64_t));
+	refresh(lay.used, (size_t)topo.ndev * sizeof(uint64_t));
+}
+
 /* The sum of a device's counts over the rows and its orphaned bytes,
  * saturating: the rows are outside input. Lock-free: every count is one
  * word of one row, so a process killed anywhere leaves its row right, and
  * a device's use is this sum, at most the device's size. */
 static uint64_t sum_rows(int dev)
 {
-	uint32_t n = __atomic_load_n(&seg->rows_hi, __ATOMIC_ACQUIRE);
-	uint64_t sum = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED), u;
+	uint32_t n;
+	uint64_t sum, u;
 
+	refresh(offsetof(struct segment, rows_hi), sizeof seg->rows_hi);
+	n = __atomic_load_n(&seg->rows_hi, __ATOMIC_ACQUIRE);
 	if (n > SEG_PROCS)
 		n = SEG_PROCS;
+	refresh_rows(n);
+	sum = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
 	for (uint32_t i = 0; i < n; i++) {
 		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0)
 			continue;
@@ -957,6 +1285,8 @@ static bool row_still_mine(void)
 	if (__atomic_load_n(&r->pid, __ATOMIC_RELAXED) == getpid() &&
 	    __atomic_load_n(&r->uid, __ATOMIC_RELAXED) == getuid())
 		return true;
+	/* Its lock byte is no use to us now; another may take the row. */
+	ofd_lock(SEG_LOCK_ROW(my_row), F_UNLCK);
 	if (!reported) {
 		reported = true;
 		fprintf(stderr, "cuemu: machine segment %s: process-table row "
@@ -989,7 +1319,8 @@ bool cuemu_mem_charge(int ordinal, uint64_t bytes)
 {
 	int dev = cuemu_machine_gpu_of(ordinal);
 
-	if (dev < 0)
+	/* A reader (cufs) holds nothing and charges nothing. */
+	if (dev < 0 || reader)
 		return false;
 	if (my_row >= 0 && !row_still_mine()) {
 		pthread_mutex_lock(&attach_lock);
@@ -1060,10 +1391,33 @@ void cuemu_counter_add(int proc, enum cuemu_counter c, uint64_t n)
 uint64_t cuemu_counter_get(int proc, enum cuemu_counter c)
 {
 	int m = mach(proc);
+	size_t i;
 
-	return m >= 0 ? __atomic_load_n(&s_ctr[cuemu_topo_proc(&topo, m) *
-					       CUEMU_CTR__COUNT + c],
-					__ATOMIC_RELAXED) : 0;
+	if (m < 0)
+		return 0;
+	i = (size_t)cuemu_topo_proc(&topo, m) * CUEMU_CTR__COUNT + c;
+	refresh(lay.counters + i * sizeof *s_ctr, sizeof *s_ctr);
+	return __atomic_load_n(&s_ctr[i], __ATOMIC_RELAXED);
+}
+
+/* The last id this process took: its ids only rise, whatever another
+ * process writes to the shared counter. Global with the machine. */
+static uint64_t last_id;
+
+/* Says once that the shared counter stood below this process's ids (or
+ * past 2^63): another process wrote it, and ids may meet another's
+ * (cufs then shows neither under the shared name: cufs(8)). */
+static void say_counter_back(uint64_t cur, uint64_t mine)
+{
+	static bool said;
+
+	if (__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "cuemu: machine segment %s: its id counter stood at "
+		"%llu, which this process's ids cannot follow (its last was "
+		"%llu): another process wrote it; this process's ids go on "
+		"from its own\n", seg_name, (unsigned long long)cur,
+		(unsigned long long)mine);
 }
 
 uint64_t cuemu_next_id(void)
@@ -1072,10 +1426,32 @@ uint64_t cuemu_next_id(void)
 	 * (never in practice: cuInit attaches first) fall back to a local
 	 * counter so callers need not check. */
 	static uint64_t local = 1ULL << 62;
+	uint64_t mine, cur, want;
 
-	if (!seg)
+	if (!seg || reader)
 		return __atomic_fetch_add(&local, 1, __ATOMIC_RELAXED);
-	return __atomic_fetch_add(&seg->next_id, 1, __ATOMIC_RELAXED);
+	/* The shared counter hands out ids across processes; our own last
+	 * id is a floor it cannot take us under. A value taken from the
+	 * counter but lost to another thread's turn is skipped: ids need
+	 * not be dense. */
+	for (;;) {
+		mine = __atomic_load_n(&last_id, __ATOMIC_ACQUIRE);
+		cur = __atomic_load_n(&seg->next_id, __ATOMIC_RELAXED);
+		/* A counter at 2^63 or past was written there: ids that
+		 * far would wrap. */
+		want = cur > mine && cur < 1ULL << 63 ? cur : mine + 1;
+		if (!__atomic_compare_exchange_n(&seg->next_id, &cur, want + 1,
+						 false, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED))
+			continue;
+		if (__atomic_compare_exchange_n(&last_id, &mine, want, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	if (want != cur)
+		say_counter_back(cur, mine);
+	return want;
 }
 
 /* ---------------------------------------------------------------- NVML
@@ -1092,7 +1468,7 @@ uint64_t cuemu_machine_gpu_used(int index)
 
 	if (!seg || index < 0 || index >= topo.ndev)
 		return 0;
-	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+	if (!reader && now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
 		reclaim_if_lockable();
 	}
@@ -1108,13 +1484,15 @@ int cuemu_machine_gpu_procs(int index, int *pids, uint64_t *used, int max)
 
 	if (!seg || index < 0 || index >= topo.ndev)
 		return 0;
-	reclaim_if_lockable();
+	if (!reader)
+		reclaim_if_lockable();
+	refresh_rows(SEG_PROCS);
 	for (int i = 0; i < SEG_PROCS; i++) {
 		struct seg_proc r;
 		uint64_t u;
 
 		memcpy(&r, &seg->procs[i], sizeof r);
-		if (!row_valid(i) || !proc_alive(&r))
+		if (!row_valid(i) || !row_live(i, &r))
 			continue;
 		if (!(u = __atomic_load_n(&row_used(i)[index], __ATOMIC_RELAXED)))
 			continue;

@@ -17,14 +17,27 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 4: 4096 rows, room for a thousand processes and more; a
- * device's use is the sum over the rows (and the orphaned count). */
-#define SEG_VERSION 4
+/* Version 5: no lock in the segment (its locks are the kernel's, on the
+ * file: below); version 4 kept a pthread mutex whose robust-list
+ * pointers any member could aim. */
+#define SEG_VERSION 5
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 
+/* The segment's locks are open-file-description locks (fcntl
+ * F_OFD_SETLK) on bytes of its file, which the kernel keeps and releases
+ * when the holder's last descriptor closes, whatever the holder dies of:
+ * nothing of them lies in memory another process can write. Byte
+ * SEG_LOCK_TABLE is the process table's lock; byte SEG_LOCK_ROW(i) is held
+ * by the process whose row i is, for as long as it lives, so a row whose
+ * byte nobody holds belongs to no process, whatever the row says. The
+ * bytes lie past the segment's end (locks need no data under them). */
+#define SEG_LOCK_TABLE ((off_t)1 << 40)
+#define SEG_LOCK_ROW(i) (SEG_LOCK_TABLE + 1 + (off_t)(i))
+
 struct seg_proc {
-	int32_t pid;          /* 0: free */
+	int32_t pid;          /* 0: free; information only: whose the row is
+			       * is the row's lock byte (above) */
 	uint32_t uid;
 	uint64_t start;       /* /proc/<pid>/stat start time: pid reuse guard */
 };
@@ -34,7 +47,11 @@ struct segment {
 	uint32_t version;
 	uint32_t ready;       /* set (release) once the topology is written */
 	uint64_t size;        /* seg_layout()'s size for topo's counts */
-	pthread_mutex_t lock; /* process table */
+	/* Times the process-table lock was taken, counted by each holder: a
+	 * waiter that sees it move knows the lock changes hands (busy), not
+	 * that one holder keeps it. A hint for waiting and messages, never
+	 * trusted for more. */
+	uint64_t lock_turns;
 	/* The topology's scalars and counts; its array pointers are the
 	 * writer's and never followed: the arrays follow the header. */
 	struct cuemu_topology topo;

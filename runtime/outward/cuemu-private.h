@@ -39,6 +39,12 @@ char *cuemuMachineSummaryJson(void);
 struct json_t *cuemuMachineObject(void);
 struct json_t *cuemuMachineSummaryObject(void);
 struct json_t *cuemuDeviceObject(int index);
+/* This program only reads the machine (cufs): call before any of the
+ * above. It then takes no lock another process could hold, writes
+ * nothing to the machine segment, and reads it through a private copy,
+ * so a segment truncated under it answers {"error":...} (the size it has
+ * and had), never SIGBUS. */
+void cuemuMachineReadOnly(void);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 

@@ -103,6 +103,11 @@ static char *text_of(json_t *o)
 	return s;
 }
 
+void cuemuMachineReadOnly(void)
+{
+	cuemu_machine_read_only();
+}
+
 json_t *cuemuMachineObject(void)
 {
 	json_t *devs;

@@ -8,6 +8,7 @@
  * The test itself never calls the API: each process that joins is this
  * program run again (/proc/self/exe <case>), so no API call follows a fork.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "model/segment.h"
+#include "model/procstat.h"
 #include "outward/cuemu-private.h"
 #include "tap.h"
 
@@ -67,12 +69,75 @@ static int join_alloc(void)
 /* Prints the machine as cufs reads it. */
 static int join_machine(void)
 {
-	char *m = cuemuMachineJson();
+	char *m;
 
-	if (!m)
+	cuemuMachineReadOnly();
+	if (!(m = cuemuMachineJson()))
 		return 1;
 	printf("%s\n", m);
 	free(m);
+	return 0;
+}
+
+/* As cufs: reads the machine, truncates its file to 4 KiB (as any member
+ * may), reads it again: prints both, and lives to print "alive". */
+static int join_shrink(void)
+{
+	char shm[160], *m;
+	int fd;
+
+	cuemuMachineReadOnly();
+	if (!(m = cuemuMachineJson()))
+		return 1;
+	printf("before %s\n", strstr(m, "\"error\"") ? "error" : "read");
+	free(m);
+	snprintf(shm, sizeof shm, "/%s", getenv("CUEMU_MACHINE"));
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0 || ftruncate(fd, 4096) < 0)
+		return 2;
+	close(fd);
+	for (int d = 0; d < 2; d++) {
+		m = cuemuDeviceJson(d);
+		printf("after %s\n", m ? m : "NULL");
+		free(m);
+	}
+	if (!(m = cuemuMachineJson()))
+		return 1;
+	printf("machine %s\n", m);
+	free(m);
+	printf("alive\n");
+	return 0;
+}
+
+/* Allocates, sets the machine's id counter back to 1 (as any member
+ * may), allocates again: prints both allocations' ids. */
+static int join_ids_back(void)
+{
+	unsigned long long id[2] = { 0, 0 };
+	struct segment *s;
+	CUdeviceptr p[2];
+	char shm[160];
+	CUcontext c;
+	int fd;
+
+	if (cuInit(0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&c, 0) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(c) != CUDA_SUCCESS)
+		return 1;
+	snprintf(shm, sizeof shm, "/%s", getenv("CUEMU_MACHINE"));
+	if ((fd = shm_open(shm, O_RDWR, 0)) < 0)
+		return 2;
+	s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s == MAP_FAILED)
+		return 2;
+	for (int i = 0; i < 2; i++) {
+		if (cuMemAlloc(&p[i], 4096) != CUDA_SUCCESS ||
+		    cuPointerGetAttribute(&id[i], CU_POINTER_ATTRIBUTE_BUFFER_ID,
+					  p[i]) != CUDA_SUCCESS)
+			return 3;
+		__atomic_store_n(&s->next_id, 1, __ATOMIC_RELAXED);
+	}
+	printf("ids %llu %llu\n", id[0], id[1]);
 	return 0;
 }
 
@@ -192,11 +257,222 @@ static void refused(const char *what, void (*scribble)(struct segment *),
 	drop_machine(s);
 }
 
-static void lock_of_no_thread(struct segment *s)
+/* Where version 4 kept its pthread mutex (offset 24), the thread id no
+ * process has that once hung every cuInit and cufs (issue 32): no lock
+ * lies there now, and a process joins as if nothing were written. */
+static void old_lock_word(void)
 {
-	/* The lock word of a robust mutex holds its owner's thread id. */
-	s->lock.__data.__lock = 4000000;
-	s->lock.__data.__owner = 4000000;
+	struct segment *s = fresh_machine();
+	char out[512];
+
+	if (!ok(s != NULL, "old lock word: a machine to scribble on"))
+		return;
+	*(uint32_t *)((char *)s + 24) = 0x003ffff0;
+	*(uint32_t *)((char *)s + 28) = 0x003ffff0;
+	ok(run_joiner("alloc", out, sizeof out) == 0,
+	   "old lock word: a process joining answers within %d s", BOUND_S);
+	ok(strstr(out, "alloc CUDA_SUCCESS\n") != NULL,
+	   "old lock word: it joins and allocates");
+	drop_machine(s);
+}
+
+/* A process of the machine that takes the process-table lock, as any
+ * member may, and keeps it until killed: its pid. It calls no API. */
+static pid_t hold_table_lock(void)
+{
+	int go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(go) < 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+				    .l_start = SEG_LOCK_TABLE, .l_len = 1 };
+		char shm[160];
+		int fd;
+
+		snprintf(shm, sizeof shm, "/%s", machine);
+		if ((fd = shm_open(shm, O_RDWR, 0)) < 0 ||
+		    fcntl(fd, F_OFD_SETLKW, &fl) < 0)
+			_exit(1);
+		if (write(go[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(go[1]);
+	if (pid < 0 || read(go[0], &c, 1) != 1) {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		pid = -1;
+	}
+	close(go[0]);
+	return pid;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A holder that never lets the table lock go: a new process is refused
+ * in bounded time saying so, cufs's reader does not wait at all, and
+ * once the holder dies (however: the kernel frees its lock) the machine
+ * works again. */
+static void lock_held(void)
+{
+	struct segment *s = fresh_machine();
+	char out[16384];
+	double t0;
+	pid_t holder;
+
+	if (!ok(s != NULL, "lock held: a machine"))
+		return;
+	holder = hold_table_lock();
+	if (!ok(holder > 0, "lock held: a process holds the table lock")) {
+		drop_machine(s);
+		return;
+	}
+	t0 = now_s();
+	ok(run_joiner("init", out, sizeof out) == 0,
+	   "lock held: a process joining answers within %d s", BOUND_S);
+	ok(strcmp(out, "CUDA_ERROR_NO_DEVICE\n") == 0,
+	   "lock held: its cuInit is CUDA_ERROR_NO_DEVICE");
+	ok(said("process-table lock was held for 2 s"),
+	   "lock held: the message says the lock was held");
+	ok(now_s() - t0 < 5, "lock held: refused after its 2 s bound");
+	t0 = now_s();
+	ok(run_joiner("machine", out, sizeof out) == 0 &&
+	   strstr(out, "\"devices\"") && !strstr(out, "\"error\""),
+	   "lock held: the machine reads as cufs reads it");
+	ok(now_s() - t0 < 1.5, "lock held: and the reader waits for no lock "
+	   "(%.2f s)", now_s() - t0);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	ok(run_joiner("alloc", out, sizeof out) == 0 &&
+	   strstr(out, "alloc CUDA_SUCCESS\n"),
+	   "lock held: once its holder is killed, a process joins and "
+	   "allocates");
+	drop_machine(s);
+}
+
+/* Every row of the process table written by hand as a real process's
+ * (pid 1, uid 0, pid 1's start time), one of them holding all of device
+ * 0: no process holds their lock bytes, so they are no one's; a new
+ * process takes a row and allocates. */
+static void fake_rows(void)
+{
+	struct segment *s = fresh_machine();
+	struct cuemu_device_info *dev;
+	uint64_t start = cuemu_proc_start_time(1);
+	char out[512];
+
+	if (!ok(s != NULL, "fake rows: a machine") ||
+	    !ok(start != 0, "fake rows: pid 1's start time"))
+		return drop_machine(s);
+	dev = seg_at(s, lay.dev);
+	for (int i = 0; i < SEG_PROCS; i++) {
+		s->procs[i].pid = 1;
+		s->procs[i].uid = 0;
+		s->procs[i].start = start;
+	}
+	((uint64_t *)seg_at(s, lay.rows))[0] = dev[0].total;
+	s->rows_hi = SEG_PROCS;
+	ok(run_joiner("alloc", out, sizeof out) == 0,
+	   "fake rows: a process joining answers within %d s", BOUND_S);
+	ok(strstr(out, "alloc CUDA_SUCCESS\n") != NULL,
+	   "fake rows: it takes a row and allocates");
+	ok(!said("process table is full"),
+	   "fake rows: the table is not said to be full");
+	drop_machine(s);
+}
+
+/* A member truncates the segment under cufs's reader: the reader answers
+ * an error naming the sizes, and lives. */
+static void shrunk_under_reader(void)
+{
+	struct segment *s = fresh_machine();
+	char out[16384];
+
+	if (!ok(s != NULL, "shrunk: a machine"))
+		return;
+	ok(run_joiner("shrink", out, sizeof out) == 0,
+	   "shrunk: the reader exits by itself (no SIGBUS)");
+	ok(strstr(out, "before read\n") != NULL,
+	   "shrunk: it read the machine before");
+	ok(strstr(out, "machine {\"error\":") && strstr(out, "is 4096 bytes"),
+	   "shrunk: after, the machine answers an error with its size");
+	ok(strstr(out, "alive\n") != NULL, "shrunk: and the reader lives");
+	ok(said("shrank under this reader"), "shrunk: said on stderr");
+	drop_machine(s);
+}
+
+/* A member sets the id counter back: a process's ids still only rise. */
+static void ids_set_back(void)
+{
+	struct segment *s = fresh_machine();
+	unsigned long long a = 0, b = 0;
+	char out[512], *p;
+
+	if (!ok(s != NULL, "ids: a machine"))
+		return;
+	s->next_id = 1000;
+	ok(run_joiner("ids-back", out, sizeof out) == 0,
+	   "ids: the process answers");
+	if ((p = strstr(out, "ids ")))
+		sscanf(p, "ids %llu %llu", &a, &b);
+	ok(a >= 1000 && b > a, "ids: the second id (%llu) follows the "
+	   "first (%llu) though the counter was set back to 1", b, a);
+	ok(said("id counter stood at 1"), "ids: and it says so");
+	drop_machine(s);
+}
+
+/* A segment whose mode is not one the machine is made with (a chmod
+ * 666 by its owner) is refused, saying why. */
+static void mode_666(void)
+{
+	struct segment *s = fresh_machine();
+	char out[512], path[200];
+
+	if (!ok(s != NULL, "mode 0666: a machine"))
+		return;
+	snprintf(path, sizeof path, "/dev/shm/%s", machine);
+	chmod(path, 0666);
+	ok(run_joiner("init", out, sizeof out) == 0 &&
+	   !strcmp(out, "CUDA_ERROR_NO_DEVICE\n"),
+	   "mode 0666: a process joining is refused");
+	ok(said("mode 0666 is not 0660"), "mode 0666: the message says why");
+	ok(said("not joined"), "mode 0666: and that it did not join");
+	drop_machine(s);
+}
+
+/* Root's process and a private machine (0600) of another user: root may
+ * open it, and does not join it. */
+static void private_of_another(void)
+{
+	struct segment *s;
+	char out[512], path[200];
+
+	if (getuid() != 0) {
+		ok(1, "# SKIP another user's private machine: needs root");
+		return;
+	}
+	if (!ok((s = fresh_machine()) != NULL, "another's 0600: a machine"))
+		return;
+	snprintf(path, sizeof path, "/dev/shm/%s", machine);
+	ok(chown(path, 65534, (gid_t)-1) == 0 && chmod(path, 0600) == 0,
+	   "another's 0600: given to uid 65534, mode 0600");
+	ok(run_joiner("init", out, sizeof out) == 0 &&
+	   !strcmp(out, "CUDA_ERROR_NO_DEVICE\n"),
+	   "another's 0600: root's process is refused");
+	ok(said("mode 0600 makes it user"), "another's 0600: says why");
+	drop_machine(s);
 }
 
 static void ndev_huge(struct segment *s)
@@ -314,6 +590,10 @@ int main(int argc, char **argv)
 		return join_alloc();
 	if (argc == 2 && strcmp(argv[1], "machine") == 0)
 		return join_machine();
+	if (argc == 2 && strcmp(argv[1], "shrink") == 0)
+		return join_shrink();
+	if (argc == 2 && strcmp(argv[1], "ids-back") == 0)
+		return join_ids_back();
 
 	/* Named after the machine this test was given, and in its TMPDIR,
 	 * so that tests/private-machine.sh removes both after a crash. */
@@ -324,8 +604,13 @@ int main(int argc, char **argv)
 	setenv("CUEMU_CONTROL", "0", 1);
 	unsetenv("CUEMU_TOPOLOGY");
 
-	refused("a lock word naming a thread that does not exist",
-		lock_of_no_thread, "does not exist");
+	old_lock_word();
+	lock_held();
+	fake_rows();
+	shrunk_under_reader();
+	ids_set_back();
+	mode_666();
+	private_of_another();
 	refused("device count 0x7fffffff", ndev_huge, "device_count");
 	refused("device count 17, the segment sized for 4", ndev_17,
 		"device_count");
