@@ -37,6 +37,7 @@
 #include "pubread.h"
 #include "outward/pubseg.h"
 #include "model/procstat.h"
+#include "outward/cuemu-private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -258,19 +259,12 @@ static json_t *exchange(struct conn *c, const char *line)
 	return NULL;
 }
 
-static int sock_path(pid_t pid, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "%s/%d.sock", cufs_opt.rundir, (int)pid);
-
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
 /* Connects to pid and says hello by deadline; the fd, or -1 with errno
  * (EXDEV for a process of another machine, EAGAIN for one seen stopped,
  * EIO for no answer). */
 static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
 	struct timeval tv = { .tv_sec = (time_t)(left / 1000),
 			      .tv_usec = (suseconds_t)(left % 1000 * 1000) };
@@ -279,14 +273,14 @@ static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
 	socklen_t clen = sizeof cred;
 	const char *m;
 	json_t *a;
-	int fd, e;
+	int fd, dfd, e;
 
-	if (sock_path(pid, sa.sun_path, sizeof sa.sun_path) < 0) {
-		errno = ENAMETOOLONG;
+	if ((dfd = cuemuCtlAddr(cufs_opt.rundir, pid, &sa)) < 0)
+		return -1;
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0) {
+		close(dfd);
 		return -1;
 	}
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
-		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
 	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0) {
@@ -294,9 +288,11 @@ static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
 		 * connect waiting until SO_SNDTIMEO. */
 		e = errno == EAGAIN || errno == EINPROGRESS ? ETIMEDOUT : errno;
 		close(fd);
+		close(dfd);
 		errno = e;
 		return -1;
 	}
+	close(dfd);
 	/* The name is only a claim: in a shared run dir anyone may make
 	 * <pid>.sock for a pid that is not theirs. The listener's pid is
 	 * the kernel's word. (Said nowhere: the rescans would say it ten
