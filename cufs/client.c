@@ -37,6 +37,7 @@
 #include "pubread.h"
 #include "outward/pubseg.h"
 #include "model/procstat.h"
+#include "outward/cuemu-private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -56,6 +57,8 @@
 /* A process's control connection. */
 struct conn {
 	pid_t pid;
+	uid_t uid;           /* the process's owner, as cufs shows it */
+	uint64_t start;      /* and its start time: the process it means */
 	int fd;              /* -1: dial before the next request */
 	int refs;            /* the table's, and each request's */
 	pthread_mutex_t lock;
@@ -68,6 +71,8 @@ struct conn {
 	int waiting;         /* writes waiting for lock (atomic) */
 	uint64_t silent_at;  /* when the last request got no answer; 0: it
 			      * got one (atomic) */
+	int silent_err;      /* and why: EPERM for a listener that is not
+			      * the process (atomic) */
 };
 
 /* The processes and the connections: one table each for the daemon, so
@@ -231,6 +236,7 @@ static void heard(struct conn *c, bool answered, int e, uint64_t sent)
 	if (!answered && (e == EAGAIN ||
 			  (timeout && now - sent < CUFS_TIMEOUT_MS)))
 		return;
+	__atomic_store_n(&c->silent_err, answered ? 0 : e, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->silent_at, answered ? 0 : now, __ATOMIC_RELAXED);
 }
 
@@ -258,50 +264,59 @@ static json_t *exchange(struct conn *c, const char *line)
 	return NULL;
 }
 
-static int sock_path(pid_t pid, char *buf, size_t len)
+/* Whether the listener at the other end of fd is the process c means:
+ * its pid, listening as the process's owner, and the pid still the
+ * process that started when cufs first saw it. The socket's name is only
+ * a claim (in a shared run dir anyone may make <pid>.sock for a pid not
+ * theirs), and so is the pid the kernel took down at listen(2): a
+ * listener made by a process that had the pid before, and handed to
+ * another of its user's, outlives it. Only the owner vouches for a pid
+ * that was reused. (Said nowhere: the rescans would say it ten times a
+ * second.) */
+static bool peer_is(int fd, const struct conn *c)
 {
-	int n = snprintf(buf, len, "%s/%d.sock", cufs_opt.rundir, (int)pid);
+	struct ucred cred;
+	socklen_t clen = sizeof cred;
 
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0)
+		return false;
+	return cred.pid == c->pid && cred.uid == c->uid &&
+	       cuemu_proc_start_time(c->pid) == c->start;
 }
 
-/* Connects to pid and says hello by deadline; the fd, or -1 with errno
- * (EXDEV for a process of another machine, EAGAIN for one seen stopped,
- * EIO for no answer). */
-static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
+/* Connects to c's process and says hello by deadline; the fd, or -1 with
+ * errno (EPERM for a listener that is not the process, EXDEV for a
+ * process of another machine, EAGAIN for one seen stopped, EIO for no
+ * answer). */
+static int dial(const struct conn *c, uint64_t deadline)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
 	struct timeval tv = { .tv_sec = (time_t)(left / 1000),
 			      .tv_usec = (suseconds_t)(left % 1000 * 1000) };
-	struct conn tmp = { .pid = pid, .deadline = deadline };
-	struct ucred cred;
-	socklen_t clen = sizeof cred;
+	struct conn tmp = { .pid = c->pid, .deadline = deadline };
 	const char *m;
 	json_t *a;
-	int fd, e;
+	int fd, dfd, e;
 
-	if (sock_path(pid, sa.sun_path, sizeof sa.sun_path) < 0) {
-		errno = ENAMETOOLONG;
+	if ((dfd = cuemuCtlAddr(cufs_opt.rundir, c->pid, &sa)) < 0)
+		return -1;
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0) {
+		close(dfd);
 		return -1;
 	}
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
-		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0) {
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
 		/* A listener whose backlog is full (it accepts nothing) keeps
 		 * connect waiting until SO_SNDTIMEO. */
 		e = errno == EAGAIN || errno == EINPROGRESS ? ETIMEDOUT : errno;
 		close(fd);
+		close(dfd);
 		errno = e;
 		return -1;
 	}
-	/* The name is only a claim: in a shared run dir anyone may make
-	 * <pid>.sock for a pid that is not theirs. The listener's pid is
-	 * the kernel's word. (Said nowhere: the rescans would say it ten
-	 * times a second.) */
-	if (cred.pid != pid) {
+	close(dfd);
+	if (!peer_is(fd, c)) {
 		close(fd);
 		errno = EPERM;
 		return -1;
@@ -322,7 +337,6 @@ static int dial(pid_t pid, uid_t *uid, uint64_t deadline)
 		errno = e;
 		return -1;
 	}
-	*uid = cred.uid;
 	return fd;
 }
 
@@ -710,8 +724,19 @@ static bool conn_silent(pid_t pid)
 	return silent;
 }
 
+/* The table lets go of connection i. conns.lock held. */
+static void conn_drop_locked(int i)
+{
+	struct conn *d = conns.c[i];
+
+	conns.c[i] = conns.c[--conns.n];
+	if (--d->refs == 0)
+		conn_free(d);
+}
+
 /* pid's connection, made (not dialled) if there is none; NULL when pid is
- * no process cufs shows. Forgets the connections of processes gone. */
+ * no process cufs shows. Forgets the connections of processes gone, and
+ * one made for an earlier process of the pid. */
 static struct conn *conn_get(pid_t pid)
 {
 	struct cufs_proc *p = cufs_proc_get(pid);
@@ -719,32 +744,35 @@ static struct conn *conn_get(pid_t pid)
 
 	if (!p)
 		return NULL;
-	cufs_proc_put(p);
-	if (!(fresh = calloc(1, sizeof *fresh)))
+	if (!(fresh = calloc(1, sizeof *fresh))) {
+		cufs_proc_put(p);
 		return NULL;
+	}
 	fresh->pid = pid;
+	fresh->uid = p->uid;
+	fresh->start = p->start;
 	fresh->fd = -1;
 	fresh->refs = 1;
 	pthread_mutex_init(&fresh->lock, NULL);
+	cufs_proc_put(p);
 	pthread_mutex_lock(&conns.lock);
 	for (int i = conns.n - 1; i >= 0; i--) {
 		struct cufs_proc *q;
 
 		if (conns.c[i]->pid == pid) {
-			c = conns.c[i];
+			if (conns.c[i]->start == fresh->start &&
+			    conns.c[i]->uid == fresh->uid)
+				c = conns.c[i];
+			else
+				conn_drop_locked(i);
 			continue;
 		}
 		/* A connection of a process no longer shown. */
 		pthread_mutex_unlock(&conns.lock);
 		q = kept(conns.c[i]->pid);
 		pthread_mutex_lock(&conns.lock);
-		if (!q && i < conns.n) {
-			struct conn *d = conns.c[i];
-
-			conns.c[i] = conns.c[--conns.n];
-			if (--d->refs == 0)
-				conn_free(d);
-		}
+		if (!q && i < conns.n)
+			conn_drop_locked(i);
 		cufs_proc_put(q);
 	}
 	if (!c && conns.n < CUFS_MAX_PROCS) {
@@ -781,11 +809,10 @@ static void limit(struct conn *c, uint64_t deadline, uint64_t stop_from)
 static json_t *exchange_on(struct conn *c, const char *line)
 {
 	uint64_t sent = now_ms();
-	uid_t uid;
 	int fd, e;
 
 	if (c->fd < 0) {
-		if ((fd = dial(c->pid, &uid, c->deadline)) < 0) {
+		if ((fd = dial(c, c->deadline)) < 0) {
 			e = errno;
 			heard(c, false, e, sent);
 			errno = e;
@@ -941,6 +968,17 @@ static int write_lock(struct conn *c, const char *path, uint64_t start_by)
 	return e ? ETIMEDOUT : 0;
 }
 
+/* A write not sent because the listener at the process's socket is not
+ * the process (peer_is): said, and ECONNREFUSED. */
+static int not_the_process(const struct conn *c, const char *path)
+{
+	fprintf(stderr, "cufs: write of %s to pid %d not sent: the listener at "
+		"%s/%d.sock is not that process (another user's, or made by an "
+		"earlier process of the pid); ECONNREFUSED\n", path, (int)c->pid,
+		cufs_opt.rundir, (int)c->pid);
+	return ECONNREFUSED;
+}
+
 /* Sends a write's line once the process answered a hello within the
  * start window; its answer's errno (0: done). c->lock held. */
 static int write_locked(struct conn *c, const char *path, const char *line,
@@ -954,6 +992,8 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 	 * asked again: writes queued behind one to it (the kernel sends
 	 * writes to one file one at a time) would each wait that long. The
 	 * event relay asks it again ten times a second. */
+	if (silent && __atomic_load_n(&c->silent_err, __ATOMIC_RELAXED) == EPERM)
+		return not_the_process(c, path);
 	if (silent && now_ms() - silent < CUFS_TIMEOUT_MS) {
 		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
 			"process did not answer cufs's last request (%d ms "
@@ -970,6 +1010,8 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 	}
 	limit(c, start_by, 0);
 	if ((e = answers(c))) {
+		if (e == EPERM)
+			return not_the_process(c, path);
 		if (e == EAGAIN)
 			fprintf(stderr, "cufs: write of %s to pid %d not sent: "
 				"the process was stopped (SIGSTOP or a "

@@ -78,7 +78,7 @@ static struct {
 	int lfd;
 	int wake[2];      /* written by stop to end the server's poll */
 	pthread_t thread;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char path[PATH_MAX + 32]; /* the socket's full name, of any length */
 	struct client *clients[CTL_MAX_CLIENTS];
 	int nclients;
 	uint64_t tick;    /* requests served: the clients' idle clock */

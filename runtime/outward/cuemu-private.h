@@ -9,6 +9,7 @@
 #define CUEMU_PRIVATE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,14 @@ void cuemuMachineReadOnly(void);
 /* Writes the control socket directory into buf: CUEMU_RUNDIR, else
  * $XDG_RUNTIME_DIR/cuemu, else /run/cuemu. 0, or -1 (ENAMETOOLONG). */
 int cuemuRundir(char *buf, size_t len);
+
+/* The address of dir's control socket of pid, <dir>/<pid>.sock, for
+ * bind(2) or connect(2) however deep dir lies (it is reached through a
+ * descriptor of dir: /proc/self/fd/N/<pid>.sock). Answers that
+ * descriptor, to be closed once the call is made, or -1 with errno (dir
+ * cannot be opened). */
+struct sockaddr_un;
+int cuemuCtlAddr(const char *dir, pid_t pid, struct sockaddr_un *sa);
 
 /* The longest request line the control server accepts (answers may be
  * longer: a snapshot has no bound). */

@@ -3,7 +3,10 @@
  * $CUEMU_RUNDIR, else $XDG_RUNTIME_DIR/cuemu, else /run/cuemu), making
  * that directory, the checks that it is safe to put a socket in, and the
  * process's listening socket <pid>.sock there (mode 0600). The server
- * that answers on it is control.c's.
+ * that answers on it is control.c's. Also the one way to name such a
+ * socket in bind(2) or connect(2) (cuemuCtlAddr, for cufs and the tests as
+ * well): through a descriptor of the directory, since a Unix socket's
+ * address holds 108 bytes and a run dir may lie deeper than that.
  *
  * No state; the caller (control.c's start, under its ctl_lock) keeps the
  * socket and its path.
@@ -12,6 +15,7 @@
 #include "outward/cuemu-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,20 +96,41 @@ static int check_dir(const char *dir)
 	return 0;
 }
 
+int cuemuCtlAddr(const char *dir, pid_t pid, struct sockaddr_un *sa)
+{
+	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return -1;
+	/* /proc/self/fd/N is the directory itself, whatever its name's
+	 * length: "/proc/self/fd/2147483647/2147483647.sock" fits. */
+	memset(sa, 0, sizeof *sa);
+	sa->sun_family = AF_UNIX;
+	snprintf(sa->sun_path, sizeof sa->sun_path, "/proc/self/fd/%d/%d.sock",
+		 dfd, (int)pid);
+	return dfd;
+}
+
 static int listen_socket(const char *dir, char *path, size_t plen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, n;
+	struct sockaddr_un sa;
+	char name[32];
+	int fd = -1, dfd, n;
 
-	n = snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
-		     (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof sa.sun_path) {
+	n = snprintf(path, plen, "%s/%d.sock", dir, (int)getpid());
+	if (n < 0 || (size_t)n >= plen) {
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "socket path %s/%d.sock is "
 			   "too long", dir, (int)getpid());
 		return -1;
 	}
+	if ((dfd = cuemuCtlAddr(dir, getpid(), &sa)) < 0) {
+		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control directory %s: %s",
+			   dir, strerror(errno));
+		return -1;
+	}
+	snprintf(name, sizeof name, "%d.sock", (int)getpid());
 	/* A socket of this pid is left over from a dead process. */
-	unlink(sa.sun_path);
+	unlinkat(dfd, name, 0);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	/* The mode is set on the socket before bind makes its file, so the
 	 * file is never looser than 0600, whatever the umask; a chmod of the
@@ -115,13 +140,13 @@ static int listen_socket(const char *dir, char *path, size_t plen)
 	    bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
 	    listen(fd, 16) < 0) {
 		cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "control socket %s: %s",
-			   sa.sun_path, strerror(errno));
+			   path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		unlink(sa.sun_path);
-		return -1;
+		unlinkat(dfd, name, 0);
+		fd = -1;
 	}
-	snprintf(path, plen, "%s", sa.sun_path);
+	close(dfd);
 	return fd;
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cuda.h"
+#include "outward/cuemu-private.h"
 
 /* The short form's connection: a test asks over one socket at a time. */
 static int ctl_fd __attribute__((unused)) = -1;
@@ -28,19 +29,18 @@ static int ctl_fd __attribute__((unused)) = -1;
  * server listening). */
 static inline int ctl_connect(void)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	const char *dir = getenv("CUEMU_RUNDIR");
-	int fd;
+	int fd, dfd;
 
-	if (!dir)
+	if (!dir || (dfd = cuemuCtlAddr(dir, getpid(), &sa)) < 0)
 		return -1;
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%d.sock", dir,
-		 (int)getpid());
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
 		close(fd);
 		fd = -1;
 	}
+	close(dfd);
 	return fd;
 }
 

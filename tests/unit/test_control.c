@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <time.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <pwd.h>
@@ -21,23 +22,35 @@
 
 #include "cuda.h"
 #include "cuemu.h"
+#include "outward/cuemu-private.h"
 #include "spawn.h"
 #include "tap.h"
 
-static char sock_path[108];
+static char sock_path[PATH_MAX];
 static char *rbuf;
 static size_t rcap, rlen;
 
+/* A connection to the socket at path, <dir>/<pid>.sock, reached as the
+ * process's clients reach it (cuemuCtlAddr), whatever dir's depth. */
 static int connect_to(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, dfd;
 
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+	if (!slash || (size_t)(slash - path) >= sizeof dir)
+		return -1;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if ((dfd = cuemuCtlAddr(dir, (pid_t)atoi(slash + 1), &sa)) < 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
+	close(dfd);
 	return fd;
 }
 
@@ -563,14 +576,15 @@ static void check_other_user(void)
 
 /* The role socket_mode: cuInit under umask 0 in the run dir it was given
  * (with a link to CUEMU_TEST_VICTIM at its socket's path, when set);
- * prints the mode of the socket it made, -1 for none. Its exit removes
- * the socket (atexit). */
+ * prints the mode of the socket it made, -1 for none, and whether it
+ * answers a hello there. Its exit removes the socket (atexit). */
 static int socket_mode_role(void)
 {
 	const char *victim = getenv("CUEMU_TEST_VICTIM");
-	char path[256];
+	char path[PATH_MAX + 32];
 	struct stat sb;
-	int m = -1;
+	json_t *a = NULL;
+	int m = -1, fd;
 
 	umask(0);
 	snprintf(path, sizeof path, "%s/%d.sock", getenv("CUEMU_RUNDIR"),
@@ -583,16 +597,23 @@ static int socket_mode_role(void)
 	if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode))
 		m = (int)(sb.st_mode & 07777);
 	printf("mode %d\n", m);
+	if ((fd = connect_to(path)) >= 0 &&
+	    write(fd, "{\"op\":\"hello\"}\n", 15) == 15)
+		a = read_answer(fd);
+	printf("answers %d\n", json_is_true(json_object_get(a, "ok")));
+	json_decref(a);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 
-static char role_out[256];
+static char role_out[PATH_MAX];
 
 /* cuInit in a second process (spawn.h) whose run dir is dir: the mode of
  * the socket it made, -1 when it made none, -2 when it said nothing. */
 static int child_socket_mode(const char *dir, const char *victim)
 {
-	char rd[300], vi[300];
+	char rd[PATH_MAX + 16], vi[PATH_MAX + 32];
 	char *env[] = { rd, vi, NULL };
 
 	snprintf(rd, sizeof rd, "CUEMU_RUNDIR=%s", dir);
@@ -601,6 +622,31 @@ static int child_socket_mode(const char *dir, const char *victim)
 	if (run_self("socket_mode", env, role_out, NULL, 30) != 0)
 		return -2;
 	return (int)child_value(role_out, "mode", -2);
+}
+
+/* A run dir deeper than a socket's address holds (108 bytes) still gets
+ * the socket, and it answers there: the name is bound and dialled through
+ * a descriptor of the directory. Made and removed under base. */
+static void check_deep_rundir(const char *base)
+{
+	char deep[PATH_MAX], *end;
+	size_t n = strlen(base);
+
+	memcpy(deep, base, n + 1);
+	/* 200 bytes and more, in directories of 40. */
+	while (strlen(deep) < 200 && strlen(deep) + 42 < sizeof deep) {
+		strcat(deep, "/d23456789012345678901234567890123456789");
+		mkdir(deep, 0700);
+	}
+	is_int(child_socket_mode(deep, NULL), 0600,
+	       "a run dir %zu bytes deep gets its socket, mode 0600",
+	       strlen(deep));
+	is_int(child_value(role_out, "answers", -2), 1,
+	       "and the process answers a hello on it");
+	while (strlen(deep) > n && (end = strrchr(deep, '/'))) {
+		rmdir(deep);
+		*end = '\0';
+	}
 }
 
 /* The socket's directory decides who could replace the socket: one that
@@ -647,6 +693,7 @@ static void check_rundir(void)
 	else
 		ok(1, "# SKIP another user's run dir needs root and 'nobody'");
 	rmdir(sub);
+	check_deep_rundir(tmpl);
 	rmdir(tmpl);
 }
 

@@ -80,19 +80,18 @@ static pid_t server_pid;
  * waits (a full backlog refuses it). */
 static int connect_server(void)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sockaddr_un a;
 	const char *dir = getenv("CUEMU_RUNDIR");
-	int fd;
+	int fd, dfd;
 
-	snprintf(a.sun_path, sizeof a.sun_path, "%s/%d.sock", dir,
-		 (int)server_pid);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			 0)) < 0)
+	if (!dir || (dfd = cuemuCtlAddr(dir, server_pid, &a)) < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
+	close(dfd);
 	return fd;
 }
 

@@ -9,6 +9,7 @@
  * see spawn.h), since the library reads its environment once; the second
  * process prints "key value" lines that this one checks one at a time.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,16 @@
 
 #define MIB (1ULL << 20)
 
-static char dir[64];
+/* The scratch directory under TMPDIR, which may lie deep. */
+static char dir[PATH_MAX];
 
 static const char *file(const char *name)
 {
-	static char path[4][128];
+	static char path[4][PATH_MAX + 32];
 	static int next;
 	char *p = path[next++ % 4];
 
-	snprintf(p, 128, "%s/%s", dir, name);
+	snprintf(p, sizeof path[0], "%s/%s", dir, name);
 	return p;
 }
 
