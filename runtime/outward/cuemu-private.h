@@ -39,6 +39,12 @@ char *cuemuMachineSummaryJson(void);
 struct json_t *cuemuMachineObject(void);
 struct json_t *cuemuMachineSummaryObject(void);
 struct json_t *cuemuDeviceObject(int index);
+/* Member key of device index's object, the value cuemuDeviceObject has
+ * there, built alone: what a read of one of its files needs. 0 and *out
+ * (the caller takes the reference); -ENOENT for a device or a key that
+ * does not exist; -EIO and *why where the machine cannot be attached. */
+int cuemuDeviceMember(int index, const char *key, struct json_t **out,
+		      const char **why);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 
