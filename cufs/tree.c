@@ -393,6 +393,30 @@ json_t *cufs_machine_part(int part, int *err)
 	return NULL;
 }
 
+/* gpu<part>/<member>[/...]: the member alone is built, not the device
+ * (a read of devices/gpu0/total_memory would otherwise build the links
+ * and counters beside it, most of what the read cost). */
+static int resolve_device_member(int part, char **comps, int n,
+				 const struct walk_ctx *ctx, struct node *out)
+{
+	const char *why = NULL;
+	json_t *m;
+	int rc = cuemuDeviceMember(part, comps[0], &m, &why);
+
+	if (rc == -EIO)
+		fprintf(stderr, "cufs: %s\n", why);
+	if (rc < 0)
+		return rc;
+	if (is_dir(m))
+		rc = walk_object(m, comps + 1, n - 1, ctx, out);
+	else if (n == 1)
+		rc = make_file_node(out, cufs_render(m), ctx->uid);
+	else
+		rc = -ENOENT;
+	json_decref(m);
+	return rc;
+}
+
 static int resolve_devices(char **comps, int n, struct node *out)
 {
 	struct walk_ctx ctx = { .cls = -1, .uid = getuid(), .base = "" };
@@ -434,6 +458,10 @@ static int resolve_devices(char **comps, int n, struct node *out)
 		part = (int)idx;
 	else
 		return -ENOENT;
+	/* A device's file: only that member is built. Its directory and
+	 * its json file take the whole device. */
+	if (part >= 0 && n > 1 && strcmp(comps[1], "json"))
+		return resolve_device_member(part, comps + 1, n - 1, &ctx, out);
 	/* Only that part is rendered. */
 	if (!(obj = cufs_machine_part(part, &err)))
 		return -err;

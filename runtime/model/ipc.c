@@ -67,6 +67,11 @@ static uint32_t epoch = 1;      /* a forked child's files are new */
 static int slots_fd = -1;
 static unsigned char *slots;
 static uint64_t slots_next;
+static pid_t self_pid;          /* this process, for handles: getpid() is a
+                                 * system call, more than half of what
+                                 * taking a handle cost (bench/,
+                                 * cuIpcGetMemHandle); atomic, as threads
+                                 * may find it at once */
 static uint64_t self_start;     /* this process's start time, for handles */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -90,6 +95,7 @@ static void child_after_fork(void)
 	slots_fd = -1;
 	slots = NULL;
 	slots_next = 0;
+	self_pid = 0;
 	self_start = 0;
 	epoch++;
 }
@@ -101,10 +107,24 @@ static void init_once(void)
 	pthread_atfork(NULL, NULL, child_after_fork);
 }
 
+/* This process and its start time, found once (again in a forked
+ * child: init_once's fork handler forgets them). */
+static pid_t my_pid(void)
+{
+	pid_t p = __atomic_load_n(&self_pid, __ATOMIC_RELAXED);
+
+	if (!p) {
+		pthread_once(&once, init_once);
+		p = getpid();
+		__atomic_store_n(&self_pid, p, __ATOMIC_RELAXED);
+	}
+	return p;
+}
+
 static uint64_t my_start(void)
 {
 	if (!self_start)
-		self_start = cuemu_proc_start_time(getpid());
+		self_start = cuemu_proc_start_time(my_pid());
 	return self_start;
 }
 
@@ -292,7 +312,7 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 		cuemu_event_log("ipc_export", "id=%llu",
 				(unsigned long long)a->id);
 	}
-	w.pid = (int32_t)getpid();
+	w.pid = (int32_t)my_pid();
 	w.fd = fd;
 	w.slot_fd = slots_fd;
 	w.slot = a->ipc_slot;
@@ -592,7 +612,7 @@ CUresult cuemu_ipc_mem_open(const CUipcMemHandle *h, CUcontext ctx,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the handle is not a legacy IPC handle");
 	pthread_once(&once, init_once);
-	if (w.pid == getpid() && w.start == my_start())
+	if (w.pid == my_pid() && w.start == my_start())
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "the handle is this process's own; use the "
 				  "allocation itself");
@@ -741,7 +761,7 @@ CUresult cuemu_evshare_new(struct cuemu_evshare **out, CUipcEventHandle *h)
 	if (slot_new(&w.slot, &p) < 0)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no interprocess "
 				  "slot is left in this process");
-	w.pid = (int32_t)getpid();
+	w.pid = (int32_t)my_pid();
 	w.fd = slots_fd;
 	w.start = my_start();
 	*out = p;
@@ -761,7 +781,7 @@ CUresult cuemu_evshare_open(const CUipcEventHandle *h,
 		return cuemu_fail(CUDA_ERROR_MAP_FAILED,
 				  "the handle is not an event handle");
 	pthread_once(&once, init_once);
-	if (w.pid == getpid() && w.start == my_start())
+	if (w.pid == my_pid() && w.start == my_start())
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "the event handle is this process's own");
 	if (!(*out = slot_map(w.pid, w.fd, w.start, w.slot)))

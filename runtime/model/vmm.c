@@ -75,7 +75,9 @@ struct mapping {
 	size_t offset;               /* in the handle */
 	struct handle *h;
 	uint64_t buffer_id;          /* CU_POINTER_ATTRIBUTE_BUFFER_ID: each
-	                              * cuMemMap is a buffer of its own */
+	                              * cuMemMap is a buffer of its own; the
+	                              * first in a reservation has the
+	                              * reservation's id (buffer_id_of) */
 	uint8_t access[CUEMU_NPROC]; /* CUmemAccess_flags per processor */
 };
 
@@ -84,6 +86,7 @@ struct cuemu_resv {
 	size_t align;
 	struct mapping *m;           /* sorted by base, never overlapping */
 	size_t n, cap;
+	bool mapped_once;            /* its id went to a mapping's buffer */
 };
 
 static int handle_cmp(struct handle *a, struct handle *b)
@@ -622,6 +625,20 @@ static struct mapping *map_insert(struct cuemu_resv *r, uintptr_t p,
 	return &r->m[i];
 }
 
+/* The id a new mapping of r answers as its BUFFER_ID. Each mapping is a
+ * buffer of its own, as the real driver's are (probes/results/edges.txt,
+ * ids); the first one made in a reservation takes the reservation's id,
+ * which no buffer has, so that a program finds the reservation's /cu
+ * directory (reservations/<id>) from the address it mapped, as it finds
+ * every other allocation's. */
+static uint64_t buffer_id_of(struct cuemu_resv *r)
+{
+	if (r->mapped_once)
+		return cuemu_next_id();
+	r->mapped_once = true;
+	return r->a.id;
+}
+
 CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 		       CUmemGenericAllocationHandle handle)
 {
@@ -647,7 +664,7 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 	}
 	m->h = h;
 	m->offset = offset;
-	m->buffer_id = cuemu_next_id();
+	m->buffer_id = buffer_id_of(r);
 	h->maps++;
 	cuemu_obj_changed(h->id);
 	cuemu_event_log("vmm_map", "reservation=%llu address=%#lx size=%zu "

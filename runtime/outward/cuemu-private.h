@@ -46,6 +46,12 @@ struct json_t *cuemuDeviceObject(int index);
  * so a segment truncated under it answers {"error":...} (the size it has
  * and had), never SIGBUS. */
 void cuemuMachineReadOnly(void);
+/* Member key of device index's object, the value cuemuDeviceObject has
+ * there, built alone: what a read of one of its files needs. 0 and *out
+ * (the caller takes the reference); -ENOENT for a device or a key that
+ * does not exist; -EIO and *why where the machine cannot be attached. */
+int cuemuDeviceMember(int index, const char *key, struct json_t **out,
+		      const char **why);
 /* The "error" of cuemuDeviceJson for an index that names no device. */
 #define CUEMU_NO_SUCH_DEVICE "no such device"
 

@@ -8,8 +8,10 @@
 #include "outward/outward.h"
 #include "outward/cuemu-private.h"
 
+#include <errno.h>
 #include <numa.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *link_kind(int kind)
 {
@@ -29,20 +31,27 @@ static json_t *counters_json(int proc)
 	return o;
 }
 
-static json_t *links_json(int from, json_t *peers)
+/* The link from one processor to another, or NULL where there is none. */
+static const struct cuemu_link *link_to(int from, int to)
+{
+	const struct cuemu_link *l;
+
+	if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
+	    to == from || !(l = cuemu_link(from, to)) || !l->kind)
+		return NULL;
+	return l;
+}
+
+static json_t *links_json(int from)
 {
 	json_t *links = json_object();
+	const struct cuemu_link *l;
 	char w[16];
 
 	for (int to = 0; to < CUEMU_NPROC; to = cuemu_proc_next(to)) {
-		const struct cuemu_link *l;
-
-		if ((to < CUEMU_PROC_HOST && to >= cuemu_device_count()) ||
-		    to == from || !(l = cuemu_link(from, to)) || !l->kind)
+		if (!(l = link_to(from, to)))
 			continue;
 		cuemu_proc_str(to, w, sizeof w);
-		if (peers && to != CUEMU_PROC_HOST)
-			json_array_append_new(peers, json_string(w));
 		json_object_set_new(links, w, json_pack("{s:s,s:f,s:I}",
 			"kind", link_kind(l->kind), "gbps", l->gbps,
 			"latency_ns", (json_int_t)l->lat_ns));
@@ -50,24 +59,74 @@ static json_t *links_json(int from, json_t *peers)
 	return links;
 }
 
-static json_t *device_json(int d)
+/* The devices a device has a link to. */
+static json_t *peers_json(int from)
+{
+	json_t *peers = json_array();
+	char w[16];
+
+	for (int to = 0; to < CUEMU_PROC_HOST; to = cuemu_proc_next(to)) {
+		if (!link_to(from, to))
+			continue;
+		cuemu_proc_str(to, w, sizeof w);
+		json_array_append_new(peers, json_string(w));
+	}
+	return peers;
+}
+
+/* A device's members in the order its object lists them. */
+static const char *const device_keys[] = {
+	"index", "name", "uuid", "pci_bus_id", "total_memory", "used_memory",
+	"free_memory", "numa_node", "peers", "links", "counters",
+};
+
+/* Member key of device d, built alone (a read of devices/gpu0/total_memory
+ * pays for that number, not for the links and counters beside it), or
+ * NULL for a key a device does not have. */
+static json_t *device_member(int d, const char *key)
 {
 	const struct cuemu_device_info *info = cuemu_device(d);
-	uint64_t used = cuemu_mem_used(d);
-	json_t *peers = json_array(), *links = links_json(d, peers);
-	char uuid[48], pci[16];
+	uint64_t used;
+	char text[48];
 
-	cuemu_uuid_str(info->uuid, uuid, sizeof uuid);
-	cuemu_pci_str(info, pci, sizeof pci);
-	return json_pack("{s:i,s:s,s:s,s:s,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
-			 "index", d, "name", info->name, "uuid", uuid,
-			 "pci_bus_id", pci,
-			 "total_memory", cuemu_json_u64(info->total),
-			 "used_memory", cuemu_json_u64(used),
-			 "free_memory", cuemu_json_u64(used < info->total ?
-						       info->total - used : 0),
-			 "numa_node", info->numa_node, "peers", peers,
-			 "links", links, "counters", counters_json(d));
+	if (!strcmp(key, "index"))
+		return json_integer(d);
+	if (!strcmp(key, "name"))
+		return json_string(info->name);
+	if (!strcmp(key, "uuid")) {
+		cuemu_uuid_str(info->uuid, text, sizeof text);
+		return json_string(text);
+	}
+	if (!strcmp(key, "pci_bus_id")) {
+		cuemu_pci_str(info, text, sizeof text);
+		return json_string(text);
+	}
+	if (!strcmp(key, "total_memory"))
+		return cuemu_json_u64(info->total);
+	if (!strcmp(key, "used_memory") || !strcmp(key, "free_memory")) {
+		used = cuemu_mem_used(d);
+		return cuemu_json_u64(key[0] == 'u' ? used : used < info->total ?
+				      info->total - used : 0);
+	}
+	if (!strcmp(key, "numa_node"))
+		return json_integer(info->numa_node);
+	if (!strcmp(key, "peers"))
+		return peers_json(d);
+	if (!strcmp(key, "links"))
+		return links_json(d);
+	if (!strcmp(key, "counters"))
+		return counters_json(d);
+	return NULL;
+}
+
+static json_t *device_json(int d)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < sizeof device_keys / sizeof *device_keys; i++)
+		json_object_set_new(o, device_keys[i],
+				    device_member(d, device_keys[i]));
+	return o;
 }
 
 /* devices/cpu: node<N>/memory for each host NUMA node, so that each node
@@ -89,7 +148,7 @@ static json_t *cpu_json(void)
 		snprintf(key, sizeof key, "node%d", n);
 		json_object_set_new(cpu, key, json_pack("{s:o}", "memory", mem));
 	}
-	json_object_set_new(cpu, "links", links_json(CUEMU_PROC_HOST, NULL));
+	json_object_set_new(cpu, "links", links_json(CUEMU_PROC_HOST));
 	json_object_set_new(cpu, "counters", counters_json(CUEMU_PROC_HOST));
 	return cpu;
 }
@@ -145,6 +204,20 @@ json_t *cuemuDeviceObject(int index)
 	if (index < 0 || index >= cuemu_device_count())
 		return json_pack("{s:s}", "error", CUEMU_NO_SUCH_DEVICE);
 	return device_json(index);
+}
+
+int cuemuDeviceMember(int index, const char *key, json_t **out,
+		      const char **why)
+{
+	*out = NULL;
+	if (cuemu_machine_attach() < 0) {
+		*why = cuemu_errmsg();
+		return -EIO;
+	}
+	if (index < 0 || index >= cuemu_device_count() ||
+	    !(*out = device_member(index, key)))
+		return -ENOENT;
+	return 0;
 }
 
 char *cuemuMachineJson(void)

@@ -41,6 +41,39 @@ workload_lifecycle
 	assert_failure
 }
 
+@test "devices: a device's files say what its json says, each read alone" {
+	j="$MNT/devices/gpu0/json"
+	for f in index name uuid pci_bus_id total_memory numa_node; do
+		run cat "$MNT/devices/gpu0/$f"
+		assert_success
+		assert_output "$(jq -r ".$f" "$j")"
+	done
+	run cat "$MNT/devices/gpu0/peers"
+	assert_output "$(jq -r '.peers | join(" ")' "$j")"
+	run cat "$MNT/devices/gpu0/links/gpu1"
+	assert_line "kind $(jq -r '.links.gpu1.kind' "$j")"
+	assert_line "latency_ns $(jq -r '.links.gpu1.latency_ns' "$j")"
+	run cat "$MNT/devices/gpu0/links/gpu1/kind"
+	assert_failure
+	json_valid "$MNT/devices/gpu0/links/json"
+	run ls "$MNT/devices/gpu0/links"
+	assert_output "$(printf 'cpu\ngpu1\ngpu2\ngpu3\njson')"
+	# the counters move with the workload: their names, in order
+	run sh -c "cut -d' ' -f1 '$MNT/devices/gpu0/counters'"
+	assert_output "$(jq -r '.counters | keys_unsorted[]' "$j")"
+	# what a device does not have
+	run cat "$MNT/devices/gpu0/no_such_member"
+	assert_failure
+	assert_output --partial "No such file or directory"
+	run cat "$MNT/devices/gpu0/total_memory/x"
+	assert_failure
+	run cat "$MNT/devices/gpu0/counters/gpu_faults"
+	assert_failure
+	run cat "$MNT/devices/gpu9/total_memory"
+	assert_failure
+	assert_output --partial "No such file or directory"
+}
+
 @test "devices/cpu: NUMA nodes and their memory" {
 	n=$(cat "$MNT/devices/cpu/numa_nodes")
 	[ "$n" -ge 1 ]
