@@ -27,6 +27,7 @@ typedef struct __align__(4) {
 
 #if defined(__cplusplus)
 
+/* bfloat16's widths: a constant, not state. */
 static const struct __cuemu_fp_format __cuemu_bf16 = { 8, 7 };
 
 struct __nv_bfloat16;
@@ -55,6 +56,8 @@ public:
     operator __nv_bfloat16_raw() const { __nv_bfloat16_raw r; r.x = __x; return r; }
     operator __nv_bfloat16_raw() const volatile { __nv_bfloat16_raw r; r.x = __x; return r; }
 
+    /* As __half's, hidden by __CUDA_NO_BFLOAT16_CONVERSIONS__. */
+#if !defined(__CUDA_NO_BFLOAT16_CONVERSIONS__)
     explicit __nv_bfloat16(const __half f);
     __nv_bfloat16(const float f) { __x = static_cast<__nv_bfloat16_raw>(__float2bfloat16(f)).x; }
     __nv_bfloat16(const double f) { __x = static_cast<__nv_bfloat16_raw>(__double2bfloat16(f)).x; }
@@ -96,6 +99,7 @@ public:
     __nv_bfloat16 &operator=(const long long v) { return *this = __nv_bfloat16(v); }
     __nv_bfloat16 &operator=(const unsigned long long v) { return *this = __nv_bfloat16(v); }
     constexpr operator bool() const { return (__x & 0x7fffu) != 0u; }
+#endif /* !__CUDA_NO_BFLOAT16_CONVERSIONS__ */
 };
 
 /* Two bfloat16s, x the low one; public members, as the toolkit has them. */
@@ -128,10 +132,14 @@ typedef __nv_bfloat162 nv_bfloat162;
 
 /* The conversions between the two 16-bit types go through float, which
  * holds either exactly: one rounding, to nearest even. */
+#if !defined(__CUDA_NO_BFLOAT16_CONVERSIONS__)
 inline __nv_bfloat16::__nv_bfloat16(const __half f)
 { *this = __float2bfloat16(__half2float(f)); }
+#endif
+#if !defined(__CUDA_NO_HALF_CONVERSIONS__)
 inline __half::__half(const __nv_bfloat16 f)
 { *this = __float2half(__bfloat162float(f)); }
+#endif
 
 /* ----------------------------------------------------------- conversions */
 
@@ -284,32 +292,43 @@ static inline bool operator<(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { r
 static inline bool operator>=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hge(a, b); }
 static inline bool operator<=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hle(a, b); }
 
+#endif /* !__CUDA_NO_BFLOAT16_OPERATORS__ */
+
+#if !defined(__CUDA_NO_BFLOAT162_OPERATORS__)
 /* Pairs lane by lane; a comparison holds when it holds in both lanes. */
 static inline __nv_bfloat162 operator+(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
-{ return __nv_bfloat162(a.x + b.x, a.y + b.y); }
+{ return __nv_bfloat162(__hadd(a.x, b.x), __hadd(a.y, b.y)); }
 static inline __nv_bfloat162 operator-(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
-{ return __nv_bfloat162(a.x - b.x, a.y - b.y); }
+{ return __nv_bfloat162(__hsub(a.x, b.x), __hsub(a.y, b.y)); }
 static inline __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
-{ return __nv_bfloat162(a.x * b.x, a.y * b.y); }
+{ return __nv_bfloat162(__hmul(a.x, b.x), __hmul(a.y, b.y)); }
 static inline __nv_bfloat162 operator/(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
-{ return __nv_bfloat162(a.x / b.x, a.y / b.y); }
+{ return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
 static inline __nv_bfloat162 &operator+=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = a + b; }
 static inline __nv_bfloat162 &operator-=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = a - b; }
 static inline __nv_bfloat162 &operator*=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = a * b; }
 static inline __nv_bfloat162 &operator/=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = a / b; }
-static inline __nv_bfloat162 &operator++(__nv_bfloat162 &h) { ++h.x; ++h.y; return h; }
-static inline __nv_bfloat162 &operator--(__nv_bfloat162 &h) { --h.x; --h.y; return h; }
+static inline __nv_bfloat162 &operator++(__nv_bfloat162 &h)
+{ return h = h + __nv_bfloat162(__ushort_as_bfloat16(0x3f80u), __ushort_as_bfloat16(0x3f80u)); }
+static inline __nv_bfloat162 &operator--(__nv_bfloat162 &h)
+{ return h = h - __nv_bfloat162(__ushort_as_bfloat16(0x3f80u), __ushort_as_bfloat16(0x3f80u)); }
 static inline __nv_bfloat162 operator++(__nv_bfloat162 &h, const int) { __nv_bfloat162 o = h; ++h; return o; }
 static inline __nv_bfloat162 operator--(__nv_bfloat162 &h, const int) { __nv_bfloat162 o = h; --h; return o; }
 static inline __nv_bfloat162 operator+(const __nv_bfloat162 &h) { return h; }
-static inline __nv_bfloat162 operator-(const __nv_bfloat162 &h) { return __nv_bfloat162(-h.x, -h.y); }
-static inline bool operator==(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x == b.x && a.y == b.y; }
-static inline bool operator!=(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x != b.x && a.y != b.y; }
-static inline bool operator>(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x > b.x && a.y > b.y; }
-static inline bool operator<(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x < b.x && a.y < b.y; }
-static inline bool operator>=(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x >= b.x && a.y >= b.y; }
-static inline bool operator<=(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return a.x <= b.x && a.y <= b.y; }
-#endif /* !__CUDA_NO_BFLOAT16_OPERATORS__ */
+static inline __nv_bfloat162 operator-(const __nv_bfloat162 &h) { return __nv_bfloat162(__hneg(h.x), __hneg(h.y)); }
+static inline bool operator==(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __heq(a.x, b.x) && __heq(a.y, b.y); }
+static inline bool operator!=(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __hneu(a.x, b.x) && __hneu(a.y, b.y); }
+static inline bool operator>(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __hgt(a.x, b.x) && __hgt(a.y, b.y); }
+static inline bool operator<(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __hlt(a.x, b.x) && __hlt(a.y, b.y); }
+static inline bool operator>=(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __hge(a.x, b.x) && __hge(a.y, b.y); }
+static inline bool operator<=(const __nv_bfloat162 &a, const __nv_bfloat162 &b)
+{ return __hle(a.x, b.x) && __hle(a.y, b.y); }
+#endif /* !__CUDA_NO_BFLOAT162_OPERATORS__ */
 
 #endif /* __cplusplus */
 #endif /* !__CUDA_BF16_H__ */

@@ -216,6 +216,7 @@ static inline unsigned long long __cuemu_fp_to_uint(float v, unsigned long long 
 
 /* ------------------------------------------------------------ the types */
 
+/* binary16's widths: a constant, not state. */
 static const struct __cuemu_fp_format __cuemu_fp16 = { 5, 10 };
 
 struct __half;
@@ -244,6 +245,9 @@ public:
     operator __half_raw() const { __half_raw r; r.x = __x; return r; }
     operator __half_raw() const volatile { __half_raw r; r.x = __x; return r; }
 
+    /* Code that brings its own conversions defines
+     * __CUDA_NO_HALF_CONVERSIONS__, and the type keeps only its bits. */
+#if !defined(__CUDA_NO_HALF_CONVERSIONS__)
     explicit __half(const __nv_bfloat16 f);     /* in cuda_bf16.h */
     __half(const float f) { __x = static_cast<__half_raw>(__float2half(f)).x; }
     __half(const double f) { __x = static_cast<__half_raw>(__double2half(f)).x; }
@@ -285,6 +289,7 @@ public:
     __half &operator=(const long long v) { return *this = __half(v); }
     __half &operator=(const unsigned long long v) { return *this = __half(v); }
     constexpr operator bool() const { return (__x & 0x7fffu) != 0u; }
+#endif /* !__CUDA_NO_HALF_CONVERSIONS__ */
 };
 
 /* Two halves, x the low one; public members, as the toolkit has them. */
@@ -487,32 +492,43 @@ static inline bool operator<(const __half &a, const __half &b) { return __hlt(a,
 static inline bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
 static inline bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
 
+#endif /* !__CUDA_NO_HALF_OPERATORS__ */
+
+#if !defined(__CUDA_NO_HALF2_OPERATORS__)
 /* Pairs lane by lane; a comparison holds when it holds in both lanes. */
 static inline __half2 operator+(const __half2 &a, const __half2 &b)
-{ return __half2(a.x + b.x, a.y + b.y); }
+{ return __half2(__hadd(a.x, b.x), __hadd(a.y, b.y)); }
 static inline __half2 operator-(const __half2 &a, const __half2 &b)
-{ return __half2(a.x - b.x, a.y - b.y); }
+{ return __half2(__hsub(a.x, b.x), __hsub(a.y, b.y)); }
 static inline __half2 operator*(const __half2 &a, const __half2 &b)
-{ return __half2(a.x * b.x, a.y * b.y); }
+{ return __half2(__hmul(a.x, b.x), __hmul(a.y, b.y)); }
 static inline __half2 operator/(const __half2 &a, const __half2 &b)
-{ return __half2(a.x / b.x, a.y / b.y); }
+{ return __half2(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
 static inline __half2 &operator+=(__half2 &a, const __half2 &b) { return a = a + b; }
 static inline __half2 &operator-=(__half2 &a, const __half2 &b) { return a = a - b; }
 static inline __half2 &operator*=(__half2 &a, const __half2 &b) { return a = a * b; }
 static inline __half2 &operator/=(__half2 &a, const __half2 &b) { return a = a / b; }
-static inline __half2 &operator++(__half2 &h) { ++h.x; ++h.y; return h; }
-static inline __half2 &operator--(__half2 &h) { --h.x; --h.y; return h; }
+static inline __half2 &operator++(__half2 &h)
+{ return h = h + __half2(__ushort_as_half(0x3c00u), __ushort_as_half(0x3c00u)); }
+static inline __half2 &operator--(__half2 &h)
+{ return h = h - __half2(__ushort_as_half(0x3c00u), __ushort_as_half(0x3c00u)); }
 static inline __half2 operator++(__half2 &h, const int) { __half2 o = h; ++h; return o; }
 static inline __half2 operator--(__half2 &h, const int) { __half2 o = h; --h; return o; }
 static inline __half2 operator+(const __half2 &h) { return h; }
-static inline __half2 operator-(const __half2 &h) { return __half2(-h.x, -h.y); }
-static inline bool operator==(const __half2 &a, const __half2 &b) { return a.x == b.x && a.y == b.y; }
-static inline bool operator!=(const __half2 &a, const __half2 &b) { return a.x != b.x && a.y != b.y; }
-static inline bool operator>(const __half2 &a, const __half2 &b) { return a.x > b.x && a.y > b.y; }
-static inline bool operator<(const __half2 &a, const __half2 &b) { return a.x < b.x && a.y < b.y; }
-static inline bool operator>=(const __half2 &a, const __half2 &b) { return a.x >= b.x && a.y >= b.y; }
-static inline bool operator<=(const __half2 &a, const __half2 &b) { return a.x <= b.x && a.y <= b.y; }
-#endif /* !__CUDA_NO_HALF_OPERATORS__ */
+static inline __half2 operator-(const __half2 &h) { return __half2(__hneg(h.x), __hneg(h.y)); }
+static inline bool operator==(const __half2 &a, const __half2 &b)
+{ return __heq(a.x, b.x) && __heq(a.y, b.y); }
+static inline bool operator!=(const __half2 &a, const __half2 &b)
+{ return __hneu(a.x, b.x) && __hneu(a.y, b.y); }
+static inline bool operator>(const __half2 &a, const __half2 &b)
+{ return __hgt(a.x, b.x) && __hgt(a.y, b.y); }
+static inline bool operator<(const __half2 &a, const __half2 &b)
+{ return __hlt(a.x, b.x) && __hlt(a.y, b.y); }
+static inline bool operator>=(const __half2 &a, const __half2 &b)
+{ return __hge(a.x, b.x) && __hge(a.y, b.y); }
+static inline bool operator<=(const __half2 &a, const __half2 &b)
+{ return __hle(a.x, b.x) && __hle(a.y, b.y); }
+#endif /* !__CUDA_NO_HALF2_OPERATORS__ */
 
 #endif /* __cplusplus */
 #endif /* !__CUDA_FP16_H__ */

@@ -74,6 +74,47 @@ for h in $headers; do
 	fi
 done
 
+# The 16-bit float types as code that brings its own operators and
+# conversions includes them: each switch the toolkit honours removes them,
+# and what is left still builds.
+if command -v "$CXX" >/dev/null 2>&1; then
+	cat >"$tmp/fp16.cc" <<'EOF'
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <type_traits>
+template <class T, class = void> struct adds : std::false_type {};
+template <class T>
+struct adds<T, decltype(void(std::declval<T>() + std::declval<T>()))>
+	: std::true_type {};
+static_assert(!std::is_constructible<__half, float>::value &&
+	      !std::is_constructible<__nv_bfloat16, float>::value &&
+	      !std::is_convertible<__half, float>::value,
+	      "no conversions");
+static_assert(!adds<__half>::value && !adds<__half2>::value &&
+	      !adds<__nv_bfloat16>::value && !adds<__nv_bfloat162>::value,
+	      "no operators");
+int main()
+{
+	__half2 a = __floats2half2_rn(1.f, 2.f);
+	__nv_bfloat162 b = __floats2bfloat162_rn(1.f, 2.f);
+
+	return __hisnan(__hadd(__low2half(a), __high2half(a))) +
+	       (int)__low2float(b) - 1;
+}
+EOF
+	no="-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF2_OPERATORS__
+	    -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_OPERATORS__
+	    -D__CUDA_NO_BFLOAT162_OPERATORS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__"
+	# shellcheck disable=SC2086
+	if $CXX -std=c++17 -Wall -Wextra -pedantic -Werror $no -I"$ours" \
+	    "$tmp/fp16.cc" -o "$tmp/fp16" >"$tmp/fp16.log" 2>&1 && "$tmp/fp16"; then
+		pass "cuda_fp16.h and cuda_bf16.h build without the operators and conversions the switches remove"
+	else
+		fail "cuda_fp16.h and cuda_bf16.h build without the operators and conversions the switches remove"
+		diag "$tmp/fp16.log"
+	fi
+fi
+
 # What follows compares with the toolkit.
 if [ ! -f "$real/cuda.h" ] || [ ! -f "$real/cuda_runtime_api.h" ]; then
 	skip "no CUDA toolkit headers in $real: nothing to compare with"
