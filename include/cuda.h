@@ -1,9 +1,12 @@
 /*
- * cuda.h - the libcuemu driver API: the types, constants and entry points
- * of the CUDA memory API (initialisation, devices, primary and regular
- * contexts, streams, events, device/host/managed allocation, copies and
- * memsets, unified-memory advice and prefetch, stream-ordered memory pools
- * and virtual memory management).
+ * cuda.h - the libcuemu driver API: the entry points of the CUDA memory API
+ * (initialisation, devices, primary and regular contexts, streams, events,
+ * device/host/managed allocation, copies and memsets, unified-memory advice
+ * and prefetch, stream-ordered memory pools and virtual memory management),
+ * and every type, enumerator and constant of CUDA 13's cuda.h, those of the
+ * calls libcuemu does not serve too (graphs, stream capture, launches, the
+ * JIT, textures, external memory and semaphores, green contexts...), so
+ * that code written against the toolkit builds.
  *
  * Source-compatible with the CUDA 13 API: entry points whose exported symbol
  * carries a version suffix are renamed below, so a program built against
@@ -84,6 +87,7 @@ typedef struct CUuuid_st {
 typedef struct CUmemFabricHandle_st {
     unsigned char data[CU_IPC_HANDLE_SIZE];
 } CUmemFabricHandle_v1;
+
 typedef CUmemFabricHandle_v1 CUmemFabricHandle;
 
 /* ------------------------------------------------------------ results */
@@ -456,6 +460,7 @@ typedef enum CUexecAffinityType_enum {
 typedef struct CUexecAffinitySmCount_st {
     unsigned int val;
 } CUexecAffinitySmCount_v1;
+
 typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
 
 /* One execution-affinity request. */
@@ -465,6 +470,7 @@ typedef struct CUexecAffinityParam_st {
         CUexecAffinitySmCount smCount;
     } param;
 } CUexecAffinityParam_v1;
+
 typedef CUexecAffinityParam_v1 CUexecAffinityParam;
 
 /* Kind of data shared with a graphics client (CIG contexts). */
@@ -535,6 +541,7 @@ typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
     unsigned long long p2pToken;
     unsigned int vaSpaceToken;
 } CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1;
+
 typedef CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 CUDA_POINTER_ATTRIBUTE_P2P_TOKENS;
 
 /* Value of CU_POINTER_ATTRIBUTE_ACCESS_FLAGS. */
@@ -624,6 +631,7 @@ typedef struct CUmemLocation_st {
     CUmemLocationType type;
     int id;
 } CUmemLocation_v1;
+
 typedef CUmemLocation_v1 CUmemLocation;
 
 /* Properties of a physical allocation (cuMemCreate). */
@@ -639,6 +647,7 @@ typedef struct CUmemAllocationProp_st {
         unsigned char reserved[4];
     } allocFlags;
 } CUmemAllocationProp_v1;
+
 typedef CUmemAllocationProp_v1 CUmemAllocationProp;
 
 /* Access granted to one location (cuMemSetAccess, cuMemPoolSetAccess). */
@@ -646,6 +655,7 @@ typedef struct CUmemAccessDesc_st {
     CUmemLocation location;
     CUmemAccess_flags flags;
 } CUmemAccessDesc_v1;
+
 typedef CUmemAccessDesc_v1 CUmemAccessDesc;
 
 /* ----------------------------------------------------- sparse arrays */
@@ -710,6 +720,7 @@ typedef struct CUarrayMapInfo_st {
     unsigned int flags;
     unsigned int reserved[2];
 } CUarrayMapInfo_v1;
+
 typedef CUarrayMapInfo_v1 CUarrayMapInfo;
 
 /* ------------------------------------------ 2D/3D copies and arrays */
@@ -802,6 +813,7 @@ typedef struct CUDA_MEMCPY2D_st {
     size_t WidthInBytes;
     size_t Height;
 } CUDA_MEMCPY2D_v2;
+
 typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
 
 /* A 3D copy: as a 2D one, with z in slices of Height rows of the pitch. */
@@ -832,6 +844,7 @@ typedef struct CUDA_MEMCPY3D_st {
     size_t Height;
     size_t Depth;
 } CUDA_MEMCPY3D_v2;
+
 typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
 
 /* A 3D copy between contexts. */
@@ -862,6 +875,7 @@ typedef struct CUDA_MEMCPY3D_PEER_st {
     size_t Height;
     size_t Depth;
 } CUDA_MEMCPY3D_PEER_v1;
+
 typedef CUDA_MEMCPY3D_PEER_v1 CUDA_MEMCPY3D_PEER;
 
 /* A 1D or 2D array: Height 0 is 1D. */
@@ -871,6 +885,7 @@ typedef struct CUDA_ARRAY_DESCRIPTOR_st {
     CUarray_format Format;
     unsigned int NumChannels;
 } CUDA_ARRAY_DESCRIPTOR_v2;
+
 typedef CUDA_ARRAY_DESCRIPTOR_v2 CUDA_ARRAY_DESCRIPTOR;
 
 /* A 1D, 2D or 3D array, layered or a cubemap by its flags. */
@@ -882,6 +897,7 @@ typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
     unsigned int NumChannels;
     unsigned int Flags;
 } CUDA_ARRAY3D_DESCRIPTOR_v2;
+
 typedef CUDA_ARRAY3D_DESCRIPTOR_v2 CUDA_ARRAY3D_DESCRIPTOR;
 
 /* A sparse array's tiles and mip tail. */
@@ -897,6 +913,7 @@ typedef struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
     unsigned int flags;
     unsigned int reserved[4];
 } CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+
 typedef CUDA_ARRAY_SPARSE_PROPERTIES_v1 CUDA_ARRAY_SPARSE_PROPERTIES;
 
 /* The memory a deferred-mapping array needs. */
@@ -905,6 +922,7 @@ typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     size_t alignment;
     unsigned int reserved[4];
 } CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+
 typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
 
 /* A batch of 3D copies (cuMemcpy3DBatchAsync): each operand a pointer with
@@ -934,6 +952,7 @@ typedef struct CUoffset3D_st {
     size_t y;
     size_t z;
 } CUoffset3D_v1;
+
 typedef CUoffset3D_v1 CUoffset3D;
 
 typedef struct CUextent3D_st {
@@ -941,6 +960,7 @@ typedef struct CUextent3D_st {
     size_t height;
     size_t depth;
 } CUextent3D_v1;
+
 typedef CUextent3D_v1 CUextent3D;
 
 typedef struct CUmemcpy3DOperand_st {
@@ -958,6 +978,7 @@ typedef struct CUmemcpy3DOperand_st {
         } array;
     } op;
 } CUmemcpy3DOperand_v1;
+
 typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
 
 typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
@@ -967,6 +988,7 @@ typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
     CUmemcpySrcAccessOrder srcAccessOrder;
     unsigned int flags;
 } CUDA_MEMCPY3D_BATCH_OP_v1;
+
 typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
 
 /* ------------------------------------------------------------ mem pools */
@@ -993,12 +1015,14 @@ typedef struct CUmemPoolProps_st {
     unsigned short usage;                   /* CU_MEM_POOL_CREATE_USAGE_* */
     unsigned char reserved[54];
 } CUmemPoolProps_v1;
+
 typedef CUmemPoolProps_v1 CUmemPoolProps;
 
 /* Opaque token naming one pool allocation across processes. */
 typedef struct CUmemPoolPtrExportData_st {
     unsigned char reserved[64];
 } CUmemPoolPtrExportData_v1;
+
 typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
 
 /* cuGetProcAddress: which forms of an entry point to search, and what
@@ -1014,6 +1038,1418 @@ typedef enum CUdriverProcAddressQueryResult_enum {
     CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
     CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
 } CUdriverProcAddressQueryResult;
+
+/* --------------------------------------------- handles of the wider API */
+/* Kernels, texture and surface references and objects, graphics resources,
+ * external memory and semaphores, graphs and their nodes, user objects. */
+typedef struct CUkern_st *CUkernel;
+typedef struct CUtexref_st *CUtexref;
+typedef struct CUsurfref_st *CUsurfref;
+typedef struct CUgraphicsResource_st *CUgraphicsResource;
+typedef unsigned long long CUtexObject_v1;
+typedef CUtexObject_v1 CUtexObject;
+typedef unsigned long long CUsurfObject_v1;
+typedef CUsurfObject_v1 CUsurfObject;
+typedef struct CUextMemory_st *CUexternalMemory;
+typedef struct CUextSemaphore_st *CUexternalSemaphore;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUuserObject_st *CUuserObject;
+typedef cuuint64_t CUgraphConditionalHandle;
+typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
+typedef struct CUasyncCallbackEntry_st *CUasyncCallbackHandle;
+
+/* ----------------------------------------------- event and stream flags */
+typedef enum CUevent_sched_flags_enum {
+    CU_EVENT_SCHED_AUTO          = 0,
+    CU_EVENT_SCHED_SPIN          = 1,
+    CU_EVENT_SCHED_YIELD         = 2,
+    CU_EVENT_SCHED_BLOCKING_SYNC = 4
+} CUevent_sched_flags;
+
+/* OpenCL interop scheduling flags, the CU_EVENT_SCHED_* values by other
+ * names. */
+typedef enum cl_event_flags_enum {
+    NVCL_EVENT_SCHED_AUTO          = 0,
+    NVCL_EVENT_SCHED_SPIN          = 1,
+    NVCL_EVENT_SCHED_YIELD         = 2,
+    NVCL_EVENT_SCHED_BLOCKING_SYNC = 4
+} cl_event_flags;
+
+typedef enum cl_context_flags_enum {
+    NVCL_CTX_SCHED_AUTO          = 0,
+    NVCL_CTX_SCHED_SPIN          = 1,
+    NVCL_CTX_SCHED_YIELD         = 2,
+    NVCL_CTX_SCHED_BLOCKING_SYNC = 4
+} cl_context_flags;
+
+/* cuEventRecordWithFlags flags. */
+typedef enum CUevent_record_flags_enum {
+    CU_EVENT_RECORD_DEFAULT  = 0,
+    CU_EVENT_RECORD_EXTERNAL = 1
+} CUevent_record_flags;
+
+/* How cuStreamWaitValue32/64 compare the word with the value. */
+typedef enum CUstreamWaitValue_flags_enum {
+    CU_STREAM_WAIT_VALUE_GEQ   = 0,
+    CU_STREAM_WAIT_VALUE_EQ    = 1,
+    CU_STREAM_WAIT_VALUE_AND   = 2,
+    CU_STREAM_WAIT_VALUE_NOR   = 3,
+    CU_STREAM_WAIT_VALUE_FLUSH = 0x40000000
+} CUstreamWaitValue_flags;
+
+/* cuStreamWriteValue32/64 flags. */
+typedef enum CUstreamWriteValue_flags_enum {
+    CU_STREAM_WRITE_VALUE_DEFAULT           = 0,
+    CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER = 1
+} CUstreamWriteValue_flags;
+
+/* --------------------------------------------- stream memory operations */
+/* cuStreamBatchMemOp: waits on and writes to 32- and 64-bit words, flushes,
+ * barriers; one union of 48 bytes per operation. */
+typedef enum CUstreamBatchMemOpType_enum {
+    CU_STREAM_MEM_OP_WAIT_VALUE_32       = 1,
+    CU_STREAM_MEM_OP_WRITE_VALUE_32      = 2,
+    CU_STREAM_MEM_OP_WAIT_VALUE_64       = 4,
+    CU_STREAM_MEM_OP_WRITE_VALUE_64      = 5,
+    CU_STREAM_MEM_OP_BARRIER             = 6,
+    CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3
+} CUstreamBatchMemOpType;
+
+/* The scope of a CU_STREAM_MEM_OP_BARRIER. */
+typedef enum CUstreamMemoryBarrier_flags_enum {
+    CU_STREAM_MEMORY_BARRIER_TYPE_SYS = 0,
+    CU_STREAM_MEMORY_BARRIER_TYPE_GPU = 1
+} CUstreamMemoryBarrier_flags;
+
+/* One operation of cuStreamBatchMemOp: its type first, in every member. */
+typedef union CUstreamBatchMemOpParams_union {
+    CUstreamBatchMemOpType operation;
+    struct CUstreamMemOpWaitValueParams_st {
+        CUstreamBatchMemOpType operation;
+        CUdeviceptr address;
+        union {
+            cuuint32_t value;
+            cuuint64_t value64;
+        };
+        unsigned int flags;
+        CUdeviceptr alias;
+    } waitValue;
+    struct CUstreamMemOpWriteValueParams_st {
+        CUstreamBatchMemOpType operation;
+        CUdeviceptr address;
+        union {
+            cuuint32_t value;
+            cuuint64_t value64;
+        };
+        unsigned int flags;
+        CUdeviceptr alias;
+    } writeValue;
+    struct CUstreamMemOpFlushRemoteWritesParams_st {
+        CUstreamBatchMemOpType operation;
+        unsigned int flags;
+    } flushRemoteWrites;
+    struct CUstreamMemOpMemoryBarrierParams_st {
+        CUstreamBatchMemOpType operation;
+        unsigned int flags;
+    } memoryBarrier;
+    cuuint64_t pad[6];
+} CUstreamBatchMemOpParams_v1;
+
+typedef CUstreamBatchMemOpParams_v1 CUstreamBatchMemOpParams;
+/* A batch memory operation node (cuGraphAddBatchMemOpNode). */
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+    CUcontext ctx;
+    unsigned int count;
+    CUstreamBatchMemOpParams *paramArray;
+    unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+
+typedef CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 CUDA_BATCH_MEM_OP_NODE_PARAMS;
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+    CUcontext ctx;
+    unsigned int count;
+    CUstreamBatchMemOpParams *paramArray;
+    unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v2;
+
+/* ------------------------------------------------------------ occupancy */
+typedef enum CUoccupancy_flags_enum {
+    CU_OCCUPANCY_DEFAULT                  = 0,
+    CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 1
+} CUoccupancy_flags;
+
+/* Whether cuStreamUpdateCaptureDependencies adds to or replaces the set. */
+typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
+    CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0,
+    CU_STREAM_SET_CAPTURE_DEPENDENCIES = 1
+} CUstreamUpdateCaptureDependencies_flags;
+
+/* -------------------------------------------------- async notifications */
+typedef enum CUasyncNotificationType_enum {
+    CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET = 1
+} CUasyncNotificationType;
+
+/* What an async notification says: its type and that type's data. */
+typedef struct CUasyncNotificationInfo_st {
+    CUasyncNotificationType type;
+    union {
+        struct {
+            unsigned long long bytesOverBudget;
+        } overBudget;
+    } info;
+} CUasyncNotificationInfo;
+
+/* What cuDeviceRegisterAsyncNotification calls with each notification. */
+typedef void (CUDA_CB *CUasyncCallback)(CUasyncNotificationInfo *info,
+                                        void *userData,
+                                        CUasyncCallbackHandle callback);
+
+/* -------------------------------------------------- textures, functions */
+typedef enum CUaddress_mode_enum {
+    CU_TR_ADDRESS_MODE_WRAP   = 0,
+    CU_TR_ADDRESS_MODE_CLAMP  = 1,
+    CU_TR_ADDRESS_MODE_MIRROR = 2,
+    CU_TR_ADDRESS_MODE_BORDER = 3
+} CUaddress_mode;
+
+/* cuTexRefSetArray's one flag, and cuTexRefSetFlags's. */
+#define CU_TRSA_OVERRIDE_FORMAT                0x01
+#define CU_TRSF_READ_AS_INTEGER                0x01
+#define CU_TRSF_NORMALIZED_COORDINATES         0x02
+#define CU_TRSF_SRGB                           0x10
+#define CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION 0x20
+#define CU_TRSF_SEAMLESS_CUBEMAP               0x40
+/* cuParamSetTexRef's only texture unit. */
+#define CU_PARAM_TR_DEFAULT -1
+
+/* Point or linear filtering of a texture reference or object. */
+typedef enum CUfilter_mode_enum {
+    CU_TR_FILTER_MODE_POINT  = 0,
+    CU_TR_FILTER_MODE_LINEAR = 1
+} CUfilter_mode;
+
+/* cuDeviceGetProperties' answer (superseded by attributes). */
+typedef struct CUdevprop_st {
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int sharedMemPerBlock;
+    int totalConstantMemory;
+    int SIMDWidth;
+    int memPitch;
+    int regsPerBlock;
+    int clockRate;
+    int textureAlign;
+} CUdevprop_v1;
+
+typedef CUdevprop_v1 CUdevprop;
+
+/* cuFuncGetAttribute/cuFuncSetAttribute queries. */
+typedef enum CUfunction_attribute_enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK                = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES                    = 1,
+    CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES                     = 2,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES                     = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS                             = 4,
+    CU_FUNC_ATTRIBUTE_PTX_VERSION                          = 5,
+    CU_FUNC_ATTRIBUTE_BINARY_VERSION                       = 6,
+    CU_FUNC_ATTRIBUTE_CACHE_MODE_CA                        = 7,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES        = 8,
+    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT     = 9,
+    CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET             = 10,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH               = 11,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT              = 12,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH               = 13,
+    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED    = 14,
+    CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
+    CU_FUNC_ATTRIBUTE_MAX                                  = 16
+} CUfunction_attribute;
+
+/* Shared memory carveout preferences (percent of the unified L1). */
+typedef enum CUshared_carveout_enum {
+    CU_SHAREDMEM_CARVEOUT_DEFAULT    = -1,
+    CU_SHAREDMEM_CARVEOUT_MAX_SHARED = 100,
+    CU_SHAREDMEM_CARVEOUT_MAX_L1     = 0
+} CUshared_carveout;
+
+/* --------------------------------------------------- the JIT and linker */
+typedef enum CUjit_option_enum {
+    CU_JIT_MAX_REGISTERS                    = 0,
+    CU_JIT_THREADS_PER_BLOCK                = 1,
+    CU_JIT_WALL_TIME                        = 2,
+    CU_JIT_INFO_LOG_BUFFER                  = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES       = 4,
+    CU_JIT_ERROR_LOG_BUFFER                 = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES      = 6,
+    CU_JIT_OPTIMIZATION_LEVEL               = 7,
+    CU_JIT_TARGET_FROM_CUCONTEXT            = 8,
+    CU_JIT_TARGET                           = 9,
+    CU_JIT_FALLBACK_STRATEGY                = 10,
+    CU_JIT_GENERATE_DEBUG_INFO              = 11,
+    CU_JIT_LOG_VERBOSE                      = 12,
+    CU_JIT_GENERATE_LINE_INFO               = 13,
+    CU_JIT_CACHE_MODE                       = 14,
+    CU_JIT_NEW_SM3X_OPT                     = 15,
+    CU_JIT_FAST_COMPILE                     = 16,
+    CU_JIT_GLOBAL_SYMBOL_NAMES              = 17,
+    CU_JIT_GLOBAL_SYMBOL_ADDRESSES          = 18,
+    CU_JIT_GLOBAL_SYMBOL_COUNT              = 19,
+    CU_JIT_LTO                              = 20,
+    CU_JIT_FTZ                              = 21,
+    CU_JIT_PREC_DIV                         = 22,
+    CU_JIT_PREC_SQRT                        = 23,
+    CU_JIT_FMA                              = 24,
+    CU_JIT_REFERENCED_KERNEL_NAMES          = 25,
+    CU_JIT_REFERENCED_KERNEL_COUNT          = 26,
+    CU_JIT_REFERENCED_VARIABLE_NAMES        = 27,
+    CU_JIT_REFERENCED_VARIABLE_COUNT        = 28,
+    CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29,
+    CU_JIT_POSITION_INDEPENDENT_CODE        = 30,
+    CU_JIT_MIN_CTA_PER_SM                   = 31,
+    CU_JIT_MAX_THREADS_PER_BLOCK            = 32,
+    CU_JIT_OVERRIDE_DIRECTIVE_VALUES        = 33,
+    CU_JIT_SPLIT_COMPILE                    = 34,
+    CU_JIT_NUM_OPTIONS                      = 35
+} CUjit_option;
+
+/* JIT targets: compute capability times ten, plus the "a" and "f" bases. */
+typedef enum CUjit_target_enum {
+    CU_TARGET_COMPUTE_30   = 30,
+    CU_TARGET_COMPUTE_32   = 32,
+    CU_TARGET_COMPUTE_35   = 35,
+    CU_TARGET_COMPUTE_37   = 37,
+    CU_TARGET_COMPUTE_50   = 50,
+    CU_TARGET_COMPUTE_52   = 52,
+    CU_TARGET_COMPUTE_53   = 53,
+    CU_TARGET_COMPUTE_60   = 60,
+    CU_TARGET_COMPUTE_61   = 61,
+    CU_TARGET_COMPUTE_62   = 62,
+    CU_TARGET_COMPUTE_70   = 70,
+    CU_TARGET_COMPUTE_72   = 72,
+    CU_TARGET_COMPUTE_75   = 75,
+    CU_TARGET_COMPUTE_80   = 80,
+    CU_TARGET_COMPUTE_86   = 86,
+    CU_TARGET_COMPUTE_87   = 87,
+    CU_TARGET_COMPUTE_89   = 89,
+    CU_TARGET_COMPUTE_90   = 90,
+    CU_TARGET_COMPUTE_100  = 100,
+    CU_TARGET_COMPUTE_110  = 110,
+    CU_TARGET_COMPUTE_103  = 103,
+    CU_TARGET_COMPUTE_120  = 120,
+    CU_TARGET_COMPUTE_121  = 121,
+    CU_TARGET_COMPUTE_90A  = 0x1005a,
+    CU_TARGET_COMPUTE_100A = 0x10064,
+    CU_TARGET_COMPUTE_110A = 0x1006e,
+    CU_TARGET_COMPUTE_103A = 0x10067,
+    CU_TARGET_COMPUTE_120A = 0x10078,
+    CU_TARGET_COMPUTE_121A = 0x10079,
+    CU_TARGET_COMPUTE_100F = 0x20064,
+    CU_TARGET_COMPUTE_110F = 0x2006e,
+    CU_TARGET_COMPUTE_103F = 0x20067,
+    CU_TARGET_COMPUTE_120F = 0x20078,
+    CU_TARGET_COMPUTE_121F = 0x20079
+} CUjit_target;
+
+/* The offsets that mark a target's architecture-specific ("a") and family
+ * ("f") forms in CUjit_target. */
+#define CU_COMPUTE_ACCELERATED_TARGET_BASE 0x10000
+#define CU_COMPUTE_FAMILY_TARGET_BASE      0x20000
+
+/* Which image the JIT prefers when both fit. */
+typedef enum CUjit_fallback_enum {
+    CU_PREFER_PTX    = 0,
+    CU_PREFER_BINARY = 1
+} CUjit_fallback;
+
+/* Caching of global loads in JIT-compiled code. */
+typedef enum CUjit_cacheMode_enum {
+    CU_JIT_CACHE_OPTION_NONE = 0,
+    CU_JIT_CACHE_OPTION_CG   = 1,
+    CU_JIT_CACHE_OPTION_CA   = 2
+} CUjit_cacheMode;
+
+/* Kinds of input to the linker (cuLinkAddData). */
+typedef enum CUjitInputType_enum {
+    CU_JIT_INPUT_CUBIN     = 0,
+    CU_JIT_INPUT_PTX       = 1,
+    CU_JIT_INPUT_FATBINARY = 2,
+    CU_JIT_INPUT_OBJECT    = 3,
+    CU_JIT_INPUT_LIBRARY   = 4,
+    CU_JIT_INPUT_NVVM      = 5,
+    CU_JIT_NUM_INPUT_TYPES = 6
+} CUjitInputType;
+
+typedef struct CUlinkState_st *CUlinkState;
+
+/* ----------------------------------------------------- graphics interop */
+typedef enum CUgraphicsRegisterFlags_enum {
+    CU_GRAPHICS_REGISTER_FLAGS_NONE           = 0,
+    CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY      = 1,
+    CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD  = 2,
+    CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST   = 4,
+    CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 8
+} CUgraphicsRegisterFlags;
+
+/* cuGraphicsResourceSetMapFlags flags. */
+typedef enum CUgraphicsMapResourceFlags_enum {
+    CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE          = 0,
+    CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY     = 1,
+    CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 2
+} CUgraphicsMapResourceFlags;
+
+/* Faces of a cubemap array, in layer order. */
+typedef enum CUarray_cubemap_face_enum {
+    CU_CUBEMAP_FACE_POSITIVE_X = 0,
+    CU_CUBEMAP_FACE_NEGATIVE_X = 1,
+    CU_CUBEMAP_FACE_POSITIVE_Y = 2,
+    CU_CUBEMAP_FACE_NEGATIVE_Y = 3,
+    CU_CUBEMAP_FACE_POSITIVE_Z = 4,
+    CU_CUBEMAP_FACE_NEGATIVE_Z = 5
+} CUarray_cubemap_face;
+
+/* ----------------------------------------------------- L2 access policy */
+typedef enum CUaccessProperty_enum {
+    CU_ACCESS_PROPERTY_NORMAL     = 0,
+    CU_ACCESS_PROPERTY_STREAMING  = 1,
+    CU_ACCESS_PROPERTY_PERSISTING = 2
+} CUaccessProperty;
+
+/* An L2 persistence window: bytes from base_ptr, hitRatio of them hitProp. */
+typedef struct CUaccessPolicyWindow_st {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    CUaccessProperty hitProp;
+    CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
+/* ---------------------------------------------------------- graph nodes */
+/* The parameters of each kind of node; the _v1 forms are the layouts of the
+ * superseded entry points, the plain names the current ones. */
+typedef struct CUDA_KERNEL_NODE_PARAMS_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+
+/* A kernel node: the launch, and the kernel or function and context. */
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v2;
+
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v3_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v3;
+
+/* A memset node: a 2D memset of 1, 2 or 4-byte elements. */
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+} CUDA_MEMSET_NODE_PARAMS_v1;
+
+typedef CUDA_MEMSET_NODE_PARAMS_v1 CUDA_MEMSET_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS_v2_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+    CUcontext ctx;
+} CUDA_MEMSET_NODE_PARAMS_v2;
+
+/* A host node: the function and its argument. */
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v1;
+
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+typedef struct CUDA_HOST_NODE_PARAMS_v2_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v2;
+
+/* Kinds of conditional node. */
+typedef enum CUgraphConditionalNodeType_enum {
+    CU_GRAPH_COND_TYPE_IF     = 0,
+    CU_GRAPH_COND_TYPE_WHILE  = 1,
+    CU_GRAPH_COND_TYPE_SWITCH = 2
+} CUgraphConditionalNodeType;
+
+/* A conditional node: its handle, type, and the body graphs it makes. */
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+    CUgraphConditionalHandle handle;
+    CUgraphConditionalNodeType type;
+    unsigned int size;
+    CUgraph *phGraph_out;
+    CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
+/* Kinds of graph node. */
+typedef enum CUgraphNodeType_enum {
+    CU_GRAPH_NODE_TYPE_KERNEL           = 0,
+    CU_GRAPH_NODE_TYPE_MEMCPY           = 1,
+    CU_GRAPH_NODE_TYPE_MEMSET           = 2,
+    CU_GRAPH_NODE_TYPE_HOST             = 3,
+    CU_GRAPH_NODE_TYPE_GRAPH            = 4,
+    CU_GRAPH_NODE_TYPE_EMPTY            = 5,
+    CU_GRAPH_NODE_TYPE_WAIT_EVENT       = 6,
+    CU_GRAPH_NODE_TYPE_EVENT_RECORD     = 7,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT   = 9,
+    CU_GRAPH_NODE_TYPE_MEM_ALLOC        = 10,
+    CU_GRAPH_NODE_TYPE_MEM_FREE         = 11,
+    CU_GRAPH_NODE_TYPE_BATCH_MEM_OP     = 12,
+    CU_GRAPH_NODE_TYPE_CONDITIONAL      = 13
+} CUgraphNodeType;
+
+/* Kinds of edge between graph nodes. */
+typedef enum CUgraphDependencyType_enum {
+    CU_GRAPH_DEPENDENCY_TYPE_DEFAULT      = 0,
+    CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1
+} CUgraphDependencyType;
+
+/* What an edge carries: the ports it joins and its type. */
+typedef struct CUgraphEdgeData_st {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type;
+    unsigned char reserved[5];
+} CUgraphEdgeData;
+
+/* The ports a kernel node's outgoing edge may leave from. */
+#define CU_GRAPH_KERNEL_NODE_PORT_DEFAULT      0
+#define CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC 1
+#define CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER 2
+/* cudaGraphSetConditional's default assignment flag. */
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+
+/* Why cuGraphInstantiateWithParams failed, if it did. */
+typedef enum CUgraphInstantiateResult_enum {
+    CUDA_GRAPH_INSTANTIATE_SUCCESS                      = 0,
+    CUDA_GRAPH_INSTANTIATE_ERROR                        = 1,
+    CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE            = 2,
+    CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED = 3,
+    CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED  = 4,
+    CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED    = 5
+} CUgraphInstantiateResult;
+
+/* cuGraphInstantiateWithParams' arguments and results. */
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+    cuuint64_t flags;
+    CUstream hUploadStream;
+    CUgraphNode hErrNode_out;
+    CUgraphInstantiateResult result_out;
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+
+/* ---------------------------------------------------- launch attributes */
+/* What cuLaunchKernelEx, streams and kernel nodes take as attributes: one
+ * id and a 64-byte value union. */
+typedef enum CUsynchronizationPolicy_enum {
+    CU_SYNC_POLICY_AUTO          = 1,
+    CU_SYNC_POLICY_SPIN          = 2,
+    CU_SYNC_POLICY_YIELD         = 3,
+    CU_SYNC_POLICY_BLOCKING_SYNC = 4
+} CUsynchronizationPolicy;
+
+/* How thread block clusters are spread over the GPU. */
+typedef enum CUclusterSchedulingPolicy_enum {
+    CU_CLUSTER_SCHEDULING_POLICY_DEFAULT        = 0,
+    CU_CLUSTER_SCHEDULING_POLICY_SPREAD         = 1,
+    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2
+} CUclusterSchedulingPolicy;
+
+/* Memory synchronisation domains of a launch. */
+typedef enum CUlaunchMemSyncDomain_enum {
+    CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+    CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE  = 1
+} CUlaunchMemSyncDomain;
+
+/* Which domain the default and remote launches map to. */
+typedef struct CUlaunchMemSyncDomainMap_st {
+    unsigned char default_;
+    unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+/* Launch attributes (cuLaunchKernelEx, streams, kernel nodes). */
+typedef enum CUlaunchAttributeID_enum {
+    CU_LAUNCH_ATTRIBUTE_IGNORE                               = 0,
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW                 = 1,
+    CU_LAUNCH_ATTRIBUTE_COOPERATIVE                          = 2,
+    CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY               = 3,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION                    = 4,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION    = 6,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT                   = 7,
+    CU_LAUNCH_ATTRIBUTE_PRIORITY                             = 8,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP                  = 9,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN                      = 10,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION          = 11,
+    CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT              = 12,
+    CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE         = 13,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT     = 14,
+    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING       = 16
+} CUlaunchAttributeID;
+
+/* An attribute's value: the member its id names, in 64 bytes. */
+typedef union CUlaunchAttributeValue_union {
+    char pad[64];
+    CUaccessPolicyWindow accessPolicyWindow;
+    int cooperative;
+    CUsynchronizationPolicy syncPolicy;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } clusterDim;
+    CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    int programmaticStreamSerializationAllowed;
+    struct {
+        CUevent event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+    struct {
+        CUevent event;
+        int flags;
+    } launchCompletionEvent;
+    int priority;
+    CUlaunchMemSyncDomainMap memSyncDomainMap;
+    CUlaunchMemSyncDomain memSyncDomain;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } preferredClusterDim;
+    struct {
+        int deviceUpdatable;
+        CUgraphDeviceNode devNode;
+    } deviceUpdatableKernelNode;
+    unsigned int sharedMemCarveout;
+    unsigned int nvlinkUtilCentricScheduling;
+} CUlaunchAttributeValue;
+
+/* One attribute of a launch configuration. */
+typedef struct CUlaunchAttribute_st {
+    CUlaunchAttributeID id;
+    char pad[4];
+    CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+/* cuLaunchKernelEx's configuration. */
+typedef struct CUlaunchConfig_st {
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute *attrs;
+    unsigned int numAttrs;
+} CUlaunchConfig;
+
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+
+/* The kernel node attributes: the launch attributes by older names. */
+#define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW \
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION \
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE \
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE
+#define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP \
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN \
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION \
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION
+#define CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE \
+    CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE
+#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT \
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+
+/* ------------------------------------------------------- stream capture */
+typedef enum CUstreamCaptureStatus_enum {
+    CU_STREAM_CAPTURE_STATUS_NONE        = 0,
+    CU_STREAM_CAPTURE_STATUS_ACTIVE      = 1,
+    CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
+} CUstreamCaptureStatus;
+
+/* Which unsafe calls a capture in progress forbids, and to whom. */
+typedef enum CUstreamCaptureMode_enum {
+    CU_STREAM_CAPTURE_MODE_GLOBAL       = 0,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+    CU_STREAM_CAPTURE_MODE_RELAXED      = 2
+} CUstreamCaptureMode;
+
+typedef CUlaunchAttributeID CUstreamAttrID;
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+
+/* The stream attributes: the launch attributes by older names. */
+#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW \
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY \
+    CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY
+#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP \
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+
+/* ------------------------------------------------------------ libraries */
+typedef enum CUlibraryOption_enum {
+    CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+    CU_LIBRARY_BINARY_IS_PRESERVED                    = 1,
+    CU_LIBRARY_NUM_OPTIONS                            = 2
+} CUlibraryOption;
+
+/* The host tables a library is loaded with. */
+typedef struct CUlibraryHostUniversalFunctionAndDataTable_st {
+    void *functionTable;
+    size_t functionWindowSize;
+    void *dataTable;
+    size_t dataWindowSize;
+} CUlibraryHostUniversalFunctionAndDataTable;
+
+/* -------------------------------------------------------------- atomics */
+typedef enum CUatomicOperation_enum {
+    CU_ATOMIC_OPERATION_INTEGER_ADD       = 0,
+    CU_ATOMIC_OPERATION_INTEGER_MIN       = 1,
+    CU_ATOMIC_OPERATION_INTEGER_MAX       = 2,
+    CU_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+    CU_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+    CU_ATOMIC_OPERATION_AND               = 5,
+    CU_ATOMIC_OPERATION_OR                = 6,
+    CU_ATOMIC_OPERATION_XOR               = 7,
+    CU_ATOMIC_OPERATION_EXCHANGE          = 8,
+    CU_ATOMIC_OPERATION_CAS               = 9,
+    CU_ATOMIC_OPERATION_FLOAT_ADD         = 10,
+    CU_ATOMIC_OPERATION_FLOAT_MIN         = 11,
+    CU_ATOMIC_OPERATION_FLOAT_MAX         = 12,
+    CU_ATOMIC_OPERATION_MAX               = 13
+} CUatomicOperation;
+
+/* Atomic capabilities a device may have (a bit mask). */
+typedef enum CUatomicOperationCapability_enum {
+    CU_ATOMIC_CAPABILITY_SIGNED      = 0,
+    CU_ATOMIC_CAPABILITY_UNSIGNED    = 1,
+    CU_ATOMIC_CAPABILITY_REDUCTION   = 2,
+    CU_ATOMIC_CAPABILITY_SCALAR_32   = 3,
+    CU_ATOMIC_CAPABILITY_SCALAR_64   = 4,
+    CU_ATOMIC_CAPABILITY_SCALAR_128  = 5,
+    CU_ATOMIC_CAPABILITY_VECTOR_32x4 = 6
+} CUatomicOperationCapability;
+
+/* The dynamic shared memory a block of blockSize threads needs. */
+typedef size_t (CUDA_CB *CUoccupancyB2DSize)(int blockSize);
+
+/* -------------------------------------------------- resources and views */
+typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
+    int flags;
+    int reserved;
+    CUcontext copyCtx;
+    CUDA_MEMCPY3D copyParams;
+} CUDA_MEMCPY_NODE_PARAMS;
+
+/* The resource a texture or surface object reads. */
+typedef struct CUDA_RESOURCE_DESC_st {
+    CUresourcetype resType;
+    union {
+        struct {
+            CUarray hArray;
+        } array;
+        struct {
+            CUmipmappedArray hMipmappedArray;
+        } mipmap;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t width;
+            size_t height;
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+} CUDA_RESOURCE_DESC_v1;
+
+typedef CUDA_RESOURCE_DESC_v1 CUDA_RESOURCE_DESC;
+/* How a texture object samples its resource. */
+typedef struct CUDA_TEXTURE_DESC_st {
+    CUaddress_mode addressMode[3];
+    CUfilter_mode filterMode;
+    unsigned int flags;
+    unsigned int maxAnisotropy;
+    CUfilter_mode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC_v1;
+
+typedef CUDA_TEXTURE_DESC_v1 CUDA_TEXTURE_DESC;
+
+/* Formats a resource view may give its resource. */
+typedef enum CUresourceViewFormat_enum {
+    CU_RES_VIEW_FORMAT_NONE          = 0,
+    CU_RES_VIEW_FORMAT_UINT_1X8      = 1,
+    CU_RES_VIEW_FORMAT_UINT_2X8      = 2,
+    CU_RES_VIEW_FORMAT_UINT_4X8      = 3,
+    CU_RES_VIEW_FORMAT_SINT_1X8      = 4,
+    CU_RES_VIEW_FORMAT_SINT_2X8      = 5,
+    CU_RES_VIEW_FORMAT_SINT_4X8      = 6,
+    CU_RES_VIEW_FORMAT_UINT_1X16     = 7,
+    CU_RES_VIEW_FORMAT_UINT_2X16     = 8,
+    CU_RES_VIEW_FORMAT_UINT_4X16     = 9,
+    CU_RES_VIEW_FORMAT_SINT_1X16     = 10,
+    CU_RES_VIEW_FORMAT_SINT_2X16     = 11,
+    CU_RES_VIEW_FORMAT_SINT_4X16     = 12,
+    CU_RES_VIEW_FORMAT_UINT_1X32     = 13,
+    CU_RES_VIEW_FORMAT_UINT_2X32     = 14,
+    CU_RES_VIEW_FORMAT_UINT_4X32     = 15,
+    CU_RES_VIEW_FORMAT_SINT_1X32     = 16,
+    CU_RES_VIEW_FORMAT_SINT_2X32     = 17,
+    CU_RES_VIEW_FORMAT_SINT_4X32     = 18,
+    CU_RES_VIEW_FORMAT_FLOAT_1X16    = 19,
+    CU_RES_VIEW_FORMAT_FLOAT_2X16    = 20,
+    CU_RES_VIEW_FORMAT_FLOAT_4X16    = 21,
+    CU_RES_VIEW_FORMAT_FLOAT_1X32    = 22,
+    CU_RES_VIEW_FORMAT_FLOAT_2X32    = 23,
+    CU_RES_VIEW_FORMAT_FLOAT_4X32    = 24,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC1  = 25,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC2  = 26,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC3  = 27,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC4  = 28,
+    CU_RES_VIEW_FORMAT_SIGNED_BC4    = 29,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC5  = 30,
+    CU_RES_VIEW_FORMAT_SIGNED_BC5    = 31,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC6H = 32,
+    CU_RES_VIEW_FORMAT_SIGNED_BC6H   = 33,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC7  = 34
+} CUresourceViewFormat;
+
+/* A view of a resource: format, extent, levels and layers. */
+typedef struct CUDA_RESOURCE_VIEW_DESC_st {
+    CUresourceViewFormat format;
+    size_t width;
+    size_t height;
+    size_t depth;
+    unsigned int firstMipmapLevel;
+    unsigned int lastMipmapLevel;
+    unsigned int firstLayer;
+    unsigned int lastLayer;
+    unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC_v1;
+
+typedef CUDA_RESOURCE_VIEW_DESC_v1 CUDA_RESOURCE_VIEW_DESC;
+
+/* ---------------------------------------------------------- tensor maps */
+/* cuTensorMapEncode*: an opaque descriptor of sixteen 64-bit words, aligned
+ * to 128 bytes wherever it lies. */
+#define CU_TENSOR_MAP_NUM_QWORDS 16
+
+typedef struct CUtensorMap_st {
+#if defined(__cplusplus) && __cplusplus >= 201103L
+    alignas(128)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+    _Alignas(128)
+#endif
+    cuuint64_t opaque[CU_TENSOR_MAP_NUM_QWORDS];
+} CUtensorMap;
+
+/* Element types of a tensor map. */
+typedef enum CUtensorMapDataType_enum {
+    CU_TENSOR_MAP_DATA_TYPE_UINT8         = 0,
+    CU_TENSOR_MAP_DATA_TYPE_UINT16        = 1,
+    CU_TENSOR_MAP_DATA_TYPE_UINT32        = 2,
+    CU_TENSOR_MAP_DATA_TYPE_INT32         = 3,
+    CU_TENSOR_MAP_DATA_TYPE_UINT64        = 4,
+    CU_TENSOR_MAP_DATA_TYPE_INT64         = 5,
+    CU_TENSOR_MAP_DATA_TYPE_FLOAT16       = 6,
+    CU_TENSOR_MAP_DATA_TYPE_FLOAT32       = 7,
+    CU_TENSOR_MAP_DATA_TYPE_FLOAT64       = 8,
+    CU_TENSOR_MAP_DATA_TYPE_BFLOAT16      = 9,
+    CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ   = 10,
+    CU_TENSOR_MAP_DATA_TYPE_TFLOAT32      = 11,
+    CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ  = 12,
+    CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B  = 13,
+    CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B = 14,
+    CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B = 15
+} CUtensorMapDataType;
+
+/* Interleaving of a tensor map's elements. */
+typedef enum CUtensorMapInterleave_enum {
+    CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+    CU_TENSOR_MAP_INTERLEAVE_16B  = 1,
+    CU_TENSOR_MAP_INTERLEAVE_32B  = 2
+} CUtensorMapInterleave;
+
+/* Shared memory swizzling of a tensor map's tiles. */
+typedef enum CUtensorMapSwizzle_enum {
+    CU_TENSOR_MAP_SWIZZLE_NONE                  = 0,
+    CU_TENSOR_MAP_SWIZZLE_32B                   = 1,
+    CU_TENSOR_MAP_SWIZZLE_64B                   = 2,
+    CU_TENSOR_MAP_SWIZZLE_128B                  = 3,
+    CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B         = 4,
+    CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B = 5,
+    CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B         = 6
+} CUtensorMapSwizzle;
+
+/* L2 promotion of a tensor map's loads. */
+typedef enum CUtensorMapL2promotion_enum {
+    CU_TENSOR_MAP_L2_PROMOTION_NONE    = 0,
+    CU_TENSOR_MAP_L2_PROMOTION_L2_64B  = 1,
+    CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2,
+    CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3
+} CUtensorMapL2promotion;
+
+/* What out-of-bounds elements of a tensor map read. */
+typedef enum CUtensorMapFloatOOBfill_enum {
+    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE                 = 0,
+    CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1
+} CUtensorMapFloatOOBfill;
+
+/* The wide im2col modes of a tensor map. */
+typedef enum CUtensorMapIm2ColWideMode_enum {
+    CU_TENSOR_MAP_IM2COL_WIDE_MODE_W    = 0,
+    CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128 = 1
+} CUtensorMapIm2ColWideMode;
+
+/* --------------------------------------------------- cooperative launch */
+typedef struct CUDA_LAUNCH_PARAMS_st {
+    CUfunction function;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    CUstream hStream;
+    void **kernelParams;
+} CUDA_LAUNCH_PARAMS_v1;
+
+typedef CUDA_LAUNCH_PARAMS_v1 CUDA_LAUNCH_PARAMS;
+
+/* cuLaunchCooperativeKernelMultiDevice flags. */
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC  0x01
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC 0x02
+/* cuLaunchKernel's `extra` array: its keys, as integers and pointers. */
+#define CU_LAUNCH_PARAM_END_AS_INT            0x00
+#define CU_LAUNCH_PARAM_END                   ((void *)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER \
+    ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT    0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+/* cuLaunchKernelEx's flag that the block dimensions are required. */
+#define CU_LAUNCH_KERNEL_REQUIRED_BLOCK_DIM 1
+
+/* --------------------------------------- external memory and semaphores */
+typedef enum CUexternalMemoryHandleType_enum {
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD          = 1,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32       = 2,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT   = 3,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP         = 4,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE     = 5,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE     = 6,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT = 7,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF           = 8,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD          = 9
+} CUexternalMemoryHandleType;
+
+/* Memory of another API imported by cuImportExternalMemory. */
+typedef struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+    CUexternalMemoryHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciBufObject;
+    } handle;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+
+typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+
+/* CUDA_EXTERNAL_MEMORY_HANDLE_DESC.flags: the memory is a dedicated
+ * allocation. */
+#define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
+/* Semaphore signal and wait flags, and cuDeviceGetNvSciSyncAttributes's. */
+#define CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC 0x01
+#define CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC   0x02
+#define CUDA_NVSCISYNC_ATTR_SIGNAL 0x1
+#define CUDA_NVSCISYNC_ATTR_WAIT   0x2
+/* A buffer mapped from imported memory. */
+typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
+    unsigned long long offset;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+
+typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
+/* A mipmapped array mapped from imported memory. */
+typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+    unsigned long long offset;
+    CUDA_ARRAY3D_DESCRIPTOR arrayDesc;
+    unsigned int numLevels;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
+
+typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
+
+/* Kinds of semaphore cuImportExternalSemaphore takes. */
+typedef enum CUexternalSemaphoreHandleType_enum {
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD                = 1,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32             = 2,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT         = 3,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE              = 4,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE              = 5,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC                = 6,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX        = 7,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT    = 8,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD    = 9,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10
+} CUexternalSemaphoreHandleType;
+
+/* A semaphore of another API to import. */
+typedef struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+    CUexternalSemaphoreHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciSyncObj;
+    } handle;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+/* What signalling an imported semaphore sets. */
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+        } keyedMutex;
+        unsigned int reserved[12];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+/* What waiting on an imported semaphore waits for. */
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+            unsigned int timeoutMs;
+        } keyedMutex;
+        unsigned int reserved[10];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+/* A semaphore signal node. */
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
+
+typedef CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 CUDA_EXT_SEM_SIGNAL_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2;
+
+/* A semaphore wait node. */
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
+
+typedef CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 CUDA_EXT_SEM_WAIT_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2;
+
+/* ---------------------------------------------------------- graph execs */
+typedef enum CUgraphExecUpdateResult_enum {
+    CU_GRAPH_EXEC_UPDATE_SUCCESS                           = 0,
+    CU_GRAPH_EXEC_UPDATE_ERROR                             = 1,
+    CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED            = 2,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED           = 3,
+    CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED            = 4,
+    CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED          = 5,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED               = 6,
+    CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE = 7,
+    CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED          = 8
+} CUgraphExecUpdateResult;
+
+/* What cuGraphExecUpdate made of the update, and where it failed. */
+typedef struct CUgraphExecUpdateResultInfo_st {
+    CUgraphExecUpdateResult result;
+    CUgraphNode errorNode;
+    CUgraphNode errorFromNode;
+} CUgraphExecUpdateResultInfo_v1;
+
+typedef CUgraphExecUpdateResultInfo_v1 CUgraphExecUpdateResultInfo;
+/* A memory allocation node: its pool's properties and its block. */
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v2;
+
+/* A memory free node. */
+typedef struct CUDA_MEM_FREE_NODE_PARAMS_st {
+    CUdeviceptr dptr;
+} CUDA_MEM_FREE_NODE_PARAMS;
+
+/* cuDeviceGetGraphMemAttribute queries. */
+typedef enum CUgraphMem_attribute_enum {
+    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT     = 0,
+    CU_GRAPH_MEM_ATTR_USED_MEM_HIGH        = 1,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH    = 3
+} CUgraphMem_attribute;
+
+/* Whether a child graph node clones or takes its graph. */
+typedef enum CUgraphChildGraphNodeOwnership_enum {
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE  = 1
+} CUgraphChildGraphNodeOwnership;
+
+/* A child graph node. */
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+    CUgraph graph;
+    CUgraphChildGraphNodeOwnership ownership;
+} CUDA_CHILD_GRAPH_NODE_PARAMS;
+
+/* An event record node. */
+typedef struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_RECORD_NODE_PARAMS;
+
+/* An event wait node. */
+typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_WAIT_NODE_PARAMS;
+
+/* Any node's parameters, by its type (cuGraphAddNode). */
+typedef struct CUgraphNodeParams_st {
+    CUgraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        CUDA_KERNEL_NODE_PARAMS_v3 kernel;
+        CUDA_MEMCPY_NODE_PARAMS memcpy;
+        CUDA_MEMSET_NODE_PARAMS_v2 memset;
+        CUDA_HOST_NODE_PARAMS_v2 host;
+        CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+        CUDA_EVENT_WAIT_NODE_PARAMS eventWait;
+        CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
+        CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 extSemSignal;
+        CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 extSemWait;
+        CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
+        CUDA_MEM_FREE_NODE_PARAMS free;
+        CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 memOp;
+        CUDA_CONDITIONAL_NODE_PARAMS conditional;
+    };
+    long long reserved2;
+} CUgraphNodeParams;
+
+/* ------------------------------------------------------- GPUDirect RDMA */
+typedef enum CUflushGPUDirectRDMAWritesOptions_enum {
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST   = 1,
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS = 2
+} CUflushGPUDirectRDMAWritesOptions;
+
+/* The ordering a device gives GPUDirect RDMA writes. */
+typedef enum CUGPUDirectRDMAWritesOrdering_enum {
+    CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE        = 0,
+    CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER       = 100,
+    CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES = 200
+} CUGPUDirectRDMAWritesOrdering;
+
+/* Whom cuFlushGPUDirectRDMAWrites makes the writes visible to. */
+typedef enum CUflushGPUDirectRDMAWritesScope_enum {
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER       = 100,
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200
+} CUflushGPUDirectRDMAWritesScope;
+
+/* What cuFlushGPUDirectRDMAWrites flushes. */
+typedef enum CUflushGPUDirectRDMAWritesTarget_enum {
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX = 0
+} CUflushGPUDirectRDMAWritesTarget;
+
+/* ------------------------------------ graph debugging and instantiation */
+typedef enum CUgraphDebugDot_flags_enum {
+    CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE                      = 1,
+    CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES                = 2,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS           = 4,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS           = 8,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS           = 16,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS             = 32,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS            = 64,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS = 128,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS   = 256,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES       = 512,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES                      = 0x400,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS        = 0x800,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS         = 0x1000,
+    CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS     = 0x2000,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO              = 0x4000,
+    CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS      = 0x8000
+} CUgraphDebugDot_flags;
+
+/* cuUserObjectCreate flags. */
+typedef enum CUuserObject_flags_enum {
+    CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1
+} CUuserObject_flags;
+
+/* cuGraphRetainUserObject flags. */
+typedef enum CUuserObjectRetain_flags_enum {
+    CU_GRAPH_USER_OBJECT_MOVE = 1
+} CUuserObjectRetain_flags;
+
+/* cuGraphInstantiate flags. */
+typedef enum CUgraphInstantiate_flags_enum {
+    CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
+    CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD              = 2,
+    CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH       = 4,
+    CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY   = 8
+} CUgraphInstantiate_flags;
+
+/* -------------------------------------------------- checkpointing, NUMA */
+typedef enum CUdeviceNumaConfig_enum {
+    CU_DEVICE_NUMA_CONFIG_NONE      = 0,
+    CU_DEVICE_NUMA_CONFIG_NUMA_NODE = 1
+} CUdeviceNumaConfig;
+
+/* A process's checkpoint state (cuCheckpointProcessGetState). */
+typedef enum CUprocessState_enum {
+    CU_PROCESS_STATE_RUNNING      = 0,
+    CU_PROCESS_STATE_LOCKED       = 1,
+    CU_PROCESS_STATE_CHECKPOINTED = 2,
+    CU_PROCESS_STATE_FAILED       = 3
+} CUprocessState;
+
+/* The arguments of the cuCheckpointProcess* calls. */
+typedef struct CUcheckpointLockArgs_st {
+    unsigned int timeoutMs;
+    unsigned int reserved0;
+    cuuint64_t reserved1[7];
+} CUcheckpointLockArgs;
+
+typedef struct CUcheckpointCheckpointArgs_st {
+    cuuint64_t reserved[8];
+} CUcheckpointCheckpointArgs;
+
+typedef struct CUcheckpointGpuPair_st {
+    CUuuid oldUuid;
+    CUuuid newUuid;
+} CUcheckpointGpuPair;
+
+typedef struct CUcheckpointRestoreArgs_st {
+    CUcheckpointGpuPair *gpuPairs;
+    unsigned int gpuPairsCount;
+    char reserved[44];
+    cuuint64_t reserved1;
+} CUcheckpointRestoreArgs;
+
+typedef struct CUcheckpointUnlockArgs_st {
+    cuuint64_t reserved[8];
+} CUcheckpointUnlockArgs;
+
+/* -------------------------------------------------- modules, core dumps */
+typedef enum CUmoduleLoadingMode_enum {
+    CU_MODULE_EAGER_LOADING = 1,
+    CU_MODULE_LAZY_LOADING  = 2
+} CUmoduleLoadingMode;
+
+/* Whether a function's module is loaded (lazy loading). */
+typedef enum CUfunctionLoadingState_enum {
+    CU_FUNCTION_LOADING_STATE_UNLOADED = 0,
+    CU_FUNCTION_LOADING_STATE_LOADED   = 1,
+    CU_FUNCTION_LOADING_STATE_MAX      = 2
+} CUfunctionLoadingState;
+
+/* cuCoredumpGet/SetAttribute settings. */
+typedef enum CUcoredumpSettings_enum {
+    CU_COREDUMP_ENABLE_ON_EXCEPTION = 1,
+    CU_COREDUMP_TRIGGER_HOST        = 2,
+    CU_COREDUMP_LIGHTWEIGHT         = 3,
+    CU_COREDUMP_ENABLE_USER_TRIGGER = 4,
+    CU_COREDUMP_FILE                = 5,
+    CU_COREDUMP_PIPE                = 6,
+    CU_COREDUMP_GENERATION_FLAGS    = 7,
+    CU_COREDUMP_MAX                 = 8
+} CUcoredumpSettings;
+
+/* What a core dump leaves out (a bit mask). */
+typedef enum CUCoredumpGenerationFlags {
+    CU_COREDUMP_DEFAULT_FLAGS                = 0,
+    CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES = 1,
+    CU_COREDUMP_SKIP_GLOBAL_MEMORY           = 2,
+    CU_COREDUMP_SKIP_SHARED_MEMORY           = 4,
+    CU_COREDUMP_SKIP_LOCAL_MEMORY            = 8,
+    CU_COREDUMP_SKIP_ABORT                   = 16,
+    CU_COREDUMP_SKIP_CONSTBANK_MEMORY        = 32,
+    CU_COREDUMP_LIGHTWEIGHT_FLAGS            = 47
+} CUCoredumpGenerationFlags;
+
+/* ------------------------------------------------------- green contexts */
+/* Resources a green context is made from (SM partitions); libcuemu makes
+ * none, but the types are the ABI of the calls. */
+#define RESOURCE_ABI_VERSION        1
+#define RESOURCE_ABI_EXTERNAL_BYTES 48
+typedef struct CUdevResourceDesc_st *CUdevResourceDesc;
+
+/* cuGreenCtxCreate flags. */
+typedef enum {
+    CU_GREEN_CTX_DEFAULT_STREAM = 1
+} CUgreenCtxCreate_flags;
+
+/* cuDevSmResourceSplitByCount flags. */
+typedef enum {
+    CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING     = 1,
+    CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE = 2
+} CUdevSmResourceSplit_flags;
+
+/* Kinds of device resource. */
+typedef enum {
+    CU_DEV_RESOURCE_TYPE_INVALID = 0,
+    CU_DEV_RESOURCE_TYPE_SM      = 1
+} CUdevResourceType;
+
+/* An SM partition: its count and granularity. */
+typedef struct CUdevSmResource_st {
+    unsigned int smCount;
+    unsigned int minSmPartitionSize;
+    unsigned int smCoscheduledAlignment;
+} CUdevSmResource;
+
+/* A device resource: its type, then that type's data. */
+typedef struct CUdevResource_st {
+    CUdevResourceType type;
+    unsigned char _internal_padding[92];
+    union {
+        CUdevSmResource sm;
+        unsigned char _oversize[48];
+    };
+} CUdevResource_v1;
+
+typedef CUdevResource_v1 CUdevResource;
+
+/* ----------------------------------------------------------------- logs */
+
+/* Severity of a driver log line. */
+typedef enum CUlogLevel_enum {
+    CU_LOG_LEVEL_ERROR   = 0,
+    CU_LOG_LEVEL_WARNING = 1
+} CUlogLevel;
+
+typedef struct CUlogsCallbackEntry_st *CUlogsCallbackHandle;
+/* What cuLogsRegisterCallback calls with each line of the driver's log. */
+typedef void (CUDA_CB *CUlogsCallback)(void *data, CUlogLevel logLevel,
+                                       char *message, size_t length);
+typedef unsigned int CUlogIterator;
 
 /* ==================================================== entry points */
 
@@ -1230,11 +2666,13 @@ CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
 typedef struct CUipcEventHandle_st {
     char reserved[CU_IPC_HANDLE_SIZE];
 } CUipcEventHandle_v1;
+
 typedef CUipcEventHandle_v1 CUipcEventHandle;
 
 typedef struct CUipcMemHandle_st {
     char reserved[CU_IPC_HANDLE_SIZE];
 } CUipcMemHandle_v1;
+
 typedef CUipcMemHandle_v1 CUipcMemHandle;
 
 typedef enum CUipcMem_flags_enum {
@@ -1252,6 +2690,7 @@ typedef struct CUmulticastObjectProp_st {
     unsigned long long handleTypes; /* CUmemAllocationHandleType mask */
     unsigned long long flags;       /* 0 */
 } CUmulticastObjectProp_v1;
+
 typedef CUmulticastObjectProp_v1 CUmulticastObjectProp;
 
 typedef enum CUmemRangeHandleType_enum {
@@ -1777,6 +3216,7 @@ typedef struct CUmemcpyAttributes_st {
     CUmemLocation dstLocHint;
     unsigned int flags;                     /* CU_MEMCPY_FLAG_* */
 } CUmemcpyAttributes_v1;
+
 typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
 
 typedef enum CUmemDecompressAlgorithm_enum {

@@ -23,6 +23,10 @@
 #include "host_defines.h"
 #include "builtin_types.h"
 
+/* What the toolkit marks the runtime's device-callable entries with; a
+ * host compiler sees nothing. */
+#define CUDART_DEVICE __device__
+
 /* Trailing arguments that C++ callers may leave out. */
 #ifdef __cplusplus
 #define CUEMU_DEFARG(v) = v
@@ -33,6 +37,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What cudaLogsRegisterCallback calls with each line of the driver's log. */
+typedef void (CUDART_CB *cudaLogsCallback_t)(void *data, cudaLogLevel logLevel,
+                                             char *message, size_t length);
 
 /* ==================================================== entry points */
 

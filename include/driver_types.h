@@ -1,7 +1,10 @@
 /*
  * driver_types.h - the runtime API's types: error codes, handle types,
  * flags, the memory, pool, device, stream and event enumerations and
- * structures, and cudaDeviceProp. Included by builtin_types.h, as in the
+ * structures, cudaDeviceProp, and every other type of the toolkit's
+ * driver_types.h (graphs and their nodes, launch attributes, external
+ * memory and semaphores, resources, JIT and library options), served or
+ * not by libcuemu's calls. Included by builtin_types.h, as in the
  * CUDA toolkit, so a program that tests __DRIVER_TYPES_H__ or includes
  * this header by name finds what it expects.
  *
@@ -166,6 +169,7 @@ enum cudaError {
     cudaErrorUnknown                        = 999,
     cudaErrorApiFailureBase                 = 10000
 };
+
 typedef enum cudaError cudaError_t;
 
 /* ------------------------------------------------------------ handles */
@@ -894,7 +898,904 @@ struct cudaMemcpyAttributes {
     struct cudaMemLocation dstLocHint;
     unsigned int flags;                     /* cudaMemcpyFlags */
 };
+
 /* cudaIpcOpenMemHandle's one flag, which it requires. */
 #define cudaIpcMemLazyEnablePeerAccess 0x01
+
+/* --------------------------------- arrays, copies and memsets of graphs */
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+/* A memcpy node. */
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved[3];
+    struct cudaMemcpy3DParms copyParams;
+};
+
+/* A memset node: a 2D memset of 1, 2 or 4-byte elements. */
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+
+struct cudaMemsetParamsV2 {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+
+/* ----------------------------------------------------- L2 access policy */
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal     = 0,
+    cudaAccessPropertyStreaming  = 1,
+    cudaAccessPropertyPersisting = 2
+};
+
+/* An L2 persistence window, as CUaccessPolicyWindow. */
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+
+/* ------------------------------------------------- host nodes, policies */
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+
+struct cudaHostNodeParamsV2 {
+    cudaHostFn_t fn;
+    void *userData;
+};
+
+/* How a thread waits on a stream. */
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto         = 1,
+    cudaSyncPolicySpin         = 2,
+    cudaSyncPolicyYield        = 3,
+    cudaSyncPolicyBlockingSync = 4
+};
+
+/* How thread block clusters are spread over the GPU. */
+enum cudaClusterSchedulingPolicy {
+    cudaClusterSchedulingPolicyDefault       = 0,
+    cudaClusterSchedulingPolicySpread        = 1,
+    cudaClusterSchedulingPolicyLoadBalancing = 2
+};
+
+/* Whether cudaStreamUpdateCaptureDependencies adds or replaces. */
+enum cudaStreamUpdateCaptureDependenciesFlags {
+    cudaStreamAddCaptureDependencies = 0,
+    cudaStreamSetCaptureDependencies = 1
+};
+
+/* --------------------------------------------------------- user objects */
+enum cudaUserObjectFlags {
+    cudaUserObjectNoDestructorSync = 1
+};
+
+/* cudaGraphRetainUserObject flags. */
+enum cudaUserObjectRetainFlags {
+    cudaGraphUserObjectMove = 1
+};
+
+/* ---------------------------------------- graphics, textures, resources */
+enum cudaGraphicsRegisterFlags {
+    cudaGraphicsRegisterFlagsNone             = 0,
+    cudaGraphicsRegisterFlagsReadOnly         = 1,
+    cudaGraphicsRegisterFlagsWriteDiscard     = 2,
+    cudaGraphicsRegisterFlagsSurfaceLoadStore = 4,
+    cudaGraphicsRegisterFlagsTextureGather    = 8
+};
+
+/* cudaGraphicsResourceSetMapFlags flags. */
+enum cudaGraphicsMapFlags {
+    cudaGraphicsMapFlagsNone         = 0,
+    cudaGraphicsMapFlagsReadOnly     = 1,
+    cudaGraphicsMapFlagsWriteDiscard = 2
+};
+
+/* Faces of a cubemap, in layer order. */
+enum cudaGraphicsCubeFace {
+    cudaGraphicsCubeFacePositiveX = 0,
+    cudaGraphicsCubeFaceNegativeX = 1,
+    cudaGraphicsCubeFacePositiveY = 2,
+    cudaGraphicsCubeFaceNegativeY = 3,
+    cudaGraphicsCubeFacePositiveZ = 4,
+    cudaGraphicsCubeFaceNegativeZ = 5
+};
+
+/* Kinds of resource a texture or surface object reads. */
+enum cudaResourceType {
+    cudaResourceTypeArray          = 0,
+    cudaResourceTypeMipmappedArray = 1,
+    cudaResourceTypeLinear         = 2,
+    cudaResourceTypePitch2D        = 3
+};
+
+/* Formats a resource view may give its resource. */
+enum cudaResourceViewFormat {
+    cudaResViewFormatNone                      = 0,
+    cudaResViewFormatUnsignedChar1             = 1,
+    cudaResViewFormatUnsignedChar2             = 2,
+    cudaResViewFormatUnsignedChar4             = 3,
+    cudaResViewFormatSignedChar1               = 4,
+    cudaResViewFormatSignedChar2               = 5,
+    cudaResViewFormatSignedChar4               = 6,
+    cudaResViewFormatUnsignedShort1            = 7,
+    cudaResViewFormatUnsignedShort2            = 8,
+    cudaResViewFormatUnsignedShort4            = 9,
+    cudaResViewFormatSignedShort1              = 10,
+    cudaResViewFormatSignedShort2              = 11,
+    cudaResViewFormatSignedShort4              = 12,
+    cudaResViewFormatUnsignedInt1              = 13,
+    cudaResViewFormatUnsignedInt2              = 14,
+    cudaResViewFormatUnsignedInt4              = 15,
+    cudaResViewFormatSignedInt1                = 16,
+    cudaResViewFormatSignedInt2                = 17,
+    cudaResViewFormatSignedInt4                = 18,
+    cudaResViewFormatHalf1                     = 19,
+    cudaResViewFormatHalf2                     = 20,
+    cudaResViewFormatHalf4                     = 21,
+    cudaResViewFormatFloat1                    = 22,
+    cudaResViewFormatFloat2                    = 23,
+    cudaResViewFormatFloat4                    = 24,
+    cudaResViewFormatUnsignedBlockCompressed1  = 25,
+    cudaResViewFormatUnsignedBlockCompressed2  = 26,
+    cudaResViewFormatUnsignedBlockCompressed3  = 27,
+    cudaResViewFormatUnsignedBlockCompressed4  = 28,
+    cudaResViewFormatSignedBlockCompressed4    = 29,
+    cudaResViewFormatUnsignedBlockCompressed5  = 30,
+    cudaResViewFormatSignedBlockCompressed5    = 31,
+    cudaResViewFormatUnsignedBlockCompressed6H = 32,
+    cudaResViewFormatSignedBlockCompressed6H   = 33,
+    cudaResViewFormatUnsignedBlockCompressed7  = 34
+};
+
+/* The resource a texture or surface object reads. */
+struct cudaResourceDesc {
+    enum cudaResourceType resType;
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        struct {
+            cudaMipmappedArray_t mipmap;
+        } mipmap;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width;
+            size_t height;
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+};
+
+/* A view of a resource: format, extent, levels and layers. */
+struct cudaResourceViewDesc {
+    enum cudaResourceViewFormat format;
+    size_t width;
+    size_t height;
+    size_t depth;
+    unsigned int firstMipmapLevel;
+    unsigned int lastMipmapLevel;
+    unsigned int firstLayer;
+    unsigned int lastLayer;
+    unsigned int reserved[16];
+};
+
+/* ------------------------------------------------------------ functions */
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+/* cudaFuncSetAttribute attributes. */
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize        = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout     = 9,
+    cudaFuncAttributeClusterDimMustBeSet               = 10,
+    cudaFuncAttributeRequiredClusterWidth              = 11,
+    cudaFuncAttributeRequiredClusterHeight             = 12,
+    cudaFuncAttributeRequiredClusterDepth              = 13,
+    cudaFuncAttributeNonPortableClusterSizeAllowed     = 14,
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax                               = 16
+};
+
+/* Shared memory carveout preferences (percent of the unified L1). */
+enum cudaSharedCarveout {
+    cudaSharedmemCarveoutDefault   = -1,
+    cudaSharedmemCarveoutMaxShared = 100,
+    cudaSharedmemCarveoutMaxL1     = 0
+};
+
+/* ------------------------------------------------------- GPUDirect RDMA */
+enum cudaFlushGPUDirectRDMAWritesOptions {
+    cudaFlushGPUDirectRDMAWritesOptionHost   = 1,
+    cudaFlushGPUDirectRDMAWritesOptionMemOps = 2
+};
+
+enum cudaGPUDirectRDMAWritesOrdering {
+    cudaGPUDirectRDMAWritesOrderingNone       = 0,
+    cudaGPUDirectRDMAWritesOrderingOwner      = 100,
+    cudaGPUDirectRDMAWritesOrderingAllDevices = 200
+};
+
+enum cudaFlushGPUDirectRDMAWritesScope {
+    cudaFlushGPUDirectRDMAWritesToOwner      = 100,
+    cudaFlushGPUDirectRDMAWritesToAllDevices = 200
+};
+
+enum cudaFlushGPUDirectRDMAWritesTarget {
+    cudaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0
+};
+
+/* ----------------------------------------------------- allocation nodes */
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+
+struct cudaMemAllocNodeParamsV2 {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+
+/* A memory free node. */
+struct cudaMemFreeNodeParams {
+    void *dptr;
+};
+
+/* cudaDeviceGetGraphMemAttribute queries. */
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent     = 0,
+    cudaGraphMemAttrUsedMemHigh        = 1,
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    cudaGraphMemAttrReservedMemHigh    = 3
+};
+
+/* -------------------------------------------------------------- atomics */
+enum cudaAtomicOperation {
+    cudaAtomicOperationIntegerAdd       = 0,
+    cudaAtomicOperationIntegerMin       = 1,
+    cudaAtomicOperationIntegerMax       = 2,
+    cudaAtomicOperationIntegerIncrement = 3,
+    cudaAtomicOperationIntegerDecrement = 4,
+    cudaAtomicOperationAnd              = 5,
+    cudaAtomicOperationOr               = 6,
+    cudaAtomicOperationXOR              = 7,
+    cudaAtomicOperationExchange         = 8,
+    cudaAtomicOperationCAS              = 9,
+    cudaAtomicOperationFloatAdd         = 10,
+    cudaAtomicOperationFloatMin         = 11,
+    cudaAtomicOperationFloatMax         = 12
+};
+
+enum cudaAtomicOperationCapability {
+    cudaAtomicCapabilitySigned     = 0,
+    cudaAtomicCapabilityUnsigned   = 1,
+    cudaAtomicCapabilityReduction  = 2,
+    cudaAtomicCapabilityScalar32   = 3,
+    cudaAtomicCapabilityScalar64   = 4,
+    cudaAtomicCapabilityScalar128  = 5,
+    cudaAtomicCapabilityVector32x4 = 6
+};
+
+/* --------------------------------------- external memory and semaphores */
+typedef struct cudaMemFabricHandle_st {
+    char reserved[64];
+} cudaMemFabricHandle_t;
+
+/* cudaExternalMemoryHandleDesc.flags, the semaphores' signal and wait
+ * flags, and cudaDeviceGetNvSciSyncAttributes's. */
+#define cudaExternalMemoryDedicated                    0x1
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 0x01
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync   0x02
+#define cudaNvSciSyncAttrSignal                        0x1
+#define cudaNvSciSyncAttrWait                          0x2
+/* cudaOccupancy* flags; cudaInitDevice's. */
+#define cudaOccupancyDefault                0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+#define cudaInitDeviceFlagsAreValid         0x01
+/* Kinds of memory cudaImportExternalMemory takes. */
+enum cudaExternalMemoryHandleType {
+    cudaExternalMemoryHandleTypeOpaqueFd         = 1,
+    cudaExternalMemoryHandleTypeOpaqueWin32      = 2,
+    cudaExternalMemoryHandleTypeOpaqueWin32Kmt   = 3,
+    cudaExternalMemoryHandleTypeD3D12Heap        = 4,
+    cudaExternalMemoryHandleTypeD3D12Resource    = 5,
+    cudaExternalMemoryHandleTypeD3D11Resource    = 6,
+    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+    cudaExternalMemoryHandleTypeNvSciBuf         = 8
+};
+
+/* Memory of another API to import. */
+struct cudaExternalMemoryHandleDesc {
+    enum cudaExternalMemoryHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciBufObject;
+    } handle;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+/* A buffer mapped from imported memory. */
+struct cudaExternalMemoryBufferDesc {
+    unsigned long long offset;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+/* A mipmapped array mapped from imported memory. */
+struct cudaExternalMemoryMipmappedArrayDesc {
+    unsigned long long offset;
+    struct cudaChannelFormatDesc formatDesc;
+    struct cudaExtent extent;
+    unsigned int flags;
+    unsigned int numLevels;
+    unsigned int reserved[16];
+};
+
+/* Kinds of semaphore cudaImportExternalSemaphore takes. */
+enum cudaExternalSemaphoreHandleType {
+    cudaExternalSemaphoreHandleTypeOpaqueFd               = 1,
+    cudaExternalSemaphoreHandleTypeOpaqueWin32            = 2,
+    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt         = 3,
+    cudaExternalSemaphoreHandleTypeD3D12Fence             = 4,
+    cudaExternalSemaphoreHandleTypeD3D11Fence             = 5,
+    cudaExternalSemaphoreHandleTypeNvSciSync              = 6,
+    cudaExternalSemaphoreHandleTypeKeyedMutex             = 7,
+    cudaExternalSemaphoreHandleTypeKeyedMutexKmt          = 8,
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd    = 9,
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10
+};
+
+/* A semaphore of another API to import. */
+struct cudaExternalSemaphoreHandleDesc {
+    enum cudaExternalSemaphoreHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciSyncObj;
+    } handle;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+/* What signalling an imported semaphore sets. */
+struct cudaExternalSemaphoreSignalParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+        } keyedMutex;
+        unsigned int reserved[12];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+/* What waiting on an imported semaphore waits for. */
+struct cudaExternalSemaphoreWaitParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+            unsigned int timeoutMs;
+        } keyedMutex;
+        unsigned int reserved[10];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+/* ------------------------------------------------------------ handles */
+/* The runtime's handles are the driver's, by the same structure tags. */
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUuserObject_st *cudaUserObject_t;
+typedef unsigned long long cudaGraphConditionalHandle;
+typedef struct CUfunc_st *cudaFunction_t;
+typedef struct CUkern_st *cudaKernel_t;
+
+/* ---------------------------------------------------- JIT and libraries */
+enum cudaJitOption {
+    cudaJitMaxRegisters            = 0,
+    cudaJitThreadsPerBlock         = 1,
+    cudaJitWallTime                = 2,
+    cudaJitInfoLogBuffer           = 3,
+    cudaJitInfoLogBufferSizeBytes  = 4,
+    cudaJitErrorLogBuffer          = 5,
+    cudaJitErrorLogBufferSizeBytes = 6,
+    cudaJitOptimizationLevel       = 7,
+    cudaJitFallbackStrategy        = 10,
+    cudaJitGenerateDebugInfo       = 11,
+    cudaJitLogVerbose              = 12,
+    cudaJitGenerateLineInfo        = 13,
+    cudaJitCacheMode               = 14,
+    cudaJitPositionIndependentCode = 30,
+    cudaJitMinCtaPerSm             = 31,
+    cudaJitMaxThreadsPerBlock      = 32,
+    cudaJitOverrideDirectiveValues = 33
+};
+
+enum cudaLibraryOption {
+    cudaLibraryHostUniversalFunctionAndDataTable = 0,
+    cudaLibraryBinaryIsPreserved                 = 1
+};
+
+struct cudalibraryHostUniversalFunctionAndDataTable {
+    void *functionTable;
+    size_t functionWindowSize;
+    void *dataTable;
+    size_t dataWindowSize;
+};
+
+enum cudaJit_CacheMode {
+    cudaJitCacheOptionNone = 0,
+    cudaJitCacheOptionCG   = 1,
+    cudaJitCacheOptionCA   = 2
+};
+
+enum cudaJit_Fallback {
+    cudaPreferPtx    = 0,
+    cudaPreferBinary = 1
+};
+
+typedef struct CUlib_st *cudaLibrary_t;
+
+/* --------------------------------------------------------------- graphs */
+enum cudaCGScope {
+    cudaCGScopeInvalid  = 0,
+    cudaCGScopeGrid     = 1,
+    cudaCGScopeReserved = 2
+};
+
+/* A kernel node: the function, its launch and arguments. */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+struct cudaKernelNodeParamsV2 {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+struct cudaExternalSemaphoreSignalNodeParams {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    unsigned int numExtSems;
+};
+
+struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    unsigned int numExtSems;
+};
+
+struct cudaExternalSemaphoreWaitNodeParams {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    unsigned int numExtSems;
+};
+
+struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    unsigned int numExtSems;
+};
+
+enum cudaGraphConditionalHandleFlags {
+    cudaGraphCondAssignDefault = 1
+};
+
+/* Kinds of conditional node. */
+enum cudaGraphConditionalNodeType {
+    cudaGraphCondTypeIf     = 0,
+    cudaGraphCondTypeWhile  = 1,
+    cudaGraphCondTypeSwitch = 2
+};
+
+/* A conditional node: its handle, type, and the body graphs it makes. */
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    enum cudaGraphConditionalNodeType type;
+    unsigned int size;
+    cudaGraph_t *phGraph_out;
+};
+
+/* Kinds of graph node. */
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel             = 0,
+    cudaGraphNodeTypeMemcpy             = 1,
+    cudaGraphNodeTypeMemset             = 2,
+    cudaGraphNodeTypeHost               = 3,
+    cudaGraphNodeTypeGraph              = 4,
+    cudaGraphNodeTypeEmpty              = 5,
+    cudaGraphNodeTypeWaitEvent          = 6,
+    cudaGraphNodeTypeEventRecord        = 7,
+    cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    cudaGraphNodeTypeExtSemaphoreWait   = 9,
+    cudaGraphNodeTypeMemAlloc           = 10,
+    cudaGraphNodeTypeMemFree            = 11,
+    cudaGraphNodeTypeConditional        = 13,
+    cudaGraphNodeTypeCount              = 14
+};
+
+enum cudaGraphChildGraphNodeOwnership {
+    cudaGraphChildGraphOwnershipClone = 0,
+    cudaGraphChildGraphOwnershipMove  = 1
+};
+
+/* A child graph node. */
+struct cudaChildGraphNodeParams {
+    cudaGraph_t graph;
+    enum cudaGraphChildGraphNodeOwnership ownership;
+};
+
+struct cudaEventRecordNodeParams {
+    cudaEvent_t event;
+};
+
+struct cudaEventWaitNodeParams {
+    cudaEvent_t event;
+};
+
+/* Any node's parameters, by its type (cudaGraphAddNode). */
+struct cudaGraphNodeParams {
+    enum cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParamsV2 kernel;
+        struct cudaMemcpyNodeParams memcpy;
+        struct cudaMemsetParamsV2 memset;
+        struct cudaHostNodeParamsV2 host;
+        struct cudaChildGraphNodeParams graph;
+        struct cudaEventWaitNodeParams eventWait;
+        struct cudaEventRecordNodeParams eventRecord;
+        struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+        struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+        struct cudaMemAllocNodeParamsV2 alloc;
+        struct cudaMemFreeNodeParams free;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+
+/* Kinds of edge between graph nodes. */
+typedef enum cudaGraphDependencyType_enum {
+    cudaGraphDependencyTypeDefault      = 0,
+    cudaGraphDependencyTypeProgrammatic = 1
+} cudaGraphDependencyType;
+
+/* What an edge carries: the ports it joins and its type. */
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type;
+    unsigned char reserved[5];
+} cudaGraphEdgeData;
+
+/* The ports a kernel node's outgoing edge may leave from. */
+#define cudaGraphKernelNodePortDefault          0
+#define cudaGraphKernelNodePortProgrammatic     1
+#define cudaGraphKernelNodePortLaunchCompletion 2
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+/* What cudaGraphExecUpdate made of an update. */
+enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess                        = 0,
+    cudaGraphExecUpdateError                          = 1,
+    cudaGraphExecUpdateErrorTopologyChanged           = 2,
+    cudaGraphExecUpdateErrorNodeTypeChanged           = 3,
+    cudaGraphExecUpdateErrorFunctionChanged           = 4,
+    cudaGraphExecUpdateErrorParametersChanged         = 5,
+    cudaGraphExecUpdateErrorNotSupported              = 6,
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    cudaGraphExecUpdateErrorAttributesChanged         = 8
+};
+
+/* Why cudaGraphInstantiateWithParams failed, if it did. */
+typedef enum cudaGraphInstantiateResult {
+    cudaGraphInstantiateSuccess                     = 0,
+    cudaGraphInstantiateError                       = 1,
+    cudaGraphInstantiateInvalidStructure            = 2,
+    cudaGraphInstantiateNodeOperationNotSupported   = 3,
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    cudaGraphInstantiateConditionalHandleUnused     = 5
+} cudaGraphInstantiateResult;
+
+/* cudaGraphInstantiateWithParams' arguments and results. */
+typedef struct cudaGraphInstantiateParams_st {
+    unsigned long long flags;
+    cudaStream_t uploadStream;
+    cudaGraphNode_t errNode_out;
+    cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
+/* What cudaGraphExecUpdate made of the update, and where it failed. */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    enum cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode;
+    cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+/* Which field of a device-updatable kernel node an update sets. */
+enum cudaGraphKernelNodeField {
+    cudaGraphKernelNodeFieldInvalid = 0,
+    cudaGraphKernelNodeFieldGridDim = 1,
+    cudaGraphKernelNodeFieldParam   = 2,
+    cudaGraphKernelNodeFieldEnabled = 3
+};
+
+/* One update of a device-updatable kernel node. */
+struct cudaGraphKernelNodeUpdate {
+    cudaGraphDeviceNode_t node;
+    enum cudaGraphKernelNodeField field;
+    union {
+        dim3 gridDim;
+        struct {
+            const void *pValue;
+            size_t offset;
+            size_t size;
+        } param;
+        unsigned int isEnabled;
+    } updateData;
+};
+
+/* What cudaGraphDebugDotPrint writes. */
+enum cudaGraphDebugDotFlags {
+    cudaGraphDebugDotFlagsVerbose                  = 1,
+    cudaGraphDebugDotFlagsKernelNodeParams         = 4,
+    cudaGraphDebugDotFlagsMemcpyNodeParams         = 8,
+    cudaGraphDebugDotFlagsMemsetNodeParams         = 16,
+    cudaGraphDebugDotFlagsHostNodeParams           = 32,
+    cudaGraphDebugDotFlagsEventNodeParams          = 64,
+    cudaGraphDebugDotFlagsExtSemasSignalNodeParams = 128,
+    cudaGraphDebugDotFlagsExtSemasWaitNodeParams   = 256,
+    cudaGraphDebugDotFlagsKernelNodeAttributes     = 512,
+    cudaGraphDebugDotFlagsHandles                  = 0x400,
+    cudaGraphDebugDotFlagsConditionalNodeParams    = 0x8000
+};
+
+/* cudaGraphInstantiate flags. */
+enum cudaGraphInstantiateFlags {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+    cudaGraphInstantiateFlagUpload           = 2,
+    cudaGraphInstantiateFlagDeviceLaunch     = 4,
+    cudaGraphInstantiateFlagUseNodePriority  = 8
+};
+
+/* ---------------------------------------------------- launch attributes */
+typedef enum cudaLaunchMemSyncDomain {
+    cudaLaunchMemSyncDomainDefault = 0,
+    cudaLaunchMemSyncDomainRemote  = 1
+} cudaLaunchMemSyncDomain;
+
+/* Which domain the default and remote launches map to. */
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    unsigned char default_;
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap;
+
+/* Launch attributes (cudaLaunchKernelEx, streams, kernel nodes). */
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore                            = 0,
+    cudaLaunchAttributeAccessPolicyWindow                = 1,
+    cudaLaunchAttributeCooperative                       = 2,
+    cudaLaunchAttributeSynchronizationPolicy             = 3,
+    cudaLaunchAttributeClusterDimension                  = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization   = 6,
+    cudaLaunchAttributeProgrammaticEvent                 = 7,
+    cudaLaunchAttributePriority                          = 8,
+    cudaLaunchAttributeMemSyncDomainMap                  = 9,
+    cudaLaunchAttributeMemSyncDomain                     = 10,
+    cudaLaunchAttributePreferredClusterDimension         = 11,
+    cudaLaunchAttributeLaunchCompletionEvent             = 12,
+    cudaLaunchAttributeDeviceUpdatableKernelNode         = 13,
+    cudaLaunchAttributePreferredSharedMemoryCarveout     = 14,
+    cudaLaunchAttributeNvlinkUtilCentricScheduling       = 16
+} cudaLaunchAttributeID;
+
+/* An attribute's value: the member its id names, in 64 bytes. */
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    int cooperative;
+    enum cudaSynchronizationPolicy syncPolicy;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } clusterDim;
+    enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    int programmaticStreamSerializationAllowed;
+    struct {
+        cudaEvent_t event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+    int priority;
+    cudaLaunchMemSyncDomainMap memSyncDomainMap;
+    cudaLaunchMemSyncDomain memSyncDomain;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } preferredClusterDim;
+    struct {
+        cudaEvent_t event;
+        int flags;
+    } launchCompletionEvent;
+    struct {
+        int deviceUpdatable;
+        cudaGraphDeviceNode_t devNode;
+    } deviceUpdatableKernelNode;
+    unsigned int sharedMemCarveout;
+    unsigned int nvlinkUtilCentricScheduling;
+} cudaLaunchAttributeValue;
+
+/* One attribute of a launch configuration. */
+typedef struct cudaLaunchAttribute_st {
+    cudaLaunchAttributeID id;
+    char pad[4];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+/* cudaLaunchKernelEx's configuration. */
+typedef struct cudaLaunchConfig_st {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+/* Stream and kernel node attributes: the launch attributes by older
+ * names. */
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttributeAccessPolicyWindow \
+    cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy \
+    cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain    cudaLaunchAttributeMemSyncDomain
+#define cudaStreamAttributePriority         cudaLaunchAttributePriority
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaKernelNodeAttrID cudaLaunchAttributeID
+#define cudaKernelNodeAttributeAccessPolicyWindow \
+    cudaLaunchAttributeAccessPolicyWindow
+#define cudaKernelNodeAttributeCooperative cudaLaunchAttributeCooperative
+#define cudaKernelNodeAttributePriority    cudaLaunchAttributePriority
+#define cudaKernelNodeAttributeClusterDimension \
+    cudaLaunchAttributeClusterDimension
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference \
+    cudaLaunchAttributeClusterSchedulingPolicyPreference
+#define cudaKernelNodeAttributeMemSyncDomainMap \
+    cudaLaunchAttributeMemSyncDomainMap
+#define cudaKernelNodeAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+#define cudaKernelNodeAttributePreferredSharedMemoryCarveout \
+    cudaLaunchAttributePreferredSharedMemoryCarveout
+#define cudaKernelNodeAttributeDeviceUpdatableKernelNode \
+    cudaLaunchAttributeDeviceUpdatableKernelNode
+#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling \
+    cudaLaunchAttributeNvlinkUtilCentricScheduling
+#define cudaKernelNodeAttrValue cudaLaunchAttributeValue
+
+/* -------------------------------------------- NUMA, notifications, logs */
+enum cudaDeviceNumaConfig {
+    cudaDeviceNumaConfigNone     = 0,
+    cudaDeviceNumaConfigNumaNode = 1
+};
+
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+
+/* Kinds of async notification. */
+typedef enum cudaAsyncNotificationType_enum {
+    cudaAsyncNotificationTypeOverBudget = 1
+} cudaAsyncNotificationType;
+
+/* What an async notification says: its type and that type's data. */
+typedef struct cudaAsyncNotificationInfo {
+    cudaAsyncNotificationType type;
+    union {
+        struct {
+            unsigned long long bytesOverBudget;
+        } overBudget;
+    } info;
+} cudaAsyncNotificationInfo_t;
+
+/* What cudaDeviceRegisterAsyncNotification calls with each notification. */
+typedef void (CUDART_CB *cudaAsyncCallback)(cudaAsyncNotificationInfo_t *info,
+                                            void *userData,
+                                            cudaAsyncCallbackHandle_t callback);
+
+/* Severity of a driver log line. */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError   = 0,
+    cudaLogLevelWarning = 1
+} cudaLogLevel;
+
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+typedef unsigned int cudaLogIterator;
 
 #endif /* !__DRIVER_TYPES_H__ */

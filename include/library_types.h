@@ -51,9 +51,35 @@ typedef enum libraryPropertyType_t {
     PATCH_LEVEL
 } libraryPropertyType;
 
+/* How the math libraries may emulate a floating-point computation on
+ * integer units (cuBLAS's emulation settings). */
+typedef enum cudaEmulationStrategy_t {
+    CUDA_EMULATION_STRATEGY_DEFAULT    = 0,
+    CUDA_EMULATION_STRATEGY_PERFORMANT = 1,
+    CUDA_EMULATION_STRATEGY_EAGER      = 2
+} cudaEmulationStrategy;
+
+typedef enum cudaEmulationMantissaControl_t {
+    CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0,
+    CUDA_EMULATION_MANTISSA_CONTROL_FIXED   = 1
+} cudaEmulationMantissaControl;
+
+/* Special values an emulated computation keeps (a bit mask; the default
+ * is every bit). */
+typedef enum cudaEmulationSpecialValuesSupport_t {
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE     = 0,
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1,
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN      = 2,
+    CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT  = 0xffff
+} cudaEmulationSpecialValuesSupport;
+
 #ifndef __cplusplus
 typedef enum cudaDataType_t cudaDataType_t;
 typedef enum libraryPropertyType_t libraryPropertyType_t;
+typedef enum cudaEmulationStrategy_t cudaEmulationStrategy_t;
+typedef enum cudaEmulationMantissaControl_t cudaEmulationMantissaControl_t;
+typedef enum cudaEmulationSpecialValuesSupport_t
+    cudaEmulationSpecialValuesSupport_t;
 #endif
 
 #endif /* !__LIBRARY_TYPES_H__ */

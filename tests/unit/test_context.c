@@ -496,6 +496,60 @@ static void *runtime_thread(void *arg)
 	return NULL;
 }
 
+/* What a device query program reads and prints, device by device and pair
+ * by pair, as the toolkit's deviceQuery and topologyQuery samples do on a
+ * real 4 x H200 machine: identity, texture limits, peer access and its
+ * performance rank, and host atomics. */
+static void device_query(void)
+{
+	struct cudaDeviceProp prop;
+	int n = 0, bad_props = 0, bad_peers = 0, v;
+
+	is_int(cudaGetDeviceCount(&n), cudaSuccess, "device query: count");
+	is_int(n, 4, "... four devices");
+	for (int d = 0; d < n; d++) {
+		memset(&prop, 0, sizeof prop);
+		if (cudaGetDeviceProperties(&prop, d) != cudaSuccess ||
+		    strcmp(prop.name, "NVIDIA H200") || prop.major != 9 ||
+		    prop.minor != 0 || prop.maxTexture1D != 131072 ||
+		    prop.maxTexture2D[0] != 131072 ||
+		    prop.maxTexture2D[1] != 65536 ||
+		    prop.maxTexture3D[0] != 16384 ||
+		    prop.maxTexture3D[1] != 16384 ||
+		    prop.maxTexture3D[2] != 16384) {
+			printf("# device %d: %s %d.%d 1D %d 2D %d,%d "
+			       "3D %d,%d,%d\n", d, prop.name, prop.major,
+			       prop.minor, prop.maxTexture1D,
+			       prop.maxTexture2D[0], prop.maxTexture2D[1],
+			       prop.maxTexture3D[0], prop.maxTexture3D[1],
+			       prop.maxTexture3D[2]);
+			bad_props++;
+		}
+		v = -1;
+		if (cudaDeviceGetAttribute(&v, cudaDevAttrHostNativeAtomicSupported,
+					   d) != cudaSuccess || v != 0)
+			bad_props++;
+		for (int p = 0; p < n; p++) {
+			int access = -1, rank = -1;
+
+			if (p == d)
+				continue;
+			if (cudaDeviceCanAccessPeer(&access, d, p) != cudaSuccess ||
+			    access != 1 ||
+			    cudaDeviceGetP2PAttribute(&rank,
+					cudaDevP2PAttrPerformanceRank, d, p) !=
+					cudaSuccess || rank != 0) {
+				printf("# %d -> %d: access %d rank %d\n", d, p,
+				       access, rank);
+				bad_peers++;
+			}
+		}
+	}
+	is_int(bad_props, 0, "... each an H200 of 9.0, its texture limits "
+	       "1D 131072, 2D 131072 x 65536, 3D 16384 cubed, no host atomics");
+	is_int(bad_peers, 0, "... each reaching every other, at rank 0");
+}
+
 static void runtime(void)
 {
 	pthread_t t;
@@ -542,5 +596,6 @@ int main(void)
 	stack_is_per_thread();
 	peers();
 	runtime();
+	device_query();
 	return done_testing();
 }

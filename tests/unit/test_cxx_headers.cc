@@ -4,8 +4,11 @@
  * dim3 and the vector types in constexpr code, the typed overloads of
  * cuda_runtime.h (cudaMalloc(&T*, n), cudaMallocHost with flags,
  * cudaEventCreate with flags, cudaMallocAsync from a pool), RAII owners
- * with std::unique_ptr deleters, and error checks by exception. Then it
- * runs them against libcuemu. One fact a TAP line (tap.h).
+ * with std::unique_ptr deleters, and error checks by exception; the types
+ * a wrapper library names whether or not it calls them (stream capture,
+ * graphs, launch configurations, external memory) and the 16-bit float
+ * types of cuda_fp16.h and cuda_bf16.h. Then it runs them against
+ * libcuemu. One fact a TAP line (tap.h).
  */
 #include <builtin_types.h>
 #include <vector_types.h>
@@ -13,6 +16,9 @@
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
 #include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <library_types.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +42,27 @@ static_assert(CUDART_VERSION >= 12000 && CUDA_VERSION == CUDART_VERSION,
     !defined(__cuda_cuda_h__) || !defined(__VECTOR_TYPES_H__)
 #error "the toolkit's guard macros"
 #endif
+
+/* Types a wrapper library's headers name, served by libcuemu or not. */
+static_assert(std::is_enum<CUstreamCaptureMode>::value &&
+	      CU_STREAM_CAPTURE_MODE_RELAXED == 2, "CUstreamCaptureMode");
+static_assert(int(cudaStreamCaptureModeRelaxed) == 2, "cudaStreamCaptureMode");
+static_assert(std::is_same<cudaGraph_t, CUgraph>::value &&
+	      std::is_same<cudaGraphExec_t, CUgraphExec>::value &&
+	      std::is_same<cudaGraphNode_t, CUgraphNode>::value,
+	      "the runtime's graphs are the driver's");
+static_assert(sizeof(CUlaunchAttributeValue) == 64 &&
+	      sizeof(cudaLaunchAttributeValue) == 64, "launch attribute values");
+static_assert(std::is_same<cudaStreamAttrValue, cudaLaunchAttributeValue>::value,
+	      "stream attributes are launch attributes");
+static_assert(sizeof(CUDA_EXTERNAL_MEMORY_HANDLE_DESC) == 104 &&
+	      sizeof(cudaExternalSemaphoreHandleDesc) == 96,
+	      "external memory and semaphore descriptors");
+static_assert(alignof(CUtensorMap) == 128 && sizeof(CUtensorMap) == 128,
+	      "CUtensorMap");
+static_assert(sizeof(__half) == 2 && alignof(__half2) == 4 &&
+	      sizeof(__nv_bfloat162) == 4, "16-bit float types");
+static_assert(CUDA_R_16BF == 14 && CUDA_R_16F == 2, "their data types");
 
 constexpr dim3 grid(4, 2);
 static_assert(grid.x == 4 && grid.y == 2 && grid.z == 1, "dim3 defaults");
@@ -148,6 +175,31 @@ int main()
 	}
 	is_int(cudaGetLastError(), cudaErrorMemoryAllocation,
 	       "and leaves it as the last error");
+	/* The 16-bit float types as host code uses them. */
+	__half h = 1.5f;
+	h += __half(2.25f);
+	ok(float(h) == 3.75f, "__half arithmetic on the host (%g)", double(float(h)));
+	__half_raw hr = __float2half_rn(65520.0f);
+	is_int(hr.x, 0x7c00, "65520 rounds to the half infinity");
+	is_int(static_cast<__half_raw>(__float2half_rz(65520.0f)).x, 0x7bff,
+	       "... and towards zero to 65504");
+	__nv_bfloat16 b = 3.14159265f;
+	is_int(static_cast<__nv_bfloat16_raw>(b).x, 0x4049,
+	       "pi as a bfloat16 is 0x4049");
+	ok(int(__nv_bfloat16(1e10f)) == 2147483647,
+	   "a bfloat16 too large for an int saturates");
+	std::vector<__half> hv(256, __half(0.0f));
+	device_buffer<__half> dh(256);
+	for (size_t i = 0; i < hv.size(); i++)
+		hv[i] = __half(float(i) / 4);
+	is_int(cudaMemcpy(dh.get(), hv.data(), 256 * sizeof(__half),
+			  cudaMemcpyHostToDevice), cudaSuccess,
+	       "a vector of __half to the device");
+	std::vector<__half> hb(256);
+	cudaMemcpy(hb.data(), dh.get(), 256 * sizeof(__half),
+		   cudaMemcpyDeviceToHost);
+	ok(float(hb[255]) == 63.75f, "and back: %g", double(float(hb[255])));
+
 	is_int(cudaProfilerStart(), cudaSuccess, "cudaProfilerStart from C++");
 	is_int(cudaProfilerStop(), cudaSuccess, "cudaProfilerStop from C++");
 	return done_testing();
