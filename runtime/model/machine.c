@@ -796,19 +796,26 @@ static struct segment *read_copy(int fd, size_t size)
 	return s;
 }
 
+/* Reader mode: the file is shorter than the copy; said once. */
+static void mark_shrunk(void)
+{
+	if (__atomic_exchange_n(&shrunk, true, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "cuemu: machine segment %s shrank under this reader "
+		"(another process truncated it): its values stay as last "
+		"read\n", seg_name);
+}
+
 /* Reader mode: pread len bytes at off into the copy, again. A short read
  * leaves the copy as it was and says once that the file shrank. */
 static void refresh(size_t off, size_t len)
 {
-	if (!reader || shrunk)
+	if (!reader || __atomic_load_n(&shrunk, __ATOMIC_RELAXED))
 		return;
 	if (off <= lay.size && len <= lay.size - off &&
 	    pread(seg_fd, seg_at(seg, off), len, (off_t)off) == (ssize_t)len)
 		return;
-	__atomic_store_n(&shrunk, true, __ATOMIC_RELAXED);
-	fprintf(stderr, "cuemu: machine segment %s shrank under this reader "
-		"(another process truncated it): its values stay as last "
-		"read\n", seg_name);
+	mark_shrunk();
 }
 
 static void drop_segment(struct segment *s, size_t size)
@@ -992,7 +999,7 @@ static void look_at_size(void)
 	struct stat st;
 
 	if (fstat(seg_fd, &st) == 0 && (uint64_t)st.st_size < lay.size)
-		refresh(0, lay.size);
+		mark_shrunk();
 }
 
 /* Reader mode: the copy read short once, so the machine is not shown. */
@@ -1041,7 +1048,7 @@ int cuemu_machine_attach(void)
 
 	pthread_mutex_lock(&attach_lock);
 	if (seg) {
-		if (reader && !shrunk)
+		if (reader)
 			look_at_size();
 		if (__atomic_load_n(&shrunk, __ATOMIC_RELAXED))
 			rc = say_shrunk();
