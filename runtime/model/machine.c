@@ -1233,6 +1233,53 @@ static void refresh_rows(uint32_t n)
 	refresh(lay.used, (size_t)topo.ndev * sizeof(uint64_t));
 }
 
+/* Reader mode: the rows found to be no live process's at the last look
+ * (row_live), each as a key of the pid and start time it had then (0:
+ * none). The reader reclaims nothing (it writes nothing), so it leaves
+ * such a row out of its sums while the row still says the same; a row a
+ * new process took says otherwise and counts. Looked at once a second
+ * (reader_look); read by every thread. */
+static uint64_t reader_dead[SEG_PROCS];
+static pthread_mutex_t reader_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t dead_key(const struct seg_proc *r)
+{
+	uint64_t k = r->start * 0x9e3779b97f4a7c15ULL ^ (uint32_t)r->pid;
+
+	return k ? k : 1;
+}
+
+/* Whether row i (r) is one the last look found dead. */
+static bool reader_skips(int i, const struct seg_proc *r)
+{
+	uint64_t k = __atomic_load_n(&reader_dead[i], __ATOMIC_RELAXED);
+
+	return k && k == dead_key(r);
+}
+
+/* Reader mode: which rows are no live process's now; never waits (a
+ * look under way in another thread serves). */
+static void reader_look(void)
+{
+	uint32_t n;
+
+	if (pthread_mutex_trylock(&reader_mu) != 0)
+		return;
+	refresh(offsetof(struct segment, rows_hi), sizeof seg->rows_hi);
+	n = __atomic_load_n(&seg->rows_hi, __ATOMIC_RELAXED);
+	n = n < SEG_PROCS ? n : SEG_PROCS;
+	refresh_rows(n);
+	for (uint32_t i = 0; i < n; i++) {
+		struct seg_proc r;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		__atomic_store_n(&reader_dead[i], r.pid && (!row_valid((int)i) ||
+				 !row_live((int)i, &r)) ? dead_key(&r) : 0,
+				 __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&reader_mu);
+}
+
 /* The sum of a device's counts over the rows and its orphaned bytes,
  * saturating: the rows are outside input. Lock-free: every count is one
  * word of one row, so a process killed anywhere leaves its row right, and
@@ -1249,7 +1296,8 @@ static uint64_t sum_rows(int dev)
 	refresh_rows(n);
 	sum = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
 	for (uint32_t i = 0; i < n; i++) {
-		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0)
+		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0 ||
+		    (reader && reader_skips((int)i, &seg->procs[i])))
 			continue;
 		u = __atomic_load_n(&row_used((int)i)[dev], __ATOMIC_RELAXED);
 		sum = u > UINT64_MAX - sum ? UINT64_MAX : sum + u;
@@ -1475,9 +1523,12 @@ uint64_t cuemu_machine_gpu_used(int index)
 
 	if (!seg || index < 0 || index >= topo.ndev)
 		return 0;
-	if (!reader && now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
-		reclaim_if_lockable();
+		if (reader)
+			reader_look();
+		else
+			reclaim_if_lockable();
 	}
 	/* Never more than the device has, whatever was written there: the
 	 * callers subtract it from the total. */
