@@ -796,19 +796,26 @@ static struct segment *read_copy(int fd, size_t size)
 	return s;
 }
 
+/* Reader mode: the file is shorter than the copy; said once. */
+static void mark_shrunk(void)
+{
+	if (__atomic_exchange_n(&shrunk, true, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "cuemu: machine segment %s shrank under this reader "
+		"(another process truncated it): its values stay as last "
+		"read\n", seg_name);
+}
+
 /* Reader mode: pread len bytes at off into the copy, again. A short read
  * leaves the copy as it was and says once that the file shrank. */
 static void refresh(size_t off, size_t len)
 {
-	if (!reader || shrunk)
+	if (!reader || __atomic_load_n(&shrunk, __ATOMIC_RELAXED))
 		return;
 	if (off <= lay.size && len <= lay.size - off &&
 	    pread(seg_fd, seg_at(seg, off), len, (off_t)off) == (ssize_t)len)
 		return;
-	__atomic_store_n(&shrunk, true, __ATOMIC_RELAXED);
-	fprintf(stderr, "cuemu: machine segment %s shrank under this reader "
-		"(another process truncated it): its values stay as last "
-		"read\n", seg_name);
+	mark_shrunk();
 }
 
 static void drop_segment(struct segment *s, size_t size)
@@ -992,7 +999,7 @@ static void look_at_size(void)
 	struct stat st;
 
 	if (fstat(seg_fd, &st) == 0 && (uint64_t)st.st_size < lay.size)
-		refresh(0, lay.size);
+		mark_shrunk();
 }
 
 /* Reader mode: the copy read short once, so the machine is not shown. */
@@ -1041,7 +1048,7 @@ int cuemu_machine_attach(void)
 
 	pthread_mutex_lock(&attach_lock);
 	if (seg) {
-		if (reader && !shrunk)
+		if (reader)
 			look_at_size();
 		if (__atomic_load_n(&shrunk, __ATOMIC_RELAXED))
 			rc = say_shrunk();
@@ -1226,6 +1233,53 @@ static void refresh_rows(uint32_t n)
 	refresh(lay.used, (size_t)topo.ndev * sizeof(uint64_t));
 }
 
+/* Reader mode: the rows found to be no live process's at the last look
+ * (row_live), each as a key of the pid and start time it had then (0:
+ * none). The reader reclaims nothing (it writes nothing), so it leaves
+ * such a row out of its sums while the row still says the same; a row a
+ * new process took says otherwise and counts. Looked at once a second
+ * (reader_look); read by every thread. */
+static uint64_t reader_dead[SEG_PROCS];
+static pthread_mutex_t reader_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t dead_key(const struct seg_proc *r)
+{
+	uint64_t k = r->start * 0x9e3779b97f4a7c15ULL ^ (uint32_t)r->pid;
+
+	return k ? k : 1;
+}
+
+/* Whether row i (r) is one the last look found dead. */
+static bool reader_skips(int i, const struct seg_proc *r)
+{
+	uint64_t k = __atomic_load_n(&reader_dead[i], __ATOMIC_RELAXED);
+
+	return k && k == dead_key(r);
+}
+
+/* Reader mode: which rows are no live process's now; never waits (a
+ * look under way in another thread serves). */
+static void reader_look(void)
+{
+	uint32_t n;
+
+	if (pthread_mutex_trylock(&reader_mu) != 0)
+		return;
+	refresh(offsetof(struct segment, rows_hi), sizeof seg->rows_hi);
+	n = __atomic_load_n(&seg->rows_hi, __ATOMIC_RELAXED);
+	n = n < SEG_PROCS ? n : SEG_PROCS;
+	refresh_rows(n);
+	for (uint32_t i = 0; i < n; i++) {
+		struct seg_proc r;
+
+		memcpy(&r, &seg->procs[i], sizeof r);
+		__atomic_store_n(&reader_dead[i], r.pid && (!row_valid((int)i) ||
+				 !row_live((int)i, &r)) ? dead_key(&r) : 0,
+				 __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&reader_mu);
+}
+
 /* The sum of a device's counts over the rows and its orphaned bytes,
  * saturating: the rows are outside input. Lock-free: every count is one
  * word of one row, so a process killed anywhere leaves its row right, and
@@ -1242,7 +1296,8 @@ static uint64_t sum_rows(int dev)
 	refresh_rows(n);
 	sum = __atomic_load_n(&s_used[dev], __ATOMIC_RELAXED);
 	for (uint32_t i = 0; i < n; i++) {
-		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0)
+		if (__atomic_load_n(&seg->procs[i].pid, __ATOMIC_RELAXED) <= 0 ||
+		    (reader && reader_skips((int)i, &seg->procs[i])))
 			continue;
 		u = __atomic_load_n(&row_used((int)i)[dev], __ATOMIC_RELAXED);
 		sum = u > UINT64_MAX - sum ? UINT64_MAX : sum + u;
@@ -1468,9 +1523,12 @@ uint64_t cuemu_machine_gpu_used(int index)
 
 	if (!seg || index < 0 || index >= topo.ndev)
 		return 0;
-	if (!reader && now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
+	if (now != __atomic_load_n(&last_reclaim, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&last_reclaim, now, __ATOMIC_RELAXED);
-		reclaim_if_lockable();
+		if (reader)
+			reader_look();
+		else
+			reclaim_if_lockable();
 	}
 	/* Never more than the device has, whatever was written there: the
 	 * callers subtract it from the total. */

@@ -4,10 +4,14 @@
  * process whose row another member took does not charge the taker's.
  * The test forges rows through a mapping of its own, as a member of the
  * machine's group may, and reads what this process's libcuemu makes of
- * them. The parent process serves as a live process of another uid's row.
+ * them. The parent process serves as a live process of another uid's row;
+ * a live process holds its row's lock byte (segment.h), which the test
+ * holds for it through an open file description of its own (holder).
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +26,9 @@
 
 static struct segment *s;
 static struct seg_layout lay;
+/* A description of the segment of the test's own, through which it holds
+ * the lock bytes of the rows it forges as live processes' rows. */
+static int holder = -1;
 
 /* Row i's use of device 0, and device 0's use. */
 static uint64_t *row0(int i)
@@ -48,13 +55,31 @@ static int free_row(void)
 	return -1;
 }
 
+/* Holds (F_WRLCK) or lets go (F_UNLCK) of row i's lock byte. */
+static int row_lock(int i, short type)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET,
+			    .l_start = SEG_LOCK_ROW(i), .l_len = 1 };
+
+	return fcntl(holder, F_OFD_SETLK, &fl);
+}
+
+/* Row i free again, its lock byte let go. */
+static void unforge(int i)
+{
+	memset(&s->procs[i], 0, sizeof s->procs[i]);
+	*row0(i) = 0;
+	row_lock(i, F_UNLCK);
+}
+
 /* A row for pid as uid, holding 8 MiB of device 0, with the machine's
- * use (the sum over the rows) counting it. */
-static int forge(pid_t pid, uint32_t uid, uint64_t start)
+ * use (the sum over the rows) counting it; with held, its lock byte held
+ * as its process would hold it. */
+static int forge(pid_t pid, uint32_t uid, uint64_t start, bool held)
 {
 	int i = free_row();
 
-	if (i < 0)
+	if (i < 0 || (held && row_lock(i, F_WRLCK) < 0))
 		return -1;
 	memset(&s->procs[i], 0, sizeof s->procs[i]);
 	s->procs[i].uid = uid;
@@ -116,7 +141,7 @@ static void table_full(void)
 	pid_t child;
 
 	while (n < SEG_PROCS && (forged[n] = forge(getppid(), getuid(),
-			cuemu_proc_start_time(getppid()))) >= 0)
+			cuemu_proc_start_time(getppid()), true)) >= 0)
 		n++;
 	ok(n > 1000, "the table has room for a thousand processes (%d free)", n);
 	if (pipe(fds) < 0 || (child = fork()) < 0) {
@@ -136,10 +161,39 @@ static void table_full(void)
 	   "with the table full, a new process's allocation is refused");
 	ok(strstr(msg, "process table is full") != NULL,
 	   "and says why: %s", msg);
-	for (int i = 0; i < n; i++) {
-		memset(&s->procs[forged[i]], 0, sizeof s->procs[forged[i]]);
-		*row0(forged[i]) = 0;
+	for (int i = 0; i < n; i++)
+		unforge(forged[i]);
+}
+
+/* Every free row written as the parent's, its uid and start time, with
+ * no lock byte held: rows written by hand, no one's; a new process's
+ * allocation takes one of them. */
+static void table_full_of_forgeries(void)
+{
+	int n = 0, fds[2], st = -1;
+	CUdeviceptr p;
+	pid_t child;
+
+	while (n < SEG_PROCS && forge(getppid(), getuid(),
+				      cuemu_proc_start_time(getppid()),
+				      false) >= 0)
+		n++;
+	if (pipe(fds) < 0 || (child = fork()) < 0) {
+		ok(0, "pipe and fork");
+		return;
 	}
+	if (child == 0) {
+		dup2(fds[1], 2);
+		_exit(cuMemAlloc(&p, 1 << 20) == CUDA_SUCCESS ? 0 : 1);
+	}
+	close(fds[1]);
+	close(fds[0]);
+	waitpid(child, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "with the table full of rows "
+	   "no process holds (%d written by hand), a new process allocates", n);
+	for (int i = 0; i < SEG_PROCS; i++)
+		if (s->procs[i].pid == getppid())
+			unforge(i);
 }
 
 int main(void)
@@ -169,6 +223,10 @@ int main(void)
 		return 1;
 	}
 	close(fd);
+	if ((holder = shm_open(shm, O_RDWR, 0)) < 0) {
+		printf("Bail out! cannot open %s\n", shm);
+		return 1;
+	}
 	for (int i = 0; i < SEG_PROCS; i++)
 		if (s->procs[i].pid == getpid())
 			mine = i;
@@ -176,20 +234,31 @@ int main(void)
 	   "this process's row names its pid and uid");
 	base = used_now();
 
-	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()));
+	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()), true);
 	ok(used_now() == base + (8 << 20) && s->procs[row].pid == getppid(),
-	   "a row of a live process, its uid and start time: kept");
-	memset(&s->procs[row], 0, sizeof s->procs[row]);
-	*row0(row) = 0;
+	   "a row of a live process, its uid and start time, its lock byte "
+	   "held: kept");
+	unforge(row);
 
-	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()));
+	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()),
+		    false);
+	ok(used_now() == base && s->procs[row].pid == 0,
+	   "the same row with its lock byte held by no one (written by "
+	   "hand): given back");
+	unforge(row);
+
+	row = forge(getppid(), getuid() + 4242, cuemu_proc_start_time(getppid()),
+		    true);
 	ok(used_now() == base && s->procs[row].pid == 0,
 	   "a row whose pid runs as another uid is not that process's: "
 	   "given back");
+	unforge(row);
 
-	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()) + 1);
+	row = forge(getppid(), getuid(), cuemu_proc_start_time(getppid()) + 1,
+		    true);
 	ok(used_now() == base && s->procs[row].pid == 0,
 	   "a row whose pid started at another time: given back");
+	unforge(row);
 
 	/* Another member frees this process's row, and a forged process
 	 * takes it: this process must not charge the forger's row. */
@@ -211,5 +280,7 @@ int main(void)
 	memset(&s->procs[mine], 0, sizeof s->procs[mine]);
 	killed_holding();
 	table_full();
+	table_full_of_forgeries();
+	close(holder);
 	return done_testing();
 }

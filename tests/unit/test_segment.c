@@ -413,6 +413,30 @@ static void shrunk_under_reader(void)
 	drop_machine(s);
 }
 
+/* A process that ended holding memory leaves its row (nobody reclaims
+ * it until a process needs it): cufs's reader, which reclaims nothing,
+ * leaves it out of the use it shows, its lock byte being free. */
+static void dead_row_under_reader(void)
+{
+	struct segment *s = fresh_machine();
+	char out[16384], *u;
+
+	if (!ok(s != NULL, "dead row: a machine"))
+		return;
+	ok(run_joiner("alloc", out, sizeof out) == 0 &&
+	   strstr(out, "alloc CUDA_SUCCESS\n"),
+	   "dead row: a process allocated 1 MiB and ended");
+	ok(((uint64_t *)seg_at(s, lay.rows))[0] != 0 ||
+	   ((uint64_t *)seg_at(s, lay.rows))[s->topo.ndev] != 0,
+	   "dead row: its row still counts it in the segment");
+	/* Device 0 comes first in the machine's JSON. */
+	ok(run_joiner("machine", out, sizeof out) == 0 &&
+	   (u = strstr(out, "\"used_memory\":")) &&
+	   !strncmp(u, "\"used_memory\":0,", 16),
+	   "dead row: the reader shows device 0 unused");
+	drop_machine(s);
+}
+
 /* A member sets the id counter back: a process's ids still only rise. */
 static void ids_set_back(void)
 {
@@ -608,6 +632,7 @@ int main(int argc, char **argv)
 	lock_held();
 	fake_rows();
 	shrunk_under_reader();
+	dead_row_under_reader();
 	ids_set_back();
 	mode_666();
 	private_of_another();
