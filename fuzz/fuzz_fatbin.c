@@ -4,7 +4,7 @@
  * of compute capability 7.5, 9.0 and 10.0. An image accepted gives PTX
  * that ends at its NUL, is as long as it says, and comes from an entry
  * not above the device; the wrapper's reader takes the same bytes. Seeds
- * are nvcc's fatbins of tests/kernels/basic.cu.
+ * are nvcc's fatbins of tests/unit/kernels/basic.cu.
  */
 #include <stdlib.h>
 #include <string.h>

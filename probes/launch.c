@@ -1,5 +1,5 @@
 /* Loading and launching: what the driver answers for the images nvcc makes
- * of tests/kernels/basic.cu (PTX, fatbins plain, LZ4 and Zstandard, the
+ * of tests/unit/kernels/basic.cu (PTX, fatbins plain, LZ4 and Zstandard, the
  * wrapper nvcc's host code registers, machine code for another GPU, PTX
  * for a newer one), for broken PTX (its JIT logs), for the module, library,
  * kernel and function entries and occupancy, and for each bad launch

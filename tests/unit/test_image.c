@@ -1,6 +1,6 @@
 /*
  * test_image.c - reading module images (runtime/driver/image.c): the PTX
- * the JIT would take from nvcc's fatbins of tests/kernels/basic.cu
+ * the JIT would take from nvcc's fatbins of tests/unit/kernels/basic.cu
  * (Zstandard, LZ4, plain), what is refused and with which CUresult (as
  * probes/results/launch.txt recorded the driver's answers), and broken
  * containers refused whole, never read past their end.
@@ -21,7 +21,7 @@ static uint8_t *slurp(const char *name, size_t *len)
 	FILE *f;
 	long n;
 
-	snprintf(path, sizeof path, "%s/tests/kernels/%s", src ? src : ".",
+	snprintf(path, sizeof path, "%s/tests/unit/kernels/%s", src ? src : ".",
 		 name);
 	if (!(f = fopen(path, "rb"))) {
 		printf("Bail out! cannot open %s\n", path);
