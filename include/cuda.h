@@ -1357,6 +1357,7 @@ CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 #define cuStreamSynchronize         __CUDA_API_PTSZ(cuStreamSynchronize)
 #define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
 #define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuLaunchKernel              __CUDA_API_PTSZ(cuLaunchKernel)
 #define cuMemMapArrayAsync          __CUDA_API_PTSZ(cuMemMapArrayAsync)
 #define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
@@ -1752,6 +1753,15 @@ CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn,
                                        void *userData);
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX,
+                                     unsigned int gridDimY,
+                                     unsigned int gridDimZ,
+                                     unsigned int blockDimX,
+                                     unsigned int blockDimY,
+                                     unsigned int blockDimZ,
+                                     unsigned int sharedMemBytes,
+                                     CUstream hStream, void **kernelParams,
+                                     void **extra);
 CUresult CUDAAPI cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
                                          unsigned int count,
                                          CUstream hStream);
@@ -2135,6 +2145,25 @@ CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);
 CUresult CUDAAPI cuFuncLoad(CUfunction function);
 CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state,
                                 CUfunction function);
+
+/* The keys of cuLaunchKernel's `extra`: the parameters as one buffer and
+ * its size, the list ended by CU_LAUNCH_PARAM_END. */
+#define CU_LAUNCH_PARAM_END_AS_INT 0x00
+#define CU_LAUNCH_PARAM_END ((void *)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER \
+    ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+
+/* Runs f over a grid of blocks on hStream, in stream order
+ * (libcuemu(3), "Kernels"). */
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+                                unsigned int gridDimY, unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY,
+                                unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream,
+                                void **kernelParams, void **extra);
 /* No library loads yet: a library handle names none (libcuemu(3)). */
 CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
                                     CUlibrary library, const char *name);
