@@ -474,6 +474,81 @@ static void test_set(CUmodule m)
 	       CUDA_ERROR_INVALID_HANDLE, "a NULL function: INVALID_HANDLE");
 }
 
+/* The H100's answers for the kernels of probes/launch.c
+ * (launch.occ.*, launch.potential.*, launch.availsmem.*). */
+static void test_occupancy(CUmodule m)
+{
+	static const int bs[] = { 1, 32, 128, 256, 1024, 1025 };
+	static const int want[] = { 32, 32, 16, 8, 2, 0 };
+	CUfunction f, t, l;
+	int n = -7, grid = -7, block = -7, same = 0, stat;
+	size_t dyn = 0;
+
+	cuModuleGetFunction(&f, m, "saxpy");
+	cuModuleGetFunction(&t, m, "transpose32");
+	cuModuleGetFunction(&l, m, "localsum");
+	for (size_t i = 0; i < sizeof bs / sizeof *bs; i++)
+		same += cuOccupancyMaxActiveBlocksPerMultiprocessor(
+				&n, f, bs[i], 0) == CUDA_SUCCESS && n == want[i];
+	is_int(same, 6, "saxpy's blocks per SM at 1 to 1025 threads: 32, 32, "
+	       "16, 8, 2, 0");
+	is_res(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 0, 0),
+	       CUDA_ERROR_INVALID_VALUE, "a block of 0: INVALID_VALUE");
+	cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, t, 256, 1024);
+	is_int(n, 8, "transpose32 (4224 static) with 1 KiB dynamic: 8");
+	cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, t, 256, 49152);
+	is_int(n, 0, "with 48 KiB dynamic it cannot launch: 0");
+	is_res(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+		       &n, f, 256, 0, CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE),
+	       CUDA_SUCCESS, "with DISABLE_CACHING_OVERRIDE");
+	is_int(n, 8, "the same 8");
+	is_res(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, 256,
+								   0, 7),
+	       CUDA_ERROR_INVALID_VALUE, "flags 7: INVALID_VALUE");
+	is_res(cuOccupancyMaxActiveBlocksPerMultiprocessor(NULL, f, 128, 0),
+	       CUDA_ERROR_INVALID_VALUE, "a NULL out: INVALID_VALUE");
+	is_res(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, NULL, 128, 0),
+	       CUDA_ERROR_INVALID_HANDLE, "a NULL function: INVALID_HANDLE");
+	cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 0);
+	ok(block == 1024 && grid == 264, "saxpy's best block: 1024, on a "
+	   "grid of at least 264 (%d, %d)", block, grid);
+	cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 4096, 200);
+	ok(block == 128 && grid == 2112, "at most 200 threads: 128, grid "
+	   "2112 (%d, %d)", block, grid);
+	cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, l, NULL, 0, 0,
+						  0);
+	ok(block == 128 && grid == 2112, "localsum's launch bounds: 128, "
+	   "2112 (%d, %d)", block, grid);
+	is_res(cuOccupancyMaxPotentialBlockSize(NULL, &block, f, NULL, 0, 0),
+	       CUDA_ERROR_INVALID_VALUE, "a NULL grid: INVALID_VALUE");
+	is_res(cuOccupancyMaxPotentialBlockSize(&grid, NULL, f, NULL, 0, 0),
+	       CUDA_ERROR_INVALID_VALUE, "a NULL block: INVALID_VALUE");
+	cuOccupancyAvailableDynamicSMemPerBlock(&dyn, t, 1, 256);
+	is_int(dyn, 44928, "transpose32, one block: 48 KiB less its static");
+	cuOccupancyAvailableDynamicSMemPerBlock(&dyn, t, 8, 128);
+	is_int(dyn, 24960, "eight blocks: 228 KiB / 8 less its static");
+	cuOccupancyAvailableDynamicSMemPerBlock(&dyn, t, 32, 64);
+	is_int(dyn, 3072, "32 blocks: 3072");
+	cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+	cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_EQUAL);
+	cuOccupancyAvailableDynamicSMemPerBlock(&dyn, f, 8, 128);
+	is_int(dyn, 135168 / 8 - stat, "PREFER_EQUAL takes the SM to 132 "
+	       "KiB (the H100's 16896 for 8 saxpy blocks)");
+	cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_NONE);
+	same = 0;
+	static const int bad[][2] = { { 0, 256 }, { 1, 0 }, { 1, 1025 },
+				      { 100, 32 } };
+	for (size_t i = 0; i < 4; i++)
+		same += cuOccupancyAvailableDynamicSMemPerBlock(
+				&dyn, t, bad[i][0], bad[i][1]) ==
+			CUDA_ERROR_INVALID_VALUE;
+	is_int(same, 4, "0 blocks, 0 or 1025 threads, 100 blocks: "
+	       "INVALID_VALUE");
+	is_res(cuOccupancyAvailableDynamicSMemPerBlock(NULL, t, 1, 128),
+	       CUDA_ERROR_INVALID_VALUE, "a NULL out: INVALID_VALUE (the "
+	       "driver crashes)");
+}
+
 static void test_unload(const char *ptx)
 {
 	CUmodule m;
@@ -525,6 +600,9 @@ int main(void)
 	test_globals(m);
 	test_attributes(m);
 	test_set(m);
+	cuModuleUnload(m);
+	cuModuleLoadData(&m, ptx);
+	test_occupancy(m);
 	cuModuleUnload(m);
 	test_unload(ptx);
 	free(ptx);
