@@ -246,7 +246,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
 	if ((r = cuemu_ctx_sync(ctx)) != CUDA_SUCCESS)
 		return r;
 	cuemu_host_synced();
-	return CUDA_SUCCESS;
+	return cuemu_ctx_sticky(ctx);
 }
 
 CUresult cuCtxSynchronize(void)
@@ -259,7 +259,8 @@ CUresult cuCtxSynchronize(void)
 	if ((r = cuemu_ctx_sync(c)) != CUDA_SUCCESS)
 		return r;
 	cuemu_host_synced();
-	return CUDA_SUCCESS;
+	/* a kernel that failed meanwhile answers here first */
+	return cuemu_ctx_sticky(c);
 }
 
 /* The API version every context of the real CUDA 13 driver answers

@@ -71,6 +71,16 @@ CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
 	return cuLaunchHostFunc(ptsz(hStream), fn, userData);
 }
 
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
+			     unsigned int gz, unsigned int bx, unsigned int by,
+			     unsigned int bz, unsigned int smem,
+			     CUstream hStream, void **kernelParams,
+			     void **extra)
+{
+	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, ptsz(hStream),
+			      kernelParams, extra);
+}
+
 CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
 				 unsigned int count, CUstream hStream)
 {

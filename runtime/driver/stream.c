@@ -131,7 +131,10 @@ CUresult cuStreamSynchronize(CUstream hStream)
 	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
 		return r;
 	cuemu_host_synced();
-	return CUDA_SUCCESS;
+	/* a kernel of the stream's context that failed answers here */
+	if (cuemu_stream_ctx(s))
+		return cuemu_ctx_sticky(cuemu_stream_ctx(s));
+	return cuemu_current(NULL, NULL);
 }
 
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,

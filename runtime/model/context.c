@@ -40,6 +40,9 @@ struct CUctx_st {
 	struct CUctx_st *next;   /* created contexts: immutable once listed */
 	uint64_t id;             /* cuCtxGetId: new for each creation (and
 				  * each activation of a primary) */
+	int sticky;              /* atomic: the CUresult a failed kernel
+				  * left (ILLEGAL_ADDRESS, ASSERT, ...);
+				  * every call in the context answers it */
 };
 
 /* The process lock. Global because a CUDA context is process-wide state
@@ -245,10 +248,13 @@ unsigned int cuemu_primary_retain(int dev)
 	unsigned int was = __atomic_fetch_add(&primaries[dev].refs, 1,
 					      __ATOMIC_RELEASE);
 
-	/* An activated primary context is a new context. */
-	if (was == 0)
+	/* An activated primary context is a new context: no failure of an
+	 * earlier activation stays with it. */
+	if (was == 0) {
 		__atomic_store_n(&primaries[dev].id, new_ctx_id(),
 				 __ATOMIC_RELEASE);
+		__atomic_store_n(&primaries[dev].sticky, 0, __ATOMIC_RELEASE);
+	}
 	return was;
 }
 
@@ -326,11 +332,35 @@ CUresult cuemu_current(CUcontext *ctx, int *dev)
 	if (!cuemu_ctx_valid(c))
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "the current context was destroyed");
+	if ((r = cuemu_ctx_sticky(c)) != CUDA_SUCCESS)
+		return r;
 	if (ctx)
 		*ctx = c;
 	if (dev)
 		*dev = c->dev;
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_ctx_sticky(CUcontext c)
+{
+	CUresult r = c ? (CUresult)__atomic_load_n(&c->sticky,
+						    __ATOMIC_ACQUIRE) :
+			 CUDA_SUCCESS;
+
+	if (r != CUDA_SUCCESS)
+		return cuemu_fail(r, "a kernel failed in this context; it "
+				  "stays failed, as on the device");
+	return CUDA_SUCCESS;
+}
+
+void cuemu_ctx_fail_sticky(CUcontext c, CUresult r)
+{
+	int none = 0;
+
+	if (c)
+		__atomic_compare_exchange_n(&c->sticky, &none, (int)r, false,
+					    __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
 }
 
 /* ---------------------------------------------------------------- peers */
@@ -405,6 +435,8 @@ void cuemu_ctx_reset_settings(CUcontext ctx)
 	ctx->limits_set = 0;
 	ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
 	ctx->shmem_config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+	/* a reset context has no failed kernel behind it */
+	__atomic_store_n(&ctx->sticky, 0, __ATOMIC_RELEASE);
 }
 
 size_t cuemu_ctx_limit(CUcontext ctx, int limit)

@@ -373,6 +373,13 @@ int cuemu_size_parse(const char *s, uint64_t *out);
  * NOT_INITIALIZED or INVALID_CONTEXT as the driver does. Either out may be
  * NULL. */
 CUresult cuemu_current(CUcontext *ctx, int *dev);
+/* A kernel of c failed with r (ILLEGAL_ADDRESS, ASSERT, LAUNCH_FAILED):
+ * c stays failed, and cuemu_current answers r in it from then on, as every
+ * call in a context does on the device. The first failure is kept. */
+void cuemu_ctx_fail_sticky(CUcontext c, CUresult r);
+/* The failure c keeps (with its message), or CUDA_SUCCESS: what a
+ * synchronization answers once the failed kernel is reached. */
+CUresult cuemu_ctx_sticky(CUcontext c);
 int cuemu_ctx_device(CUcontext ctx);
 bool cuemu_ctx_valid(CUcontext ctx);
 /* Primary context of dev (retained by no one if never retained). */

@@ -1,0 +1,389 @@
+/*
+ * launch.c - a kernel's grid on the host: blocks handed out to the
+ * launch's host threads one at a time, each block's warps run on its one
+ * thread, switching at barriers, and what they did summed into the
+ * launch's ex_result.
+ *
+ * A block's warps run in turn until each ends or waits at a barrier; a
+ * barrier opens when every warp with a thread that has not exited waits
+ * at it (bar.sync's count-less form) or when its thread count arrived
+ * (counted a warp at a time, as the device counts). A barrier no warp can
+ * ever complete fails the launch rather than hanging it.
+ *
+ * Locking: the grid's next block and stop flag are atomics; its result's
+ * error is written once under grid.lock; each host thread counts into its
+ * own struct blk and adds it to the result under the lock at its end.
+ */
+#include "exec/run.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ex_grid_fail(struct blk *b, struct warp *w, int lane, enum ex_status st,
+		  uint64_t addr, const char *fmt, ...)
+{
+	struct grid *g = b->g;
+	struct ex_result *r = g->r;
+	va_list ap;
+
+	pthread_mutex_lock(&g->lock);
+	if (r->status == EX_OK) {
+		r->status = st;
+		r->fault_addr = addr;
+		memcpy(r->block, b->ctaid, sizeof r->block);
+		for (int i = 0; i < 3; i++)
+			r->thread[i] = w ? (uint32_t)w->tid[i][lane & 31] : 0;
+		va_start(ap, fmt);
+		vsnprintf(r->message, sizeof r->message, fmt, ap);
+		va_end(ap);
+	}
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* A host thread's blocks                                              */
+
+static void free_blk(struct blk *b)
+{
+	for (int i = 0; b->warps && i < b->nwarps; i++) {
+		free(b->warps[i].r);
+		free(b->warps[i].local);
+		free(b->warps[i].lparam);
+	}
+	free(b->warps);
+	free(b->shared);
+}
+
+static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
+{
+	const struct ex_launch *l = g->l;
+	uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+
+	memset(b, 0, sizeof *b);
+	b->g = g;
+	b->l = l;
+	b->m = g->m;
+	b->k = g->k;
+	b->nwarps = (int)((nthreads + WARP - 1) / WARP);
+	b->local_bytes = g->m->local_bytes;
+	b->lparam_bytes = g->m->lane_param_bytes;
+	b->shared_bytes = shared_bytes;
+	b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
+	b->shared = calloc(1, shared_bytes ? shared_bytes : 1);
+	if (!b->warps || !b->shared)
+		return -1;
+	for (int i = 0; i < b->nwarps; i++) {
+		struct warp *w = &b->warps[i];
+		uint32_t first = (uint32_t)i * WARP;
+		w->r = calloc((size_t)(g->m->nregs ? g->m->nregs : 1), sizeof *w->r);
+		w->local = calloc(WARP, b->local_bytes ? b->local_bytes : 1);
+		w->lparam = calloc(WARP, b->lparam_bytes ? b->lparam_bytes : 1);
+		if (!w->r || !w->local || !w->lparam)
+			return -1;
+		w->id = (uint32_t)i;
+		w->valid = nthreads - first >= WARP ? FULL :
+			   (1u << (nthreads - first)) - 1;
+		for (uint32_t k = 0; k < WARP; k++) {
+			uint64_t t = first + k;
+			w->tid[0][k] = t % l->block[0];
+			w->tid[1][k] = t / l->block[0] % l->block[1];
+			w->tid[2][k] = t / ((uint64_t)l->block[0] * l->block[1]);
+			w->lane[k] = k;
+		}
+		if (l->mem.generation)
+			w->gen = *l->mem.generation;
+	}
+	return 0;
+}
+
+static void start_block(struct blk *b, uint64_t i)
+{
+	const struct ex_launch *l = b->l;
+
+	b->linear = i;
+	b->ctaid[0] = (uint32_t)(i % l->grid[0]);
+	b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
+	b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
+	for (int d = 0; d < 3; d++) {
+		b->scalar[S_NTID_X + d] = l->block[d];
+		b->scalar[S_CTAID_X + d] = b->ctaid[d];
+		b->scalar[S_NCTAID_X + d] = l->grid[d];
+	}
+	b->scalar[S_NWARPID] = l->dev.warps_per_sm ? l->dev.warps_per_sm : 64;
+	b->scalar[S_NSMID] = l->dev.sm_count ? l->dev.sm_count : 1;
+	b->scalar[S_SMID] = i % b->scalar[S_NSMID];
+	b->scalar[S_GRIDID] = 1;
+	b->scalar[S_DYN_SMEM] = l->dynamic_shared_bytes;
+	b->scalar[S_TOTAL_SMEM] = b->shared_bytes;
+	memset(b->shared, 0, b->shared_bytes);
+	for (int k = 0; k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		w->exited = ~w->valid;
+		w->state = W_RUN;
+		w->bar = 0;
+		w->bar_red = -1;
+		w->sp = 1;
+		w->ncalls = 0;
+		w->stack[0] = (struct simt){ b->k->first, -1, w->valid };
+	}
+}
+
+/* bar.red: the block's popc/and/or over the arrived lanes' predicates,
+ * written to each waiting warp's destination. */
+static void bar_reduce(struct blk *b, int id)
+{
+	uint64_t popc = 0;
+	bool all = true, any = false;
+	const struct insn *in = NULL;
+
+	for (int k = 0; k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		const struct operand *p;
+		if (w->state != W_BAR || w->bar != id || w->bar_red < 0)
+			continue;
+		in = &b->m->code[w->bar_red];
+		p = &in->o[in->nops - 1];
+		for (uint32_t mm = w->bar_mask; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			bool v = p->kind == K_REG ?
+				((w->r[p->reg][l] & 1) ^ p->neg) : (in->immv[in->nops - 1] & 1);
+			popc += v;
+			all = all && v;
+			any = any || v;
+		}
+	}
+	for (int k = 0; in && k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		if (w->state != W_BAR || w->bar != id || w->bar_red < 0)
+			continue;
+		in = &b->m->code[w->bar_red];
+		uint64_t v = in->sub == A_AND ? all : in->sub == A_OR ? any : popc;
+		if (in->o[0].reg >= 0)
+			for (uint32_t mm = w->bar_mask; mm; mm &= mm - 1)
+				w->r[in->o[0].reg][__builtin_ctz(mm)] = v;
+	}
+}
+
+/* Opens every barrier that its warps complete; false when none. */
+static bool release(struct blk *b, const uint32_t *arrived)
+{
+	bool any = false;
+	int live = 0;
+
+	for (int k = 0; k < b->nwarps; k++)
+		live += b->warps[k].state != W_DONE;
+	for (int id = 0; id < NBAR; id++) {
+		int at = 0;
+		uint32_t count = 0;
+		for (int k = 0; k < b->nwarps; k++) {
+			struct warp *w = &b->warps[k];
+			if (w->state == W_BAR && w->bar == id) {
+				at++;
+				if (w->bar_count)
+					count = w->bar_count;
+			}
+		}
+		if (!at)
+			continue;
+		if (count ? (at + arrived[id]) * WARP < count : at < live)
+			continue;
+		bar_reduce(b, id);
+		for (int k = 0; k < b->nwarps; k++) {
+			struct warp *w = &b->warps[k];
+			if (w->state == W_BAR && w->bar == id)
+				w->state = W_RUN;
+		}
+		any = true;
+	}
+	return any;
+}
+
+static int run_block(struct blk *b, uint64_t i)
+{
+	uint32_t arrived[NBAR] = { 0 };
+
+	start_block(b, i);
+	for (;;) {
+		int done = 0;
+		for (int k = 0; k < b->nwarps; k++) {
+			struct warp *w = &b->warps[k];
+			int st;
+			if (w->state != W_RUN)
+				continue;
+			st = ex_warp_run(b, w);
+			while (st == W_BAR && w->state == W_RUN) {
+				/* bar.arrive: counted, and the warp goes on */
+				arrived[(-1 - w->bar) & (NBAR - 1)]++;
+				st = ex_warp_run(b, w);
+			}
+			if (st < 0)
+				return -1;
+		}
+		for (int k = 0; k < b->nwarps; k++)
+			done += b->warps[k].state == W_DONE;
+		if (done == b->nwarps)
+			return 0;
+		if (!release(b, arrived)) {
+			int k = 0;
+			while (b->warps[k].state != W_BAR)
+				k++;
+			ex_grid_fail(b, &b->warps[k],
+				     __builtin_ctz(b->warps[k].bar_mask | 1u << 31),
+				     EX_LAUNCH_FAILED, 0,
+				     "barrier %d can never complete: %d of %d warps wait at it",
+				     b->warps[k].bar, 1, b->nwarps);
+			return -1;
+		}
+		for (int id = 0; id < NBAR; id++)
+			arrived[id] = 0;
+	}
+}
+
+static void add_counts(struct grid *g, const struct blk *b)
+{
+	struct ex_result *r = g->r;
+
+	pthread_mutex_lock(&g->lock);
+	r->warp_instructions += b->warp_insns;
+	r->lane_instructions += b->lane_insns;
+	r->atomics += b->atomics;
+	for (int p = 0; p < EX_MAX_PLACES; p++) {
+		r->bytes_read[p] += b->bytes_read[p];
+		r->bytes_written[p] += b->bytes_written[p];
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+struct worker {
+	struct grid *g;
+	uint32_t shared_bytes;
+	pthread_t tid;
+	bool started;
+};
+
+static void *worker(void *arg)
+{
+	struct worker *wk = arg;
+	struct grid *g = wk->g;
+	struct blk *b = malloc(sizeof *b);
+
+	if (!b || alloc_blk(b, g, wk->shared_bytes)) {
+		if (b) {
+			ex_grid_fail(b, NULL, 0, EX_OUT_OF_MEMORY, 0,
+				     "out of memory for a block");
+			free_blk(b);
+		}
+		free(b);
+		pthread_mutex_lock(&g->lock);
+		if (g->r->status == EX_OK)
+			g->r->status = EX_OUT_OF_MEMORY;
+		pthread_mutex_unlock(&g->lock);
+		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	for (;;) {
+		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
+		if (i >= g->nblocks || __atomic_load_n(&g->stop, __ATOMIC_RELAXED))
+			break;
+		if (run_block(b, i))
+			break;
+	}
+	add_counts(g, b);
+	free_blk(b);
+	free(b);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The launch                                                          */
+
+static uint64_t *var_addresses(const struct ex_module *m)
+{
+	uint64_t *a = calloc((size_t)m->nvars + 1, sizeof *a);
+
+	if (!a)
+		return NULL;
+	for (int i = 0; i < m->nvars; i++) {
+		const struct pvar *v = &m->vars[i];
+		switch (v->space) {
+		case SP_GLOBAL: case SP_CONST:
+			a[i] = m->var_addr[i];
+			break;
+		case SP_PARAM:
+			a[i] = v->kernel_param ? v->offset : LPARAM_BASE + v->offset;
+			break;
+		default:   /* shared, local: offsets in their spaces */
+			a[i] = v->offset;
+			break;
+		}
+	}
+	return a;
+}
+
+static enum ex_status refuse(struct ex_result *r, enum ex_status st,
+			     const char *why)
+{
+	r->status = st;
+	snprintf(r->message, sizeof r->message, "%s", why);
+	return st;
+}
+
+enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
+{
+	struct grid g = { 0 };
+	struct worker *wk;
+	uint64_t *varaddr, nthreads;
+	uint32_t shared;
+	int n;
+
+	memset(r, 0, sizeof *r);
+	if (!l || !l->module || l->kernel < 0 || l->kernel >= l->module->nkernels)
+		return refuse(r, EX_LAUNCH_FAILED, "no such kernel");
+	g.m = l->module;
+	g.k = &g.m->funcs[g.m->kernels[l->kernel]];
+	nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+	if (!l->grid[0] || !l->grid[1] || !l->grid[2] || !nthreads ||
+	    nthreads > 1024)
+		return refuse(r, EX_LAUNCH_FAILED, "bad grid or block dimensions");
+	if (g.k->info.param_bytes && !l->params)
+		return refuse(r, EX_LAUNCH_FAILED, "no parameters");
+	shared = g.m->shared_static;
+	if (l->dynamic_shared_bytes) {
+		shared = (shared + g.m->shared_align - 1) & ~(g.m->shared_align - 1);
+		if ((uint64_t)shared + l->dynamic_shared_bytes > (1u << 30))
+			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
+		shared += l->dynamic_shared_bytes;
+	}
+	varaddr = var_addresses(g.m);
+	n = l->threads > 0 ? l->threads : 1;
+	g.l = l;
+	g.varaddr = varaddr;
+	g.nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+	g.r = r;
+	if ((uint64_t)n > g.nblocks)
+		n = (int)g.nblocks;
+	wk = calloc((size_t)n, sizeof *wk);
+	if (!varaddr || !wk) {
+		free(varaddr);
+		free(wk);
+		return refuse(r, EX_OUT_OF_MEMORY, "out of memory");
+	}
+	pthread_mutex_init(&g.lock, NULL);
+	for (int i = 0; i < n; i++) {
+		wk[i].g = &g;
+		wk[i].shared_bytes = shared;
+		if (i > 0)
+			wk[i].started = !pthread_create(&wk[i].tid, NULL, worker, &wk[i]);
+	}
+	worker(&wk[0]);
+	for (int i = 1; i < n; i++)
+		if (wk[i].started)
+			pthread_join(wk[i].tid, NULL);
+	pthread_mutex_destroy(&g.lock);
+	free(varaddr);
+	free(wk);
+	return r->status;
+}

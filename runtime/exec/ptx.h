@@ -1,0 +1,254 @@
+/*
+ * ptx.h - the engine's compact form of a PTX module, shared by the files of
+ * runtime/exec/ and by nobody else: parse.c builds it, cfg.c adds each
+ * branch's reconvergence point, warp.c and launch.c run it.
+ *
+ * Every instruction is decoded once, at load: its opcode, types and
+ * modifiers as small enums and flags, and each operand as a register index
+ * (into the warp's register file of 32-lane rows), an immediate already in
+ * the bits of its type, a special register, a variable or a label resolved
+ * to an index. Nothing is looked up by name while a kernel runs.
+ *
+ * Locking: the form is written only while ex_module_parse runs and read
+ * only afterwards, by any number of launches at once (var_addr, written by
+ * ex_module_bind_var, is read at each launch's start).
+ */
+#ifndef CUEMU_EXEC_PTX_H
+#define CUEMU_EXEC_PTX_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "exec/exec.h"
+
+/* Scalar types; the low bits of each name say its class. */
+enum ptype {
+	T_NONE = 0,
+	T_B8, T_B16, T_B32, T_B64, T_B128,
+	T_U8, T_U16, T_U32, T_U64,
+	T_S8, T_S16, T_S32, T_S64,
+	T_F16, T_F16X2, T_BF16, T_BF16X2, T_F32, T_F64,
+	T_PRED,
+};
+
+static inline unsigned ptype_bits(enum ptype t)
+{
+	switch (t) {
+	case T_B8: case T_U8: case T_S8: return 8;
+	case T_B16: case T_U16: case T_S16: case T_F16: case T_BF16: return 16;
+	case T_B32: case T_U32: case T_S32: case T_F32: case T_F16X2:
+	case T_BF16X2: return 32;
+	case T_B64: case T_U64: case T_S64: case T_F64: return 64;
+	case T_B128: return 128;
+	case T_PRED: return 1;
+	default: return 0;
+	}
+}
+static inline bool ptype_signed(enum ptype t)
+{
+	return t == T_S8 || t == T_S16 || t == T_S32 || t == T_S64;
+}
+static inline bool ptype_float(enum ptype t)
+{
+	return t == T_F32 || t == T_F64;
+}
+
+enum opcode {
+	OP_NOP = 0,
+	OP_MOV, OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_MUL24, OP_MAD24, OP_SAD,
+	OP_DIV, OP_REM, OP_ABS, OP_NEG, OP_MIN, OP_MAX, OP_FMA,
+	OP_RCP, OP_SQRT, OP_RSQRT, OP_SIN, OP_COS, OP_LG2, OP_EX2, OP_TANH,
+	OP_COPYSIGN, OP_TESTP,
+	OP_AND, OP_OR, OP_XOR, OP_NOT, OP_CNOT, OP_SHL, OP_SHR,
+	OP_BFE, OP_BFI, OP_BREV, OP_CLZ, OP_POPC, OP_PRMT, OP_SHF, OP_BFIND,
+	OP_SETP, OP_SET, OP_SELP, OP_SLCT,
+	OP_CVT, OP_CVTA,
+	OP_LD, OP_ST, OP_ATOM, OP_RED, OP_PREFETCH,
+	OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_FRET,
+	OP_BAR, OP_BAR_ARRIVE, OP_BAR_RED, OP_BAR_WARP, OP_MEMBAR,
+	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
+	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
+	OP_COUNT
+};
+
+/* State spaces, for ld/st/atom/cvta and variables. */
+enum space {
+	SP_GENERIC = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST,
+	SP_REG,
+};
+
+/* Modifier flags (struct insn.flags). */
+#define F_FTZ     (1u << 0)
+#define F_SAT     (1u << 1)
+#define F_APPROX  (1u << 2)
+#define F_HI      (1u << 3)
+#define F_LO      (1u << 4)
+#define F_WIDE    (1u << 5)
+#define F_TO      (1u << 6)   /* cvta.to */
+#define F_NC      (1u << 7)
+#define F_UNI     (1u << 8)
+#define F_CC      (1u << 9)   /* add.cc and friends: write the carry */
+#define F_CARRYIN (1u << 10)  /* addc, subc, madc */
+#define F_CLAMP   (1u << 11)  /* shf.clamp */
+#define F_RIGHT   (1u << 12)  /* shf.r */
+#define F_SHIFTAMT (1u << 13) /* bfind.shiftamt */
+#define F_INT_RND (1u << 14)  /* cvt .rni/.rzi/.rmi/.rpi */
+#define F_FULL    (1u << 15)  /* div.full */
+#define F_RELU    (1u << 16)
+#define F_NOINC   (1u << 17)  /* ld/st of a .param that names a vector */
+
+enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
+
+/* setp/set comparison and combining operators; atomic and redux
+ * operators; shfl and vote modes share one small field (sub). */
+enum cmp {
+	C_EQ = 1, C_NE, C_LT, C_LE, C_GT, C_GE,
+	C_LO, C_LS, C_HI, C_HS,
+	C_EQU, C_NEU, C_LTU, C_LEU, C_GTU, C_GEU, C_NUM, C_NAN,
+};
+enum boolop { B_NONE = 0, B_AND, B_OR, B_XOR };
+enum aop {
+	A_ADD = 1, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_CAS,
+	A_EXCH,
+};
+enum shflmode { SH_UP = 1, SH_DOWN, SH_BFLY, SH_IDX };
+enum votemode { V_ALL = 1, V_ANY, V_UNI, V_BALLOT };
+enum matchmode { M_ANY = 1, M_ALL };
+enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
+		 TP_NORMAL, TP_SUBNORMAL };
+enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
+		PM_RC16 };
+
+/* Special registers. The .x/.y/.z forms are consecutive. */
+enum sreg {
+	S_TID_X = 1, S_TID_Y, S_TID_Z, S_NTID_X, S_NTID_Y, S_NTID_Z,
+	S_CTAID_X, S_CTAID_Y, S_CTAID_Z, S_NCTAID_X, S_NCTAID_Y, S_NCTAID_Z,
+	S_LANEID, S_WARPID, S_NWARPID, S_SMID, S_NSMID, S_GRIDID,
+	S_LANEMASK_EQ, S_LANEMASK_LE, S_LANEMASK_LT, S_LANEMASK_GE,
+	S_LANEMASK_GT, S_CLOCK, S_CLOCK64, S_GLOBALTIMER,
+	S_GLOBALTIMER_LO, S_GLOBALTIMER_HI,
+	S_DYN_SMEM, S_TOTAL_SMEM, S_ENVREG0,
+	S_ENVREG31 = S_ENVREG0 + 31,
+};
+
+enum okind {
+	K_NONE = 0,
+	K_REG,     /* reg */
+	K_IMM,     /* imm, in the bits of the operand's type */
+	K_SREG,    /* sreg */
+	K_VAR,     /* the address of variable var (+ imm) in its space */
+	K_MEM,     /* [reg + var + imm]: reg and var may be absent (-1) */
+	K_VEC,     /* {vec[0..n-1]}, register indices (-1: the sink _) */
+	K_LABEL,   /* target: an instruction index */
+	K_FUNC,    /* a function index */
+	K_LIST,    /* the argument list of a call: vec[] are variables */
+};
+
+#define MAX_VEC 4
+
+struct operand {
+	uint8_t kind;
+	uint8_t n;          /* K_VEC: elements; K_LIST: arguments */
+	uint8_t neg;        /* !%p */
+	uint8_t sreg;
+	uint8_t fimm;       /* K_IMM as written: 0 integer, 1 0f, 2 0d, 3 decimal */
+	int32_t reg;        /* register index, -1 none */
+	int32_t var;        /* variable index, -1 none */
+	int32_t target;     /* K_LABEL: instruction; K_FUNC: function */
+	int64_t imm;
+	int32_t vec[MAX_VEC];
+	int32_t *list;      /* K_LIST: variable indices */
+};
+
+#define MAX_OPS 6
+
+struct insn {
+	uint16_t op;
+	uint8_t type, type2;    /* the instruction's type; cvt's and set's source */
+	uint8_t space;
+	uint8_t rnd;
+	uint8_t sub;            /* cmp, aop, shfl/vote/match/testp/prmt mode */
+	uint8_t boolop;         /* setp's combining operator */
+	uint8_t vec;            /* ld/st .v2/.v4: 2 or 4, else 1 */
+	uint8_t nops;
+	int8_t guard;           /* -1 none, else 0/1: the predicate's sense */
+	int32_t guard_reg;
+	int32_t dest2;          /* setp's and shfl's second destination, -1 */
+	uint32_t flags;
+	int32_t reconv;         /* bra: the immediate post-dominator, -1 exit */
+	int32_t func;           /* the function the instruction is in */
+	uint32_t line;
+	struct operand o[MAX_OPS];
+	uint64_t immv[MAX_OPS]; /* each operand's immediate, for lanes */
+};
+
+/* A variable in any space: module-scope .global/.const/.shared, a
+ * function's .local or .shared, its params and a call's params. */
+struct pvar {
+	char *name;
+	uint8_t space;
+	uint8_t type;
+	bool managed, external, is_extern_shared;
+	bool kernel_param;     /* in the launch's parameter buffer */
+	uint64_t size;
+	uint32_t align;
+	uint64_t offset;       /* shared: in the block's shared memory;
+				* local: in the thread's local memory;
+				* kernel param: in the parameter buffer;
+				* other param: in the lane's param memory */
+	uint8_t *init;
+	int func;              /* the function that declares it, -1 module */
+	int pub;               /* index among ex_module_var's, -1 none */
+};
+
+struct pfunc {
+	char *name;
+	bool entry, defined, is_extern;
+	int builtin;           /* OP_VPRINTF or OP_ASSERTFAIL for the externs */
+	int32_t first, end;    /* instructions [first, end); end is OP_FRET */
+	int nret, nparam;
+	int32_t ret[4], param[32]; /* variable indices */
+	uint32_t local_bytes;  /* this function's own depot and .local */
+	uint32_t local_base;   /* where its locals start in a thread's local */
+	uint32_t line;
+	struct ex_kernel_info info;
+	struct ex_param *params;
+};
+
+struct ex_module {
+	int sm;
+	unsigned version;      /* major*10+minor */
+	struct insn *code;
+	int ncode, capcode;
+	struct pvar *vars;
+	int nvars, capvars;
+	struct pfunc *funcs;
+	int nfuncs, capfuncs;
+	int nregs;             /* register rows of a warp, over the module */
+	uint8_t *regtype;      /* nregs */
+	uint32_t shared_static;/* every .shared variable, laid out once */
+	uint32_t shared_align; /* the dynamic extern shared's alignment */
+	uint32_t local_bytes;  /* a thread's local memory over the module */
+	uint32_t lane_param_bytes; /* a lane's param memory (calls) */
+	int *kernels;          /* function indices of the entries */
+	int nkernels;
+	int *pubvars;          /* variable indices of ex_module_var's */
+	struct ex_var_info *pubinfo;
+	int npub;
+	uint64_t *var_addr;    /* bound addresses, by variable index */
+	bool uses_clock;
+};
+
+/* cfg.c: fills each bra's reconv (the immediate post-dominator of its
+ * basic block, within its function). */
+enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
+				 size_t logsz);
+
+/* Generic address windows: shared, local and kernel-param memory seen
+ * through a generic address (cvta), far above any host pointer. */
+#define WIN_SHARED 0xfe00000000000000ull
+#define WIN_LOCAL  0xfd00000000000000ull
+#define WIN_PARAM  0xfc00000000000000ull
+#define WIN_MASK   0xff00000000000000ull
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * run.h - what the two halves of a running launch share: launch.c (the
+ * grid, its blocks over host threads, barriers) and warp.c (one warp's
+ * instructions, its SIMT stack, its translation cache). Nobody else
+ * includes it.
+ *
+ * Locking: a struct blk and its warps belong to the one host thread that
+ * runs the block; struct grid is shared by the launch's threads: its
+ * stop flag and next block are atomics, its error is under its lock.
+ */
+#ifndef CUEMU_EXEC_RUN_H
+#define CUEMU_EXEC_RUN_H
+
+#include <pthread.h>
+
+#include "exec/ptx.h"
+
+#define WARP 32
+#define FULL 0xffffffffu
+#define TLB_SIZE 64
+#define SIMT_DEPTH 256
+#define CALL_DEPTH 64
+#define NBAR 16
+/* A lane's param memory is addressed from here in the param space;
+ * below it lies the kernel's parameter buffer. */
+#define LPARAM_BASE 0x40000000u
+
+struct tlb {
+	uint64_t tag;      /* page number + 1; 0 empty */
+	uint8_t granted;   /* EX_READ/EX_WRITE bits the model granted */
+	int8_t place;
+};
+
+struct simt {
+	int32_t pc, rpc;   /* rpc: where this entry's lanes reconverge, -1 */
+	uint32_t mask;
+};
+
+struct frame {
+	int32_t ret_pc;
+	int32_t call;      /* the OP_CALL instruction */
+};
+
+enum wstate { W_RUN, W_BAR, W_DONE };
+
+struct warp {
+	uint64_t (*r)[WARP];      /* the register file: r[reg][lane] */
+	uint32_t id;              /* warp index in the block */
+	uint32_t valid;           /* lanes that are threads of the block */
+	uint32_t exited;
+	enum wstate state;
+	int bar;                  /* the barrier waited at */
+	uint32_t bar_count;       /* its thread count, 0: every thread */
+	int bar_red;              /* bar.red: the instruction, -1 none */
+	uint32_t bar_mask;        /* the lanes that arrived */
+	int sp, ncalls;
+	struct simt stack[SIMT_DEPTH];
+	struct frame calls[CALL_DEPTH];
+	uint64_t tid[3][WARP], lane[WARP];
+	uint8_t *local;           /* local_bytes per lane */
+	uint8_t *lparam;          /* lane_param_bytes per lane */
+	uint8_t carry[WARP];       /* CC.CF of add.cc and friends */
+	uint64_t gen;
+	uint64_t clock;
+	struct tlb tlb[TLB_SIZE];
+};
+
+struct grid;
+
+struct blk {
+	struct grid *g;
+	const struct ex_launch *l;
+	const struct ex_module *m;
+	const struct pfunc *k;
+	uint32_t ctaid[3];
+	uint64_t linear;          /* the block's linear index */
+	uint8_t *shared;
+	uint32_t shared_bytes;
+	struct warp *warps;
+	int nwarps;
+	uint32_t local_bytes, lparam_bytes;
+	uint64_t scalar[S_ENVREG31 + 1]; /* uniform special registers */
+	uint64_t scratch[MAX_OPS][WARP];
+	uint64_t sink[WARP];
+	/* what this host thread counted, merged into the result at the end */
+	uint64_t warp_insns, lane_insns, atomics;
+	uint64_t bytes_read[EX_MAX_PLACES], bytes_written[EX_MAX_PLACES];
+};
+
+struct grid {
+	const struct ex_launch *l;
+	const struct ex_module *m;
+	const struct pfunc *k;
+	const uint64_t *varaddr;  /* each variable's address in its space */
+	uint64_t nblocks;
+	uint64_t next;            /* atomic: the next block to start */
+	int stop;                 /* atomic: an error stops the launch */
+	pthread_mutex_t lock;     /* result below */
+	struct ex_result *r;
+};
+
+/* Runs warp w of block b until it waits at a barrier (W_BAR), ends
+ * (W_DONE) or fails (-1, the error recorded in the grid). */
+int ex_warp_run(struct blk *b, struct warp *w);
+
+/* Records the first error of a launch, where it happened; stops it. */
+void ex_grid_fail(struct blk *b, struct warp *w, int lane,
+		  enum ex_status st, uint64_t addr, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+#endif

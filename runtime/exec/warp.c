@@ -1,0 +1,1758 @@
+/*
+ * warp.c - one warp's instructions: 32 lanes in lockstep over an active
+ * mask, a SIMT stack for divergence (entries reconverge at the
+ * post-dominator cfg.c found), device-function calls, and every memory
+ * access through the warp's translation cache of 4 KiB pages.
+ *
+ * The loop decodes nothing: each instruction's operands are register rows
+ * (uint64_t[32]) or an immediate read through an index mask of 0, so one
+ * switch per instruction and a tight loop over its active lanes do the
+ * work. Global and generic accesses ask ex_memops.page once per warp and
+ * page on a cache miss, never per lane or per byte, and count their bytes
+ * by the place the model named.
+ *
+ * Locking: a warp belongs to the host thread running its block; global
+ * memory is shared with other blocks' threads, so atomics on it are host
+ * atomics (__atomic builtins).
+ */
+#include "exec/run.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+struct src {
+	const uint64_t *p;
+	uint32_t m;         /* 31 for a row, 0 for one value */
+};
+#define V(s, l) ((s).p[(l) & (s).m])
+#define FOR_LANES(l, mask)                                                   \
+	for (uint32_t mm_ = (mask), l = 0;                                   \
+	     mm_ && ((l = (uint32_t)__builtin_ctz(mm_)), 1); mm_ &= mm_ - 1)
+
+/* ------------------------------------------------------------------ */
+/* Values                                                              */
+
+static inline uint64_t bits_mask(unsigned bits)
+{
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+static inline int64_t sext(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? (int64_t)v :
+	       (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline float f32(uint64_t v)
+{
+	uint32_t b = (uint32_t)v;
+	float f;
+	memcpy(&f, &b, 4);
+	return f;
+}
+static inline uint64_t bf32(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+static inline double f64(uint64_t v)
+{
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+static inline uint64_t bf64(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, 8);
+	return b;
+}
+/* A subnormal f32 flushed to a zero of its sign (.ftz). */
+static inline float ftz(float f)
+{
+	uint32_t b = (uint32_t)bf32(f);
+	return (b & 0x7f800000u) == 0 && (b & 0x7fffffu) ? f32(b & 0x80000000u) : f;
+}
+/* The device's one NaN for results it computes. */
+static inline uint64_t canon32(float f)
+{
+	return isnan(f) ? 0x7fffffffu : bf32(f);
+}
+static inline uint64_t canon64(double d)
+{
+	return isnan(d) ? 0x7fffffffffffffffull : bf64(d);
+}
+
+static int fe_mode(int rnd)
+{
+	switch (rnd) {
+	case R_RZ: return FE_TOWARDZERO;
+	case R_RM: return FE_DOWNWARD;
+	case R_RP: return FE_UPWARD;
+	default: return FE_TONEAREST;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands                                                            */
+
+static struct src sreg_src(struct blk *b, struct warp *w, int sr, int slot)
+{
+	uint64_t *s = b->scratch[slot];
+
+	switch (sr) {
+	case S_TID_X: case S_TID_Y: case S_TID_Z:
+		return (struct src){ w->tid[sr - S_TID_X], 31 };
+	case S_LANEID:
+		return (struct src){ w->lane, 31 };
+	case S_LANEMASK_EQ: case S_LANEMASK_LE: case S_LANEMASK_LT:
+	case S_LANEMASK_GE: case S_LANEMASK_GT:
+		for (int l = 0; l < WARP; l++) {
+			uint32_t eq = 1u << l;
+			s[l] = sr == S_LANEMASK_EQ ? eq :
+			       sr == S_LANEMASK_LE ? (eq << 1) - 1 :
+			       sr == S_LANEMASK_LT ? eq - 1 :
+			       sr == S_LANEMASK_GE ? ~(eq - 1) : ~((eq << 1) - 1);
+			s[l] &= 0xffffffffu;
+		}
+		return (struct src){ s, 31 };
+	case S_WARPID:
+		s[0] = w->id;
+		return (struct src){ s, 0 };
+	case S_CLOCK: case S_CLOCK64:
+		s[0] = sr == S_CLOCK ? (uint32_t)w->clock : w->clock;
+		return (struct src){ s, 0 };
+	case S_GLOBALTIMER: case S_GLOBALTIMER_LO: case S_GLOBALTIMER_HI: {
+		uint64_t t = b->l->dev.globaltimer ?
+			b->l->dev.globaltimer(b->l->mem.ctx) : 0;
+		s[0] = sr == S_GLOBALTIMER ? t : sr == S_GLOBALTIMER_LO ?
+		       (uint32_t)t : t >> 32;
+		return (struct src){ s, 0 };
+	}
+	default:
+		return (struct src){ &b->scalar[sr], 0 };
+	}
+}
+
+static struct src src_of(struct blk *b, struct warp *w, const struct insn *in,
+			 int i)
+{
+	const struct operand *o = &in->o[i];
+
+	switch (o->kind) {
+	case K_REG:
+		if (o->reg < 0)
+			return (struct src){ b->sink, 31 };
+		if (o->neg) {
+			for (int l = 0; l < WARP; l++)
+				b->scratch[i][l] = !w->r[o->reg][l];
+			return (struct src){ b->scratch[i], 31 };
+		}
+		return (struct src){ w->r[o->reg], 31 };
+	case K_SREG:
+		return sreg_src(b, w, o->sreg, i);
+	case K_VAR:
+		b->scratch[i][0] = b->g->varaddr[o->var] + (uint64_t)o->imm;
+		return (struct src){ b->scratch[i], 0 };
+	default:
+		return (struct src){ &in->immv[i], 0 };
+	}
+}
+
+static inline uint64_t *dst_of(struct blk *b, struct warp *w, int reg)
+{
+	return reg >= 0 ? w->r[reg] : b->sink;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+static void tlb_flush(struct warp *w)
+{
+	memset(w->tlb, 0, sizeof w->tlb);
+}
+
+/* May this warp make access a to the page of addr? Asks the model on a
+ * miss; -1 with the launch failed where it refuses. */
+static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
+		     enum ex_access a, int *place)
+{
+	uint64_t pg = addr >> EX_PAGE_SHIFT;
+	struct tlb *t = &w->tlb[pg % TLB_SIZE];
+	const struct ex_memops *mo = &b->l->mem;
+	enum ex_status st;
+	int pl = 0;
+
+	if (t->tag == pg + 1 && (t->granted & a) == a) {
+		*place = t->place;
+		return 0;
+	}
+	st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
+		EX_ILLEGAL_ADDRESS;
+	if (st != EX_OK) {
+		ex_grid_fail(b, w, lane, st == EX_OK ? EX_ILLEGAL_ADDRESS : st,
+			     addr, "%s of address 0x%llx",
+			     a == EX_READ ? "a read" : a == EX_WRITE ?
+			     "a write" : "an atomic", (unsigned long long)addr);
+		return -1;
+	}
+	if (pl < 0 || pl >= EX_MAX_PLACES)
+		pl = 0;
+	if (t->tag != pg + 1)
+		t->granted = 0;
+	t->tag = pg + 1;
+	t->granted |= (uint8_t)a;
+	t->place = (int8_t)pl;
+	*place = pl;
+	return 0;
+}
+
+/* The state of one memory instruction over its lanes: the last page
+ * checked, so a warp's lanes on one page cost one lookup. */
+struct macc {
+	uint64_t lastpg;
+	int place;
+	enum ex_access a;
+};
+
+/* Lane l's bytes at address addr of space sp, size bytes (aligned to
+ * size as PTX requires), as a host pointer; NULL once the launch failed. */
+static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
+			 uint64_t addr, unsigned size, struct macc *c)
+{
+	uint64_t off;
+
+	if (sp == SP_GENERIC) {
+		switch (addr & WIN_MASK) {
+		case WIN_SHARED: sp = SP_SHARED; addr -= WIN_SHARED; break;
+		case WIN_LOCAL: sp = SP_LOCAL; addr -= WIN_LOCAL; break;
+		case WIN_PARAM: sp = SP_PARAM; addr -= WIN_PARAM; break;
+		default: sp = SP_GLOBAL; break;
+		}
+	}
+	if (addr & (size - 1)) {
+		ex_grid_fail(b, w, l, EX_MISALIGNED_ADDRESS, addr,
+			     "a misaligned access of %u bytes at 0x%llx", size,
+			     (unsigned long long)addr);
+		return NULL;
+	}
+	switch (sp) {
+	case SP_SHARED:
+		off = addr & 0xffffffffull;
+		if (off + size > b->shared_bytes)
+			break;
+		return b->shared + off;
+	case SP_LOCAL:
+		off = addr & 0xffffffffull;
+		if (off + size > b->local_bytes)
+			break;
+		return w->local + (size_t)l * b->local_bytes + off;
+	case SP_PARAM:
+		off = addr & 0xffffffffull;
+		if (off >= LPARAM_BASE) {
+			off -= LPARAM_BASE;
+			if (off + size > b->lparam_bytes)
+				break;
+			return w->lparam + (size_t)l * b->lparam_bytes + off;
+		}
+		if (c->a != EX_READ || off + size > b->k->info.param_bytes)
+			break;
+		return (uint8_t *)b->l->params + off;
+	default: {
+		uint64_t pg = addr >> EX_PAGE_SHIFT;
+		if (pg != c->lastpg) {
+			if (tlb_check(b, w, l, addr, c->a, &c->place))
+				return NULL;
+			c->lastpg = pg;
+		}
+		if (c->a & EX_READ)
+			b->bytes_read[c->place] += size;
+		if (c->a & EX_WRITE)
+			b->bytes_written[c->place] += size;
+		return (uint8_t *)(uintptr_t)addr;
+	}
+	}
+	ex_grid_fail(b, w, l, EX_ILLEGAL_ADDRESS, addr,
+		     "an access of %u bytes at 0x%llx outside its %s memory",
+		     size, (unsigned long long)addr,
+		     sp == SP_SHARED ? "shared" : sp == SP_LOCAL ? "local" :
+		     "param");
+	return NULL;
+}
+
+static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
+			     enum ex_access a)
+{
+	const volatile uint64_t *gen = b->l->mem.generation;
+
+	c->lastpg = ~0ull;
+	c->place = 0;
+	c->a = a;
+	if (gen && *gen != w->gen) {
+		w->gen = *gen;
+		tlb_flush(w);
+	}
+}
+
+static inline uint64_t load(const uint8_t *p, unsigned size)
+{
+	switch (size) {
+	case 1: return *p;
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+static inline void store(uint8_t *p, uint64_t v, unsigned size)
+{
+	switch (size) {
+	case 1: *p = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* The address of operand i (K_MEM) for lane l. */
+static inline uint64_t addr_of(struct blk *b, struct warp *w,
+			       const struct operand *o, int l)
+{
+	uint64_t a = (uint64_t)o->imm;
+
+	if (o->reg >= 0)
+		a += w->r[o->reg][l];
+	if (o->var >= 0)
+		a += b->g->varaddr[o->var];
+	return a;
+}
+
+static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
+		 uint32_t act)
+{
+	unsigned size = ptype_bits(in->type) / 8, n = in->vec;
+	const struct operand *d = &in->o[0], *a = &in->o[1];
+	bool sgn = ptype_signed(in->type);
+	struct macc c;
+
+	if (a->kind != K_MEM)
+		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
+				    "ld without an address"), -1;
+	mem_begin(b, w, &c, EX_READ);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, a, (int)l), size * n, &c);
+		if (!p)
+			return -1;
+		for (unsigned e = 0; e < n; e++) {
+			int reg = n > 1 ? d->vec[e] : d->reg;
+			uint64_t v = load(p + e * size, size);
+			if (reg < 0)
+				continue;
+			if (sgn)
+				v = (uint64_t)sext(v, size * 8);
+			v &= bits_mask(ptype_bits(b->m->regtype[reg]) < size * 8 ?
+				       size * 8 : ptype_bits(b->m->regtype[reg]));
+			w->r[reg][l] = v;
+		}
+	}
+	return 0;
+}
+
+static int do_st(struct blk *b, struct warp *w, const struct insn *in,
+		 uint32_t act)
+{
+	unsigned size = ptype_bits(in->type) / 8, n = in->vec;
+	const struct operand *a = &in->o[0], *v = &in->o[1];
+	struct src s = { 0 };
+	struct macc c;
+
+	if (a->kind != K_MEM)
+		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
+				    "st without an address"), -1;
+	if (n == 1)
+		s = src_of(b, w, in, 1);
+	mem_begin(b, w, &c, EX_WRITE);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, a, (int)l), size * n, &c);
+		if (!p)
+			return -1;
+		if (n == 1) {
+			store(p, V(s, l), size);
+			continue;
+		}
+		for (unsigned e = 0; e < n; e++)
+			store(p + e * size, v->vec[e] >= 0 ?
+			      w->r[v->vec[e]][l] : 0, size);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Atomics                                                             */
+
+static uint64_t atom_int(uint8_t *p, int op, enum ptype t, uint64_t b,
+			 uint64_t c)
+{
+	unsigned bits = ptype_bits(t);
+	bool s = ptype_signed(t);
+
+	if (bits == 32) {
+		uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED),
+			 x = (uint32_t)b, nv;
+		switch (op) {
+		case A_ADD: return __atomic_fetch_add(q, x, __ATOMIC_SEQ_CST);
+		case A_AND: return __atomic_fetch_and(q, x, __ATOMIC_SEQ_CST);
+		case A_OR: return __atomic_fetch_or(q, x, __ATOMIC_SEQ_CST);
+		case A_XOR: return __atomic_fetch_xor(q, x, __ATOMIC_SEQ_CST);
+		case A_EXCH: return __atomic_exchange_n(q, x, __ATOMIC_SEQ_CST);
+		case A_CAS:
+			__atomic_compare_exchange_n(q, &old, old, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			nv = x;
+			old = nv;
+			__atomic_compare_exchange_n(q, &old, (uint32_t)c, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			return old;
+		default:
+			break;
+		}
+		do {
+			switch (op) {
+			case A_MIN: nv = s ? ((int32_t)old < (int32_t)x ? old : x) :
+					     (old < x ? old : x); break;
+			case A_MAX: nv = s ? ((int32_t)old > (int32_t)x ? old : x) :
+					     (old > x ? old : x); break;
+			case A_INC: nv = old >= x ? 0 : old + 1; break;
+			case A_DEC: nv = (old == 0 || old > x) ? x : old - 1; break;
+			default: nv = old; break;
+			}
+		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						      __ATOMIC_SEQ_CST,
+						      __ATOMIC_RELAXED));
+		return old;
+	} else {
+		uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED),
+			 nv;
+		switch (op) {
+		case A_ADD: return __atomic_fetch_add(q, b, __ATOMIC_SEQ_CST);
+		case A_AND: return __atomic_fetch_and(q, b, __ATOMIC_SEQ_CST);
+		case A_OR: return __atomic_fetch_or(q, b, __ATOMIC_SEQ_CST);
+		case A_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_SEQ_CST);
+		case A_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_SEQ_CST);
+		case A_CAS:
+			old = b;
+			__atomic_compare_exchange_n(q, &old, c, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+			return old;
+		default:
+			break;
+		}
+		do {
+			switch (op) {
+			case A_MIN: nv = s ? ((int64_t)old < (int64_t)b ? old : b) :
+					     (old < b ? old : b); break;
+			case A_MAX: nv = s ? ((int64_t)old > (int64_t)b ? old : b) :
+					     (old > b ? old : b); break;
+			case A_INC: nv = old >= b ? 0 : old + 1; break;
+			case A_DEC: nv = (old == 0 || old > b) ? b : old - 1; break;
+			default: nv = old; break;
+			}
+		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						      __ATOMIC_SEQ_CST,
+						      __ATOMIC_RELAXED));
+		return old;
+	}
+}
+
+/* Float add, min, max and exch: a compare-and-swap loop on the bits. */
+static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
+{
+	if (t == T_F32) {
+		uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		if (op == A_EXCH)
+			return __atomic_exchange_n(q, (uint32_t)b, __ATOMIC_SEQ_CST);
+		do {
+			float o = f32(old), x = f32(b), r;
+			/* atom.add.f32 flushes subnormals, rounds to nearest */
+			r = op == A_ADD ? ftz(ftz(o) + ftz(x)) :
+			    op == A_MIN ? fminf(o, x) : fmaxf(o, x);
+			nv = (uint32_t)canon32(r);
+		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						      __ATOMIC_SEQ_CST,
+						      __ATOMIC_RELAXED));
+		return old;
+	} else {
+		uint64_t *q = (uint64_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		if (op == A_EXCH)
+			return __atomic_exchange_n(q, b, __ATOMIC_SEQ_CST);
+		do {
+			double o = f64(old), x = f64(b), r;
+			r = op == A_ADD ? o + x : op == A_MIN ? fmin(o, x) : fmax(o, x);
+			nv = canon64(r);
+		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						      __ATOMIC_SEQ_CST,
+						      __ATOMIC_RELAXED));
+		return old;
+	}
+}
+
+/* atom{.space}.op.type d, [a], b{, c}; red{.space}.op.type [a], b */
+static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	bool red = in->op == OP_RED;
+	const struct operand *a = &in->o[red ? 0 : 1];
+	struct src sb = src_of(b, w, in, red ? 1 : 2), sc = { 0 };
+	uint64_t *D = red ? b->sink : dst_of(b, w, in->o[0].reg);
+	unsigned size = ptype_bits(in->type) / 8;
+	struct macc c;
+
+	if (size != 4 && size != 8)
+		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
+				    "line %u: an atomic of %u bytes", in->line,
+				    size), -1;
+	if (in->sub == A_CAS)
+		sc = src_of(b, w, in, 3);
+	mem_begin(b, w, &c, EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, a, (int)l), size, &c);
+		if (!p)
+			return -1;
+		if (ptype_float(in->type) && in->sub != A_CAS)
+			D[l] = atom_float(p, in->sub, in->type, V(sb, l));
+		else
+			D[l] = atom_int(p, in->sub, in->type, V(sb, l),
+					in->sub == A_CAS ? V(sc, l) : 0);
+		b->atomics++;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic                                                          */
+
+static uint64_t int_add(uint64_t a, uint64_t b, unsigned bits, bool sat)
+{
+	if (sat) {   /* add.sat.s32 */
+		int64_t r = (int64_t)(int32_t)a + (int32_t)b;
+		r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+		return (uint32_t)r;
+	}
+	return (a + b) & bits_mask(bits);
+}
+
+static uint64_t mul_hi(uint64_t a, uint64_t b, unsigned bits, bool s)
+{
+	if (bits == 64) {
+		if (s)
+			return (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+		return (uint64_t)(((unsigned __int128)a * b) >> 64);
+	}
+	if (s)
+		return (uint64_t)((sext(a, bits) * sext(b, bits)) >> bits) &
+		       bits_mask(bits);
+	return (((a & bits_mask(bits)) * (b & bits_mask(bits))) >> bits) &
+	       bits_mask(bits);
+}
+
+static uint64_t mul_wide(uint64_t a, uint64_t b, unsigned bits, bool s)
+{
+	if (s)
+		return (uint64_t)(sext(a, bits) * sext(b, bits)) &
+		       bits_mask(bits * 2);
+	return ((a & bits_mask(bits)) * (b & bits_mask(bits))) &
+	       bits_mask(bits * 2);
+}
+
+static uint64_t int_div(uint64_t a, uint64_t b, unsigned bits, bool s, bool rem)
+{
+	uint64_t m = bits_mask(bits);
+
+	if (s) {
+		int64_t x = sext(a, bits), y = sext(b, bits);
+		if (y == 0)
+			return rem ? (uint64_t)x & m : (x < 0 ? 1 : m);
+		if (y == -1)
+			return rem ? 0 : (uint64_t)(-(uint64_t)x) & m;
+		return (uint64_t)(rem ? x % y : x / y) & m;
+	}
+	a &= m;
+	b &= m;
+	if (b == 0)
+		return rem ? a : m;
+	return rem ? a % b : a / b;
+}
+
+static uint64_t int_minmax(uint64_t a, uint64_t b, unsigned bits, bool s,
+			   bool max)
+{
+	if (s) {
+		int64_t x = sext(a, bits), y = sext(b, bits);
+		return (uint64_t)((max ? x > y : x < y) ? x : y) & bits_mask(bits);
+	}
+	a &= bits_mask(bits);
+	b &= bits_mask(bits);
+	return (max ? a > b : a < b) ? a : b;
+}
+
+static float fminmax32(float a, float b, bool max)
+{
+	if (isnan(a) && isnan(b))
+		return f32(0x7fffffff);
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	if (a == 0 && b == 0) {
+		uint32_t x = (uint32_t)bf32(a), y = (uint32_t)bf32(b);
+		return f32(max ? (x & y) : (x | y));
+	}
+	return max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static double fminmax64(double a, double b, bool max)
+{
+	if (isnan(a) && isnan(b))
+		return f64(0x7fffffffffffffffull);
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	if (a == 0 && b == 0) {
+		uint64_t x = bf64(a), y = bf64(b);
+		return f64(max ? (x & y) : (x | y));
+	}
+	return max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static inline float sat01(float f)
+{
+	return isnan(f) ? 0.0f : f < 0 ? 0.0f : f > 1 ? 1.0f : f;
+}
+static inline double sat01d(double f)
+{
+	return isnan(f) ? 0.0 : f < 0 ? 0.0 : f > 1 ? 1.0 : f;
+}
+
+/* A float operation of one or more operands, for every active lane. */
+static void float_op(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sb = { 0 }, sc = { 0 };
+	bool fz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+	int op = in->op, old = 0, mode = fe_mode(in->rnd);
+
+	if (in->nops > 2)
+		sb = src_of(b, w, in, 2);
+	if (in->nops > 3)
+		sc = src_of(b, w, in, 3);
+	if (mode != FE_TONEAREST) {
+		old = fegetround();
+		fesetround(mode);
+	}
+	if (in->type == T_F32) {
+		FOR_LANES(l, act) {
+			float x = f32(V(sa, l)), y = 0, z = 0, r;
+			if (in->nops > 2) y = f32(V(sb, l));
+			if (in->nops > 3) z = f32(V(sc, l));
+			if (fz) { x = ftz(x); y = ftz(y); z = ftz(z); }
+			switch (op) {
+			case OP_ADD: r = x + y; break;
+			case OP_SUB: r = x - y; break;
+			case OP_MUL: r = x * y; break;
+			case OP_MAD: case OP_FMA: r = fmaf(x, y, z); break;
+			case OP_DIV: r = x / y; break;
+			case OP_ABS: D[l] = bf32(fz ? ftz(x) : x) & 0x7fffffffu; continue;
+			case OP_NEG: D[l] = bf32(fz ? ftz(x) : x) ^ 0x80000000u; continue;
+			case OP_MIN: r = fminmax32(x, y, false); D[l] = bf32(fz ? ftz(r) : r); continue;
+			case OP_MAX: r = fminmax32(x, y, true); D[l] = bf32(fz ? ftz(r) : r); continue;
+			case OP_RCP: r = 1.0f / x; break;
+			case OP_SQRT: r = sqrtf(x); break;
+			case OP_RSQRT: r = 1.0f / sqrtf(x); break;
+			case OP_SIN: r = sinf(x); break;
+			case OP_COS: r = cosf(x); break;
+			case OP_LG2: r = log2f(x); break;
+			case OP_EX2: r = exp2f(x); break;
+			case OP_TANH: r = tanhf(x); break;
+			case OP_COPYSIGN: r = copysignf(y, x); D[l] = bf32(r); continue;
+			default: r = 0; break;
+			}
+			if (sat)
+				r = sat01(r);
+			if (fz)
+				r = ftz(r);
+			D[l] = canon32(r);
+		}
+	} else {
+		FOR_LANES(l, act) {
+			double x = f64(V(sa, l)), y = 0, z = 0, r;
+			if (in->nops > 2) y = f64(V(sb, l));
+			if (in->nops > 3) z = f64(V(sc, l));
+			switch (op) {
+			case OP_ADD: r = x + y; break;
+			case OP_SUB: r = x - y; break;
+			case OP_MUL: r = x * y; break;
+			case OP_MAD: case OP_FMA: r = fma(x, y, z); break;
+			case OP_DIV: r = x / y; break;
+			case OP_ABS: D[l] = bf64(x) & 0x7fffffffffffffffull; continue;
+			case OP_NEG: D[l] = bf64(x) ^ 0x8000000000000000ull; continue;
+			case OP_MIN: D[l] = bf64(fminmax64(x, y, false)); continue;
+			case OP_MAX: D[l] = bf64(fminmax64(x, y, true)); continue;
+			case OP_RCP: r = 1.0 / x; break;
+			case OP_SQRT: r = sqrt(x); break;
+			case OP_RSQRT: r = 1.0 / sqrt(x); break;
+			case OP_SIN: r = sin(x); break;
+			case OP_COS: r = cos(x); break;
+			case OP_LG2: r = log2(x); break;
+			case OP_EX2: r = exp2(x); break;
+			case OP_TANH: r = tanh(x); break;
+			case OP_COPYSIGN: D[l] = bf64(copysign(y, x)); continue;
+			default: r = 0; break;
+			}
+			if (sat)
+				r = sat01d(r);
+			D[l] = canon64(r);
+		}
+	}
+	if (mode != FE_TONEAREST)
+		fesetround(old);
+}
+
+/* Integer arithmetic and logic, every active lane. */
+static void int_op(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sb = { 0 }, sc = { 0 };
+	unsigned bits = ptype_bits(in->type);
+	bool s = ptype_signed(in->type), sat = in->flags & F_SAT;
+	uint64_t m = bits_mask(bits);
+	uint32_t f = in->flags;
+
+	if (in->type == T_PRED)
+		bits = 1, m = 1;
+	if (in->nops > 2)
+		sb = src_of(b, w, in, 2);
+	if (in->nops > 3)
+		sc = src_of(b, w, in, 3);
+	switch (in->op) {
+	case OP_ADD: case OP_SUB:
+		FOR_LANES(l, act) {
+			uint64_t x = V(sa, l), y = V(sb, l), cin = 0, r;
+			if (in->op == OP_SUB)
+				y = ~y & m, cin = 1;
+			if (f & F_CARRYIN)   /* subc's flag is a borrow */
+				cin = in->op == OP_SUB ? !w->carry[l] : w->carry[l];
+			if (sat && in->op == OP_SUB) {
+				int64_t rr = (int64_t)(int32_t)x - (int32_t)V(sb, l);
+				rr = rr > INT32_MAX ? INT32_MAX : rr < INT32_MIN ? INT32_MIN : rr;
+				D[l] = (uint32_t)rr;
+				continue;
+			}
+			if (sat) {
+				D[l] = int_add(x, y, bits, true);
+				continue;
+			}
+			r = (x & m) + (y & m) + cin;
+			if (f & F_CC) {
+				bool carry = bits == 64 ?
+					(bool)(((unsigned __int128)x + y + cin) >> 64) :
+					(bool)((r >> bits) & 1);
+				/* sub.cc's flag is a borrow: no carry out */
+				w->carry[l] = in->op == OP_SUB ? !carry : carry;
+			}
+			D[l] = r & m;
+		}
+		break;
+	case OP_MUL: case OP_MUL24:
+		FOR_LANES(l, act) {
+			uint64_t x = V(sa, l), y = V(sb, l);
+			if (in->op == OP_MUL24) {
+				x = s ? (uint64_t)sext(x, 24) : x & 0xffffff;
+				y = s ? (uint64_t)sext(y, 24) : y & 0xffffff;
+				D[l] = (f & F_HI) ? ((x * y) >> 16) & m : (x * y) & m;
+			} else if (f & F_HI)
+				D[l] = mul_hi(x, y, bits, s);
+			else if (f & F_WIDE)
+				D[l] = mul_wide(x, y, bits, s);
+			else
+				D[l] = (x * y) & m;
+		}
+		break;
+	case OP_MAD: case OP_MAD24:
+		FOR_LANES(l, act) {
+			uint64_t x = V(sa, l), y = V(sb, l), z = V(sc, l), p;
+			if (in->op == OP_MAD24) {
+				x = s ? (uint64_t)sext(x, 24) : x & 0xffffff;
+				y = s ? (uint64_t)sext(y, 24) : y & 0xffffff;
+				p = (f & F_HI) ? (x * y) >> 16 : x * y;
+				D[l] = (p + z) & m;
+				continue;
+			}
+			if (f & F_HI) {
+				p = mul_hi(x, y, bits, s);
+			} else if (f & F_WIDE) {
+				D[l] = (mul_wide(x, y, bits, s) + z) & bits_mask(bits * 2);
+				continue;
+			} else {
+				p = x * y;
+			}
+			if (sat && (f & F_HI)) {
+				int64_t r = (int64_t)(int32_t)p + (int32_t)z;
+				r = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r;
+				D[l] = (uint32_t)r;
+				continue;
+			}
+			D[l] = (p + z + ((f & F_CARRYIN) ? w->carry[l] : 0)) & m;
+		}
+		break;
+	case OP_SAD:
+		FOR_LANES(l, act) {
+			uint64_t x = V(sa, l), y = V(sb, l), z = V(sc, l);
+			uint64_t d = s ? (uint64_t)(sext(x, bits) > sext(y, bits) ?
+				sext(x, bits) - sext(y, bits) : sext(y, bits) - sext(x, bits)) :
+				((x & m) > (y & m) ? (x & m) - (y & m) : (y & m) - (x & m));
+			D[l] = (d + z) & m;
+		}
+		break;
+	case OP_DIV: case OP_REM:
+		FOR_LANES(l, act)
+			D[l] = int_div(V(sa, l), V(sb, l), bits, s, in->op == OP_REM);
+		break;
+	case OP_ABS:
+		FOR_LANES(l, act) {
+			int64_t x = sext(V(sa, l), bits);
+			D[l] = (uint64_t)(x < 0 ? -(uint64_t)x : (uint64_t)x) & m;
+		}
+		break;
+	case OP_NEG:
+		FOR_LANES(l, act)
+			D[l] = (0 - V(sa, l)) & m;
+		break;
+	case OP_MIN: case OP_MAX:
+		FOR_LANES(l, act)
+			D[l] = int_minmax(V(sa, l), V(sb, l), bits, s, in->op == OP_MAX);
+		break;
+	case OP_AND:
+		FOR_LANES(l, act) D[l] = V(sa, l) & V(sb, l) & m;
+		break;
+	case OP_OR:
+		FOR_LANES(l, act) D[l] = (V(sa, l) | V(sb, l)) & m;
+		break;
+	case OP_XOR:
+		FOR_LANES(l, act) D[l] = (V(sa, l) ^ V(sb, l)) & m;
+		break;
+	case OP_NOT:
+		FOR_LANES(l, act) D[l] = ~V(sa, l) & m;
+		break;
+	case OP_CNOT:
+		FOR_LANES(l, act) D[l] = (V(sa, l) & m) == 0;
+		break;
+	case OP_SHL:
+		FOR_LANES(l, act) {
+			uint64_t n = V(sb, l) & 0xffffffffu;
+			D[l] = n >= bits ? 0 : (V(sa, l) << n) & m;
+		}
+		break;
+	case OP_SHR:
+		FOR_LANES(l, act) {
+			uint64_t n = V(sb, l) & 0xffffffffu;
+			if (s) {
+				int64_t x = sext(V(sa, l), bits);
+				D[l] = (uint64_t)(x >> (n >= bits ? bits - 1 : n)) & m;
+			} else {
+				D[l] = n >= bits ? 0 : ((V(sa, l) & m) >> n);
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* bfe, bfi, brev, clz, popc, prmt, shf, bfind */
+static void bit_op(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sb = { 0 }, sc = { 0 }, sd = { 0 };
+	unsigned bits = ptype_bits(in->type);
+	uint64_t m = bits_mask(bits);
+	bool s = ptype_signed(in->type);
+
+	if (in->nops > 2) sb = src_of(b, w, in, 2);
+	if (in->nops > 3) sc = src_of(b, w, in, 3);
+	if (in->nops > 4) sd = src_of(b, w, in, 4);
+	FOR_LANES(l, act) {
+		uint64_t a = V(sa, l) & m, r = 0;
+		switch (in->op) {
+		case OP_BFE: {
+			unsigned pos = V(sb, l) & 0xff, len = V(sc, l) & 0xff;
+			unsigned msb = bits - 1;
+			uint64_t sbit = 0;
+			if (s && len)
+				sbit = (a >> (pos + len - 1 < msb ? pos + len - 1 : msb)) & 1;
+			for (unsigned i = 0; i <= msb; i++) {
+				uint64_t bit = (i < len && pos + i <= msb) ?
+					(a >> (pos + i)) & 1 : sbit;
+				r |= bit << i;
+			}
+			break;
+		}
+		case OP_BFI: {
+			uint64_t base = V(sb, l) & m;
+			unsigned pos = V(sc, l) & 0xff, len = V(sd, l) & 0xff;
+			r = base;
+			for (unsigned i = 0; i < len && pos + i < bits; i++) {
+				r &= ~(1ull << (pos + i));
+				r |= ((a >> i) & 1) << (pos + i);
+			}
+			break;
+		}
+		case OP_BREV:
+			for (unsigned i = 0; i < bits; i++)
+				r |= ((a >> i) & 1) << (bits - 1 - i);
+			break;
+		case OP_CLZ:
+			r = a ? (uint64_t)(__builtin_clzll(a) - (64 - (int)bits)) : bits;
+			break;
+		case OP_POPC:
+			r = (uint64_t)__builtin_popcountll(a);
+			break;
+		case OP_PRMT: {
+			uint64_t x = (V(sa, l) & 0xffffffffu) |
+				     (V(sb, l) & 0xffffffffu) << 32;
+			uint32_t c = (uint32_t)V(sc, l);
+			for (int i = 0; i < 4; i++) {
+				unsigned sel = (c >> (4 * i)) & 0xf;
+				uint64_t byte = (x >> ((sel & 7) * 8)) & 0xff;
+				if (sel & 8)
+					byte = (byte & 0x80) ? 0xff : 0;
+				r |= byte << (8 * i);
+			}
+			break;
+		}
+		case OP_SHF: {
+			uint64_t hi = V(sb, l) & 0xffffffffu, lo = a & 0xffffffffu;
+			uint64_t cat = hi << 32 | lo;
+			uint32_t n = (uint32_t)V(sc, l);
+			n = (in->flags & F_CLAMP) ? (n > 32 ? 32 : n) : n & 31;
+			if (in->flags & F_RIGHT)
+				r = (cat >> n) & 0xffffffffu;
+			else
+				r = ((cat << n) >> 32) & 0xffffffffu;
+			break;
+		}
+		case OP_BFIND: {
+			uint64_t x = a;
+			if (s && ((x >> (bits - 1)) & 1))
+				x = ~x & m;
+			if (!x) {
+				r = 0xffffffffu;
+				break;
+			}
+			r = 63 - (uint64_t)__builtin_clzll(x);
+			if (in->flags & F_SHIFTAMT)
+				r = bits - 1 - r;
+			D[l] = r;
+			continue;
+		}
+		default:
+			break;
+		}
+		D[l] = in->op == OP_POPC || in->op == OP_CLZ ? r : r & m;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Comparisons, selection, conversion                                  */
+
+static bool compare(const struct insn *in, enum ptype t, uint64_t a,
+		    uint64_t b)
+{
+	int c = in->sub;
+
+	if (t == T_F32 || t == T_F64) {
+		double x = t == T_F32 ? (double)((in->flags & F_FTZ) ? ftz(f32(a)) : f32(a)) : f64(a);
+		double y = t == T_F32 ? (double)((in->flags & F_FTZ) ? ftz(f32(b)) : f32(b)) : f64(b);
+		bool un = isnan(x) || isnan(y);
+		switch (c) {
+		case C_EQ: return !un && x == y;
+		case C_NE: return !un && x != y;
+		case C_LT: return !un && x < y;
+		case C_LE: return !un && x <= y;
+		case C_GT: return !un && x > y;
+		case C_GE: return !un && x >= y;
+		case C_EQU: return un || x == y;
+		case C_NEU: return un || x != y;
+		case C_LTU: return un || x < y;
+		case C_LEU: return un || x <= y;
+		case C_GTU: return un || x > y;
+		case C_GEU: return un || x >= y;
+		case C_NUM: return !un;
+		case C_NAN: return un;
+		default: return false;
+		}
+	}
+	unsigned bits = ptype_bits(t);
+	if (t == T_PRED)
+		bits = 1;
+	if (ptype_signed(t) && c >= C_LT && c <= C_GE) {
+		int64_t x = sext(a, bits), y = sext(b, bits);
+		switch (c) {
+		case C_LT: return x < y;
+		case C_LE: return x <= y;
+		case C_GT: return x > y;
+		default: return x >= y;
+		}
+	}
+	a &= bits_mask(bits);
+	b &= bits_mask(bits);
+	switch (c) {
+	case C_EQ: return a == b;
+	case C_NE: return a != b;
+	case C_LT: case C_LO: return a < b;
+	case C_LE: case C_LS: return a <= b;
+	case C_GT: case C_HI: return a > b;
+	case C_GE: case C_HS: return a >= b;
+	default: return false;
+	}
+}
+
+static inline bool combine(int op, bool t, bool c)
+{
+	switch (op) {
+	case B_AND: return t && c;
+	case B_OR: return t || c;
+	case B_XOR: return t != c;
+	default: return t;
+	}
+}
+
+static void do_setp(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	bool set = in->op == OP_SET;
+	uint64_t *D = dst_of(b, w, in->o[0].reg), *Q = dst_of(b, w, in->dest2);
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2), sc = { 0 };
+	enum ptype t = set ? in->type2 : in->type;
+	bool hasc = in->boolop && in->nops > 3;
+
+	if (hasc)
+		sc = src_of(b, w, in, 3);
+	FOR_LANES(l, act) {
+		bool r = compare(in, t, V(sa, l), V(sb, l));
+		bool c = hasc ? (V(sc, l) & 1) : false;
+		bool p = combine(in->boolop, r, c);
+		if (!set) {
+			D[l] = p;
+			if (in->dest2 >= 0)
+				Q[l] = combine(in->boolop, !r, c);
+			continue;
+		}
+		if (in->type == T_F32)
+			D[l] = p ? 0x3f800000u : 0;
+		else
+			D[l] = p ? 0xffffffffu : 0;
+	}
+}
+
+static void do_selp(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2),
+		   sc = src_of(b, w, in, 3);
+
+	if (in->op == OP_SELP) {
+		FOR_LANES(l, act)
+			D[l] = (V(sc, l) & 1) ? V(sa, l) : V(sb, l);
+		return;
+	}
+	FOR_LANES(l, act) {   /* slct: c >= 0 */
+		bool ge = in->type2 == T_F32 ?
+			((in->flags & F_FTZ) ? ftz(f32(V(sc, l))) : f32(V(sc, l))) >= 0 :
+			(int32_t)V(sc, l) >= 0;
+		D[l] = ge ? V(sa, l) : V(sb, l);
+	}
+}
+
+static double round_int(double x, int rnd)
+{
+	switch (rnd) {
+	case R_RZ: return trunc(x);
+	case R_RM: return floor(x);
+	case R_RP: return ceil(x);
+	default: return nearbyint(x);
+	}
+}
+
+/* A float to an integer type: rounded, saturated; NaN is 0. */
+static uint64_t f2i(double x, int rnd, enum ptype t)
+{
+	unsigned bits = ptype_bits(t);
+
+	if (isnan(x))
+		return 0;
+	x = round_int(x, rnd ? rnd : R_RZ);
+	if (ptype_signed(t)) {
+		double lo = -ldexp(1, (int)bits - 1), hi = ldexp(1, (int)bits - 1);
+		if (x < lo)
+			return (uint64_t)(int64_t)lo & bits_mask(bits);
+		if (x >= hi)
+			return bits_mask(bits - 1);
+		return (uint64_t)(int64_t)x & bits_mask(bits);
+	}
+	if (x <= 0)
+		return 0;
+	if (x >= ldexp(1, (int)bits))
+		return bits_mask(bits);
+	return (uint64_t)x;
+}
+
+static uint64_t cvt_one(const struct insn *in, uint64_t a)
+{
+	enum ptype d = in->type, s = in->type2;
+	unsigned db = ptype_bits(d), sb = ptype_bits(s);
+	bool fz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+
+	if (ptype_float(s)) {
+		double x = s == T_F32 ? (double)(fz ? ftz(f32(a)) : f32(a)) : f64(a);
+		if (!ptype_float(d))
+			return f2i(x, in->rnd, d);
+		if (in->flags & F_INT_RND)
+			x = isnan(x) ? x : round_int(x, in->rnd);
+		if (sat)
+			x = sat01d(x);
+		if (d == T_F64)
+			return canon64(x);
+		/* f64 to f32 rounds in the mode cvt_op set */
+		float f = (float)x;
+		if (fz)
+			f = ftz(f);
+		return s == T_F32 && !isnan(x) && !(in->flags & (F_INT_RND | F_SAT)) &&
+		       !fz ? a & 0xffffffffu : canon32(f);
+	}
+	/* from an integer */
+	int64_t sv = ptype_signed(s) ? sext(a, sb) : (int64_t)(a & bits_mask(sb));
+	uint64_t uv = a & bits_mask(sb);
+	if (ptype_float(d)) {
+		if (d == T_F32) {
+			float f = ptype_signed(s) ? (float)sv : (float)uv;
+			if (sat) f = sat01(f);
+			return bf32(f);
+		}
+		double x = ptype_signed(s) ? (double)sv : (double)uv;
+		if (sat) x = sat01d(x);
+		return bf64(x);
+	}
+	if (sat) {
+		if (ptype_signed(d)) {
+			int64_t lo = -(int64_t)(1ull << (db - 1) >> 0);
+			int64_t hi = (int64_t)((1ull << (db - 1)) - 1);
+			if (db == 64) { lo = INT64_MIN; hi = INT64_MAX; }
+			if (!ptype_signed(s) && uv > (uint64_t)hi)
+				return (uint64_t)hi & bits_mask(db);
+			if (ptype_signed(s) && sv < lo)
+				return (uint64_t)lo & bits_mask(db);
+			if (ptype_signed(s) && sv > hi)
+				return (uint64_t)hi;
+			return (ptype_signed(s) ? (uint64_t)sv : uv) & bits_mask(db);
+		}
+		if (ptype_signed(s) && sv < 0)
+			return 0;
+		if ((ptype_signed(s) ? (uint64_t)sv : uv) > bits_mask(db))
+			return bits_mask(db);
+		return (ptype_signed(s) ? (uint64_t)sv : uv);
+	}
+	/* widen by the source's sign, narrow by truncation; a signed
+	 * destination narrower than its register reads sign-extended */
+	uint64_t r = ptype_signed(s) ? (uint64_t)sv : uv;
+	if (db < sb || db == sb)
+		r &= bits_mask(db);
+	if (ptype_signed(d) && db < 32)
+		r = (uint64_t)sext(r, db) & 0xffffffffu;
+	return r & (db >= 32 ? bits_mask(db) : 0xffffffffu);
+}
+
+static void do_cvt(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1);
+	bool rounds = !(in->flags & F_INT_RND) && in->rnd && in->rnd != R_RN &&
+		      ptype_float(in->type);
+	int old = 0;
+
+	if (rounds) {
+		old = fegetround();
+		fesetround(fe_mode(in->rnd));
+	}
+	FOR_LANES(l, act)
+		D[l] = cvt_one(in, V(sa, l));
+	if (rounds)
+		fesetround(old);
+}
+
+static void do_cvta(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1);
+	uint64_t win = in->space == SP_SHARED ? WIN_SHARED :
+		       in->space == SP_LOCAL ? WIN_LOCAL :
+		       in->space == SP_PARAM ? WIN_PARAM : 0;
+	uint64_t m = bits_mask(ptype_bits(in->type));
+
+	FOR_LANES(l, act) {
+		uint64_t a = V(sa, l);
+		if (!win)
+			D[l] = a & m;
+		else if (in->flags & F_TO)
+			D[l] = (a & WIN_MASK) == win ? (a - win) & m : a & m & 0xffffffffu;
+		else
+			D[l] = (win + (a & 0xffffffffu)) & m;
+	}
+}
+
+/* mov, with the packing forms mov.b64 d, {a, b} and mov.b64 {a, b}, d. */
+static void do_mov(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	const struct operand *d = &in->o[0], *a = &in->o[1];
+	unsigned bits = ptype_bits(in->type);
+
+	if (in->type == T_PRED)
+		bits = 1;
+	if (a->kind == K_VEC) {
+		uint64_t *D = dst_of(b, w, d->reg);
+		unsigned eb = bits / a->n;
+		FOR_LANES(l, act) {
+			uint64_t r = 0;
+			for (int e = 0; e < a->n; e++)
+				if (a->vec[e] >= 0)
+					r |= (w->r[a->vec[e]][l] & bits_mask(eb)) << (e * eb);
+			D[l] = r;
+		}
+		return;
+	}
+	struct src sa = src_of(b, w, in, 1);
+	if (d->kind == K_VEC) {
+		unsigned eb = bits / d->n;
+		FOR_LANES(l, act)
+			for (int e = 0; e < d->n; e++)
+				if (d->vec[e] >= 0)
+					w->r[d->vec[e]][l] = (V(sa, l) >> (e * eb)) & bits_mask(eb);
+		return;
+	}
+	uint64_t *D = dst_of(b, w, d->reg), m = bits_mask(bits);
+	FOR_LANES(l, act)
+		D[l] = V(sa, l) & m;
+}
+
+static void do_testp(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1);
+
+	FOR_LANES(l, act) {
+		double x = in->type == T_F32 ? (double)f32(V(sa, l)) : f64(V(sa, l));
+		int c = in->type == T_F32 ? fpclassify(f32(V(sa, l))) : fpclassify(x);
+		bool r;
+		switch (in->sub) {
+		case TP_FINITE: r = isfinite(x); break;
+		case TP_INFINITE: r = isinf(x); break;
+		case TP_NUMBER: r = !isnan(x); break;
+		case TP_NOTANUMBER: r = isnan(x); break;
+		case TP_NORMAL: r = c == FP_NORMAL; break;
+		default: r = c == FP_SUBNORMAL; break;
+		}
+		D[l] = r;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Warp-wide operations                                                */
+
+static void do_shfl(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg), *P = dst_of(b, w, in->dest2);
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2),
+		   sc = src_of(b, w, in, 3);
+	uint64_t val[WARP], out[WARP], pv[WARP];
+
+	for (int l = 0; l < WARP; l++)
+		val[l] = V(sa, l);
+	FOR_LANES(l, act) {
+		uint32_t bv = V(sb, l) & 31, c = (uint32_t)V(sc, l);
+		uint32_t cv = c & 31, seg = (c >> 8) & 31;
+		uint32_t maxl = (l & seg) | (cv & ~seg), minl = l & seg;
+		int32_t j;
+		bool p;
+		switch (in->sub) {
+		case SH_UP: j = (int32_t)l - (int32_t)bv; p = j >= (int32_t)maxl; break;
+		case SH_DOWN: j = (int32_t)(l + bv); p = j <= (int32_t)maxl; break;
+		case SH_BFLY: j = (int32_t)(l ^ bv); p = j <= (int32_t)maxl; break;
+		default: j = (int32_t)(minl | (bv & ~seg)); p = j <= (int32_t)maxl; break;
+		}
+		if (!p)
+			j = (int32_t)l;
+		out[l] = val[j & 31] & 0xffffffffu;
+		pv[l] = p;
+	}
+	FOR_LANES(l, act) {
+		D[l] = out[l];
+		P[l] = pv[l];
+	}
+}
+
+static void do_vote(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sm = src_of(b, w, in, 2);
+	uint32_t ballot = 0;
+
+	FOR_LANES(l, act)
+		if (V(sa, l) & 1)
+			ballot |= 1u << l;
+	FOR_LANES(l, act) {
+		uint32_t mm = (uint32_t)V(sm, l) & act, bl = ballot & mm;
+		switch (in->sub) {
+		case V_ALL: D[l] = bl == mm; break;
+		case V_ANY: D[l] = bl != 0; break;
+		case V_UNI: D[l] = bl == 0 || bl == mm; break;
+		default: D[l] = bl; break;
+		}
+	}
+}
+
+static void do_redux(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1), sm = src_of(b, w, in, 2);
+	bool s = ptype_signed(in->type);
+
+	FOR_LANES(l, act) {
+		uint32_t mm = (uint32_t)V(sm, l) & act;
+		uint64_t r = 0;
+		bool first = true;
+		for (uint32_t k = 0; k < WARP; k++) {
+			uint32_t x;
+			if (!(mm >> k & 1))
+				continue;
+			x = (uint32_t)V(sa, k);
+			if (first) { r = x; first = false; continue; }
+			switch (in->sub) {
+			case A_ADD: r = (uint32_t)(r + x); break;
+			case A_AND: r &= x; break;
+			case A_OR: r |= x; break;
+			case A_XOR: r ^= x; break;
+			case A_MIN: r = s ? (uint32_t)((int32_t)r < (int32_t)x ? (int32_t)r : (int32_t)x) :
+				    (r < x ? r : x); break;
+			case A_MAX: r = s ? (uint32_t)((int32_t)r > (int32_t)x ? (int32_t)r : (int32_t)x) :
+				    (r > x ? r : x); break;
+			default: break;
+			}
+		}
+		D[l] = r & 0xffffffffu;
+	}
+}
+
+static void do_match(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg), *P = dst_of(b, w, in->dest2);
+	struct src sa = src_of(b, w, in, 1), sm = src_of(b, w, in, 2);
+	uint64_t m = bits_mask(ptype_bits(in->type));
+
+	FOR_LANES(l, act) {
+		uint32_t mm = (uint32_t)V(sm, l) & act, same = 0;
+		for (uint32_t k = 0; k < WARP; k++)
+			if ((mm >> k & 1) && (V(sa, k) & m) == (V(sa, l) & m))
+				same |= 1u << k;
+		if (in->sub == M_ANY) {
+			D[l] = same;
+		} else {
+			D[l] = same == mm ? mm : 0;
+			P[l] = same == mm;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Calls, printf, assert                                               */
+
+static uint64_t lane_param_addr(struct blk *b, int var)
+{
+	return b->g->varaddr[var];
+}
+
+static int copy_params(struct blk *b, struct warp *w, const int32_t *from,
+		       const int32_t *to, int n, uint32_t act)
+{
+	for (int i = 0; i < n; i++) {
+		const struct pvar *s = &b->m->vars[from[i]], *d = &b->m->vars[to[i]];
+		uint64_t so = lane_param_addr(b, from[i]) - LPARAM_BASE;
+		uint64_t dof = lane_param_addr(b, to[i]) - LPARAM_BASE;
+		uint64_t n2 = s->size < d->size ? s->size : d->size;
+		FOR_LANES(l, act)
+			memmove(w->lparam + (size_t)l * b->lparam_bytes + dof,
+				w->lparam + (size_t)l * b->lparam_bytes + so, n2);
+	}
+	return 0;
+}
+
+static int do_call(struct blk *b, struct warp *w, const struct insn *in,
+		   int pc, uint32_t act)
+{
+	const struct pfunc *f = &b->m->funcs[in->o[1].target];
+	struct simt *top = &w->stack[w->sp - 1];
+
+	if (w->ncalls >= CALL_DEPTH || w->sp >= SIMT_DEPTH)
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
+				    "calls nested too deep"), -1;
+	copy_params(b, w, in->o[2].list, f->param, f->nparam, act);
+	w->calls[w->ncalls++] = (struct frame){ pc + 1, pc };
+	if (act == top->mask) {
+		top->pc = f->first;
+	} else {
+		top->pc = pc + 1;
+		w->stack[w->sp++] = (struct simt){ f->first, pc + 1, act };
+	}
+	return 0;
+}
+
+static int do_fret(struct blk *b, struct warp *w, uint32_t act)
+{
+	struct frame fr;
+	const struct insn *call;
+	const struct pfunc *f;
+
+	if (w->ncalls == 0)
+		return 1;   /* a kernel's end: its lanes exit */
+	fr = w->calls[--w->ncalls];
+	call = &b->m->code[fr.call];
+	f = &b->m->funcs[call->o[1].target];
+	copy_params(b, w, f->ret, call->o[0].list, f->nret, act);
+	w->stack[w->sp - 1].pc = fr.ret_pc;
+	return 0;
+}
+
+/* A NUL-terminated string in global memory, checked page by page. */
+static const char *global_str(struct blk *b, struct warp *w, int l,
+			      uint64_t addr)
+{
+	struct macc c;
+	uint64_t a = addr;
+
+	mem_begin(b, w, &c, EX_READ);
+	for (;;) {
+		const uint8_t *p = lane_ptr(b, w, l, SP_GENERIC, a, 1, &c);
+		if (!p)
+			return NULL;
+		if ((addr & WIN_MASK) == WIN_SHARED || (addr & WIN_MASK) == WIN_LOCAL) {
+			if (!*p)
+				return (const char *)lane_ptr(b, w, l, SP_GENERIC,
+							      addr, 1, &c);
+			a++;
+			continue;
+		}
+		/* the rest of this page at once */
+		uint64_t end = (a | (EX_PAGE - 1)) + 1;
+		const char *z = memchr(p, 0, end - a);
+		if (z)
+			return (const char *)(uintptr_t)addr;
+		a = end;
+	}
+}
+
+static uint64_t lane_param_u64(struct blk *b, struct warp *w, int var, int l,
+			       unsigned size)
+{
+	uint64_t off = lane_param_addr(b, var) - LPARAM_BASE;
+	return load(w->lparam + (size_t)l * b->lparam_bytes + off, size);
+}
+
+static int do_vprintf(struct blk *b, struct warp *w, const struct insn *in,
+		      uint32_t act)
+{
+	const struct ex_memops *mo = &b->l->mem;
+
+	FOR_LANES(l, act) {
+		uint64_t fmt = lane_param_u64(b, w, in->o[2].list[0], (int)l, 8);
+		uint64_t args = in->o[2].n > 1 ?
+			lane_param_u64(b, w, in->o[2].list[1], (int)l, 8) : 0;
+		const char *f = global_str(b, w, (int)l, fmt);
+		const void *ap = NULL;
+		int rc = 0;
+		struct macc c;
+		if (!f)
+			return -1;
+		if (args) {
+			mem_begin(b, w, &c, EX_READ);
+			ap = lane_ptr(b, w, (int)l, SP_GENERIC, args, 1, &c);
+			if (!ap)
+				return -1;
+		}
+		if (mo->vprintf)
+			rc = mo->vprintf(mo->ctx, f, ap);
+		if (in->o[0].n) {
+			uint64_t off = lane_param_addr(b, in->o[0].list[0]) - LPARAM_BASE;
+			store(w->lparam + (size_t)l * b->lparam_bytes + off,
+			      (uint32_t)rc, 4);
+		}
+	}
+	return 0;
+}
+
+static int do_assertfail(struct blk *b, struct warp *w, const struct insn *in,
+			 uint32_t act)
+{
+	int l = __builtin_ctz(act);
+	const int32_t *p = in->o[2].list;
+	const char *msg, *file, *fn;
+	unsigned line;
+
+	if (in->o[2].n < 4)
+		return ex_grid_fail(b, w, l, EX_ASSERT, 0, "assertion failed"), -1;
+	msg = global_str(b, w, l, lane_param_u64(b, w, p[0], l, 8));
+	file = msg ? global_str(b, w, l, lane_param_u64(b, w, p[1], l, 8)) : NULL;
+	line = (unsigned)lane_param_u64(b, w, p[2], l, 4);
+	fn = file ? global_str(b, w, l, lane_param_u64(b, w, p[3], l, 8)) : NULL;
+	if (!fn)
+		return -1;
+	return ex_grid_fail(b, w, l, EX_ASSERT, 0,
+			    "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+			    "Assertion `%s` failed.", file, line, fn,
+			    b->ctaid[0], b->ctaid[1], b->ctaid[2],
+			    (unsigned)w->tid[0][l], (unsigned)w->tid[1][l],
+			    (unsigned)w->tid[2][l], msg), -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                            */
+
+/* Lanes leave the warp: from every entry of its stack. */
+static void lanes_exit(struct warp *w, uint32_t lanes)
+{
+	w->exited |= lanes;
+	for (int i = 0; i < w->sp; i++)
+		w->stack[i].mask &= ~lanes;
+}
+
+static void branch(struct warp *w, const struct insn *in, int pc,
+		   uint32_t act, uint32_t taken)
+{
+	struct simt *top = &w->stack[w->sp - 1];
+	uint32_t fall = act & ~taken;
+
+	if (taken == act) {
+		top->pc = in->o[0].target;
+	} else if (!taken) {
+		top->pc = pc + 1;
+	} else if (w->sp + 2 > SIMT_DEPTH) {
+		/* too deep to split: run the paths one after the other */
+		top->pc = in->o[0].target;
+		top->mask = taken;
+		w->stack[w->sp++] = (struct simt){ pc + 1, -1, fall };
+	} else {
+		/* the entry waits at the reconvergence point; the paths run
+		 * first, the taken one on top */
+		top->pc = in->reconv;
+		if (in->reconv < 0) {
+			/* no reconvergence: each path runs to its end */
+			top->mask = fall;
+			top->pc = pc + 1;
+			w->stack[w->sp++] = (struct simt){ in->o[0].target,
+							   top->rpc, taken };
+			return;
+		}
+		w->stack[w->sp++] = (struct simt){ pc + 1, in->reconv, fall };
+		w->stack[w->sp++] = (struct simt){ in->o[0].target, in->reconv,
+						   taken };
+	}
+}
+
+static uint32_t guard_mask(const struct warp *w, const struct insn *in,
+			   uint32_t act)
+{
+	uint32_t m = 0;
+
+	if (in->guard < 0)
+		return act;
+	FOR_LANES(l, act)
+		if ((w->r[in->guard_reg][l] & 1) == (uint64_t)in->guard)
+			m |= 1u << l;
+	return m;
+}
+
+int ex_warp_run(struct blk *b, struct warp *w)
+{
+	const struct insn *code = b->m->code;
+
+	for (;;) {
+		struct simt *top;
+		const struct insn *in;
+		uint32_t act, mask;
+		int pc;
+
+		if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
+			return -1;
+		if (w->sp == 0) {
+			w->state = W_DONE;
+			return W_DONE;
+		}
+		top = &w->stack[w->sp - 1];
+		if (top->mask == 0 || top->pc == top->rpc) {
+			w->sp--;
+			continue;
+		}
+		pc = top->pc;
+		in = &code[pc];
+		mask = top->mask;
+		act = guard_mask(w, in, mask);
+		b->warp_insns++;
+		b->lane_insns += (uint64_t)__builtin_popcount(act);
+		w->clock++;
+		top->pc = pc + 1;
+		if (!act && in->op != OP_FRET)
+			continue;
+		switch (in->op) {
+		case OP_NOP: case OP_PREFETCH: case OP_MEMBAR: case OP_BAR_WARP:
+			break;
+		case OP_MOV:
+			do_mov(b, w, in, act);
+			break;
+		case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_DIV:
+		case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX:
+			if (ptype_float(in->type))
+				float_op(b, w, in, act);
+			else
+				int_op(b, w, in, act);
+			break;
+		case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT:
+		case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
+		case OP_TANH: case OP_COPYSIGN:
+			float_op(b, w, in, act);
+			break;
+		case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_REM:
+		case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT:
+		case OP_SHL: case OP_SHR:
+			int_op(b, w, in, act);
+			break;
+		case OP_BFE: case OP_BFI: case OP_BREV: case OP_CLZ:
+		case OP_POPC: case OP_PRMT: case OP_SHF: case OP_BFIND:
+			bit_op(b, w, in, act);
+			break;
+		case OP_TESTP:
+			do_testp(b, w, in, act);
+			break;
+		case OP_SETP: case OP_SET:
+			do_setp(b, w, in, act);
+			break;
+		case OP_SELP: case OP_SLCT:
+			do_selp(b, w, in, act);
+			break;
+		case OP_CVT:
+			do_cvt(b, w, in, act);
+			break;
+		case OP_CVTA:
+			do_cvta(b, w, in, act);
+			break;
+		case OP_LD:
+			if (do_ld(b, w, in, act))
+				return -1;
+			break;
+		case OP_ST:
+			if (do_st(b, w, in, act))
+				return -1;
+			break;
+		case OP_ATOM: case OP_RED:
+			if (do_atom(b, w, in, act))
+				return -1;
+			break;
+		case OP_BRA:
+			branch(w, in, pc, mask, act);
+			break;
+		case OP_CALL:
+			if (do_call(b, w, in, pc, act))
+				return -1;
+			break;
+		case OP_FRET:
+			if (do_fret(b, w, mask) > 0)
+				lanes_exit(w, mask);
+			break;
+		case OP_EXIT: case OP_RET:
+			lanes_exit(w, act);
+			break;
+		case OP_BAR: case OP_BAR_ARRIVE: case OP_BAR_RED: {
+			struct src sa = src_of(b, w, in, in->op == OP_BAR_RED ? 1 : 0);
+			w->bar = (int)(V(sa, __builtin_ctz(act)) & (NBAR - 1));
+			w->bar_count = 0;
+			if (in->nops > (in->op == OP_BAR_RED ? 3 : 1)) {
+				struct src sb = src_of(b, w, in,
+						       in->op == OP_BAR_RED ? 2 : 1);
+				w->bar_count = (uint32_t)V(sb, __builtin_ctz(act));
+			}
+			w->bar_red = in->op == OP_BAR_RED ? pc : -1;
+			w->bar_mask = act;
+			if (in->op == OP_BAR_ARRIVE) {
+				w->state = W_RUN;
+				w->bar = -1 - w->bar;   /* an arrival only */
+				return W_BAR;
+			}
+			w->state = W_BAR;
+			return W_BAR;
+		}
+		case OP_SHFL:
+			do_shfl(b, w, in, act);
+			break;
+		case OP_VOTE:
+			do_vote(b, w, in, act);
+			break;
+		case OP_ACTIVEMASK: {
+			uint64_t *D = dst_of(b, w, in->o[0].reg);
+			FOR_LANES(l, act) D[l] = act;
+			break;
+		}
+		case OP_REDUX:
+			do_redux(b, w, in, act);
+			break;
+		case OP_MATCH:
+			do_match(b, w, in, act);
+			break;
+		case OP_TRAP:
+			ex_grid_fail(b, w, __builtin_ctz(act), EX_TRAP, 0,
+				     "line %u: trap", in->line);
+			return -1;
+		case OP_NANOSLEEP:
+			w->clock += in->nops && in->o[0].kind == K_IMM ?
+				in->immv[0] : 0;
+			break;
+		case OP_VPRINTF:
+			if (do_vprintf(b, w, in, act))
+				return -1;
+			break;
+		case OP_ASSERTFAIL:
+			do_assertfail(b, w, in, act);
+			return -1;
+		default:
+			ex_grid_fail(b, w, __builtin_ctz(act),
+				     EX_ILLEGAL_INSTRUCTION, 0,
+				     "line %u: an instruction the engine cannot run",
+				     in->line);
+			return -1;
+		}
+	}
+}

@@ -1,0 +1,313 @@
+/*
+ * module.c - loaded modules: their functions and attributes, their
+ * variables as real allocations (device memory, managed memory for
+ * .attribute(.managed)) that the address map and /cu know, labelled with
+ * the variable's name, and initialized before the module is handed out;
+ * unloading frees them. The module's code is opaque here (module.h).
+ *
+ * Locking: modules and functions are found by handle in two trees under
+ * mod_lock, a leaf rwlock (nothing else is taken while it is held), so a
+ * stale handle is recognized without being dereferenced. A module's shape
+ * never changes once made; a function's settable attributes are words
+ * written under mod_lock held for writing. Variables are allocated and
+ * freed through memory.c and managed.c, which take the process lock
+ * themselves; mod_lock is not held then.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/memory.h"
+#include "model/managed.h"
+#include "model/module.h"
+
+struct mod_var {
+	char *name;
+	CUdeviceptr addr;
+	size_t size;
+};
+
+struct CUfunc_st {
+	RB_ENTRY(CUfunc_st) node;
+	CUmodule mod;
+	int index;
+	char *name;
+	int attr[CU_FUNC_ATTRIBUTE_MAX];
+	CUfunc_cache cache;
+};
+
+struct CUmod_st {
+	RB_ENTRY(CUmod_st) node;
+	CUcontext ctx;
+	int dev;
+	void *code;
+	void (*drop)(void *);
+	int nfunc, nvar;
+	struct CUfunc_st *funcs;
+	struct mod_var *vars;
+};
+
+static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_func(struct CUfunc_st *a, struct CUfunc_st *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+RB_HEAD(mod_tree, CUmod_st);
+RB_HEAD(func_tree, CUfunc_st);
+CUEMU_RB_STATIC(mod_tree, CUmod_st, node, cmp_mod)
+CUEMU_RB_STATIC(func_tree, CUfunc_st, node, cmp_func)
+
+/* The live modules and their functions. Global because handles are
+ * process-wide (any thread may use any handle) and one that was unloaded
+ * must be told from a live one without dereferencing it. */
+static pthread_rwlock_t mod_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct mod_tree modules = RB_INITIALIZER(&modules);
+static struct func_tree functions = RB_INITIALIZER(&functions);
+
+/* Frees what a module holds but its code; its variables' memory too. */
+static void mod_free(struct CUmod_st *m, int nvar_made)
+{
+	for (int i = 0; i < nvar_made; i++) {
+		if (m->vars[i].addr &&
+		    cuemu_device_free((uintptr_t)m->vars[i].addr) !=
+			    CUDA_SUCCESS)
+			cuemu_debug("module %p: variable %s at 0x%llx was "
+				    "freed elsewhere", (void *)m,
+				    m->vars[i].name,
+				    (unsigned long long)m->vars[i].addr);
+		free(m->vars[i].name);
+	}
+	for (int i = 0; m->funcs && i < m->nfunc; i++)
+		free(m->funcs[i].name);
+	free(m->vars);
+	free(m->funcs);
+	free(m);
+}
+
+/* Allocates and fills one variable. The model's allocations are what the
+ * kernel's loads and stores reach, and what /cu lists, named after it. */
+static CUresult var_make(struct CUmod_st *m, const struct cuemu_var_desc *d,
+			 struct mod_var *v)
+{
+	size_t size = d->size ? d->size : 1;
+	char label[160];
+	CUresult r;
+
+	if (!(v->name = strdup(d->name)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module variable");
+	r = d->managed ? mg_alloc(m->ctx, m->dev, size, CU_MEM_ATTACH_GLOBAL,
+				  &v->addr) :
+			 cuemu_device_alloc(m->ctx, m->dev, size, &v->addr);
+	if (r != CUDA_SUCCESS)
+		return r;
+	v->size = d->size;
+	/* Device memory is mapped in the process; a managed page written
+	 * here becomes resident on the host first, as the driver leaves a
+	 * __managed__ variable's initial value. */
+	if (d->init)
+		memcpy((void *)(uintptr_t)v->addr, d->init, d->size);
+	else
+		memset((void *)(uintptr_t)v->addr, 0, d->size);
+	snprintf(label, sizeof label, "module variable %s", d->name);
+	cuemu_lock();
+	cuemu_alloc_set_label((uintptr_t)v->addr, label);
+	cuemu_unlock();
+	return CUDA_SUCCESS;
+}
+
+static CUresult funcs_make(struct CUmod_st *m, const struct cuemu_func_desc *f,
+			   int nf)
+{
+	if (nf && !(m->funcs = calloc((size_t)nf, sizeof *m->funcs)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module functions");
+	for (int i = 0; i < nf; i++) {
+		m->funcs[i].mod = m;
+		m->funcs[i].index = i;
+		memcpy(m->funcs[i].attr, f[i].attr, sizeof f[i].attr);
+		if (!(m->funcs[i].name = strdup(f[i].name)))
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					  "module function");
+	}
+	m->nfunc = nf;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_create(CUcontext ctx, int dev,
+			     const struct cuemu_func_desc *f, int nf,
+			     const struct cuemu_var_desc *v, int nv,
+			     void *code, void (*drop)(void *),
+			     uint64_t *addr, CUmodule *out)
+{
+	struct CUmod_st *m = calloc(1, sizeof *m);
+	CUresult r;
+	int i;
+
+	if (!m || (nv && !(m->vars = calloc((size_t)nv, sizeof *m->vars)))) {
+		free(m);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module");
+	}
+	m->ctx = ctx;
+	m->dev = dev;
+	if ((r = funcs_make(m, f, nf)) != CUDA_SUCCESS) {
+		mod_free(m, 0);
+		return r;
+	}
+	for (i = 0; i < nv; i++)
+		if ((r = var_make(m, &v[i], &m->vars[i])) != CUDA_SUCCESS) {
+			mod_free(m, i + 1);
+			return r;
+		}
+	m->nvar = nv;
+	m->code = code;
+	m->drop = drop;
+	for (i = 0; i < nv; i++)
+		addr[i] = m->vars[i].addr;
+	pthread_rwlock_wrlock(&mod_lock);
+	RB_INSERT(mod_tree, &modules, m);
+	for (i = 0; i < nf; i++)
+		RB_INSERT(func_tree, &functions, &m->funcs[i]);
+	pthread_rwlock_unlock(&mod_lock);
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_check(CUmodule h)
+{
+	struct CUmod_st *m;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	m = h ? RB_FIND(mod_tree, &modules, h) : NULL;
+	pthread_rwlock_unlock(&mod_lock);
+	if (!m)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "module %p is not loaded", (void *)h);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_destroy(CUmodule h)
+{
+	struct CUmod_st *m;
+
+	pthread_rwlock_wrlock(&mod_lock);
+	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
+		RB_REMOVE(mod_tree, &modules, m);
+		for (int i = 0; i < m->nfunc; i++)
+			RB_REMOVE(func_tree, &functions, &m->funcs[i]);
+	}
+	pthread_rwlock_unlock(&mod_lock);
+	if (!m)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "module %p is not loaded", (void *)h);
+	if (m->drop)
+		m->drop(m->code);
+	mod_free(m, m->nvar);
+	return CUDA_SUCCESS;
+}
+
+void *cuemu_module_code(CUmodule m)
+{
+	return m->code;
+}
+
+CUcontext cuemu_module_ctx(CUmodule m)
+{
+	return m->ctx;
+}
+
+int cuemu_module_function_count(CUmodule m)
+{
+	return m->nfunc;
+}
+
+CUfunction cuemu_module_function(CUmodule m, int i)
+{
+	return i >= 0 && i < m->nfunc ? &m->funcs[i] : NULL;
+}
+
+CUfunction cuemu_module_find_function(CUmodule m, const char *name)
+{
+	for (int i = 0; i < m->nfunc; i++)
+		if (!strcmp(m->funcs[i].name, name))
+			return &m->funcs[i];
+	return NULL;
+}
+
+bool cuemu_module_global(CUmodule m, const char *name, CUdeviceptr *addr,
+			 size_t *size)
+{
+	for (int i = 0; i < m->nvar; i++)
+		if (!strcmp(m->vars[i].name, name)) {
+			*addr = m->vars[i].addr;
+			*size = m->vars[i].size;
+			return true;
+		}
+	return false;
+}
+
+CUresult cuemu_function_check(CUfunction h)
+{
+	struct CUfunc_st *f;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	f = h ? RB_FIND(func_tree, &functions, h) : NULL;
+	pthread_rwlock_unlock(&mod_lock);
+	if (!f)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "function %p is in no loaded module",
+				  (void *)h);
+	return CUDA_SUCCESS;
+}
+
+CUmodule cuemu_function_module(CUfunction f)
+{
+	return f->mod;
+}
+
+int cuemu_function_index(CUfunction f)
+{
+	return f->index;
+}
+
+const char *cuemu_function_name(CUfunction f)
+{
+	return f->name;
+}
+
+int cuemu_function_attr(CUfunction f, CUfunction_attribute a)
+{
+	int v;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	v = f->attr[a];
+	pthread_rwlock_unlock(&mod_lock);
+	return v;
+}
+
+void cuemu_function_set_attr(CUfunction f, CUfunction_attribute a, int v)
+{
+	pthread_rwlock_wrlock(&mod_lock);
+	f->attr[a] = v;
+	pthread_rwlock_unlock(&mod_lock);
+}
+
+CUfunc_cache cuemu_function_cache(CUfunction f)
+{
+	CUfunc_cache c;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	c = f->cache;
+	pthread_rwlock_unlock(&mod_lock);
+	return c;
+}
+
+void cuemu_function_set_cache(CUfunction f, CUfunc_cache c)
+{
+	pthread_rwlock_wrlock(&mod_lock);
+	f->cache = c;
+	pthread_rwlock_unlock(&mod_lock);
+}

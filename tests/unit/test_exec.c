@@ -1,0 +1,609 @@
+/*
+ * test_exec.c - the PTX engine runs nvcc's PTX of our own kernels
+ * (tests/unit/kernels/) over a mock of the model (exec_mock.h): the
+ * samples' kernels against host loops, divergence and reconvergence,
+ * barriers, device functions, shared, local and module memory, warp
+ * operations, atomics under contention, printf, assert, trap and bad
+ * addresses, and the translation cache's page() calls counted exactly.
+ */
+#include "tap.h"
+#include "exec_mock.h"
+
+#include <math.h>
+
+/* A kernel's parameters, packed at their natural alignment. */
+struct pb {
+	uint8_t b[256];
+	uint32_t n;
+};
+static void put(struct pb *p, const void *v, uint32_t size)
+{
+	p->n = (p->n + size - 1) & ~(size - 1);
+	memcpy(p->b + p->n, v, size);
+	p->n += size;
+}
+static void put_u32(struct pb *p, uint32_t v) { put(p, &v, 4); }
+static void put_f32(struct pb *p, float v) { put(p, &v, 4); }
+static void put_ptr(struct pb *p, const void *v)
+{
+	uint64_t a = (uint64_t)(uintptr_t)v;
+	put(p, &a, 8);
+}
+
+static struct ex_module *load(const char *name, struct mock *mk)
+{
+	size_t len = 0;
+	char *t = mock_read_ptx(name, &len), log[512];
+	struct ex_module *m = NULL;
+	enum ex_status st;
+
+	if (!t) {
+		ok(0, "%s.ptx is readable", name);
+		return NULL;
+	}
+	st = ex_module_parse(t, len, 90, &m, log, sizeof log);
+	free(t);
+	if (!ok(st == EX_OK, "%s.ptx parses", name)) {
+		printf("#   %d: %s\n", st, log);
+		return NULL;
+	}
+	if (mock_bind(mk, m)) {
+		ex_module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static enum ex_status run(struct ex_launch *l, struct ex_result *r)
+{
+	enum ex_status st = ex_launch_run(l, r);
+	if (st != EX_OK)
+		printf("# status %d: %s\n", st, r->message);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_vector_add(struct mock *mk, struct ex_module *m)
+{
+	int n = 50000, bad = 0;
+	float *a = mock_alloc(mk, n * 4, 0), *b = mock_alloc(mk, n * 4, 0),
+	      *c = mock_alloc(mk, n * 4, 2);
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = (float)(n - i) * 0.25f;
+	}
+	put_ptr(&p, a); put_ptr(&p, b); put_ptr(&p, c); put_u32(&p, (uint32_t)n);
+	struct ex_launch l = mock_launch(mk, m, "vectorAdd", p.b,
+					 (n + 255) / 256, 1, 256, 1, 1);
+	is_int(run(&l, &r), EX_OK, "vectorAdd of %d floats runs", n);
+	for (int i = 0; i < n; i++)
+		bad += c[i] != a[i] + b[i];
+	is_int(bad, 0, "vectorAdd: every sum is the host's");
+	is_int(r.bytes_read[0], 2ull * n * 4, "its reads are counted at their place");
+	is_int(r.bytes_written[2], (uint64_t)n * 4, "its writes at theirs");
+	is_int(r.lane_instructions > r.warp_instructions * 20, 1,
+	       "lane instructions count active lanes (%llu over %llu)",
+	       (unsigned long long)r.lane_instructions,
+	       (unsigned long long)r.warp_instructions);
+}
+
+static void test_saxpy(struct mock *mk, struct ex_module *m)
+{
+	int n = 1000, bad = 0;
+	float *x = mock_alloc(mk, n * 4, 0), *y = mock_alloc(mk, n * 4, 0), want;
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < n; i++) {
+		x[i] = (float)i / 7.0f;
+		y[i] = (float)(i % 13) - 3.0f;
+	}
+	put_u32(&p, (uint32_t)n); put_f32(&p, 2.5f); put_ptr(&p, x); put_ptr(&p, y);
+	struct ex_launch l = mock_launch(mk, m, "saxpy", p.b, 4, 1, 256, 1, 1);
+	is_int(run(&l, &r), EX_OK, "saxpy runs with blocks past n");
+	for (int i = 0; i < n; i++) {
+		want = fmaf(x[i], 2.5f, (float)(i % 13) - 3.0f);
+		bad += y[i] != want;
+	}
+	is_int(bad, 0, "saxpy: each y is the fused multiply-add of the device");
+}
+
+static void test_reduce(struct mock *mk, struct ex_module *m)
+{
+	int n = 100000, blocks = 40;
+	float *in = mock_alloc(mk, n * 4, 0), *out = mock_alloc(mk, blocks * 4, 0);
+	double want = 0, got = 0;
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < n; i++) {
+		in[i] = (float)(i % 17);
+		want += i % 17;
+	}
+	put_ptr(&p, in); put_ptr(&p, out); put_u32(&p, (uint32_t)n);
+	struct ex_launch l = mock_launch(mk, m, "reduceShfl", p.b, blocks, 1,
+					 256, 1, 1);
+	is_int(run(&l, &r), EX_OK, "a reduction with shuffles runs");
+	for (int i = 0; i < blocks; i++)
+		got += out[i];
+	ok(got == want, "its partial sums add up to the host's (%.0f, %.0f)",
+	   got, want);
+}
+
+static void test_histogram(struct mock *mk, struct ex_module *m)
+{
+	int n = 200000, bad = 0;
+	uint8_t *d = mock_alloc(mk, n, 0);
+	unsigned *bins = mock_alloc(mk, 256 * 4, 0), want[256] = { 0 };
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < n; i++) {
+		d[i] = (uint8_t)((i * 2654435761u) >> 13);
+		want[d[i]]++;
+	}
+	put_ptr(&p, d); put_u32(&p, (uint32_t)n); put_ptr(&p, bins);
+	struct ex_launch l = mock_launch(mk, m, "histogram256", p.b, 16, 1,
+					 256, 1, 1);
+	l.threads = 4;
+	is_int(run(&l, &r), EX_OK, "a histogram with shared atomics runs on 4 host threads");
+	for (int i = 0; i < 256; i++)
+		bad += bins[i] != want[i];
+	is_int(bad, 0, "every bin holds the host's count");
+	ok(r.atomics >= (uint64_t)n, "the atomics are counted (%llu)",
+	   (unsigned long long)r.atomics);
+}
+
+static void test_transpose(struct mock *mk, struct ex_module *m)
+{
+	int w = 100, h = 70, bad = 0;
+	float *in = mock_alloc(mk, w * h * 4, 0), *out = mock_alloc(mk, w * h * 4, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < w * h; i++)
+		in[i] = (float)i;
+	put_ptr(&p, out); put_ptr(&p, in); put_u32(&p, (uint32_t)w);
+	put_u32(&p, (uint32_t)h);
+	struct ex_launch l = mock_launch(mk, m, "transposeCoalesced", p.b,
+					 (w + 31) / 32, (h + 31) / 32, 32, 8, 1);
+	is_int(run(&l, &r), EX_OK, "a transpose through shared tiles runs");
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			bad += out[x * h + y] != in[y * w + x];
+	is_int(bad, 0, "every element is where the transpose puts it");
+}
+
+static void test_matmul(struct mock *mk, struct ex_module *m)
+{
+	int hA = 64, wA = 48, wB = 32, bad = 0;
+	float *A = mock_alloc(mk, hA * wA * 4, 0), *B = mock_alloc(mk, wA * wB * 4, 0),
+	      *C = mock_alloc(mk, hA * wB * 4, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < hA * wA; i++)
+		A[i] = (float)(i % 5) - 2;
+	for (int i = 0; i < wA * wB; i++)
+		B[i] = (float)(i % 7) - 3;
+	put_ptr(&p, C); put_ptr(&p, A); put_ptr(&p, B); put_u32(&p, (uint32_t)wA);
+	put_u32(&p, (uint32_t)wB);
+	struct ex_launch l = mock_launch(mk, m, "matrixMul16", p.b, wB / 16,
+					 hA / 16, 16, 16, 1);
+	is_int(run(&l, &r), EX_OK, "a tiled matrix multiply runs");
+	for (int i = 0; i < hA; i++)
+		for (int j = 0; j < wB; j++) {
+			float s = 0;
+			for (int k = 0; k < wA; k++)
+				s += A[i * wA + k] * B[k * wB + j];
+			bad += C[i * wB + j] != s;
+		}
+	is_int(bad, 0, "every product is the host's");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_diverge(struct mock *mk, struct ex_module *m)
+{
+	int *out = mock_alloc(mk, 128 * 4, 0), bad = 0, bad2 = 0;
+	int *lo = mock_alloc(mk, 64 * 4, 0);
+	struct pb p = { 0 }, q = { 0 };
+	struct ex_result r;
+
+	put_ptr(&p, out);
+	struct ex_launch l = mock_launch(mk, m, "diverge", p.b, 2, 1, 64, 1, 1);
+	is_int(run(&l, &r), EX_OK, "four paths, two nested, run");
+	for (int i = 0; i < 128; i++) {
+		int t = i % 64, v = (t & 1) ? ((t & 2) ? t * 3 : t + 100) :
+				    (t % 3 == 0 ? -t : t << 4);
+		bad += out[i] != v;
+	}
+	is_int(bad, 0, "each lane took its own path and the warp reconverged");
+	put_ptr(&q, lo);
+	l = mock_launch(mk, m, "loops", q.b, 1, 1, 64, 1, 1);
+	is_int(run(&l, &r), EX_OK, "loops of a different trip count per lane run");
+	for (int t = 0; t < 64; t++) {
+		int s = 0;
+		for (int i = 0; i <= t; i++)
+			s += i * i;
+		bad2 += lo[t] != s;
+	}
+	is_int(bad2, 0, "each lane left its loop after its own count");
+}
+
+static void test_barriers(struct mock *mk, struct ex_module *m)
+{
+	int *out = mock_alloc(mk, 256 * 4, 0), bad = 0, s[256];
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	put_ptr(&p, out);
+	struct ex_launch l = mock_launch(mk, m, "barrierAfterDivergence", p.b,
+					 1, 1, 256, 1, 1);
+	is_int(run(&l, &r), EX_OK, "a barrier after divergence runs");
+	for (int t = 0; t < 256; t++)
+		s[t] = t % 5 == 0 ? t * 2 : t % 5 == 1 ? t + 7 : -t;
+	for (int t = 0; t < 256; t++)
+		bad += out[t] != s[(t + 37) % 256] + s[255 - t];
+	is_int(bad, 0, "every warp saw the others' writes after the barrier");
+
+	int *e = mock_alloc(mk, 128 * 4, 0);
+	struct pb q = { 0 };
+	put_ptr(&q, e); put_u32(&q, 100);
+	for (int t = 0; t < 128; t++)
+		e[t] = -5;
+	l = mock_launch(mk, m, "earlyExit", q.b, 1, 1, 128, 1, 1);
+	is_int(run(&l, &r), EX_OK,
+	       "a barrier waits for threads that have not exited only");
+	bad = 0;
+	for (int t = 0; t < 128; t++)
+		bad += e[t] != (t < 100 ? 99 - t : -5);
+	is_int(bad, 0, "the threads that stayed exchanged their values");
+}
+
+static int collatz(int x)
+{
+	int s = 0;
+	while (x != 1) {
+		x = (x & 1) ? 3 * x + 1 : x / 2;
+		s++;
+	}
+	return s;
+}
+
+static void test_calls(struct mock *mk, struct ex_module *m)
+{
+	int *steps = mock_alloc(mk, 64 * 4, 0), bad = 0, badf = 0;
+	float *f = mock_alloc(mk, 64 * 4, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	put_ptr(&p, steps); put_ptr(&p, f);
+	struct ex_launch l = mock_launch(mk, m, "calls", p.b, 1, 1, 64, 1, 1);
+	is_int(run(&l, &r), EX_OK, "device functions called from divergent lanes run");
+	for (int t = 1; t <= 64; t++) {
+		float x = (float)t;
+		bad += steps[t - 1] != (t % 3 ? collatz(t) : -1);
+		badf += f[t - 1] != (t % 5 > 2 ? x * x * 2.0f : x + 0.5f);
+	}
+	is_int(bad, 0, "a looping callee returned each lane's own result");
+	is_int(badf, 0, "a callee reading __constant__ memory returned its value");
+}
+
+static void test_memories(struct mock *mk, struct ex_module *m)
+{
+	int *d = mock_alloc(mk, 200 * 4, 0), bad = 0;
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	for (int i = 0; i < 200; i++)
+		d[i] = i * 3;
+	put_ptr(&p, d);
+	struct ex_launch l = mock_launch(mk, m, "dynamicShared", p.b, 1, 1, 200, 1, 1);
+	l.dynamic_shared_bytes = 200 * 4;
+	is_int(run(&l, &r), EX_OK, "extern __shared__ memory of the launch's size");
+	for (int i = 0; i < 200; i++)
+		bad += d[i] != (199 - i) * 3;
+	is_int(bad, 0, "the block reversed its values through it");
+	l.dynamic_shared_bytes = 100 * 4;
+	is_int(ex_launch_run(&l, &r), EX_ILLEGAL_ADDRESS,
+	       "too little dynamic shared memory: an illegal address");
+
+	int *idx = mock_alloc(mk, 64 * 4, 0), *out = mock_alloc(mk, 64 * 4, 0);
+	static const int table[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
+	struct pb q = { 0 };
+	for (int t = 0; t < 64; t++)
+		idx[t] = t * 5;
+	put_ptr(&q, idx); put_ptr(&q, out);
+	l = mock_launch(mk, m, "localArray", q.b, 1, 1, 64, 1, 1);
+	is_int(run(&l, &r), EX_OK, "a local array indexed at run time");
+	bad = 0;
+	for (int t = 0; t < 64; t++) {
+		int i = (t * 5) & 15;
+		bad += out[t] != i * t + table[i & 7];
+	}
+	is_int(bad, 0, "each thread read its own local memory");
+
+	int *g = mock_alloc(mk, 8, 0);
+	struct pb s = { 0 };
+	put_ptr(&s, g);
+	l = mock_launch(mk, m, "globals", s.b, 1, 1, 1, 1, 1);
+	is_int(run(&l, &r), EX_OK, "module globals are read and written");
+	is_int(g[0], 9 + 7, "an initialized __device__ array and a __managed__ int read back");
+	is_int(g[1], 20, "a __constant__ float read back");
+	uint64_t *counter = mock_var(mk, m, "counter");
+	int *mv = mock_var(mk, m, "managedValue");
+	ok(counter && *counter == 42, "a __device__ counter written by the kernel");
+	ok(mv && *mv == 11, "a __managed__ variable written by the kernel");
+	ok(r.bytes_read[1] == 4 && r.bytes_written[1] == 4,
+	   "the managed variable's bytes count at its place");
+}
+
+static void test_special(struct mock *mk, struct ex_module *m)
+{
+	unsigned *o = mock_alloc(mk, 6 * 24 * 16, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	int bad = 0;
+
+	put_ptr(&p, o);
+	struct ex_launch l = mock_launch(mk, m, "special", p.b, 3, 2, 4, 3, 2);
+	is_int(run(&l, &r), EX_OK, "special registers in 3D grids and blocks");
+	for (unsigned by = 0; by < 2; by++)
+		for (unsigned bx = 0; bx < 3; bx++)
+			for (unsigned t = 0; t < 24; t++) {
+				unsigned i = (by * 3 + bx) * 24 + t;
+				unsigned tx = t % 4, ty = t / 4 % 3, tz = t / 12;
+				bad += o[i * 4] != (tx | ty << 8 | tz << 16);
+				bad += o[i * 4 + 1] != (bx | by << 8);
+				bad += o[i * 4 + 2] != (4 | 3 << 8 | 2 << 16);
+				bad += o[i * 4 + 3] != ((t % 32) | 3 << 8 | 2 << 16 | 1 << 24);
+			}
+	is_int(bad, 0, "%%tid, %%ctaid, %%ntid, %%nctaid and %%laneid as on the device");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_warps(struct mock *mk, struct ex_module *w)
+{
+	int *o = mock_alloc(mk, 32 * 5 * 4, 0), bad = 0;
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	put_ptr(&p, o);
+	struct ex_launch l = mock_launch(mk, w, "shuffles", p.b, 1, 1, 32, 1, 1);
+	is_int(run(&l, &r), EX_OK, "shuffles of every mode run");
+	for (int t = 0; t < 32; t++) {
+		int v = t * 10 + 1, seg = t & ~7;
+		bad += o[t * 5] != ((t * 7) & 31) * 10 + 1;
+		bad += o[t * 5 + 1] != (t >= 3 ? v - 30 : v);
+		bad += o[t * 5 + 2] != (t + 5 < 32 ? v + 50 : v);
+		bad += o[t * 5 + 3] != (t ^ 6) * 10 + 1;
+		bad += o[t * 5 + 4] != (t + 2 < seg + 8 ? v + 20 : v);
+	}
+	is_int(bad, 0, "idx, up, down, bfly and a width of 8 as the device");
+
+	unsigned *vo = mock_alloc(mk, 32 * 6 * 4, 0);
+	int *in = mock_alloc(mk, 32 * 4, 0);
+	unsigned ballot = 0, sum = 0, mx = 0;
+	struct pb q = { 0 };
+	for (int t = 0; t < 32; t++) {
+		in[t] = (t * 37) % 23;
+		ballot |= (unsigned)(in[t] > 10) << t;
+		sum += (unsigned)in[t];
+		mx = (unsigned)in[t] > mx ? (unsigned)in[t] : mx;
+	}
+	put_ptr(&q, vo); put_ptr(&q, in);
+	l = mock_launch(mk, w, "votes", q.b, 1, 1, 32, 1, 1);
+	is_int(run(&l, &r), EX_OK, "votes, activemask and redux run");
+	int any17 = 0;
+	for (int t = 0; t < 32; t++)
+		any17 |= in[t] == 17;
+	bad = 0;
+	for (int t = 0; t < 32; t++) {
+		bad += vo[t * 6] != ballot;
+		bad += vo[t * 6 + 1] != 1;
+		bad += vo[t * 6 + 2] != (unsigned)any17;
+		bad += vo[t * 6 + 3] != 1;
+		bad += vo[t * 6 + 4] != ((t & 1) ? 0xaaaaaaaau : 0);
+		bad += vo[t * 6 + 5] != (sum ^ mx);
+	}
+	ok(any17, "one lane holds 17");
+	is_int(bad, 0, "ballot, all, any, uni, activemask inside a branch, redux");
+
+	unsigned *mo = mock_alloc(mk, 64 * 4, 0);
+	int *mi = mock_alloc(mk, 32 * 4, 0);
+	struct pb s = { 0 };
+	for (int t = 0; t < 32; t++)
+		mi[t] = t % 3;
+	put_ptr(&s, mo); put_ptr(&s, mi);
+	l = mock_launch(mk, w, "matches", s.b, 1, 1, 32, 1, 1);
+	is_int(run(&l, &r), EX_OK, "match.sync runs");
+	bad = 0;
+	for (int t = 0; t < 32; t++) {
+		unsigned same = 0;
+		for (int k = 0; k < 32; k++)
+			same |= (unsigned)(mi[k] == mi[t]) << k;
+		bad += mo[t * 2] != same;
+		bad += mo[t * 2 + 1] != 0xffffffffu + 1;
+	}
+	is_int(bad, 0, "match.any groups equal values; match.all of one value is every lane");
+}
+
+static void test_atomics(struct mock *mk, struct ex_module *w)
+{
+	unsigned *c = mock_alloc(mk, 5 * 4, 0), *wrap = mock_alloc(mk, 8, 0);
+	float *f = mock_alloc(mk, 4, 0);
+	double *d = mock_alloc(mk, 8, 0);
+	int *mn = mock_alloc(mk, 8, 0);
+	unsigned long long *cas = mock_alloc(mk, 8, 0), want = 0;
+	int blocks = 8, threads = 128, n = blocks * threads;
+	unsigned x = 0;
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	c[3] = 0xffffffffu;
+	mn[0] = 1 << 30;
+	mn[1] = -1;
+	put_ptr(&p, c); put_ptr(&p, f); put_ptr(&p, d); put_ptr(&p, mn);
+	put_ptr(&p, wrap); put_ptr(&p, cas);
+	struct ex_launch l = mock_launch(mk, w, "contention", p.b, blocks, 1,
+					 threads, 1, 1);
+	l.threads = 4;
+	is_int(run(&l, &r), EX_OK, "%d threads contend on atomics from 4 host threads", n);
+	for (int t = 0; t < n; t++) {
+		x ^= (unsigned)t;
+		want += (unsigned long long)t;
+	}
+	is_int(c[0], n, "atomicAdd: every increment landed");
+	ok(*f == 0.5f * n && *d == 0.25 * n, "float and double atomicAdd (%g, %g)",
+	   *f, *d);
+	ok(mn[0] == 1000 - (n - 1) && mn[1] == n - 1, "atomicMin and atomicMax");
+	is_int(wrap[0], n % 10, "atomicInc wraps at its limit");
+	is_int(wrap[1], (unsigned)((7 - (n % 7)) % 7), "atomicDec wraps at zero to its limit");
+	ok(c[1] == 0xffffffffu && c[2] == x && c[3] == 0,
+	   "atomicOr, atomicXor and atomicAnd");
+	is_int(*cas, want, "an atomicCAS loop added every thread's share");
+	is_int(c[4], 77, "atomicExch");
+
+	int *so = mock_alloc(mk, 3 * 96 * 4, 0), *si = mock_alloc(mk, 96 * 4, 0);
+	int cnt = 0, bad = 0;
+	struct pb q = { 0 };
+	for (int t = 0; t < 96; t++) {
+		si[t] = t % 9;
+		cnt += si[t] > 3;
+	}
+	put_ptr(&q, so); put_ptr(&q, si);
+	l = mock_launch(mk, w, "syncCounts", q.b, 1, 1, 96, 1, 1);
+	is_int(run(&l, &r), EX_OK, "__syncthreads_count/and/or run");
+	for (int t = 0; t < 96; t++)
+		bad += so[t] != cnt || so[96 + t] != 1 || so[192 + t] != 1;
+	is_int(bad, 0, "every thread got the block's count, and, or");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_faults(struct mock *mk, struct ex_module *m)
+{
+	struct ex_result r;
+	struct pb p = { 0 }, q = { 0 }, s = { 0 };
+
+	put_u32(&p, 2);
+	struct ex_launch l = mock_launch(mk, m, "hello", p.b, 2, 1, 4, 1, 1);
+	l.threads = 1;
+	mk->plen = 0;
+	mk->printed[0] = '\0';
+	is_int(run(&l, &r), EX_OK, "device printf runs");
+	is_int(strcmp(mk->printed,
+		      "thread 0 of block 0: 0.000000 ok\n"
+		      "thread 1 of block 0: 1.500000 ok\n"
+		      "thread 0 of block 1: 0.000000 ok\n"
+		      "thread 1 of block 1: 1.500000 ok\n"), 0,
+	       "its lines reach ex_memops.vprintf in lane order, arguments packed");
+	if (strncmp(mk->printed, "thread 0", 8))
+		printf("# printed: %s\n", mk->printed);
+
+	int *v = mock_alloc(mk, 64 * 4, 0);
+	for (int t = 0; t < 64; t++)
+		v[t] = t == 37 ? 0 : t + 1;
+	put_ptr(&q, v);
+	l = mock_launch(mk, m, "assertPositive", q.b, 1, 1, 64, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_ASSERT, "a failed assert stops the launch: EX_ASSERT");
+	ok(strstr(r.message, "block: [0,0,0], thread: [37,0,0] Assertion `v[threadIdx.x] > 0` failed.") != NULL,
+	   "its message names the thread and the assertion");
+	if (!strstr(r.message, "thread: [37"))
+		printf("# %s\n", r.message);
+	is_int(r.thread[0], 37, "ex_result names the thread");
+
+	put_u32(&s, 45);
+	l = mock_launch(mk, m, "trapAt", s.b, 3, 1, 64, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_TRAP, "trap stops the launch: EX_TRAP");
+	is_int(r.thread[0], 45, "in the thread that trapped");
+
+	struct pb t = { 0 };
+	put_ptr(&t, (void *)(uintptr_t)0x10000); put_u32(&t, 1);
+	l = mock_launch(mk, m, "store", t.b, 1, 1, 32, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_ILLEGAL_ADDRESS,
+	       "a store no allocation holds: EX_ILLEGAL_ADDRESS");
+	is_int(r.fault_addr, 0x10000, "ex_result names the address");
+
+	int *one = mock_alloc(mk, 4096, 0);
+	struct pb u = { 0 };
+	put_ptr(&u, one + 1000); put_u32(&u, 5);
+	l = mock_launch(mk, m, "store", u.b, 1, 1, 128, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_ILLEGAL_ADDRESS,
+	       "a store running past its allocation's page faults");
+	is_int(r.fault_addr, (uint64_t)(uintptr_t)(one + 1024),
+	       "at the first address outside");
+	is_int(r.thread[0], 24, "in the first thread that reached it");
+	is_int(one[1023], 5, "the stores before it landed");
+
+	struct pb w = { 0 };
+	put_ptr(&w, (char *)one + 2); put_u32(&w, 5);
+	l = mock_launch(mk, m, "store", w.b, 1, 1, 1, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_MISALIGNED_ADDRESS,
+	       "a misaligned store: EX_MISALIGNED_ADDRESS");
+}
+
+/* page() once per warp and page: counted exactly */
+static void test_pages(struct mock *mk, struct ex_module *m)
+{
+	int *a = mock_alloc(mk, 3 * 4096, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	uint64_t before;
+
+	put_ptr(&p, a + 1024 - 16); put_u32(&p, 9);
+	struct ex_launch l = mock_launch(mk, m, "store", p.b, 1, 1, 64, 1, 1);
+	l.threads = 1;
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "64 stores over two pages run");
+	/* warp 0: lanes 0-15 on page 0, 16-31 on page 1; warp 1: page 1 */
+	is_int(mk->page_calls - before, 3, "page() was asked once per warp and page");
+	before = mk->page_calls;
+	mk->generation++;
+	is_int(run(&l, &r), EX_OK, "again, after the generation moved");
+	is_int(mk->page_calls - before, 3, "each launch asks again");
+}
+
+int main(void)
+{
+	struct mock *mk = calloc(1, sizeof *mk);
+	struct ex_module *s, *c, *w;
+
+	mock_init(mk);
+	s = load("samples", mk);
+	c = load("control", mk);
+	w = load("warps", mk);
+	if (s) {
+		test_vector_add(mk, s);
+		test_saxpy(mk, s);
+		test_reduce(mk, s);
+		test_histogram(mk, s);
+		test_transpose(mk, s);
+		test_matmul(mk, s);
+	}
+	if (c) {
+		test_diverge(mk, c);
+		test_barriers(mk, c);
+		test_calls(mk, c);
+		test_memories(mk, c);
+		test_special(mk, c);
+		test_faults(mk, c);
+		test_pages(mk, c);
+	}
+	if (w) {
+		test_warps(mk, w);
+		test_atomics(mk, w);
+	}
+	ex_module_free(s);
+	ex_module_free(c);
+	ex_module_free(w);
+	mock_free(mk);
+	free(mk);
+	return done_testing();
+}
