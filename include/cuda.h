@@ -3484,79 +3484,9 @@ static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol,
 /* Modules and their functions: kernels loaded from PTX or a fatbin of
  * PTX (libcuemu(3), "Kernels"). */
 
-/* What cuModuleLoadDataEx may be told, and what it answers through the
- * same values (log sizes written, wall time). */
-typedef enum CUjit_option_enum {
-    CU_JIT_MAX_REGISTERS = 0,
-    CU_JIT_THREADS_PER_BLOCK = 1,
-    CU_JIT_WALL_TIME = 2,                    /* out: float milliseconds */
-    CU_JIT_INFO_LOG_BUFFER = 3,
-    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,   /* in and out */
-    CU_JIT_ERROR_LOG_BUFFER = 5,
-    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,  /* in and out */
-    CU_JIT_OPTIMIZATION_LEVEL = 7,
-    CU_JIT_TARGET_FROM_CUCONTEXT = 8,
-    CU_JIT_TARGET = 9,
-    CU_JIT_FALLBACK_STRATEGY = 10,
-    CU_JIT_GENERATE_DEBUG_INFO = 11,
-    CU_JIT_LOG_VERBOSE = 12,
-    CU_JIT_GENERATE_LINE_INFO = 13,
-    CU_JIT_CACHE_MODE = 14,
-    CU_JIT_NEW_SM3X_OPT = 15,
-    CU_JIT_FAST_COMPILE = 16,
-    CU_JIT_GLOBAL_SYMBOL_NAMES = 17,
-    CU_JIT_GLOBAL_SYMBOL_ADDRESSES = 18,
-    CU_JIT_GLOBAL_SYMBOL_COUNT = 19,
-    CU_JIT_LTO = 20,
-    CU_JIT_FTZ = 21,
-    CU_JIT_PREC_DIV = 22,
-    CU_JIT_PREC_SQRT = 23,
-    CU_JIT_FMA = 24,
-    CU_JIT_REFERENCED_KERNEL_NAMES = 25,
-    CU_JIT_REFERENCED_KERNEL_COUNT = 26,
-    CU_JIT_REFERENCED_VARIABLE_NAMES = 27,
-    CU_JIT_REFERENCED_VARIABLE_COUNT = 28,
-    CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29,
-    CU_JIT_POSITION_INDEPENDENT_CODE = 30,
-    CU_JIT_MIN_CTA_PER_SM = 31,
-    CU_JIT_MAX_THREADS_PER_BLOCK = 32,
-    CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33,
-    CU_JIT_SPLIT_COMPILE = 34,
-    CU_JIT_NUM_OPTIONS
-} CUjit_option;
 
-/* A function's attributes (cuFuncGetAttribute, cuFuncSetAttribute). */
-typedef enum CUfunction_attribute_enum {
-    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
-    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
-    CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
-    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
-    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
-    CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
-    CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
-    CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
-    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
-    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
-    CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
-    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
-    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
-    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
-    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
-    CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
-    CU_FUNC_ATTRIBUTE_MAX
-} CUfunction_attribute;
 
-/* Whether functions load when their module does or when first used. */
-typedef enum CUmoduleLoadingMode_enum {
-    CU_MODULE_EAGER_LOADING = 0x1,
-    CU_MODULE_LAZY_LOADING = 0x2
-} CUmoduleLoadingMode;
 
-typedef enum CUfunctionLoadingState_enum {
-    CU_FUNCTION_LOADING_STATE_UNLOADED = 0,
-    CU_FUNCTION_LOADING_STATE_LOADED = 1,
-    CU_FUNCTION_LOADING_STATE_MAX
-} CUfunctionLoadingState;
 
 CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);
@@ -3586,13 +3516,6 @@ CUresult CUDAAPI cuFuncLoad(CUfunction function);
 CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state,
                                 CUfunction function);
 
-/* Occupancy: how many blocks of a kernel an SM holds at once. */
-typedef enum CUoccupancy_flags_enum {
-    CU_OCCUPANCY_DEFAULT = 0x0,
-    CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 0x1
-} CUoccupancy_flags;
-/* The dynamic shared memory a block of blockSize threads uses. */
-typedef size_t (CUDA_CB *CUoccupancyB2DSize)(int blockSize);
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(
     int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -3609,15 +3532,6 @@ CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(
 CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(
     size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);
 
-/* The keys of cuLaunchKernel's `extra`: the parameters as one buffer and
- * its size, the list ended by CU_LAUNCH_PARAM_END. */
-#define CU_LAUNCH_PARAM_END_AS_INT 0x00
-#define CU_LAUNCH_PARAM_END ((void *)CU_LAUNCH_PARAM_END_AS_INT)
-#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
-#define CU_LAUNCH_PARAM_BUFFER_POINTER \
-    ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
-#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
-#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
 
 /* Runs f over a grid of blocks on hStream, in stream order
  * (libcuemu(3), "Kernels"). */
