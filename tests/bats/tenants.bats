@@ -58,7 +58,10 @@ setup() {
 teardown() {
 	[ "$(id -u)" = 0 ] || return 0
 	stop_workloads
-	rm -rf "$WORK"/u-* "$WORK"/*.fifo "$WORK"/*.ids "$WORK"/*.out
+	rm -rf "$WORK"/u-* "$WORK"/*.fifo "$WORK"/*.ids "$WORK"/*.out \
+		"$WORK"/impostor.* "$WORK"/next.*
+	# what eve left in /dev/shm
+	find /dev/shm -maxdepth 1 -user "$EVE" -name "$CUEMU_MACHINE-*" -delete
 }
 
 teardown_file() {
@@ -93,8 +96,23 @@ start_as() {
 	ln -sf "$d/out" "$WORK/$name.out"
 	load_ids "$name"
 	pid_var=${name}_pid
-	wait_for test -d "$MNT/processes/${!pid_var}" ||
+	[ -n "${NOSHOW:-}" ] || wait_for test -d "$MNT/processes/${!pid_var}" ||
 		{ echo "cufs does not show $name" >&2; return 1; }
+}
+
+# next_pid: a pid no process has in P, and for start_as's FIFO in
+# $WORK/next.fifo.
+next_pid() {
+	local max
+	max=$(cat /proc/sys/kernel/pid_max)
+	P=$(($(cat /proc/sys/kernel/ns_last_pid) + 2000))
+	# pids wrap to 300 and up
+	while [ "$P" -ge "$max" ] || [ -e "/proc/$P" ]; do
+		P=$((P >= max - 1 ? 301 : P + 1))
+	done
+	rm -f "$WORK/next.fifo"
+	mkfifo "$WORK/next.fifo"
+	echo "$P" >"$WORK/next.fifo" &
 }
 
 # ---------------------------------------------------------------- sockets
@@ -171,3 +189,45 @@ while True:
 	run cat "$MNT/events"
 	refute_output --partial forged
 }
+
+# ---------------------------------------------------------------- names
+
+@test "thousands of files named like segments hide no live process" {
+	start_as "$ALICE" A
+	# eve's files, named for free pids and for live ones not hers
+	as_user "$EVE" "$PY" -c '
+import os, sys
+m = sys.argv[1]
+for p in list(range(4000000, 4004200)) + [1, int(sys.argv[2])]:
+    open("/dev/shm/%s-proc-%d" % (m, p), "w").close()
+' "$CUEMU_MACHINE" "$(cat "$WORK/cufs.pid")"
+	# two rescans at least
+	sleep 0.3
+	run ls "$MNT/processes"
+	assert_output "$A_pid"
+	[ "$(cat "$MNT/processes/$A_pid/pid")" = "$A_pid" ]
+	run grep -c "processes publish" "$WORK/cufs.log"
+	assert_output 0
+	# and they are not cufs's to remove (root's though it is)
+	[ -e "/dev/shm/$CUEMU_MACHINE-proc-4000000" ]
+}
+
+@test "a name taken first keeps no process out of /cu, or it says so" {
+	next_pid
+	# eve's file where libcuemu made each generation before renaming it
+	as_user "$EVE" touch "/dev/shm/$CUEMU_MACHINE-proc-$P.new"
+	start_as "$ALICE" A "$WORK/next.fifo"
+	[ "$A_pid" = "$P" ] || skip "pid $P was taken by another process"
+	[ "$(cat "$MNT/processes/$P/pid")" = "$P" ]
+	# and one with eve's file at the name itself: it cannot publish,
+	# and says so without CUEMU_DEBUG
+	next_pid
+	as_user "$EVE" touch "/dev/shm/$CUEMU_MACHINE-proc-$P"
+	NOSHOW=1 start_as "$ALICE" B "$WORK/next.fifo"
+	[ "$B_pid" = "$P" ] || skip "pid $P was taken by another process"
+	run cat "$WORK/u-B/log"
+	assert_output --partial "cuemu: cannot publish this process's state: /dev/shm/$CUEMU_MACHINE-proc-$P is held by a file of $EVE (uid $(id -u "$EVE"))"
+	assert_output --partial "cufs will not show pid $P"
+	[ ! -e "$MNT/processes/$P" ]
+}
+
