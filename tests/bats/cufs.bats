@@ -421,14 +421,15 @@ refused() {
 	wait_for test ! -e "$CUEMU_RUNDIR/$C_pid.sock"
 }
 
-@test "another user may read but not write root's process files" {
+# cufs(8), PRIVACY AND BUDGETS: as /proc with hidepid=1.
+@test "another user sees root's process's objects closed: no read, no write" {
 	[ "$(id -u)" = 0 ] || skip "needs root to switch to nobody"
 	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 	run as_nobody cat "$MNT/allocations/$A_managed/kind"
-	assert_success
-	assert_output managed
-	run as_nobody stat -c %a "$MNT/allocations/$A_managed/prefetch"
-	assert_output 444
+	assert_failure
+	assert_output --partial "Permission denied"
+	run as_nobody stat -c %a "$MNT/allocations/$A_managed"
+	assert_output 500
 	before=$(wl_query A)
 	run as_nobody bash -c "echo gpu1 > '$MNT/allocations/$A_managed/prefetch'"
 	assert_failure
