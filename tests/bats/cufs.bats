@@ -459,7 +459,10 @@ if path == "-":
     pid = os.getpid()
     path = "%s/%d.sock" % (os.environ["CUEMU_RUNDIR"], pid)
 s = socket.socket(socket.AF_UNIX)
-s.bind(path)
+# through the directory, as libcuemu binds: the run dir may lie deeper
+# than a socket address holds
+d = os.open(os.path.dirname(path), os.O_PATH)
+s.bind("/proc/self/fd/%d/%s" % (d, os.path.basename(path)))
 s.listen(4)
 seq = 0
 while True:
