@@ -464,6 +464,18 @@ static bool proc_current(struct cufs_proc *p)
 	return p->map ? !pubmap_retired(p->map) : true;
 }
 
+/* Whether name, in /dev/shm (d), may be the segment of a live process
+ * owned by owner: a plain file of that owner's. Anyone may make files
+ * there with any pid in their names; those are no process's, and must not
+ * take the places of real ones among the CUFS_MAX_PROCS shown. */
+static bool seg_plausible(DIR *d, const char *name, uid_t owner)
+{
+	struct stat st;
+
+	return fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode) && st.st_uid == owner;
+}
+
 /* The pids that have a segment of our machine, in seen[]. */
 static int scan_shm(pid_t *seen, int max)
 {
@@ -473,20 +485,86 @@ static int scan_shm(pid_t *seen, int max)
 	struct dirent *e;
 	int n = 0;
 	pid_t pid;
+	uid_t owner;
 
 	if (!d)
 		return 0;
 
-	while ((e = readdir(d)))
-		if ((pid = seg_pid(e->d_name)) && n < max)
+	while ((e = readdir(d))) {
+		if (!(pid = seg_pid(e->d_name)))
+			continue;
+		if ((owner = proc_owner(pid)) == (uid_t)-1) {
+			/* A process killed cannot remove its own. */
+			if (pub_reap_one(dirfd(d), e->d_name, pid))
+				fprintf(stderr, "cufs: removed /dev/shm/%s: its "
+					"process is gone\n", e->d_name);
+			continue;
+		}
+		if (!seg_plausible(d, e->d_name, owner))
+			continue;
+		if (n < max)
 			seen[n++] = pid;
-		else if (pid && !said) {
+		else if (!said) {
 			said = true;
 			fprintf(stderr, "cufs: more than %d processes publish "
 				"their state; /cu shows %d of them\n", max, max);
 		}
+	}
 	closedir(d);
 	return n;
+}
+
+/* The last scan's pids, kept while /dev/shm is unchanged: its names,
+ * thousands of them another user's, were read and checked ten times a
+ * second (some 15% of a core for 4,200 files). Global, as the scan's
+ * results are cufs's one view of /dev/shm; under refresh_lock. */
+static struct {
+	pid_t pid[CUFS_MAX_PROCS];
+	int n;
+	bool valid;
+	struct timespec mtime;   /* /dev/shm's, read before the scan */
+	struct timespec at;      /* when the scan began */
+} shm_seen;
+
+static int64_t ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (int64_t)(b->tv_sec - a->tv_sec) * 1000 +
+	       (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* Whether /dev/shm's names may have changed since the last scan: its
+ * mtime moved, or that scan began within 50 ms of the change it saw
+ * last, so that a change just after it might carry the same time (the
+ * kernel's file times are coarse, a few ms). */
+static bool shm_changed(struct timespec *mtime, struct timespec *now)
+{
+	struct stat st;
+
+	clock_gettime(CLOCK_REALTIME, now);
+	if (stat("/dev/shm", &st) < 0)
+		return true;
+	*mtime = st.st_mtim;
+	return !shm_seen.valid || st.st_mtim.tv_sec != shm_seen.mtime.tv_sec ||
+	       st.st_mtim.tv_nsec != shm_seen.mtime.tv_nsec ||
+	       ms_between(&shm_seen.mtime, &shm_seen.at) < 50;
+}
+
+/* The pids with a segment of our machine, in seen[]: the last scan's
+ * while /dev/shm is unchanged. refresh_lock held. */
+static int shm_pids(pid_t *seen, int max)
+{
+	struct timespec mtime, now;
+
+	if (shm_changed(&mtime, &now)) {
+		shm_seen.n = scan_shm(shm_seen.pid, CUFS_MAX_PROCS);
+		shm_seen.mtime = mtime;
+		shm_seen.at = now;
+		shm_seen.valid = true;
+	}
+	if (max > shm_seen.n)
+		max = shm_seen.n;
+	memcpy(seen, shm_seen.pid, sizeof *seen * (size_t)max);
+	return max;
 }
 
 /* Removes the sockets of dead processes from the run dir: a process
@@ -553,7 +631,7 @@ void cufs_procs_refresh(bool force)
 		pthread_mutex_unlock(&refresh_lock);
 		return;
 	}
-	n = scan_shm(seen, CUFS_MAX_PROCS);
+	n = shm_pids(seen, CUFS_MAX_PROCS);
 	reap_sockets();
 	/* Entries whose segment is gone. */
 	pthread_mutex_lock(&tab.lock);

@@ -112,7 +112,8 @@ int cufs_events_stat(pid_t pid, off_t *size, struct timespec *mtime);
 json_t *cufs_events_dropped(pid_t pid);
 /* Opens a reader of a view; a stream starts at what comes next. 0 or a
  * negative errno. */
-int cufs_events_open(pid_t pid, bool pipe, struct cufs_ev_reader **out);
+int cufs_events_open(pid_t pid, bool pipe, uid_t who,
+		     struct cufs_ev_reader **out);
 void cufs_events_close(struct cufs_ev_reader *r);
 /* The log form: the bytes at off (0 at the end). The stream (off
  * ignored): whole lines, waiting up to wait_ms for the first; -EAGAIN
@@ -174,6 +175,10 @@ json_t *cufs_range_view(json_t *alloc, const char *name);
 
 /* ---------------------------------------------------------------- snapshot.c
  * The text of /cu/snapshot.json as of now; NULL without memory. */
-char *cufs_snapshot_text(void);
+char *cufs_snapshot_text(uid_t viewer);
+
+/* Whether viewer may see what a process of owner's shows (tree.c; cufs(8),
+ * PRIVACY): the owner and root do, as /proc with hidepid=1 has it. */
+bool cufs_may_see(uid_t viewer, uid_t owner);
 
 #endif

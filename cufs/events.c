@@ -15,6 +15,9 @@
  * relay when a process's own ring dropped lines before it read them, get
  * a "dropped lines=N" line instead, and the view's counters count them.
  *
+ * Streams are budgeted: CUFS_MAX_STREAMS in all, each user but root at
+ * most a quarter of them (cufs(8), PRIVACY AND BUDGETS).
+ *
  * Locking: ev.lock guards everything here; it is never held across a
  * request to a process (the relay takes a process's lines first, then the
  * lock to append them) nor across a poll notification.
@@ -55,6 +58,10 @@
  * FUSE's threads (CUFS_FUSE_THREADS): the rest are kept for everything
  * else, so that readers of streams never stop /cu. */
 #define CUFS_MAX_STREAMS (CUFS_FUSE_THREADS - 64)
+/* Streams one user (root aside) may hold open: a quarter of them, so that
+ * one user's opens leave the others theirs (192 opened by one user left
+ * everyone else EMFILE). */
+#define CUFS_USER_STREAMS (CUFS_MAX_STREAMS / 4)
 
 /* A view's extent and counters. Lines are numbered from 0 in each view;
  * the first gone_lines of them (gone_bytes bytes) are no longer kept. */
@@ -88,6 +95,7 @@ struct cufs_ev_reader {
 	uint64_t src;            /* 0: the whole log */
 	int slot;
 	bool pipe;
+	uid_t uid;               /* who opened it: a stream counts as theirs */
 	/* Where the reader is: in line vline of the view, inl bytes into
 	 * it. hint is the log seq to look for that line from (a source's
 	 * lines are spread among the others'). */
@@ -118,6 +126,11 @@ static struct {
 	struct fuse_pollhandle *ph[CUFS_MAX_POLLERS];
 	int nph;
 	int streams;             /* open stream readers */
+	struct {                 /* and whose: the users holding any */
+		uid_t uid;
+		int n;
+	} held[CUFS_MAX_STREAMS];
+	int nheld;
 } ev = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.more = PTHREAD_COND_INITIALIZER,
@@ -710,7 +723,57 @@ static size_t copy_locked(struct cufs_ev_reader *r, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- readers */
 
-int cufs_events_open(pid_t pid, bool pipe, struct cufs_ev_reader **out)
+/* The streams uid holds open, as a slot of ev.held (made if add), or
+ * NULL. ev.lock held. */
+static int *held_locked(uid_t uid, bool add)
+{
+	for (int i = 0; i < ev.nheld; i++)
+		if (ev.held[i].uid == uid)
+			return &ev.held[i].n;
+	if (!add || ev.nheld == CUFS_MAX_STREAMS)
+		return NULL;
+	ev.held[ev.nheld].uid = uid;
+	ev.held[ev.nheld].n = 0;
+	return &ev.held[ev.nheld++].n;
+}
+
+/* One stream less for uid; a user holding none leaves the table. ev.lock
+ * held. */
+static void release_locked(uid_t uid)
+{
+	for (int i = 0; i < ev.nheld; i++)
+		if (ev.held[i].uid == uid && --ev.held[i].n == 0) {
+			ev.held[i] = ev.held[--ev.nheld];
+			return;
+		}
+}
+
+/* 0 when who may open one more stream, else -EMFILE, said in the log: all
+ * of them are open, or who holds a user's share (root has none). ev.lock
+ * held. */
+static int stream_budget_locked(uid_t who)
+{
+	int *mine = held_locked(who, false);
+
+	if (ev.streams >= CUFS_MAX_STREAMS) {
+		fprintf(stderr, "cufs: an events_pipe open refused: %d streams "
+			"are open already (each reader waiting for lines holds "
+			"one of cufs's %d threads); EMFILE\n", CUFS_MAX_STREAMS,
+			CUFS_FUSE_THREADS);
+		return -EMFILE;
+	}
+	if (who != 0 && mine && *mine >= CUFS_USER_STREAMS) {
+		fprintf(stderr, "cufs: an events_pipe open by uid %u refused: "
+			"it holds %d streams, a user's most, so that others "
+			"keep theirs; EMFILE\n", (unsigned)who,
+			CUFS_USER_STREAMS);
+		return -EMFILE;
+	}
+	return 0;
+}
+
+int cufs_events_open(pid_t pid, bool pipe, uid_t who,
+		     struct cufs_ev_reader **out)
 {
 	struct cufs_ev_reader *r = calloc(1, sizeof *r);
 	struct view *v;
@@ -719,20 +782,21 @@ int cufs_events_open(pid_t pid, bool pipe, struct cufs_ev_reader **out)
 	if (!r)
 		return -ENOMEM;
 	pthread_mutex_lock(&ev.lock);
-	if (pipe && ev.streams >= CUFS_MAX_STREAMS) {
+	if (pipe && (rc = stream_budget_locked(who)) < 0) {
 		pthread_mutex_unlock(&ev.lock);
 		free(r);
-		fprintf(stderr, "cufs: an events_pipe open refused: %d streams "
-			"are open already (each reader waiting for lines holds "
-			"one of cufs's %d threads); EMFILE\n", CUFS_MAX_STREAMS,
-			CUFS_FUSE_THREADS);
-		return -EMFILE;
+		return rc;
 	}
 	if ((rc = view_of_pid_locked(pid, &r->src, &r->slot)) == 0) {
 		if (r->src)
 			ev.src[r->slot].readers++;
-		ev.streams += pipe;
+		if (pipe) {
+			ev.streams++;
+			/* There is a slot: fewer users than streams hold any. */
+			(*held_locked(who, true))++;
+		}
 		r->pipe = pipe;
+		r->uid = who;
 		/* A stream starts at what comes next. */
 		v = view_locked(r);
 		r->vline = v->lines;
@@ -754,7 +818,10 @@ void cufs_events_close(struct cufs_ev_reader *r)
 	if (!r)
 		return;
 	pthread_mutex_lock(&ev.lock);
-	ev.streams -= r->pipe;
+	if (r->pipe) {
+		ev.streams--;
+		release_locked(r->uid);
+	}
 	if ((s = source_by_id_locked(r->src, r->slot))) {
 		s->readers--;
 		maybe_free_locked(s);

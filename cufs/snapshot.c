@@ -1,6 +1,6 @@
 /*
- * snapshot.c - /cu/snapshot.json: the machine and every process in one
- * JSON document, each process's objects copied in as the process
+ * snapshot.c - /cu/snapshot.json: the machine and every process the reader
+ * may see in one JSON document, each process's objects copied in as the process
  * rendered them in its published segment (no parse, no print), into one
  * buffer grown from the size of the last snapshot.
  *
@@ -145,11 +145,12 @@ static int snapshot_proc(struct sbuf *b, const struct cufs_proc *p)
 	return 0;
 }
 
-/* /snapshot.json: the machine and every process, one text, laid out as
- * JSON_INDENT(2) lays out the document's top levels, each object on a
- * line of its own. A process whose segment cannot be read is left out
- * (its files say EIO). */
-char *cufs_snapshot_text(void)
+/* /snapshot.json: the machine and every process viewer may see, one
+ * text, laid out as JSON_INDENT(2) lays out the document's top levels,
+ * each object on a line of its own. A process whose segment cannot be
+ * read is left out (its files say EIO), and so is one of another user's
+ * (cufs_may_see). */
+char *cufs_snapshot_text(uid_t viewer)
 {
 	struct cufs_proc *ps[CUFS_MAX_PROCS];
 	struct sbuf b = { 0 };
@@ -174,6 +175,8 @@ char *cufs_snapshot_text(void)
 	for (int i = 0; i < np; i++) {
 		size_t mark = b.len;
 
+		if (!cufs_may_see(viewer, ps[i]->uid))
+			continue;
 		sb_key(&b, first ? "\n    " : ",\n    ",
 		       (unsigned long long)ps[i]->pid);
 		if (snapshot_proc(&b, ps[i]) == 0)

@@ -12,6 +12,12 @@
  * events_pipe, events_dropped; at the top and in processes/<pid>/) are
  * cufs's own: events.c keeps what they show.
  *
+ * Who sees what (cufs(8), PRIVACY AND BUDGETS): a process's directory and
+ * its objects' are listed for everyone, but only its owner and root see
+ * in them, as /proc with hidepid=1 has it; snapshot.json leaves out the
+ * processes the reader may not see, and the whole event log at the top is
+ * for root and cufs's user alone.
+ *
  * Locking: client.c and events.c lock what they share; here only the
  * list of open files (open_lock). Each FUSE request works on its own
  * copies.
@@ -89,6 +95,11 @@ static bool caller_may_write(uid_t owner)
 	uid_t u = caller_uid();
 
 	return u == 0 || u == owner;
+}
+
+bool cufs_may_see(uid_t viewer, uid_t owner)
+{
+	return viewer == 0 || viewer == owner;
 }
 
 static int class_index(const char *s)
@@ -238,6 +249,20 @@ static int make_file_node(struct node *n, char *text, uid_t uid)
 	n->uid = uid;
 	n->text = text;
 	return text ? 0 : -ENOMEM;
+}
+
+/* What another user gets of a process's (or its object's) directory, as
+ * /proc with hidepid=1 has it: the directory, mode 0500, its owner's;
+ * nothing in it (EACCES). depth: of the path below the directory. */
+static int hidden_node(int depth, uid_t owner, struct node *out)
+{
+	int rc;
+
+	if (depth > 0 || out->want_entries)
+		return -EACCES;
+	rc = make_dir_node(out, json_array(), owner);
+	out->mode = 0500;
+	return rc;
 }
 
 /* Where the object's walk is: for writes, the process and the control
@@ -632,7 +657,9 @@ static int resolve_processes(char **comps, int n, struct node *out)
 	if (!parse_u64(comps[0], &pid) || pid > INT32_MAX ||
 	    !(p = cufs_proc_get((pid_t)pid)))
 		return -ENOENT;
-	rc = resolve_process(p, comps + 1, n - 1, out);
+	rc = cufs_may_see(caller_uid(), p->uid) ?
+	     resolve_process(p, comps + 1, n - 1, out) :
+	     hidden_node(n - 1, p->uid, out);
 	cufs_proc_put(p);
 	return rc;
 }
@@ -840,7 +867,9 @@ static int resolve_class(int cls, char **comps, int n, struct node *out)
 		return -ENOENT;
 	if (!(who = owner_of(cls, id, &rc)))
 		return -rc;
-	rc = resolve_object(who, cls, comps, n, out);
+	rc = cufs_may_see(caller_uid(), who->uid) ?
+	     resolve_object(who, cls, comps, n, out) :
+	     hidden_node(n - 1, who->uid, out);
 	cufs_proc_put(who);
 	return rc;
 }
@@ -882,8 +911,12 @@ static int resolve(const char *path, struct node *out, bool entries)
 		out->uid = getuid();
 		rc = 0;
 	} else if (n == 1 && (rc = resolve_events(comps[0], 0, getuid(),
-						  out)) <= 0)
-		;
+						  out)) <= 0) {
+		/* Every user's lines: for root and cufs's user (PRIVACY). */
+		if (rc == 0 && out->fkind != F_TEXT &&
+		    !cufs_may_see(caller_uid(), getuid()))
+			out->mode = 0400;
+	}
 	else
 		rc = -ENOENT;
 	free(copy);
@@ -1066,8 +1099,12 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 	h->kind = n.fkind;
 	h->nonblock = fi->flags & O_NONBLOCK;
 	if (n.fkind == F_EVENTS || n.fkind == F_EVENTS_PIPE) {
-		if ((rc = cufs_events_open(n.pid, n.fkind == F_EVENTS_PIPE,
-					   &h->ev)) < 0) {
+		if (!n.pid && !cufs_may_see(caller_uid(), n.uid))
+			rc = -EACCES;
+		else
+			rc = cufs_events_open(n.pid, n.fkind == F_EVENTS_PIPE,
+					      caller_uid(), &h->ev);
+		if (rc < 0) {
 			free(h);
 			node_free(&n);
 			return rc;
@@ -1075,7 +1112,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		/* The stream has no offsets; the log is read at any. */
 		fi->nonseekable = n.fkind == F_EVENTS_PIPE;
 	} else if (n.fkind == F_SNAPSHOT) {
-		h->text = cufs_snapshot_text();
+		h->text = cufs_snapshot_text(caller_uid());
 	} else {
 		h->text = n.text;
 		n.text = NULL;

@@ -38,6 +38,7 @@
  *   exit           free everything and exit 0
  * Without --fifo and with stdin at end, it sleeps until a signal.
  */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -463,20 +464,21 @@ static void teardown(void)
 
 static void obey(FILE *in, FILE *out)
 {
-	char line[256], arg[200];
+	/* A command names a file under TMPDIR, which may lie deep. */
+	char line[PATH_MAX + 64], arg[PATH_MAX];
 
 	while (!stop && fgets(line, sizeof line, in)) {
-		if (sscanf(line, "query %199s", arg) == 1)
+		if (sscanf(line, "query %4095s", arg) == 1)
 			query(out, arg);
 		else if (!strncmp(line, "touch", 5))
 			memset((void *)w.managed, 1, MANAGED_SIZE);
-		else if (sscanf(line, "prefetch %199s", arg) == 1)
+		else if (sscanf(line, "prefetch %4095s", arg) == 1)
 			prefetch(arg);
-		else if (sscanf(line, "system %199s", arg) == 1)
+		else if (sscanf(line, "system %4095s", arg) == 1)
 			system_memory(arg);
-		else if (sscanf(line, "attach %199s", arg) == 1)
+		else if (sscanf(line, "attach %4095s", arg) == 1)
 			attach(arg);
-		else if (sscanf(line, "mpool_prefetch %199s", arg) == 1)
+		else if (sscanf(line, "mpool_prefetch %4095s", arg) == 1)
 			mpool_prefetch(arg);
 		else if (!strncmp(line, "mpool", 5))
 			make_mpool();
@@ -484,9 +486,9 @@ static void obey(FILE *in, FILE *out)
 			array(true);
 		else if (!strncmp(line, "unarray", 7))
 			array(false);
-		else if (sscanf(line, "ipc_export %199s", arg) == 1)
+		else if (sscanf(line, "ipc_export %4095s", arg) == 1)
 			ipc_export(arg);
-		else if (sscanf(line, "ipc_open %199s", arg) == 1)
+		else if (sscanf(line, "ipc_open %4095s", arg) == 1)
 			ipc_open(arg);
 		else if (!strncmp(line, "ipc_close", 9)) {
 			if (!check(cuIpcCloseMemHandle(w.ipc),
@@ -497,7 +499,7 @@ static void obey(FILE *in, FILE *out)
 			      "cuMulticastUnbind");
 		} else if (!strncmp(line, "multicast_release", 17)) {
 			multicast_release();
-		} else if (sscanf(line, "multicast %199s", arg) == 1) {
+		} else if (sscanf(line, "multicast %4095s", arg) == 1) {
 			multicast(arg);
 		} else if (!strncmp(line, "free_device", 11)) {
 			check(cuMemFree(w.device), "cuMemFree");

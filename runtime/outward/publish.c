@@ -24,6 +24,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <pwd.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <time.h>
 #include <fcntl.h>
@@ -310,6 +312,30 @@ static void publish_exit(void)
 		pubseg_unlink(&pub.seg);
 }
 
+/* Says, with or without CUEMU_DEBUG, that this process publishes nothing
+ * and so is not in /cu: the user would otherwise look for it there in
+ * vain. A file of another user's at the name (/dev/shm is sticky, so it
+ * stays) is named with its owner. */
+static void say_unpublished(const char *path, int err)
+{
+	struct passwd pw, *who = NULL;
+	char buf[1024];
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		getpwuid_r(st.st_uid, &pw, buf, sizeof buf, &who);
+		fprintf(stderr, "cuemu: cannot publish this process's state: "
+			"%s is held by a file of %s%s%u%s, made before this "
+			"process started; cufs will not show pid %d\n", path,
+			who ? who->pw_name : "uid ", who ? " (uid " : "",
+			(unsigned)st.st_uid, who ? ")" : "", (int)getpid());
+		return;
+	}
+	fprintf(stderr, "cuemu: cannot publish this process's state at %s: "
+		"%s; cufs will not show pid %d\n", path, strerror(err),
+		(int)getpid());
+}
+
 static void publish_at_init(void)
 {
 	const char *env = getenv("CUEMU_CONTROL");
@@ -326,7 +352,7 @@ static void publish_at_init(void)
 	pub_reap(cuemu_machine_id());
 	if (pub_path(path, sizeof path, cuemu_machine_id(), getpid()) < 0 ||
 	    (rc = pubseg_create(&pub.seg, path)) < 0) {
-		cuemu_debug("publish: no segment %s: %s", path, strerror(-rc));
+		say_unpublished(path, -rc);
 		return;
 	}
 	pub.owner = getpid();

@@ -12,6 +12,7 @@
  * struct pubseg (publish.c holds the process lock). Readers are other
  * processes and never block the writer.
  */
+#include "config.h"
 #include "outward/pubseg.h"
 #include "model/procstat.h"
 
@@ -119,28 +120,29 @@ static uint64_t round_up(uint64_t x, uint64_t a)
 	return (x + a - 1) / a * a;
 }
 
-/* A new file at path.new, laid out for nslots and heap bytes, its pages
+/* A new file at path.new.XXXXXX (a name no one can guess, so no one can
+ * take it first: another user's file at a fixed path.new kept the process
+ * from publishing at all), laid out for nslots and heap bytes, its pages
  * reserved (so that a full /dev/shm is an error here, never a SIGBUS
- * later) and mapped. NULL with errno. */
-static struct pub_header *make_file(const struct pubseg *w, uint64_t nslots,
+ * later) and mapped; its name in w->tmp. NULL with errno. */
+static struct pub_header *make_file(struct pubseg *w, uint64_t nslots,
 				    uint64_t heap_size, size_t *size)
 {
 	uint64_t slots_off = PUB_PAGE;
 	uint64_t heap_off = round_up(slots_off + nslots * sizeof(struct pub_slot),
 				     PUB_PAGE);
-	char tmp[sizeof w->path + 8];
 	struct pub_header *h;
 	int fd, e;
 
 	*size = heap_off + heap_size;
-	snprintf(tmp, sizeof tmp, "%s.new", w->path);
-	unlink(tmp);
-	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(w->tmp, sizeof w->tmp, "%s.new.XXXXXX", w->path);
+	/* O_EXCL and mode 0600, whatever the umask. */
+	fd = mkostemp(w->tmp, O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	if ((e = posix_fallocate(fd, 0, (off_t)*size)) != 0) {
 		close(fd);
-		unlink(tmp);
+		unlink(w->tmp);
 		errno = e;
 		return NULL;
 	}
@@ -148,7 +150,7 @@ static struct pub_header *make_file(const struct pubseg *w, uint64_t nslots,
 	e = errno;
 	close(fd);
 	if (h == MAP_FAILED) {
-		unlink(tmp);
+		unlink(w->tmp);
 		errno = e;
 		return NULL;
 	}
@@ -162,16 +164,14 @@ static struct pub_header *make_file(const struct pubseg *w, uint64_t nslots,
 	return h;
 }
 
-/* Gives the name to the file made by make_file. */
+/* Gives the name to the file made by make_file. Another user's file at
+ * the name stays (/dev/shm is sticky): EPERM, and the caller says so. */
 static int publish_file(const struct pubseg *w)
 {
-	char tmp[sizeof w->path + 8];
-
-	snprintf(tmp, sizeof tmp, "%s.new", w->path);
-	if (rename(tmp, w->path) < 0) {
+	if (rename(w->tmp, w->path) < 0) {
 		int e = errno;
 
-		unlink(tmp);
+		unlink(w->tmp);
 		return -e;
 	}
 	return 0;
@@ -387,8 +387,8 @@ void pubseg_unlink(struct pubseg *w)
 
 /* ---------------------------------------------------------------- reaping */
 
-/* The pid of "<machine>-proc-<pid>" or "<machine>-proc-<pid>.new"; 0 for
- * another name. */
+/* The pid of "<machine>-proc-<pid>" or "<machine>-proc-<pid>.new.XXXXXX"
+ * (a generation being made); 0 for another name. */
 static pid_t name_pid(const char *name, const char *machine)
 {
 	size_t m = strlen(machine);
@@ -401,28 +401,33 @@ static pid_t name_pid(const char *name, const char *machine)
 	if (*name < '1' || *name > '9')
 		return 0;
 	pid = strtol(name, &end, 10);
-	if (pid <= 0 || pid > INT32_MAX || (*end && strcmp(end, ".new")))
+	if (pid <= 0 || pid > INT32_MAX || (*end && strncmp(end, ".new.", 5)))
 		return 0;
 	return (pid_t)pid;
 }
 
-/* The segment names a process that is gone: its pid is free, or taken by
- * a process that started at another time than the writer did. */
+/* The segment names a process that is gone: it is one (a header of its
+ * pid), and its pid is free or taken by a process that started at another
+ * time than the writer did. A file that is no segment is left alone: cufs
+ * runs this as root, and anyone may make files of such names. */
 static bool segment_dead(int dirfd, const char *name, pid_t pid)
 {
 	struct pub_header h;
-	uint64_t now = cuemu_proc_start_time(pid);
 	int fd;
 	ssize_t n;
 
-	if (now == 0)
-		return true;
-	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			 O_CLOEXEC)) < 0)
 		return false;
 	n = pread(fd, &h, sizeof h, 0);
 	close(fd);
 	return n == (ssize_t)sizeof h && h.magic == PUB_MAGIC &&
-	       h.pid == pid && h.start != now;
+	       h.pid == pid && h.start != cuemu_proc_start_time(pid);
+}
+
+bool pub_reap_one(int dirfd, const char *name, pid_t pid)
+{
+	return segment_dead(dirfd, name, pid) && unlinkat(dirfd, name, 0) == 0;
 }
 
 int pub_reap(const char *machine)
@@ -436,8 +441,7 @@ int pub_reap(const char *machine)
 		return 0;
 	while ((e = readdir(d)))
 		if ((pid = name_pid(e->d_name, machine)) && pid != getpid() &&
-		    segment_dead(dirfd(d), e->d_name, pid) &&
-		    unlinkat(dirfd(d), e->d_name, 0) == 0)
+		    pub_reap_one(dirfd(d), e->d_name, pid))
 			n++;
 	closedir(d);
 	return n;

@@ -101,6 +101,7 @@ struct pub_freelist {
 
 struct pubseg {
 	char path[256];
+	char tmp[256 + 16];        /* the next generation's file, until named */
 	struct pub_header *h;      /* NULL: no segment */
 	size_t size;
 	pid_t pid;
@@ -128,5 +129,9 @@ void pubseg_unlink(struct pubseg *w);
 /* Removes the segments of dead processes of machine from /dev/shm that
  * this user may remove; how many went. */
 int pub_reap(const char *machine);
+/* Removes name, in the directory dirfd, when it is the segment of pid (a
+ * header says so) and pid's process is gone; whether it did. A file that
+ * is no segment stays, whoever runs this. */
+bool pub_reap_one(int dirfd, const char *name, pid_t pid);
 
 #endif

@@ -91,7 +91,10 @@ with open(seg + ".new", "wb") as f:
             rec.ljust(4096, b"\0"))
 os.rename(seg + ".new", seg)
 s = socket.socket(socket.AF_UNIX)
-s.bind("%s/%d.sock" % (os.environ["CUEMU_RUNDIR"], pid))
+# through the run dir, as libcuemu binds: it may lie deeper than a socket
+# address holds
+d = os.open(os.environ["CUEMU_RUNDIR"], os.O_PATH)
+s.bind("/proc/self/fd/%d/%d.sock" % (d, pid))
 s.listen(8)
 last = start - 1
 while True:

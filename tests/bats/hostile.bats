@@ -127,7 +127,8 @@ silent_listener() {
 	timeout 60 python3 -c '
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
-s.bind("%s/%d.sock" % (sys.argv[1], os.getpid())); s.listen(64)
+d = os.open(sys.argv[1], os.O_PATH)  # the run dir may lie deep
+s.bind("/proc/self/fd/%d/%d.sock" % (d, os.getpid())); s.listen(64)
 open(sys.argv[2], "a").write("%d\n" % os.getpid())
 held = []
 while True:

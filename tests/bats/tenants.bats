@@ -58,7 +58,10 @@ setup() {
 teardown() {
 	[ "$(id -u)" = 0 ] || return 0
 	stop_workloads
-	rm -rf "$WORK"/u-* "$WORK"/*.fifo "$WORK"/*.ids "$WORK"/*.out
+	rm -rf "$WORK"/u-* "$WORK"/*.fifo "$WORK"/*.ids "$WORK"/*.out \
+		"$WORK"/impostor.* "$WORK"/next.*
+	# what eve left in /dev/shm
+	find /dev/shm -maxdepth 1 -user "$EVE" -name "$CUEMU_MACHINE-*" -delete
 }
 
 teardown_file() {
@@ -93,8 +96,23 @@ start_as() {
 	ln -sf "$d/out" "$WORK/$name.out"
 	load_ids "$name"
 	pid_var=${name}_pid
-	wait_for test -d "$MNT/processes/${!pid_var}" ||
+	[ -n "${NOSHOW:-}" ] || wait_for test -d "$MNT/processes/${!pid_var}" ||
 		{ echo "cufs does not show $name" >&2; return 1; }
+}
+
+# next_pid: a pid no process has in P, and for start_as's FIFO in
+# $WORK/next.fifo.
+next_pid() {
+	local max
+	max=$(cat /proc/sys/kernel/pid_max)
+	P=$(($(cat /proc/sys/kernel/ns_last_pid) + 2000))
+	# pids wrap to 300 and up
+	while [ "$P" -ge "$max" ] || [ -e "/proc/$P" ]; do
+		P=$((P >= max - 1 ? 301 : P + 1))
+	done
+	rm -f "$WORK/next.fifo"
+	mkfifo "$WORK/next.fifo"
+	echo "$P" >"$WORK/next.fifo" &
 }
 
 # ---------------------------------------------------------------- sockets
@@ -170,4 +188,137 @@ while True:
 	refute_output --partial forged
 	run cat "$MNT/events"
 	refute_output --partial forged
+}
+
+# ---------------------------------------------------------------- names
+
+@test "thousands of files named like segments hide no live process" {
+	start_as "$ALICE" A
+	# eve's files, named for free pids and for live ones not hers
+	as_user "$EVE" "$PY" -c '
+import os, sys
+m = sys.argv[1]
+for p in list(range(4000000, 4004200)) + [1, int(sys.argv[2])]:
+    open("/dev/shm/%s-proc-%d" % (m, p), "w").close()
+' "$CUEMU_MACHINE" "$(cat "$WORK/cufs.pid")"
+	# two rescans at least
+	sleep 0.3
+	run ls "$MNT/processes"
+	assert_output "$A_pid"
+	[ "$(cat "$MNT/processes/$A_pid/pid")" = "$A_pid" ]
+	run grep -c "processes publish" "$WORK/cufs.log"
+	assert_output 0
+	# and they are not cufs's to remove (root's though it is)
+	[ -e "/dev/shm/$CUEMU_MACHINE-proc-4000000" ]
+}
+
+# start_at USER NAME: start_as USER NAME with a free pid P, and eve's file
+# $SHM_NAME (a printf format of P) made first; up to five tries while
+# another process takes P first. NOSHOW as for start_as.
+start_at() {
+	local try
+	for try in 1 2 3 4 5; do
+		next_pid
+		as_user "$EVE" touch "/dev/shm/$(printf "$SHM_NAME" "$P")"
+		start_as "$1" "$2" "$WORK/next.fifo" || return 1
+		local pid_var=${2}_pid
+		[ "${!pid_var}" = "$P" ] && return 0
+		stop_workload "$2"
+		rm -rf "$WORK/$2".* "$WORK/u-$2"
+	done
+	skip "five pids were taken by other processes first"
+}
+
+@test "a name taken first keeps no process out of /cu, or it says so" {
+	# eve's file where libcuemu made each generation before renaming it
+	SHM_NAME="$CUEMU_MACHINE-proc-%d.new" start_at "$ALICE" A
+	[ "$(cat "$MNT/processes/$A_pid/pid")" = "$A_pid" ]
+	# and one with eve's file at the name itself: it cannot publish,
+	# and says so without CUEMU_DEBUG
+	SHM_NAME="$CUEMU_MACHINE-proc-%d" NOSHOW=1 start_at "$ALICE" B
+	run cat "$WORK/u-B/log"
+	assert_output --partial "cuemu: cannot publish this process's state: /dev/shm/$CUEMU_MACHINE-proc-$B_pid is held by a file of $EVE (uid $(id -u "$EVE"))"
+	assert_output --partial "cufs will not show pid $B_pid"
+	[ ! -e "$MNT/processes/$B_pid" ]
+}
+
+# ---------------------------------------------------------------- privacy
+
+@test "another user sees a process's directory, never what is in it" {
+	start_as "$ALICE" A
+	for u in "$EVE" "$BOB"; do
+		# listed, as ps lists pids, but closed: mode 0500, alice's
+		run as_user "$u" ls "$MNT/processes"
+		assert_line "$A_pid"
+		run as_user "$u" stat -c '%a %U' "$MNT/processes/$A_pid"
+		assert_output "500 $ALICE"
+		for f in cmdline json events last_error; do
+			run as_user "$u" cat "$MNT/processes/$A_pid/$f"
+			assert_failure
+			assert_output --partial "Permission denied"
+		done
+		run as_user "$u" ls "$MNT/processes/$A_pid"
+		assert_failure
+		assert_output --partial "Permission denied"
+		# its objects: no base address, no label, no residency
+		for f in json label base ranges; do
+			run as_user "$u" cat "$MNT/allocations/$A_managed/$f"
+			assert_failure
+			assert_output --partial "Permission denied"
+		done
+		run as_user "$u" ls "$MNT/allocations/$A_managed"
+		assert_failure
+		# the snapshot leaves it out; the whole log is root's
+		run as_user "$u" cat "$MNT/snapshot.json"
+		assert_success
+		refute_output --partial "\"$A_pid\": {"
+		refute_output --partial "$A_managed_base"
+		run as_user "$u" cat "$MNT/events"
+		assert_failure
+		assert_output --partial "Permission denied"
+		run as_user "$u" cat "$MNT/events_pipe"
+		assert_failure
+		# and the machine's totals are everyone's
+		run as_user "$u" cat "$MNT/devices/gpu0/used_memory"
+		assert_success
+	done
+	# alice sees all of hers, root everything
+	run as_user "$ALICE" cat "$MNT/processes/$A_pid/pid"
+	assert_output "$A_pid"
+	run as_user "$ALICE" cat "$MNT/snapshot.json"
+	assert_output --partial "\"$A_pid\": {"
+	run cat "$MNT/allocations/$A_managed/kind"
+	assert_output managed
+}
+
+# ---------------------------------------------------------------- budgets
+
+@test "one user's streams leave the others theirs" {
+	start_as "$ALICE" A
+	start_as "$BOB" B
+	# bob opens as many streams as cufs has, and holds them
+	as_user "$BOB" "$PY" -c '
+import errno, os, sys, time
+fds = []
+for i in range(200):
+    try:
+        fds.append(os.open(sys.argv[1], os.O_RDONLY))
+    except OSError as e:
+        print("refused", errno.errorcode[e.errno], flush=True)
+        break
+print("open", len(fds), flush=True)
+time.sleep(600)
+' "$MNT/processes/$B_pid/events_pipe" >"$WORK/u-B/streams" 3>&- &
+	echo $! >"$WORK/streams.pid"
+	wait_for grep -q '^open' "$WORK/u-B/streams"
+	run cat "$WORK/u-B/streams"
+	assert_line "refused EMFILE"
+	assert_line "open 48"
+	grep -q "events_pipe open by uid $(id -u "$BOB") refused" "$WORK/cufs.log"
+	# alice still opens hers
+	run as_user "$ALICE" timeout 5 "$PY" -c '
+import os, sys
+os.close(os.open(sys.argv[1], os.O_RDONLY)); print("opened")
+' "$MNT/processes/$A_pid/events_pipe"
+	assert_output opened
 }

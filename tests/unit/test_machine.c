@@ -7,6 +7,7 @@
  * different environment runs in a second run of this program (spawn.h, no
  * API after fork), which prints what it sees, a fact a line.
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@
 
 #define GIB (1ULL << 30)
 
-static char machine[64], outfile[128];
+static char machine[64], outfile[PATH_MAX];
 
 /* Runs role in a second run of this program (spawn.h: no API after fork)
  * on the machine named name with topology topo (NULL: the default); its
@@ -28,7 +29,7 @@ static char machine[64], outfile[128];
 static int in_child(const char *name, const char *topo, const char *errfile,
 		    const char *role)
 {
-	char m[128], t[200];
+	char m[128], t[PATH_MAX + 16];
 	char *env[] = { m, topo ? t : "CUEMU_TOPOLOGY", "CUEMU_CONTROL=0", NULL };
 
 	snprintf(m, sizeof m, "CUEMU_MACHINE=%s", name);
@@ -65,12 +66,12 @@ static long long val(const char *key)
 
 static const char *write_file(const char *tag, const char *text)
 {
-	static char path[8][128];
+	static char path[8][PATH_MAX];
 	static int next;
 	char *p = path[next++ % 8];
 	FILE *f;
 
-	snprintf(p, 128, "%s/cuemu-test-%d-%s.json",
+	snprintf(p, PATH_MAX, "%s/cuemu-test-%d-%s.json",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid(), tag);
 	f = fopen(p, "w");
 	fputs(text, f);
@@ -102,7 +103,7 @@ static void remove_machine(const char *name)
 
 static void test_topologies(void)
 {
-	char m[96], err[128];
+	char m[96], err[PATH_MAX];
 	const char *small = write_file("small",
 		"{\"name\":\"two small\",\"device_count\":2,"
 		"\"devices\":[{\"name\":\"Small GPU\",\"memory\":\"8G\","

@@ -11,6 +11,7 @@
  * program, spawn.h) shows that the machine's accounting is shared.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 #define GIB (1ULL << 30)
 #define PAGE 4096UL
 
-static char machine[128], topo[256], holder_out[256];
+static char machine[128], topo[PATH_MAX], holder_out[PATH_MAX];
 
 /* A machine named after the one this test was given, so that
  * tests/private-machine.sh removes it even after a crash. */

@@ -8,6 +8,7 @@
  * accesses cost their bytes over the C2C link, on the accessing thread's
  * clock.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,7 +452,7 @@ static int sysevict_role(void)
 static int run_on_with(const char *role, const char *topology,
 		       const char *out, char *extra)
 {
-	char e1[200], e2[600], e3[200];
+	char e1[PATH_MAX + 16], e2[PATH_MAX + 32], e3[200];
 	char *env[] = { e1, e2, e3, extra, NULL };
 	const char *src = getenv("top_srcdir");
 
@@ -474,7 +475,7 @@ static int run_on(const char *role, const char *topology, const char *out)
 
 static void test_cpu_read(void)
 {
-	char out[300];
+	char out[PATH_MAX];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
 	snprintf(out, sizeof out, "%s/paradigms-gh200.out", tmp);
@@ -524,7 +525,7 @@ static void test_cpu_read(void)
 static long long link_ns(const char *name, const char *key, size_t bytes,
 			 double *gbps)
 {
-	char path[600];
+	char path[PATH_MAX];
 	const char *src = getenv("top_srcdir");
 	json_t *t, *l;
 	long long ns = -1;
@@ -556,9 +557,9 @@ static long long c2c_ns(const char *key, size_t bytes)
  * instead (the default machine) it costs more. */
 static void test_remote_cost(void)
 {
-	char out[300];
+	char out[PATH_MAX];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char rep[300], env[400];
+	char rep[PATH_MAX], env[PATH_MAX + 32];
 	json_t *r;
 	long long rd = c2c_ns("gpu_to_host", 64 * 1024);
 	long long wr = c2c_ns("host_to_gpu", 64 * 1024);
@@ -620,7 +621,7 @@ static void test_remote_cost(void)
  * the DGX's PCIe as the links are. */
 static void test_remote_kernel(void)
 {
-	char out[300];
+	char out[PATH_MAX];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	double g_gh = 0, g_dgx = 0, want;
 	long long gh, dgx;
@@ -655,7 +656,7 @@ static void test_remote_kernel(void)
 /* A topology file of the default machine with HMM: its path. */
 static const char *hmm_topology(void)
 {
-	static char path[512];
+	static char path[PATH_MAX];
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	FILE *f;
 
@@ -671,7 +672,7 @@ static const char *hmm_topology(void)
  * paradigm lets GPUs use it). */
 static void test_system(const char *topo, int pageable)
 {
-	char out[300];
+	char out[PATH_MAX];
 	const char *name = !*topo ? "default" : strchr(topo, '/') ? "hmm"
 								 : topo;
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -725,7 +726,7 @@ static void test_system(const char *topo, int pageable)
 /* Registrations follow the memory on an HMM machine. */
 static void test_rejoin(void)
 {
-	char out[300];
+	char out[PATH_MAX];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
 	snprintf(out, sizeof out, "%s/paradigms-rejoin.out", tmp);
@@ -766,7 +767,7 @@ static void test_rejoin(void)
  * needs room. */
 static void test_sysevict(void)
 {
-	char out[300], topo[300];
+	char out[PATH_MAX], topo[PATH_MAX];
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	FILE *f;
 

@@ -11,6 +11,7 @@
  * Each case runs in a process of its own (spawn.h), since cuInit reads the
  * environment once; it prints "key value" lines this one checks.
  */
+#include <limits.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,17 +26,17 @@
 #define MIB (1ULL << 20)
 #define BAIL_OUT(why) do { printf("Bail out! %s\n", why); exit(1); } while (0)
 
-static char dir[64];
+static char dir[PATH_MAX];
 static char uuid[4][48];     /* the default machine's GPUs, in its order */
 static char machine[128];
 
 static const char *file(const char *name)
 {
-	static char path[4][160];
+	static char path[4][PATH_MAX + 64];
 	static int next;
 	char *p = path[next++ % 4];
 
-	snprintf(p, 160, "%s/%s", dir, name);
+	snprintf(p, sizeof path[0], "%s/%s", dir, name);
 	return p;
 }
 
@@ -162,7 +163,7 @@ static int blocking(void)
 static int run_show(const char *name, const char *cvd, const char *order,
 		    const char *topo)
 {
-	char e1[600], e2[200], e3[300];
+	char e1[600], e2[200], e3[PATH_MAX + 16];
 	char *env[] = { e1, e2, e3, NULL };
 	char out[64];
 
@@ -491,7 +492,7 @@ int main(int argc, char **argv)
 	charge();
 	launch_blocking();
 	{
-		char cmd[128];
+		char cmd[PATH_MAX + 16];
 
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 		if (system(cmd) != 0)
