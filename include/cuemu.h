@@ -32,7 +32,7 @@ CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label);
 /** The errno value that stands for r (0 for CUDA_SUCCESS); the one table of that mapping. */
 int cuemuResultToErrno(CUresult r);
 
-/** Store in *ns the model clock of stream s, in nanoseconds of emulated time. */
+/** Store in *ns the model clock of stream s, in nanoseconds of emulated time (after cuStreamSynchronize, at least the caller's time). */
 CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns);
 
 /** Enqueue on stream s an operation that takes ns nanoseconds of model time and does nothing else, as a kernel's computation would. */

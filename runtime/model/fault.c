@@ -105,11 +105,15 @@ int fault_initial_prot(void)
 	return real_faults ? PROT_NONE : PROT_READ | PROT_WRITE;
 }
 
-/* Every protection change goes through here. */
+/* Every protection change goes through here. One that fails (ENOMEM: the
+ * memory map is full, vm.max_map_count) leaves the pages as they were; the
+ * access then faults again, and the repeat guard passes it on. */
 static void protect(uintptr_t s, size_t n, int prot)
 {
 	if (real_faults && n) {
-		mprotect((void *)s, n, prot);
+		if (mprotect((void *)s, n, prot) != 0)
+			cuemu_debug("mprotect [0x%lx, +%zu): %s",
+				    (unsigned long)s, n, strerror(errno));
 		__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
 	}
 }

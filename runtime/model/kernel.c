@@ -21,6 +21,18 @@
  *  - its memory time, by where the bytes are: its own HBM, a peer's over
  *    NVLink, host memory over the host link where it is mapped remotely.
  *
+ * An emulated kernel's looks open pages of its view (fault.c), and every
+ * page opened on its own between closed ones is a mapping of its own in
+ * the kernel's memory map, which holds vm.max_map_count (65530) at most: a
+ * kernel touching every other page of 256 MiB would run out, its
+ * protections would stop changing, and its next fault would be taken for
+ * one that repeats for ever and passed on as SIGSEGV. So the kernel model
+ * remembers what its looks at memory resident on its GPU charged (the
+ * pages seen, and seen writable), and closes those looks again every
+ * OPEN_MAX of them: a touch of a page seen is then opened again for
+ * nothing, as if it had never been closed. Model time does not depend on
+ * when the looks are closed.
+ *
  * Locking: the running kernel's tally is the kernel thread's (kernels run
  * one at a time, under fault.c's kernel_lock); km_touch runs under
  * cuemu_lock, in the fault handler. A declared access keeps its tally on
@@ -104,20 +116,35 @@ void km_rates_of(int dev, struct km_rates *r)
 /* ------------------------------------------------------------------ */
 /* A kernel's tally                                                    */
 
-/* The spans a kernel's faults brought to its GPU: touches there are fault
- * entries too. Sorted, disjoint, merged when they touch: a kernel walking
- * memory keeps a handful. */
+/* Sets of spans: sorted, disjoint, merged when they touch. A kernel
+ * walking memory keeps a handful; one touching every other page keeps one
+ * a page. */
 struct span {
 	uintptr_t s, e;
 };
+
+struct spans {
+	struct span *v;
+	size_t n, cap;
+	bool oom;          /* a span could not be added */
+};
+
+/* Looks at resident memory a kernel keeps open before it closes them
+ * again: at most two mappings each, so that a kernel adds at most some
+ * 8,000 to the process's memory map. */
+#define OPEN_MAX 4096
 
 struct kmodel {
 	int dev;
 	uint64_t start;
 	struct km_tally t;
-	struct span *mig;
-	size_t nmig, capmig;
-	bool oom;          /* no room for a span: entries counted per fault */
+	struct spans mig;  /* what its faults brought to its GPU: touches
+	                    * there are fault entries too */
+	struct spans seen; /* resident pages its looks charged */
+	struct spans seen_w; /* ... and opened writable */
+	struct span *open; /* looks at resident memory open since the last
+	                    * closing (emulated kernels only) */
+	size_t nopen;
 	uintptr_t cs, ce;  /* a look opens nothing outside (a declared
 	                    * footprint's bounds); 0, 0: no bound */
 	uintptr_t last;    /* the page of the last look a page at a time */
@@ -127,13 +154,13 @@ struct kmodel {
  * kernel_lock). Global because the fault handler finds it. */
 static struct kmodel running;
 
-static size_t mig_floor(const struct kmodel *k, uintptr_t p)
+static size_t spans_floor(const struct spans *x, uintptr_t p)
 {
-	size_t lo = 0, hi = k->nmig;
+	size_t lo = 0, hi = x->n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (k->mig[mid].s <= p)
+		if (x->v[mid].s <= p)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -141,49 +168,67 @@ static size_t mig_floor(const struct kmodel *k, uintptr_t p)
 	return lo; /* the first span starting after p */
 }
 
-static bool mig_has(const struct kmodel *k, uintptr_t p)
+static bool spans_has(const struct spans *x, uintptr_t p)
 {
-	size_t i = mig_floor(k, p);
+	size_t i = spans_floor(x, p);
 
-	return i > 0 && p < k->mig[i - 1].e;
+	return i > 0 && p < x->v[i - 1].e;
 }
 
-static bool mig_overlaps(const struct kmodel *k, uintptr_t s, uintptr_t e)
+static bool spans_overlap(const struct spans *x, uintptr_t s, uintptr_t e)
 {
-	size_t i = mig_floor(k, e - 1);
+	size_t i = spans_floor(x, e - 1);
 
-	return i > 0 && k->mig[i - 1].e > s;
+	return i > 0 && x->v[i - 1].e > s;
+}
+
+static void spans_add(struct spans *x, uintptr_t s, uintptr_t e)
+{
+	size_t i = spans_floor(x, s), j;
+
+	if (i > 0 && x->v[i - 1].e >= s) {
+		i--;
+	} else {
+		if (x->n == x->cap) {
+			size_t cap = x->cap ? 2 * x->cap : 16;
+			struct span *n = realloc(x->v, cap * sizeof *n);
+			if (!n) {
+				x->oom = true;
+				return;
+			}
+			x->v = n;
+			x->cap = cap;
+		}
+		memmove(x->v + i + 1, x->v + i, (x->n - i) * sizeof *x->v);
+		x->v[i] = (struct span){ s, e };
+		x->n++;
+	}
+	x->v[i].s = cuemu_min_u(x->v[i].s, s);
+	x->v[i].e = cuemu_max_u(x->v[i].e, e);
+	/* Swallow the spans the grown one now reaches. */
+	for (j = i + 1; j < x->n && x->v[j].s <= x->v[i].e; j++)
+		x->v[i].e = cuemu_max_u(x->v[i].e, x->v[j].e);
+	memmove(x->v + i + 1, x->v + j, (x->n - j) * sizeof *x->v);
+	x->n -= j - i - 1;
+}
+
+static bool mig_has(const struct kmodel *k, uintptr_t p)
+{
+	return spans_has(&k->mig, p);
 }
 
 static void mig_add(struct kmodel *k, uintptr_t s, uintptr_t e)
 {
-	size_t i = mig_floor(k, s), j;
+	spans_add(&k->mig, s, e);
+}
 
-	if (i > 0 && k->mig[i - 1].e >= s) {
-		i--;
-	} else {
-		if (k->nmig == k->capmig) {
-			size_t cap = k->capmig ? 2 * k->capmig : 16;
-			struct span *n = realloc(k->mig, cap * sizeof *n);
-			if (!n) {
-				k->oom = true;
-				return;
-			}
-			k->mig = n;
-			k->capmig = cap;
-		}
-		memmove(k->mig + i + 1, k->mig + i,
-			(k->nmig - i) * sizeof *k->mig);
-		k->mig[i] = (struct span){ s, e };
-		k->nmig++;
-	}
-	k->mig[i].s = cuemu_min_u(k->mig[i].s, s);
-	k->mig[i].e = cuemu_max_u(k->mig[i].e, e);
-	/* Swallow the spans the grown one now reaches. */
-	for (j = i + 1; j < k->nmig && k->mig[j].s <= k->mig[i].e; j++)
-		k->mig[i].e = cuemu_max_u(k->mig[i].e, k->mig[j].e);
-	memmove(k->mig + i + 1, k->mig + j, (k->nmig - j) * sizeof *k->mig);
-	k->nmig -= j - i - 1;
+static void kmodel_free(struct kmodel *k)
+{
+	free(k->mig.v);
+	free(k->seen.v);
+	free(k->seen_w.v);
+	free(k->open);
+	memset(k, 0, sizeof *k);
 }
 
 static uint64_t k_now(const struct kmodel *k)
@@ -196,8 +241,7 @@ static uint64_t k_now(const struct kmodel *k)
 
 void km_begin(int dev, uint64_t now)
 {
-	free(running.mig);
-	memset(&running, 0, sizeof running);
+	kmodel_free(&running);
 	running.dev = dev;
 	running.start = now;
 }
@@ -209,8 +253,7 @@ uint64_t km_end(void)
 
 	km_rates_of(running.dev, &r);
 	ns = km_cost(&running.t, &r);
-	free(running.mig);
-	memset(&running, 0, sizeof running);
+	kmodel_free(&running);
 	return ns;
 }
 
@@ -342,9 +385,10 @@ static uint64_t walk(struct kmodel *k, uintptr_t page, uintptr_t lim,
 
 static uintptr_t mig_end(const struct kmodel *k, uintptr_t p)
 {
-	size_t i = mig_floor(k, p);
+	size_t i = spans_floor(&k->mig, p);
 
-	return i > 0 && p < k->mig[i - 1].e ? k->mig[i - 1].e : p + UVM_PAGE;
+	return i > 0 && p < k->mig.v[i - 1].e ? k->mig.v[i - 1].e
+					      : p + UVM_PAGE;
 }
 
 /* dev holds r: a local access, or a write to a read-only copy. */
@@ -380,7 +424,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		return (struct look){ s, e, prot };
 	}
 	block_run(k, r, p, &s, &e);
-	if (mig_overlaps(k, s, e) || k->oom) {
+	if (spans_overlap(&k->mig, s, e) || k->mig.oom) {
 		s = page;
 		e = page + UVM_PAGE;
 	}
@@ -454,6 +498,75 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 	return (struct look){ page, page + UVM_PAGE, local_prot(r, write) };
 }
 
+/* A touch of a page this kernel's looks charged already, closed again
+ * since (close_open): opened as that look left it, for nothing, as if it
+ * had never been closed. Only while the page is still resident here and,
+ * for a write, this GPU's alone: what moved it away since is a fault
+ * again. false: not such a touch. */
+static bool seen_again(const struct kmodel *k, struct mstate *st,
+		       uintptr_t p, bool write, struct look *l)
+{
+	uintptr_t page = CUEMU_ALIGN_DOWN(p, UVM_PAGE);
+	struct mrange *r = mr_find(&st->ranges, page);
+	bool w;
+
+	if (!r || !(r->holders & cuemu_mask_bit(k->dev)) ||
+	    !spans_has(&k->seen, page))
+		return false;
+	/* Writable as the look left it while no copy was made since. */
+	w = spans_has(&k->seen_w, page) &&
+	    r->holders == cuemu_mask_bit(k->dev);
+	if (write && !w)
+		return false;
+	*l = (struct look){ page, page + UVM_PAGE,
+			    w ? PROT_READ | PROT_WRITE : PROT_READ };
+	return true;
+}
+
+/* Closes the looks open since the last closing: the kernel's view of
+ * them is the model's again (every page closed), and its memory map
+ * shrinks back to what the model's ranges make it. */
+static void close_open(struct kmodel *k)
+{
+	for (size_t i = 0; i < k->nopen; i++) {
+		struct mstate *st = mg_find(k->open[i].s);
+
+		if (st)
+			view_apply(st, k->open[i].s, k->open[i].e);
+	}
+	k->nopen = 0;
+}
+
+/* Keeps [s, e) among the looks open, closing them all first when there
+ * are OPEN_MAX. Without room for the list, nothing is closed. */
+static void note_open(struct kmodel *k, uintptr_t s, uintptr_t e)
+{
+	if (!k->open && !(k->open = malloc(OPEN_MAX * sizeof *k->open)))
+		k->seen.oom = true;
+	if (k->seen.oom || k->seen_w.oom)
+		return;
+	if (k->nopen == OPEN_MAX)
+		close_open(k);
+	k->open[k->nopen++] = (struct span){ s, e };
+}
+
+/* Notes what look l at st charged, where it left memory resident on the
+ * kernel's GPU, so that it can be closed and opened again for nothing. A
+ * set that could not grow stops the closing: the looks it misses would be
+ * charged again. */
+static void remember(struct kmodel *k, struct mstate *st,
+		     const struct look *l)
+{
+	struct mrange *r = mr_find(&st->ranges, l->s);
+
+	if (l->s >= l->e || !r || !(r->holders & cuemu_mask_bit(k->dev)))
+		return;
+	spans_add(&k->seen, l->s, l->e);
+	if (l->prot & PROT_WRITE)
+		spans_add(&k->seen_w, l->s, l->e);
+	note_open(k, l->s, l->e);
+}
+
 bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 	      struct fault_done *out)
 {
@@ -461,7 +574,12 @@ bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 
 	if (running.dev != dev)
 		km_begin(dev, running.start);
-	l = touch(&running, st, addr, was_write);
+	if (seen_again(&running, st, addr, was_write, &l)) {
+		note_open(&running, l.s, l.e);
+	} else {
+		l = touch(&running, st, addr, was_write);
+		remember(&running, st, &l);
+	}
 	out->st = st;
 	out->s = l.s;
 	out->e = l.e;
@@ -523,8 +641,8 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 		}
 		if (held && mig_has(&k, p)) {
 			/* Pages this kernel brought: entries, no new look. */
-			size_t i = mig_floor(&k, p) - 1;
-			uintptr_t x = cuemu_min_u(cuemu_min_u(k.mig[i].e,
+			size_t i = spans_floor(&k.mig, p) - 1;
+			uintptr_t x = cuemu_min_u(cuemu_min_u(k.mig.v[i].e,
 							  q->end), e);
 
 			k.t.entries += (x - p) / UVM_PAGE;
@@ -538,7 +656,7 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 	}
 	km_rates_of(dev, &r);
 	ns = km_cost(&k.t, &r);
-	free(k.mig);
+	kmodel_free(&k);
 	return ns;
 }
 

@@ -29,7 +29,8 @@
  * (copies, migrations). An operation starts no earlier than the host's model
  * time when it was enqueued, and no earlier than what it waited for; the
  * host's model time moves forward when it synchronizes with a stream, and
- * by its own work (staging a pageable copy). Events record the clock of
+ * by its own work (staging a pageable copy); a stream the host synchronizes
+ * with comes up to the host's time when it is idle (catch_up). Events record the clock of
  * their stream when reached.
  *
  * Locking, outermost first: the process lock (never held while waiting, and
@@ -825,6 +826,21 @@ static uint64_t stream_end_ns(CUstream s, uint64_t seq)
 	return ns;
 }
 
+/* The host has waited for s: when s is idle now, its clock comes up to
+ * the calling thread's time. What is enqueued on s next starts no earlier
+ * anyway (run_op); but a clock left where s's last operation ended would
+ * count, in the next difference of two readings, whatever the host and
+ * other streams did while s sat idle as s's own time (a kernel on gpu1
+ * measured around by two synchronized readings was charged everything gpu0
+ * did since gpu1 last ran). s's lock: no operation is queued or running. */
+static void catch_up(CUstream s)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->head)
+		atomic_max(&s->clock, thread_now());
+	pthread_mutex_unlock(&s->lock);
+}
+
 CUresult cuemu_stream_sync(CUstream s)
 {
 	struct cuemu_spos p = cuemu_stream_pos(s);
@@ -834,14 +850,13 @@ CUresult cuemu_stream_sync(CUstream s)
 				  "operation cannot wait for the stream");
 	/* An idle stream (the common case, now that work runs inline)
 	 * takes only its own lock, briefly. */
-	if (!p.seq)
-		return CUDA_SUCCESS;
-	if (atomic_get(&s->done_seq) >= p.seq) {
+	if (p.seq && atomic_get(&s->done_seq) >= p.seq) {
 		atomic_max(&host_ns, stream_end_ns(s, p.seq));
-		return CUDA_SUCCESS;
+	} else if (p.seq) {
+		cuemu_spos_wait(p);
+		host_saw(p);
 	}
-	cuemu_spos_wait(p);
-	host_saw(p);
+	catch_up(s);
 	return CUDA_SUCCESS;
 }
 

@@ -3,9 +3,9 @@
  * handler) that migrate, duplicate and collapse by policy; emulated kernels
  * (cuemuLaunchHostFunc) and declared footprints (cuemuAccess) that fault on
  * a GPU, map remotely by policy, and thrash; the handler passing what is
- * not managed to the handler installed before it. Residency is read
- * through device capacity (cuMemGetInfo), which managed residency is
- * charged to.
+ * not managed to the handler installed before it; kernels whose touches
+ * would fill the process's memory map. Residency is read through device
+ * capacity (cuMemGetInfo), which managed residency is charged to.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -16,6 +16,7 @@
 
 #include "cuda.h"
 #include "cuemu.h"
+#include "spawn.h"
 #include "tap.h"
 
 #if __has_include(<valgrind/valgrind.h>)
@@ -380,11 +381,92 @@ static void test_write_after_gpu_copy(void)
 	cuMemFree(m);
 }
 
-int main(void)
+/* ------------------------------------------------------------------ */
+/* A kernel touching every other page: each page its kernel opens is a
+ * mapping of its own between closed ones, and a process may have 65,530
+ * (vm.max_map_count). 384 MiB is 49,152 such pages, 98,304 mappings. */
+
+#define SCATTER (384 * MIB)
+
+struct scatter {
+	volatile unsigned char *b;
+	int passes;
+};
+
+static void kernel_scatter(void *arg)
 {
+	struct scatter *x = arg;
+
+	for (int pass = 0; pass < x->passes; pass++)
+		for (size_t i = 0; i < SCATTER; i += 8 * KIB)
+			x->b[i] += 1;
+}
+
+/* The model time of a kernel making passes over every other page of a
+ * fresh SCATTER on gpu0, or 0. */
+static unsigned long long scatter_ns(CUstream s, int passes)
+{
+	unsigned long long t0 = 0, t1 = 0;
+	struct scatter x = { NULL, passes };
+	CUdeviceptr p;
+	int bad;
+
+	if (cuMemAllocManaged(&p, SCATTER, CU_MEM_ATTACH_GLOBAL))
+		return 0;
+	x.b = (volatile unsigned char *)p;
+	bad = cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t0) ||
+	      cuemuLaunchHostFunc(s, kernel_scatter, &x) ||
+	      cuStreamSynchronize(s) || cuemuStreamGetTime(s, &t1);
+	bad = bad || x.b[0] != passes || x.b[SCATTER - 8 * KIB] != passes ||
+	      x.b[4 * KIB] != 0;
+	cuMemFree(p);
+	return bad ? 0 : t1 - t0;
+}
+
+/* The child: one pass, then two; "ns1", "ns2" lines. */
+static int scatter_child(void)
+{
+	CUcontext c;
+	CUstream s;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
+	    cuCtxSetCurrent(c) || cuStreamCreate(&s, CU_STREAM_NON_BLOCKING))
+		return 2;
+	printf("ns1 %llu\n", scatter_ns(s, 1));
+	fflush(stdout);
+	printf("ns2 %llu\n", scatter_ns(s, 2));
+	cuStreamDestroy(s);
+	return 0;
+}
+
+static void test_scattered_kernel(void)
+{
+	char out[256];
+	long long ns1, ns2;
+	int rc;
+
+	snprintf(out, sizeof out, "%s/cuemu-fault-%d.out",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+	rc = run_self("scatter", NULL, out, NULL, 300);
+	ns1 = child_value(out, "ns1", -1);
+	ns2 = child_value(out, "ns2", -1);
+	unlink(out);
+	is_int(rc, 0, "scatter: a kernel touching every other page of 384 MiB "
+	       "runs to its end (the process's memory map does not fill)");
+	ok(ns1 > 0, "scatter: it costs model time (%lld ns)", ns1);
+	is_int(ns2, ns1, "scatter: touching those pages again in the same "
+	       "kernel, after its looks were closed, costs nothing more");
+}
+
+int main(int argc, char **argv)
+{
+	const char *role = child_role(argc, argv);
 	struct sigaction sa;
 	CUcontext c0, c1;
 	int n = 0;
+
+	if (role && !strcmp(role, "scatter"))
+		return scatter_child();
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = test_handler;
@@ -414,5 +496,7 @@ int main(void)
 		test_copies();
 	if (!skip_faults("writes after a GPU's copy"))
 		test_write_after_gpu_copy();
+	if (!skip_faults("a kernel touching every other page"))
+		test_scattered_kernel();
 	return done_testing();
 }
