@@ -76,14 +76,16 @@ static inline float ftz(float f)
 	uint32_t b = (uint32_t)bf32(f);
 	return (b & 0x7f800000u) == 0 && (b & 0x7fffffu) ? f32(b & 0x80000000u) : f;
 }
-/* The device's one NaN for results it computes. */
+/* The device's one NaN for the f32 results it computes (the table in
+ * probes/results/ptx_table.txt shows it); f64 results propagate a NaN
+ * operand quieted and make fff8000000000000 of none, as the host does. */
 static inline uint64_t canon32(float f)
 {
 	return isnan(f) ? 0x7fffffffu : bf32(f);
 }
-static inline uint64_t canon64(double d)
+static inline uint64_t quiet64(uint64_t b)
 {
-	return isnan(d) ? 0x7fffffffffffffffull : bf64(d);
+	return b | 0x0008000000000000ull;
 }
 
 static int fe_mode(int rnd)
@@ -493,7 +495,7 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 		do {
 			double o = f64(old), x = f64(b), r;
 			r = op == A_ADD ? o + x : op == A_MIN ? fmin(o, x) : fmax(o, x);
-			nv = canon64(r);
+			nv = bf64(r);
 		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
 						      __ATOMIC_SEQ_CST,
 						      __ATOMIC_RELAXED));
@@ -574,18 +576,16 @@ static uint64_t int_div(uint64_t a, uint64_t b, unsigned bits, bool s, bool rem)
 {
 	uint64_t m = bits_mask(bits);
 
+	if ((b & m) == 0)
+		return m;   /* the device's answer to a division by zero */
 	if (s) {
 		int64_t x = sext(a, bits), y = sext(b, bits);
-		if (y == 0)
-			return rem ? (uint64_t)x & m : (x < 0 ? 1 : m);
 		if (y == -1)
 			return rem ? 0 : (uint64_t)(-(uint64_t)x) & m;
 		return (uint64_t)(rem ? x % y : x / y) & m;
 	}
 	a &= m;
 	b &= m;
-	if (b == 0)
-		return rem ? a : m;
 	return rem ? a % b : a / b;
 }
 
@@ -618,8 +618,8 @@ static float fminmax32(float a, float b, bool max)
 
 static double fminmax64(double a, double b, bool max)
 {
-	if (isnan(a) && isnan(b))
-		return f64(0x7fffffffffffffffull);
+	if (isnan(a) && isnan(b))   /* the second, quieted */
+		return f64(quiet64(bf64(b)));
 	if (isnan(a))
 		return b;
 	if (isnan(b))
@@ -631,13 +631,25 @@ static double fminmax64(double a, double b, bool max)
 	return max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
+/* .sat: NaN and -0 are +0 */
 static inline float sat01(float f)
 {
-	return isnan(f) ? 0.0f : f < 0 ? 0.0f : f > 1 ? 1.0f : f;
+	return isnan(f) || f <= 0 ? 0.0f : f > 1 ? 1.0f : f;
 }
 static inline double sat01d(double f)
 {
-	return isnan(f) ? 0.0 : f < 0 ? 0.0 : f > 1 ? 1.0 : f;
+	return isnan(f) || f <= 0 ? 0.0 : f > 1 ? 1.0 : f;
+}
+
+/* div.approx.f32: a / b within its 2 ulp, and 0 (NaN for an infinite a) where
+ * 2^126 < |b| < 2^128, as PTX defines it. */
+static float div_approx(float a, float b)
+{
+	float m = fabsf(b);
+
+	if (m > 0x1p126f && m < INFINITY)
+		return isinf(a) ? NAN : 0.0f * a;
+	return (float)((double)a / b);
 }
 
 /* A float operation of one or more operands, for every active lane. */
@@ -668,9 +680,11 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			case OP_SUB: r = x - y; break;
 			case OP_MUL: r = x * y; break;
 			case OP_MAD: case OP_FMA: r = fmaf(x, y, z); break;
-			case OP_DIV: r = x / y; break;
-			case OP_ABS: D[l] = bf32(fz ? ftz(x) : x) & 0x7fffffffu; continue;
-			case OP_NEG: D[l] = bf32(fz ? ftz(x) : x) ^ 0x80000000u; continue;
+			case OP_DIV:
+				r = (in->flags & F_APPROX) ? div_approx(x, y) : x / y;
+				break;
+			case OP_ABS: r = isnan(x) ? x : f32(bf32(x) & 0x7fffffffu); break;
+			case OP_NEG: r = isnan(x) ? x : f32(bf32(x) ^ 0x80000000u); break;
 			case OP_MIN: r = fminmax32(x, y, false); D[l] = bf32(fz ? ftz(r) : r); continue;
 			case OP_MAX: r = fminmax32(x, y, true); D[l] = bf32(fz ? ftz(r) : r); continue;
 			case OP_RCP: r = 1.0f / x; break;
@@ -701,8 +715,13 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			case OP_MUL: r = x * y; break;
 			case OP_MAD: case OP_FMA: r = fma(x, y, z); break;
 			case OP_DIV: r = x / y; break;
-			case OP_ABS: D[l] = bf64(x) & 0x7fffffffffffffffull; continue;
-			case OP_NEG: D[l] = bf64(x) ^ 0x8000000000000000ull; continue;
+			case OP_ABS:
+				D[l] = isnan(x) ? quiet64(bf64(x)) & ~(1ull << 63) :
+				       bf64(x) & ~(1ull << 63);
+				continue;
+			case OP_NEG:
+				D[l] = isnan(x) ? quiet64(bf64(x)) : bf64(x) ^ (1ull << 63);
+				continue;
 			case OP_MIN: D[l] = bf64(fminmax64(x, y, false)); continue;
 			case OP_MAX: D[l] = bf64(fminmax64(x, y, true)); continue;
 			case OP_RCP: r = 1.0 / x; break;
@@ -718,7 +737,7 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			}
 			if (sat)
 				r = sat01d(r);
-			D[l] = canon64(r);
+			D[l] = bf64(r);
 		}
 	}
 	if (mode != FE_TONEAREST)
@@ -1094,13 +1113,14 @@ static double round_int(double x, int rnd)
 	}
 }
 
-/* A float to an integer type: rounded, saturated; NaN is 0. */
-static uint64_t f2i(double x, int rnd, enum ptype t)
+/* A float to an integer type: rounded, saturated. NaN is 0 from f32 to
+ * 32 bits, the top bit alone otherwise (as the device answers). */
+static uint64_t f2i(double x, int rnd, enum ptype t, bool from32)
 {
 	unsigned bits = ptype_bits(t);
 
 	if (isnan(x))
-		return 0;
+		return from32 && bits <= 32 ? 0 : 1ull << (bits - 1);
 	x = round_int(x, rnd ? rnd : R_RZ);
 	if (ptype_signed(t)) {
 		double lo = -ldexp(1, (int)bits - 1), hi = ldexp(1, (int)bits - 1);
@@ -1126,17 +1146,19 @@ static uint64_t cvt_one(const struct insn *in, uint64_t a)
 	if (ptype_float(s)) {
 		double x = s == T_F32 ? (double)(fz ? ftz(f32(a)) : f32(a)) : f64(a);
 		if (!ptype_float(d))
-			return f2i(x, in->rnd, d);
+			return f2i(x, in->rnd, d, s == T_F32);
 		if (in->flags & F_INT_RND)
 			x = isnan(x) ? x : round_int(x, in->rnd);
 		if (sat)
 			x = sat01d(x);
-		if (d == T_F64)
-			return canon64(x);
-		/* f64 to f32 rounds in the mode cvt_op set */
+		if (d == T_F64)   /* a NaN kept, quieted, as the host converts */
+			return s == T_F64 && isnan(x) ? quiet64(a) : bf64(x);
+		/* f64 to f32 rounds in the mode do_cvt set */
 		float f = (float)x;
 		if (fz)
 			f = ftz(f);
+		if (s == T_F64)
+			return bf32(f);
 		return s == T_F32 && !isnan(x) && !(in->flags & (F_INT_RND | F_SAT)) &&
 		       !fz ? a & 0xffffffffu : canon32(f);
 	}
@@ -1272,7 +1294,7 @@ static void do_testp(struct blk *b, struct warp *w, const struct insn *in,
 		case TP_INFINITE: r = isinf(x); break;
 		case TP_NUMBER: r = !isnan(x); break;
 		case TP_NOTANUMBER: r = isnan(x); break;
-		case TP_NORMAL: r = c == FP_NORMAL; break;
+		case TP_NORMAL: r = c == FP_NORMAL || c == FP_ZERO; break;
 		default: r = c == FP_SUBNORMAL; break;
 		}
 		D[l] = r;
