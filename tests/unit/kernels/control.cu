@@ -156,3 +156,28 @@ extern "C" __global__ void special(unsigned *out)
 	out[i * 4 + 2] = blockDim.x | blockDim.y << 8 | blockDim.z << 16;
 	out[i * 4 + 3] = lane | gridDim.x << 8 | gridDim.y << 16 | gridDim.z << 24;
 }
+
+// A store, a load and a store of the same word: three accesses to one page.
+extern "C" __global__ void twice(volatile int *p)
+{
+	p[threadIdx.x] = 1;
+	p[threadIdx.x] = p[threadIdx.x] + 2;
+}
+
+__device__ __noinline__ int classify(int x)
+{
+	if (x < 0)
+		return -1;
+	if (x == 0)
+		return 0;
+	if (x > 100)
+		return 2;
+	return 1;
+}
+
+// A callee with several returns, called by lanes of every class.
+extern "C" __global__ void returns(const int *in, int *out)
+{
+	int t = threadIdx.x;
+	out[t] = classify(in[t]) * 10 + (t & 1 ? classify(-in[t]) : 5);
+}
