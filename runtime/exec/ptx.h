@@ -249,6 +249,10 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
 #define WIN_SHARED 0xfe00000000000000ull
 #define WIN_LOCAL  0xfd00000000000000ull
 #define WIN_PARAM  0xfc00000000000000ull
+/* A cooperative launch's grid-sync words, where %envreg1:%envreg2 point
+ * (the convention cooperative_groups' grid.sync() reads). */
+#define WIN_GRID   0xfb00000000000000ull
+#define GRIDWS_BYTES 64
 #define WIN_MASK   0xff00000000000000ull
 
 #endif

@@ -272,6 +272,13 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 		default: sp = SP_GLOBAL; break;
 		}
 	}
+	if ((addr & WIN_MASK) == WIN_GRID && b->g->gridws &&
+	    (sp == SP_GLOBAL || sp == SP_GENERIC)) {
+		/* the grid-sync words: the engine's, shared by every block */
+		off = addr - WIN_GRID;
+		if (off + size <= GRIDWS_BYTES && !(addr & (size - 1)))
+			return b->g->gridws + off;
+	}
 	if (addr & (size - 1)) {
 		ex_grid_fail(b, w, l, EX_MISALIGNED_ADDRESS, addr,
 			     "a misaligned access of %u bytes at 0x%llx", size,
@@ -2012,6 +2019,10 @@ int ex_warp_run(struct blk *b, struct warp *w)
 			if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
 				return -1;
 			branch(w, in, pc, mask, act);
+			if (b->slice && ++w->ran >= b->slice) {
+				w->ran = 0;
+				return W_YIELD;
+			}
 			break;
 		case OP_CALL:
 			if (do_call(b, w, in, pc, act))

@@ -696,6 +696,33 @@ out:
 	ex_module_free(h);
 }
 
+static void test_grid_sync(struct mock *mk, struct ex_module *m)
+{
+	int blocks = 12, threads = 96, n = blocks * threads, rounds = 3, bad = 0;
+	int *p = mock_alloc(mk, n * 4, 0), *q = mock_alloc(mk, n * 4, 0);
+	struct pb a = { 0 };
+	struct ex_result r;
+
+	put_ptr(&a, p); put_ptr(&a, q); put_u32(&a, (uint32_t)rounds);
+	struct ex_launch l = mock_launch(mk, m, "gridSync", a.b, blocks, 1,
+					 threads, 1, 1);
+	ok(ex_module_kernel(m, l.kernel)->uses_grid_sync,
+	   "a kernel reading %%envreg says it uses grid sync");
+	l.cooperative = true;
+	is_int(run(&l, &r), EX_OK, "a cooperative launch of %d blocks syncs its grid %d times",
+	       blocks, rounds * 2);
+	for (int i = 0; i < n; i++) {
+		int want = 0;
+		for (int k = 0; k < rounds; k++)
+			want += ((i + threads * 3) % n) * 3 + k;
+		bad += q[i] != want;
+	}
+	is_int(bad, 0, "each block read what the others wrote before each sync");
+	l.cooperative = false;
+	is_int(ex_launch_run(&l, &r), EX_TRAP,
+	       "grid.sync() in a launch that is not cooperative traps, as on the device");
+}
+
 int main(void)
 {
 	struct mock *mk = calloc(1, sizeof *mk);
@@ -723,6 +750,7 @@ int main(void)
 		test_pages(mk, c);
 		test_generation(mk, c);
 		test_returns(mk, c);
+		test_grid_sync(mk, c);
 	}
 	if (w) {
 		test_warps(mk, w);

@@ -3,6 +3,7 @@
 // device functions, dynamic shared memory, local arrays, module globals.
 #include <cstdio>
 #include <cassert>
+#include <cooperative_groups.h>
 
 __device__ int table[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
 __device__ unsigned long long counter = 40;
@@ -180,4 +181,18 @@ extern "C" __global__ void returns(const int *in, int *out)
 {
 	int t = threadIdx.x;
 	out[t] = classify(in[t]) * 10 + (t & 1 ? classify(-in[t]) : 5);
+}
+
+// Every block writes its part, the grid syncs, then each block reads a
+// part another block wrote: only a cooperative launch may run it.
+extern "C" __global__ void gridSync(int *p, int *q, int rounds)
+{
+	cooperative_groups::grid_group g = cooperative_groups::this_grid();
+	unsigned n = gridDim.x * blockDim.x, i = g.thread_rank();
+	for (int r = 0; r < rounds; r++) {
+		p[i] = (int)i * 3 + r;
+		g.sync();
+		q[i] += p[(i + blockDim.x * 3) % n];
+		g.sync();
+	}
 }
