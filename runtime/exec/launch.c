@@ -385,7 +385,8 @@ static void *worker(void *arg)
 /* ------------------------------------------------------------------ */
 /* The launch                                                          */
 
-static uint64_t *var_addresses(const struct ex_module *m)
+static uint64_t *var_addresses(const struct ex_module *m,
+			       const struct pfunc *k)
 {
 	uint64_t *a = calloc((size_t)m->nvars + 1, sizeof *a);
 
@@ -400,7 +401,10 @@ static uint64_t *var_addresses(const struct ex_module *m)
 		case SP_PARAM:
 			a[i] = v->kernel_param ? v->offset : LPARAM_BASE + v->offset;
 			break;
-		default:   /* shared, local: offsets in their spaces */
+		case SP_SHARED:   /* laid out for this kernel */
+			a[i] = k->shoff[i];
+			break;
+		default:   /* local: offsets in the thread's local memory */
 			a[i] = v->offset;
 			break;
 		}
@@ -435,14 +439,14 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 		return refuse(r, EX_LAUNCH_FAILED, "bad grid or block dimensions");
 	if (g.k->info.param_bytes && !l->params)
 		return refuse(r, EX_LAUNCH_FAILED, "no parameters");
-	shared = g.m->shared_static;
+	shared = g.k->shared_static;
 	if (l->dynamic_shared_bytes) {
 		shared = (shared + g.m->shared_align - 1) & ~(g.m->shared_align - 1);
 		if ((uint64_t)shared + l->dynamic_shared_bytes > (1u << 30))
 			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
 		shared += l->dynamic_shared_bytes;
 	}
-	varaddr = var_addresses(g.m);
+	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;
 	g.varaddr = varaddr;
