@@ -27,6 +27,7 @@ static const struct bench_row *const tables[] = {
 	bench_share_rows,
 	bench_uvm_rows,
 	bench_start_rows,
+	bench_exec_rows,
 };
 
 struct options {

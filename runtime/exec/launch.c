@@ -10,6 +10,12 @@
  * (counted a warp at a time, as the device counts). A barrier no warp can
  * ever complete fails the launch rather than hanging it.
  *
+ * A cooperative launch keeps every block resident at once, as the device
+ * does: each host thread holds its share of the blocks and runs them in
+ * turn, a warp yielding after SLICE branches, so that a grid-wide sync
+ * (blocks spinning on words in the grid-sync window, %envreg1:%envreg2)
+ * sees every other block arrive.
+ *
  * Locking: the grid's next block and stop flag are atomics; its result's
  * error is written once under grid.lock; each host thread counts into its
  * own struct blk and adds it to the result under the lock at its end.
@@ -118,6 +124,11 @@ static void start_block(struct blk *b, uint64_t i)
 	b->scalar[S_GRIDID] = 1;
 	b->scalar[S_DYN_SMEM] = l->dynamic_shared_bytes;
 	b->scalar[S_TOTAL_SMEM] = b->shared_bytes;
+	if (b->g->gridws) {   /* where grid.sync() finds its words */
+		b->scalar[S_ENVREG0 + 1] = WIN_GRID >> 32;
+		b->scalar[S_ENVREG0 + 2] = WIN_GRID & 0xffffffffu;
+	}
+	memset(b->arrived, 0, sizeof b->arrived);
 	memset(b->shared, 0, b->shared_bytes);
 	for (int k = 0; k < b->nwarps; k++) {
 		struct warp *w = &b->warps[k];
@@ -168,8 +179,9 @@ static void bar_reduce(struct blk *b, int id)
 }
 
 /* Opens every barrier that its warps complete; false when none. */
-static bool release(struct blk *b, const uint32_t *arrived)
+static bool release(struct blk *b)
 {
+	const uint32_t *arrived = b->arrived;
 	bool any = false;
 	int live = 0;
 
@@ -196,50 +208,61 @@ static bool release(struct blk *b, const uint32_t *arrived)
 			if (w->state == W_BAR && w->bar == id)
 				w->state = W_RUN;
 		}
+		b->arrived[id] = 0;
 		any = true;
 	}
 	return any;
 }
 
+/* One round of block b: each runnable warp runs until it waits, ends or
+ * yields; the barriers its warps complete open. 1: the block goes on; 0:
+ * it has ended; -1: the launch failed. */
+static int block_round(struct blk *b)
+{
+	bool yielded = false;
+	int done = 0;
+
+	for (int k = 0; k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		int st;
+		if (w->state != W_RUN)
+			continue;
+		st = ex_warp_run(b, w);
+		while (st == W_BAR && w->state == W_RUN) {
+			/* bar.arrive: counted, and the warp goes on */
+			b->arrived[(-1 - w->bar) & (NBAR - 1)]++;
+			st = ex_warp_run(b, w);
+		}
+		if (st < 0)
+			return -1;
+		yielded |= st == W_YIELD;
+	}
+	for (int k = 0; k < b->nwarps; k++)
+		done += b->warps[k].state == W_DONE;
+	if (done == b->nwarps)
+		return 0;
+	if (!release(b) && !yielded) {
+		int k = 0;
+		while (b->warps[k].state != W_BAR)
+			k++;
+		ex_grid_fail(b, &b->warps[k],
+			     __builtin_ctz(b->warps[k].bar_mask | 1u << 31),
+			     EX_LAUNCH_FAILED, 0,
+			     "barrier %d can never complete: its warps wait for "
+			     "threads that cannot arrive", b->warps[k].bar);
+		return -1;
+	}
+	return 1;
+}
+
 static int run_block(struct blk *b, uint64_t i)
 {
-	uint32_t arrived[NBAR] = { 0 };
+	int rc;
 
 	start_block(b, i);
-	for (;;) {
-		int done = 0;
-		for (int k = 0; k < b->nwarps; k++) {
-			struct warp *w = &b->warps[k];
-			int st;
-			if (w->state != W_RUN)
-				continue;
-			st = ex_warp_run(b, w);
-			while (st == W_BAR && w->state == W_RUN) {
-				/* bar.arrive: counted, and the warp goes on */
-				arrived[(-1 - w->bar) & (NBAR - 1)]++;
-				st = ex_warp_run(b, w);
-			}
-			if (st < 0)
-				return -1;
-		}
-		for (int k = 0; k < b->nwarps; k++)
-			done += b->warps[k].state == W_DONE;
-		if (done == b->nwarps)
-			return 0;
-		if (!release(b, arrived)) {
-			int k = 0;
-			while (b->warps[k].state != W_BAR)
-				k++;
-			ex_grid_fail(b, &b->warps[k],
-				     __builtin_ctz(b->warps[k].bar_mask | 1u << 31),
-				     EX_LAUNCH_FAILED, 0,
-				     "barrier %d can never complete: %d of %d warps wait at it",
-				     b->warps[k].bar, 1, b->nwarps);
-			return -1;
-		}
-		for (int id = 0; id < NBAR; id++)
-			arrived[id] = 0;
-	}
+	while ((rc = block_round(b)) > 0)
+		;
+	return rc;
 }
 
 static void add_counts(struct grid *g, const struct blk *b)
@@ -259,16 +282,78 @@ static void add_counts(struct grid *g, const struct blk *b)
 
 struct worker {
 	struct grid *g;
+	struct worker *first;     /* the launch's first worker: this one's index */
 	uint32_t shared_bytes;
 	pthread_t tid;
 	bool started;
 };
 
+/* A cooperative launch's host thread: its share of the blocks (every
+ * nthreads-th), all resident, run a round each in turn. */
+static void cooperative(struct worker *wk, int index)
+{
+	struct grid *g = wk->g;
+	uint64_t n = (g->nblocks - (uint64_t)index + (uint64_t)g->nthreads - 1) /
+		     (uint64_t)g->nthreads;
+	struct blk *bs = calloc(n ? n : 1, sizeof *bs);
+	int *live = calloc(n ? n : 1, sizeof *live);
+	uint64_t left = n;
+
+	for (uint64_t k = 0; bs && live && k < n; k++) {
+		if (alloc_blk(&bs[k], g, wk->shared_bytes)) {
+			ex_grid_fail(&bs[k], NULL, 0, EX_OUT_OF_MEMORY, 0,
+				     "out of memory for a resident block");
+			left = 0;
+			n = k + 1;
+			break;
+		}
+		bs[k].slice = SLICE;
+		start_block(&bs[k], (uint64_t)index + k * (uint64_t)g->nthreads);
+		live[k] = 1;
+	}
+	if (!bs || !live) {
+		pthread_mutex_lock(&g->lock);
+		if (g->r->status == EX_OK)
+			g->r->status = EX_OUT_OF_MEMORY;
+		pthread_mutex_unlock(&g->lock);
+		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+		left = 0;
+	}
+	while (left && !__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) {
+		for (uint64_t k = 0; k < n; k++) {
+			int rc;
+			if (!live[k])
+				continue;
+			rc = block_round(&bs[k]);
+			if (rc < 0) {
+				left = 0;
+				break;
+			}
+			if (rc == 0) {
+				live[k] = 0;
+				left--;
+			}
+		}
+	}
+	for (uint64_t k = 0; bs && k < n; k++) {
+		add_counts(g, &bs[k]);
+		free_blk(&bs[k]);
+	}
+	free(bs);
+	free(live);
+}
+
 static void *worker(void *arg)
 {
 	struct worker *wk = arg;
 	struct grid *g = wk->g;
-	struct blk *b = malloc(sizeof *b);
+	struct blk *b;
+
+	if (g->gridws) {
+		cooperative(wk, (int)(wk - wk->first));
+		return NULL;
+	}
+	b = malloc(sizeof *b);
 
 	if (!b || alloc_blk(b, g, wk->shared_bytes)) {
 		if (b) {
@@ -300,7 +385,8 @@ static void *worker(void *arg)
 /* ------------------------------------------------------------------ */
 /* The launch                                                          */
 
-static uint64_t *var_addresses(const struct ex_module *m)
+static uint64_t *var_addresses(const struct ex_module *m,
+			       const struct pfunc *k)
 {
 	uint64_t *a = calloc((size_t)m->nvars + 1, sizeof *a);
 
@@ -315,7 +401,10 @@ static uint64_t *var_addresses(const struct ex_module *m)
 		case SP_PARAM:
 			a[i] = v->kernel_param ? v->offset : LPARAM_BASE + v->offset;
 			break;
-		default:   /* shared, local: offsets in their spaces */
+		case SP_SHARED:   /* laid out for this kernel */
+			a[i] = k->shoff[i];
+			break;
+		default:   /* local: offsets in the thread's local memory */
 			a[i] = v->offset;
 			break;
 		}
@@ -350,14 +439,14 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 		return refuse(r, EX_LAUNCH_FAILED, "bad grid or block dimensions");
 	if (g.k->info.param_bytes && !l->params)
 		return refuse(r, EX_LAUNCH_FAILED, "no parameters");
-	shared = g.m->shared_static;
+	shared = g.k->shared_static;
 	if (l->dynamic_shared_bytes) {
 		shared = (shared + g.m->shared_align - 1) & ~(g.m->shared_align - 1);
 		if ((uint64_t)shared + l->dynamic_shared_bytes > (1u << 30))
 			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
 		shared += l->dynamic_shared_bytes;
 	}
-	varaddr = var_addresses(g.m);
+	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;
 	g.varaddr = varaddr;
@@ -365,15 +454,20 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	g.r = r;
 	if ((uint64_t)n > g.nblocks)
 		n = (int)g.nblocks;
+	g.nthreads = n;
 	wk = calloc((size_t)n, sizeof *wk);
-	if (!varaddr || !wk) {
+	if (l->cooperative)
+		g.gridws = calloc(1, GRIDWS_BYTES);
+	if (!varaddr || !wk || (l->cooperative && !g.gridws)) {
 		free(varaddr);
 		free(wk);
+		free(g.gridws);
 		return refuse(r, EX_OUT_OF_MEMORY, "out of memory");
 	}
 	pthread_mutex_init(&g.lock, NULL);
 	for (int i = 0; i < n; i++) {
 		wk[i].g = &g;
+		wk[i].first = wk;
 		wk[i].shared_bytes = shared;
 		if (i > 0)
 			wk[i].started = !pthread_create(&wk[i].tid, NULL, worker, &wk[i]);
@@ -385,5 +479,6 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	pthread_mutex_destroy(&g.lock);
 	free(varaddr);
 	free(wk);
+	free(g.gridws);
 	return r->status;
 }

@@ -1572,9 +1572,11 @@ static int parse_function(struct parser *P, bool entry, bool external)
 	}
 	m->funcs[fi].defined = true;
 	m->funcs[fi].first = m->ncode;
+	m->funcs[fi].reg_first = m->nregs;
 	P->func = fi;
 	if (body(P))
 		return -1;
+	m->funcs[fi].reg_end = m->nregs;
 	end_function(P, &m->funcs[fi]);
 	pop_scope(P);
 	P->func = -1;
@@ -1770,12 +1772,55 @@ static int reach(const struct ex_module *m, int f, char *mark, int depth)
 	return 0;
 }
 
-/* Lays out a thread's local memory, a lane's param memory and the
- * block's shared memory over the module; fills each kernel's facts. */
+/* An entry's shared memory: the variables the functions it reaches
+ * (mark) name, in declaration order, the dynamic extern after them. */
+static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
+{
+	struct ex_module *m = P->m;
+	char *used = calloc((size_t)m->nvars + 1, 1);
+	uint64_t off = 0;
+
+	fn->shoff = calloc((size_t)m->nvars + 1, sizeof *fn->shoff);
+	if (!used || !fn->shoff) {
+		free(used);
+		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
+	}
+	for (int g = 0; g < m->nfuncs; g++) {
+		if (!mark[g])
+			continue;
+		for (int i = m->funcs[g].first; i < m->funcs[g].end; i++)
+			for (int k = 0; k < m->code[i].nops; k++) {
+				const struct operand *o = &m->code[i].o[k];
+				if ((o->kind == K_VAR || o->kind == K_MEM) && o->var >= 0)
+					used[o->var] = 1;
+			}
+	}
+	for (int i = 0; i < m->nvars; i++) {
+		const struct pvar *v = &m->vars[i];
+		if (!used[i] || v->space != SP_SHARED || v->is_extern_shared)
+			continue;
+		off = align_up(off, v->align);
+		fn->shoff[i] = (uint32_t)off;
+		off += v->size;
+	}
+	free(used);
+	if (off > (1u << 30))
+		return fail(P, EX_UNSUPPORTED, "'%s' has too much shared memory",
+			    fn->name), -1;
+	for (int i = 0; i < m->nvars; i++)
+		if (m->vars[i].is_extern_shared)
+			fn->shoff[i] = (uint32_t)align_up(off, m->shared_align);
+	fn->shared_static = (uint32_t)off;
+	fn->info.shared_static_bytes = (uint32_t)off;
+	return 0;
+}
+
+/* Lays out a thread's local memory and a lane's param memory over the
+ * module, and each entry's shared memory; what each entry reaches. */
 static int layout(struct parser *P)
 {
 	struct ex_module *m = P->m;
-	uint64_t shared = 0, local = 0, lparam = 0;
+	uint64_t local = 0, lparam = 0;
 	uint32_t ext_align = 16;
 	char *mark;
 
@@ -1784,10 +1829,6 @@ static int layout(struct parser *P)
 		if (v->space == SP_SHARED && v->is_extern_shared) {
 			if (v->align > ext_align)
 				ext_align = v->align;
-		} else if (v->space == SP_SHARED) {
-			shared = align_up(shared, v->align);
-			v->offset = shared;
-			shared += v->size;
 		} else if (v->space == SP_LOCAL) {
 			local = align_up(local, v->align);
 			v->offset = local;
@@ -1807,12 +1848,8 @@ static int layout(struct parser *P)
 			v->kernel_param = true;
 		}
 	}
-	if (shared > (1u << 30) || local > (1u << 24) || lparam > (1u << 16))
+	if (local > (1u << 24) || lparam > (1u << 16))
 		return fail(P, EX_UNSUPPORTED, "a module's memory too large"), -1;
-	for (int i = 0; i < m->nvars; i++)
-		if (m->vars[i].is_extern_shared)
-			m->vars[i].offset = align_up(shared, ext_align);
-	m->shared_static = (uint32_t)shared;
 	m->shared_align = ext_align;
 	m->local_bytes = (uint32_t)align_up(local, 16);
 	m->lane_param_bytes = (uint32_t)align_up(lparam, 8);
@@ -1821,6 +1858,7 @@ static int layout(struct parser *P)
 		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
 	for (int f = 0; f < m->nfuncs; f++) {
 		struct pfunc *fn = &m->funcs[f];
+		int regs = 0;
 		if (!fn->entry || !fn->defined)
 			continue;
 		memset(mark, 0, (size_t)m->nfuncs);
@@ -1831,9 +1869,18 @@ static int layout(struct parser *P)
 				    "recursion reached from '%s'", fn->name), -1;
 		}
 		fn->info.local_bytes = 0;
-		for (int g = 0; g < m->nfuncs; g++)
-			if (mark[g])
-				fn->info.local_bytes += m->funcs[g].local_bytes;
+		for (int g = 0; g < m->nfuncs; g++) {
+			if (!mark[g])
+				continue;
+			fn->info.local_bytes += m->funcs[g].local_bytes;
+			for (int r = m->funcs[g].reg_first; r < m->funcs[g].reg_end; r++)
+				regs += m->regtype[r] != T_PRED;
+		}
+		fn->info.registers = (uint32_t)(regs > 255 ? 255 : regs);
+		if (kernel_shared(P, fn, mark)) {
+			free(mark);
+			return -1;
+		}
 	}
 	free(mark);
 	return 0;
@@ -1852,7 +1899,6 @@ static int kernel_facts(struct parser *P)
 	for (int f = 0; f < m->nfuncs; f++) {
 		struct pfunc *fn = &m->funcs[f];
 		uint32_t off = 0;
-		int regs = 0;
 		if (!fn->entry || !fn->defined)
 			continue;
 		m->kernels[m->nkernels++] = f;
@@ -1878,14 +1924,10 @@ static int kernel_facts(struct parser *P)
 				if (m->code[i].o[k].kind == K_SREG &&
 				    m->code[i].o[k].sreg >= S_ENVREG0)
 					fn->info.uses_grid_sync = true;
-		for (int r = 0; r < m->nregs; r++)
-			regs += m->regtype[r] != T_PRED;
 		fn->info.name = fn->name;
 		fn->info.nparams = (uint32_t)fn->nparam;
 		fn->info.params = fn->params;
 		fn->info.param_bytes = off;
-		fn->info.shared_static_bytes = m->shared_static;
-		fn->info.registers = (uint32_t)(regs > 255 ? 255 : regs);
 	}
 	return 0;
 }
@@ -2015,6 +2057,7 @@ void ex_module_free(struct ex_module *m)
 	for (int i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
 		free(m->funcs[i].params);
+		free(m->funcs[i].shoff);
 	}
 	free(m->funcs);
 	free(m->regtype);

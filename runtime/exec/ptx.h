@@ -209,8 +209,12 @@ struct pfunc {
 	int nret, nparam;
 	int32_t ret[4], param[32]; /* variable indices */
 	uint32_t local_bytes;  /* this function's own depot and .local */
-	uint32_t local_base;   /* where its locals start in a thread's local */
 	uint32_t line;
+	int32_t reg_first, reg_end; /* the registers its body declares */
+	/* an entry's shared memory: the variables it and its callees name,
+	 * laid out for it alone (offsets by variable index) */
+	uint32_t *shoff;
+	uint32_t shared_static;
 	struct ex_kernel_info info;
 	struct ex_param *params;
 };
@@ -226,7 +230,6 @@ struct ex_module {
 	int nfuncs, capfuncs;
 	int nregs;             /* register rows of a warp, over the module */
 	uint8_t *regtype;      /* nregs */
-	uint32_t shared_static;/* every .shared variable, laid out once */
 	uint32_t shared_align; /* the dynamic extern shared's alignment */
 	uint32_t local_bytes;  /* a thread's local memory over the module */
 	uint32_t lane_param_bytes; /* a lane's param memory (calls) */
@@ -249,6 +252,10 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
 #define WIN_SHARED 0xfe00000000000000ull
 #define WIN_LOCAL  0xfd00000000000000ull
 #define WIN_PARAM  0xfc00000000000000ull
+/* A cooperative launch's grid-sync words, where %envreg1:%envreg2 point
+ * (the convention cooperative_groups' grid.sync() reads). */
+#define WIN_GRID   0xfb00000000000000ull
+#define GRIDWS_BYTES 64
 #define WIN_MASK   0xff00000000000000ull
 
 #endif

@@ -42,6 +42,12 @@ struct frame {
 };
 
 enum wstate { W_RUN, W_BAR, W_DONE };
+/* What ex_warp_run returns besides its state: its time slice is spent
+ * (cooperative launches only, so that a block spinning on another's
+ * progress lets it run). */
+#define W_YIELD 3
+/* Branches a warp of a cooperative launch takes before it yields. */
+#define SLICE 256
 
 struct warp {
 	uint64_t (*r)[WARP];      /* the register file: r[reg][lane] */
@@ -62,6 +68,7 @@ struct warp {
 	uint8_t carry[WARP];       /* CC.CF of add.cc and friends */
 	uint64_t gen;
 	uint64_t clock;
+	uint32_t ran;              /* branches taken in this slice */
 	struct tlb tlb[TLB_SIZE];
 };
 
@@ -80,6 +87,8 @@ struct blk {
 	int nwarps;
 	uint32_t local_bytes, lparam_bytes;
 	uint64_t scalar[S_ENVREG31 + 1]; /* uniform special registers */
+	uint32_t arrived[NBAR];   /* bar.arrive's warps, until the barrier opens */
+	uint32_t slice;           /* SLICE in a cooperative launch, 0 none */
 	uint64_t scratch[MAX_OPS][WARP];
 	uint64_t sink[WARP];
 	/* what this host thread counted, merged into the result at the end */
@@ -94,13 +103,16 @@ struct grid {
 	const uint64_t *varaddr;  /* each variable's address in its space */
 	uint64_t nblocks;
 	uint64_t next;            /* atomic: the next block to start */
+	uint8_t *gridws;          /* a cooperative launch's grid-sync words */
+	int nthreads;
 	int stop;                 /* atomic: an error stops the launch */
 	pthread_mutex_t lock;     /* result below */
 	struct ex_result *r;
 };
 
 /* Runs warp w of block b until it waits at a barrier (W_BAR), ends
- * (W_DONE) or fails (-1, the error recorded in the grid). */
+ * (W_DONE), yields (W_YIELD) or fails (-1, the error recorded in the
+ * grid). */
 int ex_warp_run(struct blk *b, struct warp *w);
 
 /* Records the first error of a launch, where it happened; stops it. */

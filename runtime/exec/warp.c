@@ -24,14 +24,41 @@
 #include <string.h>
 #include <time.h>
 
+/* An operand's 32 lanes: a register's row, or a value broadcast into
+ * the block's scratch row for its slot. */
 struct src {
 	const uint64_t *p;
-	uint32_t m;         /* 31 for a row, 0 for one value */
 };
-#define V(s, l) ((s).p[(l) & (s).m])
+#define V(s, l) ((s).p[l])
 #define FOR_LANES(l, mask)                                                   \
 	for (uint32_t mm_ = (mask), l = 0;                                   \
 	     mm_ && ((l = (uint32_t)__builtin_ctz(mm_)), 1); mm_ &= mm_ - 1)
+/* The body for each active lane l: a plain loop the compiler can
+ * vectorize when the whole warp is active, the set bits otherwise. */
+#define LANES(act, ...)                                                      \
+	do {                                                                 \
+		if ((act) == FULL) {                                         \
+			for (uint32_t l = 0; l < WARP; l++) { __VA_ARGS__; } \
+		} else {                                                     \
+			FOR_LANES(l, act) { __VA_ARGS__; }                   \
+		}                                                            \
+	} while (0)
+
+static inline int lanes_of(uint32_t m)
+{
+	if (m == FULL)
+		return WARP;
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	return (int)((((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+static inline struct src broadcast(uint64_t *row, uint64_t v)
+{
+	for (int l = 0; l < WARP; l++)
+		row[l] = v;
+	return (struct src){ row };
+}
 
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
@@ -76,14 +103,16 @@ static inline float ftz(float f)
 	uint32_t b = (uint32_t)bf32(f);
 	return (b & 0x7f800000u) == 0 && (b & 0x7fffffu) ? f32(b & 0x80000000u) : f;
 }
-/* The device's one NaN for results it computes. */
+/* The device's one NaN for the f32 results it computes (the table in
+ * probes/results/ptx_table.txt shows it); f64 results propagate a NaN
+ * operand quieted and make fff8000000000000 of none, as the host does. */
 static inline uint64_t canon32(float f)
 {
 	return isnan(f) ? 0x7fffffffu : bf32(f);
 }
-static inline uint64_t canon64(double d)
+static inline uint64_t quiet64(uint64_t b)
 {
-	return isnan(d) ? 0x7fffffffffffffffull : bf64(d);
+	return b | 0x0008000000000000ull;
 }
 
 static int fe_mode(int rnd)
@@ -105,9 +134,9 @@ static struct src sreg_src(struct blk *b, struct warp *w, int sr, int slot)
 
 	switch (sr) {
 	case S_TID_X: case S_TID_Y: case S_TID_Z:
-		return (struct src){ w->tid[sr - S_TID_X], 31 };
+		return (struct src){ w->tid[sr - S_TID_X] };
 	case S_LANEID:
-		return (struct src){ w->lane, 31 };
+		return (struct src){ w->lane };
 	case S_LANEMASK_EQ: case S_LANEMASK_LE: case S_LANEMASK_LT:
 	case S_LANEMASK_GE: case S_LANEMASK_GT:
 		for (int l = 0; l < WARP; l++) {
@@ -118,22 +147,19 @@ static struct src sreg_src(struct blk *b, struct warp *w, int sr, int slot)
 			       sr == S_LANEMASK_GE ? ~(eq - 1) : ~((eq << 1) - 1);
 			s[l] &= 0xffffffffu;
 		}
-		return (struct src){ s, 31 };
+		return (struct src){ s };
 	case S_WARPID:
-		s[0] = w->id;
-		return (struct src){ s, 0 };
+		return broadcast(s, w->id);
 	case S_CLOCK: case S_CLOCK64:
-		s[0] = sr == S_CLOCK ? (uint32_t)w->clock : w->clock;
-		return (struct src){ s, 0 };
+		return broadcast(s, sr == S_CLOCK ? (uint32_t)w->clock : w->clock);
 	case S_GLOBALTIMER: case S_GLOBALTIMER_LO: case S_GLOBALTIMER_HI: {
 		uint64_t t = b->l->dev.globaltimer ?
 			b->l->dev.globaltimer(b->l->mem.ctx) : 0;
-		s[0] = sr == S_GLOBALTIMER ? t : sr == S_GLOBALTIMER_LO ?
-		       (uint32_t)t : t >> 32;
-		return (struct src){ s, 0 };
+		return broadcast(s, sr == S_GLOBALTIMER ? t :
+				 sr == S_GLOBALTIMER_LO ? (uint32_t)t : t >> 32);
 	}
 	default:
-		return (struct src){ &b->scalar[sr], 0 };
+		return broadcast(s, b->scalar[sr]);
 	}
 }
 
@@ -145,20 +171,20 @@ static struct src src_of(struct blk *b, struct warp *w, const struct insn *in,
 	switch (o->kind) {
 	case K_REG:
 		if (o->reg < 0)
-			return (struct src){ b->sink, 31 };
+			return (struct src){ b->sink };
 		if (o->neg) {
 			for (int l = 0; l < WARP; l++)
-				b->scratch[i][l] = !w->r[o->reg][l];
-			return (struct src){ b->scratch[i], 31 };
+				b->scratch[i][l] = !(w->r[o->reg][l] & 1);
+			return (struct src){ b->scratch[i] };
 		}
-		return (struct src){ w->r[o->reg], 31 };
+		return (struct src){ w->r[o->reg] };
 	case K_SREG:
 		return sreg_src(b, w, o->sreg, i);
 	case K_VAR:
-		b->scratch[i][0] = b->g->varaddr[o->var] + (uint64_t)o->imm;
-		return (struct src){ b->scratch[i], 0 };
+		return broadcast(b->scratch[i],
+				 b->g->varaddr[o->var] + (uint64_t)o->imm);
 	default:
-		return (struct src){ &in->immv[i], 0 };
+		return broadcast(b->scratch[i], in->immv[i]);
 	}
 }
 
@@ -216,7 +242,20 @@ struct macc {
 	uint64_t lastpg;
 	int place;
 	enum ex_access a;
+	uint64_t bytes;     /* on lastpg's place, not yet counted */
 };
+
+/* Counts the bytes of the page the instruction was on at its place. */
+static inline void mem_flush(struct blk *b, struct macc *c)
+{
+	if (!c->bytes)
+		return;
+	if (c->a & EX_READ)
+		b->bytes_read[c->place] += c->bytes;
+	if (c->a & EX_WRITE)
+		b->bytes_written[c->place] += c->bytes;
+	c->bytes = 0;
+}
 
 /* Lane l's bytes at address addr of space sp, size bytes (aligned to
  * size as PTX requires), as a host pointer; NULL once the launch failed. */
@@ -232,6 +271,13 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 		case WIN_PARAM: sp = SP_PARAM; addr -= WIN_PARAM; break;
 		default: sp = SP_GLOBAL; break;
 		}
+	}
+	if ((addr & WIN_MASK) == WIN_GRID && b->g->gridws &&
+	    (sp == SP_GLOBAL || sp == SP_GENERIC)) {
+		/* the grid-sync words: the engine's, shared by every block */
+		off = addr - WIN_GRID;
+		if (off + size <= GRIDWS_BYTES && !(addr & (size - 1)))
+			return b->g->gridws + off;
 	}
 	if (addr & (size - 1)) {
 		ex_grid_fail(b, w, l, EX_MISALIGNED_ADDRESS, addr,
@@ -264,14 +310,13 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 	default: {
 		uint64_t pg = addr >> EX_PAGE_SHIFT;
 		if (pg != c->lastpg) {
+			mem_flush(b, c);
+			c->lastpg = ~0ull;
 			if (tlb_check(b, w, l, addr, c->a, &c->place))
 				return NULL;
 			c->lastpg = pg;
 		}
-		if (c->a & EX_READ)
-			b->bytes_read[c->place] += size;
-		if (c->a & EX_WRITE)
-			b->bytes_written[c->place] += size;
+		c->bytes += size;
 		return (uint8_t *)(uintptr_t)addr;
 	}
 	}
@@ -291,10 +336,27 @@ static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 	c->lastpg = ~0ull;
 	c->place = 0;
 	c->a = a;
+	c->bytes = 0;
 	if (gen && *gen != w->gen) {
 		w->gen = *gen;
 		tlb_flush(w);
 	}
+}
+
+/* lane_ptr's common cases inline: a global or generic access on the page
+ * the previous lane used, a shared access inside the block's memory. */
+static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
+				uint64_t addr, unsigned size, struct macc *c)
+{
+	if (!(addr & (size - 1))) {
+		if (sp <= SP_GLOBAL && (addr >> EX_PAGE_SHIFT) == c->lastpg) {
+			c->bytes += size;
+			return (uint8_t *)(uintptr_t)addr;
+		}
+		if (sp == SP_SHARED && (addr & 0xffffffffull) + size <= b->shared_bytes)
+			return b->shared + (addr & 0xffffffffull);
+	}
+	return lane_ptr(b, w, l, sp, addr, size, c);
 }
 
 static inline uint64_t load(const uint8_t *p, unsigned size)
@@ -336,29 +398,64 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 	unsigned size = ptype_bits(in->type) / 8, n = in->vec;
 	const struct operand *d = &in->o[0], *a = &in->o[1];
 	bool sgn = ptype_signed(in->type);
+	uint64_t *dst[MAX_VEC], mask[MAX_VEC], off;
+	const uint64_t *base;
 	struct macc c;
 
 	if (a->kind != K_MEM)
 		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
 				    "ld without an address"), -1;
+	/* each element's register, and the width it is written at: the
+	 * register's, at least the access's */
+	for (unsigned e = 0; e < n; e++) {
+		int reg = n > 1 ? d->vec[e] : d->reg;
+		unsigned rb = reg >= 0 ? ptype_bits(b->m->regtype[reg]) : 64;
+		dst[e] = dst_of(b, w, reg);
+		mask[e] = bits_mask(rb < size * 8 ? size * 8 : rb);
+	}
+	base = a->reg >= 0 ? w->r[a->reg] : NULL;
+	off = (uint64_t)a->imm + (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	mem_begin(b, w, &c, EX_READ);
+	if (in->space == SP_PARAM && !base && off < LPARAM_BASE &&
+	    off + (uint64_t)size * n <= b->k->info.param_bytes &&
+	    !(off & (size - 1))) {
+		/* a kernel parameter: one value for every lane */
+		for (unsigned e = 0; e < n; e++) {
+			uint64_t v = load((const uint8_t *)b->l->params + off +
+					  e * size, size);
+			if (sgn)
+				v = (uint64_t)sext(v, size * 8);
+			v &= mask[e];
+			LANES(act, dst[e][l] = v);
+		}
+		return 0;
+	}
+	if (n == 1 && !sgn && size == 4 && base) {   /* the usual load */
+		uint64_t *D = dst[0];
+		LANES(act,
+			uint8_t *p = fast_ptr(b, w, (int)l, in->space,
+					      base[l] + off, 4, &c);
+			if (!p)
+				return -1;
+			uint32_t v;
+			memcpy(&v, p, 4);
+			D[l] = v);
+		mem_flush(b, &c);
+		return 0;
+	}
 	FOR_LANES(l, act) {
-		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
-				      addr_of(b, w, a, (int)l), size * n, &c);
+		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
+				      (base ? base[l] : 0) + off, size * n, &c);
 		if (!p)
 			return -1;
 		for (unsigned e = 0; e < n; e++) {
-			int reg = n > 1 ? d->vec[e] : d->reg;
 			uint64_t v = load(p + e * size, size);
-			if (reg < 0)
-				continue;
 			if (sgn)
 				v = (uint64_t)sext(v, size * 8);
-			v &= bits_mask(ptype_bits(b->m->regtype[reg]) < size * 8 ?
-				       size * 8 : ptype_bits(b->m->regtype[reg]));
-			w->r[reg][l] = v;
+			dst[e][l] = v & mask[e];
 		}
 	}
+	mem_flush(b, &c);
 	return 0;
 }
 
@@ -367,28 +464,41 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 {
 	unsigned size = ptype_bits(in->type) / 8, n = in->vec;
 	const struct operand *a = &in->o[0], *v = &in->o[1];
-	struct src s = { 0 };
+	const uint64_t *val[MAX_VEC], *base;
+	uint64_t off;
 	struct macc c;
 
 	if (a->kind != K_MEM)
 		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
 				    "st without an address"), -1;
 	if (n == 1)
-		s = src_of(b, w, in, 1);
+		val[0] = src_of(b, w, in, 1).p;
+	for (unsigned e = 0; n > 1 && e < n; e++)
+		val[e] = v->vec[e] >= 0 ? w->r[v->vec[e]] : b->sink;
+	base = a->reg >= 0 ? w->r[a->reg] : NULL;
+	off = (uint64_t)a->imm + (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	mem_begin(b, w, &c, EX_WRITE);
+	if (n == 1 && size == 4 && base) {   /* the usual store */
+		const uint64_t *S = val[0];
+		LANES(act,
+			uint8_t *p = fast_ptr(b, w, (int)l, in->space,
+					      base[l] + off, 4, &c);
+			if (!p)
+				return -1;
+			uint32_t x = (uint32_t)S[l];
+			memcpy(p, &x, 4));
+		mem_flush(b, &c);
+		return 0;
+	}
 	FOR_LANES(l, act) {
-		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
-				      addr_of(b, w, a, (int)l), size * n, &c);
+		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
+				      (base ? base[l] : 0) + off, size * n, &c);
 		if (!p)
 			return -1;
-		if (n == 1) {
-			store(p, V(s, l), size);
-			continue;
-		}
 		for (unsigned e = 0; e < n; e++)
-			store(p + e * size, v->vec[e] >= 0 ?
-			      w->r[v->vec[e]][l] : 0, size);
+			store(p + e * size, val[e][l], size);
 	}
+	mem_flush(b, &c);
 	return 0;
 }
 
@@ -493,7 +603,7 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 		do {
 			double o = f64(old), x = f64(b), r;
 			r = op == A_ADD ? o + x : op == A_MIN ? fmin(o, x) : fmax(o, x);
-			nv = canon64(r);
+			nv = bf64(r);
 		} while (!__atomic_compare_exchange_n(q, &old, nv, true,
 						      __ATOMIC_SEQ_CST,
 						      __ATOMIC_RELAXED));
@@ -520,17 +630,28 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		sc = src_of(b, w, in, 3);
 	mem_begin(b, w, &c, EX_ATOMIC);
 	FOR_LANES(l, act) {
-		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
 				      addr_of(b, w, a, (int)l), size, &c);
 		if (!p)
 			return -1;
+		b->atomics++;
+		if (in->space == SP_SHARED && size == 4 && in->sub == A_ADD &&
+		    !ptype_float(in->type)) {
+			/* a block's shared memory is its host thread's alone */
+			uint32_t old;
+			memcpy(&old, p, 4);
+			D[l] = old;
+			old += (uint32_t)V(sb, l);
+			memcpy(p, &old, 4);
+			continue;
+		}
 		if (ptype_float(in->type) && in->sub != A_CAS)
 			D[l] = atom_float(p, in->sub, in->type, V(sb, l));
 		else
 			D[l] = atom_int(p, in->sub, in->type, V(sb, l),
 					in->sub == A_CAS ? V(sc, l) : 0);
-		b->atomics++;
 	}
+	mem_flush(b, &c);
 	return 0;
 }
 
@@ -574,18 +695,16 @@ static uint64_t int_div(uint64_t a, uint64_t b, unsigned bits, bool s, bool rem)
 {
 	uint64_t m = bits_mask(bits);
 
+	if ((b & m) == 0)
+		return m;   /* the device's answer to a division by zero */
 	if (s) {
 		int64_t x = sext(a, bits), y = sext(b, bits);
-		if (y == 0)
-			return rem ? (uint64_t)x & m : (x < 0 ? 1 : m);
 		if (y == -1)
 			return rem ? 0 : (uint64_t)(-(uint64_t)x) & m;
 		return (uint64_t)(rem ? x % y : x / y) & m;
 	}
 	a &= m;
 	b &= m;
-	if (b == 0)
-		return rem ? a : m;
 	return rem ? a % b : a / b;
 }
 
@@ -618,8 +737,8 @@ static float fminmax32(float a, float b, bool max)
 
 static double fminmax64(double a, double b, bool max)
 {
-	if (isnan(a) && isnan(b))
-		return f64(0x7fffffffffffffffull);
+	if (isnan(a) && isnan(b))   /* the second, quieted */
+		return f64(quiet64(bf64(b)));
 	if (isnan(a))
 		return b;
 	if (isnan(b))
@@ -631,13 +750,25 @@ static double fminmax64(double a, double b, bool max)
 	return max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
+/* .sat: NaN and -0 are +0 */
 static inline float sat01(float f)
 {
-	return isnan(f) ? 0.0f : f < 0 ? 0.0f : f > 1 ? 1.0f : f;
+	return isnan(f) || f <= 0 ? 0.0f : f > 1 ? 1.0f : f;
 }
 static inline double sat01d(double f)
 {
-	return isnan(f) ? 0.0 : f < 0 ? 0.0 : f > 1 ? 1.0 : f;
+	return isnan(f) || f <= 0 ? 0.0 : f > 1 ? 1.0 : f;
+}
+
+/* div.approx.f32: a / b within its 2 ulp, and 0 (NaN for an infinite a) where
+ * 2^126 < |b| < 2^128, as PTX defines it. */
+static float div_approx(float a, float b)
+{
+	float m = fabsf(b);
+
+	if (m > 0x1p126f && m < INFINITY)
+		return isinf(a) ? NAN : 0.0f * a;
+	return (float)((double)a / b);
 }
 
 /* A float operation of one or more operands, for every active lane. */
@@ -668,9 +799,11 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			case OP_SUB: r = x - y; break;
 			case OP_MUL: r = x * y; break;
 			case OP_MAD: case OP_FMA: r = fmaf(x, y, z); break;
-			case OP_DIV: r = x / y; break;
-			case OP_ABS: D[l] = bf32(fz ? ftz(x) : x) & 0x7fffffffu; continue;
-			case OP_NEG: D[l] = bf32(fz ? ftz(x) : x) ^ 0x80000000u; continue;
+			case OP_DIV:
+				r = (in->flags & F_APPROX) ? div_approx(x, y) : x / y;
+				break;
+			case OP_ABS: r = isnan(x) ? x : f32(bf32(x) & 0x7fffffffu); break;
+			case OP_NEG: r = isnan(x) ? x : f32(bf32(x) ^ 0x80000000u); break;
 			case OP_MIN: r = fminmax32(x, y, false); D[l] = bf32(fz ? ftz(r) : r); continue;
 			case OP_MAX: r = fminmax32(x, y, true); D[l] = bf32(fz ? ftz(r) : r); continue;
 			case OP_RCP: r = 1.0f / x; break;
@@ -701,8 +834,13 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			case OP_MUL: r = x * y; break;
 			case OP_MAD: case OP_FMA: r = fma(x, y, z); break;
 			case OP_DIV: r = x / y; break;
-			case OP_ABS: D[l] = bf64(x) & 0x7fffffffffffffffull; continue;
-			case OP_NEG: D[l] = bf64(x) ^ 0x8000000000000000ull; continue;
+			case OP_ABS:
+				D[l] = isnan(x) ? quiet64(bf64(x)) & ~(1ull << 63) :
+				       bf64(x) & ~(1ull << 63);
+				continue;
+			case OP_NEG:
+				D[l] = isnan(x) ? quiet64(bf64(x)) : bf64(x) ^ (1ull << 63);
+				continue;
 			case OP_MIN: D[l] = bf64(fminmax64(x, y, false)); continue;
 			case OP_MAX: D[l] = bf64(fminmax64(x, y, true)); continue;
 			case OP_RCP: r = 1.0 / x; break;
@@ -718,7 +856,7 @@ static void float_op(struct blk *b, struct warp *w, const struct insn *in,
 			}
 			if (sat)
 				r = sat01d(r);
-			D[l] = canon64(r);
+			D[l] = bf64(r);
 		}
 	}
 	if (mode != FE_TONEAREST)
@@ -1094,13 +1232,14 @@ static double round_int(double x, int rnd)
 	}
 }
 
-/* A float to an integer type: rounded, saturated; NaN is 0. */
-static uint64_t f2i(double x, int rnd, enum ptype t)
+/* A float to an integer type: rounded, saturated. NaN is 0 from f32 to
+ * 32 bits, the top bit alone otherwise (as the device answers). */
+static uint64_t f2i(double x, int rnd, enum ptype t, bool from32)
 {
 	unsigned bits = ptype_bits(t);
 
 	if (isnan(x))
-		return 0;
+		return from32 && bits <= 32 ? 0 : 1ull << (bits - 1);
 	x = round_int(x, rnd ? rnd : R_RZ);
 	if (ptype_signed(t)) {
 		double lo = -ldexp(1, (int)bits - 1), hi = ldexp(1, (int)bits - 1);
@@ -1126,17 +1265,19 @@ static uint64_t cvt_one(const struct insn *in, uint64_t a)
 	if (ptype_float(s)) {
 		double x = s == T_F32 ? (double)(fz ? ftz(f32(a)) : f32(a)) : f64(a);
 		if (!ptype_float(d))
-			return f2i(x, in->rnd, d);
+			return f2i(x, in->rnd, d, s == T_F32);
 		if (in->flags & F_INT_RND)
 			x = isnan(x) ? x : round_int(x, in->rnd);
 		if (sat)
 			x = sat01d(x);
-		if (d == T_F64)
-			return canon64(x);
-		/* f64 to f32 rounds in the mode cvt_op set */
+		if (d == T_F64)   /* a NaN kept, quieted, as the host converts */
+			return s == T_F64 && isnan(x) ? quiet64(a) : bf64(x);
+		/* f64 to f32 rounds in the mode do_cvt set */
 		float f = (float)x;
 		if (fz)
 			f = ftz(f);
+		if (s == T_F64)
+			return bf32(f);
 		return s == T_F32 && !isnan(x) && !(in->flags & (F_INT_RND | F_SAT)) &&
 		       !fz ? a & 0xffffffffu : canon32(f);
 	}
@@ -1272,7 +1413,7 @@ static void do_testp(struct blk *b, struct warp *w, const struct insn *in,
 		case TP_INFINITE: r = isinf(x); break;
 		case TP_NUMBER: r = !isnan(x); break;
 		case TP_NOTANUMBER: r = isnan(x); break;
-		case TP_NORMAL: r = c == FP_NORMAL; break;
+		case TP_NORMAL: r = c == FP_NORMAL || c == FP_ZERO; break;
 		default: r = c == FP_SUBNORMAL; break;
 		}
 		D[l] = r;
@@ -1471,6 +1612,7 @@ static const char *global_str(struct blk *b, struct warp *w, int l,
 		/* the rest of this page at once */
 		uint64_t end = (a | (EX_PAGE - 1)) + 1;
 		const char *z = memchr(p, 0, end - a);
+		c.bytes = 0;   /* the string is the bridge's to read, not a load */
 		if (z)
 			return (const char *)(uintptr_t)addr;
 		a = end;
@@ -1541,6 +1683,193 @@ static int do_assertfail(struct blk *b, struct warp *w, const struct insn *in,
 }
 
 /* ------------------------------------------------------------------ */
+/* The common instructions, each as one loop the compiler can vectorize */
+
+#define BIN(expr)                                                            \
+	do {                                                                 \
+		const uint64_t *A = src_of(b, w, in, 1).p,                   \
+			       *B = src_of(b, w, in, 2).p;                   \
+		LANES(act, D[l] = (expr));                                   \
+	} while (0)
+
+static bool fast_int(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act, uint64_t *D)
+{
+	unsigned bits = ptype_bits(in->type);
+	uint64_t m = bits_mask(bits);
+
+	if (in->flags & ~(F_LO | F_WIDE))
+		return false;
+	switch (in->op) {
+	case OP_ADD: BIN((A[l] + B[l]) & m); return true;
+	case OP_SUB: BIN((A[l] - B[l]) & m); return true;
+	case OP_AND: BIN(A[l] & B[l] & m); return true;
+	case OP_OR: BIN((A[l] | B[l]) & m); return true;
+	case OP_XOR: BIN((A[l] ^ B[l]) & m); return true;
+	case OP_MUL:
+		if (!(in->flags & F_WIDE)) {
+			BIN((A[l] * B[l]) & m);
+			return true;
+		}
+		if (bits != 32)
+			return false;
+		if (ptype_signed(in->type))
+			BIN((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
+		else
+			BIN((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
+		return true;
+	case OP_MAD: {
+		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
+			       *C = src_of(b, w, in, 3).p;
+		if (!(in->flags & F_WIDE)) {
+			LANES(act, D[l] = (A[l] * B[l] + C[l]) & m);
+			return true;
+		}
+		if (bits != 32)
+			return false;
+		if (ptype_signed(in->type))
+			LANES(act, D[l] = (uint64_t)((int64_t)(int32_t)A[l] *
+						     (int32_t)B[l]) + C[l]);
+		else
+			LANES(act, D[l] = (uint64_t)(uint32_t)A[l] *
+					  (uint32_t)B[l] + C[l]);
+		return true;
+	}
+	case OP_SHL:
+		BIN((B[l] & 0xffffffffu) >= bits ? 0 : (A[l] << (B[l] & 63)) & m);
+		return true;
+	case OP_SHR:
+		if (ptype_signed(in->type))
+			return false;
+		BIN((B[l] & 0xffffffffu) >= bits ? 0 : (A[l] & m) >> (B[l] & 63));
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool fast_f32(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act, uint64_t *D)
+{
+	if ((in->flags & (F_FTZ | F_SAT)) || (in->rnd && in->rnd != R_RN))
+		return false;
+	switch (in->op) {
+	case OP_ADD: BIN(canon32(f32(A[l]) + f32(B[l]))); return true;
+	case OP_SUB: BIN(canon32(f32(A[l]) - f32(B[l]))); return true;
+	case OP_MUL: BIN(canon32(f32(A[l]) * f32(B[l]))); return true;
+	case OP_FMA: case OP_MAD: {
+		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
+			       *C = src_of(b, w, in, 3).p;
+		LANES(act, D[l] = canon32(fmaf(f32(A[l]), f32(B[l]), f32(C[l]))));
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* setp of integers without a combining predicate */
+static bool fast_setp(struct blk *b, struct warp *w, const struct insn *in,
+		      uint32_t act, uint64_t *D)
+{
+	unsigned bits = ptype_bits(in->type);
+	bool s = ptype_signed(in->type);
+
+	if (in->boolop || in->dest2 >= 0 || ptype_float(in->type) ||
+	    in->type == T_PRED || bits < 32)
+		return false;
+	if (s && bits == 32) {
+#define SCMP(op) BIN((int32_t)A[l] op (int32_t)B[l])
+		switch (in->sub) {
+		case C_EQ: SCMP(==); return true;
+		case C_NE: SCMP(!=); return true;
+		case C_LT: SCMP(<); return true;
+		case C_LE: SCMP(<=); return true;
+		case C_GT: SCMP(>); return true;
+		case C_GE: SCMP(>=); return true;
+		default: return false;
+		}
+#undef SCMP
+	}
+	uint64_t m = bits_mask(bits);
+	if (s)
+		return false;
+#define UCMP(op) BIN((A[l] & m) op (B[l] & m))
+	switch (in->sub) {
+	case C_EQ: UCMP(==); return true;
+	case C_NE: UCMP(!=); return true;
+	case C_LT: case C_LO: UCMP(<); return true;
+	case C_LE: case C_LS: UCMP(<=); return true;
+	case C_GT: case C_HI: UCMP(>); return true;
+	case C_GE: case C_HS: UCMP(>=); return true;
+	default: return false;
+	}
+#undef UCMP
+}
+
+/* Runs in when it is one of the common cases; false leaves it to the
+ * general code. */
+static bool fast_op(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D;
+
+	if (in->o[0].kind != K_REG)
+		return false;
+	D = dst_of(b, w, in->o[0].reg);
+	switch (in->op) {
+	case OP_MOV: {
+		uint64_t m = bits_mask(in->type == T_PRED ? 1 : ptype_bits(in->type));
+		if (in->o[1].kind == K_VEC)
+			return false;
+		const uint64_t *A = src_of(b, w, in, 1).p;
+		LANES(act, D[l] = A[l] & m);
+		return true;
+	}
+	case OP_CVTA:
+		if (in->space != SP_GLOBAL && in->space != SP_CONST &&
+		    in->space != SP_GENERIC)
+			return false;
+		do {
+			const uint64_t *A = src_of(b, w, in, 1).p;
+			LANES(act, D[l] = A[l]);
+		} while (0);
+		return true;
+	case OP_CVT:
+		if (in->flags || in->rnd)
+			return false;
+		if (in->type == T_U64 && (in->type2 == T_U32 || in->type2 == T_B32)) {
+			const uint64_t *A = src_of(b, w, in, 1).p;
+			LANES(act, D[l] = A[l] & 0xffffffffu);
+			return true;
+		}
+		if ((in->type == T_S64 || in->type == T_U64) && in->type2 == T_S32) {
+			const uint64_t *A = src_of(b, w, in, 1).p;
+			LANES(act, D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
+			return true;
+		}
+		return false;
+	case OP_SETP:
+		return fast_setp(b, w, in, act, D);
+	case OP_SELP: {
+		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
+			       *C = src_of(b, w, in, 3).p;
+		LANES(act, D[l] = (C[l] & 1) ? A[l] : B[l]);
+		return true;
+	}
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA:
+	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
+		if (in->type == T_F32)
+			return fast_f32(b, w, in, act, D);
+		if (ptype_float(in->type) || in->type == T_PRED)
+			return false;
+		return fast_int(b, w, in, act, D);
+	default:
+		return false;
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* The loop                                                            */
 
 /* Lanes leave the warp: from every entry of its stack. */
@@ -1589,12 +1918,14 @@ static uint32_t guard_mask(const struct warp *w, const struct insn *in,
 {
 	uint32_t m = 0;
 
+	const uint64_t *p;
+
 	if (in->guard < 0)
 		return act;
-	FOR_LANES(l, act)
-		if ((w->r[in->guard_reg][l] & 1) == (uint64_t)in->guard)
-			m |= 1u << l;
-	return m;
+	p = w->r[in->guard_reg];
+	for (uint32_t l = 0; l < WARP; l++)
+		m |= (uint32_t)((p[l] & 1) == (uint64_t)in->guard) << l;
+	return m & act;
 }
 
 int ex_warp_run(struct blk *b, struct warp *w)
@@ -1607,8 +1938,6 @@ int ex_warp_run(struct blk *b, struct warp *w)
 		uint32_t act, mask;
 		int pc;
 
-		if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
-			return -1;
 		if (w->sp == 0) {
 			w->state = W_DONE;
 			return W_DONE;
@@ -1623,10 +1952,12 @@ int ex_warp_run(struct blk *b, struct warp *w)
 		mask = top->mask;
 		act = guard_mask(w, in, mask);
 		b->warp_insns++;
-		b->lane_insns += (uint64_t)__builtin_popcount(act);
+		b->lane_insns += (uint64_t)lanes_of(act);
 		w->clock++;
 		top->pc = pc + 1;
 		if (!act && in->op != OP_FRET)
+			continue;
+		if (fast_op(b, w, in, act))
 			continue;
 		switch (in->op) {
 		case OP_NOP: case OP_PREFETCH: case OP_MEMBAR: case OP_BAR_WARP:
@@ -1683,7 +2014,15 @@ int ex_warp_run(struct blk *b, struct warp *w)
 				return -1;
 			break;
 		case OP_BRA:
+			/* another block's error stops this one at its next
+			 * branch: every loop has one */
+			if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
+				return -1;
 			branch(w, in, pc, mask, act);
+			if (b->slice && ++w->ran >= b->slice) {
+				w->ran = 0;
+				return W_YIELD;
+			}
 			break;
 		case OP_CALL:
 			if (do_call(b, w, in, pc, act))

@@ -570,6 +570,159 @@ static void test_pages(struct mock *mk, struct ex_module *m)
 	is_int(mk->page_calls - before, 3, "each launch asks again");
 }
 
+
+/* page() that moves the generation at each call, as an eviction would */
+static enum ex_status moving_page(void *ctx, uint64_t page, enum ex_access a,
+				  int *place)
+{
+	struct mock *mk = ctx;
+	enum ex_status st = mock_page(ctx, page, a, place);
+
+	mk->generation++;
+	return st;
+}
+
+static void test_generation(struct mock *mk, struct ex_module *m)
+{
+	int *p = mock_alloc(mk, 4096, 0);
+	struct pb q = { 0 };
+	struct ex_result r;
+	uint64_t before;
+
+	put_ptr(&q, p);
+	struct ex_launch l = mock_launch(mk, m, "twice", q.b, 1, 1, 32, 1, 1);
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "a store, a load and a store of one page");
+	is_int(mk->page_calls - before, 2,
+	       "page() once to write and once to read: the second store hits");
+	ok(p[0] == 3 && p[31] == 3, "the values landed");
+	l.mem.page = moving_page;
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "again while every page() moves the generation");
+	is_int(mk->page_calls - before, 3,
+	       "the cache is dropped when the generation moves: page() each time");
+}
+
+static void test_returns(struct mock *mk, struct ex_module *m)
+{
+	int *in = mock_alloc(mk, 64 * 4, 0), *out = mock_alloc(mk, 64 * 4, 0);
+	struct pb q = { 0 };
+	struct ex_result r;
+	int bad = 0;
+
+	for (int t = 0; t < 64; t++)
+		in[t] = (t % 4 == 0) ? 0 : (t % 4 == 1) ? -t : (t % 4 == 2) ? 500 + t : t;
+	put_ptr(&q, in); put_ptr(&q, out);
+	struct ex_launch l = mock_launch(mk, m, "returns", q.b, 1, 1, 40, 1, 1);
+	is_int(run(&l, &r), EX_OK, "a callee of several paths, a block of 40 threads");
+	for (int t = 0; t < 64; t++) {
+		int x = in[t], c = x < 0 ? -1 : x == 0 ? 0 : x > 100 ? 2 : 1;
+		int y = -x, cy = y < 0 ? -1 : y == 0 ? 0 : y > 100 ? 2 : 1;
+		bad += out[t] != (t < 40 ? c * 10 + ((t & 1) ? cy : 5) : 0);
+	}
+	is_int(bad, 0, "each lane returned its own class; threads past 40 ran nothing");
+}
+
+static struct ex_module *inline_ptx(const char *text)
+{
+	struct ex_module *m = NULL;
+	char log[256];
+
+	if (ex_module_parse(text, strlen(text), 90, &m, log, sizeof log))
+		printf("# %s\n", log);
+	return m;
+}
+
+/* Two warps wait at different named barriers, each counting both: no
+ * thread can ever arrive at the other's. */
+static const char deadlock_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry stuck()\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n"
+	"\t@%p1 bar.sync 1, 64;\n"
+	"\t@!%p1 bar.sync 2, 64;\n"
+	"\tret;\n}\n";
+
+/* Warp 0 produces into shared memory and arrives; warp 1 waits for it. */
+static const char arrive_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry handoff(.param .u64 out)\n{\n"
+	"\t.shared .align 4 .b8 buf[128];\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n"
+	"\tand.b32 %r2, %r1, 31;\n"
+	"\tshl.b32 %r3, %r2, 2;\n"
+	"\tmov.u32 %r4, buf;\n"
+	"\tadd.s32 %r4, %r4, %r3;\n"
+	"\t@!%p1 bra $L__consumer;\n"
+	"\tmul.lo.s32 %r5, %r2, 7;\n"
+	"\tst.shared.u32 [%r4], %r5;\n"
+	"\tbar.arrive 1, 64;\n"
+	"\tret;\n"
+	"$L__consumer:\n"
+	"\tbar.sync 1, 64;\n"
+	"\tld.shared.u32 %r5, [%r4];\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tmul.wide.u32 %rd2, %r2, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tst.global.u32 [%rd3], %r5;\n"
+	"\tret;\n}\n";
+
+static void test_named_barriers(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(deadlock_ptx), *h = inline_ptx(arrive_ptx);
+	struct ex_result r;
+	int *out = mock_alloc(mk, 32 * 4, 0), bad = 0;
+	struct pb q = { 0 };
+
+	if (!ok(m && h, "two hand-written kernels of named barriers parse"))
+		goto out;
+	struct ex_launch l = mock_launch(mk, m, "stuck", NULL, 1, 1, 64, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_LAUNCH_FAILED,
+	       "warps waiting at barriers no thread can complete: the launch fails");
+	ok(strstr(r.message, "can never complete") != NULL, "its message says why: %s",
+	   r.message);
+	put_ptr(&q, out);
+	l = mock_launch(mk, h, "handoff", q.b, 1, 1, 64, 1, 1);
+	is_int(run(&l, &r), EX_OK, "bar.arrive by a producer warp, bar.sync by a consumer");
+	for (int t = 0; t < 32; t++)
+		bad += out[t] != t * 7;
+	is_int(bad, 0, "the consumer read what the producer wrote before arriving");
+out:
+	ex_module_free(m);
+	ex_module_free(h);
+}
+
+static void test_grid_sync(struct mock *mk, struct ex_module *m)
+{
+	int blocks = 12, threads = 96, n = blocks * threads, rounds = 3, bad = 0;
+	int *p = mock_alloc(mk, n * 4, 0), *q = mock_alloc(mk, n * 4, 0);
+	struct pb a = { 0 };
+	struct ex_result r;
+
+	put_ptr(&a, p); put_ptr(&a, q); put_u32(&a, (uint32_t)rounds);
+	struct ex_launch l = mock_launch(mk, m, "gridSync", a.b, blocks, 1,
+					 threads, 1, 1);
+	ok(ex_module_kernel(m, l.kernel)->uses_grid_sync,
+	   "a kernel reading %%envreg says it uses grid sync");
+	l.cooperative = true;
+	is_int(run(&l, &r), EX_OK, "a cooperative launch of %d blocks syncs its grid %d times",
+	       blocks, rounds * 2);
+	for (int i = 0; i < n; i++) {
+		int want = 0;
+		for (int k = 0; k < rounds; k++)
+			want += ((i + threads * 3) % n) * 3 + k;
+		bad += q[i] != want;
+	}
+	is_int(bad, 0, "each block read what the others wrote before each sync");
+	l.cooperative = false;
+	is_int(ex_launch_run(&l, &r), EX_TRAP,
+	       "grid.sync() in a launch that is not cooperative traps, as on the device");
+}
+
 int main(void)
 {
 	struct mock *mk = calloc(1, sizeof *mk);
@@ -595,11 +748,15 @@ int main(void)
 		test_special(mk, c);
 		test_faults(mk, c);
 		test_pages(mk, c);
+		test_generation(mk, c);
+		test_returns(mk, c);
+		test_grid_sync(mk, c);
 	}
 	if (w) {
 		test_warps(mk, w);
 		test_atomics(mk, w);
 	}
+	test_named_barriers(mk);
 	ex_module_free(s);
 	ex_module_free(c);
 	ex_module_free(w);

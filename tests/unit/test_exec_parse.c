@@ -83,6 +83,7 @@ static const char kernel_text[] = HEAD
 	"\tsetp.eq.s32 %p1, %r1, 0;\n"
 	"\t@%p1 bra $L__done;\n"
 	"\tadd.s32 %r2, %r1, -1;\n"
+	"\tmov.u32 %r3, tile;\n"
 	"$L__done:\n"
 	"\tret;\n"
 	"}\n"
@@ -112,7 +113,10 @@ static void test_facts(void)
 	   k->params[2].align == 16,
 	   "each at its alignment: 0/4, 8/8, 16/24 aligned 16");
 	is_int(k->param_bytes, 40, "40 bytes of parameters");
-	is_int(k->shared_static_bytes, 1000, "1000 bytes of static shared memory");
+	is_int(k->shared_static_bytes, 1000, "1000 bytes of the static shared memory it names");
+	is_int(ex_module_kernel(m, 1)->shared_static_bytes, 0,
+	       "k2 names none: its shared memory is its own, 0 bytes");
+	is_int(k->registers, 4, "k's estimate: its four 32-bit registers (predicates aside)");
 	is_int(k->local_bytes, 40, "a local depot of 40 bytes");
 	ok(k->maxntid[0] == 128 && k->maxntid[1] == 2 && k->maxntid[2] == 1,
 	   ".maxntid 128, 2, 1");

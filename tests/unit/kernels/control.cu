@@ -3,6 +3,7 @@
 // device functions, dynamic shared memory, local arrays, module globals.
 #include <cstdio>
 #include <cassert>
+#include <cooperative_groups.h>
 
 __device__ int table[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
 __device__ unsigned long long counter = 40;
@@ -155,4 +156,43 @@ extern "C" __global__ void special(unsigned *out)
 	out[i * 4 + 1] = blockIdx.x | blockIdx.y << 8 | blockIdx.z << 16;
 	out[i * 4 + 2] = blockDim.x | blockDim.y << 8 | blockDim.z << 16;
 	out[i * 4 + 3] = lane | gridDim.x << 8 | gridDim.y << 16 | gridDim.z << 24;
+}
+
+// A store, a load and a store of the same word: three accesses to one page.
+extern "C" __global__ void twice(volatile int *p)
+{
+	p[threadIdx.x] = 1;
+	p[threadIdx.x] = p[threadIdx.x] + 2;
+}
+
+__device__ __noinline__ int classify(int x)
+{
+	if (x < 0)
+		return -1;
+	if (x == 0)
+		return 0;
+	if (x > 100)
+		return 2;
+	return 1;
+}
+
+// A callee with several returns, called by lanes of every class.
+extern "C" __global__ void returns(const int *in, int *out)
+{
+	int t = threadIdx.x;
+	out[t] = classify(in[t]) * 10 + (t & 1 ? classify(-in[t]) : 5);
+}
+
+// Every block writes its part, the grid syncs, then each block reads a
+// part another block wrote: only a cooperative launch may run it.
+extern "C" __global__ void gridSync(int *p, int *q, int rounds)
+{
+	cooperative_groups::grid_group g = cooperative_groups::this_grid();
+	unsigned n = gridDim.x * blockDim.x, i = g.thread_rank();
+	for (int r = 0; r < rounds; r++) {
+		p[i] = (int)i * 3 + r;
+		g.sync();
+		q[i] += p[(i + blockDim.x * 3) % n];
+		g.sync();
+	}
 }
