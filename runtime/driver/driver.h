@@ -29,4 +29,10 @@ CUresult cuemu_zero_ptr(CUresult r, CUdeviceptr *dptr);
  * INVALID_VALUE for both, as the real batches do). */
 CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
 
+/* printf.c: device printf. A kernel's vprintf formatted into the
+ * process's buffer (answers the number of arguments, as the device's
+ * printf does); the buffer written to stdout, as at a synchronization. */
+int cuemu_devprintf(const char *fmt, const void *args);
+void cuemu_devprintf_flush(void);
+
 #endif

@@ -79,6 +79,13 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
 
+/* Device printf goes to the process's buffer (printf.c). */
+static int dev_vprintf(void *ctx, const char *fmt, const void *args)
+{
+	(void)ctx;
+	return cuemu_devprintf(fmt, args);
+}
+
 static CUresult status_result(enum ex_status s)
 {
 	switch (s) {
@@ -263,6 +270,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.dev.warps_per_sm = (uint32_t)v / 32;
 	j->l.mem.ctx = j;
 	j->l.mem.page = page;
+	j->l.mem.vprintf = dev_vprintf;
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,

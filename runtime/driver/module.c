@@ -397,6 +397,8 @@ CUresult cuModuleUnload(CUmodule hmod)
 
 	if (r != CUDA_SUCCESS)
 		return r;
+	/* The driver flushes device printf at a module's unload. */
+	cuemu_devprintf_flush();
 	return cuemu_module_destroy(hmod);
 }
 
