@@ -332,12 +332,12 @@ static int load_topology(struct cuemu_topology *t)
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: '%s' is "
 			   "no file and no shipped topology (%s)", path,
 			   cuemu_topology_dir());
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		return -1;
 	}
 	if (cuemu_topology_load(file, t, err, sizeof err) < 0) {
-		fprintf(stderr, "cuemu: topology rejected: %s\n", err);
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: %s", err);
+		cuemu_tell();
 		return -1;
 	}
 	return 0;
@@ -429,8 +429,8 @@ static int adopt_topology(const struct segment *s, size_t size,
 	point_at((struct segment *)s, &l);
 	return 0;
 refused:
-	fprintf(stderr, "cuemu: %s: remove /dev/shm%s\n", err, shm);
 	cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s: remove /dev/shm%s", err, shm);
+	cuemu_tell();
 	return -1;
 }
 
@@ -490,7 +490,7 @@ static int machine_group(struct share *sh)
 				   "group of this host: name an existing group "
 				   "(getent group), or none for a machine of your "
 				   "own", want);
-			fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+			cuemu_tell();
 			return -1;
 		}
 		sh->group = true;
@@ -519,7 +519,7 @@ static int share_fd(int fd, const char *shm, const struct share *sh)
 			   "member: ask an administrator to add you, or use a "
 			   "machine of your own: CUEMU_MACHINE=NAME "
 			   "CUEMU_GROUP=none)" : "");
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		return -1;
 	}
 	return 0;
@@ -583,7 +583,7 @@ static void say_denied(const char *shm)
 			   group_name(st.st_gid, group, sizeof group),
 			   (unsigned)(st.st_mode & 07777), me, group, group, me);
 	}
-	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	cuemu_tell();
 }
 
 /* Opens an existing segment and waits (up to 5 s) for its creator. */
@@ -612,7 +612,7 @@ static struct segment *open_existing(const char *shm)
 		close(fd);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 			   "layout (an older version?): remove /dev/shm%s", shm, shm);
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		errno = EPROTO;
 		return NULL;
 	}
@@ -629,7 +629,7 @@ static struct segment *open_existing(const char *shm)
 			   s->magic != SEG_MAGIC ? "not a machine" :
 			   s->version != SEG_VERSION ? "another version" :
 			   "never made ready", shm);
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		munmap(s, size);
 		errno = EPROTO;
 		return NULL;
@@ -747,7 +747,7 @@ int cuemu_machine_attach(void)
 		seg = NULL;
 		cuemu_topology_free(&topo);
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s", cuemu_errmsg());
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		rc = -1;
 	} else {
 		pthread_mutex_unlock(&seg->lock);
