@@ -642,6 +642,41 @@ static struct segment *open_existing(const char *shm)
 	return s;
 }
 
+/* Whether the machine a topology asked for is the one that exists: its
+ * name, counts, memory model and devices (the UUIDs aside: the machine's
+ * name derives those). */
+static bool same_shape(const struct cuemu_topology *a,
+		       const struct cuemu_topology *b)
+{
+	if (strcmp(a->name, b->name) || a->ndev != b->ndev ||
+	    a->nnuma != b->nnuma || a->paradigm != b->paradigm)
+		return false;
+	for (int d = 0; d < a->ndev; d++)
+		if (strcmp(a->dev[d].name, b->dev[d].name) ||
+		    a->dev[d].total != b->dev[d].total)
+			return false;
+	return true;
+}
+
+/* A process that asked for a topology (CUEMU_TOPOLOGY, cufs --topology, a
+ * workload's "topology") on a machine made earlier of another shape runs
+ * on the machine as it is, and says so on stderr, naming both: nothing
+ * else would tell it why it sees other GPUs. Once, at attach. */
+static void say_other_shape(const char *shm, const struct cuemu_topology *want)
+{
+	const char *path = getenv("CUEMU_TOPOLOGY");
+
+	if (!path || !*path || same_shape(want, &topo))
+		return;
+	fprintf(stderr, "cuemu: CUEMU_TOPOLOGY=%s asks for '%s' (%d GPU%s), "
+		"but machine %s exists already as '%s' (%d GPU%s) and is used "
+		"as it is: remove it once its processes are done (rm "
+		"/dev/shm%s), or give this process a machine of its own "
+		"(CUEMU_MACHINE=NAME)\n", path, want->name, want->ndev,
+		want->ndev == 1 ? "" : "s", shm + 1, topo.name, topo.ndev,
+		topo.ndev == 1 ? "" : "s", shm);
+}
+
 static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 {
 	struct seg_layout l;
@@ -685,7 +720,11 @@ static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 		}
 		if (errno != EEXIST)
 			break;
-		if ((s = open_existing(shm)) || errno == EPROTO)
+		if ((s = open_existing(shm))) {
+			say_other_shape(shm, t);
+			return s;
+		}
+		if (errno == EPROTO)
 			return s;
 		if (errno == EACCES) {
 			say_denied(shm);
