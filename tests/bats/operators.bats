@@ -134,6 +134,10 @@ machine_of() { # mount
 	assert_line "$A_managed"
 	run complete_words cufs --ver
 	assert_output "--version"
+	run complete_words cufs --top
+	assert_output "--topology"
+	CUEMU_TOPOLOGY_DIR=$SRC/topologies run complete_words cufs --topology gh200-
+	assert_output "gh200-nvl4"
 	run bash -c "source '$SRC/completion/cufs' && complete -p $TOOLS cufs"
 	assert_success
 	assert_line "complete -F _cufs cufs"

@@ -60,6 +60,14 @@ bad() {
 	cufs_stop_workload S
 }
 
+@test "cuemu-run(1)'s example prints what the man page says" {
+	want=$(grep '^training-loop: model time' "$top_srcdir/man/cuemu-run.1")
+	run env CUEMU_MACHINE="$CUEMU_MACHINE-man" "$CUEMU_RUN_BIN" "$EXAMPLES/training-loop.json"
+	rm -f "/dev/shm/$CUEMU_MACHINE-man"
+	assert_success
+	assert_output "$want"
+}
+
 @test "a bad field is refused with its line and its path" {
 	bad mode 's/"mode": "readwrite" } ],/"mode": "sideways" } ],/'
 	run "$CUEMU_RUN_BIN" "$CUFS_WORK/mode.json"
