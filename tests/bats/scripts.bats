@@ -129,6 +129,30 @@ workload_lifecycle
 	assert_output 0
 }
 
+@test "cufs-demo: its terminal gone (SIGHUP), it stops all it started and leaves nothing" {
+	# a session of its own, as in a terminal: the hangup reaches all of it
+	setsid env -u CUEMU_MACHINE -u CUEMU_RUNDIR top_builddir="$top_builddir" \
+		"$SCRIPTS/cufs-demo" --no-watch >"$WORK/demo.out" 2>&1 3>&- &
+	demo=$!
+	echo "$demo" >"$WORK/demo.pid"
+	wait_for grep -q 'cufs mounted at' "$WORK/demo.out" ||
+		fail "the demo did not mount: $(cat "$WORK/demo.out")"
+	dir=$(sed -n 's/.*mounted at \(.*\)\/cu .*/\1/p' "$WORK/demo.out")
+	# the workload published its state
+	wait_for bash -c "ls /dev/shm | grep -q '^cufs-demo-$demo-proc-'" ||
+		fail "no published segment of the demo's workload"
+	kill -HUP -- "-$demo"
+	wait_for bash -c "! kill -0 $demo" || fail "the demo still runs after SIGHUP"
+	rm -f "$WORK/demo.pid"
+	run bash -c "ls /dev/shm | grep '^cufs-demo-$demo'"
+	assert_output ""
+	run grep -c "$dir" /proc/mounts
+	assert_output 0
+	# nothing it started runs on
+	run pgrep -f "$dir"
+	assert_failure
+}
+
 # The demo's machine is cufs-demo-<its pid>: it exists while the demo runs
 # and is gone once the demo is done.
 @test "cufs-demo: removes its machine segment when it is done" {
