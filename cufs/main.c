@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 
 /* The command line's choices, read by client.c for the daemon's life. */
 struct cufs_options cufs_opt;
@@ -262,6 +263,30 @@ static bool mounted_already(const char *dir)
 	return found;
 }
 
+/* A daemon's stderr is /dev/null (fuse_daemonize): what cufs says there
+ * (why a write failed, a segment removed, the library's own lines) goes
+ * to syslog, the journal where there is one, a line at a time. */
+static ssize_t syslog_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	syslog(LOG_NOTICE, "%.*s", (int)(len && buf[len - 1] == '\n' ?
+					 len - 1 : len), buf);
+	return (ssize_t)len;
+}
+
+static void stderr_to_syslog(void)
+{
+	cookie_io_functions_t io = { .write = syslog_write };
+	FILE *f;
+
+	openlog("cufs", LOG_PID, LOG_DAEMON);
+	if (!(f = fopencookie(NULL, "w", io)))
+		return;
+	/* Line-buffered: one syslog record a line, however it was written. */
+	setvbuf(f, NULL, _IOLBF, 0);
+	stderr = f;
+}
+
 /* The termination signal that ended the loop, or 0. Global: a signal
  * handler has nowhere else to put it. */
 static volatile sig_atomic_t stop_signal;
@@ -349,6 +374,8 @@ static int run_fuse(int argc, char **argv)
 		rc = 5;
 		goto out_mount;
 	}
+	if (!opts.foreground)
+		stderr_to_syslog();
 	se = fuse_get_session(fuse);
 	if (fuse_set_signal_handlers(se) != 0) {
 		rc = 6;
