@@ -12,7 +12,9 @@
 #include "outward/cuemu-private.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
+#include <mntent.h>
 #include <fuse.h>
 #include <fuse_lowlevel.h>
 #include <signal.h>
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 
 /* The command line's choices, read by client.c for the daemon's life. */
 struct cufs_options cufs_opt;
@@ -194,9 +197,20 @@ static int own_options(int *argc, char **argv)
 	return mounts ? 0 : 2;
 }
 
+/* Why the machine cannot be used, once: the library has said it on
+ * stderr itself when it had to (a topology refused, a join denied). */
+static void say_machine_error(json_t *m)
+{
+	if (json_is_true(json_object_get(m, "told")))
+		return;
+	fprintf(stderr, "cufs: machine %s: %s\n", cufs_opt.machine,
+		m ? json_string_value(json_object_get(m, "error")) :
+		"out of memory");
+}
+
 static int setup(void)
 {
-	char *m;
+	json_t *m;
 
 	if (cufs_opt.machine[0])
 		setenv("CUEMU_MACHINE", cufs_opt.machine, 1);
@@ -221,15 +235,60 @@ static int setup(void)
 	cuemuMachineReadOnly();
 	/* Attach now, so that a broken machine is reported before mounting
 	 * (and a machine nobody made yet is made). */
-	m = cuemuMachineJson();
-	if (!m || strstr(m, "\"error\"")) {
-		fprintf(stderr, "cufs: machine %s: %s\n", cufs_opt.machine,
-			m ? m : "out of memory");
-		free(m);
+	m = cuemuMachineSummaryObject();
+	if (!m || json_object_get(m, "error")) {
+		say_machine_error(m);
+		json_decref(m);
 		return -1;
 	}
-	free(m);
+	json_decref(m);
 	return 0;
+}
+
+/* Whether dir is a cufs mount already: a second would stack on it and
+ * hide the first. Says so, with what to do. */
+static bool mounted_already(const char *dir)
+{
+	char real[PATH_MAX];
+	struct mntent me, *e;
+	char buf[4096];
+	bool found = false;
+	FILE *f;
+
+	if (!realpath(dir, real) || !(f = setmntent("/proc/self/mounts", "r")))
+		return false;
+	while (!found && (e = getmntent_r(f, &me, buf, sizeof buf)))
+		found = !strcmp(e->mnt_type, "fuse.cufs") &&
+			!strcmp(e->mnt_dir, real);
+	endmntent(f);
+	if (found)
+		fprintf(stderr, "cufs: %s is a cufs mount already: unmount it "
+			"first (fusermount3 -u %s)\n", real, real);
+	return found;
+}
+
+/* A daemon's stderr is /dev/null (fuse_daemonize): what cufs says there
+ * (why a write failed, a segment removed, the library's own lines) goes
+ * to syslog, the journal where there is one, a line at a time. */
+static ssize_t syslog_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	syslog(LOG_NOTICE, "%.*s", (int)(len && buf[len - 1] == '\n' ?
+					 len - 1 : len), buf);
+	return (ssize_t)len;
+}
+
+static void stderr_to_syslog(void)
+{
+	cookie_io_functions_t io = { .write = syslog_write };
+	FILE *f;
+
+	openlog("cufs", LOG_PID, LOG_DAEMON);
+	if (!(f = fopencookie(NULL, "w", io)))
+		return;
+	/* Line-buffered: one syslog record a line, however it was written. */
+	setvbuf(f, NULL, _IOLBF, 0);
+	stderr = f;
 }
 
 /* The termination signal that ended the loop, or 0. Global: a signal
@@ -310,7 +369,8 @@ static int run_fuse(int argc, char **argv)
 		rc = 1;
 		goto out_fuse;
 	}
-	if (fuse_mount(fuse, opts.mountpoint) != 0) {
+	if (mounted_already(opts.mountpoint) ||
+	    fuse_mount(fuse, opts.mountpoint) != 0) {
 		rc = 4;
 		goto out_fuse;
 	}
@@ -318,6 +378,8 @@ static int run_fuse(int argc, char **argv)
 		rc = 5;
 		goto out_mount;
 	}
+	if (!opts.foreground)
+		stderr_to_syslog();
 	se = fuse_get_session(fuse);
 	if (fuse_set_signal_handlers(se) != 0) {
 		rc = 6;
@@ -398,8 +460,21 @@ int main(int argc, char **argv)
 			free(made[--nmade]);
 		return rc < 0 ? 2 : 0;
 	}
-	if (rc == 2)
+	if (rc == 2) {
+		struct stat st;
+
+		if (stat("/cu", &st) < 0) {
+			fprintf(stderr, "cufs: no mount point given, and the "
+				"default, /cu, cannot be used (%s): create it "
+				"(mkdir /cu) or name another (cufs DIR)\n",
+				strerror(errno));
+			free(args);
+			while (nmade > 0)
+				free(made[--nmade]);
+			return 2;
+		}
 		args[n++] = "/cu";
+	}
 	/* libfuse 3.14 warns about its own default otherwise. */
 	args[n++] = "-omax_idle_threads=16";
 #if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)

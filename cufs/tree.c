@@ -1206,6 +1206,54 @@ static int cu_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return rc;
 }
 
+/* The tree is the model's: no name is made or taken away through it. As
+ * procfs answers: a new name does not exist (ENOENT: touch, mkdir, a
+ * write to a file that is not there), an existing one may not be removed,
+ * renamed or have its times set (EPERM). Without these the kernel would
+ * answer "Function not implemented". */
+static int cu_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	(void)path, (void)mode, (void)fi;
+	return -ENOENT;
+}
+
+static int cu_mkdir(const char *path, mode_t mode)
+{
+	(void)path, (void)mode;
+	return -ENOENT;
+}
+
+static int cu_mknod(const char *path, mode_t mode, dev_t dev)
+{
+	(void)path, (void)mode, (void)dev;
+	return -ENOENT;
+}
+
+static int cu_symlink(const char *to, const char *path)
+{
+	(void)to, (void)path;
+	return -ENOENT;
+}
+
+static int cu_unlink(const char *path)
+{
+	(void)path;
+	return -EPERM;
+}
+
+static int cu_rename(const char *from, const char *to, unsigned int flags)
+{
+	(void)from, (void)to, (void)flags;
+	return -EPERM;
+}
+
+static int cu_utimens(const char *path, const struct timespec tv[2],
+		      struct fuse_file_info *fi)
+{
+	(void)path, (void)tv, (void)fi;
+	return -EPERM;
+}
+
 static int cu_release(const char *path, struct fuse_file_info *fi)
 {
 	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
@@ -1282,4 +1330,12 @@ const struct fuse_operations cufs_ops = {
 	.init = cu_init,
 	.destroy = cu_destroy,
 	.poll = cu_poll,
+	.create = cu_create,
+	.mkdir = cu_mkdir,
+	.mknod = cu_mknod,
+	.symlink = cu_symlink,
+	.unlink = cu_unlink,
+	.rmdir = cu_unlink,
+	.rename = cu_rename,
+	.utimens = cu_utimens,
 };

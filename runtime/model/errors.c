@@ -159,6 +159,8 @@ const char *cuemu_result_text(CUresult r)
  * runtime writes (a refused join names the segment, its owner, group and
  * mode, and what to do: some 450 bytes) with a path or two to spare. */
 static __thread char errmsg[1024];
+/* Whether errmsg went to stderr (cuemu_tell); per thread as errmsg is. */
+static __thread bool errmsg_told;
 
 CUresult cuemu_fail(CUresult r, const char *fmt, ...)
 {
@@ -172,6 +174,7 @@ CUresult cuemu_fail(CUresult r, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	memcpy(errmsg, msg, sizeof errmsg);
+	errmsg_told = false;
 	cuemu_debug("%s: %s", find(r) ? find(r)->name : "?", errmsg);
 	return r;
 }
@@ -184,6 +187,18 @@ const char *cuemu_errmsg(void)
 void cuemu_errmsg_clear(void)
 {
 	errmsg[0] = '\0';
+	errmsg_told = false;
+}
+
+void cuemu_tell(void)
+{
+	fprintf(stderr, "cuemu: %s\n", errmsg);
+	errmsg_told = true;
+}
+
+bool cuemu_errmsg_told(void)
+{
+	return errmsg_told;
 }
 
 void cuemu_debug(const char *fmt, ...)

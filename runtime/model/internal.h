@@ -110,6 +110,13 @@ CUresult cuemu_fail(CUresult r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 const char *cuemu_errmsg(void);
 void cuemu_errmsg_clear(void);
+/* Says the thread's message on stderr ("cuemu: ..."), whatever CUEMU_DEBUG
+ * says, for a failure a user must hear of that the answer cannot carry
+ * (cuInit can only answer CUDA_ERROR_NO_DEVICE); cuemu_errmsg_told then
+ * answers true until the next cuemu_fail, so that a caller that reports
+ * the message itself (cufs) does not say it twice. */
+void cuemu_tell(void);
+bool cuemu_errmsg_told(void);
 /* The name ("CUDA_ERROR_INVALID_VALUE") and the sentence of a CUresult;
  * NULL for a value that is none. */
 const char *cuemu_result_name(CUresult r);

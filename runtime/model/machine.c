@@ -414,12 +414,12 @@ static int load_topology(struct cuemu_topology *t)
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: '%s' is "
 			   "no file and no shipped topology (%s)", path,
 			   cuemu_topology_dir());
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		return -1;
 	}
 	if (cuemu_topology_load(file, t, err, sizeof err) < 0) {
-		fprintf(stderr, "cuemu: topology rejected: %s\n", err);
 		cuemu_fail(CUDA_ERROR_INVALID_VALUE, "topology rejected: %s", err);
+		cuemu_tell();
 		return -1;
 	}
 	return 0;
@@ -505,8 +505,8 @@ static int adopt_topology(const struct segment *s, size_t size,
 	point_at((struct segment *)s, &l);
 	return 0;
 refused:
-	fprintf(stderr, "cuemu: %s: remove /dev/shm%s\n", err, shm);
 	cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s: remove /dev/shm%s", err, shm);
+	cuemu_tell();
 	return -1;
 }
 
@@ -566,7 +566,7 @@ static int machine_group(struct share *sh)
 				   "group of this host: name an existing group "
 				   "(getent group), or none for a machine of your "
 				   "own", want);
-			fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+			cuemu_tell();
 			return -1;
 		}
 		sh->group = true;
@@ -595,7 +595,7 @@ static int share_fd(int fd, const char *shm, const struct share *sh)
 			   "member: ask an administrator to add you, or use a "
 			   "machine of your own: CUEMU_MACHINE=NAME "
 			   "CUEMU_GROUP=none)" : "");
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		return -1;
 	}
 	return 0;
@@ -659,7 +659,7 @@ static void say_denied(const char *shm)
 			   group_name(st.st_gid, group, sizeof group),
 			   (unsigned)(st.st_mode & 07777), me, group, group, me);
 	}
-	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	cuemu_tell();
 }
 
 /* Whether user uid is a member of group gid: its primary group, or a
@@ -742,7 +742,7 @@ static int check_trust(const char *shm, const struct stat *st,
 		   user_name(st->st_uid, u, sizeof u),
 		   group_name(st->st_gid, g, sizeof g),
 		   (unsigned)(st->st_mode & 07777), why);
-	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	cuemu_tell();
 	errno = EPROTO;
 	return -1;
 }
@@ -767,7 +767,7 @@ static int wait_for_size(int fd, const char *shm, struct stat *st)
 	}
 	cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 		   "layout (an older version?): remove /dev/shm%s", shm, shm);
-	fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+	cuemu_tell();
 	errno = EPROTO;
 	return -1;
 }
@@ -855,7 +855,7 @@ static struct segment *open_existing(const char *shm, const struct share *sh)
 			   s->magic != SEG_MAGIC ? "not a machine" :
 			   s->version != SEG_VERSION ? "another version" :
 			   "never made ready", shm);
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		drop_segment(s, size);
 		errno = EPROTO;
 		goto fail;
@@ -884,6 +884,41 @@ static struct segment *reader_of_mapping(struct segment *m, size_t size)
 		memcpy(s, m, size);
 	munmap(m, size);
 	return s;
+}
+
+/* Whether the machine a topology asked for is the one that exists: its
+ * name, counts, memory model and devices (the UUIDs aside: the machine's
+ * name derives those). */
+static bool same_shape(const struct cuemu_topology *a,
+		       const struct cuemu_topology *b)
+{
+	if (strcmp(a->name, b->name) || a->ndev != b->ndev ||
+	    a->nnuma != b->nnuma || a->paradigm != b->paradigm)
+		return false;
+	for (int d = 0; d < a->ndev; d++)
+		if (strcmp(a->dev[d].name, b->dev[d].name) ||
+		    a->dev[d].total != b->dev[d].total)
+			return false;
+	return true;
+}
+
+/* A process that asked for a topology (CUEMU_TOPOLOGY, cufs --topology, a
+ * workload's "topology") on a machine made earlier of another shape runs
+ * on the machine as it is, and says so on stderr, naming both: nothing
+ * else would tell it why it sees other GPUs. Once, at attach. */
+static void say_other_shape(const char *shm, const struct cuemu_topology *want)
+{
+	const char *path = getenv("CUEMU_TOPOLOGY");
+
+	if (!path || !*path || same_shape(want, &topo))
+		return;
+	fprintf(stderr, "cuemu: CUEMU_TOPOLOGY=%s asks for '%s' (%d GPU%s), "
+		"but machine %s exists already as '%s' (%d GPU%s) and is used "
+		"as it is: remove it once its processes are done (rm "
+		"/dev/shm%s), or give this process a machine of its own "
+		"(CUEMU_MACHINE=NAME)\n", path, want->name, want->ndev,
+		want->ndev == 1 ? "" : "s", shm + 1, topo.name, topo.ndev,
+		topo.ndev == 1 ? "" : "s", shm);
 }
 
 static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
@@ -937,7 +972,11 @@ static struct segment *make_or_open(const char *shm, struct cuemu_topology *t)
 		}
 		if (errno != EEXIST)
 			break;
-		if ((s = open_existing(shm, &share)) || errno == EPROTO)
+		if ((s = open_existing(shm, &share))) {
+			say_other_shape(shm, t);
+			return s;
+		}
+		if (errno == EPROTO)
 			return s;
 		if (errno == EACCES) {
 			say_denied(shm);
@@ -1069,7 +1108,7 @@ int cuemu_machine_attach(void)
 	} else if (check_lock() < 0) {
 		forget_segment();
 		cuemu_fail(CUDA_ERROR_NO_DEVICE, "%s", cuemu_errmsg());
-		fprintf(stderr, "cuemu: %s\n", cuemu_errmsg());
+		cuemu_tell();
 		rc = -1;
 	} else if (!atfork_set) {
 		atfork_set = pthread_atfork(fork_prepare, fork_parent,

@@ -165,6 +165,12 @@ static char *text_of(json_t *o)
 void cuemuMachineReadOnly(void)
 {
 	cuemu_machine_read_only();
+/* Why the machine cannot be attached, and whether the library said so on
+ * stderr already ("told"), so that cufs does not say it twice. */
+static json_t *attach_error(void)
+{
+	return json_pack("{s:s,s:b}", "error", cuemu_errmsg(), "told",
+			 cuemu_errmsg_told());
 }
 
 json_t *cuemuMachineObject(void)
@@ -172,7 +178,7 @@ json_t *cuemuMachineObject(void)
 	json_t *devs;
 
 	if (cuemu_machine_attach() < 0)
-		return json_pack("{s:s}", "error", cuemu_errmsg());
+		return attach_error();
 	devs = json_array();
 	for (int d = 0; d < cuemu_device_count(); d++)
 		json_array_append_new(devs, device_json(d));
@@ -185,7 +191,7 @@ json_t *cuemuMachineObject(void)
 json_t *cuemuMachineSummaryObject(void)
 {
 	if (cuemu_machine_attach() < 0)
-		return json_pack("{s:s}", "error", cuemu_errmsg());
+		return attach_error();
 	return json_pack("{s:s,s:s,s:s,s:i}", "name", cuemu_machine_name(),
 			 "machine", cuemu_machine_id(), "memory_model",
 			 cuemu_machine_paradigm(), "device_count",
@@ -198,7 +204,7 @@ json_t *cuemuMachineSummaryObject(void)
 json_t *cuemuDeviceObject(int index)
 {
 	if (cuemu_machine_attach() < 0)
-		return json_pack("{s:s}", "error", cuemu_errmsg());
+		return attach_error();
 	if (index == -1)
 		return cpu_json();
 	if (index < 0 || index >= cuemu_device_count())

@@ -52,8 +52,43 @@ teardown() {
 	run env CUEMU_TOPOLOGY="$WORK/no-such-topology.json" \
 		timeout 10 "$CUFS" -f "$MNT"
 	assert_failure 1
-	assert_output --partial "cufs: machine $CUEMU_MACHINE"
+	# the library's reason, said once, and no JSON
+	assert_output --regexp "^cuemu: topology rejected: $WORK/no-such-topology.json: .*No such file or directory\$"
+	assert_equal "${#lines[@]}" 1
 	refute mounted
+}
+
+@test "exit status 1: a topology refused is said once, as a sentence" {
+	echo '{"device_count": 0}' >"$WORK/zero.json"
+	run env CUEMU_TOPOLOGY="$WORK/zero.json" timeout 10 "$CUFS" -f "$MNT"
+	assert_failure 1
+	assert_output "cuemu: topology rejected: $WORK/zero.json: device_count: must be 1..127"
+	refute mounted
+}
+
+@test "exit status 1: a machine name refused is said as a sentence, not JSON" {
+	run env CUEMU_MACHINE=bad/name timeout 10 "$CUFS" -f "$MNT"
+	assert_failure 1
+	assert_output "cufs: machine bad/name: CUEMU_MACHINE 'bad/name' must be letters, digits, '-', '_' or '.'"
+	refute mounted
+}
+
+@test "exit status 4: a second cufs on a cufs mount is refused, the first serves on" {
+	start_cufs
+	run timeout 10 "$CUFS" -f "$MNT"
+	assert_failure 4
+	assert_output "cufs: $(realpath "$MNT") is a cufs mount already: unmount it first (fusermount3 -u $(realpath "$MNT"))"
+	# one cufs mount there, and it answers
+	assert_equal "$(awk -v d="$(realpath "$MNT")" '$2 == d' /proc/mounts | wc -l)" 1
+	run cat "$MNT/devices/gpu0/total_memory"
+	assert_success
+}
+
+@test "exit status 2: no mount point and no /cu says /cu is the default, and to make it" {
+	[ ! -e /cu ] || skip "/cu exists on this host"
+	run timeout 10 "$CUFS" -f
+	assert_failure 2
+	assert_output "cufs: no mount point given, and the default, /cu, cannot be used (No such file or directory): create it (mkdir /cu) or name another (cufs DIR)"
 }
 
 @test "exit status 2: --machine without a name" {

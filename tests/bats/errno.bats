@@ -90,6 +90,34 @@ setup() {
 	assert_output 0
 }
 
+@test "ENOENT: a name is never made: touch, mkdir, a write to no file" {
+	run touch "$M/new-file"
+	assert_failure
+	assert_output --partial "No such file or directory"
+	run mkdir "$MNT/allocations/new-dir"
+	assert_failure
+	assert_output --partial "No such file or directory"
+	run write_errno "$M/no-such-file" 1
+	assert_output "open ENOENT"
+	run ln -s kind "$M/link"
+	assert_failure
+	assert_output --partial "No such file or directory"
+	[ ! -e "$M/new-file" ] && [ ! -e "$MNT/allocations/new-dir" ]
+}
+
+@test "EPERM: a name is never removed, renamed or given times" {
+	run rm -f "$M/label"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	run mv "$M/label" "$M/label2"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	run touch "$M/label"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	[ -f "$M/label" ]
+}
+
 @test "EACCES: opening a file that is not writable for writing" {
 	run write_errno "$M/kind" device
 	assert_output "open EACCES"

@@ -61,6 +61,15 @@ teardown() {
 		.results[0].model_time_ns > 0 and .results[0].bytes_dtod > 0'
 }
 
+@test "--topology takes a shipped topology's name, as cufs and CUEMU_TOPOLOGY do" {
+	CUEMU_TOPOLOGY_DIR=$top_srcdir/topologies run "$EXP" --topology gh200 -p none -- "$STREAM"
+	assert_success
+	assert_line --index 1 --regexp '^1 +none +[0-9.]+ '
+	run "$EXP" --topology 'no/such file' -p none -- "$STREAM"
+	assert_failure 2
+	assert_output "cufs-experiment: --topology: 'no/such file' is no readable file and no topology name"
+}
+
 @test "bad policies and arguments are refused before any run" {
 	echo '{ "cufs_policy": 1, "allocations": [ { "label": "x", "prefech": "gpu0" } ] }' >"$WORK/typo.json"
 	run "$EXP" -p "$WORK/typo.json" -- "$STREAM"

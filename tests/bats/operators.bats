@@ -134,6 +134,10 @@ machine_of() { # mount
 	assert_line "$A_managed"
 	run complete_words cufs --ver
 	assert_output "--version"
+	run complete_words cufs --top
+	assert_output "--topology"
+	CUEMU_TOPOLOGY_DIR=$SRC/topologies run complete_words cufs --topology gh200-
+	assert_output "gh200-nvl4"
 	run bash -c "source '$SRC/completion/cufs' && complete -p $TOOLS cufs"
 	assert_success
 	assert_line "complete -F _cufs cufs"
@@ -327,6 +331,8 @@ LOG='4242 1795392227.100 migrate alloc=3 cpu->gpu1 bytes=8388608 (prefetch)
 4242 1795392228.100 evict alloc=3 gpu2 [0x7f0fb8400000,0x7f0fb8600000) bytes=2097152
 5151 1795392228.500 thrash alloc=9 [0x7f0fb8400000,0x7f0fb8600000) pinned to cpu
 # cufs: 7 events were dropped here
+4242 1795392228.550 dropped lines=5 in=process
+cufs 1795392228.560 dropped lines=2 in=log
 5151 1795392228.600 migrate alloc=9 gpu0->cpu bytes=65536 (fault)'
 
 @test "cufs-events: migrations, evictions and thrashing with human sizes and each allocation's rate" {
@@ -342,12 +348,17 @@ LOG='4242 1795392227.100 migrate alloc=3 cpu->gpu1 bytes=8388608 (prefetch)
 	# A note from cufs is passed on as it is; faults are not asked for.
 	assert_line '# cufs: 7 events were dropped here'
 	refute_output --partial ' fault '
+	# cufs's notes of lines dropped are no event a type filters out
+	assert_line '4242 1795392228.550 dropped lines=5 in=process'
+	assert_line 'cufs 1795392228.560 dropped lines=2 in=log'
 }
 
 @test "cufs-events: filters by pid, allocation and type, and sums up per allocation" {
 	run "$SCRIPTS/cufs-events" -f - -p 5151 <<<"$LOG"
 	refute_output --regexp ' 4242 '
+	refute_output --partial '4242 1795392228.550 dropped'
 	assert_output --regexp ' 5151 +9 +thrash '
+	assert_line 'cufs 1795392228.560 dropped lines=2 in=log'
 	run "$SCRIPTS/cufs-events" -f - -a 3 -t evict <<<"$LOG"
 	assert_output --regexp ' 4242 +3 +evict '
 	refute_output --regexp ' migrate '
@@ -359,6 +370,21 @@ LOG='4242 1795392227.100 migrate alloc=3 cpu->gpu1 bytes=8388608 (prefetch)
 	assert_line --regexp '^ALLOC +PID +MIGRATIONS +MIGRATED +EVICTIONS +EVICTED +THRASH +PINNED$'
 	assert_line --regexp '^3 +4242 +2 +16\.0MiB +1 +2\.0MiB +0 +0B$'
 	assert_line --regexp '^9 +5151 +1 +64\.0KiB +0 +0B +1 +2\.0MiB$'
+	# and says what it misses
+	assert_line "7 event lines were dropped before they were read: the counts above miss what they said"
+}
+
+@test "cufs-events ends on SIGTERM while no event comes, and the mount can go" {
+	("$SCRIPTS/cufs-events" -m "$MNT" -a 999999 >/dev/null 2>&1 3>&- &
+	 echo $! >"$EXTRA/quiet.pid")
+	pid=$(cat "$EXTRA/quiet.pid")
+	# until its reader has the stream open
+	wait_for bash -c "ls -l /proc/$pid/task/*/fd /proc/\$(pgrep -P $pid | head -1)/fd 2>/dev/null | grep -q events_pipe"
+	kill -TERM "$pid"
+	wait_for bash -c "! kill -0 $pid" || fail "cufs-events still runs 10 s after SIGTERM"
+	# and nothing of it holds the stream open
+	run bash -c "ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c '$MNT/events_pipe'"
+	assert_output 0
 }
 
 @test "cufs-events follows the mount: a prefetch written to /cu shows as a migration of that allocation" {

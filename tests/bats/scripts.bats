@@ -12,12 +12,14 @@ SCRIPTS=${top_srcdir:-$BATS_TEST_DIRNAME/../..}/scripts
 workload_lifecycle
 
 @test "each tool answers --help and refuses a bad option with status 2" {
-	for t in cufs-tune cufs-watch cufs-prometheus; do
+	for t in cufs-tune cufs-watch cufs-prometheus cufs-events cufs-experiment; do
 		run "$SCRIPTS/$t" --help
 		assert_success
 		assert_output --partial "Usage: $t"
-		run "$SCRIPTS/$t" --no-such-option
+		# which option, on one line, not the whole help
+		run "$SCRIPTS/$t" -x
 		assert_failure 2
+		assert_output "$t: '-x' is no option of $t ($t --help lists them)"
 	done
 }
 
@@ -70,6 +72,30 @@ workload_lifecycle
 	assert_line --regexp "^$A_pinned +$A_pid +host +.* cpu="
 }
 
+@test "cufs-watch: the host's NUMA nodes are shown inside cpu, not beside it" {
+	# CPU faults bring it back from gpu1: pages the kernel placed
+	wl_cmd A "prefetch gpu1"
+	wl_cmd A "touch"
+	run "$SCRIPTS/cufs-watch" -m "$MNT" -1
+	assert_success
+	assert_line --regexp "^$A_managed +$A_pid +managed +.* cpu=8\\.0MiB \\(numa[0-9]+ [0-9.]+[KMG]?i?B( numa[0-9]+ [0-9.]+[KMG]?i?B)*\\)\$"
+	refute_output --regexp "numa[0-9]+="
+}
+
+@test "cufs-watch: a mount that goes away is said once, and it exits" {
+	# a mount of its own, its pid file apart from the file's mount's
+	mkdir -p "$WORK/cu2" "$WORK/w2"
+	CUFS_WORK=$WORK/w2 cufs_mount "$WORK/cu2"
+	("$SCRIPTS/cufs-watch" -m "$WORK/cu2" -i 0.2 >/dev/null 2>"$WORK/watch.err" 3>&- &
+	 echo $! >"$WORK/watch.pid")
+	sleep 0.5
+	CUFS_WORK=$WORK/w2 cufs_unmount "$WORK/cu2"
+	pid=$(cat "$WORK/watch.pid")
+	wait_for bash -c "! kill -0 $pid" || { kill "$pid"; fail "cufs-watch still runs"; }
+	run cat "$WORK/watch.err"
+	assert_output "cufs-watch: $WORK/cu2 is no longer a cufs mount (cufs stopped or unmounted)"
+}
+
 @test "cufs-prometheus: a textfile of device and allocation metrics, replaced atomically" {
 	wl_cmd A "prefetch gpu3"
 	run "$SCRIPTS/cufs-prometheus" -m "$MNT" -o "$WORK/cufs.prom"
@@ -101,6 +127,30 @@ workload_lifecycle
 	[ -n "$dir" ] && [ ! -e "$dir" ]
 	run grep -c "$dir" /proc/mounts
 	assert_output 0
+}
+
+@test "cufs-demo: its terminal gone (SIGHUP), it stops all it started and leaves nothing" {
+	# a session of its own, as in a terminal: the hangup reaches all of it
+	setsid env -u CUEMU_MACHINE -u CUEMU_RUNDIR top_builddir="$top_builddir" \
+		"$SCRIPTS/cufs-demo" --no-watch >"$WORK/demo.out" 2>&1 3>&- &
+	demo=$!
+	echo "$demo" >"$WORK/demo.pid"
+	wait_for grep -q 'cufs mounted at' "$WORK/demo.out" ||
+		fail "the demo did not mount: $(cat "$WORK/demo.out")"
+	dir=$(sed -n 's/.*mounted at \(.*\)\/cu .*/\1/p' "$WORK/demo.out")
+	# the workload published its state
+	wait_for bash -c "ls /dev/shm | grep -q '^cufs-demo-$demo-proc-'" ||
+		fail "no published segment of the demo's workload"
+	kill -HUP -- "-$demo"
+	wait_for bash -c "! kill -0 $demo" || fail "the demo still runs after SIGHUP"
+	rm -f "$WORK/demo.pid"
+	run bash -c "ls /dev/shm | grep '^cufs-demo-$demo'"
+	assert_output ""
+	run grep -c "$dir" /proc/mounts
+	assert_output 0
+	# nothing it started runs on
+	run pgrep -f "$dir"
+	assert_failure
 }
 
 # The demo's machine is cufs-demo-<its pid>: it exists while the demo runs

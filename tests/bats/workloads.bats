@@ -51,6 +51,23 @@ bad() {
 	cufs_stop_workload S
 }
 
+@test "a workload's topology on a machine of another shape: said once, naming both" {
+	# the mount made the default machine: the scan's two GPUs are not it
+	cufs_start_workload S "$EXAMPLES/oversubscribed-scan.json" --linger
+	cufs_wait_done S
+	run grep -c "asks for 'two 1 GiB GPUs' (2 GPUs), but machine $CUEMU_MACHINE exists already as 'default: 4 x H200' (4 GPUs)" "$CUFS_WORK/S.out"
+	assert_output 1
+	cufs_stop_workload S
+}
+
+@test "cuemu-run(1)'s example prints what the man page says" {
+	want=$(grep '^training-loop: model time' "$top_srcdir/man/cuemu-run.1")
+	run env CUEMU_MACHINE="$CUEMU_MACHINE-man" "$CUEMU_RUN_BIN" "$EXAMPLES/training-loop.json"
+	rm -f "/dev/shm/$CUEMU_MACHINE-man"
+	assert_success
+	assert_output "$want"
+}
+
 @test "a bad field is refused with its line and its path" {
 	bad mode 's/"mode": "readwrite" } ],/"mode": "sideways" } ],/'
 	run "$CUEMU_RUN_BIN" "$CUFS_WORK/mode.json"
