@@ -165,6 +165,8 @@ static char *text_of(json_t *o)
 void cuemuMachineReadOnly(void)
 {
 	cuemu_machine_read_only();
+}
+
 /* Why the machine cannot be attached, and whether the library said so on
  * stderr already ("told"), so that cufs does not say it twice. */
 static json_t *attach_error(void)
