@@ -2839,6 +2839,9 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 
 /* ---- initialisation and version */
 CUresult CUDAAPI cuInit(unsigned int Flags);
+/* The driver's private tables: none is served (libcuemu(3)). */
+CUresult CUDAAPI cuGetExportTable(const void **ppExportTable,
+                                  const CUuuid *pExportTableId);
 CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
 
 /* ---- entry points by name (a name, a CUDA version, the stream flags) */
