@@ -393,6 +393,47 @@ cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location,
 cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
 
+/* Launching a registered kernel by its host stub, what the runtime says
+ * of it, and its module's variables by their host shadows. */
+cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+			     void **args, size_t sharedMem,
+			     cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
+				  dim3 blockDim, void **args,
+				  size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr,
+				const void *symbolPtr);
+cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+				  const void *func);
+cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func,
+				 enum cudaFuncAttribute attr, int value);
+cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func,
+				   enum cudaFuncCache cacheConfig);
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+	int *numBlocks, const void *func, int blockSize,
+	size_t dynamicSMemSize);
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+	int *numBlocks, const void *func, int blockSize,
+	size_t dynamicSMemSize, unsigned int flags);
+cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(
+	size_t *dynamicSmemSize, const void *func, int numBlocks,
+	int blockSize);
+cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src,
+			       size_t count, size_t offset,
+			       enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+				    size_t count, size_t offset,
+				    enum cudaMemcpyKind kind,
+				    cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+				 size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+				      size_t count, size_t offset,
+				      enum cudaMemcpyKind kind,
+				      cudaStream_t stream);
+
+
 #ifdef __cplusplus
 }
 #endif

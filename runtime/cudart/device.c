@@ -13,7 +13,7 @@
  * Locking: rt_lock guards the runtime's retains of primary contexts; the
  * selected device is per thread, as the runtime's is.
  */
-#include "cudart/cudart.h"
+#include "cudart/register.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -120,6 +120,7 @@ CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
 		return r;
 	if ((r = cuCtxGetDevice_v2(&d, c)) != CUDA_SUCCESS)
 		return r;
+	rt_register_eager();
 	if (ctx)
 		*ctx = c;
 	if (dev)

@@ -1,0 +1,476 @@
+/*
+ * register.c - the device code a program registers: the fat binaries that
+ * nvcc's and clang's host code hands the runtime from their constructors
+ * (__cudaRegisterFatBinary and its End, __cudaRegisterFunction,
+ * __cudaRegisterVar, __cudaRegisterManagedVar, __cudaInitModule,
+ * __cudaUnregisterFatBinary at exit), and the kernels and variables they
+ * hold, found by the host address the program names them by.
+ *
+ * Each fat binary becomes one module in each context that uses it, through
+ * the public cuModule* entries, as the runtime is a client of the driver.
+ * It is loaded in a context at the first use there of anything it holds (a
+ * launch, a symbol copy, a managed variable's first host access through
+ * __cudaInitModule): CUDA_MODULE_LOADING is LAZY by default, as the real
+ * runtime's. Under EAGER every fat binary registered so far is loaded when
+ * the runtime starts (rt_register_eager). A load that fails is remembered
+ * and answered at every later use, as the real runtime answers a module it
+ * could not load. A __managed__ variable is one allocation for the
+ * process: the pointer the program reaches it by is set from the first
+ * context's module.
+ *
+ * Kernels and variables are kept in one array of entries sorted by host
+ * address: registration inserts (constructors, a few hundred entries),
+ * every lookup is a binary search, O(log n). The handle cudaGetKernel
+ * gives for a kernel is its stub's address: a handle is looked up as the
+ * address was, never followed.
+ *
+ * Locking: reg_lock guards the fat binaries and the table, and is held
+ * across a fat binary's load so that two threads never load it twice. It
+ * is never held while calling into the program.
+ */
+#include "cudart/register.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The wrapper nvcc's host code registers around its fat binary. */
+#define RT_WRAPPER_MAGIC 0x466243B1u
+
+struct rt_wrapper {
+	uint32_t magic;
+	uint32_t version;
+	const void *data;   /* the fat binary container */
+	const void *filename_or_fatbins;
+};
+
+/* A fat binary's module in one context, and a kernel's function there. */
+struct rt_module {
+	CUcontext ctx;
+	CUmodule mod;
+	struct rt_module *next;
+};
+
+struct rt_function {
+	CUcontext ctx;
+	CUfunction fn;
+	struct rt_function *next;
+};
+
+/* One registered fat binary. The program holds &fb->self as its handle
+ * (a void **), which is how it names this fat binary back to us. */
+struct rt_fatbin {
+	void *self;
+	const void *image;
+	struct rt_module *modules;
+	cudaError_t load_error; /* cudaSuccess until a load failed */
+	bool managed_bound;
+};
+
+struct rt_entry {
+	const void *host;   /* stub, shadow variable, or managed pointer */
+	struct rt_fatbin *fb;
+	const char *name;   /* the device-side (mangled) name */
+	enum rt_kind kind;
+	struct rt_function *functions;
+};
+
+/* The program's registered device code. Global because registration runs
+ * from the program's constructors, before any handle exists to hang it
+ * on; guarded by reg_lock. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rt_entry **reg_table;
+static size_t reg_count, reg_cap;
+
+/* ------------------------------------------------------------ table */
+
+/* The index of the first entry whose host address is >= host. */
+static size_t table_floor(const void *host)
+{
+	size_t lo = 0, hi = reg_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)reg_table[mid]->host < (uintptr_t)host)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct rt_entry *table_find(const void *host, enum rt_kind kind)
+{
+	size_t i = table_floor(host);
+
+	if (i < reg_count && reg_table[i]->host == host &&
+	    reg_table[i]->kind == kind)
+		return reg_table[i];
+	return NULL;
+}
+
+static void free_functions(struct rt_entry *e)
+{
+	while (e->functions) {
+		struct rt_function *f = e->functions;
+
+		e->functions = f->next;
+		free(f);
+	}
+}
+
+/* Adds e, or puts it in place of the entry for the same host address (a
+ * library registered again). Registration cannot fail back to the program
+ * (the entries return void): an entry that finds no memory is left out,
+ * said once, and its use answers as an unknown name would. */
+static void table_put(struct rt_entry *e)
+{
+	size_t i = table_floor(e->host);
+
+	if (i < reg_count && reg_table[i]->host == e->host) {
+		free_functions(reg_table[i]);
+		free(reg_table[i]);
+		reg_table[i] = e;
+		return;
+	}
+	if (reg_count == reg_cap) {
+		size_t cap = reg_cap ? reg_cap * 2 : 64;
+		struct rt_entry **t = realloc(reg_table, cap * sizeof *t);
+
+		if (!t) {
+			fprintf(stderr, "cuemu: out of memory registering "
+				"'%s': it will not be found\n", e->name);
+			free(e);
+			return;
+		}
+		reg_table = t;
+		reg_cap = cap;
+	}
+	memmove(&reg_table[i + 1], &reg_table[i],
+		(reg_count - i) * sizeof *reg_table);
+	reg_table[i] = e;
+	reg_count++;
+}
+
+/* Drops and frees every entry of fb. */
+static void table_drop(const struct rt_fatbin *fb)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < reg_count; i++) {
+		if (reg_table[i]->fb != fb) {
+			reg_table[n++] = reg_table[i];
+			continue;
+		}
+		free_functions(reg_table[i]);
+		free(reg_table[i]);
+	}
+	reg_count = n;
+	if (!n) {
+		free(reg_table);
+		reg_table = NULL;
+		reg_cap = 0;
+	}
+}
+
+static struct rt_fatbin *fatbin_of(void **handle)
+{
+	return handle ? (struct rt_fatbin *)(void *)handle : NULL;
+}
+
+static void put(void **handle, const void *host, const char *name,
+		enum rt_kind kind)
+{
+	struct rt_entry *e;
+
+	if (!fatbin_of(handle) || !host || !name)
+		return;
+	if (!(e = calloc(1, sizeof *e))) {
+		fprintf(stderr, "cuemu: out of memory registering '%s': it "
+			"will not be found\n", name);
+		return;
+	}
+	*e = (struct rt_entry){
+		.host = host, .fb = fatbin_of(handle), .name = name,
+		.kind = kind,
+	};
+	pthread_mutex_lock(&reg_lock);
+	table_put(e);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* ------------------------------------------------------------- loading */
+
+/* Points every managed variable of fb at its memory, once for the process,
+ * as the real runtime does when it first loads the module: the program
+ * reaches a __managed__ variable through the pointer it registered. */
+static void bind_managed(struct rt_fatbin *fb, CUmodule mod)
+{
+	size_t i;
+
+	if (fb->managed_bound)
+		return;
+	fb->managed_bound = true;
+	for (i = 0; i < reg_count; i++) {
+		struct rt_entry *e = reg_table[i];
+		CUdeviceptr p;
+		size_t n;
+
+		if (e->fb != fb || e->kind != RT_MANAGED)
+			continue;
+		if (cuModuleGetGlobal(&p, &n, mod, e->name) == CUDA_SUCCESS)
+			*(void **)e->host = (void *)(uintptr_t)p;
+	}
+}
+
+/* fb's module in the current context ctx, loaded there once; reg_lock
+ * held. */
+static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
+				 CUmodule *out)
+{
+	struct rt_module *m;
+	CUresult r;
+
+	if (fb->load_error != cudaSuccess)
+		return fb->load_error;
+	for (m = fb->modules; m; m = m->next)
+		if (m->ctx == ctx) {
+			*out = m->mod;
+			return cudaSuccess;
+		}
+	if (!(m = calloc(1, sizeof *m)))
+		return cudaErrorMemoryAllocation;
+	if ((r = cuModuleLoadData(&m->mod, fb->image)) != CUDA_SUCCESS) {
+		free(m);
+		/* The runtime names a module it cannot use for this GPU as
+		 * having no image for the device. */
+		fb->load_error = r == CUDA_ERROR_NO_BINARY_FOR_GPU ?
+			cudaErrorNoKernelImageForDevice : (cudaError_t)r;
+		return fb->load_error;
+	}
+	m->ctx = ctx;
+	m->next = fb->modules;
+	fb->modules = m;
+	bind_managed(fb, m->mod);
+	*out = m->mod;
+	return cudaSuccess;
+}
+
+/* The current context, the runtime started. */
+static cudaError_t current(CUcontext *ctx)
+{
+	return (cudaError_t)cuemu_rt_current(ctx, NULL);
+}
+
+static void load_all(void)
+{
+	const char *mode = getenv("CUDA_MODULE_LOADING");
+	CUcontext ctx;
+	CUmodule mod;
+	size_t i;
+
+	if (!mode || strcmp(mode, "EAGER") != 0 ||
+	    cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
+		return;
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < reg_count; i++)
+		(void)module_locked(reg_table[i]->fb, ctx, &mod);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void rt_register_eager(void)
+{
+	/* Once a process, as the runtime starts once. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, load_all);
+}
+
+/* e's function in ctx, looked up once there; reg_lock held. */
+static cudaError_t function_locked(struct rt_entry *e, CUcontext ctx,
+				   CUfunction *out)
+{
+	struct rt_function *f;
+	CUmodule mod;
+	cudaError_t err;
+	CUresult r;
+
+	for (f = e->functions; f; f = f->next)
+		if (f->ctx == ctx) {
+			*out = f->fn;
+			return cudaSuccess;
+		}
+	if ((err = module_locked(e->fb, ctx, &mod)) != cudaSuccess)
+		return err;
+	if (!(f = calloc(1, sizeof *f)))
+		return cudaErrorMemoryAllocation;
+	if ((r = cuModuleGetFunction(&f->fn, mod, e->name)) != CUDA_SUCCESS) {
+		free(f);
+		return r == CUDA_ERROR_NOT_FOUND ?
+			cudaErrorInvalidDeviceFunction : (cudaError_t)r;
+	}
+	f->ctx = ctx;
+	f->next = e->functions;
+	e->functions = f;
+	*out = f->fn;
+	return cudaSuccess;
+}
+
+cudaError_t rt_kernel_of(const void *host, struct rt_kernel *out)
+{
+	struct rt_entry *e;
+
+	pthread_mutex_lock(&reg_lock);
+	e = table_find(host, RT_KERNEL);
+	pthread_mutex_unlock(&reg_lock);
+	if (!e)
+		return cudaErrorInvalidDeviceFunction;
+	out->handle = e->host;
+	out->name = e->name;
+	return cudaSuccess;
+}
+
+cudaError_t rt_function_of(const void *handle, CUfunction *fn)
+{
+	struct rt_entry *e;
+	CUcontext ctx;
+	cudaError_t err;
+
+	if ((err = current(&ctx)) != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&reg_lock);
+	e = table_find(handle, RT_KERNEL);
+	err = e ? function_locked(e, ctx, fn) :
+		  cudaErrorInvalidResourceHandle;
+	pthread_mutex_unlock(&reg_lock);
+	return err;
+}
+
+cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size)
+{
+	struct rt_entry *e;
+	CUcontext ctx;
+	CUmodule mod;
+	cudaError_t err;
+	CUresult r;
+
+	if ((err = current(&ctx)) != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&reg_lock);
+	if (!(e = table_find(host, RT_VAR)))
+		err = cudaErrorInvalidSymbol;
+	else if ((err = module_locked(e->fb, ctx, &mod)) == cudaSuccess &&
+		 (r = cuModuleGetGlobal(dptr, size, mod, e->name)) !=
+			 CUDA_SUCCESS)
+		err = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidSymbol :
+						  (cudaError_t)r;
+	pthread_mutex_unlock(&reg_lock);
+	return err;
+}
+
+/* ------------------------------------------------- the host code's calls */
+
+void **__cudaRegisterFatBinary(void *fatCubin)
+{
+	const struct rt_wrapper *w = fatCubin;
+	struct rt_fatbin *fb = calloc(1, sizeof *fb);
+
+	if (!fb) {
+		fprintf(stderr, "cuemu: out of memory registering a fat "
+			"binary: its kernels will not be found\n");
+		return NULL;
+	}
+	fb->self = fb;
+	/* The wrapper's image is what the driver loads; a pointer that is
+	 * no wrapper is handed on as it is, and the load says what it is. */
+	fb->image = w && w->magic == RT_WRAPPER_MAGIC ? w->data : fatCubin;
+	return &fb->self;
+}
+
+void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
+{
+	(void)fatCubinHandle;
+}
+
+/* At exit (the host code's atexit): the modules unloaded, the entries
+ * freed. A context already destroyed by then answers an error, which
+ * nothing here can act on. */
+void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+	struct rt_fatbin *fb = fatbin_of(fatCubinHandle);
+
+	if (!fb)
+		return;
+	pthread_mutex_lock(&reg_lock);
+	table_drop(fb);
+	pthread_mutex_unlock(&reg_lock);
+	while (fb->modules) {
+		struct rt_module *m = fb->modules;
+
+		fb->modules = m->next;
+		(void)cuModuleUnload(m->mod);
+		free(m);
+	}
+	free(fb);
+}
+
+void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
+			    char *deviceFun, const char *deviceName,
+			    int thread_limit, void *tid, void *bid,
+			    void *bDim, void *gDim, int *wSize)
+{
+	(void)deviceFun;
+	(void)thread_limit;
+	(void)tid;
+	(void)bid;
+	(void)bDim;
+	(void)gDim;
+	(void)wSize;
+	put(fatCubinHandle, hostFun, deviceName, RT_KERNEL);
+}
+
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar,
+		       char *deviceAddress, const char *deviceName, int ext,
+		       size_t size, int constant, int global)
+{
+	(void)deviceAddress;
+	(void)ext;
+	(void)size;
+	(void)constant;
+	(void)global;
+	put(fatCubinHandle, hostVar, deviceName, RT_VAR);
+}
+
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+			      char *deviceAddress, const char *deviceName,
+			      int ext, size_t size, int constant, int global)
+{
+	(void)deviceAddress;
+	(void)ext;
+	(void)size;
+	(void)constant;
+	(void)global;
+	put(fatCubinHandle, hostVarPtrAddress, deviceName, RT_MANAGED);
+}
+
+/* The host code calls this before its first touch of a managed variable:
+ * the module is loaded then, and the variable's pointer set. Answers
+ * whether it is. */
+char __cudaInitModule(void **fatCubinHandle)
+{
+	struct rt_fatbin *fb = fatbin_of(fatCubinHandle);
+	CUcontext ctx;
+	CUmodule mod;
+	cudaError_t err;
+
+	if (!fb || current(&ctx) != cudaSuccess)
+		return 0;
+	pthread_mutex_lock(&reg_lock);
+	err = module_locked(fb, ctx, &mod);
+	pthread_mutex_unlock(&reg_lock);
+	return err == cudaSuccess;
+}

@@ -1,0 +1,56 @@
+// attributes.cu - what the runtime says of a kernel before it runs:
+// cudaFuncGetAttributes, cudaFuncSetAttribute, the occupancy calculator,
+// cudaGetKernel and cudaGetFuncBySymbol; and device printf reaching
+// stdout at the synchronization, in order.
+#include "check.h"
+
+__global__ void __launch_bounds__(256) bounded(float *v)
+{
+	__shared__ float s[64];
+	s[threadIdx.x % 64] = v[threadIdx.x];
+	__syncthreads();
+	v[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+
+__global__ void hello(int tag)
+{
+	if (threadIdx.x == 0)
+		printf("hello from block %d tag %d\n", blockIdx.x, tag);
+}
+
+int main()
+{
+	cudaFuncAttributes a;
+	cudaKernel_t k;
+	cudaFunction_t f;
+	int blocks = -1;
+
+	CHECK(cudaFuncGetAttributes(&a, bounded));
+	EXPECT(a.maxThreadsPerBlock == 256);
+	EXPECT(a.sharedSizeBytes == 64 * sizeof(float));
+	EXPECT(a.numRegs > 0 && a.ptxVersion >= 90);
+	EXPECT(cudaFuncGetAttributes(NULL, bounded) == cudaErrorInvalidValue);
+	EXPECT(cudaFuncGetAttributes(&a, (const void *)main) ==
+	       cudaErrorInvalidResourceHandle);
+	cudaGetLastError();
+
+	CHECK(cudaFuncSetAttribute(bounded,
+				   cudaFuncAttributeMaxDynamicSharedMemorySize,
+				   64 * 1024));
+	CHECK(cudaFuncGetAttributes(&a, bounded));
+	EXPECT(a.maxDynamicSharedSizeBytes == 64 * 1024);
+
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded,
+							    256, 0));
+	EXPECT(blocks >= 1 && blocks <= 8);
+
+	CHECK(cudaGetKernel(&k, hello));
+	CHECK(cudaGetFuncBySymbol(&f, (const void *)hello));
+	EXPECT(k != NULL && f != NULL);
+
+	hello<<<2, 32>>>(7);
+	CHECK(cudaDeviceSynchronize());
+	std::fflush(stdout);
+	std::printf("PASS\n");
+	return 0;
+}

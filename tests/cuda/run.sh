@@ -1,0 +1,83 @@
+#!/bin/sh
+# run.sh - programs built by nvcc with the shared runtime run unchanged on
+# libcuemu's own libcudart.so.13: each tests/cuda/*.cu (units_*.cu together)
+# is built with `nvcc -cudart shared` and run with LD_LIBRARY_PATH at a
+# directory holding the libcuda.so.1 alias and libcudart.so.13; one TAP line
+# a program, its last line PASS. probes/rt_errors.cu is replayed the same
+# way against what the real runtime printed (probes/results/rt_errors.txt).
+# Skipped, saying so, where nvcc is missing.
+set -u
+: "${srcdir:=.}" "${top_builddir:=.}"
+src=$srcdir/tests/cuda
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+programs="launch symbols attributes units rt_errors static"
+
+n=$(echo $programs | wc -w)
+echo "1..$n"
+if [ ! -x "$NVCC" ]; then
+	for p in $programs; do
+		echo "ok - $p # SKIP nvcc is not installed"
+	done
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$(cd "$top_builddir/runtime/.libs" && pwd)/libcuemu.so.0" \
+	"$tmp/libcuda.so.1"
+libs=$tmp:$(cd "$top_builddir/runtime/.libs" && pwd)
+
+i=0
+for p in $programs; do
+	i=$((i + 1))
+	case $p in
+	units) files="$src/units_a.cu $src/units_b.cu" ;;
+	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
+	*) files=$src/$p.cu ;;
+	esac
+	# static: nvcc's default, NVIDIA's static runtime, which must be
+	# told apart in one line on stderr, and fail as before.
+	runtime=shared
+	case $p in static) files=$src/launch.cu runtime=static ;; esac
+	if ! "$NVCC" -cudart $runtime -arch=sm_90 -I"$src" -o "$tmp/$p" \
+		$files >"$tmp/$p.build" 2>&1; then
+		echo "not ok $i - $p: nvcc failed"
+		sed 's/^/# /' "$tmp/$p.build"
+		continue
+	fi
+	LD_LIBRARY_PATH=$libs timeout 120 "$tmp/$p" >"$tmp/$p.out" 2>&1
+	rc=$?
+	missing=
+	if [ -f "$src/$p.expect" ]; then
+		missing=$(grep -vxF -f "$tmp/$p.out" "$src/$p.expect")
+	fi
+	if [ $p = static ]; then
+		n=$(grep -c "links NVIDIA's static CUDA runtime.*-cudart shared" \
+			"$tmp/$p.out")
+		if [ "$n" = 1 ] && [ $rc -ne 0 ]; then
+			echo PASS >>"$tmp/$p.out"
+			rc=0
+		else
+			missing="one line naming the static runtime (said $n times)"
+		fi
+	fi
+	# A probe's lines are the real runtime's, recorded: all must match.
+	if [ $p = rt_errors ]; then
+		grep -v '^#' "$srcdir/probes/results/$p.txt" >"$tmp/$p.real"
+		if diff "$tmp/$p.real" "$tmp/$p.out" >"$tmp/$p.diff"; then
+			echo PASS >>"$tmp/$p.out"
+		else
+			missing=$(cat "$tmp/$p.diff")
+		fi
+	fi
+	if [ $rc -eq 0 ] && [ -z "$missing" ] &&
+		[ "$(tail -n 1 "$tmp/$p.out")" = PASS ]; then
+		case $p in
+		static) echo "ok $i - a program with NVIDIA's static runtime" \
+			"is told to rebuild with -cudart shared, once" ;;
+		*) echo "ok $i - $p runs on libcuemu's libcudart.so.13" ;;
+		esac
+	else
+		echo "not ok $i - $p (exit $rc)${missing:+, missing: $missing}"
+		sed 's/^/# /' "$tmp/$p.out"
+	fi
+done
