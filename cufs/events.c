@@ -16,7 +16,11 @@
  * a "dropped lines=N" line instead, and the view's counters count them.
  *
  * Streams are budgeted: CUFS_MAX_STREAMS in all, each user but root at
- * most a quarter of them (cufs(8), PRIVACY AND BUDGETS).
+ * most a quarter of them (cufs(8), PRIVACY AND BUDGETS). So is the log: a
+ * process holds at most CUFS_EVENT_SHARE of its lines; what it logs past
+ * that while its older lines are still kept is dropped, and said by a
+ * "dropped ... in=budget" line of its own once it is under its share
+ * again, so that one process's flood cannot push the others' lines out.
  *
  * Locking: ev.lock guards everything here; it is never held across a
  * request to a process (the relay takes a process's lines first, then the
@@ -50,6 +54,11 @@
  * many requests one process gets in one round: a full ring's worth. */
 #define CUFS_EVENT_ASK 1024
 #define CUFS_EVENT_ASKS 4
+/* The lines of the log one process may hold at once: a quarter, so that a
+ * flood of one (200,000 lines) leaves the others' lines where they are.
+ * The log appends and drops in order only, so the flood's newest lines
+ * are the ones dropped, while its older ones are kept. */
+#define CUFS_EVENT_SHARE (CUFS_EVENT_LOG / 4)
 /* Sources: each live process's, and the ones of processes that are gone
  * while the log keeps their lines or someone reads them. */
 #define CUFS_EVENT_SOURCES (2 * CUFS_MAX_PROCS)
@@ -69,6 +78,7 @@ struct view {
 	uint64_t lines, bytes;
 	uint64_t gone_lines, gone_bytes;
 	uint64_t lost_process;   /* lines a process's ring dropped unread */
+	uint64_t lost_budget;    /* lines over a process's share of the log */
 	uint64_t lost_readers;   /* lines readers fell behind by */
 	struct timespec mtime;   /* when the last line came */
 };
@@ -79,6 +89,7 @@ struct source {
 	bool live;               /* the process is still listed */
 	int readers;             /* open files of this source's view */
 	uint64_t since;          /* the process's last seq taken */
+	uint64_t over;           /* lines over its share, not yet said */
 	struct view v;
 };
 
@@ -276,6 +287,32 @@ static char *event_text(pid_t pid, const char *line, size_t *len)
 	return s;
 }
 
+/* Whether s may add a line to the log: under its share. Over it, the line
+ * is counted as dropped; the first line under it again is preceded by
+ * one that says how many were (which may take the share's last place:
+ * nothing is lost without a word). */
+static bool budget_locked(struct source *s)
+{
+	char who[16], buf[128], *t;
+	int n;
+
+	if (s->v.lines - s->v.gone_lines >= CUFS_EVENT_SHARE) {
+		s->over++;
+		s->v.lost_budget++;
+		ev.all.lost_budget++;
+		return false;
+	}
+	if (!s->over)
+		return true;
+	snprintf(who, sizeof who, "%d", (int)s->pid);
+	n = dropped_line(buf, sizeof buf, who, s->over, "budget");
+	if (n > 0 && (t = strdup(buf))) {
+		push_locked(s, t, (size_t)n);
+		s->over = 0;
+	}
+	return s->v.lines - s->v.gone_lines < CUFS_EVENT_SHARE;
+}
+
 /* Appends one answer's events of s (a JSON array of {seq, line}). The
  * seqs must rise; a gap is lines the process's ring dropped before the
  * relay asked, said by a dropped line in their place. Answers how many
@@ -311,6 +348,10 @@ static size_t take_locked(struct source *s, json_t *events)
 			}
 		}
 		s->since = q;
+		if (!budget_locked(s)) {
+			took++;
+			continue;
+		}
 		if ((t = event_text(s->pid, json_string_value(line), &len)))
 			push_locked(s, t, len);
 		took++;
@@ -529,8 +570,9 @@ json_t *cufs_events_dropped(pid_t pid)
 	pthread_mutex_lock(&ev.lock);
 	if (view_of_pid_locked(pid, &r.src, &r.slot) == 0) {
 		v = view_locked(&r);
-		o = json_pack("{s:I,s:I,s:I}",
+		o = json_pack("{s:I,s:I,s:I,s:I}",
 			      "process", (json_int_t)v->lost_process,
+			      "budget", (json_int_t)v->lost_budget,
 			      "log", (json_int_t)v->gone_lines,
 			      "readers", (json_int_t)v->lost_readers);
 	}

@@ -140,7 +140,7 @@ DROPPED_RE='[0-9]+\.[0-9]{3} dropped lines=[0-9]+ in='
 		[ -f "$d/events" ] && [ -f "$d/events_pipe" ] || fail "$d"
 	done
 	run cat "$MNT/events_dropped"
-	assert_output "$(printf 'process 0\nlog 0\nreaders 0')"
+	assert_output "$(printf 'process 0\nbudget 0\nlog 0\nreaders 0')"
 }
 
 @test "events: cat gives the lines kept so far, each prefixed by pid, and ends" {
@@ -288,9 +288,14 @@ print(text, end="")
 	exec {held_a}<"$MNT/processes/$A_pid/events"
 	[ "$(timeout 5 dd bs=20 count=1 status=none <&$held_a | wc -c)" = 20 ]
 	# A flood: lines faster than anyone reads, past what the log keeps.
-	fake H 1 1024 flood
+	# One process holds a quarter of the log at most: five floods fill it.
+	for h in H1 H2 H3 H4 H5; do
+		fake $h 1 1024 flood
+	done
 	wait_for dropped_over log $((n_all + a_lines + 100))
-	stop_workload H
+	for h in H1 H2 H3 H4 H5; do
+		stop_workload $h
+	done
 	sleep 0.5 # what the relay had taken from H is in
 
 	# The stream's next lines are gone: it says so first.
@@ -323,6 +328,24 @@ print(text, end="")
 	run timeout 5 tail -n 3 "$MNT/events"
 	refute_output --partial " dropped "
 	[ "${#lines[@]}" = 3 ]
+}
+
+@test "events: one process's flood keeps a quarter of the log, and the others' lines stay" {
+	first=$(timeout 5 head -n 1 "$MNT/processes/$A_pid/events")
+	[ -n "$first" ]
+	# 1024 lines each time the relay asks: past a quarter of the log
+	# (16,384 lines) within two seconds.
+	fake K 1 1024 flood
+	k_pid=$(cat "$WORK/K.pid")
+	wait_for dropped_over budget 0
+	[ "$(dropped "$MNT/processes/$k_pid/events_dropped" budget)" -gt 0 ]
+	# K holds its share and no more, and counts what it lost over it...
+	[ "$(timeout 5 cat "$MNT/processes/$k_pid/events" | wc -l)" -le 16384 ]
+	stop_workload K
+	# ... and nobody else's line left the log for it: A's first is there.
+	[ "$(dropped "$MNT/processes/$A_pid/events_dropped" log)" = 0 ]
+	run timeout 5 grep -cxF -- "$first" "$MNT/events"
+	assert_output 1
 }
 
 # Each reader waiting for lines holds one of cufs's 256 threads: streams
