@@ -11,33 +11,12 @@
 #include <string.h>
 
 #include "tap.h"
+#include "kernel_file.h"
 #include "driver/image.h"
 
 static uint8_t *slurp(const char *name, size_t *len)
 {
-	char path[1024];
-	const char *src = getenv("top_srcdir");
-	uint8_t *b;
-	FILE *f;
-	long n;
-
-	snprintf(path, sizeof path, "%s/tests/unit/kernels/%s", src ? src : ".",
-		 name);
-	if (!(f = fopen(path, "rb"))) {
-		printf("Bail out! cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = calloc(1, (size_t)n + 1);
-	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		printf("Bail out! cannot read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
+	return (uint8_t *)kernel_file(name, len);
 }
 
 static CUresult load(const uint8_t *d, size_t n, int sm,

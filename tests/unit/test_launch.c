@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "kernel_file.h"
 
 static CUdevice dev;
 static CUcontext ctx;
@@ -22,28 +23,7 @@ static CUmodule mod;
 
 static char *slurp(const char *name)
 {
-	char path[1024];
-	const char *src = getenv("top_srcdir");
-	char *b;
-	FILE *f;
-	long n;
-
-	snprintf(path, sizeof path, "%s/tests/unit/kernels/%s",
-		 src ? src : ".", name);
-	if (!(f = fopen(path, "rb"))) {
-		printf("Bail out! cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = calloc(1, (size_t)n + 1);
-	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		printf("Bail out! cannot read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return b;
+	return kernel_file(name, NULL);
 }
 
 static CUfunction fn(const char *name)

@@ -1,0 +1,40 @@
+/*
+ * kernel_file.h - the tests' one reader of a file of tests/unit/kernels/
+ * (PTX, fatbins, cubins nvcc made of our own kernels): its bytes, NUL
+ * terminated, and their count; a file that cannot be read bails out.
+ */
+#ifndef CUEMU_TEST_KERNEL_FILE_H
+#define CUEMU_TEST_KERNEL_FILE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static inline char *kernel_file(const char *name, size_t *len)
+{
+	char path[1024];
+	const char *src = getenv("top_srcdir");
+	char *b;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof path, "%s/tests/unit/kernels/%s",
+		 src ? src : ".", name);
+	if (!(f = fopen(path, "rb"))) {
+		printf("Bail out! cannot open %s\n", path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+		printf("Bail out! cannot read %s\n", path);
+		exit(1);
+	}
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return b;
+}
+
+#endif
