@@ -976,6 +976,15 @@ static int name_operand(struct parser *P, struct insn *in, int slot)
 		next(P);
 		return 0;
 	}
+	/* PTX's one predefined constant: the warp size, an immediate 32
+	 * (nvcc emits it for warpSize). */
+	if (P->t.len == 7 && !memcmp(P->t.s, "WARP_SZ", 7)) {
+		o->kind = K_IMM;
+		o->imm = 32;
+		o->fimm = 0;
+		next(P);
+		return 0;
+	}
 	s = lookup(P, P->t.s, P->t.len);
 	if (!s) {
 		if (in->op == OP_BRA) {

@@ -671,6 +671,33 @@ static const char arrive_ptx[] =
 	"\tst.global.u32 [%rd3], %r5;\n"
 	"\tret;\n}\n";
 
+/* warpSize, as nvcc writes it: PTX's predefined constant WARP_SZ. */
+static const char warpsz_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry warpsz(.param .u64 out)\n{\n"
+	"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+	"\tmov.u32 %r1, WARP_SZ;\n"
+	"\tadd.s32 %r2, %r1, 1;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tst.global.u32 [%rd1], %r2;\n"
+	"\tret;\n}\n";
+
+static void test_warp_size(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(warpsz_ptx);
+	int *out = mock_alloc(mk, 4, 0);
+	struct ex_result r;
+	struct pb q = { 0 };
+
+	if (!ok(m != NULL, "WARP_SZ parses as the constant it is"))
+		return;
+	put_ptr(&q, out);
+	struct ex_launch l = mock_launch(mk, m, "warpsz", q.b, 1, 1, 1, 1, 1);
+	is_int(run(&l, &r), EX_OK, "a kernel reading WARP_SZ runs");
+	is_int(*out, 33, "WARP_SZ is 32");
+	ex_module_free(m);
+}
+
 static void test_named_barriers(struct mock *mk)
 {
 	struct ex_module *m = inline_ptx(deadlock_ptx), *h = inline_ptx(arrive_ptx);
@@ -757,6 +784,7 @@ int main(void)
 		test_atomics(mk, w);
 	}
 	test_named_barriers(mk);
+	test_warp_size(mk);
 	ex_module_free(s);
 	ex_module_free(c);
 	ex_module_free(w);
