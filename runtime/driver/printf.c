@@ -110,39 +110,35 @@ static size_t string_span(uint64_t p)
 	return room ? strnlen((const char *)(uintptr_t)p, room) + 1 : 0;
 }
 
-/* Formats one conversion spec (spec, spec_len long, ending in conv) with
- * its argument, into out. */
-static int one(char *out, size_t cap, const char *spec, size_t spec_len,
+/* Formats one conversion with its argument into out: body is the spec's
+ * flags, width and precision (after its '%', body_len long), conv its
+ * conversion, lsize its argument's size. The length modifier is the one
+ * the argument's size calls for here, whatever the program wrote. */
+static int one(char *out, size_t cap, const char *body, size_t body_len,
 	       char conv, int lsize, struct args *a)
 {
 	char f[32];
 	uint64_t v;
 	double d;
 
-	if (spec_len >= sizeof f)
-		return snprintf(out, cap, "%.*s", (int)spec_len, spec);
-	memcpy(f, spec, spec_len);
-	f[spec_len] = 0;
+	if (!conv || body_len > sizeof f - 5)
+		return snprintf(out, cap, "%%%.*s", (int)body_len, body);
+	f[0] = '%';
+	memcpy(f + 1, body, body_len);
+	snprintf(f + 1 + body_len, sizeof f - 1 - body_len, "%s%c",
+		 strchr("diuxXo", conv) ? "ll" : "", conv);
 	switch (conv) {
-	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
-		v = next_arg(a, lsize == 8 ? 8 : 4);
-		/* The length modifier is dropped: the value is widened
-		 * here, as printed on the device. */
-		f[spec_len - 1 - (lsize == 8 ? (spec[spec_len - 2] == 'l' &&
-						spec[spec_len - 3] == 'l' ?
-							2 : 1) : 0)] = 0;
-		strcat(f, conv == 'd' || conv == 'i' ? "lld" :
-			  conv == 'u' ? "llu" : conv == 'x' ? "llx" :
-			  conv == 'X' ? "llX" : conv == 'o' ? "llo" : "c");
-		if (conv == 'c')
-			return snprintf(out, cap, f, (int)(char)v);
-		if (conv == 'd' || conv == 'i')
-			return snprintf(out, cap, f,
-					lsize == 8 ? (long long)v :
-						     (long long)(int32_t)v);
-		return snprintf(out, cap, f,
-				lsize == 8 ? (unsigned long long)v :
-					     (unsigned long long)(uint32_t)v);
+	case 'd': case 'i':
+		v = next_arg(a, (size_t)lsize);
+		return snprintf(out, cap, f, lsize == 8 ? (long long)v :
+					    (long long)(int32_t)v);
+	case 'u': case 'x': case 'X': case 'o':
+		v = next_arg(a, (size_t)lsize);
+		return snprintf(out, cap, f, lsize == 8 ?
+				(unsigned long long)v :
+				(unsigned long long)(uint32_t)v);
+	case 'c':
+		return snprintf(out, cap, f, (int)(char)next_arg(a, 4));
 	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
 	case 'a': case 'A':
 		v = next_arg(a, 8);
@@ -156,19 +152,22 @@ static int one(char *out, size_t cap, const char *spec, size_t spec_len,
 			return snprintf(out, cap, "<bad string>");
 		return snprintf(out, cap, f, (const char *)(uintptr_t)v);
 	default:
-		return snprintf(out, cap, "%.*s", (int)spec_len, spec);
+		return snprintf(out, cap, "%%%.*s%c", (int)body_len, body, conv);
 	}
 }
 
-/* The conversion spec starting at the '%' of p: its length, its
- * conversion character and its argument's size (8 for l, ll, z, j, t). */
-static size_t spec_at(const char *p, char *conv, int *lsize)
+/* The conversion spec starting at the '%' of p: its length, the length
+ * of its flags, width and precision, its conversion character and its
+ * argument's size (8 for l, ll, z, j, t; 4 otherwise, h and hh included,
+ * as vprintf's buffer holds them promoted). */
+static size_t spec_at(const char *p, size_t *body_len, char *conv, int *lsize)
 {
 	size_t n = 1;
 
 	*lsize = 4;
 	while (p[n] && strchr("-+ #0123456789.", p[n]))
 		n++;
+	*body_len = n - 1;
 	while (p[n] && strchr("hlLqjzt", p[n])) {
 		if (strchr("lLqjzt", p[n]))
 			*lsize = 8;
@@ -188,15 +187,16 @@ int cuemu_devprintf(const char *fmt, const void *args)
 	for (const char *p = fmt; *p && len < sizeof out - 1;) {
 		char conv;
 		int lsize, w;
-		size_t n;
+		size_t n, body;
 
 		if (*p != '%' || p[1] == '%') {
 			out[len++] = *p;
 			p += *p == '%' ? 2 : 1;
 			continue;
 		}
-		n = spec_at(p, &conv, &lsize);
-		w = one(out + len, sizeof out - len, p, n, conv, lsize, &a);
+		n = spec_at(p, &body, &conv, &lsize);
+		w = one(out + len, sizeof out - len, p + 1, body, conv, lsize,
+			&a);
 		if (w > 0)
 			len += (size_t)w < sizeof out - len ?
 				       (size_t)w : sizeof out - len - 1;

@@ -16,6 +16,9 @@ __global__ void hello(int tag)
 {
 	if (threadIdx.x == 0)
 		printf("hello from block %d tag %d\n", blockIdx.x, tag);
+	if (threadIdx.x == 0 && blockIdx.x == 0)
+		printf("%hd %ld %5.2f|%x|%-3s|%%\n", (short)-3, 1234567890123L,
+		       3.14159, 255u, "ab");
 }
 
 int main()
