@@ -457,11 +457,19 @@ CUresult cuemu_stream_wait_event(CUstream hStream, CUevent hEvent)
 	return r;
 }
 
-void cuemu_events_after_fork(void)
+/* A forked child makes the registry's locks anew: their holders do not
+ * exist there. Registered from a constructor, before any thread can hold
+ * one, so that the stream engine need not know events exist. */
+static void events_after_fork(void)
 {
 	CUevent e;
 
 	pthread_mutex_init(&ev_lock, NULL);
 	RB_FOREACH(e, event_tree, &events)
 		pthread_mutex_init(&e->lock, NULL);
+}
+
+__attribute__((constructor)) static void events_fork_register(void)
+{
+	pthread_atfork(NULL, NULL, events_after_fork);
 }

@@ -872,7 +872,6 @@ static void child_after_fork(void)
 	CUstream s, next;
 
 	pthread_rwlock_init(&reg_lock, NULL);
-	cuemu_events_after_fork();
 	pthread_mutex_init(&done_lock, NULL);
 	pthread_cond_init(&done_cond, NULL);
 	for (s = RB_MIN(uid_tree, &by_uid); s; s = next) {

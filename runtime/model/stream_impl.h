@@ -34,8 +34,5 @@ void cuemu_spos_wait(struct cuemu_spos p);
 uint64_t cuemu_st_uid(CUstream s);
 /* The host has seen model time ns: its clock catches up. */
 void cuemu_st_host_saw_ns(uint64_t ns);
-/* event.c: in a forked child, the events' locks made anew (their holders
- * do not exist there). */
-void cuemu_events_after_fork(void);
 
 #endif
