@@ -1,9 +1,8 @@
 /*
- * ipc.c - device memory other processes can reach: each process keeps one
- * sparse memfd per device, its device memory file, and cuMemAlloc memory
- * lies in it, MAP_SHARED, where devheap.c places it: packed into 2 MiB
- * blocks under 2 MiB, else a fresh range of its own (a free punches the
- * pages out). A legacy IPC handle names the exporting process (pid and
+ * ipc.c - device memory other processes can reach: cuMemAlloc memory lies
+ * in the process's device memory file of its device (devmem.c), MAP_SHARED,
+ * where devheap.c places it: packed into 2 MiB blocks under 2 MiB, else a
+ * fresh range of its own (a free punches the pages out). A legacy IPC handle names the exporting process (pid and
  * start time), the file's descriptor number there and the allocation's
  * address; the importer finds what range of the file is mapped at that
  * address now (/proc/<pid>/maps), opens the file through /proc/<pid>/fd
@@ -28,7 +27,7 @@
  * maps it there maps the device's bytes. Only where neither can be done do
  * the devices answer DMA_BUF_SUPPORTED 0 and the call NOT_SUPPORTED.
  *
- * Locking: files[] and the slot file have their own leaf lock (file_lock),
+ * Locking: the slot file has its own leaf lock (slot_lock),
  * taken inside the process lock or without it; a slot's contents are
  * atomics. The opened mappings and the exporters' blocks mapped here (the
  * trees below) and their address-map entries are guarded by cuemu_lock().
@@ -49,21 +48,14 @@
 
 #include "model/vmm.h"
 
-#define FILE_SIZE (1ULL << 46)  /* offsets of one process's device memory */
 #define MEM_MAGIC 0x636d656dU /* "memc" */
 #define EV_MAGIC 0x6376656d756d6563ULL  /* "cemumevc" */
 #define SLOT_BYTES 64
 #define SLOT_FILE (64UL << 20)    /* a million shared slots a process */
 
-/* The device memory files and the slot file. Global because they are the
- * process's: every context of a device allocates from the one file, and
- * the descriptor numbers go out in handles. */
-static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	int fd;
-	uint64_t next;          /* the next fresh offset */
-} files[CUEMU_MAX_DEVICES];
-static uint32_t epoch = 1;      /* a forked child's files are new */
+/* The slot file. Global because it is the process's: its descriptor
+ * number goes out in handles. */
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static int slots_fd = -1;
 static unsigned char *slots;
 static uint64_t slots_next;
@@ -79,17 +71,10 @@ static int slot_new(uint64_t *index, void **ptr);
 static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index);
 static void slot_unmap(void *p);
 
-/* A forked child must not allocate at its parent's offsets: it gets files
- * of its own. What it inherited stays mapped. */
+/* A forked child gets a slot file of its own and finds itself anew. */
 static void child_after_fork(void)
 {
-	pthread_mutex_init(&file_lock, NULL);
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
-		if (files[d].fd >= 0)
-			close(files[d].fd);
-		files[d].fd = -1;
-		files[d].next = 0;
-	}
+	pthread_mutex_init(&slot_lock, NULL);
 	if (slots_fd >= 0)
 		close(slots_fd);
 	slots_fd = -1;
@@ -97,13 +82,10 @@ static void child_after_fork(void)
 	slots_next = 0;
 	self_pid = 0;
 	self_start = 0;
-	epoch++;
 }
 
 static void init_once(void)
 {
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-		files[d].fd = -1;
 	pthread_atfork(NULL, NULL, child_after_fork);
 }
 
@@ -130,66 +112,6 @@ static uint64_t my_start(void)
 
 /* ---------------------------------------------------------- device memory */
 
-/* dev's file, made on first use. file_lock held. */
-static int devfile(int dev)
-{
-	char name[32];
-	int fd;
-
-	if (files[dev].fd >= 0)
-		return files[dev].fd;
-	snprintf(name, sizeof name, "cuemu-gpu%d", dev);
-	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0)
-		return -1;
-	/* Shrinking is sealed off, as a dma-buf over the file needs. */
-	if (ftruncate(fd, (off_t)FILE_SIZE) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
-		close(fd);
-		return -1;
-	}
-	files[dev].fd = fd;
-	return fd;
-}
-
-int cuemu_devmem_file(int dev, uint64_t len, uint64_t *off)
-{
-	int fd;
-
-	pthread_once(&once, init_once);
-	pthread_mutex_lock(&file_lock);
-	fd = devfile(dev);
-	if (fd >= 0 && len > FILE_SIZE - files[dev].next) {
-		errno = ENOSPC;
-		fd = -1;
-	} else if (fd >= 0) {
-		*off = files[dev].next;
-		files[dev].next += len;
-	}
-	pthread_mutex_unlock(&file_lock);
-	return fd;
-}
-
-void cuemu_devmem_punch(int dev, uint64_t off, uint64_t len)
-{
-	int fd = -1;
-
-	pthread_once(&once, init_once);
-	pthread_mutex_lock(&file_lock);
-	if (dev >= 0 && dev < CUEMU_MAX_DEVICES)
-		fd = files[dev].fd;
-	if (fd >= 0)
-		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			  (off_t)off, (off_t)len);
-	pthread_mutex_unlock(&file_lock);
-}
-
-uint32_t cuemu_devmem_epoch(void)
-{
-	pthread_once(&once, init_once);
-	return __atomic_load_n(&epoch, __ATOMIC_RELAXED);
-}
-
 /* An exported allocation's slot holds the importers' mappings (twice
  * their number) and, in its low bit, that the exporter freed it. */
 #define SLOT_FREED 1ULL
@@ -213,24 +135,6 @@ bool cuemu_devmem_release(const struct cuemu_alloc *a)
 	cuemu_devheap_free(a, mine, mine && a->ipc_exported &&
 			   (held || !cuemu_devheap_packs(a->size)));
 	return held;
-}
-
-size_t cuemu_devmem_charge(size_t size)
-{
-	return CUEMU_ALIGN_UP(size, CUEMU_PAGE);
-}
-
-int cuemu_devmem_fd(int dev)
-{
-	int fd;
-
-	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
-		return -1;
-	pthread_once(&once, init_once);
-	pthread_mutex_lock(&file_lock);
-	fd = devfile(dev);
-	pthread_mutex_unlock(&file_lock);
-	return fd;
 }
 
 /* ------------------------------------------------------- legacy IPC */
@@ -293,7 +197,8 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 				  "%#lx is %s memory; only cuMemAlloc memory "
 				  "has a legacy IPC handle", (unsigned long)p,
 				  cuemu_kind_names[a->kind]);
-	if ((fd = cuemu_devmem_fd(a->device)) < 0 || a->file_epoch != epoch)
+	if ((fd = cuemu_devmem_fd(a->device)) < 0 ||
+	    a->file_epoch != cuemu_devmem_epoch())
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "allocation %llu is not in this process's "
 				  "device memory file",
@@ -688,7 +593,7 @@ static int slot_new(uint64_t *index, void **ptr)
 	int rc = -1;
 
 	pthread_once(&once, init_once);
-	pthread_mutex_lock(&file_lock);
+	pthread_mutex_lock(&slot_lock);
 	if (slots_fd < 0) {
 		int fd = memfd_create("cuemu-slots", MFD_CLOEXEC);
 		void *m = MAP_FAILED;
@@ -709,7 +614,7 @@ static int slot_new(uint64_t *index, void **ptr)
 		*ptr = slots + *index * SLOT_BYTES;
 		rc = 0;
 	}
-	pthread_mutex_unlock(&file_lock);
+	pthread_mutex_unlock(&slot_lock);
 	return rc;
 }
 
@@ -854,7 +759,8 @@ static CUresult range_backing(uintptr_t p, size_t size, int *fd,
 	struct cuemu_map_info mi;
 
 	if (a && a->kind == CUEMU_KIND_DEVICE && p + size >= p &&
-	    p + size <= a->base + a->span && a->file_epoch == epoch &&
+	    p + size <= a->base + a->span &&
+	    a->file_epoch == cuemu_devmem_epoch() &&
 	    cuemu_devheap_linear(a, p, size)) {
 		*fd = cuemu_devmem_fd(a->device);
 		*off = a->file_off + (p - a->base);

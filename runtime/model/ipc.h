@@ -1,6 +1,6 @@
 /*
  * ipc.h - device memory that other processes can reach (model/ipc.c): the
- * process's device memory files, legacy IPC handles of device memory and
+ * process's device memory files (devmem.c), legacy IPC handles of device memory and
  * their opening in another process, and the shared state of interprocess
  * events. The driver's cuIpc* entries (driver/ipc.c) check arguments and
  * call these; memory.c maps device memory through cuemu_devmem_*; event.c
@@ -31,7 +31,7 @@ int cuemu_devmem_map(int dev, size_t size, void **addr, uint64_t *off,
 bool cuemu_devmem_release(const struct cuemu_alloc *a);
 /* What an allocation of size bytes is charged on its device: the request
  * rounded up to the host page, packed or not. */
-size_t cuemu_devmem_charge(size_t size);
+size_t cuemu_devmem_charge(size_t size);   /* devmem.c */
 
 /* devheap.c: the placement of device memory. Packed allocations are
  * CUEMU_DEVMEM_ALIGN aligned and rounded; cuemu_devheap_span is the bytes
@@ -56,7 +56,7 @@ void cuemu_devheap_free(const struct cuemu_alloc *a, bool mine, bool keep);
 void cuemu_devheap_mapping(const struct cuemu_alloc *a, uintptr_t *base,
 			   size_t *size, uint64_t *block_id);
 
-/* ipc.c: the device memory files. A fresh range of len bytes of dev's
+/* devmem.c: the device memory files. A fresh range of len bytes of dev's
  * file (*off), and the file's descriptor; -1 with errno. */
 int cuemu_devmem_file(int dev, uint64_t len, uint64_t *off);
 /* Punches [off, off+len) of dev's file out: the pages go back. */
