@@ -3,7 +3,7 @@
  * making a struct cuemu_alloc and publishing it in the address map, the
  * device mapping and its charge on the machine, the pitch of a 2D
  * allocation, pinned memory bound near its device, registration records and
- * their overlap rules, and giving each back; the kinds table. The driver
+ * their overlap rules, and giving each back. The driver
  * entries (driver/memory.c) check the arguments and call these.
  *
  * Memory is real. Device memory lies in the process's device memory file
@@ -40,17 +40,6 @@
 
 /* cuMemAllocPitch's pitch alignment on Hopper (textureAlignment). */
 #define PITCH_ALIGN 512UL
-
-const char *const cuemu_kind_names[] = {
-	[CUEMU_KIND_DEVICE] = "device",
-	[CUEMU_KIND_HOST] = "host",
-	[CUEMU_KIND_REGISTERED] = "registered",
-	[CUEMU_KIND_MANAGED] = "managed",
-	[CUEMU_KIND_POOL] = "pool",
-	[CUEMU_KIND_RESERVATION] = "reservation",
-	[CUEMU_KIND_IPC] = "ipc",
-	[CUEMU_KIND_SYSTEM] = "system",
-};
 
 const char *cuemu_alloc_device_str(const struct cuemu_alloc *a, char *buf,
 				   size_t len)

@@ -34,7 +34,7 @@ enum cuemu_kind {
 	CUEMU_KIND_IPC,         /* cuIpcOpenMemHandle: another process's */
 	CUEMU_KIND_SYSTEM,      /* malloc/mmap memory on a pageable machine */
 };
-/* The word /cu and the event log show for each kind (memory.c). */
+/* The word /cu and the event log show for each kind (vaspace.c). */
 extern const char *const cuemu_kind_names[];
 
 /* The longest label, in bytes of UTF-8, without its NUL. */

@@ -2,11 +2,23 @@
  * vaspace.c - the address map: every allocation, registration and
  * reservation of the process, in two red-black trees (libbsd's <sys/tree.h>):
  * one ordered by address for interior-pointer lookups, one by id for /cu.
- * Both are O(log n). Entries never overlap.
+ * Both are O(log n). Entries never overlap. And the words each kind of
+ * entry is shown by.
  *
  * Locking: every function here expects the caller to hold cuemu_lock().
  */
 #include "model/internal.h"
+
+const char *const cuemu_kind_names[] = {
+	[CUEMU_KIND_DEVICE] = "device",
+	[CUEMU_KIND_HOST] = "host",
+	[CUEMU_KIND_REGISTERED] = "registered",
+	[CUEMU_KIND_MANAGED] = "managed",
+	[CUEMU_KIND_POOL] = "pool",
+	[CUEMU_KIND_RESERVATION] = "reservation",
+	[CUEMU_KIND_IPC] = "ipc",
+	[CUEMU_KIND_SYSTEM] = "system",
+};
 
 static int cmp_addr(struct cuemu_alloc *a, struct cuemu_alloc *b)
 {
