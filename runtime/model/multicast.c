@@ -81,6 +81,12 @@ bool cuemu_mc_supported(void)
 	return n > 0;
 }
 
+static CUresult check_map(uint64_t id);
+static void forget(uint64_t id);
+
+/* What the object's handle asks of it (vmm.c). */
+static const struct cuemu_mc_hooks hooks = { check_map, forget };
+
 CUresult cuemu_mc_create(const CUmulticastObjectProp *prop,
 			 CUmemGenericAllocationHandle *out)
 {
@@ -90,7 +96,7 @@ CUresult cuemu_mc_create(const CUmulticastObjectProp *prop,
 	if (!m)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "no memory");
 	if ((r = cuemu_vmm_create_multicast(prop->size, prop->handleTypes,
-					    out))) {
+					    &hooks, out))) {
 		free(m);
 		return r;
 	}
@@ -139,7 +145,8 @@ static CUresult team_complete(const struct mc *m)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_mc_check_map(uint64_t id)
+/* vmm.c asks whether the object may be mapped: its team is complete. */
+static CUresult check_map(uint64_t id)
 {
 	struct mc *m = mc_get(id);
 
@@ -297,7 +304,9 @@ CUresult cuemu_mc_unbind(CUmemGenericAllocationHandle h, int dev,
 			  (unsigned long long)m->id);
 }
 
-void cuemu_mc_forget(uint64_t id)
+/* vmm.c says the object's handle is going: its bindings let go of their
+ * memory. */
+static void forget(uint64_t id)
 {
 	struct mc *m = mc_get(id);
 

@@ -35,11 +35,6 @@ CUresult cuemu_mc_bind_addr(CUmemGenericAllocationHandle mc, size_t mc_off,
 CUresult cuemu_mc_unbind(CUmemGenericAllocationHandle mc, int dev,
 			 size_t mc_off, size_t size);
 
-/* vmm.c: whether mc may be mapped (its team is complete); its handle is
- * going: its bindings let go of their memory. */
-CUresult cuemu_mc_check_map(uint64_t mc);
-void cuemu_mc_forget(uint64_t mc);
-
 /* copy.c: [p, +n), just written through a multicast mapping, reaches the
  * memory bound at those offsets on every device. Takes the lock. */
 void cuemu_mc_fanout(uintptr_t p, size_t n);

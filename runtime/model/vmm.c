@@ -40,7 +40,6 @@
  * point.
  */
 #include "model/vmm.h"
-#include "model/multicast.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +66,7 @@ struct handle {
 	bool exported;
 	bool imported;
 	bool multicast;              /* a multicast object (multicast.c) */
+	const struct cuemu_mc_hooks *mc; /* its owner's, when multicast */
 };
 
 struct mapping {
@@ -288,7 +288,7 @@ static void handle_put(struct handle *h)
 		return;
 	RB_REMOVE(handle_tree, &handles, h);
 	if (h->multicast)
-		cuemu_mc_forget(h->id);
+		h->mc->forget(h->id);
 	if (h->charged >= 0)
 		cuemu_mem_uncharge(h->charged, h->size);
 	close(h->fd);
@@ -648,7 +648,7 @@ CUresult cuemu_vmm_map(uintptr_t p, size_t size, size_t offset,
 	CUresult res = check_map(r, p, size, offset, h);
 
 	if (res == CUDA_SUCCESS && h->multicast)
-		res = cuemu_mc_check_map(h->id);
+		res = h->mc->check_map(h->id);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (mmap((void *)p, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->fd,
@@ -917,6 +917,7 @@ bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out)
 /* ------------------------------------------------------------ multicast */
 
 CUresult cuemu_vmm_create_multicast(size_t size, unsigned long long types,
+				    const struct cuemu_mc_hooks *hooks,
 				    CUmemGenericAllocationHandle *out)
 {
 	int fd = memfd_create("cuemu-multicast", MFD_CLOEXEC);
@@ -936,6 +937,7 @@ CUresult cuemu_vmm_create_multicast(size_t size, unsigned long long types,
 				  "cannot make a multicast object");
 	}
 	h->multicast = true;
+	h->mc = hooks;
 	RB_INSERT(handle_tree, &handles, h);
 	cuemu_obj_changed(h->id);
 	*out = (CUmemGenericAllocationHandle)h->id;

@@ -76,7 +76,18 @@ bool cuemu_vmm_lookup(uintptr_t p, int dev, struct cuemu_map_info *out);
 /* A multicast object's handle: its own memfd of size bytes (what a store
  * through a mapping of it writes, before multicast.c passes it on to the
  * bound memory), no memory charged. */
+struct cuemu_mc_hooks {
+	/* CUDA_SUCCESS when the object may be mapped now. Lock held. */
+	CUresult (*check_map)(uint64_t id);
+	/* The object's handle is gone: its team and bindings go. Lock
+	 * held. */
+	void (*forget)(uint64_t id);
+};
+/* hooks are what vmm.c asks of the object's owner (multicast.c), passed
+ * here so that the handles need not know of teams and bindings; they must
+ * outlive the handle. */
 CUresult cuemu_vmm_create_multicast(size_t size, unsigned long long types,
+				    const struct cuemu_mc_hooks *hooks,
 				    CUmemGenericAllocationHandle *out);
 struct cuemu_handle_info {
 	size_t size;
