@@ -4,8 +4,11 @@
  * process), the granules of backing memory a pool reserves from its
  * location, the blocks it sub-allocates from them, the rules for reusing a
  * freed block across streams, release down to the threshold when the host
- * synchronizes, trim and access. Sharing a pool with another process is
- * pool_ipc.c's; the structures both files see are in model/pool_impl.h.
+ * synchronizes, trim and access. The registry of pools and their counts
+ * is pool_reg.c's, sharing a pool with another process pool_ipc.c's, a
+ * managed pool's blocks pool_managed.c's; the structures they see are in
+ * model/pool_impl.h. This file calls those three; they call only
+ * pool_reg.c.
  * Its entry points (cuMem*Async, cuMemPool*, cuDevice*MemPool) are
  * driver/pool.c's, /cu/pools is outward/ctl_pool.c's; model/pool.h is what
  * they may call.
@@ -19,7 +22,7 @@
  * Locking: every pool, arena and block is guarded by cuemu_lock(), which
  * the callers hold (the entries resolve streams and contexts before taking
  * it); cuemu_pool_free_now and the host-sync hook take it themselves (the
- * hook only when sync_work says it may have work). Under
+ * hook only when pool_reg.c's sync-work flag says it may have work). Under
  * it this file calls only stream.c's position queries and
  * cuemu_stream_wait_pos (stream locks come after the process lock) and
  * never waits for a stream.
@@ -57,87 +60,21 @@ static int cmp_free(struct seg *a, struct seg *b)
 
 CUEMU_RB_STATIC(free_tree, seg, fnode, cmp_free)
 
-/* The process's pools: each process has its own allocator, as each CUDA
- * context has. Guarded by cuemu_lock(). current_pool[d] NULL means the
- * default pool, which is made on first use. */
-static LIST_HEAD(, CUmemPoolHandle_st) pools = LIST_HEAD_INITIALIZER(pools);
-/* Destroyed pools whose last frees have not run yet: their memory goes back
- * once the streams are past them (checked on synchronization). */
+/* The process's pools are pool_reg.c's. Destroyed pools whose last
+ * frees have not run yet wait here: their memory goes back once the
+ * streams are past them (checked on synchronization). current_pool[d]
+ * NULL means the default pool, which is made on first use. Each process
+ * has its own allocator, as each CUDA context has; guarded by
+ * cuemu_lock(). */
 static LIST_HEAD(, CUmemPoolHandle_st) dying = LIST_HEAD_INITIALIZER(dying);
 static CUmemoryPool default_pool[CUEMU_MAX_DEVICES];
 static CUmemoryPool current_pool[CUEMU_MAX_DEVICES];
-/* A host synchronization may find something to release or finish: set
- * (under cuemu_lock) by whatever can give the sync hook work, cleared by
- * the hook (atomically, before it takes the lock). While it is clear, a
- * synchronization does not take the process lock at all, which another
- * thread may hold for long. Global with the pools it summarizes. */
-static bool sync_work;
-
-static void note_sync_work(void)
-{
-	__atomic_store_n(&sync_work, true, __ATOMIC_RELEASE);
-}
-
-void cuemu_pool_note_sync_work(void)
-{
-	note_sync_work();
-}
 
 /* ---------------------------------------------------------------- helpers */
 
 static const char *pool_loc(CUmemoryPool p, char *buf, size_t len)
 {
 	return cuemu_loc_str(p->props.location, buf, len);
-}
-
-CUmemoryPool cuemu_pool_live(CUmemoryPool h)
-{
-	CUmemoryPool p;
-
-	if (!h)
-		return NULL;
-	LIST_FOREACH(p, &pools, node)
-		if (p == h)
-			return p;
-	return NULL;
-}
-
-CUmemoryPool cuemu_pool_by_id(uint64_t id)
-{
-	CUmemoryPool p;
-
-	LIST_FOREACH(p, &pools, node)
-		if (p->id == id)
-			return p;
-	return NULL;
-}
-
-static void note_reserved(CUmemoryPool p, int64_t delta)
-{
-	if (delta > 0)
-		note_sync_work();
-	p->reserved += delta;
-	cuemu_obj_changed(p->id);
-	if (p->reserved > p->reserved_high)
-		p->reserved_high = p->reserved;
-}
-
-static void note_used(CUmemoryPool p, int64_t delta)
-{
-	p->used += delta;
-	cuemu_obj_changed(p->id);
-	if (p->used > p->used_high)
-		p->used_high = p->used;
-}
-
-void cuemu_pool_note_used(CUmemoryPool p, int64_t delta)
-{
-	note_used(p, delta);
-}
-
-void cuemu_pool_note_reserved(CUmemoryPool p, int64_t delta)
-{
-	note_reserved(p, delta);
 }
 
 /* maxSize bounds what is reserved, counted in whole granules: a pool of
@@ -220,7 +157,7 @@ static bool commit_one(CUmemoryPool p, struct arena *a, size_t i)
 		return false;
 	}
 	a->committed[i] = GRANULE_NEW;
-	note_reserved(p, (int64_t)POOL_GRANULE);
+	cuemu_pool_note_reserved(p, (int64_t)POOL_GRANULE);
 	return true;
 }
 
@@ -229,7 +166,7 @@ static void decommit_one(CUmemoryPool p, struct arena *a, size_t i)
 	granule_unmap(p, a, i);
 	a->committed[i] = 0;
 	uncharge(p, POOL_GRANULE);
-	note_reserved(p, -(int64_t)POOL_GRANULE);
+	cuemu_pool_note_reserved(p, -(int64_t)POOL_GRANULE);
 }
 
 /* Backs every granule that [addr, addr+len) of arena a touches; all or
@@ -441,65 +378,6 @@ out:
 
 /* ---------------------------------------------------------------- pools */
 
-static uint64_t default_max(const CUmemLocation *loc)
-{
-	switch (loc->type) {
-	case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-		return cuemu_numa_total(loc->id);
-	case CU_MEM_LOCATION_TYPE_DEVICE:
-		return cuemu_device(loc->id)->total;
-	default: /* the host, or a managed pool's NONE or NUMA_CURRENT */
-		return (uint64_t)sysconf(_SC_PHYS_PAGES) * CUEMU_PAGE;
-	}
-}
-
-static uint64_t new_uid(CUmemoryPool p)
-{
-	uint64_t u = 0;
-
-	if (getrandom(&u, sizeof u, 0) != (ssize_t)sizeof u || !u)
-		u = p->id ^ ((uint64_t)getpid() << 40);
-	return u;
-}
-
-static void access_defaults(CUmemoryPool p)
-{
-	for (int d = 0; d < CUEMU_MAX_DEVICES; d++)
-		p->access[d] = d == p->dev ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE :
-			       CU_MEM_ACCESS_FLAGS_PROT_NONE;
-}
-
-CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props)
-{
-	CUmemoryPool p = calloc(1, sizeof *p);
-
-	if (!p)
-		return NULL;
-	p->id = cuemu_next_id();
-	p->uid = new_uid(p);
-	p->props = *props;
-	p->dev = props->location.type == CU_MEM_LOCATION_TYPE_DEVICE ?
-		 props->location.id : -1;
-	p->max_size = props->maxSize ? props->maxSize :
-		      default_max(&props->location);
-	p->reuse_follow = p->reuse_opportunistic = p->reuse_internal = 1;
-	p->fd = -1;
-	RB_INIT(&p->free);
-	TAILQ_INIT(&p->pending);
-	TAILQ_INIT(&p->live);
-	TAILQ_INIT(&p->mlive);
-	TAILQ_INIT(&p->mkept);
-	LIST_INIT(&p->arenas);
-	access_defaults(p);
-	return p;
-}
-
-void cuemu_pool_add(CUmemoryPool p)
-{
-	LIST_INSERT_HEAD(&pools, p, node);
-	cuemu_obj_changed(p->id);
-}
-
 /* Makes a pool from validated properties. Lock held. */
 static CUresult pool_new(const CUmemPoolProps *props, bool is_default,
 			 CUmemoryPool *out)
@@ -589,7 +467,7 @@ static void maybe_finish(CUmemoryPool p, bool listed)
 	if (!TAILQ_EMPTY(&p->pending) || pm_pending(p)) {
 		if (!listed)
 			LIST_INSERT_HEAD(&dying, p, node);
-		note_sync_work();
+		cuemu_pool_note_sync_work();
 		return;
 	}
 	if (listed)
@@ -669,21 +547,6 @@ static void find_free(CUmemoryPool p, CUstream s, size_t len,
 		*later = later_unbacked;
 }
 
-void cuemu_pool_fill_alloc(struct seg *g, size_t size, CUcontext ctx)
-{
-	CUmemoryPool p = g->pool;
-
-	memset(&g->a, 0, sizeof g->a);
-	g->a.base = g->addr;
-	g->a.size = size;
-	g->a.span = g->len;
-	g->a.kind = CUEMU_KIND_POOL;
-	g->a.id = cuemu_next_id();
-	g->a.device = p->dev >= 0 ? p->dev : CU_DEVICE_CPU;
-	g->a.ctx = ctx;
-	g->a.priv = g;
-}
-
 /* Finds a run for len bytes and makes it a block: reuse, else grow (new
  * backing, new address space), else reuse behind a wait when the pool
  * allows internal dependencies. Lock held. */
@@ -735,7 +598,7 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 	if (cuemu_va_insert(&g->a) < 0)
 		cuemu_debug("pool block %#lx overlaps the address map",
 			    (unsigned long)g->addr);
-	note_used(p, (int64_t)size);
+	cuemu_pool_note_used(p, (int64_t)size);
 	cuemu_event_log("pool_alloc", "pool=%llu alloc=%llu base=%#lx size=%zu",
 			(unsigned long long)p->id, (unsigned long long)g->a.id,
 			(unsigned long)g->addr, size);
@@ -758,7 +621,7 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 	p = g->pool;
 
 	cuemu_obj_changed(p->id); /* its allocations/ */
-	note_sync_work(); /* a free run the next sync may release */
+	cuemu_pool_note_sync_work(); /* a free run the next sync may release */
 	cuemu_va_remove(a);
 	cuemu_event_log("pool_free", "pool=%llu alloc=%llu base=%#lx",
 			(unsigned long long)p->id, (unsigned long long)a->id,
@@ -768,7 +631,7 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 	} else {
 		TAILQ_REMOVE(&p->live, g, lnode);
 		p->nlive--;
-		note_used(p, -(int64_t)a->size);
+		cuemu_pool_note_used(p, -(int64_t)a->size);
 		if (s) {
 			g->state = SEG_PENDING;
 			g->freed_at = cuemu_stream_pos(s);
@@ -843,13 +706,13 @@ void cuemu_pool_on_sync(void)
 	CUmemoryPool p, t;
 	bool left = false;
 
-	if (!__atomic_exchange_n(&sync_work, false, __ATOMIC_ACQ_REL))
+	if (!cuemu_pool_take_sync_work())
 		return;
 	cuemu_lock();
 	LIST_FOREACH_SAFE(p, &dying, node, t)
 		maybe_finish(p, true);
 	left = !LIST_EMPTY(&dying);
-	LIST_FOREACH(p, &pools, node) {
+	for (p = cuemu_pool_next(NULL); p; p = cuemu_pool_next(p)) {
 		if (!p->imported && (p->reserved > p->threshold ||
 				     !TAILQ_EMPTY(&p->pending)))
 			release(p, p->threshold, false);
@@ -861,7 +724,7 @@ void cuemu_pool_on_sync(void)
 					 pm_pending(p));
 	}
 	if (left)
-		note_sync_work();
+		cuemu_pool_note_sync_work();
 	cuemu_unlock();
 }
 
@@ -872,11 +735,6 @@ __attribute__((constructor)) static void pool_hook_sync(void)
 }
 
 /* ---------------------------------------------------------------- what the entries ask and set */
-
-CUmemoryPool cuemu_pool_next(CUmemoryPool p)
-{
-	return p ? LIST_NEXT(p, node) : LIST_FIRST(&pools);
-}
 
 const CUmemPoolProps *cuemu_pool_props(CUmemoryPool p)
 {
@@ -994,7 +852,7 @@ CUresult cuemu_pool_set_attr(CUmemoryPool p, CUmemPool_attribute attr,
 		break;
 	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 		p->threshold = *(cuuint64_t *)value;
-		note_sync_work();
+		cuemu_pool_note_sync_work();
 		break;
 	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
 		return reset_high(*(cuuint64_t *)value, &p->reserved_high,

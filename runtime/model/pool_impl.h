@@ -1,8 +1,9 @@
 /*
- * pool_impl.h - what the two files of the allocator's model share and
- * nobody else sees: a pool, its arenas and their runs (pool.c), and the
- * hooks between pool.c and pool_ipc.c, which shares a pool's memory with
- * another process. Everything outside model/pool*.c goes through
+ * pool_impl.h - what the files of the allocator's model share and
+ * nobody else sees: a pool, its arenas and their runs (pool.c), the
+ * registry every file of it builds on (pool_reg.c), and the hooks pool.c
+ * calls in pool_ipc.c, which shares a pool's memory with another process,
+ * and pool_managed.c. Everything outside model/pool*.c goes through
  * model/pool.h. The sizes the comments name (POOL_ALIGN, POOL_GRANULE)
  * are pool.c's.
  *
@@ -80,18 +81,20 @@ struct CUmemPoolHandle_st {
 	struct mblock_list mlive, mkept; /* a managed pool's blocks */
 };
 
-/* pool.c: a new pool struct for props (no memory yet, not listed yet);
- * the listing of a pool among the process's live pools; block g's
+/* pool_reg.c: a new pool struct for props (no memory yet, not listed
+ * yet); the listing of a pool among the process's live pools; block g's
  * address-map entry, filled for the size its caller asked. */
 CUmemoryPool cuemu_pool_alloc_struct(const CUmemPoolProps *props);
 void cuemu_pool_add(CUmemoryPool p);
 void cuemu_pool_fill_alloc(struct seg *g, size_t size, CUcontext ctx);
 
-/* pool.c's counts, for pool_managed.c: bytes used and reserved change by
- * delta, and the next host synchronization has something to release. */
+/* pool_reg.c's counts: bytes used and reserved change by delta, and the
+ * next host synchronization has something to release (taken, and
+ * cleared, by that synchronization). */
 void cuemu_pool_note_used(CUmemoryPool p, int64_t delta);
 void cuemu_pool_note_reserved(CUmemoryPool p, int64_t delta);
 void cuemu_pool_note_sync_work(void);
+bool cuemu_pool_take_sync_work(void);
 
 /* pool_managed.c: a managed pool (allocType MANAGED) hands out managed
  * allocations, one a block, each a range model of its own; pool.c's
