@@ -274,13 +274,18 @@ struct fault_ctx {
 	struct moved mv[CUEMU_NPROC]; /* by destination */
 };
 
-static void notify_use(struct mstate *st, struct mrange *r, int proc)
+/* Says that proc uses r; true when that ended r's lapsed pin. */
+static bool notify_use(struct mstate *st, struct mrange *r, int proc,
+		       bool fault)
 {
 	struct perf_data d = { .st = st };
 
 	d.use.r = r;
 	d.use.proc = proc;
+	d.use.fault = fault;
+	d.use.now_ns = fault ? mg_now() : 0;
 	perf_notify(PERF_EVENT_USE, &d);
+	return d.use.unpinned;
 }
 
 /* The pages of r go to processor to alone: the copy comes from the
@@ -355,8 +360,7 @@ static void fault_fn(struct mrange *r, void *arg)
 	bool gpu = c->proc != CUEMU_PROC_HOST;
 	struct mg_choice ch;
 
-	notify_use(c->st, r, c->proc);
-	if (r->pinned && thrash_unpin_due(r, mg_now(), cuemu_uvm()))
+	if (notify_use(c->st, r, c->proc, true))
 		c->unpinned = true;
 	ch = mg_decide(r, c->proc, c->write, &mg_machine_reach);
 	/* An accessed-by processor has the pages mapped in advance: its
@@ -932,7 +936,7 @@ static void prefetch_fn(struct mrange *r, void *arg)
 	size_t n = r->end - r->start;
 	bool has = r->holders & cuemu_mask_bit(c->dst);
 
-	notify_use(c->st, r, c->dst);
+	notify_use(c->st, r, c->dst, false);
 	if (!r->holders) {
 		r->holders = cuemu_mask_bit(c->dst);
 	} else if (r->read_mostly) {
@@ -979,7 +983,7 @@ static bool prefetch_resident(struct mstate *st, uintptr_t s, uintptr_t e,
 	/* The whole range's last use, as a split one's would be after the
 	 * merge that follows it (a merge keeps the newest). */
 	for (r = first; r && r->start < e; r = mr_next(&st->ranges, r))
-		notify_use(st, r, c->dst);
+		notify_use(st, r, c->dst, false);
 	return true;
 }
 

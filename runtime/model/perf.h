@@ -19,8 +19,9 @@
 #include "model/managed.h"
 
 enum perf_event {
-	/* A fault or a prefetch uses r (each range it visits, first thing):
-	 * .use */
+	/* A fault or a prefetch uses r (each range it visits, first thing);
+	 * a fault's use may end a pin that has lapsed (thrash.c answers
+	 * .unpinned): .use */
 	PERF_EVENT_USE,
 	/* A fault is about to migrate r (not read-mostly) to proc at model
 	 * time .now_ns; a subscriber answers a thrashing hint (throttle, or
@@ -47,6 +48,9 @@ struct perf_data {
 		struct {
 			struct mrange *r;
 			int proc;
+			bool fault;        /* a fault's, not a prefetch's */
+			uint64_t now_ns;   /* model time of a fault's use */
+			bool unpinned;     /* out: r's pin lapsed and ended */
 		} use;
 		struct {
 			struct mrange *r;

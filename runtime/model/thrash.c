@@ -12,7 +12,9 @@
  * pinned/pin_proc), never per page; the times are model times (mg_now),
  * so the outcome does not depend on how fast the emulator runs.
  *
- * The mechanism (managed.c) asks on PERF_EVENT_FAULT_MIGRATE, carries out
+ * A pin that has lapsed ends at the next fault that uses the range
+ * (PERF_EVENT_USE). The mechanism (managed.c) asks on
+ * PERF_EVENT_FAULT_MIGRATE, carries out
  * the hint (a throttle costs the faulting processor a nap; a pin moves the
  * range to its pin location, mapped by the others), and reports the pins
  * in PERF_EVENT_FAULT, which this file counts (the thrash counter) and
@@ -173,8 +175,18 @@ static void on_fault(enum perf_event ev, struct perf_data *d)
 			cuemu_proc_str(d->fault.pin_proc, where, sizeof where));
 }
 
+/* A fault's use of a pinned range ends the pin once it has lapsed. */
+static void on_use(enum perf_event ev, struct perf_data *d)
+{
+	(void)ev;
+	if (d->use.fault &&
+	    thrash_unpin_due(d->use.r, d->use.now_ns, cuemu_uvm()))
+		d->use.unpinned = true;
+}
+
 __attribute__((constructor)) static void subscribe(void)
 {
+	perf_subscribe(PERF_EVENT_USE, on_use);
 	perf_subscribe(PERF_EVENT_FAULT_MIGRATE, on_fault_migrate);
 	perf_subscribe(PERF_EVENT_FAULT, on_fault);
 }
