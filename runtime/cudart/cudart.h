@@ -20,6 +20,12 @@
  * its own; then the current context and its device. Either out may be NULL. */
 CUresult cuemu_rt_current(CUcontext *ctx, int *dev);
 
+/* fn runs each time the runtime has a current context for a call, after
+ * that context is current (register.c's EAGER loading: fn itself runs
+ * its work once). Set from a constructor, before any thread calls the
+ * runtime. */
+void cuemu_rt_on_current(void (*fn)(void));
+
 /* Maps r to the runtime's code and records it as the thread's last error
  * when it is one. */
 cudaError_t cuemu_rt_result(CUresult r);

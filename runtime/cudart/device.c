@@ -34,6 +34,10 @@ static bool rt_inited;
 /* The device cudaSetDevice chose for this thread. */
 static __thread int rt_dev;
 
+/* What runs once the runtime has a context current (cuemu_rt_on_current).
+ * Written only from constructors, before any thread calls the runtime. */
+static void (*on_current)(void);
+
 /* ---------------------------------------------------------------- init */
 
 /* cuInit, until it has succeeded once. */
@@ -107,6 +111,11 @@ static CUresult rt_activate(int dev, CUcontext *pctx)
 	return CUDA_SUCCESS;
 }
 
+void cuemu_rt_on_current(void (*fn)(void))
+{
+	on_current = fn;
+}
+
 CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
 {
 	CUresult r;
@@ -120,7 +129,8 @@ CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
 		return r;
 	if ((r = cuCtxGetDevice_v2(&d, c)) != CUDA_SUCCESS)
 		return r;
-	rt_register_eager();
+	if (on_current)
+		on_current();
 	if (ctx)
 		*ctx = c;
 	if (dev)

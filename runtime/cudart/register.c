@@ -12,7 +12,8 @@
  * launch, a symbol copy, a managed variable's first host access through
  * __cudaInitModule): CUDA_MODULE_LOADING is LAZY by default, as the real
  * runtime's. Under EAGER every fat binary registered so far is loaded when
- * the runtime starts (rt_register_eager). A load that fails is remembered
+ * the runtime starts (register_eager, on the runtime's first current
+ * context: cuemu_rt_on_current). A load that fails is remembered
  * and answered at every later use, as the real runtime answers a module it
  * could not load. A __managed__ variable is one allocation for the
  * process: the pointer the program reaches it by is set from the first
@@ -282,12 +283,18 @@ static void load_all(void)
 	pthread_mutex_unlock(&reg_lock);
 }
 
-void rt_register_eager(void)
+static void register_eager(void)
 {
 	/* Once a process, as the runtime starts once. */
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, load_all);
+}
+
+/* Under EAGER, the runtime's start loads every fat binary registered. */
+__attribute__((constructor)) static void register_hook(void)
+{
+	cuemu_rt_on_current(register_eager);
 }
 
 /* e's function in ctx, looked up once there; reg_lock held. */

@@ -35,10 +35,6 @@ cudaError_t rt_function_of(const void *handle, CUfunction *fn);
  * cudaErrorInvalidSymbol for an address no variable was registered at. */
 cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size);
 
-/* Under CUDA_MODULE_LOADING=EAGER, loads every fat binary registered so
- * far, once, when the runtime has first made a context current. */
-void rt_register_eager(void);
-
 /* What nvcc's and clang's host code calls (the toolkit declares them in
  * crt/host_runtime.h, which programs built here do not include): exported,
  * with the signatures that code is compiled against. */

@@ -10,7 +10,7 @@ set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units rt_errors static"
+programs="launch symbols attributes units loading rt_errors static"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
