@@ -387,12 +387,15 @@ void cuemu_ctx_set_peer(CUcontext c, int dev, bool on)
 	else
 		__atomic_and_fetch(&c->peers[dev / 64], ~(1ULL << (dev % 64)),
 				   __ATOMIC_RELEASE);
+	if (!on)
+		cuemu_reach_changed();
 }
 
 void cuemu_ctx_clear_peers(CUcontext c)
 {
 	__atomic_store_n(&c->peers[0], 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->peers[1], 0, __ATOMIC_RELEASE);
+	cuemu_reach_changed();
 }
 
 bool cuemu_peer_enabled(int from_dev, int to_dev)

@@ -75,6 +75,24 @@ static __thread uint64_t tls_gen;
  * under cuemu_lock, read atomically. */
 static uint64_t prot_gen;
 
+/* Moves whenever a page a kernel was let reach may have lost that reach:
+ * a view applied again (residency changed: an eviction, a migration
+ * away, a look closed), an allocation gone from the address map, peer
+ * access turned off. The engine's translation caches are dropped when
+ * it moves (ex_memops.generation). Global because the address space and
+ * the address map are the process's; only ever incremented, atomically. */
+static uint64_t reach_gen;
+
+void cuemu_reach_changed(void)
+{
+	__atomic_add_fetch(&reach_gen, 1, __ATOMIC_RELEASE);
+}
+
+const volatile uint64_t *cuemu_reach_generation(void)
+{
+	return &reach_gen;
+}
+
 /* False under valgrind: its signal delivery does not survive a handler
  * that changes protections and restarts the access, so there managed
  * memory stays accessible to every thread and only the model moves (CPU
@@ -253,6 +271,7 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	/* System-allocated memory is never protected: only its model moves. */
 	if (st->a->kind != CUEMU_KIND_MANAGED)
 		return;
+	cuemu_reach_changed();
 	/* One mprotect per run of equal protection, not per range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;

@@ -177,6 +177,10 @@ struct cuemu_device_info {
 	int numa_node;    /* host NUMA node nearest the device, or -1 */
 	int attrs[160];   /* indexed by CUdevice_attribute; see machine.c */
 	int uuid_given;   /* the topology named the UUID (else derived) */
+	/* Warp instructions one SM issues a clock (its schedulers, one each):
+	 * with multiprocessor_count and clock_rate (attrs), a kernel's
+	 * compute term in model time (kernel.c). */
+	int warp_issue;
 };
 
 /* Devices are named by the process's ordinals (CUDA_VISIBLE_DEVICES and
@@ -392,6 +396,11 @@ bool cuemu_ctx_valid(CUcontext ctx);
 /* Primary context of dev (retained by no one if never retained). */
 CUcontext cuemu_primary_ctx(int dev);
 bool cuemu_peer_enabled(int from_dev, int to_dev);
+/* A counter that moves whenever memory a kernel reached may no longer be
+ * reachable the same way (fault.c: a view applied again, an allocation
+ * removed, peer access off): what a kernel's translation caches watch. */
+void cuemu_reach_changed(void);
+const volatile uint64_t *cuemu_reach_generation(void);
 
 /* ------------------------------------------------------------------ */
 /* Allocations and the address map: model/memory.h.                    */
