@@ -104,7 +104,9 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
 	ok = a && reachable(j, a, place);
-	cuemu_unlock();
+	/* It changed nothing: what the kernel's faults changed is theirs to
+	 * publish (fault.c), not every lookup's. */
+	cuemu_unlock_deferred();
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
 

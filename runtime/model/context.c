@@ -102,6 +102,12 @@ void cuemu_unlock(void)
 	pthread_mutex_unlock(&process_lock);
 }
 
+void cuemu_unlock_deferred(void)
+{
+	lock_held = false;
+	pthread_mutex_unlock(&process_lock);
+}
+
 bool cuemu_lock_held(void)
 {
 	return lock_held;

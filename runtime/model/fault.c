@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 #if __has_include(<valgrind/valgrind.h>)
@@ -375,6 +376,36 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	old_segv.sa_handler(sig);
 }
 
+/* When the running kernel's faults last published what they changed
+ * (the kernel's thread's wall clock, ns). */
+static __thread uint64_t tls_published;
+#define PUBLISH_EVERY_NS 100000000ULL
+
+/* Releases the lock after a kernel's fault. Publishing renders the
+ * faulting allocation whole (its residency by NUMA node reads up to 512
+ * pages' nodes a range), and a kernel streaming 1 GiB faults tens of
+ * thousands of times into ever more ranges: /cu follows a running kernel
+ * 100 ms of wall time after its last render, and shows all of it when it
+ * ends (kernel_op releases the lock with cuemu_unlock). */
+static uint64_t coarse_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void kernel_unlock(void)
+{
+	if (coarse_ns() - tls_published < PUBLISH_EVERY_NS) {
+		cuemu_unlock_deferred();
+		return;
+	}
+	cuemu_unlock();
+	/* from the render's end: a slow render is not followed at once */
+	tls_published = coarse_ns();
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
@@ -402,7 +433,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		cuemu_lock();
 		ours = resolve(addr, tls_dev, uc);
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
-		cuemu_unlock();
+		kernel_unlock();
 	} else {
 		/* Wait for a running kernel: the CPU view comes back then. */
 		pthread_mutex_lock(&kernel_lock);

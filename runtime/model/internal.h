@@ -130,6 +130,10 @@ void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void cuemu_lock(void);
 void cuemu_unlock(void);
+/* Releases the lock leaving what changed named, for the next cuemu_unlock
+ * to publish: for a kernel's faults, which would otherwise publish their
+ * allocation at every one (fault.c). */
+void cuemu_unlock_deferred(void);
 /* The calling thread holds the process lock (taken with cuemu_lock). The
  * stream engine never runs an operation in such a thread: the operation
  * may take the lock itself. */

@@ -249,8 +249,8 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		  struct mg_agg *g, bool reported);
 /* Adds to node_bytes[n] the bytes of the host-resident pages of [s, e)
  * that the kernel placed on NUMA node n (move_pages); large spans are
- * sampled, at most 512 pages a range, each standing for its share. Lock
- * held. */
+ * sampled, some 512 pages in all (each range its share, at least one),
+ * each standing for its share of its range. Lock held. */
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes);
 
