@@ -285,13 +285,19 @@ static void test_fields(unsigned long long *clock2, unsigned long long *issue2)
 int main(void)
 {
 	unsigned long long t = 0, clock2, issue2;
+	char *ptx = kernel_file("ktime.ptx", NULL);
 	CUcontext c;
+	CUresult r;
 
 	test_fields(&clock2, &issue2);
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
-	    cuCtxSetCurrent(c) || cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING) ||
-	    cuModuleLoadData(&mod, kernel_file("ktime.ptx", NULL))) {
-		printf("Bail out! no context or no module\n");
+	r = cuInit(0);
+	if (!r && !(r = cuDevicePrimaryCtxRetain(&c, 0)) &&
+	    !(r = cuCtxSetCurrent(c)) &&
+	    !(r = cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING)))
+		r = cuModuleLoadData(&mod, ptx);
+	free(ptx);
+	if (r) {
+		printf("Bail out! no context or no module (%d)\n", (int)r);
 		return 1;
 	}
 	test_time(&t);
