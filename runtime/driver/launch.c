@@ -4,7 +4,8 @@
  * fault_launch): the address space shows the device's view while it
  * runs, so a load or store of managed memory the device does not hold is
  * a GPU fault the timing model services, and the launch's model time is
- * its faults' service and memory time (kernel.c). This file is the bridge
+ * its faults' service, then the longer of its memory and compute time
+ * (kernel.c). This file is the bridge
  * between engine and model: ex_memops.page lets the engine touch only
  * pages inside an allocation the device may reach (its own memory and
  * managed memory, pinned and registered host memory, a peer's memory
@@ -26,8 +27,13 @@
 #include "driver/driver.h"
 #include "exec/exec.h"
 
-/* Places the engine tallies bytes by (ex_memops.page's *place). */
-enum { PLACE_DEVICE, PLACE_PEER, PLACE_HOST, PLACE_MANAGED };
+/* Places the engine tallies bytes by (ex_memops.page's *place): the
+ * launching GPU's memory, pinned or registered host memory, managed
+ * memory (whose time the kernel model charges where its looks find it),
+ * and from PLACE_PEER on, a place for each peer whose memory the kernel
+ * reached (the job's peer table). */
+enum { PLACE_DEVICE, PLACE_HOST, PLACE_MANAGED, PLACE_PEER };
+#define PEER_PLACES (EX_MAX_PLACES - PLACE_PEER)
 
 struct job {
 	struct ex_launch l;
@@ -36,11 +42,32 @@ struct job {
 	int dev;
 	const char *name;     /* the kernel's, as long as its module lives */
 	uint8_t *params;
+	/* The peer whose bytes each peer place counts, in the order the
+	 * kernel first reached them; cuemu_lock (page() holds it). Peers past
+	 * PEER_PLACES share the last place, at its first peer's rate. */
+	int peer[PEER_PLACES];
+	int npeers;
 };
 
-/* Whether dev may reach allocation a, and at which place. */
-static bool reachable(const struct cuemu_alloc *a, int dev, int *place)
+/* The place of peer memory on device d. */
+static int peer_place(struct job *j, int d)
 {
+	int i;
+
+	for (i = 0; i < j->npeers; i++)
+		if (j->peer[i] == d)
+			return PLACE_PEER + i;
+	if (j->npeers == PEER_PLACES)
+		return EX_MAX_PLACES - 1;
+	j->peer[j->npeers] = d;
+	return PLACE_PEER + j->npeers++;
+}
+
+/* Whether the job's GPU may reach allocation a, and at which place. */
+static bool reachable(struct job *j, const struct cuemu_alloc *a, int *place)
+{
+	int dev = j->dev;
+
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_POOL:
@@ -48,8 +75,10 @@ static bool reachable(const struct cuemu_alloc *a, int dev, int *place)
 			*place = PLACE_DEVICE;
 			return true;
 		}
-		*place = PLACE_PEER;
-		return cuemu_peer_enabled(dev, a->device);
+		if (!cuemu_peer_enabled(dev, a->device))
+			return false;
+		*place = peer_place(j, a->device);
+		return true;
 	case CUEMU_KIND_MANAGED:
 		*place = PLACE_MANAGED;
 		return true;
@@ -74,8 +103,10 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	(void)acc;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
-	ok = a && reachable(a, j->dev, place);
-	cuemu_unlock();
+	ok = a && reachable(j, a, place);
+	/* It changed nothing: what the kernel's faults changed is theirs to
+	 * publish (fault.c), not every lookup's. */
+	cuemu_unlock_deferred();
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
 
@@ -107,7 +138,31 @@ static CUresult status_result(enum ex_status s)
 	}
 }
 
-/* The stream's operation: runs the grid, then says how it ended. */
+/* What the engine did, for the kernel's model time (kernel.c, km_work):
+ * its instructions over its grid, and its bytes by the processor that
+ * holds them (managed bytes are the kernel model's own). */
+static void account(const struct job *j)
+{
+	const struct ex_result *res = &j->res;
+	uint64_t threads = (uint64_t)j->l.block[0] * j->l.block[1] *
+			   j->l.block[2];
+	struct km_work w = { 0 };
+
+	w.warp_instructions = res->warp_instructions;
+	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
+	w.warps = w.blocks * ((threads + 31) / 32);
+	w.traffic[j->dev] = res->bytes_read[PLACE_DEVICE] +
+			    res->bytes_written[PLACE_DEVICE];
+	w.traffic[CUEMU_PROC_HOST] = res->bytes_read[PLACE_HOST] +
+				     res->bytes_written[PLACE_HOST];
+	for (int i = 0; i < j->npeers; i++)
+		w.traffic[j->peer[i]] += res->bytes_read[PLACE_PEER + i] +
+					 res->bytes_written[PLACE_PEER + i];
+	km_work(&w);
+}
+
+/* The stream's operation: runs the grid, then says how it ended. A
+ * kernel that failed still took the time it ran. */
 static void run(void *arg)
 {
 	struct job *j = arg;
@@ -115,6 +170,7 @@ static void run(void *arg)
 
 	memset(&j->res, 0, sizeof j->res);
 	ex_launch_run(&j->l, &j->res);
+	account(j);
 	if ((r = status_result(j->res.status)) != CUDA_SUCCESS) {
 		/* assert's text goes to stderr, as the device's does */
 		if (j->res.status == EX_ASSERT)
@@ -270,6 +326,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.dev.warps_per_sm = (uint32_t)v / 32;
 	j->l.mem.ctx = j;
 	j->l.mem.page = page;
+	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
 }
 

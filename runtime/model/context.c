@@ -102,6 +102,12 @@ void cuemu_unlock(void)
 	pthread_mutex_unlock(&process_lock);
 }
 
+void cuemu_unlock_deferred(void)
+{
+	lock_held = false;
+	pthread_mutex_unlock(&process_lock);
+}
+
 bool cuemu_lock_held(void)
 {
 	return lock_held;
@@ -387,12 +393,15 @@ void cuemu_ctx_set_peer(CUcontext c, int dev, bool on)
 	else
 		__atomic_and_fetch(&c->peers[dev / 64], ~(1ULL << (dev % 64)),
 				   __ATOMIC_RELEASE);
+	if (!on)
+		cuemu_reach_changed();
 }
 
 void cuemu_ctx_clear_peers(CUcontext c)
 {
 	__atomic_store_n(&c->peers[0], 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->peers[1], 0, __ATOMIC_RELEASE);
+	cuemu_reach_changed();
 }
 
 bool cuemu_peer_enabled(int from_dev, int to_dev)

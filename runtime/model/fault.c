@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 #if __has_include(<valgrind/valgrind.h>)
@@ -74,6 +75,24 @@ static __thread uint64_t tls_gen;
  * Global because the protections are the address space's; changed
  * under cuemu_lock, read atomically. */
 static uint64_t prot_gen;
+
+/* Moves whenever a page a kernel was let reach may have lost that reach:
+ * a view applied again (residency changed: an eviction, a migration
+ * away, a look closed), an allocation gone from the address map, peer
+ * access turned off. The engine's translation caches are dropped when
+ * it moves (ex_memops.generation). Global because the address space and
+ * the address map are the process's; only ever incremented, atomically. */
+static uint64_t reach_gen;
+
+void cuemu_reach_changed(void)
+{
+	__atomic_add_fetch(&reach_gen, 1, __ATOMIC_RELEASE);
+}
+
+const volatile uint64_t *cuemu_reach_generation(void)
+{
+	return &reach_gen;
+}
 
 /* False under valgrind: its signal delivery does not survive a handler
  * that changes protections and restarts the access, so there managed
@@ -253,6 +272,7 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	/* System-allocated memory is never protected: only its model moves. */
 	if (st->a->kind != CUEMU_KIND_MANAGED)
 		return;
+	cuemu_reach_changed();
 	/* One mprotect per run of equal protection, not per range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
@@ -356,6 +376,36 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	old_segv.sa_handler(sig);
 }
 
+/* When the running kernel's faults last published what they changed
+ * (the kernel's thread's wall clock, ns). */
+static __thread uint64_t tls_published;
+#define PUBLISH_EVERY_NS 100000000ULL
+
+/* Releases the lock after a kernel's fault. Publishing renders the
+ * faulting allocation whole (its residency by NUMA node reads up to 512
+ * pages' nodes a range), and a kernel streaming 1 GiB faults tens of
+ * thousands of times into ever more ranges: /cu follows a running kernel
+ * 100 ms of wall time after its last render, and shows all of it when it
+ * ends (kernel_op releases the lock with cuemu_unlock). */
+static uint64_t coarse_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void kernel_unlock(void)
+{
+	if (coarse_ns() - tls_published < PUBLISH_EVERY_NS) {
+		cuemu_unlock_deferred();
+		return;
+	}
+	cuemu_unlock();
+	/* from the render's end: a slow render is not followed at once */
+	tls_published = coarse_ns();
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
@@ -383,7 +433,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		cuemu_lock();
 		ours = resolve(addr, tls_dev, uc);
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
-		cuemu_unlock();
+		kernel_unlock();
 	} else {
 		/* Wait for a running kernel: the CPU view comes back then. */
 		pthread_mutex_lock(&kernel_lock);

@@ -130,6 +130,10 @@ void cuemu_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void cuemu_lock(void);
 void cuemu_unlock(void);
+/* Releases the lock leaving what changed named, for the next cuemu_unlock
+ * to publish: for a kernel's faults, which would otherwise publish their
+ * allocation at every one (fault.c). */
+void cuemu_unlock_deferred(void);
 /* The calling thread holds the process lock (taken with cuemu_lock). The
  * stream engine never runs an operation in such a thread: the operation
  * may take the lock itself. */
@@ -177,6 +181,10 @@ struct cuemu_device_info {
 	int numa_node;    /* host NUMA node nearest the device, or -1 */
 	int attrs[160];   /* indexed by CUdevice_attribute; see machine.c */
 	int uuid_given;   /* the topology named the UUID (else derived) */
+	/* Warp instructions one SM issues a clock (its schedulers, one each):
+	 * with multiprocessor_count and clock_rate (attrs), a kernel's
+	 * compute term in model time (kernel.c). */
+	int warp_issue;
 };
 
 /* Devices are named by the process's ordinals (CUDA_VISIBLE_DEVICES and
@@ -392,6 +400,11 @@ bool cuemu_ctx_valid(CUcontext ctx);
 /* Primary context of dev (retained by no one if never retained). */
 CUcontext cuemu_primary_ctx(int dev);
 bool cuemu_peer_enabled(int from_dev, int to_dev);
+/* A counter that moves whenever memory a kernel reached may no longer be
+ * reachable the same way (fault.c: a view applied again, an allocation
+ * removed, peer access off): what a kernel's translation caches watch. */
+void cuemu_reach_changed(void);
+const volatile uint64_t *cuemu_reach_generation(void);
 
 /* ------------------------------------------------------------------ */
 /* Allocations and the address map: model/memory.h.                    */

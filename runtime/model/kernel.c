@@ -18,8 +18,13 @@
  *  - writes to read-mostly memory, serviced a 4 KiB page at a time
  *    (rm_upgrade_ns where the writer holds a read-only copy, rm_migrate_ns
  *    where it brought one this kernel), and thrashing throttles;
- *  - its memory time, by where the bytes are: its own HBM, a peer's over
- *    NVLink, host memory over the host link where it is mapped remotely.
+ *  - the longer of its memory time, by where the bytes are (its own HBM,
+ *    a peer's over NVLink, host memory over the host link where it is
+ *    mapped remotely), and its compute time: the warp instructions a
+ *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
+ *    (km_work; zero for an emulated kernel or a declared footprint, whose
+ *    instructions nobody counts). The SMs issue while memory streams, so
+ *    the two overlap; fault service stalls both.
  *
  * An emulated kernel's looks open pages of its view (fault.c), and every
  * page opened on its own between closed ones is a mapping of its own in
@@ -103,6 +108,7 @@ uint64_t km_fault_move_ns(int from, int to, uint64_t bytes)
 void km_rates_of(int dev, struct km_rates *r)
 {
 	const struct cuemu_uvm *u = cuemu_uvm();
+	const struct cuemu_device_info *d;
 
 	memset(r, 0, sizeof *r);
 	r->batch_faults = u->batch_faults;
@@ -111,6 +117,11 @@ void km_rates_of(int dev, struct km_rates *r)
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
 						  : cuemu_link(p, dev)->gbps;
+	if ((d = cuemu_device(dev))) {
+		r->sms = (uint32_t)d->attrs[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT];
+		r->clock_khz = (uint64_t)d->attrs[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];
+		r->issue = (uint32_t)d->warp_issue;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -255,6 +266,19 @@ uint64_t km_end(void)
 	ns = km_cost(&running.t, &r);
 	kmodel_free(&running);
 	return ns;
+}
+
+/* The engine's account of the running kernel: its compute term, and
+ * what it read and wrote where nothing faults, as bytes of buffer (a
+ * rate is bytes read and written a second: traffic at twice that). */
+void km_work(const struct km_work *w)
+{
+	struct km_rates r;
+
+	km_rates_of(running.dev, &r);
+	running.t.compute_ns = km_compute_ns(w, &r);
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
+		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
 }
 
 /* ------------------------------------------------------------------ */

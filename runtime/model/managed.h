@@ -249,8 +249,8 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		  struct mg_agg *g, bool reported);
 /* Adds to node_bytes[n] the bytes of the host-resident pages of [s, e)
  * that the kernel placed on NUMA node n (move_pages); large spans are
- * sampled, at most 512 pages a range, each standing for its share. Lock
- * held. */
+ * sampled, some 512 pages in all (each range its share, at least one),
+ * each standing for its share of its range. Lock held. */
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes);
 
@@ -400,20 +400,53 @@ uint64_t km_end(void);
 bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 	      struct fault_done *out);
 
+/* What a kernel the PTX engine ran did, beside what its faults and looks
+ * tell the kernel model: its instructions and shape (the compute term),
+ * and the bytes it read and wrote of memory that does not fault (device,
+ * a peer's, pinned host memory) by the processor holding them. Managed
+ * memory's bytes are the looks' (kernel.c), charged where they found
+ * them; they are not given again here. */
+struct km_work {
+	uint64_t warp_instructions;
+	uint64_t blocks, warps;           /* the grid's */
+	uint64_t traffic[CUEMU_NPROC];    /* bytes read + written, by where */
+};
+/* Gives the running kernel (km_begin's, on its thread) the engine's
+ * account of it, before km_end prices it. */
+void km_work(const struct km_work *w);
+
 /* The pure part of the kernel model, for its tests. */
 struct km_tally {
 	uint64_t entries;                 /* fault entries */
 	uint64_t service_ns;              /* migrations, page services */
-	uint64_t bytes[CUEMU_NPROC];      /* accessed, by where they are */
+	uint64_t bytes[CUEMU_NPROC];      /* accessed, by where they are:
+	                                   * bytes of buffer, each read and
+	                                   * written */
+	uint64_t compute_ns;              /* instructions at the issue rate */
 };
 struct km_rates {
 	uint32_t batch_faults;
 	uint64_t batch_ns, fault_ns;
-	double gbps[CUEMU_NPROC];         /* memory time by location */
+	double gbps[CUEMU_NPROC];         /* memory time by location: bytes
+	                                   * of buffer read and written a
+	                                   * second (traffic at twice that) */
+	/* the compute term's device: SMs, warp instructions an SM issues
+	 * a clock, its clock in kHz */
+	uint32_t sms, issue;
+	uint64_t clock_khz;
 };
 /* Batches that entries take, batch_faults at most each. */
 uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
-/* The model time of a kernel's tally. */
+/* The parts of a kernel's model time: its faults' service, its memory
+ * time by location, and the time its SMs take to issue w's instructions
+ * (spread over the SMs its blocks fill, each issuing at most one
+ * instruction a clock per warp it holds). */
+uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r);
+uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r);
+uint64_t km_compute_ns(const struct km_work *w, const struct km_rates *r);
+/* The model time of a kernel's tally: its faults' service, then the
+ * longer of its memory and compute time (a roofline: the SMs issue while
+ * memory streams). */
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r);
 /* The rates of a kernel on dev (the topology's). */
 void km_rates_of(int dev, struct km_rates *r);

@@ -75,26 +75,45 @@ void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 /* ------------------------------------------------------------------ */
 /* Where the kernel put the host copies                                */
 
+/* The host-resident pages of [s, e): how many, over every range. */
+static uint64_t host_pages(struct mstate *st, uintptr_t s, uintptr_t e)
+{
+	struct mrange *r = mr_find(&st->ranges, s);
+	uint64_t n = 0;
+
+	for (; r && r->start < e; r = mr_next(&st->ranges, r))
+		if (r->holders & cuemu_mask_bit(CUEMU_PROC_HOST))
+			n += (cuemu_min_u(r->end, e) - cuemu_max_u(r->start, s)) /
+			     CUEMU_PAGE;
+	return n;
+}
+
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes)
 {
 	enum { SAMPLES = 512 };
 	struct mrange *r = mr_find(&st->ranges, s);
+	uint64_t total;
 	void *pages[SAMPLES];
 	int status[SAMPLES];
 
-	if (numa_available() < 0)
+	if (numa_available() < 0 || !(total = host_pages(st, s, e)))
 		return;
+	/* Every range gets its share of SAMPLES pages, at least one: a span
+	 * cut into thousands of ranges (a kernel's faults) costs a page a
+	 * range, not SAMPLES a range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
 		uintptr_t b = r->end < e ? r->end : e;
-		uint64_t npages = (b - a) / CUEMU_PAGE, k, step;
+		uint64_t npages = (b - a) / CUEMU_PAGE, k, step, want;
 		unsigned long cnt = 0, i;
 
 		if (!(r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) || !npages)
 			continue;
-		step = npages > SAMPLES ? npages / SAMPLES : 1;
-		for (k = 0; k < npages && cnt < SAMPLES; k += step)
+		want = cuemu_min_u(npages, cuemu_max_u(npages * SAMPLES / total,
+						       1));
+		step = npages / want;
+		for (k = 0; k < npages && cnt < want; k += step)
 			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
 		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
 			continue;

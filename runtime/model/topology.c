@@ -437,6 +437,9 @@ static void default_device(struct cuemu_topology *t, int d)
 	memset(dev->uuid, 0, sizeof dev->uuid);
 	dev->uuid_given = 0;
 	h200_attrs(dev->attrs, d, dev->numa_node);
+	/* Hopper's SM: four schedulers, each issuing one warp instruction a
+	 * clock (NVIDIA H100 Tensor Core GPU Architecture whitepaper). */
+	dev->warp_issue = 4;
 }
 
 void cuemu_topology_free(struct cuemu_topology *t)

@@ -17,6 +17,14 @@
 
 /* ---------------------------------------------------------------- parser */
 
+/* The compute term's figures within what a GPU could have: warp
+ * instructions an SM issues a clock, SMs, the SM clock in kHz (1 MHz to
+ * 10 GHz). */
+#define WARP_ISSUE_MAX 16
+#define SM_COUNT_MAX 1024
+#define CLOCK_KHZ_MIN 1000
+#define CLOCK_KHZ_MAX 10000000
+
 struct parse {
 	const char *path;
 	char *err;
@@ -126,7 +134,8 @@ static int parse_uuid(const char *s, uint8_t *u)
 static int parse_device(struct parse *p, struct cuemu_topology *t, int d, json_t *o)
 {
 	static const char *const keys[] = { "name", "memory", "numa_node",
-					    "uuid", "attributes", NULL };
+					    "uuid", "attributes",
+					    "warp_issue_per_clock", NULL };
 	struct cuemu_device_info *dev = &t->dev[d];
 	char f[64];
 	json_t *v;
@@ -168,6 +177,16 @@ static int parse_device(struct parse *p, struct cuemu_topology *t, int d, json_t
 		snprintf(f, sizeof f, "devices[%d].attributes", d);
 		if (parse_attrs(p, v, f, dev->attrs) < 0)
 			return -1;
+	}
+	if ((v = json_object_get(o, "warp_issue_per_clock"))) {
+		double x;
+
+		snprintf(f, sizeof f, "devices[%d].warp_issue_per_clock", d);
+		if (!json_is_integer(v))
+			return reject(p, f, "not a whole number");
+		if (get_number(p, v, f, 1, WARP_ISSUE_MAX, &x) < 0)
+			return -1;
+		dev->warp_issue = (int)x;
 	}
 	return 0;
 }
@@ -744,6 +763,33 @@ static int check_rate(struct parse *p, const struct cuemu_rate *r, int kind)
 	return 0;
 }
 
+/* What the compute term divides by (kernel.c): SMs, their clock and
+ * issue rate, each within what a GPU could have. */
+static int check_compute(struct parse *p, const struct cuemu_device_info *dev,
+			 int d)
+{
+	const int *a = dev->attrs;
+	char f[80];
+
+	snprintf(f, sizeof f, "devices[%d].warp_issue_per_clock", d);
+	if (dev->warp_issue < 1 || dev->warp_issue > WARP_ISSUE_MAX)
+		return reject(p, f, "%d is not in [1, %d]", dev->warp_issue,
+			      WARP_ISSUE_MAX);
+	snprintf(f, sizeof f, "devices[%d].attributes.multiprocessor_count", d);
+	if (a[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT] < 1 ||
+	    a[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT] > SM_COUNT_MAX)
+		return reject(p, f, "%d is not in [1, %d]",
+			      a[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT],
+			      SM_COUNT_MAX);
+	snprintf(f, sizeof f, "devices[%d].attributes.clock_rate", d);
+	if (a[CU_DEVICE_ATTRIBUTE_CLOCK_RATE] < CLOCK_KHZ_MIN ||
+	    a[CU_DEVICE_ATTRIBUTE_CLOCK_RATE] > CLOCK_KHZ_MAX)
+		return reject(p, f, "%d kHz is not in [%d, %d]",
+			      a[CU_DEVICE_ATTRIBUTE_CLOCK_RATE], CLOCK_KHZ_MIN,
+			      CLOCK_KHZ_MAX);
+	return 0;
+}
+
 static int check_device(struct parse *p, const struct cuemu_topology *t,
 			int d)
 {
@@ -762,7 +808,7 @@ static int check_device(struct parse *p, const struct cuemu_topology *t,
 	if (dev->numa_node < -1 || dev->numa_node >= t->nnuma)
 		return reject(p, f, "%d is not -1 or a host node",
 			      dev->numa_node);
-	return 0;
+	return check_compute(p, dev, d);
 }
 
 /* A device's attributes say the machine's paradigm, as it was made. */

@@ -98,6 +98,7 @@ void cuemu_va_remove(struct cuemu_alloc *a)
 	RB_REMOVE(va_tree, &by_addr, a);
 	RB_REMOVE(id_tree, &by_id, a);
 	nentries--;
+	cuemu_reach_changed();
 	cuemu_obj_changed(a->id);
 }
 

@@ -141,6 +141,15 @@ static void test_topologies(void)
 		  "uvm.access_counters" },
 		{ "uvm granule", "{\"uvm\":{\"access_counter_granularity\":"
 		  "100000}}", "uvm.access_counter_granularity" },
+		{ "issue rate", "{\"devices\":[{\"warp_issue_per_clock\":0}]}",
+		  "devices[0].warp_issue_per_clock" },
+		{ "fractional issue", "{\"devices\":[{\"warp_issue_per_clock\":"
+		  "2.5}]}", "devices[0].warp_issue_per_clock: not a whole" },
+		{ "SM clock", "{\"devices\":[{\"attributes\":{\"clock_rate\":"
+		  "0}}]}", "devices[0].attributes.clock_rate" },
+		{ "SM count", "{\"devices\":[{\"attributes\":{"
+		  "\"multiprocessor_count\":0}}]}",
+		  "devices[0].attributes.multiprocessor_count" },
 	};
 
 	snprintf(m, sizeof m, "%s-default", machine);

@@ -1,0 +1,321 @@
+/*
+ * test_ktime.c - what kernels the PTX engine runs (tests/unit/kernels/
+ * ktime.cu) cost and fault: exact GPU fault counts and migrated bytes of
+ * known access patterns over managed memory (every 4 KiB page once, one
+ * byte a 2 MiB block, every 64 KiB, pages in a scrambled order, a second
+ * launch over what the first brought), and the terms of a kernel's model
+ * time: a stream of device memory takes its bytes at the HBM rate, a
+ * compute-bound kernel's time follows its instructions, the SMs its grid
+ * fills, and the topology's clock_rate and warp_issue_per_clock (children
+ * on machines of their own, halved), and CUDA events around a launch read
+ * that model time. Rates themselves are bench/'s rows.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cuda.h"
+#include "cuemu.h"
+#include "tap.h"
+#include "ctl.h"
+#include "kernel_file.h"
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#define KIB (1ULL << 10)
+#define MIB (1ULL << 20)
+
+static CUmodule mod;
+static CUstream s0;
+
+static CUfunction fn(const char *name)
+{
+	CUfunction f = NULL;
+
+	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
+		printf("Bail out! no kernel %s\n", name);
+		exit(1);
+	}
+	return f;
+}
+
+/* What /cu shows of an allocation: key k1 (and k2 inside it), or -1. */
+static long long cu_int(CUdeviceptr p, const char *k1, const char *k2)
+{
+	static char buf[1 << 16];
+	unsigned long long id = 0;
+	char req[128];
+	json_t *ans, *v;
+	long long n = -1;
+
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	snprintf(req, sizeof req, "{\"op\":\"get\",\"path\":\"allocations/%llu\"}",
+		 id);
+	if (!*ctl_line(ctl_fd, req, buf, sizeof buf))
+		return -1;
+	ans = json_loads(buf, 0, NULL);
+	v = json_object_get(json_object_get(ans, "value"), k1);
+	if (k2)
+		v = json_object_get(v, k2);
+	if (json_is_integer(v))
+		n = json_integer_value(v);
+	json_decref(ans);
+	return n;
+}
+
+static unsigned long long now(void)
+{
+	unsigned long long t = 0;
+
+	cuemuStreamGetTime(s0, &t);
+	return t;
+}
+
+/* Launches f over grid x block with args on s0 and waits: the model time
+ * it took, or ~0 where it failed. */
+static unsigned long long launch(const char *name, unsigned grid,
+				 unsigned block, void **args)
+{
+	unsigned long long t0;
+
+	/* an idle stream comes up to the host's time at a synchronization:
+	 * what the host did before (CPU faults) is not the kernel's */
+	cuStreamSynchronize(s0);
+	t0 = now();
+	if (cuLaunchKernel(fn(name), grid, 1, 1, block, 1, 1, 0, s0, args,
+			   NULL) != CUDA_SUCCESS ||
+	    cuStreamSynchronize(s0) != CUDA_SUCCESS)
+		return ~0ULL;
+	return now() - t0;
+}
+
+/* n bytes of managed memory, every page resident on the host. */
+static CUdeviceptr on_host(size_t n)
+{
+	CUdeviceptr p = 0;
+
+	cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL);
+	memset((void *)p, 1, n);
+	return p;
+}
+
+static void touch(CUdeviceptr p, unsigned long long n,
+		  unsigned long long stride)
+{
+	unsigned long long t = n / stride;
+	void *args[] = { &p, &n, &stride };
+
+	launch("touch", (unsigned)((t + 255) / 256), 256, args);
+}
+
+static void test_faults(void)
+{
+	CUdeviceptr p = on_host(8 * MIB);
+	unsigned long long pages = 2048, n;
+	void *args[] = { &p, &pages };
+
+	touch(p, 8 * MIB, 4 * KIB);
+	is_int(cu_int(p, "counters", "gpu_faults"), 2048, "faults: a kernel "
+	       "touching each 4 KiB page of 8 MiB on the host once takes "
+	       "2048 GPU faults, one a page");
+	is_int(cu_int(p, "counters", "bytes_htod"), 8 * MIB,
+	       "faults: and migrates the 8 MiB to the GPU");
+	is_int(cu_int(p, "residency", "gpu0"), 8 * MIB,
+	       "faults: all of it now on gpu0");
+	touch(p, 8 * MIB, 4 * KIB);
+	is_int(cu_int(p, "counters", "gpu_faults"), 2048, "faults: a second "
+	       "launch over the now-resident data faults zero times");
+	is_int(cu_int(p, "counters", "bytes_htod"), 8 * MIB,
+	       "faults: and migrates nothing");
+	cuMemFree(p);
+
+	p = on_host(64 * MIB);
+	touch(p, 64 * MIB, 2 * MIB);
+	is_int(cu_int(p, "counters", "gpu_faults"), 32, "faults: one byte "
+	       "every 2 MiB of 64 MiB takes 32 faults");
+	is_int(cu_int(p, "counters", "bytes_htod"), 32 * 64 * KIB,
+	       "faults: each bringing its 64 KiB big page, too sparse to "
+	       "grow (2 MiB in all)");
+	cuMemFree(p);
+
+	p = on_host(8 * MIB);
+	touch(p, 8 * MIB, 64 * KIB);
+	is_int(cu_int(p, "counters", "gpu_faults"), 128, "faults: one touch "
+	       "every 64 KiB of 8 MiB takes 128, one a big page");
+	is_int(cu_int(p, "counters", "bytes_htod"), 8 * MIB, "faults: and "
+	       "the prefetch heuristic grows them to the whole 8 MiB");
+	cuMemFree(p);
+
+	p = on_host(8 * MIB);
+	n = launch("scramble", 8, 256, args);
+	ok(n != ~0ULL, "faults: the scrambled kernel runs");
+	is_int(cu_int(p, "counters", "gpu_faults"), 2048, "faults: 2048 "
+	       "pages touched in a scrambled order take 2048 faults too");
+	is_int(cu_int(p, "residency", "gpu0"), 8 * MIB,
+	       "faults: and bring all 8 MiB");
+	cuMemFree(p);
+}
+
+/* The model time of the spin kernel: grid blocks of 128 threads, iters
+ * rounds each. */
+static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
+{
+	void *args[] = { &out, &iters };
+
+	return launch("spin", grid, 128, args);
+}
+
+/* The rates the default machine (an H200) gives a kernel. */
+#define HBM_GBPS 1850.0
+#define SMS 132
+
+static void test_time(unsigned long long *spin_ns)
+{
+	CUdeviceptr a, b, out;
+	unsigned long long n = 64 * MIB / 16, t, t2, half;
+	void *args[] = { &a, &b, &n };
+	CUevent e0, e1;
+	float ms = 0;
+
+	cuMemAlloc(&a, 64 * MIB);
+	cuMemAlloc(&b, 64 * MIB);
+	cuMemsetD8(a, 3, 64 * MIB);
+	cuCtxSynchronize();
+	t = launch("copy", 4 * SMS, 256, args);
+	is_int(t, (long long)(64 * MIB / HBM_GBPS), "time: a copy of 64 MiB "
+	       "within device memory reads and writes 64 MiB of buffer at the "
+	       "HBM rate (1850 GB/s): %llu ns, its instructions hidden "
+	       "behind it", t);
+	cuEventCreate(&e0, CU_EVENT_DEFAULT);
+	cuEventCreate(&e1, CU_EVENT_DEFAULT);
+	cuEventRecord(e0, s0);
+	cuLaunchKernel(fn("copy"), 4 * SMS, 1, 1, 256, 1, 1, 0, s0, args, NULL);
+	cuEventRecord(e1, s0);
+	cuEventSynchronize(e1);
+	cuEventElapsedTime(&ms, e0, e1);
+	ok(ms > 0 && ms * 1e6 > (double)t - 1000 && ms * 1e6 < (double)t + 1000,
+	   "time: cuEventElapsedTime around the launch reads that model "
+	   "time (%.4f ms)", ms);
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+	cuMemFree(a);
+	cuMemFree(b);
+
+	cuMemAlloc(&out, 2 * SMS * 128 * 4);
+	t = spin(out, SMS, 1000);
+	t2 = spin(out, SMS, 2000);
+	*spin_ns = t;
+	ok(t > 100 && t2 > 1.9 * t && t2 < 2.1 * t, "time: a compute-bound "
+	   "kernel's time follows its instructions (%llu ns for 1000 rounds, "
+	   "%llu for 2000)", t, t2);
+	half = spin(out, SMS / 2, 1000);
+	ok(half == t, "time: half the grid on half the SMs takes as long "
+	   "(%llu ns): the other SMs idle", half);
+	t2 = spin(out, 2 * SMS, 1000);
+	ok(t2 > 1.95 * t && t2 < 2.05 * t, "time: twice the grid on every SM "
+	   "takes twice as long (%llu ns)", t2);
+	cuMemFree(out);
+}
+
+/* A child on a machine of its own (named tag) whose devices are the
+ * default's with device's fields: the spin kernel's time there (0:
+ * failed). */
+static unsigned long long spin_on(const char *tag, const char *device)
+{
+	char path[4096], machine[512];
+	const char *tmp = getenv("TMPDIR"), *base = getenv("CUEMU_MACHINE");
+	unsigned long long t = 0;
+	int fd[2], st;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/test_ktime-%s-%d.json",
+		 tmp && *tmp ? tmp : "/tmp", tag, (int)getpid());
+	snprintf(machine, sizeof machine, "%s-%s",
+		 base && *base ? base : "cuemu-ktime", tag);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fprintf(f, "{\"devices\": [%s]}\n", device);
+	if (fclose(f) != 0 || pipe(fd) < 0)
+		return 0;
+	if ((pid = fork()) == 0) {
+		CUcontext c;
+		CUdeviceptr out;
+
+		close(fd[0]);
+		setenv("CUEMU_MACHINE", machine, 1);
+		setenv("CUEMU_TOPOLOGY", path, 1);
+		setenv("CUEMU_CONTROL", "0", 1);
+		if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
+		    cuCtxSetCurrent(c) || cuStreamCreate(&s0, 0) ||
+		    cuModuleLoadData(&mod, kernel_file("ktime.ptx", NULL)) ||
+		    cuMemAlloc(&out, SMS * 128 * 4))
+			_exit(1);
+		t = spin(out, SMS, 1000);
+		_exit(write(fd[1], &t, sizeof t) == sizeof t ? 0 : 1);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &t, sizeof t) != sizeof t)
+		t = 0;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	unlink(path);
+	return t;
+}
+
+/* The topology's compute fields change the answer, and only as the
+ * compute term says. Run before this process's own machine: a child
+ * forked after cuInit would share its state. */
+static void test_fields(unsigned long long *clock2, unsigned long long *issue2)
+{
+	*clock2 = spin_on("clock", "{\"attributes\": {\"clock_rate\": 990000}}");
+	*issue2 = spin_on("issue", "{\"warp_issue_per_clock\": 2}");
+}
+
+int main(void)
+{
+	unsigned long long t = 0, clock2, issue2;
+	char *ptx = kernel_file("ktime.ptx", NULL);
+	CUcontext c;
+	CUresult r;
+
+	test_fields(&clock2, &issue2);
+	r = cuInit(0);
+	if (!r && !(r = cuDevicePrimaryCtxRetain(&c, 0)) &&
+	    !(r = cuCtxSetCurrent(c)) &&
+	    !(r = cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING)))
+		r = cuModuleLoadData(&mod, ptx);
+	free(ptx);
+	if (r) {
+		printf("Bail out! no context or no module (%d)\n", (int)r);
+		return 1;
+	}
+	test_time(&t);
+	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "
+	   "990000 kHz (half the H200's) the same kernel takes twice as long "
+	   "(%llu ns against %llu)", clock2, t);
+	ok(t > 0 && issue2 >= 2 * t - 2 && issue2 <= 2 * t + 2, "fields: at "
+	   "warp_issue_per_clock 2 (half Hopper's 4) twice as long too "
+	   "(%llu ns)", issue2);
+	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
+		printf("ok %d - fault counts # SKIP real faults are off\n",
+		       ++tap_n);
+	} else if (ok(ctl_open() == 0, "the control socket answers")) {
+		test_faults();
+		close(ctl_fd);
+	}
+	cuModuleUnload(mod);
+	cuStreamDestroy(s0);
+	cuDevicePrimaryCtxRelease(0);
+	return done_testing();
+}
