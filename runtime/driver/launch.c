@@ -35,6 +35,7 @@ struct job {
 	CUcontext ctx;
 	int dev;
 	const char *name;     /* the kernel's, as long as its module lives */
+	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint8_t *params;
 };
 
@@ -71,10 +72,11 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	struct cuemu_alloc *a;
 	bool ok;
 
-	(void)acc;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
 	ok = a && reachable(a, j->dev, place);
+	if (ok)
+		fault_launch_page(a->id, (uintptr_t)pg, acc != EX_READ);
 	cuemu_unlock();
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
@@ -114,8 +116,12 @@ static void run(void *arg)
 	CUresult r;
 
 	memset(&j->res, 0, sizeof j->res);
+	fault_launch_begin(j->name, j->l.grid, j->l.block, j->shared_bytes,
+			   j->registers);
 	ex_launch_run(&j->l, &j->res);
-	if ((r = status_result(j->res.status)) != CUDA_SUCCESS) {
+	r = status_result(j->res.status);
+	fault_launch_end(j->res.bytes_read, j->res.bytes_written, r);
+	if (r != CUDA_SUCCESS) {
 		/* assert's text goes to stderr, as the device's does */
 		if (j->res.status == EX_ASSERT)
 			fprintf(stderr, "%s\n", j->res.message);
@@ -237,6 +243,10 @@ static struct job *job_new(CUfunction f, const struct ex_kernel_info *k,
 	j->ctx = ctx;
 	j->dev = dev;
 	j->name = cuemu_function_name(f);
+	j->registers = (uint32_t)cuemu_function_attr(f,
+					CU_FUNC_ATTRIBUTE_NUM_REGS);
+	j->shared_bytes = (uint32_t)cuemu_function_attr(f,
+					CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
 	return j;
 }
 
@@ -251,6 +261,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	memcpy(j->l.grid, g, sizeof j->l.grid);
 	memcpy(j->l.block, b, sizeof j->l.block);
 	j->l.dynamic_shared_bytes = smem;
+	j->shared_bytes += smem;
 	j->l.params = j->params;
 	/* one host thread: the kernel runs on its stream's thread, whose
 	 * touches the fault handler takes as the device's */

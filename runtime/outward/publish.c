@@ -52,6 +52,7 @@ static const struct {
 	{ PUB_RESERVATIONS, &cuemu_ctl_reservations },
 	{ PUB_HANDLES, &cuemu_ctl_handles },
 	{ PUB_MULTICAST, &cuemu_ctl_multicast },
+	{ PUB_KERNELS, &cuemu_ctl_kernels },
 };
 
 /* ---------------------------------------------------------------- process */
