@@ -217,6 +217,7 @@ static void on_begin(enum perf_event ev, struct perf_data *d)
 	cur.out0 = moved(k->out, k->nout);
 	k->launches++;
 	k->running++;
+	k->last_launch = l->seq;
 	memcpy(k->last_grid, l->grid, sizeof k->last_grid);
 	memcpy(k->last_block, l->block, sizeof k->last_block);
 	k->shared_bytes = l->shared_bytes;

@@ -223,3 +223,36 @@ k = [k for k in ks.values() if k["kernel"] == "touch_all"][0]
 assert k["launches"] == 1 and k["gpu_faults"] == 2048, k
 EOF
 }
+
+@test "kernels: cufs-watch shows the kernels last launched with their faults" {
+	step "launch touch_all"
+	step "launch read_all"
+	wait_for test -e "$D/read_all"
+	run "$top_srcdir/scripts/cufs-watch" -m "$MNT" -1 -p "$P"
+	assert_success
+	assert_line --regexp "^PID +KERNEL +LAUNCHES +RUNNING +FAULTS +FAULTED_IN +MODEL_TIME$"
+	# the last launched first
+	local k
+	k=$(grep -n -E "^$P +(touch_all|read_all) " <<<"$output")
+	[[ $(sed -n 1p <<<"$k") =~ read_all\ +1\ +0\ +0\ +0B ]]
+	[[ $(sed -n 2p <<<"$k") =~ touch_all\ +1\ +0\ +$PAGES\ +8\.0MiB ]]
+}
+
+@test "kernels: cufs-prometheus exports per-kernel counters, the kernels past -k summed" {
+	step "launch touch_all"
+	step "launch read_all"
+	step "launch scale_pages"
+	wait_for test -e "$D/_Z11scale_pagesPfyf"
+	run "$top_srcdir/scripts/cufs-prometheus" -m "$MNT" --no-allocations -k 1
+	assert_success
+	assert_line "cufs_kernel_gpu_faults_total{pid=\"$P\",command=\"kstep\",kernel=\"touch_all\"} $PAGES"
+	assert_line "cufs_kernel_migrated_bytes_total{pid=\"$P\",command=\"kstep\",kernel=\"touch_all\",direction=\"in\"} $BYTES"
+	assert_line "cufs_kernel_launches_total{pid=\"$P\",command=\"kstep\",kernel=\"(rest)\"} 2"
+	refute_output --partial 'kernel="read_all"'
+	[ "$(grep -c '^cufs_kernel_launches_total' <<<"$output")" = 2 ]
+	run "$top_srcdir/scripts/cufs-prometheus" -m "$MNT" --no-allocations -k 0
+	assert_line "cufs_kernel_launches_total{pid=\"$P\",command=\"kstep\",kernel=\"(rest)\"} 3"
+	run "$top_srcdir/scripts/cufs-prometheus" -m "$MNT" -k x
+	assert_failure 2
+	assert_output --partial "-k needs a count"
+}
