@@ -256,3 +256,19 @@ EOF
 	assert_failure 2
 	assert_output --partial "-k needs a count"
 }
+
+@test "examples/steering/steer.sh: a program built by nvcc steered between launches from a shell" {
+	local nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+	[ -x "$nvcc" ] || skip "nvcc is not installed"
+	mkdir -p "$WORK/lib"
+	ln -sf "$top_builddir/runtime/.libs/libcuemu.so.0" "$WORK/lib/libcuda.so.1"
+	ln -sf "$top_builddir/runtime/.libs/libcudart.so.13" "$WORK/lib/libcudart.so.13"
+	CUEMU_LIBDIR=$WORK/lib run timeout 300 "$top_srcdir/examples/steering/steer.sh" "$MNT"
+	rm -rf "$WORK/lib"
+	assert_success
+	# 32 MiB: 8,192 pages faulted in the first round, none after
+	assert_line --regexp "^1 +nothing +8192 +33554432 +0 +[0-9]+$"
+	assert_line --regexp "^2 +prefetch gpu0 +8192 +33554432 +0 +[0-9]+$"
+	assert_line --regexp "^3 +preferred_location cpu, accessed_by gpu0 +8192 +33554432 +[1-9][0-9]* +[0-9]+$"
+	assert_line "scale 100663296 8192"
+}
