@@ -329,6 +329,8 @@ static void on_end(enum perf_event ev, struct perf_data *d)
 	in = moved(k->in, k->nin);
 	out = moved(k->out, k->nout);
 	k->running--;
+	if (l->status != CUDA_SUCCESS)
+		k->failed++;
 	k->model_ns += l->model_ns;
 	k->fault_ns += l->fault_ns;
 	for (int p = 0; p < PERF_PLACES; p++) {

@@ -40,6 +40,7 @@ struct kstat {
 	char *kernel;                 /* the PTX entry name */
 	uint64_t id;                  /* its record's object id */
 	uint64_t launches, running;
+	uint64_t failed;              /* launches that ended in an error */
 	uint64_t last_launch;         /* the seq of its last (perf_launch) */
 	uint64_t model_ns, fault_ns;
 	uint64_t gpu_faults, remote_accesses;

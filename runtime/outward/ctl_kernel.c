@@ -77,7 +77,7 @@ static json_t *kernel_json(const struct kstat *k)
 
 	if (!cuemu_demangle(k->kernel, name, sizeof name))
 		snprintf(name, sizeof name, "%s", k->kernel);
-	return json_pack("{s:I,s:s,s:s,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+	return json_pack("{s:I,s:s,s:s,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 			 "s:[i,i,i],s:[i,i,i],s:i,s:i,s:o,s:o,s:o,s:o,s:o}",
 		"id", (json_int_t)k->id, "kernel", k->kernel, "name", name,
 		"pid", (int)getpid(),
@@ -85,6 +85,7 @@ static json_t *kernel_json(const struct kstat *k)
 		"launches", cuemu_json_u64(k->launches),
 		"running", cuemu_json_u64(k->running),
 		"last_launch", cuemu_json_u64(k->last_launch),
+		"failed", cuemu_json_u64(k->failed),
 		"model_ns", cuemu_json_u64(k->model_ns),
 		"fault_ns", cuemu_json_u64(k->fault_ns),
 		"gpu_faults", cuemu_json_u64(k->gpu_faults),

@@ -217,6 +217,33 @@ static void test_bound(void)
 	free(ptx);
 }
 
+/* A launch that fails ends as one: counted, not running, failed. */
+static void test_failed(void)
+{
+	CUmodule m;
+	CUfunction f;
+	CUdeviceptr bad = 0x10;
+	void *args[] = { &bad };
+	json_t *k;
+
+	if (!ok(cuModuleLoadData(&m, kernel_file("basic.ptx", NULL)) ==
+		CUDA_SUCCESS, "basic.ptx loads") ||
+	    cuModuleGetFunction(&f, m, "illegal"))
+		return;
+	is_res(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL),
+	       CUDA_SUCCESS, "a kernel storing to address 0x10");
+	is_res(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS,
+	       "fails as on the device");
+	k = kernel("illegal");
+	is_int(num(k, "launches", NULL), 1, "it is counted");
+	is_int(num(k, "running", NULL), 0, "and ended");
+	is_int(num(k, "failed", NULL), 1, "in an error");
+	json_decref(k);
+	k = kernel("touch_all");
+	is_int(num(k, "failed", NULL), 0, "touch_all's launches did not fail");
+	json_decref(k);
+}
+
 static void test_demangle(void)
 {
 	static const char *const cases[][2] = {
@@ -267,9 +294,14 @@ int main(void)
 		return done_testing();
 	test_launches(mod);
 	test_host_function();
+	test_failed();
+	/* the failed context made anew: the table is the process's */
+	cuCtxSetCurrent(NULL);
+	cuDevicePrimaryCtxReset(0);
+	if (cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c))
+		return 1;
 	test_bound();
 	close(ctl_fd);
-	cuModuleUnload(mod);
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
