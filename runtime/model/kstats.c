@@ -189,6 +189,7 @@ static struct kstat *of_launch(const struct perf_data *d)
 
 /* ---------------------------------------------------------------- events */
 
+/* The bytes of a move table, all rows. */
 static uint64_t moved(const struct kstat_move *v, size_t n)
 {
 	uint64_t sum = 0;
@@ -197,7 +198,6 @@ static uint64_t moved(const struct kstat_move *v, size_t n)
 		sum += v[i].bytes;
 	return sum;
 }
-
 
 static void on_begin(enum perf_event ev, struct perf_data *d)
 {
