@@ -220,14 +220,16 @@ static void test_bound(void)
 /* A launch that fails ends as one: counted, not running, failed. */
 static void test_failed(void)
 {
+	char *ptx = kernel_file("basic.ptx", NULL);
 	CUmodule m;
 	CUfunction f;
 	CUdeviceptr bad = 0x10;
 	void *args[] = { &bad };
 	json_t *k;
+	CUresult r = cuModuleLoadData(&m, ptx);
 
-	if (!ok(cuModuleLoadData(&m, kernel_file("basic.ptx", NULL)) ==
-		CUDA_SUCCESS, "basic.ptx loads") ||
+	free(ptx);
+	if (!ok(r == CUDA_SUCCESS, "basic.ptx loads") ||
 	    cuModuleGetFunction(&f, m, "illegal"))
 		return;
 	is_res(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL),
@@ -279,6 +281,8 @@ int main(void)
 {
 	CUcontext c;
 	CUmodule mod;
+	char *ptx;
+	CUresult r;
 
 	test_demangle();
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) || cuCtxSetCurrent(c))
@@ -288,9 +292,11 @@ int main(void)
 		       ++tap_n);
 		return done_testing();
 	}
+	ptx = kernel_file("pages.ptx", NULL);
+	r = cuModuleLoadData(&mod, ptx);
+	free(ptx);
 	if (!ok(ctl_open() == 0, "the control socket answers") ||
-	    !ok(cuModuleLoadData(&mod, kernel_file("pages.ptx", NULL)) ==
-		CUDA_SUCCESS, "pages.ptx loads"))
+	    !ok(r == CUDA_SUCCESS, "pages.ptx loads"))
 		return done_testing();
 	test_launches(mod);
 	test_host_function();
