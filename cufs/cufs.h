@@ -145,7 +145,10 @@ char *cufs_render(json_t *v);
 /* ---------------------------------------------------------------- tree.c
  * The classes of objects as /cu names them, and the record class of each
  * in a published segment. */
-#define CUFS_NCLASSES 5
+#define CUFS_NCLASSES 6
+/* The index of "kernels" among them: its objects are named by their
+ * kernel under processes/<pid>/kernels/. */
+#define CUFS_CLASS_KERNELS 5
 extern const char *const cufs_classes[CUFS_NCLASSES];
 extern const uint32_t cufs_class_pub[CUFS_NCLASSES];
 /* The machine, or one part of it (part: a device index, -1 for the host,

@@ -47,11 +47,12 @@
 
 const char *const cufs_classes[CUFS_NCLASSES] = {
 	"allocations", "pools", "reservations", "handles", "multicast",
+	"kernels",
 };
 /* The record class of each (pubseg.h). */
 const uint32_t cufs_class_pub[CUFS_NCLASSES] = {
 	PUB_ALLOCATIONS, PUB_POOLS, PUB_RESERVATIONS, PUB_HANDLES,
-	PUB_MULTICAST,
+	PUB_MULTICAST, PUB_KERNELS,
 };
 
 enum ntype { N_DIR, N_FILE, N_LINK };
@@ -569,6 +570,72 @@ static int id_names(const struct cufs_proc *p, int cls, json_t *into)
 	return 0;
 }
 
+/* A link to target, made by the format. */
+static int link_node(struct node *out, uid_t uid, const char *fmt,
+		     const char *a, const char *b)
+{
+	out->type = N_LINK;
+	out->uid = uid;
+	out->mode = 0777;
+	if (asprintf(&out->target, fmt, a, b) < 0)
+		out->target = NULL;
+	return out->target ? 0 : -ENOMEM;
+}
+
+/* The name of a kernel record (its PTX entry name), when it is one a
+ * directory may have; NULL for none. */
+static const char *kernel_name(json_t *rec)
+{
+	const char *k = json_string_value(json_object_get(rec, "kernel"));
+
+	return k && *k && strcmp(k, ".") && strcmp(k, "..") &&
+	       !strchr(k, '/') && strlen(k) < NAME_MAX ? k : NULL;
+}
+
+/* processes/<pid>/kernels/: the process's kernels by name, each a link
+ * to kernels/<id>. A lookup reads the process's kernel records (at most
+ * KSTATS_MAX + 1 of them, parsed once per change: records.c). */
+static int resolve_proc_kernels(const struct cufs_proc *p, char **comps,
+				int n, struct node *out)
+{
+	json_t *names = json_array(), *rec;
+	const char *k;
+	char id[32];
+	uint64_t *ids;
+	size_t nids;
+	int rc, err;
+
+	if (!p->map) {
+		json_decref(names);
+		return -(p->err ? p->err : EIO);
+	}
+	if (n > 1 || (rc = pubmap_ids(p->map, PUB_KERNELS, &ids, &nids)) < 0) {
+		json_decref(names);
+		return n > 1 ? -ENOENT : rc;
+	}
+	rc = -ENOENT;
+	for (size_t i = 0; i < nids && rc == -ENOENT; i++) {
+		if (!(rec = cufs_record(p, ids[i], PUB_KERNELS, &err)))
+			continue;
+		if (!(k = kernel_name(rec))) {
+			/* not a name a directory may have: not listed */
+		} else if (n == 0) {
+			json_array_append_new(names, json_string(k));
+		} else if (!strcmp(k, comps[0])) {
+			snprintf(id, sizeof id, "%llu",
+				 (unsigned long long)ids[i]);
+			rc = link_node(out, p->uid, "../../../%s/%s",
+				       cufs_classes[CUFS_CLASS_KERNELS], id);
+		}
+		json_decref(rec);
+	}
+	free(ids);
+	if (n == 0)
+		return make_dir_node(out, names, p->uid);
+	json_decref(names);
+	return rc;
+}
+
 /* processes/<pid>/<class>/: a link to each of the process's objects. */
 static int resolve_proc_class(const struct cufs_proc *p, int cls,
 			      char **comps, int n, struct node *out)
@@ -577,6 +644,10 @@ static int resolve_proc_class(const struct cufs_proc *p, int cls,
 	uint64_t id;
 	int rc;
 
+	if (cls == CUFS_CLASS_KERNELS) {
+		json_decref(names);
+		return resolve_proc_kernels(p, comps, n, out);
+	}
 	if (n == 0) {
 		if ((rc = id_names(p, cls, names)) < 0) {
 			json_decref(names);
@@ -588,12 +659,8 @@ static int resolve_proc_class(const struct cufs_proc *p, int cls,
 	if (n > 1 || !parse_u64(comps[0], &id) || !p->map ||
 	    pubmap_has(p->map, id, cufs_class_pub[cls]) != 1)
 		return -ENOENT;
-	out->type = N_LINK;
-	out->uid = p->uid;
-	out->mode = 0777;
-	if (asprintf(&out->target, "../../../%s/%s", cufs_classes[cls], comps[0]) < 0)
-		out->target = NULL;
-	return out->target ? 0 : -ENOMEM;
+	return link_node(out, p->uid, "../../../%s/%s", cufs_classes[cls],
+			 comps[0]);
 }
 
 /* processes/<pid>/state: cufs's own file beside the process's record. */
@@ -817,6 +884,34 @@ static int list_class(int cls, struct node *out)
 	return make_dir_node(out, names, getuid());
 }
 
+/* kernels/<id>/allocations/: a link to each allocation the kernel
+ * touched (its record's "allocations"). */
+static int resolve_kernel_allocs(const struct cufs_proc *p, json_t *obj,
+				 char **comps, int n, struct node *out)
+{
+	json_t *names = json_array(), *e;
+	char buf[32];
+	size_t i;
+
+	json_array_foreach(json_object_get(obj, "allocations"), i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0)
+			continue;
+		snprintf(buf, sizeof buf, "%lld",
+			 (long long)json_integer_value(e));
+		if (n == 0) {
+			json_array_append_new(names, json_string(buf));
+		} else if (n == 1 && !strcmp(buf, comps[0])) {
+			json_decref(names);
+			return link_node(out, p->uid, "../../../%s/%s",
+					 cufs_classes[0], buf);
+		}
+	}
+	if (n == 0)
+		return make_dir_node(out, names, p->uid);
+	json_decref(names);
+	return -ENOENT;
+}
+
 static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 			  int n, struct node *out)
 {
@@ -840,10 +935,19 @@ static int resolve_object(struct cufs_proc *who, int cls, char **comps,
 		json_decref(obj);
 		return rc;
 	}
-	/* The ranges are a directory of their own, not a file of words. */
-	ctx.hide = "ranges";
+	if (cls == CUFS_CLASS_KERNELS && n >= 2 &&
+	    !strcmp(comps[1], "allocations")) {
+		rc = resolve_kernel_allocs(who, obj, comps + 2, n - 2, out);
+		json_decref(obj);
+		return rc;
+	}
+	/* The ranges are a directory of their own, not a file of words; so
+	 * are a kernel's allocations, of links. */
+	ctx.hide = cls == CUFS_CLASS_KERNELS ? "allocations" : "ranges";
 	if (managed)
 		extra = json_pack("[s]", "ranges");
+	if (cls == CUFS_CLASS_KERNELS)
+		extra = json_pack("[s]", "allocations");
 	snprintf(base, sizeof base, "%s/%s", cufs_classes[cls], comps[0]);
 	ctx.base = base;
 	ctx.extra_dirs = extra;

@@ -24,6 +24,7 @@
 #include "model/managed.h"
 #include "model/memory.h"
 #include "model/module.h"
+#include "model/perf.h"
 #include "driver/driver.h"
 #include "exec/exec.h"
 
@@ -41,6 +42,7 @@ struct job {
 	CUcontext ctx;
 	int dev;
 	const char *name;     /* the kernel's, as long as its module lives */
+	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint8_t *params;
 	/* The peer whose bytes each peer place counts, in the order the
 	 * kernel first reached them; cuemu_lock (page() holds it). Peers past
@@ -100,12 +102,14 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	struct cuemu_alloc *a;
 	bool ok;
 
-	(void)acc;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
 	ok = a && reachable(j, a, place);
-	/* It changed nothing: what the kernel's faults changed is theirs to
-	 * publish (fault.c), not every lookup's. */
+	if (ok)
+		fault_launch_page(a->id, (uintptr_t)pg, acc != EX_READ);
+	/* It changed nothing the lookup must publish: what the kernel's
+	 * faults changed is theirs to publish (fault.c), and a kernel's
+	 * counts are published with its end. */
 	cuemu_unlock_deferred();
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
@@ -161,6 +165,28 @@ static void account(const struct job *j)
 	km_work(&w);
 }
 
+/* The engine's tallies by the kernel accounting's places (perf.h): every
+ * peer's place counts as the one peer place there. */
+static void perf_places(const uint64_t *by, uint64_t out[PERF_PLACES])
+{
+	out[PERF_PLACE_DEVICE] = by[PLACE_DEVICE];
+	out[PERF_PLACE_HOST] = by[PLACE_HOST];
+	out[PERF_PLACE_MANAGED] = by[PLACE_MANAGED];
+	out[PERF_PLACE_PEER] = 0;
+	for (int i = PLACE_PEER; i < EX_MAX_PLACES; i++)
+		out[PERF_PLACE_PEER] += by[i];
+}
+
+/* The launch has ended (r): its counts go to the kernel accounting. */
+static void launch_end(const struct job *j, CUresult r)
+{
+	uint64_t rd[PERF_PLACES], wr[PERF_PLACES];
+
+	perf_places(j->res.bytes_read, rd);
+	perf_places(j->res.bytes_written, wr);
+	fault_launch_end(rd, wr, r);
+}
+
 /* The stream's operation: runs the grid, then says how it ended. A
  * kernel that failed still took the time it ran. */
 static void run(void *arg)
@@ -169,9 +195,13 @@ static void run(void *arg)
 	CUresult r;
 
 	memset(&j->res, 0, sizeof j->res);
+	fault_launch_begin(j->name, j->l.grid, j->l.block, j->shared_bytes,
+			   j->registers);
 	ex_launch_run(&j->l, &j->res);
 	account(j);
-	if ((r = status_result(j->res.status)) != CUDA_SUCCESS) {
+	r = status_result(j->res.status);
+	launch_end(j, r);
+	if (r != CUDA_SUCCESS) {
 		/* assert's text goes to stderr, as the device's does */
 		if (j->res.status == EX_ASSERT)
 			fprintf(stderr, "%s\n", j->res.message);
@@ -293,6 +323,10 @@ static struct job *job_new(CUfunction f, const struct ex_kernel_info *k,
 	j->ctx = ctx;
 	j->dev = dev;
 	j->name = cuemu_function_name(f);
+	j->registers = (uint32_t)cuemu_function_attr(f,
+					CU_FUNC_ATTRIBUTE_NUM_REGS);
+	j->shared_bytes = (uint32_t)cuemu_function_attr(f,
+					CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
 	return j;
 }
 
@@ -307,6 +341,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	memcpy(j->l.grid, g, sizeof j->l.grid);
 	memcpy(j->l.block, b, sizeof j->l.block);
 	j->l.dynamic_shared_bytes = smem;
+	j->shared_bytes += smem;
 	j->l.params = j->params;
 	/* one host thread: the kernel runs on its stream's thread, whose
 	 * touches the fault handler takes as the device's */

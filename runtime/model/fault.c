@@ -18,7 +18,10 @@
  * touches fault as GPU faults, and the CPU view is put back afterwards.
  * Emulated kernels run one at a time in a process (kernel_lock); CPU
  * threads that touch managed memory meanwhile wait in the handler for the
- * kernel to end.
+ * kernel to end. A module's kernel (driver/launch.c) is such a function
+ * that says its launch: this file keeps the running launch and puts its
+ * beginning, its pages and its end on the event bus (perf.h), so that
+ * every event its threads raise carries it.
  *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
@@ -37,6 +40,7 @@
  * that the handler can ask "is this managed?" before taking any other.
  */
 #include "model/managed.h"
+#include "model/perf.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -476,7 +480,85 @@ struct kernel {
 	void (*fn)(void *);
 	void *arg;
 	int dev;
+	CUstream s;
+	struct perf_launch pl;   /* a module's kernel's launch: pl.seq > 0 */
 };
+
+/* The emulated kernel running. Global because the fault path asks which
+ * launch an event belongs to; set and cleared under kernel_lock (one
+ * kernel at a time) and cuemu_lock, read by the kernel's own threads. */
+static struct kernel *running_k;
+/* The process's launches so far, for perf_launch.seq; cuemu_lock. */
+static uint64_t launch_seq;
+
+const struct perf_launch *fault_launch_running(void)
+{
+	struct kernel *k = running_k;
+
+	return tls_dev >= 0 && k && k->pl.seq ? &k->pl : NULL;
+}
+
+void fault_launch_begin(const char *kernel, const uint32_t grid[3],
+			const uint32_t block[3], uint32_t shared_bytes,
+			uint32_t registers)
+{
+	struct kernel *k = running_k;
+	struct perf_data d = { 0 };
+	struct perf_launch *l;
+
+	if (tls_dev < 0 || !k || k->pl.seq || !(k->pl.kernel = strdup(kernel)))
+		return; /* not the kernel's thread, or no room: not counted */
+	l = &k->pl;
+	l->dev = k->dev;
+	memcpy(l->grid, grid, sizeof l->grid);
+	memcpy(l->block, block, sizeof l->block);
+	l->shared_bytes = shared_bytes;
+	l->registers = registers;
+	l->stream = cuemu_stream_uid(k->s);
+	cuemu_lock();
+	l->seq = ++launch_seq;
+	d.launch = l;
+	perf_notify(PERF_EVENT_LAUNCH_BEGIN, &d);
+	cuemu_unlock();
+}
+
+void fault_launch_page(uint64_t alloc, uintptr_t page, bool write)
+{
+	struct perf_data d = { 0 };
+
+	if (!fault_launch_running())
+		return;
+	d.page.alloc = alloc;
+	d.page.s = page;
+	d.page.write = write;
+	perf_notify(PERF_EVENT_LAUNCH_PAGE, &d);
+}
+
+void fault_launch_end(const uint64_t *bytes_read,
+		      const uint64_t *bytes_written, int status)
+{
+	struct kernel *k = running_k;
+
+	if (tls_dev < 0 || !k || !k->pl.seq)
+		return;
+	memcpy(k->pl.bytes_read, bytes_read, sizeof k->pl.bytes_read);
+	memcpy(k->pl.bytes_written, bytes_written,
+	       sizeof k->pl.bytes_written);
+	k->pl.status = status;
+}
+
+/* The launch's end on the bus, with the model time it adds to its
+ * stream; cuemu_lock held, still the running kernel (so that the next
+ * launch's beginning comes after it). */
+static void launch_done(struct kernel *k, uint64_t model_ns)
+{
+	struct perf_data d = { 0 };
+
+	k->pl.model_ns = model_ns;
+	d.launch = &k->pl;
+	perf_notify(PERF_EVENT_LAUNCH_END, &d);
+	free(k->pl.kernel);
+}
 
 static void kernel_op(CUstream s, void *arg)
 {
@@ -487,14 +569,22 @@ static void kernel_op(CUstream s, void *arg)
 	cuemu_lock();
 	view_flush_open();
 	switch_view(k->dev);
-	km_begin(k->dev, cuemu_stream_now(s));
+	k->s = s;
+	k->pl.start_ns = cuemu_stream_now(s);
+	km_begin(k->dev, k->pl.start_ns);
+	running_k = k;
 	cuemu_unlock();
 	tls_dev = k->dev;
 	k->fn(k->arg);
 	tls_dev = -1;
 	cuemu_lock();
+	if (k->pl.seq)
+		k->pl.fault_ns = km_running_fault_ns();
 	cost = km_end();
 	switch_view(CUEMU_PROC_HOST);
+	if (k->pl.seq)
+		launch_done(k, cost);
+	running_k = NULL;
 	cuemu_unlock();
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
@@ -509,7 +599,7 @@ CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 	if (fault_install() < 0)
 		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM,
 				  "cannot install the fault handler");
-	if (!(k = malloc(sizeof *k)))
+	if (!(k = calloc(1, sizeof *k)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory");
 	k->fn = fn;
 	k->arg = arg;

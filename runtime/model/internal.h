@@ -422,6 +422,8 @@ const volatile uint64_t *cuemu_reach_generation(void);
  * there is no current context. */
 CUresult cuemu_stream_get(CUstream h, CUstream *out);
 int cuemu_stream_device(CUstream s);
+/* s's id, as cuStreamGetId answers it. */
+uint64_t cuemu_stream_uid(CUstream s);
 
 /* An operation runs in stream order, after every operation it depends on.
  * It may advance the stream's model clock. cuemu_stream_enqueue's arg is

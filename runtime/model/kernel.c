@@ -44,6 +44,7 @@
  * the stack of the stream operation that runs it.
  */
 #include "model/managed.h"
+#include "model/spanset.h"
 #include "model/uvm.h"
 
 #include <stdlib.h>
@@ -127,19 +128,6 @@ void km_rates_of(int dev, struct km_rates *r)
 /* ------------------------------------------------------------------ */
 /* A kernel's tally                                                    */
 
-/* Sets of spans: sorted, disjoint, merged when they touch. A kernel
- * walking memory keeps a handful; one touching every other page keeps one
- * a page. */
-struct span {
-	uintptr_t s, e;
-};
-
-struct spans {
-	struct span *v;
-	size_t n, cap;
-	bool oom;          /* a span could not be added */
-};
-
 /* Looks at resident memory a kernel keeps open before it closes them
  * again: at most two mappings each, so that a kernel adds at most some
  * 8,000 to the process's memory map. */
@@ -164,64 +152,6 @@ struct kmodel {
 /* The running emulated kernel (one a process at a time, fault.c's
  * kernel_lock). Global because the fault handler finds it. */
 static struct kmodel running;
-
-static size_t spans_floor(const struct spans *x, uintptr_t p)
-{
-	size_t lo = 0, hi = x->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (x->v[mid].s <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo; /* the first span starting after p */
-}
-
-static bool spans_has(const struct spans *x, uintptr_t p)
-{
-	size_t i = spans_floor(x, p);
-
-	return i > 0 && p < x->v[i - 1].e;
-}
-
-static bool spans_overlap(const struct spans *x, uintptr_t s, uintptr_t e)
-{
-	size_t i = spans_floor(x, e - 1);
-
-	return i > 0 && x->v[i - 1].e > s;
-}
-
-static void spans_add(struct spans *x, uintptr_t s, uintptr_t e)
-{
-	size_t i = spans_floor(x, s), j;
-
-	if (i > 0 && x->v[i - 1].e >= s) {
-		i--;
-	} else {
-		if (x->n == x->cap) {
-			size_t cap = x->cap ? 2 * x->cap : 16;
-			struct span *n = realloc(x->v, cap * sizeof *n);
-			if (!n) {
-				x->oom = true;
-				return;
-			}
-			x->v = n;
-			x->cap = cap;
-		}
-		memmove(x->v + i + 1, x->v + i, (x->n - i) * sizeof *x->v);
-		x->v[i] = (struct span){ s, e };
-		x->n++;
-	}
-	x->v[i].s = cuemu_min_u(x->v[i].s, s);
-	x->v[i].e = cuemu_max_u(x->v[i].e, e);
-	/* Swallow the spans the grown one now reaches. */
-	for (j = i + 1; j < x->n && x->v[j].s <= x->v[i].e; j++)
-		x->v[i].e = cuemu_max_u(x->v[i].e, x->v[j].e);
-	memmove(x->v + i + 1, x->v + j, (x->n - j) * sizeof *x->v);
-	x->n -= j - i - 1;
-}
 
 static bool mig_has(const struct kmodel *k, uintptr_t p)
 {
@@ -279,6 +209,15 @@ void km_work(const struct km_work *w)
 	running.t.compute_ns = km_compute_ns(w, &r);
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
+}
+
+/* The running kernel's fault service alone: no memory or compute time. */
+uint64_t km_running_fault_ns(void)
+{
+	struct km_rates r;
+
+	km_rates_of(running.dev, &r);
+	return km_fault_ns(&running.t, &r);
 }
 
 /* ------------------------------------------------------------------ */

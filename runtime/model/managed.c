@@ -53,11 +53,17 @@ int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
 
 void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
 {
+	struct perf_data d = { .st = st };
+
 	if (!n)
 		return;
 	st->ctr[c] += n;
 	cuemu_counter_add(proc, c, n);
 	cuemu_obj_changed(st->a->id);
+	d.count.proc = proc;
+	d.count.counter = c;
+	d.count.n = n;
+	perf_notify(PERF_EVENT_COUNT, &d);
 }
 
 int mg_current_node(void)
@@ -117,6 +123,20 @@ static int pick_src(cuemu_procmask holders, int dst)
 	return best;
 }
 
+/* " kernel=" and the name of the launch whose threads log a line, so
+ * that its faults and migrations name it (cufs-events -k); "" for none. */
+static const char *kernel_word(void)
+{
+	return fault_launch_running() ? " kernel=" : "";
+}
+
+static const char *kernel_name(void)
+{
+	const struct perf_launch *l = fault_launch_running();
+
+	return l ? l->kernel : "";
+}
+
 /* Bytes moved in one operation, by source processor. */
 struct moved {
 	uint64_t from[CUEMU_NPROC];
@@ -159,11 +179,12 @@ static uint64_t settle(struct mstate *st, struct moved *mv, int dst,
 			   : cuemu_copy_cost_ns(p, dst, mv->from[p]);
 		*(fault ? &st->fault_ns : &st->migration_ns) += ns;
 		cost += ns;
-		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu (%s)",
-				(unsigned long long)st->a->id,
+		cuemu_event_log("migrate", "alloc=%llu %s->%s bytes=%llu%s%s "
+				"(%s)", (unsigned long long)st->a->id,
 				cuemu_proc_str(p, a, sizeof a),
 				cuemu_proc_str(dst, b, sizeof b),
-				(unsigned long long)mv->from[p], why);
+				(unsigned long long)mv->from[p],
+				kernel_word(), kernel_name(), why);
 		notify_migration(st, p, dst, mv->from[p], fault);
 	}
 	return cost;
@@ -463,11 +484,12 @@ static void log_fault(struct mstate *st, uintptr_t s, uintptr_t e,
 
 	mg_count(st, c->proc, c->proc != CUEMU_PROC_HOST ?
 		 CUEMU_CTR_GPU_FAULTS : CUEMU_CTR_CPU_FAULTS, faults);
-	cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu%s",
-			(unsigned long long)st->a->id,
+	cuemu_event_log("fault", "alloc=%llu %s %s [0x%lx,0x%lx) faults=%llu"
+			"%s%s%s", (unsigned long long)st->a->id,
 			cuemu_proc_str(c->proc, w, sizeof w),
 			c->write ? "write" : "read", (unsigned long)s,
 			(unsigned long)e, (unsigned long long)faults,
+			kernel_word(), kernel_name(),
 			c->remote ? " remote" : "");
 }
 

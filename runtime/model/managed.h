@@ -301,6 +301,21 @@ int view_current(void);
 /* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
  * managed memory fault as that device's (cuemuLaunchHostFunc). */
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
+/* A module's kernel running as such a function says so (driver/launch.c's
+ * run(), on the kernel's thread): its launch begins, on the event bus
+ * (perf.h), with what it is; a warp of it looked up a page of allocation
+ * alloc (page() of the bridge, under cuemu_lock); it ended, with what the
+ * engine tallied (by enum perf_place) and its CUresult. The launch's end
+ * goes on the bus when its model time is known, after the function. */
+struct perf_launch;
+void fault_launch_begin(const char *kernel, const uint32_t grid[3],
+			const uint32_t block[3], uint32_t shared_bytes,
+			uint32_t registers);
+void fault_launch_page(uint64_t alloc, uintptr_t page, bool write);
+void fault_launch_end(const uint64_t *bytes_read,
+		      const uint64_t *bytes_written, int status);
+/* The launch the calling thread runs, or NULL (perf.h's .launch). */
+const struct perf_launch *fault_launch_running(void);
 
 /* ------------------------------------------------------------------ */
 /* The timing model's mechanisms (uvm.h has their parameters)          */
@@ -395,6 +410,9 @@ uint64_t km_fault_move_ns(int from, int to, uint64_t bytes);
 void km_begin(int dev, uint64_t now);
 /* Ends it: the kernel's model time. */
 uint64_t km_end(void);
+/* Of the running kernel's time so far, its faults' service (fault
+ * entries, batches, migrations and page services). */
+uint64_t km_running_fault_ns(void);
 /* An emulated kernel's touch of addr (a page it had not touched yet):
  * resolves it as the GPU's fault or access, and says what to open. */
 bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,

@@ -28,6 +28,10 @@ void perf_notify(enum perf_event ev, struct perf_data *d)
 {
 	int i;
 
+	if (!subs[ev].n)
+		return;
+	if (!d->launch)
+		d->launch = fault_launch_running();
 	for (i = 0; i < subs[ev].n; i++)
 		subs[ev].cb[i](ev, d);
 }

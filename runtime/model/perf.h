@@ -9,6 +9,11 @@
  * heuristic (prefetch growth, access counters, the timing model) is a file
  * of its own that subscribes, not a change in the middle of the mechanism.
  *
+ * Kernels' launches are on the bus too (fault.c says them: a launch begins,
+ * a warp looks a page up, a launch ends), and every event raised by a
+ * running launch's threads carries that launch (.launch), so that the
+ * per-kernel accounting (kstats.c) is one more subscriber.
+ *
  * Locking: notifications are made with cuemu_lock() held, and callbacks run
  * under it, in the order they subscribed. Subscribe from a constructor,
  * before any thread runs: the table is not locked.
@@ -39,11 +44,50 @@ enum perf_event {
 	 * the model cost to .cost. [s, e) of st is what is being brought in
 	 * and must stay: .no_room */
 	PERF_EVENT_NO_ROOM,
+	/* A counter of st moved by n for proc (mg_count): .count */
+	PERF_EVENT_COUNT,
+	/* A kernel's launch starts running on its stream: .launch */
+	PERF_EVENT_LAUNCH_BEGIN,
+	/* One of its warps looked up the 4 KiB page at .page.s of allocation
+	 * .page.alloc (once per warp and page: the engine's translation
+	 * cache missed); .st is NULL */
+	PERF_EVENT_LAUNCH_PAGE,
+	/* It ended; .launch has its results and model time */
+	PERF_EVENT_LAUNCH_END,
 	PERF_EVENT__COUNT
+};
+
+/* Where a launch's bytes were, as the engine tallied them (the bridge's
+ * numbering, driver/launch.c). */
+enum perf_place {
+	PERF_PLACE_DEVICE,  /* its GPU's own memory */
+	PERF_PLACE_PEER,    /* another GPU's, over peer access */
+	PERF_PLACE_HOST,    /* pinned or registered host memory */
+	PERF_PLACE_MANAGED, /* managed memory, wherever it was */
+	PERF_PLACES
+};
+
+/* A kernel's launch, as the bus says it. Kept by fault.c while it runs. */
+struct perf_launch {
+	uint64_t seq;                  /* the process's launches, from 1 */
+	char *kernel;                  /* its PTX entry name */
+	int dev;
+	uint64_t stream;               /* the stream's id (cuStreamGetId) */
+	uint32_t grid[3], block[3];
+	uint32_t shared_bytes;         /* static and dynamic */
+	uint32_t registers;            /* as cuFuncGetAttribute answers */
+	uint64_t start_ns;             /* its stream's model time at start */
+	/* At its end: */
+	uint64_t model_ns;             /* what it adds to its stream's clock */
+	uint64_t fault_ns;             /* of that, its faults' service */
+	uint64_t bytes_read[PERF_PLACES], bytes_written[PERF_PLACES];
+	int status;                    /* its CUresult */
 };
 
 struct perf_data {
 	struct mstate *st;
+	/* The launch whose threads raised the event, or NULL. */
+	const struct perf_launch *launch;
 	union {
 		struct {
 			struct mrange *r;
@@ -86,6 +130,16 @@ struct perf_data {
 			uintptr_t s, e;
 			uint64_t cost;     /* out: ns */
 		} no_room;
+		struct {
+			int proc;
+			int counter;       /* enum cuemu_counter */
+			uint64_t n;
+		} count;
+		struct {
+			uint64_t alloc;    /* the allocation's id */
+			uintptr_t s;
+			bool write;
+		} page;
 	};
 };
 
@@ -93,6 +147,8 @@ typedef void (*perf_cb)(enum perf_event ev, struct perf_data *d);
 
 /* 0, or -1 when the event has no room for another subscriber. */
 int perf_subscribe(enum perf_event ev, perf_cb cb);
+/* Calls ev's subscribers; d->launch, where NULL, becomes the launch this
+ * thread runs (fault_launch_running). */
 void perf_notify(enum perf_event ev, struct perf_data *d);
 
 #endif

@@ -1165,6 +1165,11 @@ uint64_t cuemu_st_uid(CUstream s)
 	return s->uid;
 }
 
+uint64_t cuemu_stream_uid(CUstream s)
+{
+	return s->uid;
+}
+
 void cuemu_st_host_saw_ns(uint64_t ns)
 {
 	atomic_max(&host_ns, ns);

@@ -91,6 +91,7 @@ static const struct cuemu_ctl_class *const classes[] = {
 	&cuemu_ctl_reservations,
 	&cuemu_ctl_handles,
 	&cuemu_ctl_multicast,
+	&cuemu_ctl_kernels,
 };
 #define NCLASSES (sizeof classes / sizeof classes[0])
 

@@ -112,6 +112,8 @@ static json_t *alloc_json(struct cuemu_alloc *a)
 				    json_integer(a->ipc_exported));
 	if (obj && a->kind == CUEMU_KIND_IPC)
 		ipc_json(a, obj);
+	if (obj)
+		cuemu_kernels_of_alloc(a->id, obj);
 	if (obj && cuemu_pool_of(a)) /* a managed pool's blocks too */
 		json_object_set_new(obj, "pool",
 				    json_integer((json_int_t)cuemu_pool_id(cuemu_pool_of(a))));

@@ -61,6 +61,13 @@ extern const struct cuemu_ctl_class cuemu_ctl_pools;       /* ctl_pool.c */
 extern const struct cuemu_ctl_class cuemu_ctl_reservations;/* ctl_vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_handles;     /* ctl_vmm.c */
 extern const struct cuemu_ctl_class cuemu_ctl_multicast;   /* ctl_multicast.c */
+extern const struct cuemu_ctl_class cuemu_ctl_kernels;     /* ctl_kernel.c */
+/* ctl_kernel.c: an allocation's touched_by and faults_by_kernel into obj
+ * (lock held). */
+void cuemu_kernels_of_alloc(uint64_t id, json_t *obj);
+/* demangle.c: mangled's C++ name, "f(int, float*)", into out; false
+ * where it is no mangled function name it reads. */
+bool cuemu_demangle(const char *mangled, char *out, size_t len);
 /* ctl_vmm.c: the part of o that rest names ("mappings/0x200000/access"),
  * o consumed; NULL with *err NOT_FOUND when there is none. */
 json_t *cuemu_ctl_walk(json_t *o, const char *rest, CUresult *err);

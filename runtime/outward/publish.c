@@ -52,6 +52,7 @@ static const struct {
 	{ PUB_RESERVATIONS, &cuemu_ctl_reservations },
 	{ PUB_HANDLES, &cuemu_ctl_handles },
 	{ PUB_MULTICAST, &cuemu_ctl_multicast },
+	{ PUB_KERNELS, &cuemu_ctl_kernels },
 };
 
 /* ---------------------------------------------------------------- process */
@@ -293,6 +294,25 @@ static void publish_changed(const uint64_t *ids, size_t n)
  * stderr. Global: the process that asked (not a forked child). */
 static pid_t report_owner;
 
+/* The kernels' records (ctl_kernel.c), for the report: cufs-experiment
+ * breaks a policy's model time down by kernel. */
+static json_t *kernels_json(void)
+{
+	json_t *a = json_array(), *ids, *e, *k;
+	CUresult err;
+	size_t i;
+
+	cuemu_lock();
+	ids = cuemu_ctl_kernels.list();
+	json_array_foreach(ids, i, e)
+		if ((k = cuemu_ctl_kernels.get((uint64_t)json_integer_value(e),
+					       "", &err)))
+			json_array_append_new(a, k);
+	cuemu_unlock();
+	json_decref(ids);
+	return a;
+}
+
 static void write_report(void)
 {
 	const char *path = getenv("CUEMU_REPORT");
@@ -300,7 +320,9 @@ static void write_report(void)
 
 	if (report_owner != getpid() || !path || !*path)
 		return;
-	if (!(v = cuemu_process_json()) ||
+	if ((v = cuemu_process_json()))
+		json_object_set_new(v, "kernels", kernels_json());
+	if (!v ||
 	    json_dump_file(v, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
 		fprintf(stderr, "libcuemu: CUEMU_REPORT %s not written\n", path);
 	json_decref(v);

@@ -47,6 +47,7 @@ enum pub_class {
 	PUB_RESERVATIONS = 4,
 	PUB_HANDLES = 5,
 	PUB_MULTICAST = 6,
+	PUB_KERNELS = 7,
 	PUB_TOMB = 0xffffffffu,
 };
 

@@ -342,3 +342,44 @@ assert_counter() {
 	_cufs_fail "$(_cufs_what "$id"): counter $name is $got, not $3 $want" \
 		"counters:" "$(sed 's/^/  /' <<<"$ctr")"
 }
+
+# _cufs_kernel_dirs KERNEL: the directories of every process's kernel
+# KERNEL (its PTX entry name), one a line.
+_cufs_kernel_dirs() {
+	local d
+	for d in "$CUFS_MNT"/processes/*/kernels/"$1"; do
+		[ -d "$d" ] && echo "$d"
+	done
+}
+
+# assert_kernel_faults KERNEL N: the launches of KERNEL (its PTX entry
+# name, as processes/<pid>/kernels/ names it), in every process shown,
+# took N GPU faults in all.
+assert_kernel_faults() {
+	local k=$1 want=$2 dirs got=0 d n
+	[[ $want =~ ^[0-9]+$ ]] ||
+		{ _cufs_fail "assert_kernel_faults: '$want' is not a whole number"; return 1; }
+	dirs=$(_cufs_kernel_dirs "$k")
+	if [ -z "$dirs" ]; then
+		_cufs_fail "no process has launched kernel '$k'" \
+			"kernels: $(ls "$CUFS_MNT"/processes/*/kernels 2>/dev/null | grep -v : | sort -u | tr '\n' ' ')"
+		return 1
+	fi
+	while read -r d; do
+		n=$(cat "$d/gpu_faults" 2>/dev/null) || n=0
+		got=$((got + n))
+	done <<<"$dirs"
+	[ "$got" = "$want" ] && return 0
+	_cufs_fail "kernel $k took $got GPU faults, not $want" \
+		"launches : $(cat $(sed 's|$|/launches|' <<<"$dirs") 2>/dev/null | tr '\n' ' ')"
+}
+
+# assert_touched_by ID KERNEL: kernel KERNEL (its PTX entry name) touched
+# allocation ID: it is a line of the allocation's touched_by.
+assert_touched_by() {
+	local t
+	t=$(_cufs_file "$1" touched_by) || return 1
+	awk -v k="$2" '$1 == k { f = 1 } END { exit !f }' <<<"$t" && return 0
+	_cufs_fail "$(_cufs_what "$1") was not touched by kernel $2" \
+		"touched_by:" "$(sed 's/^/  /' <<<"${t:-(no kernel)}")"
+}

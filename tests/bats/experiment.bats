@@ -2,7 +2,8 @@
 # experiment.bats - cufs-experiment: on a workload whose answer is known
 # the ranking is right (moving data before a GPU streams through it beats
 # letting the GPU fault it in), the JSON parses and says the same, the
-# overlays apply by label, and bad policies are refused before any run.
+# overlays apply by label, bad policies are refused before any run, and a
+# workload's kernels break its model time down.
 
 load helpers
 
@@ -103,4 +104,21 @@ teardown() {
 	run "$EXP" --plot "$WORK/p.png" -p none -p "$PREFETCH" -- "$STREAM"
 	assert_success
 	[ "$(head -c 4 "$WORK/p.png" | tail -c 3)" = PNG ] || fail "not a PNG"
+}
+
+@test "a workload launching kernels: each policy's model time by kernel" {
+	# tests/unit/kstep runs 8 MiB through touch_all (a fault a page,
+	# 2,048 of them) and read_all (nothing left to fault)
+	local wl=$WORK/kstep-run.sh PAGES=2048 BYTES=8388608
+	printf '#!/bin/sh\nprintf "launch touch_all\\nlaunch read_all\\nquit\\n" | exec %q %q 8\n' \
+		"$top_builddir/tests/unit/kstep" "$WORK/run.ids" >"$wl"
+	chmod +x "$wl"
+	run "$EXP" -- "$wl"
+	assert_success
+	assert_line --regexp "^policy +kernel +launches +model ms +fault ms +gpu faults +migrated in +remote$"
+	assert_line --regexp "^none +touch_all +1 +[0-9.]+ +[0-9.]+ +$PAGES +8\.0 MiB +0$"
+	assert_line --regexp "^none +read_all +1 +[0-9.]+ +0\.000 +0 +0 B +0$"
+	run "$EXP" --json -- "$wl"
+	assert_success
+	[ "$(jq -r '.results[0].kernels[0] | "\(.kernel) \(.gpu_faults) \(.migrated_in)"' <<<"$output")" = "touch_all $PAGES $BYTES" ]
 }
