@@ -250,6 +250,8 @@ enum cuemu_rate_kind {
 	CUEMU_RATE_PAGEABLE_DTOH_HOST, /* pageable copy, staging it */
 	CUEMU_RATE_DEVICE,
 	CUEMU_RATE_MEMSET,
+	CUEMU_RATE_PEER,               /* GPU to GPU over their link; gbps 0: */
+	                               /* unset, the link's own rate */
 	CUEMU_RATE__COUNT
 };
 

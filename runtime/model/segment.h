@@ -17,10 +17,11 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 5: no lock in the segment (its locks are the kernel's, on the
- * file: below); version 4 kept a pthread mutex whose robust-list
- * pointers any member could aim. */
-#define SEG_VERSION 5
+/* Version 6: the topology has a peer copy rate and a kernel's rate of a
+ * peer's memory. Version 5: no lock in the segment (its locks are the
+ * kernel's, on the file: below); version 4 kept a pthread mutex whose
+ * robust-list pointers any member could aim. */
+#define SEG_VERSION 6
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 
