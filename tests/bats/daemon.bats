@@ -34,6 +34,45 @@ teardown() {
 	refute_output "$B_pid"
 }
 
+@test "--remove-machine: refused while a process is attached, or for what is no machine; an idle one is removed" {
+	other=$CUEMU_MACHINE-other
+	CUEMU_MACHINE=$other start_workload B
+	run "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other has 1 process attached: end it first (cufs shows them under processes/)"
+	[ -e "/dev/shm/$other" ]
+	run "$CUFS" --remove-machine "$other-proc-$B_pid"
+	assert_failure 1
+	assert_output "cufs: /dev/shm/$other-proc-$B_pid is not a machine segment"
+	[ -e "/dev/shm/$other-proc-$B_pid" ]
+	kill "$B_pid"
+	wait_for bash -c '! kill -0 "$1" 2>/dev/null' _ "$B_pid"
+	run "$CUFS" --remove-machine "$other"
+	assert_success
+	assert_output ""
+	[ ! -e "/dev/shm/$other" ]
+	run "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other: there is no such machine segment"
+	run "$CUFS" --remove-machine "../$other"
+	assert_failure 1
+	assert_output "cufs: '../$other' is no machine name (letters, digits, '-', '_' or '.')"
+	run "$CUFS" --remove-machine
+	assert_failure 2
+}
+
+@test "--remove-machine: another user's machine is refused, and stays" {
+	[ "$(id -u)" = 0 ] || skip "needs root, to run cufs as nobody"
+	other=$CUEMU_MACHINE-other
+	CUEMU_MACHINE=$other start_workload B
+	kill "$B_pid"
+	wait_for bash -c '! kill -0 "$1" 2>/dev/null' _ "$B_pid"
+	run runuser -u nobody -- "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other belongs to root: only they or root may remove it"
+	[ -e "/dev/shm/$other" ]
+}
+
 @test "the run dir is created with mode 0700 when it does not exist" {
 	rmdir "$CUEMU_RUNDIR"
 	start_cufs --rundir "$CUEMU_RUNDIR"
