@@ -1002,7 +1002,10 @@ static int answers(struct conn *c)
  * nothing, so processes/<pid>/last_error serves the note until the
  * process publishes a last_error of its own (cufs_refusal). Global: notes outlive
  * the request that made them; notes.lock guards them. A pid's note holds
- * the process's start time, so a later process of that pid has none. */
+ * the process's start time, so a later process of that pid has none. The
+ * newest CUFS_NOTES are kept: a note matters only until its process
+ * records an error of its own. */
+#define CUFS_NOTES 64
 static struct {
 	pthread_mutex_t lock;
 	struct refusal {
@@ -1011,7 +1014,7 @@ static struct {
 		time_t time;
 		char msg[512];
 		char *before;  /* the last_error the process had published */
-	} v[CUFS_MAX_PROCS];
+	} v[CUFS_NOTES];
 } notes = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The last_error pid publishes now, as text (NULL: none readable). */
@@ -1063,10 +1066,10 @@ static void note_timeout(pid_t pid)
 
 	pthread_mutex_lock(&notes.lock);
 	/* The pid's slot, else the oldest (a free one is the oldest). */
-	for (size_t i = 0; i < CUFS_MAX_PROCS && !slot; i++)
+	for (size_t i = 0; i < CUFS_NOTES && !slot; i++)
 		if (notes.v[i].pid == pid)
 			slot = &notes.v[i];
-	for (size_t i = 0; i < CUFS_MAX_PROCS; i++)
+	for (size_t i = 0; i < CUFS_NOTES; i++)
 		if (!slot || (slot->pid != pid && notes.v[i].time < slot->time))
 			slot = &notes.v[i];
 	free(slot->before);
@@ -1078,20 +1081,23 @@ static void note_timeout(pid_t pid)
 
 json_t *cufs_refusal(const struct cufs_proc *p, json_t *published)
 {
-	char *now = published ? json_dumps(published, JSON_SORT_KEYS |
-					   JSON_ENCODE_ANY) : NULL;
+	char *now = NULL;
 	json_t *o = NULL;
 
 	pthread_mutex_lock(&notes.lock);
-	for (size_t i = 0; i < CUFS_MAX_PROCS; i++) {
+	for (size_t i = 0; i < CUFS_NOTES && !o; i++) {
 		const struct refusal *r = &notes.v[i];
 
-		/* Served until the process records an error of its own. */
-		if (r->pid != p->pid || r->start != p->start || !r->before ||
-		    !now || strcmp(r->before, now))
+		if (r->pid != p->pid || r->start != p->start || !r->before)
 			continue;
-		o = json_pack("{s:s,s:s,s:I}", "result", "CUDA_ERROR_TIMEOUT",
-			      "message", r->msg, "time", (json_int_t)r->time);
+		/* Served until the process records an error of its own. */
+		if (!now && !(now = json_dumps(published, JSON_SORT_KEYS |
+					       JSON_ENCODE_ANY)))
+			break;
+		if (!strcmp(r->before, now))
+			o = json_pack("{s:s,s:s,s:I}", "result",
+				      "CUDA_ERROR_TIMEOUT", "message", r->msg,
+				      "time", (json_int_t)r->time);
 	}
 	pthread_mutex_unlock(&notes.lock);
 	free(now);

@@ -112,6 +112,7 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		uintptr_t b = r->end < e ? r->end : e;
 		uint64_t npages = (b - a) / CUEMU_PAGE, k, step, share;
 		unsigned long cnt = 0, i;
+		int untouched;
 		bool placed;
 
 		if (!(r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) || !npages)
@@ -125,11 +126,15 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
 		placed = move_pages(0, cnt, pages, NULL, status, 0) == 0;
 		share = (b - a) / cnt;
+		/* A range has one policy (advice splits ranges where it
+		 * binds), so its first-touch node is asked once, if needed. */
+		untouched = -1;
 		for (i = 0; i < cnt; i++) {
 			int n = placed && status[i] >= 0 &&
 				status[i] < cuemu_numa_count() ? status[i]
 				: placed && status[i] >= 0 ? 0
-				: first_touch_node((uintptr_t)pages[i]);
+				: untouched >= 0 ? untouched
+				: (untouched = first_touch_node(a));
 
 			/* The last sample takes what the shares leave. */
 			node_bytes[n] += i + 1 < cnt ? share
