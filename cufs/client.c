@@ -31,7 +31,8 @@
  * one until they put it. The connections are another table (conns.lock),
  * each with conn.lock around a request (conn.waiting and conn.silent are
  * atomics, read without it); no two of these locks are held at once.
- * refresh_lock makes rescans one at a time.
+ * refresh_lock makes rescans one at a time. notes.lock guards cufs's
+ * notes of the writes it failed (timed_out), taken alone.
  */
 #include "cufs.h"
 #include "pubread.h"
@@ -45,6 +46,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -995,6 +997,113 @@ static int answers(struct conn *c)
 	return e;
 }
 
+/* cufs's own note of the last write it refused a process for want of an
+ * answer (the process stopped, or silent): a stopped process records
+ * nothing, so processes/<pid>/last_error serves the note until the
+ * process publishes a last_error of its own (cufs_refusal). Global: notes outlive
+ * the request that made them; notes.lock guards them. A pid's note holds
+ * the process's start time, so a later process of that pid has none. The
+ * newest CUFS_NOTES are kept: a note matters only until its process
+ * records an error of its own. */
+#define CUFS_NOTES 64
+static struct {
+	pthread_mutex_t lock;
+	struct refusal {
+		pid_t pid;
+		uint64_t start;
+		time_t time;
+		char msg[512];
+		char *before;  /* the last_error the process had published */
+	} v[CUFS_NOTES];
+} notes = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The last_error pid publishes now, as text (NULL: none readable). */
+static char *published_error(pid_t pid)
+{
+	struct cufs_proc *p = cufs_proc_get(pid);
+	json_t *obj = NULL;
+	char *t = NULL;
+	int err;
+
+	if (p && (obj = cufs_record(p, 0, PUB_PROCESS, &err)))
+		t = json_dumps(json_object_get(obj, "last_error"),
+			       JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	json_decref(obj);
+	if (p)
+		cufs_proc_put(p);
+	return t;
+}
+
+/* The reason of the last write this thread failed with ETIMEDOUT: kept
+ * by timed_out() under the connection's lock, noted by cufs_set() once
+ * that is released (noting reads the process table, whose lock is never
+ * taken with a connection's). Thread-local: each write is one thread's. */
+static __thread char why_timed_out[512];
+
+/* Says why a write to pid failed with ETIMEDOUT (fmt ends with it), on
+ * stderr (cufs's log), and keeps it for note_timeout(). */
+__attribute__((format(printf, 1, 2)))
+static void timed_out(const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(why_timed_out, sizeof why_timed_out, fmt, ap);
+	va_end(ap);
+	fputs(why_timed_out, stderr);
+	if ((n = strlen(why_timed_out)) && why_timed_out[n - 1] == '\n')
+		why_timed_out[n - 1] = '\0';
+}
+
+/* Keeps this thread's last reason as pid's note, until the process
+ * publishes a last_error of its own. No lock held. */
+static void note_timeout(pid_t pid)
+{
+	uint64_t start = cuemu_proc_start_time(pid);
+	char *before = published_error(pid);
+	struct refusal *slot = NULL;
+
+	pthread_mutex_lock(&notes.lock);
+	/* The pid's slot, else the oldest (a free one is the oldest). */
+	for (size_t i = 0; i < CUFS_NOTES && !slot; i++)
+		if (notes.v[i].pid == pid)
+			slot = &notes.v[i];
+	for (size_t i = 0; i < CUFS_NOTES; i++)
+		if (!slot || (slot->pid != pid && notes.v[i].time < slot->time))
+			slot = &notes.v[i];
+	free(slot->before);
+	*slot = (struct refusal){ .pid = pid, .start = start,
+				  .time = time(NULL), .before = before };
+	snprintf(slot->msg, sizeof slot->msg, "%s", why_timed_out);
+	pthread_mutex_unlock(&notes.lock);
+}
+
+json_t *cufs_refusal(const struct cufs_proc *p, json_t *published)
+{
+	char *now = NULL;
+	json_t *o = NULL;
+
+	pthread_mutex_lock(&notes.lock);
+	for (size_t i = 0; i < CUFS_NOTES && !o; i++) {
+		const struct refusal *r = &notes.v[i];
+
+		if (r->pid != p->pid || r->start != p->start || !r->before)
+			continue;
+		/* Served until the process records an error of its own. */
+		if (!now && !(now = json_dumps(published, JSON_SORT_KEYS |
+					       JSON_ENCODE_ANY)))
+			break;
+		if (!strcmp(r->before, now))
+			o = json_pack("{s:s,s:s,s:I}", "result",
+				      "CUDA_ERROR_TIMEOUT", "message", r->msg,
+				      "time", (json_int_t)r->time);
+	}
+	pthread_mutex_unlock(&notes.lock);
+	free(now);
+	return o;
+}
+
 /* The request of a write, with the moment by which the process must
  * start it. jansson takes only UTF-8: a value that is not goes as a
  * refusal, which the process records in last_error like any other. */
@@ -1035,11 +1144,11 @@ static int write_lock(struct conn *c, const char *path, uint64_t start_by)
 	e = lock_by(c, c->pid, start_by);
 	__atomic_fetch_sub(&c->waiting, 1, __ATOMIC_ACQ_REL);
 	if (e == EAGAIN)
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+		timed_out("cufs: write of %s to pid %d not sent: the "
 			"process was stopped while the write waited for the "
 			"one before it; ETIMEDOUT\n", path, (int)c->pid);
 	else if (e)
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+		timed_out("cufs: write of %s to pid %d not sent: the "
 			"request before it held the process for the write's "
 			"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
 			CUFS_TIMEOUT_MS);
@@ -1057,6 +1166,10 @@ static int not_the_process(const struct conn *c, const char *path)
 	return ECONNREFUSED;
 }
 
+/* What became of a write sent but not answered. */
+static const char unanswered[] = " (a write the process had begun runs to "
+	"its end; one it had not is refused when it gets to it); ETIMEDOUT\n";
+
 /* Sends a write's line once the process answered a hello within the
  * start window; its answer's errno (0: done). c->lock held. */
 static int write_locked(struct conn *c, const char *path, const char *line,
@@ -1073,14 +1186,14 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 	if (silent && __atomic_load_n(&c->silent_err, __ATOMIC_RELAXED) == EPERM)
 		return not_the_process(c, path);
 	if (silent && now_ms() - silent < CUFS_TIMEOUT_MS) {
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+		timed_out("cufs: write of %s to pid %d not sent: the "
 			"process did not answer cufs's last request (%d ms "
 			"ago); ETIMEDOUT\n", path, (int)c->pid,
 			(int)(now_ms() - silent));
 		return ETIMEDOUT;
 	}
 	if (now_ms() >= start_by) {
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+		timed_out("cufs: write of %s to pid %d not sent: the "
 			"request before it held the process for the write's "
 			"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
 			CUFS_TIMEOUT_MS);
@@ -1091,11 +1204,11 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 		if (e == EPERM)
 			return not_the_process(c, path);
 		if (e == EAGAIN)
-			fprintf(stderr, "cufs: write of %s to pid %d not sent: "
+			timed_out("cufs: write of %s to pid %d not sent: "
 				"the process was stopped (SIGSTOP or a "
 				"debugger); ETIMEDOUT\n", path, (int)c->pid);
 		else
-			fprintf(stderr, "cufs: write of %s to pid %d not sent: "
+			timed_out("cufs: write of %s to pid %d not sent: "
 				"the process did not answer within the write's "
 				"first %d ms; ETIMEDOUT\n", path, (int)c->pid,
 				CUFS_TIMEOUT_MS);
@@ -1106,16 +1219,13 @@ static int write_locked(struct conn *c, const char *path, const char *line,
 	limit(c, deadline, start_by);
 	if (!(a = exchange(c, line))) {
 		if (errno == EAGAIN)
-			fprintf(stderr, "cufs: write of %s to pid %d: the "
-				"process was stopped before it answered",
-				path, (int)c->pid);
+			timed_out("cufs: write of %s to pid %d: the "
+				  "process was stopped before it answered%s",
+				  path, (int)c->pid, unanswered);
 		else
-			fprintf(stderr, "cufs: write of %s to pid %d: no answer "
-				"within the write's %d ms", path, (int)c->pid,
-				CUFS_WRITE_TIMEOUT_MS);
-		fprintf(stderr, " (a write the process had begun runs to its "
-			"end; one it had not is refused when it gets to it); "
-			"ETIMEDOUT\n");
+			timed_out("cufs: write of %s to pid %d: no "
+				  "answer within the write's %d ms%s", path,
+				  (int)c->pid, CUFS_WRITE_TIMEOUT_MS, unanswered);
 		return ETIMEDOUT;
 	}
 	e = json_is_true(json_object_get(a, "ok")) ? 0 : answer_errno(a);
@@ -1131,10 +1241,12 @@ int cufs_set(pid_t pid, const char *path, const char *value,
 	char *line;
 	int err;
 
+	why_timed_out[0] = '\0';
 	if (stopped(pid)) {
-		fprintf(stderr, "cufs: write of %s to pid %d not sent: the "
+		timed_out("cufs: write of %s to pid %d not sent: the "
 			"process is stopped (SIGSTOP or a debugger); ETIMEDOUT\n",
 			path, (int)pid);
+		note_timeout(pid);
 		return -ETIMEDOUT;
 	}
 	if (!(c = conn_get(pid)))
@@ -1150,6 +1262,8 @@ int cufs_set(pid_t pid, const char *path, const char *value,
 	}
 	conn_put(c);
 	free(line);
+	if (err == ETIMEDOUT && why_timed_out[0])
+		note_timeout(pid);
 	return -err;
 }
 

@@ -91,6 +91,11 @@ json_t *cufs_request(pid_t pid, json_t *req, int *err);
  * last_error. */
 int cufs_set(pid_t pid, const char *path, const char *value,
 	     const char *refused);
+/* cufs's note of the last write it failed with ETIMEDOUT for want of
+ * p's answer (p stopped or silent), as a last_error object ({result
+ * CUDA_ERROR_TIMEOUT, message, time}), while p's published last_error
+ * is still the one it had then; else NULL. */
+json_t *cufs_refusal(const struct cufs_proc *p, json_t *published);
 void cufs_client_shutdown(void);
 
 /* ---------------------------------------------------------------- events.c

@@ -32,6 +32,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: cufs [-f] [-d] [-s] [-o OPTION[,OPTION...]] [--rundir DIR]\n"
 "            [--machine NAME] [--topology NAME|FILE] [[SOURCE] MOUNTPOINT]\n"
+"       cufs --remove-machine NAME\n"
 "\n"
 "Mounts the emulated machine and every libcuemu process on it at MOUNTPOINT\n"
 "(default /cu): devices, processes, allocations, pools, reservations,\n"
@@ -54,6 +55,9 @@ static void usage(FILE *f)
 "                   the machine to make when there is none: a shipped\n"
 "                   topology's name (gb200-nvl72, ...) or a file, as\n"
 "                   CUEMU_TOPOLOGY (cuemu-topology(5))\n"
+"  --remove-machine NAME\n"
+"                   remove the machine segment NAME (yours, with no\n"
+"                   process attached) and exit\n"
 "  -h, --help       this text\n"
 "  -V, --version    the version\n");
 }
@@ -117,8 +121,25 @@ static char *keep(char *s)
 	return s;
 }
 
+/* The machine --remove-machine names. Global: own_options finds it,
+ * main acts on it. */
+static const char *remove_name;
+
+/* Removes the machine segment remove_name: cufs's exit status. */
+static int remove_machine(void)
+{
+	char why[512];
+
+	if (cuemuMachineRemove(remove_name, why, sizeof why) < 0) {
+		fprintf(stderr, "cufs: %s\n", why);
+		return 1;
+	}
+	return 0;
+}
+
 /* Takes cufs's own options out of argv; the rest goes to FUSE. -1 on a
- * bad option, 1 when the program is done (help, version), else 0. */
+ * bad option, 1 when the program is done (help, version), 3 for
+ * --remove-machine, 2 when no mount point was given, else 0. */
 static int own_options(int *argc, char **argv)
 {
 	int out = 1, mounts = 0, first = 0;
@@ -137,6 +158,14 @@ static int own_options(int *argc, char **argv)
 			printf("cufs %s (FUSE %s)\n", PACKAGE_VERSION,
 			       fuse_pkgversion());
 			return 1;
+		}
+		if (!strcmp(a, "--remove-machine")) {
+			if (!v) {
+				fprintf(stderr, "cufs: %s needs a value\n", a);
+				return -1;
+			}
+			remove_name = v;
+			return 3;
 		}
 		if (!strcmp(a, "--topology")) {
 			if (!v) {
@@ -454,6 +483,12 @@ int main(int argc, char **argv)
 		return 1;
 	memcpy(args, argv, (size_t)argc * sizeof *args);
 	rc = own_options(&n, args);
+	if (rc == 3) {
+		free(args);
+		while (nmade > 0)
+			free(made[--nmade]);
+		return remove_machine();
+	}
 	if (rc == 1 || rc < 0) {
 		free(args);
 		while (nmade > 0)

@@ -677,7 +677,7 @@ static int resolve_process(const struct cufs_proc *p, char **comps, int n,
 			   struct node *out)
 {
 	struct walk_ctx ctx = { .cls = -1, .base = "process", .uid = p->uid };
-	json_t *obj, *extra;
+	json_t *obj, *extra, *note;
 	int err, rc, cls;
 
 	if (n >= 1 && (cls = class_index(comps[0])) >= 0)
@@ -689,6 +689,9 @@ static int resolve_process(const struct cufs_proc *p, char **comps, int n,
 		return state_node(p->pid, p->uid, out);
 	if (!(obj = cufs_record(p, 0, PUB_PROCESS, &err)))
 		return -err;
+	/* A write cufs could not deliver is the process's last error too. */
+	if ((note = cufs_refusal(p, json_object_get(obj, "last_error"))))
+		json_object_set_new(obj, "last_error", note);
 	/* Names cufs adds to the process's own: its objects' classes, its
 	 * view of the event log, and its state. */
 	extra = event_names(class_dirs());

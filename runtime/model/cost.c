@@ -96,7 +96,9 @@ uint64_t cuemu_path_cost_ns(enum cuemu_path path, int from, int to,
 		 * through host memory: out of one GPU, into the other. */
 		l = cuemu_link(from, to);
 		if (l->kind && l->gbps > 0)
-			return cuemu_copy_cost_ns(from, to, bytes);
+			return t->copy[CUEMU_RATE_PEER].gbps > 0
+				? at_rate(&t->copy[CUEMU_RATE_PEER], bytes)
+				: cuemu_copy_cost_ns(from, to, bytes);
 		return at_rate(&t->copy[CUEMU_RATE_PINNED_DTOH], bytes) +
 		       at_rate(&t->copy[CUEMU_RATE_PINNED_HTOD], bytes);
 	default:

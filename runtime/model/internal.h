@@ -154,6 +154,10 @@ void cuemu_machine_detach(void);
  * through a private copy that a truncated file cannot turn into SIGBUS.
  * Before the first attach. */
 void cuemu_machine_read_only(void);
+/* Removes the machine segment name when the caller owns it (or is root),
+ * it is a machine segment and no process is attached: 0, or a negative
+ * errno (EINVAL, ENOENT, EPERM, EBUSY) with why said in why. */
+int cuemu_machine_remove(const char *name, char *why, size_t len);
 /* The sentinel a device attribute has when the machine does not know it:
  * cuDeviceGetAttribute answers CUDA_ERROR_INVALID_VALUE for it. */
 #define CUEMU_ATTR_UNKNOWN INT32_MIN
@@ -258,6 +262,8 @@ enum cuemu_rate_kind {
 	CUEMU_RATE_PAGEABLE_DTOH_HOST, /* pageable copy, staging it */
 	CUEMU_RATE_DEVICE,
 	CUEMU_RATE_MEMSET,
+	CUEMU_RATE_PEER,               /* GPU to GPU over their link; gbps 0: */
+	                               /* unset, the link's own rate */
 	CUEMU_RATE__COUNT
 };
 

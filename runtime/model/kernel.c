@@ -117,7 +117,9 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->fault_ns = u->fault_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
-						  : cuemu_link(p, dev)->gbps;
+			   : p != dev && u->remote_peer_gbps > 0
+				? u->remote_peer_gbps
+				: cuemu_link(p, dev)->gbps;
 	if ((d = cuemu_device(dev))) {
 		r->sms = (uint32_t)d->attrs[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT];
 		r->clock_khz = (uint64_t)d->attrs[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];

@@ -20,6 +20,10 @@
  * from it is outside input (segment.h); what each user's processes hold
  * (allocations, control sockets) stays in the processes themselves.
  *
+ * A segment stays after its last process exits; cuemu_machine_remove
+ * (cufs --remove-machine) removes one its owner asks for while no process
+ * is attached.
+ *
  * Whom it trusts: a process joins an existing segment only when it is
  * made as here (0660 with its group, by root or a member; or 0600, its
  * own), and nothing it reads there is a pointer or handed to code that
@@ -1133,6 +1137,92 @@ void cuemu_machine_detach(void)
 	seg_name[0] = '\0';
 	memset(row_reported, 0, sizeof row_reported);
 	pthread_mutex_unlock(&attach_lock);
+}
+
+/* ---------------------------------------------------------------- removal */
+
+/* Whether any open file description but fd's holds byte at of fd's file. */
+static bool byte_held(int fd, off_t at)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = at, .l_len = 1 };
+
+	return fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+}
+
+/* Why shm (a segment this user cannot open) stays: whose it is. */
+static int not_yours(const char *name, uid_t owner, char *why, size_t len)
+{
+	char u[64];
+
+	snprintf(why, len, "machine %s belongs to %s: only they or root may "
+		 "remove it", name, user_name(owner, u, sizeof u));
+	return -EPERM;
+}
+
+/* The processes attached to the segment open at fd: rows whose lock byte
+ * someone holds. The caller holds the table lock, so none joins. */
+static int attached(int fd)
+{
+	int n = 0;
+
+	for (int i = 0; i < SEG_PROCS; i++)
+		n += byte_held(fd, SEG_LOCK_ROW(i));
+	return n;
+}
+
+int cuemu_machine_remove(const char *name, char *why, size_t len)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = SEG_LOCK_TABLE, .l_len = 1 };
+	char shm[256], path[300];
+	uint64_t magic = 0;
+	struct stat st;
+	int fd, n, rc = 0;
+
+	if (!valid_name(name)) {
+		snprintf(why, len, "'%s' is no machine name (letters, digits, "
+			 "'-', '_' or '.')", name);
+		return -EINVAL;
+	}
+	snprintf(shm, sizeof shm, "/%s", name);
+	snprintf(path, sizeof path, "/dev/shm/%s", name);
+	if ((fd = shm_open(shm, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0)) < 0) {
+		int e = errno;
+
+		if (e == EACCES && lstat(path, &st) == 0)
+			return not_yours(name, st.st_uid, why, len);
+		snprintf(why, len, "machine %s: %s", name, e == ENOENT ?
+			 "there is no such machine segment" : strerror(e));
+		return -e;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else if (st.st_uid != geteuid() && geteuid() != 0)
+		rc = not_yours(name, st.st_uid, why, len);
+	else if (pread(fd, &magic, sizeof magic, 0) != sizeof magic ||
+		 magic != SEG_MAGIC)
+		rc = -EINVAL;
+	if (rc == -EINVAL)
+		snprintf(why, len, "%s is not a machine segment", path);
+	/* The table lock, held to the unlink: no process joins meanwhile. */
+	if (!rc && fcntl(fd, F_OFD_SETLK, &fl) < 0) {
+		snprintf(why, len, "machine %s: a process is joining or leaving "
+			 "it; try again", name);
+		rc = -EBUSY;
+	}
+	if (!rc && (n = attached(fd)) > 0) {
+		snprintf(why, len, "machine %s has %d process%s attached: end "
+			 "%s first (cufs shows them under processes/)", name, n,
+			 n == 1 ? "" : "es", n == 1 ? "it" : "them");
+		rc = -EBUSY;
+	}
+	if (!rc && shm_unlink(shm) < 0) {
+		rc = -errno;
+		snprintf(why, len, "machine %s: %s", name, strerror(errno));
+	}
+	close(fd);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- queries */

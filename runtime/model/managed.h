@@ -248,9 +248,10 @@ struct mg_agg {
 void mg_aggregate(struct mstate *st, uintptr_t s, uintptr_t e,
 		  struct mg_agg *g, bool reported);
 /* Adds to node_bytes[n] the bytes of the host-resident pages of [s, e)
- * that the kernel placed on NUMA node n (move_pages); large spans are
- * sampled, some 512 pages in all (each range its share, at least one),
- * each standing for its share of its range. Lock held. */
+ * that the kernel placed on NUMA node n (move_pages), or would place there
+ * on first touch (not placed yet); large spans are sampled, some 512 pages
+ * in all (each range its share, at least one), each standing for its share
+ * of its range, so that the nodes add up to the host's bytes. Lock held. */
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes);
 

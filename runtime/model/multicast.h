@@ -15,7 +15,8 @@
 #include "model/internal.h"
 
 /* The multicast granularities: the minimum (the VMM granularity) and the
- * recommended one, as Hopper's. */
+ * recommended one, as two H100s gave them (probes/results/mcgran.txt):
+ * the minimum for an object of up to the minimum, else 512 MiB. */
 #define CUEMU_MC_GRAN_MIN CUEMU_GRANULARITY
 #define CUEMU_MC_GRAN_REC (512UL << 20)
 

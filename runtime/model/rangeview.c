@@ -1,8 +1,8 @@
 /*
  * rangeview.c - what a span of a managed allocation's ranges says, read
  * without changing them: the aggregate the range attributes and /cu show
- * (mg_aggregate) and the NUMA nodes the kernel put its host pages on
- * (mg_numa_bytes). Split from managed.c, which changes the ranges.
+ * (mg_aggregate) and the NUMA nodes its host pages are on, or will be
+ * on first touch (mg_numa_bytes). Split from managed.c, which changes the ranges.
  *
  * Locking: cuemu_lock() held by the callers (managed.h).
  */
@@ -88,37 +88,76 @@ static uint64_t host_pages(struct mstate *st, uintptr_t s, uintptr_t e)
 	return n;
 }
 
+/* The node a first touch of the page at a would put it on: the node its
+ * policy binds or prefers (an advice's mbind), else the calling thread's
+ * preferred node (the local one under the default policy); a node the
+ * machine does not have counts as node 0. */
+static int first_touch_node(uintptr_t a)
+{
+	enum { BITS = 1024, WORD = 8 * sizeof(unsigned long) };
+	unsigned long mask[BITS / WORD] = { 0 };
+	int mode = MPOL_DEFAULT, n = -1;
+
+	if (get_mempolicy(&mode, mask, BITS, (void *)a, MPOL_F_ADDR) == 0 &&
+	    (mode == MPOL_BIND || mode == MPOL_PREFERRED))
+		for (int k = 0; k < BITS && n < 0; k++)
+			if (mask[k / WORD] >> (k % WORD) & 1)
+				n = k;
+	if (n < 0)
+		n = numa_preferred();
+	return n >= 0 && n < cuemu_numa_count() ? n : 0;
+}
+
+/* A range's host bytes, split over the nodes of its sampled pages: a page
+ * the kernel has placed counts on its node, one it has not yet (never
+ * touched) on the node its first touch would use, so that the split adds
+ * up to the range's host bytes (the cpu line). */
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes)
 {
 	enum { SAMPLES = 512 };
 	struct mrange *r = mr_find(&st->ranges, s);
-	uint64_t total;
+	uint64_t total = host_pages(st, s, e);
 	void *pages[SAMPLES];
 	int status[SAMPLES];
 
-	if (numa_available() < 0 || !(total = host_pages(st, s, e)))
-		return;
 	/* Every range gets its share of SAMPLES pages, at least one: a span
 	 * cut into thousands of ranges (a kernel's faults) costs a page a
 	 * range, not SAMPLES a range. */
-	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
+	for (; total && r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
 		uintptr_t b = r->end < e ? r->end : e;
-		uint64_t npages = (b - a) / CUEMU_PAGE, k, step, want;
+		uint64_t npages = (b - a) / CUEMU_PAGE, k, step, want, share;
 		unsigned long cnt = 0, i;
+		int untouched;
+		bool placed;
 
 		if (!(r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) || !npages)
 			continue;
+		if (numa_available() < 0) {
+			node_bytes[0] += b - a;
+			continue;
+		}
 		want = cuemu_min_u(npages, cuemu_max_u(npages * SAMPLES / total,
 						       1));
 		step = npages / want;
 		for (k = 0; k < npages && cnt < want; k += step)
 			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
-		if (move_pages(0, cnt, pages, NULL, status, 0) != 0)
-			continue;
-		for (i = 0; i < cnt; i++)
-			if (status[i] >= 0 && status[i] < cuemu_numa_count())
-				node_bytes[status[i]] += (b - a) / cnt;
+		placed = move_pages(0, cnt, pages, NULL, status, 0) == 0;
+		share = (b - a) / cnt;
+		/* A range has one policy (advice splits ranges where it
+		 * binds), so its first-touch node is asked once, if needed. */
+		untouched = -1;
+		for (i = 0; i < cnt; i++) {
+			int n = placed && status[i] >= 0 &&
+				status[i] < cuemu_numa_count() ? status[i]
+				: placed && status[i] >= 0 ? 0
+				: untouched >= 0 ? untouched
+				: (untouched = first_touch_node(a));
+
+			/* The last sample takes what the shares leave. */
+			node_bytes[n] += i + 1 < cnt ? share
+					 : (b - a) - share * (cnt - 1);
+		}
 	}
 }

@@ -17,11 +17,12 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 6: a device's warp issue rate (the compute term); version 5:
- * no lock in the segment (its locks are the kernel's, on the file:
- * below); version 4 kept a pthread mutex whose robust-list pointers any
- * member could aim. */
-#define SEG_VERSION 6
+/* Version 7: a device's warp issue rate (the compute term), the
+ * topology's peer copy rate and a kernel's rate of a peer's memory;
+ * version 5: no lock in the segment (its locks are the kernel's, on the
+ * file: below); version 4 kept a pthread mutex whose robust-list pointers
+ * any member could aim. */
+#define SEG_VERSION 7
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

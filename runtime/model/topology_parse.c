@@ -421,6 +421,7 @@ static const struct {
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
 	UK("remote_host_gbps", remote_host_gbps, U_DBL, 0.001, 1e6),
+	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
 	UK("thrashing", thrash, U_BOOL, -1, -1),
@@ -497,6 +498,10 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	if (!isfinite(u->remote_host_gbps) || u->remote_host_gbps < 0.001 ||
 	    u->remote_host_gbps > 1e6)
 		return reject(p, "uvm.remote_host_gbps", "not in [0.001, 1e6]");
+	if (!isfinite(u->remote_peer_gbps) || (u->remote_peer_gbps != 0 &&
+	    (u->remote_peer_gbps < 0.001 || u->remote_peer_gbps > 1e6)))
+		return reject(p, "uvm.remote_peer_gbps", "not 0 or in "
+			      "[0.001, 1e6]");
 	if (u->batch_ns > 1000000000ULL || u->fault_ns > 1000000000ULL ||
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
 	    u->rm_migrate_ns > 1000000000ULL)
@@ -530,6 +535,7 @@ static const struct {
 	  CUEMU_RATE_PAGEABLE_DTOH_HOST },
 	{ "gpu_local", CUEMU_RATE_DEVICE, -1 },
 	{ "memset", CUEMU_RATE_MEMSET, -1 },
+	{ "gpu_to_gpu", CUEMU_RATE_PEER, -1 },
 };
 #define NCOPY_KEYS (sizeof copy_keys / sizeof copy_keys[0])
 
@@ -749,8 +755,14 @@ static int check_rate(struct parse *p, const struct cuemu_rate *r, int kind)
 		[CUEMU_RATE_PAGEABLE_DTOH_HOST] = "copies.gpu_to_pageable.host",
 		[CUEMU_RATE_DEVICE] = "copies.gpu_local",
 		[CUEMU_RATE_MEMSET] = "copies.memset",
+		[CUEMU_RATE_PEER] = "copies.gpu_to_gpu",
 	};
 	const char *f = names[kind];
+
+	/* A peer copy's rate may be unset as a whole: the link's, then. */
+	if (kind == CUEMU_RATE_PEER && r->gbps == 0 && r->lat_ns == 0 &&
+	    r->small_bytes == 0 && r->small_lat_ns == 0)
+		return 0;
 
 	if (!isfinite(r->gbps) || r->gbps < 0.001 || r->gbps > 1e6)
 		return reject(p, f, "bandwidth %g GB/s is not a number in "

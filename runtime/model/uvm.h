@@ -33,6 +33,8 @@ struct cuemu_uvm {
 	/* a kernel's memory time: bytes of the buffer per second when a
 	 * GPU reads and writes host memory mapped over the host link */
 	double remote_host_gbps;
+	/* the same of a peer's memory over NVLink; 0: the link's rate */
+	double remote_peer_gbps;
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */

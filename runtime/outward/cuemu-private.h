@@ -46,6 +46,11 @@ struct json_t *cuemuDeviceObject(int index);
  * so a segment truncated under it answers {"error":...} (the size it has
  * and had), never SIGBUS. */
 void cuemuMachineReadOnly(void);
+/* Removes the machine segment name (cufs --remove-machine): 0, or a
+ * negative errno with why written into why: not a machine's name or
+ * segment (-EINVAL), none (-ENOENT), another user's (-EPERM), processes
+ * attached to it (-EBUSY). */
+int cuemuMachineRemove(const char *name, char *why, size_t len);
 /* Member key of device index's object, the value cuemuDeviceObject has
  * there, built alone: what a read of one of its files needs. 0 and *out
  * (the caller takes the reference); -ENOENT for a device or a key that

@@ -1,8 +1,9 @@
 /*
  * machine.c - the machine as cufs shows it under /cu/devices: each device
  * with its memory, use, links and counters, and the host's NUMA nodes, as
- * JSON (cuemuMachineObject, cuemuMachineJson, cuemu-private.h). It reads the machine segment
- * through the model; no state of its own, no locks.
+ * JSON (cuemuMachineObject, cuemuMachineJson, cuemu-private.h), and removes
+ * an idle machine for cufs (cuemuMachineRemove). It reads the machine
+ * segment through the model; no state of its own, no locks.
  */
 #include "model/internal.h"
 #include "outward/outward.h"
@@ -160,6 +161,11 @@ static char *text_of(json_t *o)
 
 	json_decref(o);
 	return s;
+}
+
+int cuemuMachineRemove(const char *name, char *why, size_t len)
+{
+	return cuemu_machine_remove(name, why, len);
 }
 
 void cuemuMachineReadOnly(void)

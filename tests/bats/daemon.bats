@@ -10,6 +10,7 @@ setup() {
 }
 
 teardown() {
+	[ -f "$WORK/listener.pid" ] && kill "$(cat "$WORK/listener.pid")" 2>/dev/null
 	cleanup_all
 	rm -f "/dev/shm/$CUEMU_MACHINE-other"
 }
@@ -32,6 +33,107 @@ teardown() {
 	# Ids are a machine's: B's id may be one of A's, but not B's object.
 	run cat "$MNT/allocations/$B_managed/pid"
 	refute_output "$B_pid"
+}
+
+@test "--remove-machine: refused while a process is attached, or for what is no machine; an idle one is removed" {
+	other=$CUEMU_MACHINE-other
+	CUEMU_MACHINE=$other start_workload B
+	run "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other has 1 process attached: end it first (cufs shows them under processes/)"
+	[ -e "/dev/shm/$other" ]
+	run "$CUFS" --remove-machine "$other-proc-$B_pid"
+	assert_failure 1
+	assert_output "cufs: /dev/shm/$other-proc-$B_pid is not a machine segment"
+	[ -e "/dev/shm/$other-proc-$B_pid" ]
+	kill "$B_pid"
+	wait_for bash -c '! kill -0 "$1" 2>/dev/null' _ "$B_pid"
+	run "$CUFS" --remove-machine "$other"
+	assert_success
+	assert_output ""
+	[ ! -e "/dev/shm/$other" ]
+	run "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other: there is no such machine segment"
+	run "$CUFS" --remove-machine "../$other"
+	assert_failure 1
+	assert_output "cufs: '../$other' is no machine name (letters, digits, '-', '_' or '.')"
+	run "$CUFS" --remove-machine
+	assert_failure 2
+}
+
+@test "--remove-machine: another user's machine is refused, and stays" {
+	[ "$(id -u)" = 0 ] || skip "needs root, to run cufs as nobody"
+	other=$CUEMU_MACHINE-other
+	CUEMU_MACHINE=$other start_workload B
+	kill "$B_pid"
+	wait_for bash -c '! kill -0 "$1" 2>/dev/null' _ "$B_pid"
+	run runuser -u nobody -- "$CUFS" --remove-machine "$other"
+	assert_failure 1
+	assert_output "cufs: machine $other belongs to root: only they or root may remove it"
+	[ -e "/dev/shm/$other" ]
+}
+
+# syslog_ns SOCKET COMMAND...: runs COMMAND in a mount namespace of its
+# own whose /dev/log is SOCKET (the rest of /dev bound from the host's:
+# null, zero, fuse, urandom, random, full, shm), so that what a daemon
+# sends syslog arrives at SOCKET. Nothing of it holds Bats's descriptors.
+syslog_ns() {
+	local sock=$1
+	shift
+	timeout 60 unshare -m bash -ec '
+		mount --make-rprivate /
+		nd=$1/newdev
+		mkdir -p "$nd"
+		mount -t tmpfs tmpfs "$nd"
+		for x in null zero fuse urandom random full; do
+			touch "$nd/$x"
+			mount --bind "/dev/$x" "$nd/$x"
+		done
+		mkdir "$nd/shm"
+		mount --rbind /dev/shm "$nd/shm"
+		touch "$nd/log"
+		mount --bind "$2" "$nd/log"
+		mount --rbind "$nd" /dev
+		shift 2
+		"$@"' _ "$WORK" "$sock" "$@" 3>&- </dev/null
+}
+
+@test "a daemon's messages go to syslog: a write it could not deliver is said there" {
+	[ "$(id -u)" = 0 ] || skip "needs root, for a mount namespace"
+	command -v unshare >/dev/null || skip "no unshare(1)"
+	# The syslog socket: each datagram a line of $WORK/syslog.
+	setsid timeout 60 python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(0.2)
+with open(sys.argv[2], "ab", buffering=0) as f:
+    while True:
+        try:
+            f.write(s.recv(65536) + b"\n")
+        except socket.timeout:
+            pass
+' "$WORK/log.sock" "$WORK/syslog" 3>&- </dev/null >/dev/null 2>&1 &
+	echo $! >"$WORK/listener.pid"
+	wait_for test -S "$WORK/log.sock"
+	start_workload A
+	kill -STOP "$A_pid"
+	# cufs without -f, a daemon; a write to the stopped process; unmount.
+	run syslog_ns "$WORK/log.sock" bash -c '
+		"$1" "$2" || exit 1
+		trap "fusermount3 -u \"$2\"" EXIT
+		for i in $(seq 100); do [ -d "$2/processes/$3" ] && break; sleep 0.1; done
+		echo renamed >"$2/allocations/$4/label" 2>/dev/null && echo "write succeeded"
+		exit 0' _ "$CUFS" "$MNT" "$A_pid" "$A_managed"
+	kill -CONT "$A_pid"
+	echo "$output" >&2
+	assert_success
+	refute_output --partial "write succeeded"
+	wait_for grep -q "not sent: the process is stopped" "$WORK/syslog"
+	cat "$WORK/syslog" >&2
+	run grep -c "cufs\[[0-9]*\]: cufs: write of .*/label to pid $A_pid not sent: the process is stopped (SIGSTOP or a debugger); ETIMEDOUT" "$WORK/syslog"
+	assert_output 1
 }
 
 @test "the run dir is created with mode 0700 when it does not exist" {

@@ -112,6 +112,26 @@ cat_all() {
 	assert_output managed
 }
 
+@test "stopped: a write fails with ETIMEDOUT and last_error says why, until the process records one of its own" {
+	L=$MNT/allocations/$A_managed/label
+	kill -STOP "$A_pid"
+	run write_errno "$L" renamed
+	le=$(timeout 5 cat "$MNT/processes/$A_pid/last_error")
+	kill -CONT "$A_pid"
+	assert_output ETIMEDOUT
+	echo "$le" >&2
+	grep -qx "result CUDA_ERROR_TIMEOUT" <<<"$le"
+	grep -q "^message cufs: write of .*/label to pid $A_pid not sent: the process is stopped" <<<"$le"
+	# cufs's note stays while the process has recorded nothing since
+	run timeout 5 cat "$MNT/processes/$A_pid/last_error"
+	assert_line "result CUDA_ERROR_TIMEOUT"
+	# the process's own refusal takes its place
+	run bash -c "echo gpu9 > '$MNT/allocations/$A_managed/prefetch'"
+	assert_failure
+	run timeout 5 cat "$MNT/processes/$A_pid/last_error"
+	assert_line "result CUDA_ERROR_INVALID_DEVICE"
+}
+
 @test "a control thread stuck: reads go on, state says so, a write fails with ETIMEDOUT" {
 	CUEMU_CONTROL_PAUSE_FILE=$WORK/pause start_workload F
 	L=$MNT/allocations/$F_device/label

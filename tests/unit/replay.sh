@@ -29,12 +29,12 @@ trap 'rm -rf "$tmp"; rm -f "/dev/shm/$CUEMU_MACHINE"' EXIT
 unset CUEMU_TOPOLOGY
 
 # The topics that record semantics (latency and streamops record times;
-# oversub fills a GPU of the probe's size). share ran on one H200 and edges
-# on one H100, each replayed on a machine of that shape
+# oversub fills a GPU of the probe's size). share ran on one H200, edges
+# on one H100 and mcgran on two, each replayed on a machine of that shape
 # (probes/<topic>-topology.json).
 topics="ctx pool ptrattr vmm managed legacy batch shape batch3d share"
 topics="$topics ptrsweep ptrattr_new ranges vmmsweep poolsweep visible ctxid"
-topics="$topics pack edges"
+topics="$topics pack edges mcgran"
 risky_ctx="eventquery_destroyed streamquery_destroyed devicegetname_len0"
 risky_vmm="release_garbage_handle export_garbage_handle props_garbage_handle map_garbage_handle map_freed_handle"
 risky_batch="decompress_null_index"

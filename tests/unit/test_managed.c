@@ -1108,6 +1108,19 @@ static long long jint(json_t *o, const char *k1, const char *k2)
 	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
+/* The bytes of o's residency on every NUMA node together. */
+static long long numa_sum(json_t *o)
+{
+	json_t *r = json_object_get(o, "residency"), *v;
+	long long sum = 0;
+	const char *k;
+
+	json_object_foreach(r, k, v)
+		if (!strncmp(k, "numa", 4) && json_is_integer(v))
+			sum += json_integer_value(v);
+	return sum;
+}
+
 static void test_control(CUstream s)
 {
 	unsigned long long id = 0;
@@ -1178,6 +1191,7 @@ static void test_control(CUstream s)
 	ok(jint(o, "residency", "cpu") == 8 * MIB &&
 	   jint(o, "counters", "bytes_dtoh") == 4 * MIB,
 	   "/cu: all on the host, 4 MiB counted device to host");
+	is_int(numa_sum(o), 8 * MIB, "/cu: the NUMA nodes' bytes add up to cpu");
 	json_decref(o);
 	ok(!strcmp(cu_set(id, "advise", "set_read_mostly"), "CUDA_SUCCESS"),
 	   "/cu: write advise set_read_mostly");
@@ -1189,6 +1203,22 @@ static void test_control(CUstream s)
 		 (unsigned long long)p, (unsigned long long)p + MIB);
 	o = cu_get("allocations/%llu/%s", id, rest);
 	is_int(jint(o, "read_mostly", NULL), 0, "/cu: the subrange reads back");
+	json_decref(o);
+	cuMemFree(p);
+
+	/* Prefetched to the host, never touched: the host holds it, and the
+	 * kernel has placed none of its pages yet; each counts on the node a
+	 * first touch uses. */
+	cuMemAllocManaged(&p, 4 * MIB, CU_MEM_ATTACH_GLOBAL);
+	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
+	cuMemPrefetchAsync(p, 4 * MIB, loc(CU_MEM_LOCATION_TYPE_HOST, 0), 0, s);
+	cuStreamSynchronize(s);
+	o = cu_get("allocations/%llu%s", id, "");
+	is_int(jint(o, "residency", "cpu"), 4 * MIB,
+	       "/cu: an untouched allocation prefetched to the host is the "
+	       "host's");
+	is_int(numa_sum(o), 4 * MIB, "/cu: ... and its NUMA split adds up to "
+	       "cpu, though no page is placed yet");
 	json_decref(o);
 	cuMemFree(p);
 

@@ -67,6 +67,7 @@ static uint32_t word_at(CUdeviceptr p)
 
 static void granularity(CUmulticastObjectProp *mp)
 {
+	CUmemGenericAllocationHandle h = 0;
 	CUmulticastObjectProp q;
 	size_t g = 0;
 	int v = -1;
@@ -78,14 +79,36 @@ static void granularity(CUmulticastObjectProp *mp)
 	is_int(g, G, "... is 2 MiB");
 	cuMulticastGetGranularity(&g, mp, CU_MULTICAST_GRANULARITY_RECOMMENDED);
 	is_int(g, 512ULL << 20, "the recommended one is 512 MiB");
+	/* Two H100s (probes/results/mcgran.txt): an object of up to 2 MiB is
+	 * recommended 2 MiB, and the team's size is not looked at. */
+	q = *mp;
+	q.size = G;
+	cuMulticastGetGranularity(&g, &q, CU_MULTICAST_GRANULARITY_RECOMMENDED);
+	is_int(g, G, "... and 2 MiB for an object of 2 MiB");
+	q.size = 1;
+	cuMulticastGetGranularity(&g, &q, CU_MULTICAST_GRANULARITY_RECOMMENDED);
+	is_int(g, G, "... and for one of a byte");
+	q.size = G + 1;
+	cuMulticastGetGranularity(&g, &q, CU_MULTICAST_GRANULARITY_RECOMMENDED);
+	is_int(g, 512ULL << 20, "... 512 MiB a byte past 2 MiB");
 	is_res(cuMulticastGetGranularity(&g, mp, 2), CUDA_ERROR_INVALID_VALUE,
 	       "option 2 is refused");
 	is_res(cuMulticastGetGranularity(NULL, mp, 0), CUDA_ERROR_INVALID_VALUE,
 	       "a NULL granularity is refused");
 	q = *mp;
 	q.numDevices = 0;
-	is_res(cuMulticastGetGranularity(&g, &q, 0), CUDA_ERROR_INVALID_VALUE,
-	       "a team of 0 is refused");
+	g = 0;
+	is_res(cuMulticastGetGranularity(&g, &q, 0), CUDA_SUCCESS,
+	       "a team of 0 is answered");
+	is_int(g, G, "... 2 MiB");
+	q.numDevices = 99;
+	is_res(cuMulticastGetGranularity(&g, &q, 0), CUDA_SUCCESS,
+	       "a team larger than the machine is answered");
+	is_res(cuMulticastCreate(&h, &q), CUDA_ERROR_INVALID_VALUE,
+	       "... and refused by cuMulticastCreate");
+	q.numDevices = 0;
+	is_res(cuMulticastCreate(&h, &q), CUDA_ERROR_INVALID_VALUE,
+	       "... as a team of 0 is");
 	q = *mp;
 	q.flags = 1;
 	is_res(cuMulticastGetGranularity(&g, &q, 0), CUDA_ERROR_INVALID_VALUE,

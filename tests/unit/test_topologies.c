@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 {
 	static const struct want all[] = {
 		{ "dgx-h200", 8, 0, 1, 9 },
+		{ "dgx-h100", 8, 0, 1, 9 },
 		{ "gh200", 1, 2, -1, 9 },
 		{ "gh200-nvl4", 4, 2, 1, 9 },
 		{ "gb200-nvl72", 72, 2, 1, 10 },

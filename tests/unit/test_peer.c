@@ -1,0 +1,335 @@
+/*
+ * test_peer.c - the shipped dgx-h100 topology replays what two real H100s
+ * linked by NVLink did (probes/peer.cu, raw output in
+ * probes/results/peer.txt): peer copies in each direction from 4 KiB to
+ * 256 MiB, prefetches between the GPUs from 2 MiB to 1 GiB, a kernel of one
+ * GPU streaming managed memory that prefers the other and is accessed by
+ * it (remote over NVLink), and two GPUs writing the same 64 MiB in turn.
+ * Each case prints the model's time beside the real one and their ratio;
+ * model time is deterministic, so the bound of issue 36 (within 1.5x) is
+ * asserted. The real figure is the median of the probe's three
+ * repetitions (a run's first prefetch paid a cold start of 0.2-0.4 ms).
+ * Cases whose costs the topology does not set (fault migrations and
+ * thrashing, whose uvm costs are fitted to the H200) are printed, not
+ * asserted.
+ * The machine is one of its own (CUEMU_MACHINE with "-h100" added).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda.h"
+#include "cuemu.h"
+#include "tap.h"
+
+#define KIB (1UL << 10)
+#define MIB (1UL << 20)
+#define GIB (1UL << 30)
+
+static char results[4096];
+
+/* The ms= figure of the probe's line that starts with key, or -1. */
+static double real_line(const char *key)
+{
+	FILE *f = fopen(results, "r");
+	char line[512];
+	double ms = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		const char *m;
+
+		if (strncmp(line, key, strlen(key)) || !(m = strstr(line, " ms=")))
+			continue;
+		ms = strtod(m + 4, NULL);
+		break;
+	}
+	fclose(f);
+	return ms;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the three repetitions of a line whose key has one %d for
+ * the repetition, or -1 when one is missing. */
+static double real_median(const char *fmt, ...)
+{
+	char base[256], key[300];
+	double v[3];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(base, sizeof base, fmt, ap);
+	va_end(ap);
+	for (int r = 0; r < 3; r++) {
+		snprintf(key, sizeof key, base, r);
+		if ((v[r] = real_line(key)) < 0)
+			return -1;
+	}
+	qsort(v, 3, sizeof v[0], cmp);
+	return v[1];
+}
+
+/* Prints both and, where bound, asserts the ratio within 1.5x. */
+static void compare(const char *what, double model, double real, int bound)
+{
+	double ratio = real > 0 ? model / real : 0;
+
+	printf("# %-44s model %10.4f ms  real %10.4f ms  ratio %.2f%s\n", what,
+	       model, real, ratio, bound ? "" : " (not asserted)");
+	if (bound)
+		ok(real > 0 && ratio <= 1.5 && ratio >= 1 / 1.5,
+		   "%s: model within 1.5x of the H100 pair (%.2fx)", what, ratio);
+}
+
+static CUcontext ctx[2];
+static CUstream st[2];
+
+/* Model ms of what step() enqueues on device d's stream, by events. */
+static double timed(int d, CUresult (*step)(int d, void *arg), void *arg)
+{
+	CUevent a = NULL, b = NULL;
+	float ms = -1;
+	CUresult r;
+
+	cuCtxSetCurrent(ctx[d]);
+	r = cuEventCreate(&a, 0);
+	if (!r)
+		r = cuEventCreate(&b, 0);
+	if (!r)
+		r = cuEventRecord(a, st[d]);
+	if (!r)
+		r = step(d, arg);
+	if (!r)
+		r = cuEventRecord(b, st[d]);
+	if (!r)
+		r = cuEventSynchronize(b);
+	if (!r)
+		r = cuEventElapsedTime(&ms, a, b);
+	if (a)
+		cuEventDestroy(a);
+	if (b)
+		cuEventDestroy(b);
+	if (r)
+		ok(0, "a timed step failed: %s", tap_res_name(r));
+	return r ? -1 : ms;
+}
+
+/* ------------------------------------------------------------ copies */
+
+struct copy {
+	CUdeviceptr buf[2];
+	size_t n, count;
+};
+
+static CUresult copy_step(int src, void *arg)
+{
+	struct copy *c = arg;
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < c->count && !r; i++)
+		r = cuMemcpyPeerAsync(c->buf[1 - src], ctx[1 - src], c->buf[src],
+				      ctx[src], c->n, st[src]);
+	return r;
+}
+
+static void copies(void)
+{
+	struct copy c = { { 0, 0 }, 0, 0 };
+	char what[96];
+
+	for (int d = 0; d < 2; d++) {
+		cuCtxSetCurrent(ctx[d]);
+		is_res(cuMemAlloc(&c.buf[d], 256 * MIB), CUDA_SUCCESS,
+		       "256 MiB on gpu%d", d);
+		is_res(cuCtxEnablePeerAccess(ctx[1 - d], 0), CUDA_SUCCESS,
+		       "gpu%d enables access to gpu%d", d, 1 - d);
+	}
+	for (int src = 0; src < 2 && c.buf[0] && c.buf[1]; src++)
+		for (size_t n = 4 * KIB; n <= 256 * MIB; n *= 4) {
+			size_t count = 512 * MIB / n;
+
+			c.n = n;
+			c.count = count < 2 ? 2 : count > 200 ? 200 : count;
+			snprintf(what, sizeof what, "peer copy gpu%d->gpu%d %zu KiB",
+				 src, 1 - src, n / KIB);
+			compare(what, timed(src, copy_step, &c) / (double)c.count,
+				real_median("peer.copy_bw access gpu%d->gpu%d %zuKiB "
+					    "x%zu rep%%d:", src, 1 - src, n / KIB,
+					    c.count), 1);
+		}
+	for (int d = 0; d < 2; d++)
+		if (c.buf[d]) {
+			cuCtxSetCurrent(ctx[d]);
+			cuMemFree(c.buf[d]);
+		}
+}
+
+/* ------------------------------------------------------------ managed */
+
+struct span {
+	CUdeviceptr p;
+	size_t n;
+	int to;                /* prefetch destination */
+	unsigned flags;        /* cuemuAccess footprint */
+};
+
+static CUmemLocation gpu(int d)
+{
+	return (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, d };
+}
+
+static CUresult prefetch_step(int d, void *arg)
+{
+	struct span *s = arg;
+
+	return cuMemPrefetchAsync_v2(s->p, s->n, gpu(s->to), 0, st[d]);
+}
+
+static CUresult access_step(int d, void *arg)
+{
+	struct span *s = arg;
+
+	return cuemuAccess(st[d], s->p, s->n, s->flags);
+}
+
+/* Every page of [p, p + n) on device d. */
+static void place(CUdeviceptr p, size_t n, int d)
+{
+	struct span s = { p, n, d, 0 };
+
+	if (timed(d, prefetch_step, &s) < 0)
+		ok(0, "placing %zu bytes on gpu%d", n, d);
+}
+
+static void prefetches(CUdeviceptr p)
+{
+	char what[96];
+
+	for (size_t n = 2 * MIB; n <= GIB; n = n == 512 * MIB ? GIB : n * 4)
+		for (int src = 0; src < 2; src++) {
+			struct span s = { p, n, 1 - src, 0 };
+
+			place(p, n, src);
+			snprintf(what, sizeof what, "prefetch gpu%d->gpu%d %zu MiB",
+				 src, 1 - src, n / MIB);
+			compare(what, timed(1 - src, prefetch_step, &s),
+				real_median("peer.prefetch gpu%d->gpu%d %zuMiB rep%%d "
+					    "events", src, 1 - src, n / MIB), 1);
+		}
+}
+
+static void advise(CUdeviceptr p, size_t n, CUmem_advise a, int d)
+{
+	is_res(cuMemAdvise_v2(p, n, a, gpu(d)), CUDA_SUCCESS, "advice %d, gpu%d",
+	       (int)a, d);
+}
+
+/* gpu1 streams 1 GiB that prefers gpu0 and is accessed by gpu1. */
+static void remote(CUdeviceptr p)
+{
+	struct span rd = { p, GIB, 0, CUEMU_ACCESS_READ };
+	struct span rw = { p, GIB, 0, CUEMU_ACCESS_READ | CUEMU_ACCESS_WRITE };
+
+	place(p, GIB, 0);
+	compare("gpu1 reads gpu0's 1 GiB, no advice (faults)",
+		timed(1, access_step, &rd),
+		real_median("peer.managed_noadvice_gpu1_read_from_gpu0 first rep%d"),
+		0);
+	place(p, GIB, 0);
+	advise(p, GIB, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, 0);
+	advise(p, GIB, CU_MEM_ADVISE_SET_ACCESSED_BY, 1);
+	compare("gpu1 reads gpu0's 1 GiB, accessed_by",
+		timed(1, access_step, &rd),
+		real_median("peer.managed_ab1_gpu1_read_remote rep%d"), 1);
+	compare("gpu1 reads and writes it, accessed_by",
+		timed(1, access_step, &rw),
+		real_median("peer.managed_ab1_gpu1_rw_remote rep%d"), 1);
+	advise(p, GIB, CU_MEM_ADVISE_UNSET_ACCESSED_BY, 1);
+	advise(p, GIB, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, 0);
+}
+
+/* Two GPUs write the same 64 MiB in turn, 16 times, gpu1 first. */
+static void ping_pong(CUdeviceptr p)
+{
+	struct span w = { p, 64 * MIB, 0, CUEMU_ACCESS_WRITE };
+	double model = 0, real = 0;
+	char key[96];
+
+	place(p, 64 * MIB, 0);
+	for (int round = 0; round < 16; round++) {
+		int d = 1 - round % 2;
+		double ms = timed(d, access_step, &w);
+
+		snprintf(key, sizeof key, "peer.pingpong_write gpu%d round rep%d:",
+			 d, round);
+		printf("# ping-pong round %2d gpu%d: model %.3f ms real %.3f ms\n",
+		       round, d, ms, real_line(key));
+		model += ms;
+		real += real_line(key);
+	}
+	/* Not asserted: the real pair kept migrating every round (6-47 ms,
+	 * a fault migration of 7-11 GB/s), where the model's thrashing
+	 * mitigation, fitted to the H200, pins the range after a few rounds
+	 * and its fault migration runs at the H200's 16 GB/s. */
+	compare("ping-pong, 16 writes of 64 MiB in turn", model, real, 0);
+}
+
+static void managed(void)
+{
+	CUdeviceptr p = 0;
+
+	cuCtxSetCurrent(ctx[0]);
+	is_res(cuMemAllocManaged(&p, GIB, CU_MEM_ATTACH_GLOBAL), CUDA_SUCCESS,
+	       "1 GiB of managed memory");
+	if (!p)
+		return;
+	prefetches(p);
+	remote(p);
+	ping_pong(p);
+	cuMemFree(p);
+}
+
+int main(void)
+{
+	const char *src = getenv("top_srcdir");
+	const char *m = getenv("CUEMU_MACHINE");
+	char dir[4096], machine[256];
+	CUresult r;
+
+	src = src ? src : ".";
+	snprintf(results, sizeof results, "%s/probes/results/peer.txt", src);
+	snprintf(dir, sizeof dir, "%s/topologies", src);
+	snprintf(machine, sizeof machine, "%.200s-h100", m ? m : "cuemu-test");
+	setenv("CUEMU_MACHINE", machine, 1);
+	setenv("CUEMU_TOPOLOGY", "dgx-h100", 1);
+	setenv("CUEMU_TOPOLOGY_DIR", dir, 1);
+	ok(real_line("peer.copy_bw access gpu0->gpu1 4KiB x200 rep0:") > 0,
+	   "the probe's output is there (%s)", results);
+	r = cuInit(0);
+	is_res(r, CUDA_SUCCESS, "cuInit on dgx-h100");
+	if (r)
+		return done_testing();
+	for (int d = 0; d < 2; d++) {
+		is_res(cuDevicePrimaryCtxRetain(&ctx[d], d), CUDA_SUCCESS,
+		       "gpu%d's context", d);
+		cuCtxSetCurrent(ctx[d]);
+		is_res(cuStreamCreate(&st[d], CU_STREAM_NON_BLOCKING), CUDA_SUCCESS,
+		       "a stream on gpu%d", d);
+	}
+	copies();
+	managed();
+	for (int d = 0; d < 2; d++) {
+		cuCtxSetCurrent(ctx[d]);
+		cuStreamDestroy(st[d]);
+		cuDevicePrimaryCtxRelease(d);
+	}
+	return done_testing();
+}
