@@ -80,24 +80,6 @@ static __thread uint64_t tls_gen;
  * under cuemu_lock, read atomically. */
 static uint64_t prot_gen;
 
-/* Moves whenever a page a kernel was let reach may have lost that reach:
- * a view applied again (residency changed: an eviction, a migration
- * away, a look closed), an allocation gone from the address map, peer
- * access turned off. The engine's translation caches are dropped when
- * it moves (ex_memops.generation). Global because the address space and
- * the address map are the process's; only ever incremented, atomically. */
-static uint64_t reach_gen;
-
-void cuemu_reach_changed(void)
-{
-	__atomic_add_fetch(&reach_gen, 1, __ATOMIC_RELEASE);
-}
-
-const volatile uint64_t *cuemu_reach_generation(void)
-{
-	return &reach_gen;
-}
-
 /* False under valgrind: its signal delivery does not survive a handler
  * that changes protections and restarts the access, so there managed
  * memory stays accessible to every thread and only the model moves (CPU
@@ -496,6 +478,12 @@ const struct perf_launch *fault_launch_running(void)
 	struct kernel *k = running_k;
 
 	return tls_dev >= 0 && k && k->pl.seq ? &k->pl : NULL;
+}
+
+/* Events the launch's threads raise carry it. */
+__attribute__((constructor)) static void launch_source(void)
+{
+	perf_set_launch_source(fault_launch_running);
 }
 
 void fault_launch_begin(const char *kernel, const uint32_t grid[3],

@@ -407,8 +407,8 @@ bool cuemu_ctx_valid(CUcontext ctx);
 CUcontext cuemu_primary_ctx(int dev);
 bool cuemu_peer_enabled(int from_dev, int to_dev);
 /* A counter that moves whenever memory a kernel reached may no longer be
- * reachable the same way (fault.c: a view applied again, an allocation
- * removed, peer access off): what a kernel's translation caches watch. */
+ * reachable the same way (vaspace.c; moved by fault.c's views applied
+ * again, an allocation removed, peer access off): what a kernel's translation caches watch. */
 void cuemu_reach_changed(void);
 const volatile uint64_t *cuemu_reach_generation(void);
 

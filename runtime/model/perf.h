@@ -148,7 +148,10 @@ typedef void (*perf_cb)(enum perf_event ev, struct perf_data *d);
 /* 0, or -1 when the event has no room for another subscriber. */
 int perf_subscribe(enum perf_event ev, perf_cb cb);
 /* Calls ev's subscribers; d->launch, where NULL, becomes the launch this
- * thread runs (fault_launch_running). */
+ * thread runs, as the launch source says. */
 void perf_notify(enum perf_event ev, struct perf_data *d);
+/* fn answers the launch the calling thread runs, or NULL (fault.c's
+ * fault_launch_running). Set from a constructor. */
+void perf_set_launch_source(const struct perf_launch *(*fn)(void));
 
 #endif

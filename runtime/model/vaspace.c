@@ -3,7 +3,9 @@
  * reservation of the process, in two red-black trees (libbsd's <sys/tree.h>):
  * one ordered by address for interior-pointer lookups, one by id for /cu.
  * Both are O(log n). Entries never overlap. And the words each kind of
- * entry is shown by.
+ * entry is shown by, and the generation of what kernels may reach, which
+ * moves when an entry goes (and when fault.c applies a view again, or
+ * peer access goes off).
  *
  * Locking: every function here expects the caller to hold cuemu_lock().
  */
@@ -19,6 +21,24 @@ const char *const cuemu_kind_names[] = {
 	[CUEMU_KIND_IPC] = "ipc",
 	[CUEMU_KIND_SYSTEM] = "system",
 };
+
+/* Moves whenever a page a kernel was let reach may have lost that reach:
+ * a view applied again (residency changed: an eviction, a migration
+ * away, a look closed), an allocation gone from the address map, peer
+ * access turned off. The engine's translation caches are dropped when
+ * it moves (ex_memops.generation). Global because the address space and
+ * the address map are the process's; only ever incremented, atomically. */
+static uint64_t reach_gen;
+
+void cuemu_reach_changed(void)
+{
+	__atomic_add_fetch(&reach_gen, 1, __ATOMIC_RELEASE);
+}
+
+const volatile uint64_t *cuemu_reach_generation(void)
+{
+	return &reach_gen;
+}
 
 static int cmp_addr(struct cuemu_alloc *a, struct cuemu_alloc *b)
 {
