@@ -154,6 +154,8 @@ struct ex_launch {
 	const void *params;               /* param_bytes of the kernel, packed */
 	bool cooperative;                 /* every block resident: grid sync works */
 	int threads;                      /* host threads to run blocks on; 0: one */
+	bool baseline;                    /* run the baseline x86-64 loop even where
+					   * the AVX2 build could (tests compare them) */
 	struct ex_device dev;
 	struct ex_memops mem;
 };

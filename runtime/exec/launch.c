@@ -227,11 +227,11 @@ static int block_round(struct blk *b)
 		int st;
 		if (w->state != W_RUN)
 			continue;
-		st = ex_warp_run(b, w);
+		st = b->g->run(b, w);
 		while (st == W_BAR && w->state == W_RUN) {
 			/* bar.arrive: counted, and the warp goes on */
 			b->arrived[(-1 - w->bar) & (NBAR - 1)]++;
-			st = ex_warp_run(b, w);
+			st = b->g->run(b, w);
 		}
 		if (st < 0)
 			return -1;
@@ -420,6 +420,19 @@ static enum ex_status refuse(struct ex_result *r, enum ex_status st,
 	return st;
 }
 
+/* The warp loop for this launch: warp.c's AVX2 build where the host has
+ * AVX2 and FMA and the launch does not ask for the baseline. */
+static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
+{
+#ifdef EX_HAVE_AVX2
+	if (!l->baseline && __builtin_cpu_supports("avx2") &&
+	    __builtin_cpu_supports("fma"))
+		return ex_warp_run_avx2;
+#endif
+	(void)l;
+	return ex_warp_run;
+}
+
 enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 {
 	struct grid g = { 0 };
@@ -449,6 +462,7 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;
+	g.run = warp_loop(l);
 	g.varaddr = varaddr;
 	g.nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
 	g.r = r;

@@ -9,7 +9,11 @@
  * switch per instruction and a tight loop over its active lanes do the
  * work. Global and generic accesses ask ex_memops.page once per warp and
  * page on a cache miss, never per lane or per byte, and count their bytes
- * by the place the model named.
+ * by the place the model named; a whole warp aligned on one page (or in
+ * shared memory) is checked once and moved by a plain loop. The loops over
+ * a whole warp are marked free of dependences between lanes (a
+ * destination row is a source row or none of it), so gcc vectorizes them;
+ * warp_avx2.c builds this file again for AVX2 and FMA.
  *
  * Locking: a warp belongs to the host thread running its block; global
  * memory is shared with other blocks' threads, so atomics on it are host
@@ -38,6 +42,7 @@ struct src {
 #define LANES(act, ...)                                                      \
 	do {                                                                 \
 		if ((act) == FULL) {                                         \
+			_Pragma("GCC ivdep")                                 \
 			for (uint32_t l = 0; l < WARP; l++) { __VA_ARGS__; } \
 		} else {                                                     \
 			FOR_LANES(l, act) { __VA_ARGS__; }                   \
@@ -359,6 +364,57 @@ static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 	return lane_ptr(b, w, l, sp, addr, size, c);
 }
 
+/* A whole warp's access of size bytes at base[l] + off, when it needs no
+ * lane-by-lane care: every lane aligned and in the block's shared memory,
+ * or every lane on one page of global memory, which is translated once
+ * for the warp and its bytes counted. Lane l's host pointer is then
+ * ((base[l] + off) & *amask) + *delta. 1: so; 0: the lanes take the
+ * per-lane path; -1: the page was refused (the launch failed). */
+static int warp_span(struct blk *b, struct warp *w, int sp,
+		     const uint64_t *base, uint64_t off, unsigned size,
+		     enum ex_access a, uint64_t *amask, uint64_t *delta)
+{
+	uint64_t lo = ~0ull, hi = 0, any = 0;
+	int place;
+
+	if (sp != SP_SHARED && sp > SP_GLOBAL)
+		return 0;
+	for (uint32_t l = 0; l < WARP; l++) {
+		uint64_t x = base[l] + off;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+		any |= x;
+	}
+	if (any & (size - 1))
+		return 0;
+	if (sp == SP_SHARED) {
+		/* a shared address is its low 32 bits, as lane_ptr reads it */
+		uint64_t top = 0;
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint64_t x = (base[l] + off) & 0xffffffffull;
+			top = x > top ? x : top;
+		}
+		if (top + size > b->shared_bytes)
+			return 0;
+		*amask = 0xffffffffull;
+		*delta = (uint64_t)(uintptr_t)b->shared;
+		return 1;
+	}
+	/* global, or generic outside the engine's windows (which lie above
+	 * any host pointer): aligned lanes on one page stay on it */
+	if (hi >> 56 || (lo >> EX_PAGE_SHIFT) != (hi >> EX_PAGE_SHIFT))
+		return 0;
+	if (tlb_check(b, w, 0, lo, a, &place))
+		return -1;
+	if (a & EX_READ)
+		b->bytes_read[place] += (uint64_t)WARP * size;
+	if (a & EX_WRITE)
+		b->bytes_written[place] += (uint64_t)WARP * size;
+	*amask = ~0ull;
+	*delta = 0;
+	return 1;
+}
+
 static inline uint64_t load(const uint8_t *p, unsigned size)
 {
 	switch (size) {
@@ -376,6 +432,37 @@ static inline void store(uint8_t *p, uint64_t v, unsigned size)
 	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
 	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
 	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* warp_span's lanes loaded into D (zero-extended) and stored from S. */
+static inline void warp_load(uint64_t *D, const uint64_t *base, uint64_t off,
+			     uint64_t am, uint64_t dl, unsigned size)
+{
+	if (size == 4) {
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint32_t v;
+			memcpy(&v, (const void *)(uintptr_t)(((base[l] + off) & am) + dl), 4);
+			D[l] = v;
+		}
+	} else {
+		for (uint32_t l = 0; l < WARP; l++)
+			memcpy(&D[l], (const void *)(uintptr_t)(((base[l] + off) & am) + dl), 8);
+	}
+}
+
+static inline void warp_store(const uint64_t *S, const uint64_t *base,
+			      uint64_t off, uint64_t am, uint64_t dl,
+			      unsigned size)
+{
+	if (size == 4) {
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint32_t v = (uint32_t)S[l];
+			memcpy((void *)(uintptr_t)(((base[l] + off) & am) + dl), &v, 4);
+		}
+	} else {
+		for (uint32_t l = 0; l < WARP; l++)
+			memcpy((void *)(uintptr_t)(((base[l] + off) & am) + dl), &S[l], 8);
 	}
 }
 
@@ -430,6 +517,18 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 		}
 		return 0;
 	}
+	if (act == FULL && base && !sgn && (size == 4 || size == 8)) {
+		uint64_t am, dl;
+		int rc = warp_span(b, w, in->space, base, off, size * n,
+				   EX_READ, &am, &dl);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			for (unsigned e = 0; e < n; e++)
+				warp_load(dst[e], base, off + e * size, am, dl, size);
+			return 0;
+		}
+	}
 	if (n == 1 && !sgn && size == 4 && base) {   /* the usual load */
 		uint64_t *D = dst[0];
 		LANES(act,
@@ -478,6 +577,18 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 	base = a->reg >= 0 ? w->r[a->reg] : NULL;
 	off = (uint64_t)a->imm + (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	mem_begin(b, w, &c, EX_WRITE);
+	if (act == FULL && base && (size == 4 || size == 8)) {
+		uint64_t am, dl;
+		int rc = warp_span(b, w, in->space, base, off, size * n,
+				   EX_WRITE, &am, &dl);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			for (unsigned e = 0; e < n; e++)
+				warp_store(val[e], base, off + e * size, am, dl, size);
+			return 0;
+		}
+	}
 	if (n == 1 && size == 4 && base) {   /* the usual store */
 		const uint64_t *S = val[0];
 		LANES(act,
@@ -1928,7 +2039,13 @@ static uint32_t guard_mask(const struct warp *w, const struct insn *in,
 	return m & act;
 }
 
-int ex_warp_run(struct blk *b, struct warp *w)
+/* The baseline build's name; warp_avx2.c compiles this file again under
+ * another. */
+#ifndef EX_WARP_RUN
+#define EX_WARP_RUN ex_warp_run
+#endif
+
+int EX_WARP_RUN(struct blk *b, struct warp *w)
 {
 	const struct insn *code = b->m->code;
 
