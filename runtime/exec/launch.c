@@ -343,15 +343,30 @@ static void cooperative(struct worker *wk, int index)
 	free(live);
 }
 
-static void *worker(void *arg)
+static void run_worker(struct worker *wk);
+
+/* A host thread the launch started: the bridge's hook around its share. */
+static void *worker_thread(void *arg)
 {
 	struct worker *wk = arg;
+	const struct ex_memops *mo = &wk->g->l->mem;
+
+	if (mo->worker)
+		mo->worker(mo->ctx, true);
+	run_worker(wk);
+	if (mo->worker)
+		mo->worker(mo->ctx, false);
+	return NULL;
+}
+
+static void run_worker(struct worker *wk)
+{
 	struct grid *g = wk->g;
 	struct blk *b;
 
 	if (g->gridws) {
 		cooperative(wk, (int)(wk - wk->first));
-		return NULL;
+		return;
 	}
 	b = malloc(sizeof *b);
 
@@ -367,7 +382,7 @@ static void *worker(void *arg)
 			g->r->status = EX_OUT_OF_MEMORY;
 		pthread_mutex_unlock(&g->lock);
 		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-		return NULL;
+		return;
 	}
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
@@ -379,7 +394,6 @@ static void *worker(void *arg)
 	add_counts(g, b);
 	free_blk(b);
 	free(b);
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -418,6 +432,21 @@ static enum ex_status refuse(struct ex_result *r, enum ex_status st,
 	r->status = st;
 	snprintf(r->message, sizeof r->message, "%s", why);
 	return st;
+}
+
+/* A cooperative launch's host thread did not start: its share of the
+ * blocks would never arrive at a grid sync, so the launch stops. (Other
+ * launches' blocks go to the threads that did start.) */
+static void no_thread(struct grid *g)
+{
+	pthread_mutex_lock(&g->lock);
+	if (g->r->status == EX_OK) {
+		g->r->status = EX_LAUNCH_FAILED;
+		snprintf(g->r->message, sizeof g->r->message, "%s",
+			 "a host thread for resident blocks could not start");
+	}
+	pthread_mutex_unlock(&g->lock);
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
 }
 
 /* The warp loop for this launch: warp.c's AVX2 build where the host has
@@ -484,9 +513,12 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 		wk[i].first = wk;
 		wk[i].shared_bytes = shared;
 		if (i > 0)
-			wk[i].started = !pthread_create(&wk[i].tid, NULL, worker, &wk[i]);
+			wk[i].started = !pthread_create(&wk[i].tid, NULL,
+							 worker_thread, &wk[i]);
+		if (i > 0 && !wk[i].started && g.gridws)
+			no_thread(&g);
 	}
-	worker(&wk[0]);
+	run_worker(&wk[0]);
 	for (int i = 1; i < n; i++)
 		if (wk[i].started)
 			pthread_join(wk[i].tid, NULL);

@@ -301,6 +301,11 @@ int view_current(void);
 /* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
  * managed memory fault as that device's (cuemuLaunchHostFunc). */
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
+/* Marks the calling thread as one the running emulated kernel on dev
+ * started (its touches fault as that device's, as the kernel's own
+ * thread's do), or, with -1, as a CPU thread again. Only between the
+ * kernel's start and its end: fn's threads, joined before fn returns. */
+void fault_kernel_thread(int dev);
 
 /* ------------------------------------------------------------------ */
 /* The timing model's mechanisms (uvm.h has their parameters)          */
