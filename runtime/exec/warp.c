@@ -435,19 +435,30 @@ static inline void store(uint8_t *p, uint64_t v, unsigned size)
 	}
 }
 
-/* warp_span's lanes loaded into D (zero-extended) and stored from S. */
+/* warp_span's lanes loaded into D, sign-extended where sgn and cut to the
+ * register's mask as the per-lane path does, and stored from S. */
+#define WARP_PTR(l) ((void *)(uintptr_t)(((base[l] + off) & am) + dl))
+#define WARP_LOAD(T, ST)                                                     \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_;                                                        \
+		memcpy(&v_, WARP_PTR(l), sizeof v_);                         \
+		D[l] = sgn ? (uint64_t)(int64_t)(ST)v_ & mask : v_;          \
+	}
+#define WARP_STORE(T)                                                        \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_ = (T)S[l];                                              \
+		memcpy(WARP_PTR(l), &v_, sizeof v_);                         \
+	}
+
 static inline void warp_load(uint64_t *D, const uint64_t *base, uint64_t off,
-			     uint64_t am, uint64_t dl, unsigned size)
+			     uint64_t am, uint64_t dl, unsigned size, bool sgn,
+			     uint64_t mask)
 {
-	if (size == 4) {
-		for (uint32_t l = 0; l < WARP; l++) {
-			uint32_t v;
-			memcpy(&v, (const void *)(uintptr_t)(((base[l] + off) & am) + dl), 4);
-			D[l] = v;
-		}
-	} else {
-		for (uint32_t l = 0; l < WARP; l++)
-			memcpy(&D[l], (const void *)(uintptr_t)(((base[l] + off) & am) + dl), 8);
+	switch (size) {
+	case 1: WARP_LOAD(uint8_t, int8_t); break;
+	case 2: WARP_LOAD(uint16_t, int16_t); break;
+	case 4: WARP_LOAD(uint32_t, int32_t); break;
+	default: WARP_LOAD(uint64_t, int64_t); break;
 	}
 }
 
@@ -455,16 +466,16 @@ static inline void warp_store(const uint64_t *S, const uint64_t *base,
 			      uint64_t off, uint64_t am, uint64_t dl,
 			      unsigned size)
 {
-	if (size == 4) {
-		for (uint32_t l = 0; l < WARP; l++) {
-			uint32_t v = (uint32_t)S[l];
-			memcpy((void *)(uintptr_t)(((base[l] + off) & am) + dl), &v, 4);
-		}
-	} else {
-		for (uint32_t l = 0; l < WARP; l++)
-			memcpy((void *)(uintptr_t)(((base[l] + off) & am) + dl), &S[l], 8);
+	switch (size) {
+	case 1: WARP_STORE(uint8_t); break;
+	case 2: WARP_STORE(uint16_t); break;
+	case 4: WARP_STORE(uint32_t); break;
+	default: WARP_STORE(uint64_t); break;
 	}
 }
+#undef WARP_LOAD
+#undef WARP_STORE
+#undef WARP_PTR
 
 /* The address of operand i (K_MEM) for lane l. */
 static inline uint64_t addr_of(struct blk *b, struct warp *w,
@@ -517,7 +528,7 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 		}
 		return 0;
 	}
-	if (act == FULL && base && !sgn && (size == 4 || size == 8)) {
+	if (act == FULL && base && size <= 8) {
 		uint64_t am, dl;
 		int rc = warp_span(b, w, in->space, base, off, size * n,
 				   EX_READ, &am, &dl);
@@ -525,7 +536,8 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 			return -1;
 		if (rc > 0) {
 			for (unsigned e = 0; e < n; e++)
-				warp_load(dst[e], base, off + e * size, am, dl, size);
+				warp_load(dst[e], base, off + e * size, am, dl,
+					  size, sgn, mask[e]);
 			return 0;
 		}
 	}
@@ -577,7 +589,7 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 	base = a->reg >= 0 ? w->r[a->reg] : NULL;
 	off = (uint64_t)a->imm + (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	mem_begin(b, w, &c, EX_WRITE);
-	if (act == FULL && base && (size == 4 || size == 8)) {
+	if (act == FULL && base && size <= 8) {
 		uint64_t am, dl;
 		int rc = warp_span(b, w, in->space, base, off, size * n,
 				   EX_WRITE, &am, &dl);
@@ -722,6 +734,46 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 	}
 }
 
+/* atom.shared.add.u32 by a whole warp (a histogram's): when every lane's
+ * word lies in the block's shared memory, the lanes add in lane order,
+ * plainly, as the block's shared memory is its host thread's alone. 0,
+ * or -1 with the launch failed; the per-lane path where the lanes are
+ * not all inside. */
+static int shared_add_warp(struct blk *b, struct warp *w,
+			   const struct operand *a, const uint64_t *S,
+			   uint64_t *D)
+{
+	uint64_t off = (uint64_t)a->imm +
+		       (a->var >= 0 ? b->g->varaddr[a->var] : 0), am, dl;
+	const uint64_t *base = w->r[a->reg];
+	struct macc c = { .lastpg = ~0ull, .a = EX_ATOMIC };
+
+	if (warp_span(b, w, SP_SHARED, base, off, 4, EX_ATOMIC, &am, &dl) > 0) {
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint8_t *p = (uint8_t *)(uintptr_t)(((base[l] + off) & am) + dl);
+			uint32_t old, x = (uint32_t)S[l];
+			memcpy(&old, p, 4);
+			D[l] = old;   /* after x: D may be S's register */
+			old += x;
+			memcpy(p, &old, 4);
+		}
+		b->atomics += WARP;
+		return 0;
+	}
+	for (uint32_t l = 0; l < WARP; l++) {
+		uint8_t *p = fast_ptr(b, w, (int)l, SP_SHARED, base[l] + off, 4, &c);
+		uint32_t old, x = (uint32_t)S[l];
+		if (!p)
+			return -1;
+		b->atomics++;
+		memcpy(&old, p, 4);
+		D[l] = old;
+		old += x;
+		memcpy(p, &old, 4);
+	}
+	return 0;
+}
+
 /* atom{.space}.op.type d, [a], b{, c}; red{.space}.op.type [a], b */
 static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		   uint32_t act)
@@ -740,6 +792,10 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	if (in->sub == A_CAS)
 		sc = src_of(b, w, in, 3);
 	mem_begin(b, w, &c, EX_ATOMIC);
+	if (act == FULL && in->space == SP_SHARED && size == 4 &&
+	    in->sub == A_ADD && !ptype_float(in->type) && a->kind == K_MEM &&
+	    a->reg >= 0)
+		return shared_add_warp(b, w, a, sb.p, D);
 	FOR_LANES(l, act) {
 		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
 				      addr_of(b, w, a, (int)l), size, &c);
@@ -749,10 +805,10 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		if (in->space == SP_SHARED && size == 4 && in->sub == A_ADD &&
 		    !ptype_float(in->type)) {
 			/* a block's shared memory is its host thread's alone */
-			uint32_t old;
+			uint32_t old, x = (uint32_t)V(sb, l);
 			memcpy(&old, p, 4);
-			D[l] = old;
-			old += (uint32_t)V(sb, l);
+			D[l] = old;   /* after x: D may be b's register */
+			old += x;
 			memcpy(p, &old, 4);
 			continue;
 		}
@@ -1820,6 +1876,14 @@ static bool fast_int(struct blk *b, struct warp *w, const struct insn *in,
 	case OP_MUL:
 		if (!(in->flags & F_WIDE)) {
 			BIN((A[l] * B[l]) & m);
+			return true;
+		}
+		if (bits == 16) {   /* mul.wide.u16: a byte's index times 4 */
+			if (ptype_signed(in->type))
+				BIN((uint32_t)((int32_t)(int16_t)A[l] *
+					       (int16_t)B[l]));
+			else
+				BIN((uint64_t)(uint16_t)A[l] * (uint16_t)B[l]);
 			return true;
 		}
 		if (bits != 32)
