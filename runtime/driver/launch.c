@@ -114,6 +114,15 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
 
+/* The engine's worker threads touch memory as the device, as the stream's
+ * thread does while the kernel runs (fault.c). */
+static void worker_mark(void *ctx, bool begin)
+{
+	struct job *j = ctx;
+
+	fault_kernel_thread(begin ? j->dev : -1);
+}
+
 /* Device printf goes to the process's buffer (printf.c). */
 static int dev_vprintf(void *ctx, const char *fmt, const void *args)
 {
@@ -343,9 +352,9 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.dynamic_shared_bytes = smem;
 	j->shared_bytes += smem;
 	j->l.params = j->params;
-	/* one host thread: the kernel runs on its stream's thread, whose
-	 * touches the fault handler takes as the device's */
-	j->l.threads = 1;
+	/* the kernel runs on its stream's thread and the workers the engine
+	 * starts; worker_mark makes theirs the device's touches too */
+	j->l.threads = cuemu_kernel_threads();
 	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
 			     j->dev);
 	j->l.dev.sm = v * 10;
@@ -363,6 +372,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.mem.page = page;
 	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
+	j->l.mem.worker = worker_mark;
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,

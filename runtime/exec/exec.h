@@ -136,6 +136,12 @@ struct ex_memops {
 	 * formats it and keeps it for the flush at the next synchronization
 	 * point. May be NULL: printf then does nothing and returns 0. */
 	int (*vprintf)(void *ctx, const char *fmt, const void *args);
+	/* Called on each host thread the engine starts for a launch, with
+	 * true before its first block and false after its last (never on
+	 * the thread that called ex_launch_run): the bridge makes the
+	 * thread's touches of memory the launching device's, as the
+	 * caller's are. May be NULL. */
+	void (*worker)(void *ctx, bool begin);
 };
 
 /* What the device is, for special registers and the compute term. */
@@ -154,6 +160,8 @@ struct ex_launch {
 	const void *params;               /* param_bytes of the kernel, packed */
 	bool cooperative;                 /* every block resident: grid sync works */
 	int threads;                      /* host threads to run blocks on; 0: one */
+	bool baseline;                    /* run the baseline x86-64 loop even where
+					   * the AVX2 build could (tests compare them) */
 	struct ex_device dev;
 	struct ex_memops mem;
 };

@@ -227,11 +227,11 @@ static int block_round(struct blk *b)
 		int st;
 		if (w->state != W_RUN)
 			continue;
-		st = ex_warp_run(b, w);
+		st = b->g->run(b, w);
 		while (st == W_BAR && w->state == W_RUN) {
 			/* bar.arrive: counted, and the warp goes on */
 			b->arrived[(-1 - w->bar) & (NBAR - 1)]++;
-			st = ex_warp_run(b, w);
+			st = b->g->run(b, w);
 		}
 		if (st < 0)
 			return -1;
@@ -343,15 +343,30 @@ static void cooperative(struct worker *wk, int index)
 	free(live);
 }
 
-static void *worker(void *arg)
+static void run_worker(struct worker *wk);
+
+/* A host thread the launch started: the bridge's hook around its share. */
+static void *worker_thread(void *arg)
 {
 	struct worker *wk = arg;
+	const struct ex_memops *mo = &wk->g->l->mem;
+
+	if (mo->worker)
+		mo->worker(mo->ctx, true);
+	run_worker(wk);
+	if (mo->worker)
+		mo->worker(mo->ctx, false);
+	return NULL;
+}
+
+static void run_worker(struct worker *wk)
+{
 	struct grid *g = wk->g;
 	struct blk *b;
 
 	if (g->gridws) {
 		cooperative(wk, (int)(wk - wk->first));
-		return NULL;
+		return;
 	}
 	b = malloc(sizeof *b);
 
@@ -367,7 +382,7 @@ static void *worker(void *arg)
 			g->r->status = EX_OUT_OF_MEMORY;
 		pthread_mutex_unlock(&g->lock);
 		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-		return NULL;
+		return;
 	}
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
@@ -379,7 +394,6 @@ static void *worker(void *arg)
 	add_counts(g, b);
 	free_blk(b);
 	free(b);
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -420,6 +434,34 @@ static enum ex_status refuse(struct ex_result *r, enum ex_status st,
 	return st;
 }
 
+/* A cooperative launch's host thread did not start: its share of the
+ * blocks would never arrive at a grid sync, so the launch stops. (Other
+ * launches' blocks go to the threads that did start.) */
+static void no_thread(struct grid *g)
+{
+	pthread_mutex_lock(&g->lock);
+	if (g->r->status == EX_OK) {
+		g->r->status = EX_LAUNCH_FAILED;
+		snprintf(g->r->message, sizeof g->r->message, "%s",
+			 "a host thread for resident blocks could not start");
+	}
+	pthread_mutex_unlock(&g->lock);
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* The warp loop for this launch: warp.c's AVX2 build where the host has
+ * AVX2 and FMA and the launch does not ask for the baseline. */
+static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
+{
+#ifdef EX_HAVE_AVX2
+	if (!l->baseline && __builtin_cpu_supports("avx2") &&
+	    __builtin_cpu_supports("fma"))
+		return ex_warp_run_avx2;
+#endif
+	(void)l;
+	return ex_warp_run;
+}
+
 enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 {
 	struct grid g = { 0 };
@@ -449,6 +491,7 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;
+	g.run = warp_loop(l);
 	g.varaddr = varaddr;
 	g.nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
 	g.r = r;
@@ -470,9 +513,12 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 		wk[i].first = wk;
 		wk[i].shared_bytes = shared;
 		if (i > 0)
-			wk[i].started = !pthread_create(&wk[i].tid, NULL, worker, &wk[i]);
+			wk[i].started = !pthread_create(&wk[i].tid, NULL,
+							 worker_thread, &wk[i]);
+		if (i > 0 && !wk[i].started && g.gridws)
+			no_thread(&g);
 	}
-	worker(&wk[0]);
+	run_worker(&wk[0]);
 	for (int i = 1; i < n; i++)
 		if (wk[i].started)
 			pthread_join(wk[i].tid, NULL);

@@ -105,6 +105,7 @@ struct grid {
 	uint64_t next;            /* atomic: the next block to start */
 	uint8_t *gridws;          /* a cooperative launch's grid-sync words */
 	int nthreads;
+	int (*run)(struct blk *, struct warp *); /* ex_warp_run or its AVX2 build */
 	int stop;                 /* atomic: an error stops the launch */
 	pthread_mutex_t lock;     /* result below */
 	struct ex_result *r;
@@ -114,6 +115,12 @@ struct grid {
  * (W_DONE), yields (W_YIELD) or fails (-1, the error recorded in the
  * grid). */
 int ex_warp_run(struct blk *b, struct warp *w);
+/* The same, compiled for AVX2 and FMA (warp_avx2.c); launch.c calls it
+ * where the host has both. */
+int ex_warp_run_avx2(struct blk *b, struct warp *w);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EX_HAVE_AVX2 1
+#endif
 
 /* Records the first error of a launch, where it happened; stops it. */
 void ex_grid_fail(struct blk *b, struct warp *w, int lane,

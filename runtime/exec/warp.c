@@ -9,7 +9,11 @@
  * switch per instruction and a tight loop over its active lanes do the
  * work. Global and generic accesses ask ex_memops.page once per warp and
  * page on a cache miss, never per lane or per byte, and count their bytes
- * by the place the model named.
+ * by the place the model named; a whole warp aligned on one page (or in
+ * shared memory) is checked once and moved by a plain loop. The loops over
+ * a whole warp are marked free of dependences between lanes (a
+ * destination row is a source row or none of it), so gcc vectorizes them;
+ * warp_avx2.c builds this file again for AVX2 and FMA.
  *
  * Locking: a warp belongs to the host thread running its block; global
  * memory is shared with other blocks' threads, so atomics on it are host
@@ -38,6 +42,7 @@ struct src {
 #define LANES(act, ...)                                                      \
 	do {                                                                 \
 		if ((act) == FULL) {                                         \
+			_Pragma("GCC ivdep")                                 \
 			for (uint32_t l = 0; l < WARP; l++) { __VA_ARGS__; } \
 		} else {                                                     \
 			FOR_LANES(l, act) { __VA_ARGS__; }                   \
@@ -359,6 +364,57 @@ static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 	return lane_ptr(b, w, l, sp, addr, size, c);
 }
 
+/* A whole warp's access of size bytes at base[l] + off, when it needs no
+ * lane-by-lane care: every lane aligned and in the block's shared memory,
+ * or every lane on one page of global memory, which is translated once
+ * for the warp and its bytes counted. Lane l's host pointer is then
+ * ((base[l] + off) & *amask) + *delta. 1: so; 0: the lanes take the
+ * per-lane path; -1: the page was refused (the launch failed). */
+static int warp_span(struct blk *b, struct warp *w, int sp,
+		     const uint64_t *base, uint64_t off, unsigned size,
+		     enum ex_access a, uint64_t *amask, uint64_t *delta)
+{
+	uint64_t lo = ~0ull, hi = 0, any = 0;
+	int place;
+
+	if (sp != SP_SHARED && sp > SP_GLOBAL)
+		return 0;
+	for (uint32_t l = 0; l < WARP; l++) {
+		uint64_t x = base[l] + off;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+		any |= x;
+	}
+	if (any & (size - 1))
+		return 0;
+	if (sp == SP_SHARED) {
+		/* a shared address is its low 32 bits, as lane_ptr reads it */
+		uint64_t top = 0;
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint64_t x = (base[l] + off) & 0xffffffffull;
+			top = x > top ? x : top;
+		}
+		if (top + size > b->shared_bytes)
+			return 0;
+		*amask = 0xffffffffull;
+		*delta = (uint64_t)(uintptr_t)b->shared;
+		return 1;
+	}
+	/* global, or generic outside the engine's windows (which lie above
+	 * any host pointer): aligned lanes on one page stay on it */
+	if (hi >> 56 || (lo >> EX_PAGE_SHIFT) != (hi >> EX_PAGE_SHIFT))
+		return 0;
+	if (tlb_check(b, w, 0, lo, a, &place))
+		return -1;
+	if (a & EX_READ)
+		b->bytes_read[place] += (uint64_t)WARP * size;
+	if (a & EX_WRITE)
+		b->bytes_written[place] += (uint64_t)WARP * size;
+	*amask = ~0ull;
+	*delta = 0;
+	return 1;
+}
+
 static inline uint64_t load(const uint8_t *p, unsigned size)
 {
 	switch (size) {
@@ -378,6 +434,48 @@ static inline void store(uint8_t *p, uint64_t v, unsigned size)
 	default: memcpy(p, &v, 8); break;
 	}
 }
+
+/* warp_span's lanes loaded into D, sign-extended where sgn and cut to the
+ * register's mask as the per-lane path does, and stored from S. */
+#define WARP_PTR(l) ((void *)(uintptr_t)(((base[l] + off) & am) + dl))
+#define WARP_LOAD(T, ST)                                                     \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_;                                                        \
+		memcpy(&v_, WARP_PTR(l), sizeof v_);                         \
+		D[l] = sgn ? (uint64_t)(int64_t)(ST)v_ & mask : v_;          \
+	}
+#define WARP_STORE(T)                                                        \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_ = (T)S[l];                                              \
+		memcpy(WARP_PTR(l), &v_, sizeof v_);                         \
+	}
+
+static inline void warp_load(uint64_t *D, const uint64_t *base, uint64_t off,
+			     uint64_t am, uint64_t dl, unsigned size, bool sgn,
+			     uint64_t mask)
+{
+	switch (size) {
+	case 1: WARP_LOAD(uint8_t, int8_t); break;
+	case 2: WARP_LOAD(uint16_t, int16_t); break;
+	case 4: WARP_LOAD(uint32_t, int32_t); break;
+	default: WARP_LOAD(uint64_t, int64_t); break;
+	}
+}
+
+static inline void warp_store(const uint64_t *S, const uint64_t *base,
+			      uint64_t off, uint64_t am, uint64_t dl,
+			      unsigned size)
+{
+	switch (size) {
+	case 1: WARP_STORE(uint8_t); break;
+	case 2: WARP_STORE(uint16_t); break;
+	case 4: WARP_STORE(uint32_t); break;
+	default: WARP_STORE(uint64_t); break;
+	}
+}
+#undef WARP_LOAD
+#undef WARP_STORE
+#undef WARP_PTR
 
 /* The address of operand i (K_MEM) for lane l. */
 static inline uint64_t addr_of(struct blk *b, struct warp *w,
@@ -430,6 +528,19 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 		}
 		return 0;
 	}
+	if (act == FULL && base && size <= 8) {
+		uint64_t am, dl;
+		int rc = warp_span(b, w, in->space, base, off, size * n,
+				   EX_READ, &am, &dl);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			for (unsigned e = 0; e < n; e++)
+				warp_load(dst[e], base, off + e * size, am, dl,
+					  size, sgn, mask[e]);
+			return 0;
+		}
+	}
 	if (n == 1 && !sgn && size == 4 && base) {   /* the usual load */
 		uint64_t *D = dst[0];
 		LANES(act,
@@ -478,6 +589,18 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 	base = a->reg >= 0 ? w->r[a->reg] : NULL;
 	off = (uint64_t)a->imm + (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	mem_begin(b, w, &c, EX_WRITE);
+	if (act == FULL && base && size <= 8) {
+		uint64_t am, dl;
+		int rc = warp_span(b, w, in->space, base, off, size * n,
+				   EX_WRITE, &am, &dl);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			for (unsigned e = 0; e < n; e++)
+				warp_store(val[e], base, off + e * size, am, dl, size);
+			return 0;
+		}
+	}
 	if (n == 1 && size == 4 && base) {   /* the usual store */
 		const uint64_t *S = val[0];
 		LANES(act,
@@ -611,6 +734,46 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 	}
 }
 
+/* atom.shared.add.u32 by a whole warp (a histogram's): when every lane's
+ * word lies in the block's shared memory, the lanes add in lane order,
+ * plainly, as the block's shared memory is its host thread's alone. 0,
+ * or -1 with the launch failed; the per-lane path where the lanes are
+ * not all inside. */
+static int shared_add_warp(struct blk *b, struct warp *w,
+			   const struct operand *a, const uint64_t *S,
+			   uint64_t *D)
+{
+	uint64_t off = (uint64_t)a->imm +
+		       (a->var >= 0 ? b->g->varaddr[a->var] : 0), am, dl;
+	const uint64_t *base = w->r[a->reg];
+	struct macc c = { .lastpg = ~0ull, .a = EX_ATOMIC };
+
+	if (warp_span(b, w, SP_SHARED, base, off, 4, EX_ATOMIC, &am, &dl) > 0) {
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint8_t *p = (uint8_t *)(uintptr_t)(((base[l] + off) & am) + dl);
+			uint32_t old, x = (uint32_t)S[l];
+			memcpy(&old, p, 4);
+			D[l] = old;   /* after x: D may be S's register */
+			old += x;
+			memcpy(p, &old, 4);
+		}
+		b->atomics += WARP;
+		return 0;
+	}
+	for (uint32_t l = 0; l < WARP; l++) {
+		uint8_t *p = fast_ptr(b, w, (int)l, SP_SHARED, base[l] + off, 4, &c);
+		uint32_t old, x = (uint32_t)S[l];
+		if (!p)
+			return -1;
+		b->atomics++;
+		memcpy(&old, p, 4);
+		D[l] = old;
+		old += x;
+		memcpy(p, &old, 4);
+	}
+	return 0;
+}
+
 /* atom{.space}.op.type d, [a], b{, c}; red{.space}.op.type [a], b */
 static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		   uint32_t act)
@@ -629,6 +792,10 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	if (in->sub == A_CAS)
 		sc = src_of(b, w, in, 3);
 	mem_begin(b, w, &c, EX_ATOMIC);
+	if (act == FULL && in->space == SP_SHARED && size == 4 &&
+	    in->sub == A_ADD && !ptype_float(in->type) && a->kind == K_MEM &&
+	    a->reg >= 0)
+		return shared_add_warp(b, w, a, sb.p, D);
 	FOR_LANES(l, act) {
 		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
 				      addr_of(b, w, a, (int)l), size, &c);
@@ -638,10 +805,10 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		if (in->space == SP_SHARED && size == 4 && in->sub == A_ADD &&
 		    !ptype_float(in->type)) {
 			/* a block's shared memory is its host thread's alone */
-			uint32_t old;
+			uint32_t old, x = (uint32_t)V(sb, l);
 			memcpy(&old, p, 4);
-			D[l] = old;
-			old += (uint32_t)V(sb, l);
+			D[l] = old;   /* after x: D may be b's register */
+			old += x;
 			memcpy(p, &old, 4);
 			continue;
 		}
@@ -1711,6 +1878,14 @@ static bool fast_int(struct blk *b, struct warp *w, const struct insn *in,
 			BIN((A[l] * B[l]) & m);
 			return true;
 		}
+		if (bits == 16) {   /* mul.wide.u16: a byte's index times 4 */
+			if (ptype_signed(in->type))
+				BIN((uint32_t)((int32_t)(int16_t)A[l] *
+					       (int16_t)B[l]));
+			else
+				BIN((uint64_t)(uint16_t)A[l] * (uint16_t)B[l]);
+			return true;
+		}
 		if (bits != 32)
 			return false;
 		if (ptype_signed(in->type))
@@ -1928,7 +2103,13 @@ static uint32_t guard_mask(const struct warp *w, const struct insn *in,
 	return m & act;
 }
 
-int ex_warp_run(struct blk *b, struct warp *w)
+/* The baseline build's name; warp_avx2.c compiles this file again under
+ * another. */
+#ifndef EX_WARP_RUN
+#define EX_WARP_RUN ex_warp_run
+#endif
+
+int EX_WARP_RUN(struct blk *b, struct warp *w)
 {
 	const struct insn *code = b->m->code;
 

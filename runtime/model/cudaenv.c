@@ -26,6 +26,12 @@
  *                         done; the driver's memsets are kernels, copies
  *                         are not and stay asynchronous.
  *
+ * and one of libcuemu's own:
+ *
+ *   CUEMU_KERNEL_THREADS  the host threads a kernel's blocks run on, 1 to
+ *                         64; unset (or anything else) the CPUs the
+ *                         process may run on, at most 64.
+ *
  * The result is handed to machine.c (cuemu_machine_set_view), which maps
  * every ordinal the model uses to the machine's GPU.
  *
@@ -37,6 +43,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <sched.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +55,47 @@ static bool launch_blocking;
 static bool pci_order;
 static char cvd_copy[512];
 static bool cvd_set;
+static int kernel_threads;      /* 0: the process's CPUs */
+
+/* More host threads than this only add their start to every launch. */
+#define MAX_KERNEL_THREADS 64
 
 bool cuemu_launch_blocking(void)
 {
 	return launch_blocking;
+}
+
+int cuemu_kernel_threads(void)
+{
+	cpu_set_t set;
+	long n = 0;
+
+	if (kernel_threads > 0)
+		return kernel_threads;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		n = CPU_COUNT(&set);
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n <= 0 ? 1 : n > MAX_KERNEL_THREADS ? MAX_KERNEL_THREADS : (int)n;
+}
+
+/* CUEMU_KERNEL_THREADS: a count from 1 to 64, else 0 (the default). */
+static int read_kernel_threads(const char *v)
+{
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || n < 1 || n > MAX_KERNEL_THREADS) {
+		cuemu_debug("CUEMU_KERNEL_THREADS '%.40s' is no count from 1 "
+			    "to %d: the process's CPUs are used", v,
+			    MAX_KERNEL_THREADS);
+		return 0;
+	}
+	return (int)n;
 }
 
 const char *cuemu_device_order(void)
@@ -236,6 +281,7 @@ CUresult cuemu_select_devices(void)
 				  "FASTEST_FIRST nor PCI_BUS_ID", ord);
 	pci_order = ord && !strcmp(ord, "PCI_BUS_ID");
 	launch_blocking = lb && !strcmp(lb, "1");
+	kernel_threads = read_kernel_threads(getenv("CUEMU_KERNEL_THREADS"));
 	sort_gpus(order, n);
 	memcpy(map, order, (size_t)n * sizeof *map);
 	cvd_set = cvd != NULL;

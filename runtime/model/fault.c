@@ -35,7 +35,9 @@
  * rule of internal.h forbids touching managed memory while holding
  * cuemu_lock, so the faulting thread never holds it. A CPU thread's fault
  * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
- * only cuemu_lock (its thread holds kernel_lock). The view state below is
+ * only cuemu_lock (its thread holds kernel_lock, and the worker threads it
+ * runs blocks on are marked its own with fault_kernel_thread, so several
+ * may fault at once, one at a time under cuemu_lock). The view state below is
  * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock, so
  * that the handler can ask "is this managed?" before taking any other.
  */
@@ -577,6 +579,11 @@ static void kernel_op(CUstream s, void *arg)
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
 	free(k);
+}
+
+void fault_kernel_thread(int dev)
+{
+	tls_dev = dev;
 }
 
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)

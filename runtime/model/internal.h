@@ -211,6 +211,9 @@ int cuemu_machine_set_view(const int *map, int n);
  * return only once done (CUDA_LAUNCH_BLOCKING=1). */
 CUresult cuemu_select_devices(void);
 bool cuemu_launch_blocking(void);
+/* The host threads a kernel's blocks run on: CUEMU_KERNEL_THREADS as cuInit
+ * read it, else the CPUs the process may run on (at most 64). */
+int cuemu_kernel_threads(void);
 /* The device order in force ("FASTEST_FIRST" or "PCI_BUS_ID") and the
  * CUDA_VISIBLE_DEVICES value cuInit read (NULL: unset), for /cu. */
 const char *cuemu_device_order(void);
