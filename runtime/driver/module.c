@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "model/context.h"
+#include "model/clock.h"
 #include "model/module.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
@@ -249,7 +250,7 @@ static double now_ms(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
