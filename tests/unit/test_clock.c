@@ -18,7 +18,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +202,39 @@ static void offsets(CUstream s)
 	     1e6);
 }
 
+/* A timed wait 20 ms on in model time that nothing ends: on clk through
+ * pthread_cond_clockwait, or (clk -1) sem_timedwait on REALTIME. Its
+ * result in *rc, the real time it took. */
+static int64_t timed_wait(clockid_t clk, int *rc)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+	struct timespec at;
+	int64_t r0;
+	sem_t sem;
+
+	clock_gettime(clk < 0 ? CLOCK_REALTIME : clk, &at);
+	at.tv_nsec += 20 * MS;
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_nsec -= 1000000000L;
+		at.tv_sec++;
+	}
+	r0 = real_now(CLOCK_MONOTONIC);
+	if (clk < 0) {
+		sem_init(&sem, 0, 0);
+		while ((*rc = sem_timedwait(&sem, &at)) < 0 && errno == EINTR)
+			;
+		sem_destroy(&sem);
+	} else {
+		pthread_mutex_lock(&m);
+		do
+			*rc = pthread_cond_clockwait(&cv, &m, clk, &at);
+		while (*rc == 0);
+		pthread_mutex_unlock(&m);
+	}
+	return real_now(CLOCK_MONOTONIC) - r0;
+}
+
 static void sleeps(void)
 {
 	struct timespec ten = { 0, 10 * MS }, at;
@@ -254,6 +289,23 @@ static void sleeps(void)
 	     now(CLOCK_REALTIME) >= ns_of(&at),
 	     "pthread_cond_timedwait to a REALTIME deadline 20 ms on times "
 	     "out after 20 ms (%.3f ms real)", r / 1e6);
+	r = timed_wait(CLOCK_MONOTONIC, &rc);
+	fact(rc == ETIMEDOUT && r >= 19 * MS && r < 500 * MS,
+	     "pthread_cond_clockwait (std::condition_variable's) to a "
+	     "MONOTONIC deadline 20 ms on times out after 20 ms (%.3f ms "
+	     "real)", r / 1e6);
+	r = timed_wait(-1, &rc);
+	fact(rc == -1 && errno == ETIMEDOUT && r >= 19 * MS && r < 500 * MS,
+	     "sem_timedwait to a REALTIME deadline 20 ms on times out after "
+	     "20 ms (%.3f ms real)", r / 1e6);
+	t0 = now(CLOCK_MONOTONIC);
+	r0 = real_now(CLOCK_MONOTONIC);
+	rc = poll(NULL, 0, 10);
+	d = now(CLOCK_MONOTONIC) - t0;
+	r = real_now(CLOCK_MONOTONIC) - r0;
+	fact(rc == 0 && d >= 10 * MS && llabs(d - r) < 2 * MS,
+	     "a poll with a 10 ms timeout moves MONOTONIC by what it waited "
+	     "(%.3f ms)", d / 1e6);
 }
 
 static void refusals(void)
@@ -280,6 +332,25 @@ static void refusals(void)
 	     (now(CLOCK_MONOTONIC) - t0) / 1e6);
 }
 
+/* A host function reads its stream's clock: after 300 ms of model work
+ * ahead of it on the stream, 300 ms on from the enqueuing thread's. */
+static void read_in_host_func(void *arg)
+{
+	*(int64_t *)arg = now(CLOCK_MONOTONIC);
+}
+
+static void host_func(CUstream s)
+{
+	int64_t t0 = now(CLOCK_MONOTONIC), seen = 0;
+
+	cuemuStreamSleep(s, 300 * MS);
+	cuLaunchHostFunc(s, read_in_host_func, &seen);
+	cuStreamSynchronize(s);
+	fact(seen - t0 >= 300 * MS && seen - t0 < 305 * MS,
+	     "a host function reads its stream's model time (%.3f ms on)",
+	     (seen - t0) / 1e6);
+}
+
 static int model_role(void)
 {
 	CUstream s;
@@ -291,6 +362,7 @@ static int model_role(void)
 	sync_moves(s, 250 * MS, "cuStreamSynchronize");
 	sync_moves(s, 100 * MS, "cuEventSynchronize");
 	sync_moves(s, 100 * MS, "cuCtxSynchronize");
+	host_func(s);
 	offsets(s);
 	sleeps();
 	refusals();
