@@ -39,6 +39,9 @@
 /* Clock ids 0..CLOCK_TAI: the fixed clocks Linux defines. */
 #define NCLOCKS (CLOCK_TAI + 1)
 
+/* Global: the choice of clocks and the C library's functions are the
+ * process's, read by every clock call without a lock (clock.h). Written
+ * once, by start(). */
 enum cuemu_clock_state cuemu_clock_state;
 struct cuemu_libc cuemu_libc;
 
