@@ -34,16 +34,132 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define NS 1000000000LL
 /* Clock ids 0..CLOCK_TAI: the fixed clocks Linux defines. */
 #define NCLOCKS (CLOCK_TAI + 1)
 
+/* ------------------------------------------------------------ until found */
+
+/* What a clock call gets while the C library's functions are being found:
+ * finding them (dlopen) may itself read a clock (a sanitizer's allocator
+ * does), and that call must not wait for the finding. The system calls
+ * themselves, for the clocks and sleeps; a timed wait on a condition or a
+ * semaphore then times out at once, as a timed wait may. */
+static int sys_clock_gettime(clockid_t c, struct timespec *ts)
+{
+	return (int)syscall(SYS_clock_gettime, c, ts);
+}
+
+static int sys_gettimeofday(struct timeval *tv, void *tz)
+{
+	return (int)syscall(SYS_gettimeofday, tv, tz);
+}
+
+static time_t sys_time(time_t *t)
+{
+	struct timespec ts;
+
+	if (sys_clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		return (time_t)-1;
+	if (t)
+		*t = ts.tv_sec;
+	return ts.tv_sec;
+}
+
+static int sys_timespec_get(struct timespec *ts, int base)
+{
+	return base == TIME_UTC &&
+	       sys_clock_gettime(CLOCK_REALTIME, ts) == 0 ? base : 0;
+}
+
+static int sys_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	return (int)syscall(SYS_nanosleep, req, rem);
+}
+
+static int sys_clock_nanosleep(clockid_t c, int flags,
+			       const struct timespec *req, struct timespec *rem)
+{
+	/* Its result is the error number, not -1 and errno. */
+	return syscall(SYS_clock_nanosleep, c, flags, req, rem) < 0 ? errno : 0;
+}
+
+static int sys_usleep(useconds_t us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) *
+			       1000 };
+
+	return sys_nanosleep(&ts, NULL);
+}
+
+static unsigned int sys_sleep(unsigned int s)
+{
+	struct timespec ts = { (time_t)s, 0 };
+
+	return sys_nanosleep(&ts, &ts) < 0 ? (unsigned int)ts.tv_sec : 0;
+}
+
+static int sys_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+			      const struct timespec *at)
+{
+	(void)c, (void)m, (void)at;
+	return ETIMEDOUT;
+}
+
+static int sys_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
+			      clockid_t clk, const struct timespec *at)
+{
+	(void)clk;
+	return sys_cond_timedwait(c, m, at);
+}
+
+static int sys_sem_timedwait(sem_t *sem, const struct timespec *at)
+{
+	(void)sem, (void)at;
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+static int sys_poll(struct pollfd *fds, nfds_t n, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	return (int)syscall(SYS_ppoll, fds, n, ms < 0 ? NULL : &ts, NULL,
+			    (size_t)8);
+}
+
+static int sys_select(int n, fd_set *r, fd_set *w, fd_set *e,
+		      struct timeval *tv)
+{
+	struct timespec ts;
+
+	if (tv) {
+		ts.tv_sec = tv->tv_sec;
+		ts.tv_nsec = tv->tv_usec * 1000;
+	}
+	return (int)syscall(SYS_pselect6, n, r, w, e, tv ? &ts : NULL, NULL);
+}
+
 /* Global: the choice of clocks and the C library's functions are the
  * process's, read by every clock call without a lock (clock.h). Written
- * once, by start(). */
+ * once, by start(); until then, the system calls above. */
 enum cuemu_clock_state cuemu_clock_state;
-struct cuemu_libc cuemu_libc;
+struct cuemu_libc cuemu_libc = {
+	.clock_gettime = sys_clock_gettime, .gettimeofday = sys_gettimeofday,
+	.time = sys_time, .timespec_get = sys_timespec_get,
+	.nanosleep = sys_nanosleep, .clock_nanosleep = sys_clock_nanosleep,
+	.usleep = sys_usleep, .sleep = sys_sleep,
+	.cond_timedwait = sys_cond_timedwait,
+	.cond_clockwait = sys_cond_clockwait,
+	.sem_timedwait = sys_sem_timedwait, .poll = sys_poll,
+	.select = sys_select,
+};
+/* The thread that is finding the C library's functions (start()): its
+ * clock calls meanwhile get the system calls, not a wait for itself. */
+static __thread bool finding;
 
 /* Each virtual clock's real reading at model time 0 (libcuemu's load);
  * a clock whose reading failed there is left real. Written once in
@@ -81,8 +197,11 @@ static bool find(void *libc, const char *name, void *slot)
 
 static void find_libc(void)
 {
-	void *c = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	struct cuemu_libc *l = &cuemu_libc;
+	struct cuemu_libc found = cuemu_libc, *l = &found;
+	void *c;
+
+	finding = true;
+	c = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
 
 	/* Without them no clock call could be answered at all. */
 	if (!c || !find(c, "clock_gettime", &l->clock_gettime) ||
@@ -100,6 +219,10 @@ static void find_libc(void)
 			"(libc.so.6: %s)\n", c ? dlerror() : "not loaded");
 		abort();
 	}
+	/* Each pointer a word: a call meanwhile gets either function, and
+	 * both answer it. */
+	cuemu_libc = found;
+	finding = false;
 }
 
 /* Which clocks read model time: every one a program times itself with. */
@@ -140,7 +263,7 @@ enum cuemu_clock_state cuemu_clock_start(void)
 	enum cuemu_clock_state st =
 		__atomic_load_n(&cuemu_clock_state, __ATOMIC_ACQUIRE);
 
-	if (st != CUEMU_CLOCK_UNREAD)
+	if (st != CUEMU_CLOCK_UNREAD || finding)
 		return st;
 	pthread_once(&start_once, start);
 	return cuemu_clock_state;
