@@ -36,6 +36,7 @@ extern const struct bench_row bench_share_rows[];
 extern const struct bench_row bench_uvm_rows[];
 extern const struct bench_row bench_start_rows[];
 extern const struct bench_row bench_exec_rows[];   /* bench_exec.c */
+extern const struct bench_row bench_clock_rows[];  /* bench_clock.c */
 /* bench_start.c: the process it times, run as "cuemu-bench --first-alloc FD". */
 int bench_first_alloc_child(int fd);
 

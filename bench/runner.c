@@ -28,6 +28,7 @@ static const struct bench_row *const tables[] = {
 	bench_uvm_rows,
 	bench_start_rows,
 	bench_exec_rows,
+	bench_clock_rows,
 };
 
 struct options {

@@ -7,7 +7,13 @@
 #ifndef CUEMU_CUEMU_H
 #define CUEMU_CUEMU_H
 
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stddef.h>
+#include <sys/select.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "cuda.h"
 
@@ -46,6 +52,33 @@ int cuemuParseSize(const char *s, unsigned long long *bytes);
 
 /** The library's package version string, e.g. "0.1.0". */
 const char *cuemuVersion(void);
+
+/*
+ * The process's clocks and timed waits as a program sees them (libcuemu(3),
+ * CUEMU_CLOCK): each takes the arguments and gives the results of the C
+ * library's function of the same name, which libcuemu and libcudart.so.13
+ * export on these. With CUEMU_CLOCK=model the clocks a program times
+ * itself with read the calling thread's model time, deadlines given on
+ * them are kept in model time, and a wait moves the thread's clock on by
+ * the real time it waited; otherwise each is the C library's own.
+ */
+int cuemuClockGettime(clockid_t clk, struct timespec *ts);
+int cuemuGettimeofday(struct timeval *tv, void *tz);
+time_t cuemuTime(time_t *t);
+int cuemuTimespecGet(struct timespec *ts, int base);
+int cuemuNanosleep(const struct timespec *req, struct timespec *rem);
+int cuemuClockNanosleep(clockid_t clk, int flags, const struct timespec *req,
+			struct timespec *rem);
+int cuemuUsleep(unsigned int usec);
+unsigned int cuemuSleep(unsigned int seconds);
+int cuemuCondTimedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+		       const struct timespec *abstime);
+int cuemuCondClockwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+		       clockid_t clk, const struct timespec *abstime);
+int cuemuSemTimedwait(sem_t *sem, const struct timespec *abstime);
+int cuemuPoll(struct pollfd *fds, nfds_t nfds, int timeout);
+int cuemuSelect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
+		struct timeval *timeout);
 
 #ifdef __cplusplus
 }

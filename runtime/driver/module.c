@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "model/context.h"
+#include "model/clock.h"
 #include "model/module.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
@@ -249,14 +250,14 @@ static double now_ms(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 /* Loads an image (bytes of len, or a pointer alone where len is 0) in the
  * current context; JIT answers in j where given. */
-static CUresult load(CUmodule *out, const void *data, size_t len,
-		     const struct jit_opts *j)
+static CUresult load_image(CUmodule *out, const void *data, size_t len,
+			   const struct jit_opts *j)
 {
 	char log[1024] = "", info[256] = "";
 	struct cuemu_image im;
@@ -296,6 +297,19 @@ static CUresult load(CUmodule *out, const void *data, size_t len,
 	if (r != CUDA_SUCCESS)
 		return cuemu_fail(r, "module not loaded: %s", log);
 	return CUDA_SUCCESS;
+}
+
+/* load_image, its CPU time left out of the thread's model clock (the
+ * parse of PTX is the emulator's work, not the program's: clock.c). */
+static CUresult load(CUmodule *out, const void *data, size_t len,
+		     const struct jit_opts *j)
+{
+	CUresult r;
+
+	cuemu_clock_enter();
+	r = load_image(out, data, len, j);
+	cuemu_clock_leave();
+	return r;
 }
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image)

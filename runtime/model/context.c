@@ -20,6 +20,7 @@
  * holds the process lock, are per thread and need no lock.
  */
 #include "model/context.h"
+#include "model/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,11 @@ static void fork_done(void)
 	pthread_mutex_unlock(&process_lock);
 }
 
+/* What runs under the lock is the model's work, not the program's: its
+ * CPU time is left out of the thread's model clock (clock.c). */
 void cuemu_lock(void)
 {
+	cuemu_clock_enter();
 	pthread_mutex_lock(&process_lock);
 	lock_held = true;
 }
@@ -100,6 +104,7 @@ void cuemu_unlock(void)
 	cuemu_changes_flush();
 	lock_held = false;
 	pthread_mutex_unlock(&process_lock);
+	cuemu_clock_leave();
 }
 
 void cuemu_unlock_deferred(void)
@@ -143,6 +148,11 @@ CUresult cuemu_model_init(void)
 	 * at every later call, as the driver's. */
 	if ((r = cuemu_select_devices()) != CUDA_SUCCESS)
 		goto out;
+	/* A CUEMU_CLOCK that names no clock: refused, said on stderr. */
+	if ((r = cuemu_clock_check_env()) != CUDA_SUCCESS) {
+		cuemu_tell();
+		goto out;
+	}
 	for (int d = 0; d < CUEMU_MAX_DEVICES; d++) {
 		primaries[d].dev = d;
 		cuemu_ctx_reset_settings(&primaries[d]);

@@ -16,6 +16,7 @@
  * around a wait.
  */
 #include "model/stream_impl.h"
+#include "model/clock.h"
 #include "model/ipc.h"
 
 #include <stdlib.h>
@@ -150,7 +151,7 @@ static void share_wait(struct cuemu_evshare *sh, uint64_t target)
 	const struct timespec nap = { 0, 20000 };
 
 	while (!share_done(sh, target))
-		nanosleep(&nap, NULL);
+		cuemu_libc.nanosleep(&nap, NULL);
 }
 
 static void record_op(CUstream s, void *arg)

@@ -466,6 +466,9 @@ void cuemu_host_busy_until(uint64_t ns);
 void cuemu_host_advance(uint64_t ns);
 /* The calling thread's model time. */
 uint64_t cuemu_host_now(void);
+/* In a stream's operation (a host function's thread): true, with *ns the
+ * stream's clock; else false. */
+bool cuemu_op_clock(uint64_t *ns);
 CUresult cuemu_stream_sync(CUstream s);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);

@@ -38,6 +38,7 @@
  * while someone does.
  */
 #include "model/segment.h"
+#include "model/clock.h"
 #include "model/procstat.h"
 
 #include <ctype.h>
@@ -237,7 +238,7 @@ static bool seg_lock(void)
 	}
 	pthread_mutex_lock(&table_mu);
 	was = __atomic_load_n(&seg->lock_turns, __ATOMIC_RELAXED);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t0);
 	since = t0;
 	while (ofd_lock(SEG_LOCK_TABLE, F_WRLCK) < 0) {
 		if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
@@ -247,7 +248,7 @@ static bool seg_lock(void)
 			pthread_mutex_unlock(&table_mu);
 			return false;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &t);
+		cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
 		turns = __atomic_load_n(&seg->lock_turns, __ATOMIC_RELAXED);
 		if (turns != was) {
 			was = turns;
@@ -260,7 +261,7 @@ static bool seg_lock(void)
 			pthread_mutex_unlock(&table_mu);
 			return false;
 		}
-		usleep((useconds_t)nap_us);
+		cuemu_libc.usleep((useconds_t)nap_us);
 		nap_us = nap_us < 10000 ? nap_us * 2 : 10000;
 	}
 	__atomic_add_fetch(&seg->lock_turns, 1, __ATOMIC_RELAXED);
@@ -767,7 +768,7 @@ static int wait_for_size(int fd, const char *shm, struct stat *st)
 			errno = ENOENT;
 			return -1;
 		}
-		usleep(10000);
+		cuemu_libc.usleep(10000);
 	}
 	cuemu_fail(CUDA_ERROR_NO_DEVICE, "machine segment %s has another "
 		   "layout (an older version?): remove /dev/shm%s", shm, shm);
@@ -849,7 +850,7 @@ static struct segment *open_existing(const char *shm, const struct share *sh)
 		goto fail;
 	for (tries = 0; tries < 500 && !__atomic_load_n(&s->ready,
 							__ATOMIC_ACQUIRE); tries++) {
-		usleep(10000);
+		cuemu_libc.usleep(10000);
 		if (reader && pread(fd, s, size, 0) != (ssize_t)size)
 			break;
 	}
@@ -1647,7 +1648,7 @@ uint64_t cuemu_machine_gpu_used(int index)
 	/* Readers (cuMemGetInfo, /cu, NVML) should not see what a killed
 	 * process held; look for dead rows at most once a second. */
 	static time_t last_reclaim;
-	time_t now = time(NULL);
+	time_t now = cuemu_libc.time(NULL);
 	uint64_t used;
 
 	if (!seg || index < 0 || index >= topo.ndev)

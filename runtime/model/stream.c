@@ -43,6 +43,7 @@
  * operation runs.
  */
 #include "model/stream_impl.h"
+#include "model/clock.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -179,10 +180,18 @@ static void atomic_max(uint64_t *p, uint64_t v)
  * for its own faults. */
 static __thread uint64_t tls_host_ns;
 
+/* The thread's clock, which under CUEMU_CLOCK=model first takes in the
+ * program's CPU time since it was last read (clock.c). */
 static uint64_t thread_now(void)
 {
 	uint64_t h = atomic_get(&host_ns);
+	uint64_t cpu = cuemu_clock_cpu_take();
 
+	if (cpu) {
+		tls_host_ns = (tls_host_ns > h ? tls_host_ns : h) + cpu;
+		atomic_max(&furthest_ns, tls_host_ns);
+		cuemu_time_moved();
+	}
 	return tls_host_ns > h ? tls_host_ns : h;
 }
 
@@ -196,6 +205,14 @@ void cuemu_host_advance(uint64_t ns)
 uint64_t cuemu_host_now(void)
 {
 	return thread_now();
+}
+
+bool cuemu_op_clock(uint64_t *ns)
+{
+	if (!running_op)
+		return false;
+	*ns = atomic_get(&running_op->clock);
+	return true;
 }
 
 /* What work enqueued on s after now is ordered after: s's vector clock
@@ -273,7 +290,7 @@ static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -330,18 +347,22 @@ static void sleep_gen(uint64_t gen)
 	pthread_mutex_unlock(&done_lock);
 }
 
-/* Waits until p is done: spins a while, then sleeps. No lock held. */
+/* Waits until p is done: spins a while, then sleeps. No lock held. The
+ * spin's CPU time is not the waiting thread's model time: its wait ends
+ * at the model time of what it waited for (clock.c). */
 void cuemu_spos_wait(struct cuemu_spos p)
 {
 	uint64_t deadline = 0;
 
+	cuemu_clock_enter();
 	for (;;) {
 		uint64_t gen = atomic_get(&done_gen);
 		if (cuemu_spos_done(p))
-			return;
+			break;
 		if (!spin_until(gen_moved, &(struct gen_arg){ gen }, &deadline))
 			sleep_gen(gen);
 	}
+	cuemu_clock_leave();
 }
 
 /* Something finished: waiters recheck. The generation moves first and the
@@ -437,7 +458,7 @@ static void sleep_ns(uint64_t ns)
 	struct timespec ts = { (time_t)(ns / 1000000000u),
 			       (long)(ns % 1000000000u) };
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	while (cuemu_libc.nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
 
@@ -568,7 +589,11 @@ static void run_inline(CUstream s, struct op *op)
 {
 	bool retire;
 
+	/* The model's work, not the program's: its CPU time is not the
+	 * thread's model time (clock.c). */
+	cuemu_clock_enter();
 	run_op(s, op);
+	cuemu_clock_leave();
 	pthread_mutex_lock(&s->lock);
 	pop_head(s, op);
 	if (s->head || s->destroying)

@@ -31,6 +31,7 @@
  * thread between them.
  */
 #include "model/context.h"
+#include "model/clock.h"
 #include "outward/outward.h"
 #include "outward/cuemu-private.h"
 
@@ -443,7 +444,7 @@ static int past_start_by(json_t *req)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return EINVAL;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &now);
 	return (json_int_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 >
 	       json_integer_value(v) ? ETIMEDOUT : 0;
 }
@@ -809,7 +810,7 @@ static void pause_while_asked(void)
 		read_env = true;
 	}
 	while (file && *file && access(file, F_OK) == 0)
-		usleep(20000);
+		cuemu_libc.usleep(20000);
 }
 
 /* One request line: its answer queued. -1 when the peer is gone. */
@@ -997,7 +998,7 @@ static void *serve(void *arg)
 		for (int i = 0; i < n; i++)
 			pfd[2 + i] = (struct pollfd){ .fd = ctl.clients[i]->fd,
 				.events = ctl.clients[i]->out ? POLLOUT : POLLIN };
-		if (poll(pfd, (nfds_t)(2 + n), -1) < 0) {
+		if (cuemu_libc.poll(pfd, (nfds_t)(2 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;

@@ -9,6 +9,7 @@
  * own, taken under any other lock and never around a call out of this file.
  */
 #include "model/internal.h"
+#include "model/clock.h"
 #include "outward/outward.h"
 
 #include <stdio.h>
@@ -60,7 +61,7 @@ static void keep(const char *type, const char *text)
 
 	uint64_t model = cuemu_model_now();
 
-	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	cuemu_libc.clock_gettime(CLOCK_REALTIME_COARSE, &now);
 	pthread_mutex_lock(&elog.lock);
 	l = &elog.ring[++elog.last_seq % CUEMU_EVENT_RING];
 	l->seq = elog.last_seq;
@@ -120,7 +121,7 @@ void cuemu_set_last_error(CUresult r, const char *msg)
 	pthread_mutex_lock(&elog.lock);
 	elog.last_result = r;
 	snprintf(elog.last_msg, sizeof elog.last_msg, "%s", msg ? msg : "");
-	clock_gettime(CLOCK_REALTIME, &elog.last_time);
+	cuemu_libc.clock_gettime(CLOCK_REALTIME, &elog.last_time);
 	pthread_mutex_unlock(&elog.lock);
 }
 

@@ -19,6 +19,7 @@
  * dead process is removed by the next process to start, or by cufs.
  */
 #include "model/context.h"
+#include "model/clock.h"
 #include "outward/outward.h"
 #include "outward/pubseg.h"
 
@@ -151,7 +152,7 @@ static void *clock_publisher(void *arg)
 		while (!__atomic_load_n(&clk.stale, __ATOMIC_ACQUIRE))
 			pthread_cond_wait(&clk.cond, &clk.lock);
 		pthread_mutex_unlock(&clk.lock);
-		nanosleep(&period, NULL);
+		cuemu_libc.nanosleep(&period, NULL);
 		__atomic_store_n(&clk.stale, 0, __ATOMIC_RELEASE);
 		cuemu_lock();
 		cuemu_obj_changed(0);

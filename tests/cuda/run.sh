@@ -5,12 +5,13 @@
 # directory holding the libcuda.so.1 alias and libcudart.so.13; one TAP line
 # a program, its last line PASS. probes/rt_errors.cu is replayed the same
 # way against what the real runtime printed (probes/results/rt_errors.txt).
+# clock.cu runs with CUEMU_CLOCK=model: it times itself in model time.
 # Skipped, saying so, where nvcc is missing.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors static"
+programs="launch symbols attributes units loading rt_errors static clock"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -44,7 +45,11 @@ for p in $programs; do
 		sed 's/^/# /' "$tmp/$p.build"
 		continue
 	fi
-	LD_LIBRARY_PATH=$libs timeout 120 "$tmp/$p" >"$tmp/$p.out" 2>&1
+	# clock: the program's own clocks read model time (CUEMU_CLOCK).
+	clock=
+	case $p in clock) clock=model ;; esac
+	LD_LIBRARY_PATH=$libs CUEMU_CLOCK=$clock timeout 120 "$tmp/$p" \
+		>"$tmp/$p.out" 2>&1
 	rc=$?
 	missing=
 	if [ -f "$src/$p.expect" ]; then
@@ -74,6 +79,8 @@ for p in $programs; do
 		case $p in
 		static) echo "ok $i - a program with NVIDIA's static runtime" \
 			"is told to rebuild with -cudart shared, once" ;;
+		clock) echo "ok $i - clock: with CUEMU_CLOCK=model, std::chrono" \
+			"and gettimeofday read model time" ;;
 		*) echo "ok $i - $p runs on libcuemu's libcudart.so.13" ;;
 		esac
 	else
