@@ -1,8 +1,9 @@
 /*
  * clock.h - the thread's model clock (clock.c): what the process's own
- * clocks read under CUEMU_CLOCK=model, the brackets that keep libcuemu's
- * own CPU time out of it, and the C library's real clocks and waits for
- * libcuemu's own use. driver/clock.c's entries are its only readers.
+ * clocks read under CUEMU_CLOCK=model; and what it builds on (cputime.c):
+ * the brackets that keep libcuemu's own CPU time out of it, and the C
+ * library's real clocks and waits for libcuemu's own use. driver/clock.c's
+ * entries are the readers.
  */
 #ifndef CUEMU_MODEL_CLOCK_H
 #define CUEMU_MODEL_CLOCK_H
@@ -59,6 +60,13 @@ CUresult cuemu_clock_check_env(void);
  * (REALTIME, MONOTONIC, their _RAW, _COARSE and _ALARM forms, BOOTTIME,
  * TAI): those read model time. */
 bool cuemu_clock_virtual(clockid_t clk);
+/* cputime.c: clk's real reading at model time 0 (libcuemu's load), and
+ * MONOTONIC's in ns; the calling thread's clock started (its CPU time
+ * counted from now), if it was not. */
+const struct timespec *cuemu_clock_origin(clockid_t clk);
+uint64_t cuemu_clock_origin_mono_ns(void);
+void cuemu_clock_thread_start(void);
+
 /* clk's model reading for the calling thread; clk virtual. */
 void cuemu_clock_read(clockid_t clk, struct timespec *ts);
 /* The real absolute time at which a deadline given on a virtual clock in
