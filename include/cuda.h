@@ -2794,6 +2794,9 @@ CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 #define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuStreamQuery               __CUDA_API_PTSZ(cuStreamQuery)
 #define cuStreamSynchronize         __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuStreamSetAttribute        __CUDA_API_PTSZ(cuStreamSetAttribute)
+#define cuStreamGetAttribute        __CUDA_API_PTSZ(cuStreamGetAttribute)
+#define cuStreamCopyAttributes      __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
 #define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
 #define cuLaunchKernel              __CUDA_API_PTSZ(cuLaunchKernel)
@@ -2916,6 +2919,13 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr,
                                         size_t length, unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+/* A stream's attributes: its access policy window, synchronization
+ * policy, priority and memory sync domain (and map), kept and answered. */
+CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      const CUstreamAttrValue *value);
+CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      CUstreamAttrValue *value_out);
+CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn,
                                   void *userData);
@@ -3194,6 +3204,13 @@ CUresult CUDAAPI cuStreamAttachMemAsync_ptsz(CUstream hStream,
                                              CUdeviceptr dptr, size_t length,
                                              unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamSetAttribute_ptsz(CUstream hStream,
+                                           CUstreamAttrID attr,
+                                           const CUstreamAttrValue *value);
+CUresult CUDAAPI cuStreamGetAttribute_ptsz(CUstream hStream,
+                                           CUstreamAttrID attr,
+                                           CUstreamAttrValue *value_out);
+CUresult CUDAAPI cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn,
                                        void *userData);

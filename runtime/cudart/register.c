@@ -235,13 +235,23 @@ static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 	struct rt_module *m;
 	CUresult r;
 
+	struct rt_module **at;
+	unsigned int n;
+
 	if (fb->load_error != cudaSuccess)
 		return fb->load_error;
-	for (m = fb->modules; m; m = m->next)
-		if (m->ctx == ctx) {
+	for (at = &fb->modules; (m = *at); at = &m->next) {
+		if (m->ctx != ctx)
+			continue;
+		if (cuModuleGetFunctionCount(&n, m->mod) == CUDA_SUCCESS) {
 			*out = m->mod;
 			return cudaSuccess;
 		}
+		/* gone with its context's reset: loaded again below */
+		*at = m->next;
+		free(m);
+		break;
+	}
 	if (!(m = calloc(1, sizeof *m)))
 		return cudaErrorMemoryAllocation;
 	if ((r = cuModuleLoadData(&m->mod, fb->image)) != CUDA_SUCCESS) {
@@ -299,11 +309,21 @@ static cudaError_t function_locked(struct rt_entry *e, CUcontext ctx,
 	cudaError_t err;
 	CUresult r;
 
-	for (f = e->functions; f; f = f->next)
-		if (f->ctx == ctx) {
+	struct rt_function **at;
+	CUfunctionLoadingState st;
+
+	for (at = &e->functions; (f = *at); at = &f->next) {
+		if (f->ctx != ctx)
+			continue;
+		if (cuFuncIsLoaded(&st, f->fn) == CUDA_SUCCESS) {
 			*out = f->fn;
 			return cudaSuccess;
 		}
+		/* its module went with its context's reset */
+		*at = f->next;
+		free(f);
+		break;
+	}
 	if ((err = module_locked(e->fb, ctx, &mod)) != cudaSuccess)
 		return err;
 	if (!(f = calloc(1, sizeof *f)))

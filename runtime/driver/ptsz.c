@@ -104,6 +104,23 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
 	return cuLaunchKernelEx(&c, f, kernelParams, extra);
 }
 
+CUresult cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
+				   const CUstreamAttrValue *value)
+{
+	return cuStreamSetAttribute(ptsz(hStream), attr, value);
+}
+
+CUresult cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
+				   CUstreamAttrValue *value_out)
+{
+	return cuStreamGetAttribute(ptsz(hStream), attr, value_out);
+}
+
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
+{
+	return cuStreamCopyAttributes(ptsz(dst), ptsz(src));
+}
+
 CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
 				 unsigned int count, CUstream hStream)
 {
