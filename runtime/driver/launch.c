@@ -8,8 +8,10 @@
  * between engine and model: ex_memops.page lets the engine touch only
  * pages inside an allocation the device may reach (its own memory and
  * managed memory, pinned and registered host memory, a peer's memory
- * where peer access is on); anything else is ILLEGAL_ADDRESS, and the
- * context stays failed as on the device. The launch checks run in the real
+ * where peer access is on, pool blocks where the pool grants access and
+ * until their stream-ordered free runs, VMM mappings where cuMemSetAccess
+ * grants it, IPC-opened memory); anything else is ILLEGAL_ADDRESS, and
+ * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
  *
  * No state of its own: a launch owns its job until the stream runs it.
@@ -23,6 +25,8 @@
 #include "model/managed.h"
 #include "model/memory.h"
 #include "model/module.h"
+#include "model/pool.h"
+#include "model/vmm.h"
 #include "driver/driver.h"
 #include "exec/exec.h"
 
@@ -38,18 +42,60 @@ struct job {
 	uint8_t *params;
 };
 
-/* Whether dev may reach allocation a, and at which place. */
-static bool reachable(const struct cuemu_alloc *a, int dev, int *place)
+/* Whether an access that needs write may be made under access flags f. */
+static bool access_allows(CUmemAccess_flags f, bool write)
+{
+	return f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ||
+	       (f == CU_MEM_ACCESS_FLAGS_PROT_READ && !write);
+}
+
+/* The place a processor's memory is to a kernel on dev. */
+static int place_of(int proc, int dev)
+{
+	return proc == dev ? PLACE_DEVICE :
+	       proc == CUEMU_PROC_HOST || proc < 0 ? PLACE_HOST : PLACE_PEER;
+}
+
+/* A pool block: its own device's, or another's where the pool grants dev
+ * access (cuMemPoolSetAccess), as the device checks it: not peer access. */
+static bool pool_reachable(struct cuemu_alloc *a, int dev, bool write,
+			   int *place)
+{
+	int owner = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
+
+	*place = place_of(owner, dev);
+	return owner == dev ||
+	       access_allows(cuemu_pool_access(cuemu_pool_of(a), dev), write);
+}
+
+/* Memory mapped into a reservation (cuMemMap): reached where its mapping
+ * gives dev the access (cuMemSetAccess), at the place its memory lies. */
+static bool vmm_reachable(uintptr_t pg, int dev, bool write, int *place)
+{
+	struct cuemu_map_info mi;
+
+	if (!cuemu_vmm_lookup(pg, dev, &mi) || !access_allows(mi.access, write))
+		return false;
+	*place = mi.multicast ? PLACE_DEVICE :
+		 place_of(cuemu_loc_proc(mi.loc), dev);
+	return true;
+}
+
+/* Whether dev may reach page pg of allocation a, and at which place. */
+static bool reachable(struct cuemu_alloc *a, uintptr_t pg, int dev,
+		      bool write, int *place)
 {
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
-	case CUEMU_KIND_POOL:
+	case CUEMU_KIND_IPC: /* another process's memory, opened on dev */
 		if (a->device == dev) {
 			*place = PLACE_DEVICE;
 			return true;
 		}
 		*place = PLACE_PEER;
 		return cuemu_peer_enabled(dev, a->device);
+	case CUEMU_KIND_POOL:
+		return pool_reachable(a, dev, write, place);
 	case CUEMU_KIND_MANAGED:
 		*place = PLACE_MANAGED;
 		return true;
@@ -57,9 +103,10 @@ static bool reachable(const struct cuemu_alloc *a, int dev, int *place)
 	case CUEMU_KIND_REGISTERED:
 		*place = PLACE_HOST;
 		return true;
+	case CUEMU_KIND_RESERVATION:
+		return vmm_reachable(pg, dev, write, place);
 	default:
-		/* reservations (mapped or not), other processes' memory and
-		 * system memory are not reached by kernels here */
+		/* system memory is not reached by kernels here */
 		return false;
 	}
 }
@@ -69,12 +116,19 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 {
 	struct job *j = ctx;
 	struct cuemu_alloc *a;
-	bool ok;
+	bool ok, write = acc != EX_READ;
+	int owner;
 
-	(void)acc;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
-	ok = a && reachable(a, j->dev, place);
+	ok = a && reachable(a, (uintptr_t)pg, j->dev, write, place);
+	/* A block freed in stream order is its pool's until the free runs:
+	 * a kernel queued before cudaFreeAsync still reads and writes it. */
+	if (!a && cuemu_pool_pending_at((uintptr_t)pg, &owner)) {
+		*place = place_of(owner, j->dev);
+		ok = owner == j->dev || *place == PLACE_HOST ||
+		     cuemu_peer_enabled(j->dev, owner);
+	}
 	cuemu_unlock();
 	return ok ? EX_OK : EX_ILLEGAL_ADDRESS;
 }
