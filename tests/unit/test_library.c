@@ -79,6 +79,18 @@ static void test_loading(void)
 	       CUDA_ERROR_INVALID_VALUE, "a NULL file name");
 	is_res(cuLibraryUnload(NULL), CUDA_ERROR_INVALID_HANDLE,
 	       "unload NULL: INVALID_HANDLE");
+	/* __threadfence() as nvcc writes it (threadFenceReduction) */
+	size_t n1 = strlen(ptx);
+	char *fence = malloc(n1 + 16), *at = strstr(ptx, "ret;");
+
+	snprintf(fence, n1 + 16, "%.*smembar.gl;\n%s", (int)(at - ptx), ptx,
+		 at);
+	is_res(cuLibraryLoadData(&g, fence, NULL, NULL, 0, NULL, NULL, 0),
+	       CUDA_SUCCESS, "PTX with membar.gl loads");
+	is_res(cuLibraryGetKernel(&k, g, "saxpy"), CUDA_SUCCESS,
+	       "and parses (.gl is the GPU scope)");
+	cuLibraryUnload(g);
+	free(fence);
 }
 
 static void test_entries(void)
