@@ -3123,6 +3123,8 @@ typedef enum CUsharedconfig_enum {
 
 CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
 CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+/* Persisting L2 lines back to normal: none persist here. */
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);
 CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
 CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
 CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);

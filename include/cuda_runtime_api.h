@@ -83,6 +83,7 @@ cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int *device,
 cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue,
     enum cudaLimit limit);
 cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void);
 cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(
     enum cudaFuncCache *pCacheConfig);
 cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
