@@ -2794,9 +2794,14 @@ CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 #define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuStreamQuery               __CUDA_API_PTSZ(cuStreamQuery)
 #define cuStreamSynchronize         __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuStreamSetAttribute        __CUDA_API_PTSZ(cuStreamSetAttribute)
+#define cuStreamGetAttribute        __CUDA_API_PTSZ(cuStreamGetAttribute)
+#define cuStreamCopyAttributes      __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
 #define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
 #define cuLaunchKernel              __CUDA_API_PTSZ(cuLaunchKernel)
+#define cuLaunchKernelEx            __CUDA_API_PTSZ(cuLaunchKernelEx)
+#define cuLaunchCooperativeKernel   __CUDA_API_PTSZ(cuLaunchCooperativeKernel)
 #define cuMemMapArrayAsync          __CUDA_API_PTSZ(cuMemMapArrayAsync)
 #define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
@@ -2914,6 +2919,13 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr,
                                         size_t length, unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+/* A stream's attributes: its access policy window, synchronization
+ * policy, priority and memory sync domain (and map), kept and answered. */
+CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      const CUstreamAttrValue *value);
+CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                      CUstreamAttrValue *value_out);
+CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn,
                                   void *userData);
@@ -3111,6 +3123,8 @@ typedef enum CUsharedconfig_enum {
 
 CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
 CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+/* Persisting L2 lines back to normal: none persist here. */
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);
 CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
 CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
 CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
@@ -3192,9 +3206,24 @@ CUresult CUDAAPI cuStreamAttachMemAsync_ptsz(CUstream hStream,
                                              CUdeviceptr dptr, size_t length,
                                              unsigned int flags);
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamSetAttribute_ptsz(CUstream hStream,
+                                           CUstreamAttrID attr,
+                                           const CUstreamAttrValue *value);
+CUresult CUDAAPI cuStreamGetAttribute_ptsz(CUstream hStream,
+                                           CUstreamAttrID attr,
+                                           CUstreamAttrValue *value_out);
+CUresult CUDAAPI cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src);
 CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn,
                                        void *userData);
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(
+    CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+    void **kernelParams);
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config,
+                                       CUfunction f, void **kernelParams,
+                                       void **extra);
 CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX,
                                      unsigned int gridDimY,
                                      unsigned int gridDimZ,
@@ -3544,9 +3573,56 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
                                 unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream,
                                 void **kernelParams, void **extra);
-/* No library loads yet: a library handle names none (libcuemu(3)). */
+/* Runs f as cuLaunchKernel does, with every block resident at once (a
+ * grid-wide sync works); the grid at most what the device holds at once. */
+CUresult CUDAAPI cuLaunchCooperativeKernel(
+    CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+    void **kernelParams);
+/* Runs f with the configuration and attributes config holds. */
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                                  void **kernelParams, void **extra);
+
+/* Libraries: context-independent images, loaded in a context at its first
+ * use; their kernels (CUkernel) are taken wherever a launch takes a
+ * CUfunction. */
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code,
+                                   CUjit_option *jitOptions,
+                                   void **jitOptionsValues,
+                                   unsigned int numJitOptions,
+                                   CUlibraryOption *libraryOptions,
+                                   void **libraryOptionValues,
+                                   unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library,
+                                       const char *fileName,
+                                       CUjit_option *jitOptions,
+                                       void **jitOptionsValues,
+                                       unsigned int numJitOptions,
+                                       CUlibraryOption *libraryOptions,
+                                       void **libraryOptionValues,
+                                       unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library,
+                                    const char *name);
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels,
+                                           unsigned int numKernels,
+                                           CUlibrary lib);
+CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);
 CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
                                     CUlibrary library, const char *name);
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,
+                                     CUlibrary library, const char *name);
+CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library,
+                                             const char *symbol);
+CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib,
+                                      CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val,
+                                      CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
 #ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
 /* The pre-3.2 form, with 32-bit address and size. */

@@ -83,6 +83,7 @@ cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int *device,
 cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue,
     enum cudaLimit limit);
 cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void);
 cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(
     enum cudaFuncCache *pCacheConfig);
 cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
@@ -402,6 +403,65 @@ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
 				  dim3 blockDim, void **args,
 				  size_t sharedMem, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void *func,
+				dim3 gridDim, dim3 blockDim, void **args,
+				size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func,
+				dim3 gridDim, dim3 blockDim, void **args,
+				size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+				const void *func, void **args);
+cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+				const void *func, void **args);
+cudaError_t CUDARTAPI cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
+				enum cudaFuncAttribute attr, int value,
+				int device);
+
+/* Libraries (the driver's cuLibrary*): their kernels launch as a
+ * registered kernel does. */
+cudaError_t CUDARTAPI cudaLibraryLoadData(cudaLibrary_t *library,
+				const void *code,
+				enum cudaJitOption *jitOptions,
+				void **jitOptionsValues,
+				unsigned int numJitOptions,
+				enum cudaLibraryOption *libraryOptions,
+				void **libraryOptionValues,
+				unsigned int numLibraryOptions);
+cudaError_t CUDARTAPI cudaLibraryLoadFromFile(cudaLibrary_t *library,
+				const char *fileName,
+				enum cudaJitOption *jitOptions,
+				void **jitOptionsValues,
+				unsigned int numJitOptions,
+				enum cudaLibraryOption *libraryOptions,
+				void **libraryOptionValues,
+				unsigned int numLibraryOptions);
+cudaError_t CUDARTAPI cudaLibraryUnload(cudaLibrary_t library);
+cudaError_t CUDARTAPI cudaLibraryGetKernel(cudaKernel_t *pKernel,
+				cudaLibrary_t library, const char *name);
+cudaError_t CUDARTAPI cudaLibraryGetKernelCount(unsigned int *count,
+				cudaLibrary_t lib);
+cudaError_t CUDARTAPI cudaLibraryEnumerateKernels(cudaKernel_t *kernels,
+				unsigned int numKernels, cudaLibrary_t lib);
+cudaError_t CUDARTAPI cudaLibraryGetGlobal(void **dptr, size_t *bytes,
+				cudaLibrary_t library, const char *name);
+cudaError_t CUDARTAPI cudaLibraryGetManaged(void **dptr, size_t *bytes,
+				cudaLibrary_t library, const char *name);
+cudaError_t CUDARTAPI cudaLibraryGetUnifiedFunction(void **fptr,
+				cudaLibrary_t library, const char *symbol);
+
+/* A stream's attributes (the driver's cuStreamSetAttribute). */
+cudaError_t CUDARTAPI cudaStreamSetAttribute(cudaStream_t hStream,
+				cudaStreamAttrID attr,
+				const cudaStreamAttrValue *value);
+cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t hStream,
+				cudaStreamAttrID attr,
+				cudaStreamAttrValue *value_out);
+cudaError_t CUDARTAPI cudaStreamSetAttribute_ptsz(cudaStream_t hStream,
+				cudaStreamAttrID attr,
+				const cudaStreamAttrValue *value);
+cudaError_t CUDARTAPI cudaStreamGetAttribute_ptsz(cudaStream_t hStream,
+				cudaStreamAttrID attr,
+				cudaStreamAttrValue *value_out);
 cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr,
 				const void *symbolPtr);
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr,

@@ -1,7 +1,11 @@
 /*
  * launch.c - launching registered kernels: the <<<>>> configuration that
  * nvcc's host code pushes and its stub pops (__cudaPushCallConfiguration,
- * __cudaPopCallConfiguration), cudaLaunchKernel and the CUDA 13 stub's __cudaGetKernel/__cudaLaunchKernel, cudaGetKernel,
+ * __cudaPopCallConfiguration), cudaLaunchKernel, cudaLaunchCooperativeKernel,
+ * cudaLaunchKernelExC (each taking a registered kernel's stub or a
+ * cudaKernel_t, a library's too) and the CUDA 13 stub's
+ * __cudaGetKernel/__cudaLaunchKernel, cudaGetKernel,
+ * cudaKernelSetAttributeForDevice,
  * cudaGetFuncBySymbol, a kernel's attributes and cache preference, and the
  * occupancy calculator, each on its cu* twin through the kernel's function
  * in the current context (register.c).
@@ -100,6 +104,20 @@ static cudaError_t kernel_at(const void *func, const void **k)
 	return kernel_named(func, k, cudaErrorInvalidResourceHandle);
 }
 
+/* What a launch names: a registered kernel's stub, or a cudaKernel_t
+ * (cudaGetKernel's, or a library's from cudaLibraryGetKernel). */
+static cudaError_t launchable(const void *func, const void **k)
+{
+	CUfunction f;
+
+	if (kernel_at(func, k) == cudaSuccess)
+		return cudaSuccess;
+	if (rt_function_of(func, &f) != cudaSuccess)
+		return cuemu_rt_fail(cudaErrorInvalidResourceHandle);
+	*k = func;
+	return cudaSuccess;
+}
+
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 			     void **args, size_t sharedMem,
 			     cudaStream_t stream)
@@ -107,9 +125,104 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 	const void *k;
 	cudaError_t e;
 
-	if ((e = kernel_at(func, &k)) != cudaSuccess)
+	if ((e = launchable(func, &k)) != cudaSuccess)
 		return e;
 	return launch(k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* Every block resident at once, so that grid.sync() works; a grid larger
+ * than the device holds is cudaErrorCooperativeLaunchTooLarge. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+					dim3 blockDim, void **args,
+					size_t sharedMem, cudaStream_t stream)
+{
+	const void *k;
+	CUfunction f;
+	cudaError_t e;
+
+	if ((e = launchable(func, &k)) != cudaSuccess)
+		return e;
+	if ((e = rt_function_of(k, &f)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cuemu_rt_result(cuLaunchCooperativeKernel(
+		f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y,
+		blockDim.z, (unsigned)sharedMem, stream, args));
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+					     dim3 blockDim, void **args,
+					     size_t sharedMem,
+					     cudaStream_t stream)
+{
+	return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args,
+					   sharedMem, stream ? stream :
+					   CU_STREAM_PER_THREAD);
+}
+
+/* The driver's configuration of the runtime's: the attributes are the
+ * same 72-byte records under the same ids, handed on as they are. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+				const void *func, void **args)
+{
+	CUlaunchConfig c;
+	const void *k;
+	CUfunction f;
+	cudaError_t e;
+
+	_Static_assert(sizeof(cudaLaunchAttribute) ==
+		       sizeof(CUlaunchAttribute), "one attribute record");
+	if (!config)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	if ((e = launchable(func, &k)) != cudaSuccess)
+		return e;
+	if ((e = rt_function_of(k, &f)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	memset(&c, 0, sizeof c);
+	c.gridDimX = config->gridDim.x;
+	c.gridDimY = config->gridDim.y;
+	c.gridDimZ = config->gridDim.z;
+	c.blockDimX = config->blockDim.x;
+	c.blockDimY = config->blockDim.y;
+	c.blockDimZ = config->blockDim.z;
+	c.sharedMemBytes = (unsigned)config->dynamicSmemBytes;
+	c.hStream = config->stream;
+	c.attrs = (CUlaunchAttribute *)config->attrs;
+	c.numAttrs = config->numAttrs;
+	return cuemu_rt_result(cuLaunchKernelEx(&c, f, args, NULL));
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+				     const void *func, void **args)
+{
+	cudaLaunchConfig_t c;
+
+	if (!config || config->stream)
+		return cudaLaunchKernelExC(config, func, args);
+	c = *config;
+	c.stream = CU_STREAM_PER_THREAD;
+	return cudaLaunchKernelExC(&c, func, args);
+}
+
+/* A library's kernel takes the attribute on the device named; a
+ * registered kernel's handle (cudaGetKernel) is its function in the
+ * current context. */
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
+					    enum cudaFuncAttribute attr,
+					    int value, int device)
+{
+	CUfunction f;
+	cudaError_t e;
+	CUresult r;
+
+	RT_BEGIN();
+	r = cuKernelSetAttribute((CUfunction_attribute)attr, value,
+				 (CUkernel)kernel, device);
+	if (r != CUDA_ERROR_INVALID_HANDLE)
+		return cuemu_rt_result(r);
+	if ((e = rt_function_of(kernel, &f)) != cudaSuccess)
+		return cuemu_rt_fail(cudaErrorInvalidResourceHandle);
+	return cuemu_rt_result(cuFuncSetAttribute(
+		f, (CUfunction_attribute)attr, value));
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,

@@ -40,6 +40,9 @@
 
 /* The wrapper nvcc's host code registers around its fat binary. */
 #define RT_WRAPPER_MAGIC 0x466243B1u
+/* Its version where nvcc's device link (relocatable device code) made
+ * the fat binary; 1 otherwise. */
+#define RT_WRAPPER_LINKED 2u
 
 struct rt_wrapper {
 	uint32_t magic;
@@ -236,13 +239,23 @@ static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 	struct rt_module *m;
 	CUresult r;
 
+	struct rt_module **at;
+	unsigned int n;
+
 	if (fb->load_error != cudaSuccess)
 		return fb->load_error;
-	for (m = fb->modules; m; m = m->next)
-		if (m->ctx == ctx) {
+	for (at = &fb->modules; (m = *at); at = &m->next) {
+		if (m->ctx != ctx)
+			continue;
+		if (cuModuleGetFunctionCount(&n, m->mod) == CUDA_SUCCESS) {
 			*out = m->mod;
 			return cudaSuccess;
 		}
+		/* gone with its context's reset: loaded again below */
+		*at = m->next;
+		free(m);
+		break;
+	}
 	if (!(m = calloc(1, sizeof *m)))
 		return cudaErrorMemoryAllocation;
 	if ((r = cuModuleLoadData(&m->mod, fb->image)) != CUDA_SUCCESS) {
@@ -306,11 +319,21 @@ static cudaError_t function_locked(struct rt_entry *e, CUcontext ctx,
 	cudaError_t err;
 	CUresult r;
 
-	for (f = e->functions; f; f = f->next)
-		if (f->ctx == ctx) {
+	struct rt_function **at;
+	CUfunctionLoadingState st;
+
+	for (at = &e->functions; (f = *at); at = &f->next) {
+		if (f->ctx != ctx)
+			continue;
+		if (cuFuncIsLoaded(&st, f->fn) == CUDA_SUCCESS) {
 			*out = f->fn;
 			return cudaSuccess;
 		}
+		/* its module went with its context's reset */
+		*at = f->next;
+		free(f);
+		break;
+	}
 	if ((err = module_locked(e->fb, ctx, &mod)) != cudaSuccess)
 		return err;
 	if (!(f = calloc(1, sizeof *f)))
@@ -354,6 +377,10 @@ cudaError_t rt_function_of(const void *handle, CUfunction *fn)
 	err = e ? function_locked(e, ctx, fn) :
 		  cudaErrorInvalidResourceHandle;
 	pthread_mutex_unlock(&reg_lock);
+	/* a library's kernel (cudaLibraryGetKernel) is the driver's */
+	if (!e && cuKernelGetFunction(fn, (CUkernel)(uintptr_t)handle) ==
+		  CUDA_SUCCESS)
+		err = cudaSuccess;
 	return err;
 }
 
@@ -381,6 +408,23 @@ cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size)
 
 /* ------------------------------------------------- the host code's calls */
 
+/* Relocatable device code (nvcc -rdc=true, -dc): nvcc's device link
+ * leaves machine code only, registered in a wrapper of its own version,
+ * and no PTX to run here. Said once a process, on registration, where a
+ * launch would otherwise fail with no word of why. */
+static void refuse_linked(struct rt_fatbin *fb)
+{
+	static bool said; /* once a process: a program has one such */
+
+	fb->load_error = cudaErrorNoKernelImageForDevice;
+	if (__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		return;
+	fprintf(stderr, "cuemu: this program's device code is relocatable "
+		"(nvcc -rdc=true or -dc) and device-linked into machine code "
+		"only, which does not run here: rebuild it without -rdc, so "
+		"that its kernels carry PTX\n");
+}
+
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
 	const struct rt_wrapper *w = fatCubin;
@@ -395,6 +439,9 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 	/* The wrapper's image is what the driver loads; a pointer that is
 	 * no wrapper is handed on as it is, and the load says what it is. */
 	fb->image = w && w->magic == RT_WRAPPER_MAGIC ? w->data : fatCubin;
+	if (w && w->magic == RT_WRAPPER_MAGIC &&
+	    w->version == RT_WRAPPER_LINKED)
+		refuse_linked(fb);
 	return &fb->self;
 }
 

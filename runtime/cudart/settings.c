@@ -2,8 +2,8 @@
  * settings.c - the runtime API's device settings, PCI identity and
  * profiler calls that programs make around their memory work:
  * cudaDeviceGetP2PAttribute, cudaDeviceGetPCIBusId / GetByPCIBusId,
- * cudaDeviceGetLimit / SetLimit, the cache and shared-memory
- * configuration, cudaDeviceGetStreamPriorityRange, cudaSetDeviceFlags /
+ * cudaDeviceGetLimit / SetLimit, cudaCtxResetPersistingL2Cache, the cache
+ * and shared-memory configuration, cudaDeviceGetStreamPriorityRange, cudaSetDeviceFlags /
  * GetDeviceFlags and cudaProfilerStart / Stop, each on its cu* twin.
  *
  * Locking: none of its own; the settings are the current context's.
@@ -142,6 +142,14 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 	if ((r = cuDevicePrimaryCtxGetState(dev, &f, &active)) == CUDA_SUCCESS)
 		*flags = f;
 	return cuemu_rt_result(r);
+}
+
+/* cuda-samples' simpleAttributes resets the persisting lines its access
+ * policy window asked for. */
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuCtxResetPersistingL2Cache());
 }
 
 /* No profiler attaches: both succeed once the runtime has a context. */

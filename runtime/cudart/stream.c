@@ -1,7 +1,8 @@
 /*
  * stream.c - the runtime API's stream management: cudaStreamCreate (and
  * WithFlags, WithPriority), GetPriority, GetFlags, Destroy, WaitEvent,
- * AddCallback, Synchronize, Query and cudaLaunchHostFunc, each on its
+ * AddCallback, Synchronize, Query, cudaLaunchHostFunc and the stream
+ * attributes (cudaStreamSetAttribute, GetAttribute), each on its
  * driver twin. No state; the trampoline of a callback owns its argument.
  */
 #include "cudart/cudart.h"
@@ -109,4 +110,38 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
 {
 	RT_BEGIN();
 	return cuemu_rt_result(cuLaunchHostFunc(stream, fn, userData));
+}
+
+/* A stream's attributes: the driver's records under the same ids. */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+				   const cudaStreamAttrValue *value)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamSetAttribute(
+		hStream, (CUstreamAttrID)attr,
+		(const CUstreamAttrValue *)value));
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+				   cudaStreamAttrValue *value_out)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetAttribute(
+		hStream, (CUstreamAttrID)attr, (CUstreamAttrValue *)value_out));
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t hStream,
+					cudaStreamAttrID attr,
+					const cudaStreamAttrValue *value)
+{
+	return cudaStreamSetAttribute(hStream ? hStream : CU_STREAM_PER_THREAD,
+				      attr, value);
+}
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t hStream,
+					cudaStreamAttrID attr,
+					cudaStreamAttrValue *value_out)
+{
+	return cudaStreamGetAttribute(hStream ? hStream : CU_STREAM_PER_THREAD,
+				      attr, value_out);
 }

@@ -12,6 +12,7 @@
  */
 #include "model/context.h"
 #include "model/array.h"
+#include "model/module.h"
 #include "driver/driver.h"
 
 /* Flags a context accepts: scheduling (one of them), MAP_HOST, the local
@@ -116,6 +117,8 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 				  "context %p is not alive", (void *)ctx);
 	/* Its work finishes first: nothing may run on a dead context. */
 	cuemu_ctx_streams_destroy(ctx);
+	/* its modules go with it (libraries load again where asked) */
+	cuemu_module_destroy_ctx(ctx);
 	cuemu_lock();
 	cuemu_ctx_kill(ctx);
 	cuemu_unlock();
@@ -437,6 +440,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		/* Like the driver, the last release tears the context down:
 		 * its streams finish and go, its peer access ends. */
 		cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
+		cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
 		cuemu_lock();
 		if (!cuemu_primary_retained(dev))
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
@@ -457,6 +461,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	 * retain count but loses its state (flags, peer access, limits) and
 	 * every allocation made in it, as the driver documents. */
 	cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
+	cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
 	freed = cuemu_ctx_free_memory(cuemu_primary_ctx(dev));
 	freed += cuemu_ctx_free_arrays(cuemu_primary_ctx(dev));
 	cuemu_lock();

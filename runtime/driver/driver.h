@@ -35,4 +35,33 @@ CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
 int cuemu_devprintf(const char *fmt, const void *args);
 void cuemu_devprintf_flush(void);
 
+/* module.c, for the libraries (library.c). */
+struct cuemu_image;
+struct cuemu_func_desc;
+/* Checks JIT options as cuModuleLoadDataEx does. */
+CUresult cuemu_jit_check(unsigned n, CUjit_option *o, void **v);
+/* Loads len bytes of PTX text as a module of the current context. */
+CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out);
+/* The PTX an image holds for sm in *im (cuemu_image_free), and its *nf
+ * kernels described as a module's are (cuemu_func_descs_free); on failure
+ * the CUresult a load of it answers. */
+CUresult cuemu_image_kernels(const void *image, int sm,
+			     struct cuemu_image *im,
+			     struct cuemu_func_desc **f, int *nf);
+void cuemu_func_descs_free(struct cuemu_func_desc *f, int nf);
+/* The whole of a file, or the CUresult the driver answers for it. */
+CUresult cuemu_read_file(const char *path, char **data, size_t *len);
+/* Whether value may be set for attribute a of a kernel with stat bytes
+ * of static shared memory on dev, as cuFuncSetAttribute checks it. */
+CUresult cuemu_func_attr_check(int stat, int dev, CUfunction_attribute a,
+			       int value);
+/* A device's compute capability as major*10+minor, 0 where unknown. */
+int cuemu_device_sm(int dev);
+
+/* library.c: f itself where it names a function; the function of kernel
+ * (CUkernel)f in the current context where f names a kernel (the driver
+ * takes a CUkernel wherever a launch or the occupancy calculator takes a
+ * CUfunction); else INVALID_HANDLE. */
+CUresult cuemu_function_resolve(CUfunction f, CUfunction *out);
+
 #endif

@@ -9,8 +9,10 @@
  * between engine and model: ex_memops.page lets the engine touch only
  * pages inside an allocation the device may reach (its own memory and
  * managed memory, pinned and registered host memory, a peer's memory
- * where peer access is on); anything else is ILLEGAL_ADDRESS, and the
- * context stays failed as on the device. The launch checks run in the real
+ * where peer access is on, pool blocks where the pool grants access and
+ * until their stream-ordered free runs, VMM mappings where cuMemSetAccess
+ * grants it, IPC-opened memory); anything else is ILLEGAL_ADDRESS, and
+ * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
  *
  * No state of its own: a launch owns its job until the stream runs it.
@@ -25,6 +27,8 @@
 #include "model/memory.h"
 #include "model/module.h"
 #include "model/perf.h"
+#include "model/pool.h"
+#include "model/vmm.h"
 #include "driver/driver.h"
 #include "exec/exec.h"
 
@@ -65,14 +69,61 @@ static int peer_place(struct job *j, int d)
 	return PLACE_PEER + j->npeers++;
 }
 
-/* Whether the job's GPU may reach allocation a, and at which place. */
-static bool reachable(struct job *j, const struct cuemu_alloc *a, int *place)
+/* The place a processor's memory is to the job's kernel. */
+static int place_of(struct job *j, int proc)
+{
+	return proc == j->dev ? PLACE_DEVICE :
+	       proc == CUEMU_PROC_HOST || proc < 0 ? PLACE_HOST :
+	       peer_place(j, proc);
+}
+
+/* Whether an access that needs write may be made under access flags f. */
+static bool access_allows(CUmemAccess_flags f, bool write)
+{
+	return f == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ||
+	       (f == CU_MEM_ACCESS_FLAGS_PROT_READ && !write);
+}
+
+/* A pool block: its own device's, or another's where the pool grants the
+ * job's GPU access (cuMemPoolSetAccess), as the device checks it: not
+ * peer access. */
+static bool pool_reachable(struct job *j, struct cuemu_alloc *a, bool write,
+			   int *place)
+{
+	int owner = a->device >= 0 ? a->device : CUEMU_PROC_HOST;
+
+	*place = place_of(j, owner);
+	return owner == j->dev ||
+	       access_allows(cuemu_pool_access(cuemu_pool_of(a), j->dev),
+			     write);
+}
+
+/* Memory mapped into a reservation (cuMemMap): reached where its mapping
+ * gives the job's GPU the access (cuMemSetAccess), at the place its
+ * memory lies. */
+static bool vmm_reachable(struct job *j, uintptr_t pg, bool write,
+			  int *place)
+{
+	struct cuemu_map_info mi;
+
+	if (!cuemu_vmm_lookup(pg, j->dev, &mi) ||
+	    !access_allows(mi.access, write))
+		return false;
+	*place = mi.multicast ? PLACE_DEVICE :
+		 place_of(j, cuemu_loc_proc(mi.loc));
+	return true;
+}
+
+/* Whether the job's GPU may reach page pg of allocation a, and at which
+ * place. */
+static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
+		      bool write, int *place)
 {
 	int dev = j->dev;
 
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
-	case CUEMU_KIND_POOL:
+	case CUEMU_KIND_IPC: /* another process's memory, opened on dev */
 		if (a->device == dev) {
 			*place = PLACE_DEVICE;
 			return true;
@@ -81,6 +132,8 @@ static bool reachable(struct job *j, const struct cuemu_alloc *a, int *place)
 			return false;
 		*place = peer_place(j, a->device);
 		return true;
+	case CUEMU_KIND_POOL:
+		return pool_reachable(j, a, write, place);
 	case CUEMU_KIND_MANAGED:
 		*place = PLACE_MANAGED;
 		return true;
@@ -88,9 +141,10 @@ static bool reachable(struct job *j, const struct cuemu_alloc *a, int *place)
 	case CUEMU_KIND_REGISTERED:
 		*place = PLACE_HOST;
 		return true;
+	case CUEMU_KIND_RESERVATION:
+		return vmm_reachable(j, pg, write, place);
 	default:
-		/* reservations (mapped or not), other processes' memory and
-		 * system memory are not reached by kernels here */
+		/* system memory is not reached by kernels here */
 		return false;
 	}
 }
@@ -100,13 +154,22 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 {
 	struct job *j = ctx;
 	struct cuemu_alloc *a;
-	bool ok;
+	bool ok, write = acc != EX_READ;
+	int owner;
 
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)pg);
-	ok = a && reachable(j, a, place);
-	if (ok)
-		fault_launch_page(a->id, (uintptr_t)pg, acc != EX_READ);
+	ok = a && reachable(j, a, (uintptr_t)pg, write, place);
+	/* A block freed in stream order is its pool's until the free runs:
+	 * a kernel queued before cudaFreeAsync still reads and writes it. */
+	if (!a && cuemu_pool_pending_at((uintptr_t)pg, &owner)) {
+		ok = owner == j->dev || owner == CUEMU_PROC_HOST || owner < 0 ||
+		     cuemu_peer_enabled(j->dev, owner);
+		if (ok)
+			*place = place_of(j, owner);
+	}
+	if (ok && a)
+		fault_launch_page(a->id, (uintptr_t)pg, write);
 	/* It changed nothing the lookup must publish: what the kernel's
 	 * faults changed is theirs to publish (fault.c), and a kernel's
 	 * counts are published with its end. */
@@ -241,8 +304,8 @@ static CUresult params_from_list(const struct ex_kernel_info *k, void **kp,
 }
 
 /* The parameter buffer from `extra`: a pointer and a size, then END. The
- * driver takes a size other than the kernel's (probes/README.md); bytes
- * past what was given read as zeros here. */
+ * driver takes a size short of the kernel's (bytes past it read as zeros
+ * here) and refuses a longer one (probes/results/library.txt). */
 static CUresult params_from_extra(const struct ex_kernel_info *k,
 				  void **extra, uint8_t *buf)
 {
@@ -261,6 +324,10 @@ static CUresult params_from_extra(const struct ex_kernel_info *k,
 	if (!p || !size)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "extra lacks its %s", p ? "size" : "pointer");
+	if (*size > k->param_bytes)
+		return cuemu_fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+				  "extra's %zu bytes of parameters: %s takes "
+				  "%u", *size, k->name, k->param_bytes);
 	memcpy(buf, p, *size < k->param_bytes ? *size : k->param_bytes);
 	return CUDA_SUCCESS;
 }
@@ -375,14 +442,93 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.mem.worker = worker_mark;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
-			unsigned int gridDimY, unsigned int gridDimZ,
-			unsigned int blockDimX, unsigned int blockDimY,
-			unsigned int blockDimZ, unsigned int sharedMemBytes,
-			CUstream hStream, void **kernelParams, void **extra)
+/* A launch as every entry asks for it. */
+struct launch_req {
+	CUfunction f;
+	unsigned g[3], b[3], smem;
+	CUstream stream;
+	void **params, **extra;
+	bool cooperative;
+	const CUlaunchAttribute *attrs; /* cuLaunchKernelEx's, checked */
+	unsigned nattrs;
+};
+
+/* A cooperative grid must be resident at once: at most the blocks an SM
+ * holds of it (the occupancy calculator's answer) times the SMs. */
+static CUresult coop_check(const struct launch_req *q, int dev)
 {
-	const unsigned g[3] = { gridDimX, gridDimY, gridDimZ };
-	const unsigned b[3] = { blockDimX, blockDimY, blockDimZ };
+	uint64_t blocks = (uint64_t)q->g[0] * q->g[1] * q->g[2];
+	int per_sm = 0, sms = 0;
+	CUresult r;
+
+	if ((r = cuOccupancyMaxActiveBlocksPerMultiprocessor(
+		     &per_sm, q->f, (int)(q->b[0] * q->b[1] * q->b[2]),
+		     q->smem)) != CUDA_SUCCESS ||
+	    (r = cuDeviceGetAttribute(&sms,
+				      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+				      dev)) != CUDA_SUCCESS)
+		return r;
+	if (blocks > (uint64_t)per_sm * (uint64_t)sms)
+		return cuemu_fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+				  "cooperative grid of %llu blocks: %d SMs "
+				  "hold %d blocks of %s each",
+				  (unsigned long long)blocks, sms, per_sm,
+				  cuemu_function_name(q->f));
+	return CUDA_SUCCESS;
+}
+
+/* The function a launch names, in the current context: a CUkernel is
+ * resolved there; a function of another context is no handle here. */
+static CUresult launch_function(CUfunction *f, CUcontext ctx)
+{
+	CUresult r;
+
+	if (!*f)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "f is NULL");
+	if ((r = cuemu_function_resolve(*f, f)) != CUDA_SUCCESS)
+		return r;
+	if (cuemu_module_ctx(cuemu_function_module(*f)) != ctx)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "function %s belongs to another context",
+				  cuemu_function_name(*f));
+	return CUDA_SUCCESS;
+}
+
+static CUresult params_check(const struct launch_req *q,
+			     const struct ex_kernel_info *k)
+{
+	if (q->params && q->extra)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "both kernelParams and extra");
+	if (k->nparams && !q->params && !q->extra)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%s takes %u parameters; none given",
+				  k->name, k->nparams);
+	return CUDA_SUCCESS;
+}
+
+/* What a launch's events (cuLaunchKernelEx's programmatic and completion
+ * events) are recorded with: after the kernel, in its stream, so that
+ * both fire no earlier than the real ones may. */
+static CUresult launch_events(const struct launch_req *q, CUstream s)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (unsigned i = 0; i < q->nattrs && r == CUDA_SUCCESS; i++) {
+		const CUlaunchAttributeValue *v = &q->attrs[i].value;
+		if (q->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)
+			r = cuEventRecord(v->programmaticEvent.event, s);
+		else if (q->attrs[i].id ==
+			 CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+			r = cuEventRecord(v->launchCompletionEvent.event, s);
+	}
+	return r;
+}
+
+/* Every launch: the checks in the driver's order
+ * (probes/results/launch.txt, library.txt), then the job queued. */
+static CUresult launch(struct launch_req *q)
+{
 	const struct ex_kernel_info *k;
 	CUcontext ctx;
 	CUstream s;
@@ -390,32 +536,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 	int dev;
 	CUresult r;
 
-	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS)
+	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS ||
+	    (r = launch_function(&q->f, ctx)) != CUDA_SUCCESS ||
+	    (r = dims_check(q->f, q->g, q->b)) != CUDA_SUCCESS)
 		return r;
-	if (!f)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "f is NULL");
-	if ((r = cuemu_function_check(f)) != CUDA_SUCCESS ||
-	    (r = dims_check(f, g, b)) != CUDA_SUCCESS)
+	k = ex_module_kernel(cuemu_module_code(cuemu_function_module(q->f)),
+			     cuemu_function_index(q->f));
+	if ((r = params_check(q, k)) != CUDA_SUCCESS ||
+	    (q->cooperative && (r = coop_check(q, dev)) != CUDA_SUCCESS) ||
+	    (r = cluster_check(q->f, q->g)) != CUDA_SUCCESS ||
+	    (r = smem_check(q->f, q->smem)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS)
 		return r;
-	k = ex_module_kernel(cuemu_module_code(cuemu_function_module(f)),
-			     cuemu_function_index(f));
-	if (kernelParams && extra)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "both kernelParams and extra");
-	if (k->nparams && !kernelParams && !extra)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%s takes %u parameters; none given",
-				  k->name, k->nparams);
-	if ((r = cluster_check(f, g)) != CUDA_SUCCESS ||
-	    (r = smem_check(f, sharedMemBytes)) != CUDA_SUCCESS ||
-	    (r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
-		return r;
-	if (!(j = job_new(f, k, ctx, dev)))
+	if (!(j = job_new(q->f, k, ctx, dev)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");
-	r = kernelParams ? params_from_list(k, kernelParams, j->params) :
-	    extra ? params_from_extra(k, extra, j->params) : CUDA_SUCCESS;
+	r = q->params ? params_from_list(k, q->params, j->params) :
+	    q->extra ? params_from_extra(k, q->extra, j->params) :
+	    CUDA_SUCCESS;
 	if (r == CUDA_SUCCESS) {
-		job_fill(j, f, g, b, sharedMemBytes);
+		job_fill(j, q->f, q->g, q->b, q->smem);
+		j->l.cooperative = q->cooperative;
 		r = fault_launch(s, run, j);
 	}
 	if (r != CUDA_SUCCESS) {
@@ -423,7 +563,217 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 		free(j);
 		return r;
 	}
+	if ((r = launch_events(q, q->stream)) != CUDA_SUCCESS)
+		return r;
 	if (cuemu_launch_blocking())
 		return cuemu_stream_sync(s);
 	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+			unsigned int gridDimY, unsigned int gridDimZ,
+			unsigned int blockDimX, unsigned int blockDimY,
+			unsigned int blockDimZ, unsigned int sharedMemBytes,
+			CUstream hStream, void **kernelParams, void **extra)
+{
+	struct launch_req q = {
+		.f = f, .g = { gridDimX, gridDimY, gridDimZ },
+		.b = { blockDimX, blockDimY, blockDimZ },
+		.smem = sharedMemBytes, .stream = hStream,
+		.params = kernelParams, .extra = extra,
+	};
+
+	return launch(&q);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
+				   unsigned int gridDimY,
+				   unsigned int gridDimZ,
+				   unsigned int blockDimX,
+				   unsigned int blockDimY,
+				   unsigned int blockDimZ,
+				   unsigned int sharedMemBytes,
+				   CUstream hStream, void **kernelParams)
+{
+	struct launch_req q = {
+		.f = f, .g = { gridDimX, gridDimY, gridDimZ },
+		.b = { blockDimX, blockDimY, blockDimZ },
+		.smem = sharedMemBytes, .stream = hStream,
+		.params = kernelParams, .cooperative = true,
+	};
+
+	return launch(&q);
+}
+
+/* A cluster dimension cuLaunchKernelEx was given: each side a divisor
+ * of the grid's, at most 8 blocks (16 where the kernel allows a
+ * non-portable size); 0x0x0 is none. */
+static CUresult ex_cluster(const CUlaunchConfig *c, CUfunction f,
+			   const unsigned d[3])
+{
+	const unsigned g[3] = { c->gridDimX, c->gridDimY, c->gridDimZ };
+	uint64_t n = (uint64_t)d[0] * d[1] * d[2];
+	CUfunction fn;
+	unsigned max = 8;
+
+	if (!d[0] && !d[1] && !d[2])
+		return CUDA_SUCCESS;
+	if (cuemu_function_resolve(f, &fn) == CUDA_SUCCESS &&
+	    cuemu_function_attr(fn,
+			CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED))
+		max = 16;
+	if (!n || n > max)
+		return cuemu_fail(CUDA_ERROR_INVALID_CLUSTER_SIZE,
+				  "cluster %ux%ux%u: 1 to %u blocks", d[0],
+				  d[1], d[2], max);
+	for (int i = 0; i < 3; i++)
+		if (g[i] % d[i])
+			return cuemu_fail(CUDA_ERROR_INVALID_CLUSTER_SIZE,
+					  "cluster %ux%ux%u does not tile grid "
+					  "%ux%ux%u", d[0], d[1], d[2], g[0],
+					  g[1], g[2]);
+	return CUDA_SUCCESS;
+}
+
+/* An event an attribute names: NULL or a dead one is no handle. */
+static CUresult ex_event(CUevent e)
+{
+	CUresult r;
+
+	if (!e)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "the attribute's event is NULL");
+	r = cuEventQuery(e);
+	return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
+}
+
+/* One attribute of cuLaunchKernelEx, as the driver takes or refuses it
+ * (probes/results/library.txt); *coop set by COOPERATIVE, *cluster by
+ * CLUSTER_DIMENSION. */
+static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
+			const unsigned **cluster)
+{
+	const CUlaunchAttributeValue *v = &a->value;
+	int max = 0;
+
+	switch (a->id) {
+	case CU_LAUNCH_ATTRIBUTE_IGNORE:
+	case CU_LAUNCH_ATTRIBUTE_PRIORITY: /* any: clamped to the range */
+	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+	case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: /* ex_launch */
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+		*coop = v->cooperative != 0;
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+		*cluster = &v->clusterDim.x;
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		cuDeviceGetAttribute(&max,
+			CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev);
+		if (!(v->accessPolicyWindow.hitRatio >= 0.0f &&
+		      v->accessPolicyWindow.hitRatio <= 1.0f) ||
+		    v->accessPolicyWindow.num_bytes > (size_t)max)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "access policy window: hit ratio 0 "
+					  "to 1, at most %d bytes", max);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		if ((unsigned)v->clusterSchedulingPolicyPreference >
+		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "cluster scheduling policy %d",
+					  (int)v->clusterSchedulingPolicyPreference);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+		return ex_event(v->programmaticEvent.event);
+	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+		return ex_event(v->launchCompletionEvent.event);
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+		if ((unsigned)v->memSyncDomain > CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "memory sync domain %d",
+					  (int)v->memSyncDomain);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+		cuDeviceGetAttribute(&max,
+			CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, dev);
+		if (v->memSyncDomainMap.default_ >= max ||
+		    v->memSyncDomainMap.remote >= max)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "memory sync domains 0 to %d",
+					  max - 1);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (v->sharedMemCarveout > 100)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "carveout %u: 0 to 100 percent",
+					  v->sharedMemCarveout);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
+				  "device-updatable kernel nodes are a "
+				  "graph's");
+	case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the synchronization policy is a stream's");
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "launch attribute %d is none",
+				  (int)a->id);
+	}
+}
+
+/* A preferred cluster needs a cluster it is a multiple of. */
+static CUresult ex_preferred(const CUlaunchConfig *c, const unsigned *cl)
+{
+	for (unsigned i = 0; i < c->numAttrs; i++) {
+		const CUlaunchAttribute *a = &c->attrs[i];
+		const unsigned *p = &a->value.preferredClusterDim.x;
+		if (a->id != CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION)
+			continue;
+		for (int d = 0; d < 3; d++)
+			if (!cl || !cl[d] || !p[d] || p[d] % cl[d])
+				return cuemu_fail(
+					CUDA_ERROR_INVALID_CLUSTER_SIZE,
+					"a preferred cluster needs a cluster "
+					"dimension it is a multiple of");
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+			  void **kernelParams, void **extra)
+{
+	const unsigned *cluster = NULL;
+	struct launch_req q;
+	bool coop = false;
+	int dev;
+	CUresult r;
+
+	if ((r = cuemu_current(NULL, &dev)) != CUDA_SUCCESS)
+		return r;
+	if (!config)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "config is NULL");
+	if (config->numAttrs && !config->attrs)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%u attributes at NULL", config->numAttrs);
+	for (unsigned i = 0; i < config->numAttrs; i++)
+		if ((r = ex_attr(&config->attrs[i], dev, &coop, &cluster)) !=
+		    CUDA_SUCCESS)
+			return r;
+	if ((r = ex_preferred(config, cluster)) != CUDA_SUCCESS ||
+	    (cluster && (r = ex_cluster(config, f, cluster)) != CUDA_SUCCESS))
+		return r;
+	q = (struct launch_req){
+		.f = f, .g = { config->gridDimX, config->gridDimY,
+			       config->gridDimZ },
+		.b = { config->blockDimX, config->blockDimY,
+		       config->blockDimZ },
+		.smem = config->sharedMemBytes, .stream = config->hStream,
+		.params = kernelParams, .extra = extra, .cooperative = coop,
+		.attrs = config->attrs, .nattrs = config->numAttrs,
+	};
+	return launch(&q);
 }

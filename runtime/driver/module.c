@@ -312,6 +312,75 @@ static CUresult load(CUmodule *out, const void *data, size_t len,
 	return r;
 }
 
+CUresult cuemu_jit_check(unsigned n, CUjit_option *o, void **v)
+{
+	struct jit_opts j;
+
+	return jit_read(n, o, v, &j);
+}
+
+CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out)
+{
+	return load(out, ptx, len, NULL);
+}
+
+/* The image's PTX for sm, and its kernels as a module would describe
+ * them; on failure the CUresult a load would answer. */
+CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
+			     struct cuemu_func_desc **f, int *nf)
+{
+	char log[1024] = "";
+	struct ex_module *em = NULL;
+	struct cuemu_var_desc *v = NULL;
+	int nv, const_bytes = 0, target;
+	CUresult r;
+
+	*f = NULL;
+	*nf = 0;
+	if ((r = cuemu_image_from_pointer(image, sm, im, log, sizeof log)) !=
+	    CUDA_SUCCESS)
+		return cuemu_fail(r, "library image: %s", log);
+	r = parse_result(ex_module_parse(im->ptx, im->len, sm, &em, log,
+					 sizeof log));
+	if (r != CUDA_SUCCESS)
+		return cuemu_fail(r, "library image: %s", log);
+	nv = ex_module_var_count(em);
+	*nf = ex_module_kernel_count(em);
+	target = im->arch ? (int)im->arch : ptx_target(im->ptx);
+	if (!(v = calloc(nv ? nv : 1, sizeof *v)) ||
+	    !(*f = calloc(*nf ? *nf : 1, sizeof **f)))
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
+	else if ((r = var_descs(em, nv, v, &const_bytes)) == CUDA_SUCCESS)
+		for (int i = 0; i < *nf; i++) {
+			func_desc(ex_module_kernel(em, i), target, sm,
+				  const_bytes, &(*f)[i]);
+			/* the names outlive the parse */
+			if (!((*f)[i].name = strdup((*f)[i].name)))
+				r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					       "library");
+		}
+	free(v);
+	ex_module_free(em);
+	if (r != CUDA_SUCCESS) {
+		cuemu_func_descs_free(*f, *nf);
+		*f = NULL;
+		*nf = 0;
+	}
+	return r;
+}
+
+void cuemu_func_descs_free(struct cuemu_func_desc *f, int nf)
+{
+	for (int i = 0; f && i < nf; i++)
+		free((char *)f[i].name);
+	free(f);
+}
+
+int cuemu_device_sm(int dev)
+{
+	return device_sm(dev);
+}
+
 CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
 	CUresult r = cuemu_check_init();
@@ -348,7 +417,7 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 }
 
 /* The whole of a file, or the CUresult the driver answers for it. */
-static CUresult read_file(const char *path, char **data, size_t *len)
+CUresult cuemu_read_file(const char *path, char **data, size_t *len)
 {
 	size_t n = 0, cap = 1 << 16;
 	struct stat st;
@@ -397,7 +466,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  module ? "fname" : "module");
 	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS ||
-	    (r = read_file(fname, &data, &len)) != CUDA_SUCCESS)
+	    (r = cuemu_read_file(fname, &data, &len)) != CUDA_SUCCESS)
 		return r;
 	r = len ? load(module, data, len, NULL) :
 		  cuemu_fail(CUDA_ERROR_INVALID_IMAGE, "%s is empty", fname);
@@ -538,25 +607,6 @@ CUresult CUEMU_HOOKED(cuModuleGetGlobal)(CUdeviceptr_v1 *dptr,
 	return CUDA_SUCCESS;
 }
 
-CUEMU_HOOKABLE(cuLibraryGetGlobal)
-CUresult CUEMU_HOOKED(cuLibraryGetGlobal)(CUdeviceptr *dptr, size_t *bytes,
-					  CUlibrary library, const char *name)
-{
-	CUresult r;
-
-	(void)dptr;
-	(void)bytes;
-	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
-		return r;
-	if (!library)
-		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL library");
-	if (!name)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL name");
-	return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
-			  "library %p: no library is loaded here",
-			  (void *)library);
-}
-
 /* ------------------------------------------------------------------ */
 /* Functions                                                           */
 
@@ -581,15 +631,22 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
 /* Whether value may be set for attrib of f, as the driver checks it. */
 static CUresult attr_check(CUfunction f, CUfunction_attribute a, int value)
 {
-	int stat = cuemu_function_attr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+	return cuemu_func_attr_check(
+		cuemu_function_attr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+		cuemu_ctx_device(cuemu_module_ctx(cuemu_function_module(f))),
+		a, value);
+}
+
+CUresult cuemu_func_attr_check(int stat, int dev, CUfunction_attribute a,
+			       int value)
+{
 	int optin = 0;
 
 	switch (a) {
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
 		cuDeviceGetAttribute(&optin,
 				     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-				     cuemu_ctx_device(cuemu_module_ctx(
-					     cuemu_function_module(f))));
+				     dev);
 		if (value < 0 || value > optin - stat)
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "%d bytes of dynamic shared memory: "

@@ -115,7 +115,7 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 	if (!numBlocks)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "numBlocks is NULL");
-	if ((r = cuemu_function_check(func)) != CUDA_SUCCESS ||
+	if ((r = cuemu_function_resolve(func, &func)) != CUDA_SUCCESS ||
 	    (r = flags_check(flags)) != CUDA_SUCCESS)
 		return r;
 	if (blockSize <= 0)
@@ -150,7 +150,7 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
 	if (!minGridSize || !blockSize)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  minGridSize ? "blockSize" : "minGridSize");
-	if ((r = cuemu_function_check(func)) != CUDA_SUCCESS ||
+	if ((r = cuemu_function_resolve(func, &func)) != CUDA_SUCCESS ||
 	    (r = flags_check(flags)) != CUDA_SUCCESS)
 		return r;
 	limits_of(func, &l);
@@ -196,7 +196,7 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
 	if (!dynamicSmemSize)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "dynamicSmemSize is NULL");
-	if ((r = cuemu_function_check(func)) != CUDA_SUCCESS)
+	if ((r = cuemu_function_resolve(func, &func)) != CUDA_SUCCESS)
 		return r;
 	limits_of(func, &l);
 	if (numBlocks <= 0 || blockSize <= 0 || blockSize > l.max_threads ||

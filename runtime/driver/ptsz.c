@@ -81,6 +81,46 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
 			      kernelParams, extra);
 }
 
+CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx,
+					unsigned int gy, unsigned int gz,
+					unsigned int bx, unsigned int by,
+					unsigned int bz, unsigned int smem,
+					CUstream hStream, void **kernelParams)
+{
+	return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, smem,
+					 ptsz(hStream), kernelParams);
+}
+
+/* The configuration's NULL stream is the thread's own. */
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
+			       void **kernelParams, void **extra)
+{
+	CUlaunchConfig c;
+
+	if (!config)
+		return cuLaunchKernelEx(config, f, kernelParams, extra);
+	c = *config;
+	c.hStream = ptsz(c.hStream);
+	return cuLaunchKernelEx(&c, f, kernelParams, extra);
+}
+
+CUresult cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
+				   const CUstreamAttrValue *value)
+{
+	return cuStreamSetAttribute(ptsz(hStream), attr, value);
+}
+
+CUresult cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
+				   CUstreamAttrValue *value_out)
+{
+	return cuStreamGetAttribute(ptsz(hStream), attr, value_out);
+}
+
+CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
+{
+	return cuStreamCopyAttributes(ptsz(dst), ptsz(src));
+}
+
 CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
 				 unsigned int count, CUstream hStream)
 {

@@ -1,7 +1,8 @@
 /*
  * settings.c - the driver API's entries for a context's settings and the
  * profiler: cuCtxGetLimit/SetLimit, cuCtxGetCacheConfig/SetCacheConfig,
- * cuCtxGetSharedMemConfig/SetSharedMemConfig, cuProfilerStart/Stop. They
+ * cuCtxGetSharedMemConfig/SetSharedMemConfig, cuCtxResetPersistingL2Cache,
+ * cuProfilerStart/Stop. They
  * change nothing the emulation computes (no kernels run here), but a
  * program reads back what it set, and gets the driver's refusals.
  *
@@ -140,6 +141,14 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
 	/* Banks are four bytes wide on every device since Maxwell: the
 	 * setting is accepted and changes nothing, as on the real driver. */
 	return CUDA_SUCCESS;
+}
+
+/* No line of the emulated L2 is kept persisting (an access policy window
+ * is kept and answered, not modelled): the reset needs a current context,
+ * as the driver's does, and has nothing to reset. */
+CUresult cuCtxResetPersistingL2Cache(void)
+{
+	return cuemu_current(NULL, NULL);
 }
 
 /* No profiler attaches to the emulation: start and stop need a current

@@ -2,7 +2,9 @@
  * stream.c - the driver API's stream management entries (cuStreamCreate,
  * WithPriority, Destroy, GetPriority, GetFlags, GetCtx, Query, Synchronize,
  * WaitEvent), host functions on a stream (cuLaunchHostFunc,
- * cuStreamAddCallback) and the stream's model clock (cuemuStreamGetTime).
+ * cuStreamAddCallback), the stream's attributes (cuStreamSetAttribute,
+ * GetAttribute, CopyAttributes) and the stream's model clock
+ * (cuemuStreamGetTime).
  * The streams are the stream engine's (model/stream.c).
  *
  * No state; an entry checks its arguments and calls the engine, which
@@ -12,6 +14,7 @@
 #include "driver/driver.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
 				    int priority)
@@ -227,4 +230,150 @@ CUresult cuemuStreamSleep(CUstream s, unsigned long long ns)
 	if ((r = cuemu_stream_get(s, &st)) != CUDA_SUCCESS)
 		return r;
 	return cuemu_stream_sleep(st, ns);
+}
+
+/* ------------------------------------------------------------ attributes */
+
+/* A stream attribute's value checked as the driver checks it
+ * (probes/results/library.txt): the access policy window's hit ratio 0 to
+ * 1 and its size at most the device's window (any hit or miss property,
+ * any base), a synchronization policy of the four, domain 0 or 1, a map
+ * into the device's domains. */
+static CUresult sattr_check(CUstream s, CUstreamAttrID id,
+			    const CUstreamAttrValue *v)
+{
+	int dev = 0, max = 0;
+
+	/* an implicit stream is the current context's device's */
+	if (cuemu_stream_ctx(s))
+		dev = cuemu_ctx_device(cuemu_stream_ctx(s));
+	else if (cuemu_current(NULL, &dev) != CUDA_SUCCESS)
+		dev = 0;
+
+	switch (id) {
+	case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		cuDeviceGetAttribute(&max,
+			CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev);
+		if (!(v->accessPolicyWindow.hitRatio >= 0.0f &&
+		      v->accessPolicyWindow.hitRatio <= 1.0f) ||
+		    v->accessPolicyWindow.num_bytes > (size_t)max)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "access policy window: hit ratio 0 "
+					  "to 1, at most %d bytes", max);
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		if (v->syncPolicy < CU_SYNC_POLICY_AUTO ||
+		    v->syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "synchronization policy %d",
+					  (int)v->syncPolicy);
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_PRIORITY:
+		return CUDA_SUCCESS; /* clamped to the range */
+	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
+		if ((unsigned)v->memSyncDomain >
+		    CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "memory sync domain %d",
+					  (int)v->memSyncDomain);
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+		cuDeviceGetAttribute(&max,
+			CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, dev);
+		if (v->memSyncDomainMap.default_ >= max ||
+		    v->memSyncDomainMap.remote >= max)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "memory sync domains 0 to %d",
+					  max - 1);
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "attribute %d is no stream's", (int)id);
+	}
+}
+
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      const CUstreamAttrValue *value)
+{
+	struct cuemu_stream_attrs a;
+	CUstream s;
+	CUresult r;
+
+	/* the driver crashes on a NULL value; refuse it */
+	if (!value)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = sattr_check(s, attr, value)) != CUDA_SUCCESS)
+		return r;
+	if (attr == CU_STREAM_ATTRIBUTE_PRIORITY) {
+		int p = value->priority;
+		p = p > CUEMU_STREAM_PRIORITY_LEAST ?
+			CUEMU_STREAM_PRIORITY_LEAST :
+		    p < CUEMU_STREAM_PRIORITY_GREATEST ?
+			CUEMU_STREAM_PRIORITY_GREATEST : p;
+		cuemu_stream_set_priority(s, p);
+		return CUDA_SUCCESS;
+	}
+	cuemu_stream_attrs_get(s, &a);
+	if (attr == CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW)
+		a.window = value->accessPolicyWindow;
+	else if (attr == CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY)
+		a.sync_policy = (int)value->syncPolicy;
+	else if (attr == CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN)
+		a.domain = value->memSyncDomain;
+	else
+		a.domain_map = value->memSyncDomainMap;
+	cuemu_stream_attrs_set(s, &a);
+	return CUDA_SUCCESS;
+}
+
+/* Writes only the member the attribute names, as the driver does. */
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr,
+			      CUstreamAttrValue *value_out)
+{
+	struct cuemu_stream_attrs a;
+	CUstream s;
+	CUresult r;
+
+	if (!value_out)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "value is NULL");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	cuemu_stream_attrs_get(s, &a);
+	switch (attr) {
+	case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		value_out->accessPolicyWindow = a.window;
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		memcpy(&value_out->syncPolicy, &a.sync_policy,
+		       sizeof a.sync_policy);
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_PRIORITY:
+		value_out->priority = cuemu_stream_priority(s);
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
+		value_out->memSyncDomain = a.domain;
+		return CUDA_SUCCESS;
+	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+		value_out->memSyncDomainMap = a.domain_map;
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "attribute %d is no stream's", (int)attr);
+	}
+}
+
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)
+{
+	struct cuemu_stream_attrs a;
+	CUstream d, s;
+	CUresult r;
+
+	if ((r = cuemu_stream_get(dst, &d)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_get(src, &s)) != CUDA_SUCCESS)
+		return r;
+	cuemu_stream_attrs_get(s, &a);
+	cuemu_stream_attrs_set(d, &a);
+	cuemu_stream_set_priority(d, cuemu_stream_priority(s));
+	return CUDA_SUCCESS;
 }

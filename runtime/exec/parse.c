@@ -653,7 +653,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 static const char *const ignored[] = {
 	"ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
 	"acquire", "release", "acq_rel", "sc", "weak", "mmio", "cta", "gpu",
-	"sys", "cluster", "sync", "aligned", "uni", "L1", "L2",
+	"gl", "sys", "cluster", "sync", "aligned", "uni", "L1", "L2",
 	"L1::evict_last", "L1::evict_first", "L1::evict_normal",
 	"L1::no_allocate", "L1::evict_unchanged", "L2::evict_last",
 	"L2::evict_first", "L2::evict_normal", "L2::64B", "L2::128B",

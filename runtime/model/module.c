@@ -3,7 +3,9 @@
  * variables as real allocations (device memory, managed memory for
  * .attribute(.managed)) that the address map and /cu know, labelled with
  * the variable's name, and initialized before the module is handed out;
- * unloading frees them. The module's code is opaque here (module.h).
+ * unloading frees them, and so does the destruction of the context it was
+ * loaded in. A module a library made tells the library when it goes
+ * (library.c). The module's code is opaque here (module.h).
  *
  * Locking: modules and functions are found by handle in two trees under
  * mod_lock, a leaf rwlock (nothing else is taken while it is held), so a
@@ -20,6 +22,7 @@
 #include "model/memory.h"
 #include "model/managed.h"
 #include "model/module.h"
+#include "model/library.h"
 
 struct mod_var {
 	char *name;
@@ -45,6 +48,7 @@ struct CUmod_st {
 	int nfunc, nvar;
 	struct CUfunc_st *funcs;
 	struct mod_var *vars;
+	CUlibrary owner;         /* the library it was loaded for, or NULL */
 };
 
 static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
@@ -203,10 +207,43 @@ CUresult cuemu_module_destroy(CUmodule h)
 	if (!m)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "module %p is not loaded", (void *)h);
+	if (m->owner)
+		cuemu_library_forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
 	mod_free(m, m->nvar);
 	return CUDA_SUCCESS;
+}
+
+/* The first live module of ctx, NULL where it has none. */
+static CUmodule module_of_ctx(CUcontext ctx)
+{
+	struct CUmod_st *m, *found = NULL;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	RB_FOREACH(m, mod_tree, &modules)
+		if (m->ctx == ctx) {
+			found = m;
+			break;
+		}
+	pthread_rwlock_unlock(&mod_lock);
+	return found;
+}
+
+void cuemu_module_destroy_ctx(CUcontext ctx)
+{
+	CUmodule m;
+
+	while ((m = module_of_ctx(ctx)))
+		if (cuemu_module_destroy(m) != CUDA_SUCCESS)
+			break;
+}
+
+void cuemu_module_set_owner(CUmodule m, CUlibrary l)
+{
+	pthread_rwlock_wrlock(&mod_lock);
+	m->owner = l;
+	pthread_rwlock_unlock(&mod_lock);
 }
 
 void *cuemu_module_code(CUmodule m)

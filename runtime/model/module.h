@@ -46,6 +46,10 @@ CUresult cuemu_module_check(CUmodule h);
 /* Frees a module's variables and code; INVALID_HANDLE for a handle that
  * names none. */
 CUresult cuemu_module_destroy(CUmodule h);
+/* Destroys every module loaded in ctx, as its destruction does. */
+void cuemu_module_destroy_ctx(CUcontext ctx);
+/* Marks m as library l's (told when m goes). */
+void cuemu_module_set_owner(CUmodule m, CUlibrary l);
 void *cuemu_module_code(CUmodule m);
 int cuemu_module_function_count(CUmodule m);
 CUfunction cuemu_module_function(CUmodule m, int i);

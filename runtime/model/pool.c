@@ -646,6 +646,28 @@ void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s)
 		maybe_finish(p, false);
 }
 
+bool cuemu_pool_pending_at(uintptr_t addr, int *dev)
+{
+	CUmemoryPool p;
+	struct arena *ar;
+	struct seg *g;
+
+	for (p = cuemu_pool_next(NULL); p; p = cuemu_pool_next(p))
+		LIST_FOREACH(ar, &p->arenas, node) {
+			if (addr < ar->base || addr - ar->base >= ar->size)
+				continue;
+			TAILQ_FOREACH(g, &ar->segs, adj)
+				if (addr >= g->addr && addr - g->addr < g->len) {
+					*dev = p->dev >= 0 ? p->dev :
+						CUEMU_PROC_HOST;
+					return g->state == SEG_PENDING &&
+					       !cuemu_spos_done(g->freed_at);
+				}
+			return false;
+		}
+	return false;
+}
+
 struct cuemu_alloc *cuemu_pool_block_at(CUdeviceptr dptr)
 {
 	struct cuemu_alloc *a = cuemu_va_find((uintptr_t)dptr);

@@ -93,6 +93,11 @@ CUresult cuemu_pool_block_alloc(CUmemoryPool p, CUstream s, size_t size,
 				CUcontext ctx, CUdeviceptr *out);
 /* The pool block that starts at dptr, or NULL. */
 struct cuemu_alloc *cuemu_pool_block_at(CUdeviceptr dptr);
+/* Whether addr lies in a pool block freed in stream order whose free has
+ * not run yet (a kernel queued before the free still reaches it), and
+ * then the pool's device (CUEMU_PROC_HOST for a host pool) in *dev. The
+ * process lock held. */
+bool cuemu_pool_pending_at(uintptr_t addr, int *dev);
 /* Frees block a, ordered after the last operation of s, or at once (s
  * NULL). */
 void cuemu_pool_block_free(struct cuemu_alloc *a, CUstream s);

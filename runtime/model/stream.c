@@ -84,6 +84,7 @@ struct CUstream_st {
 	unsigned int flags;
 	int priority;
 	enum stream_kind kind;
+	struct cuemu_stream_attrs attrs; /* under lock */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;            /* work queued, the inline head done,
@@ -943,6 +944,10 @@ static CUstream stream_new(CUcontext ctx, int dev, unsigned int flags,
 	s->flags = flags;
 	s->priority = priority;
 	s->kind = kind;
+	/* as a new stream answers them: no policy set, domain map 0 -> 0,
+	 * remote -> 1 */
+	s->attrs.sync_policy = -1;
+	s->attrs.domain_map.remote = 1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	/* A new stream starts at the host's model time: nothing enqueued
@@ -1095,7 +1100,26 @@ CUresult cuemu_stream_release(CUstream h)
 
 int cuemu_stream_priority(CUstream s)
 {
-	return s->priority;
+	return __atomic_load_n(&s->priority, __ATOMIC_RELAXED);
+}
+
+void cuemu_stream_set_priority(CUstream s, int priority)
+{
+	__atomic_store_n(&s->priority, priority, __ATOMIC_RELAXED);
+}
+
+void cuemu_stream_attrs_get(CUstream s, struct cuemu_stream_attrs *out)
+{
+	pthread_mutex_lock(&s->lock);
+	*out = s->attrs;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void cuemu_stream_attrs_set(CUstream s, const struct cuemu_stream_attrs *a)
+{
+	pthread_mutex_lock(&s->lock);
+	s->attrs = *a;
+	pthread_mutex_unlock(&s->lock);
 }
 
 unsigned int cuemu_stream_flags(CUstream s)

@@ -16,6 +16,17 @@ CUresult cuemu_stream_create(CUcontext ctx, unsigned int flags, int priority,
  * a handle that names no user stream. */
 CUresult cuemu_stream_release(CUstream h);
 int cuemu_stream_priority(CUstream s);
+void cuemu_stream_set_priority(CUstream s, int priority);
+/* What cuStreamSetAttribute keeps of a stream besides its priority: kept
+ * and answered back; the model's timing does not depend on them. */
+struct cuemu_stream_attrs {
+	CUaccessPolicyWindow window;
+	int sync_policy;                    /* -1: never set */
+	CUlaunchMemSyncDomain domain;
+	CUlaunchMemSyncDomainMap domain_map;
+};
+void cuemu_stream_attrs_get(CUstream s, struct cuemu_stream_attrs *out);
+void cuemu_stream_attrs_set(CUstream s, const struct cuemu_stream_attrs *a);
 unsigned int cuemu_stream_flags(CUstream s);
 /* A user stream's context; NULL for the implicit (legacy, per-thread)
  * streams, which belong to whatever context is current. */

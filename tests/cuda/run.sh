@@ -6,12 +6,15 @@
 # a program, its last line PASS. probes/rt_errors.cu is replayed the same
 # way against what the real runtime printed (probes/results/rt_errors.txt).
 # clock.cu runs with CUEMU_CLOCK=model: it times itself in model time.
-# Skipped, saying so, where nvcc is missing.
+# Skipped, saying so, where nvcc is missing. coop: the runtime's
+# cooperative, extensible and library launches; rdc: relocatable device
+# code, refused in one line; clang: launch.cu built by clang++ (skipped,
+# saying so, where no clang builds CUDA 13 for sm_90).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors static clock"
+programs="launch symbols attributes units loading rt_errors static clock coop rdc clang"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -27,11 +30,36 @@ ln -s "$(cd "$top_builddir/runtime/.libs" && pwd)/libcuemu.so.0" \
 	"$tmp/libcuda.so.1"
 libs=$tmp:$(cd "$top_builddir/runtime/.libs" && pwd)
 
+# clang's CUDA support: a clang that knows sm_90 and CUDA 13's headers,
+# the program linked to libcudart.so.13. Debian's clang 14 knows no sm_90,
+# and clang 19's CUDA wrapper includes texture_fetch_functions.h, which
+# CUDA 13 no longer ships.
+CLANG=${CLANG:-$(command -v clang++-19 || command -v clang++ || echo none)}
+clang_build() {
+	if ! "$CLANG" -x cuda --cuda-gpu-arch=sm_90 \
+		--cuda-path="$(dirname "$(dirname "$NVCC")")" -fsyntax-only \
+		-I"$src" $1 >/dev/null 2>&1; then
+		echo "ok $i - clang # SKIP no clang here builds CUDA 13's" \
+			"headers for sm_90 ($CLANG)"
+		return 1
+	fi
+	if ! "$CLANG" -x cuda --cuda-gpu-arch=sm_90 \
+		--cuda-path="$(dirname "$(dirname "$NVCC")")" -I"$src" \
+		-o "$tmp/clang" $1 -L"$top_builddir/runtime/.libs" -lcudart \
+		>"$tmp/clang.build" 2>&1; then
+		echo "not ok $i - clang: clang++ failed"
+		sed 's/^/# /' "$tmp/clang.build"
+		return 1
+	fi
+}
+
 i=0
 for p in $programs; do
 	i=$((i + 1))
 	case $p in
 	units) files="$src/units_a.cu $src/units_b.cu" ;;
+	rdc) files="-rdc=true $src/rdc_a.cu $src/rdc_b.cu" ;;
+	clang) files=$src/launch.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	*) files=$src/$p.cu ;;
 	esac
@@ -39,7 +67,9 @@ for p in $programs; do
 	# told apart in one line on stderr, and fail as before.
 	runtime=shared
 	case $p in static) files=$src/launch.cu runtime=static ;; esac
-	if ! "$NVCC" -cudart $runtime -arch=sm_90 -I"$src" -o "$tmp/$p" \
+	if [ $p = clang ]; then
+		clang_build "$files" || continue
+	elif ! "$NVCC" -cudart $runtime -arch=sm_90 -I"$src" -o "$tmp/$p" \
 		$files >"$tmp/$p.build" 2>&1; then
 		echo "not ok $i - $p: nvcc failed"
 		sed 's/^/# /' "$tmp/$p.build"
@@ -64,6 +94,12 @@ for p in $programs; do
 		else
 			missing="one line naming the static runtime (said $n times)"
 		fi
+	fi
+	if [ $p = rdc ]; then
+		n=$(grep -c "relocatable (nvcc -rdc=true or -dc).*without -rdc" \
+			"$tmp/$p.out")
+		[ "$n" = 1 ] ||
+			missing="one line naming relocatable code (said $n times)"
 	fi
 	# A probe's lines are the real runtime's, recorded: all must match.
 	if [ $p = rt_errors ]; then

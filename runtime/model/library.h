@@ -1,0 +1,53 @@
+/*
+ * library.h - loaded libraries as the model keeps them (library.c): the
+ * image a library was given (its PTX, kept to load a module in each
+ * context that asks), or the CUresult the image earns once a context needs
+ * it (libraries load lazily: garbage loads, and is refused at its first
+ * kernel); its kernels by name, with the attributes cuKernelGetAttribute
+ * answers and cuKernelSetAttribute changes for every context's function;
+ * and the module it became in each context.
+ */
+#ifndef CUEMU_MODEL_LIBRARY_H
+#define CUEMU_MODEL_LIBRARY_H
+
+#include "model/module.h"
+
+/* Makes a library of ptx (len bytes, copied; NULL where the image was
+ * refused, then status says how) and its nf kernels in the order the
+ * image defines them. */
+CUresult cuemu_library_create(const char *ptx, size_t len, CUresult status,
+			      const struct cuemu_func_desc *f, int nf,
+			      CUlibrary *out);
+/* INVALID_HANDLE unless h names a live library. */
+CUresult cuemu_library_check(CUlibrary h);
+/* Unloads every module the library became, then frees it; its kernels
+ * name nothing from then on. INVALID_HANDLE where h names none. */
+CUresult cuemu_library_destroy(CUlibrary h);
+/* The refusal its image earned, CUDA_SUCCESS where it has none. */
+CUresult cuemu_library_status(CUlibrary l);
+const char *cuemu_library_ptx(CUlibrary l, size_t *len);
+int cuemu_library_kernel_count(CUlibrary l);
+/* The i-th kernel in the order cuLibraryEnumerateKernels gives (the
+ * image's last first, as the driver lists them). */
+CUkernel cuemu_library_kernel(CUlibrary l, int i);
+/* NULL where no kernel has that name. */
+CUkernel cuemu_library_find_kernel(CUlibrary l, const char *name);
+/* The module the library became in ctx, NULL where it has none yet. */
+CUmodule cuemu_library_module(CUlibrary l, CUcontext ctx);
+/* Records m as the library's module in ctx and gives its functions the
+ * kernels' attributes; the module tells the library when it goes
+ * (cuemu_library_forget). */
+CUresult cuemu_library_add_module(CUlibrary l, CUcontext ctx, CUmodule m);
+/* Forgets module m of library l (module.c, as m is destroyed). */
+void cuemu_library_forget(CUlibrary l, CUmodule m);
+
+/* INVALID_HANDLE unless h names a kernel of a live library. */
+CUresult cuemu_kernel_check(CUkernel h);
+CUlibrary cuemu_kernel_library(CUkernel k);
+int cuemu_kernel_index(CUkernel k);
+const char *cuemu_kernel_name(CUkernel k);
+int cuemu_kernel_attr(CUkernel k, CUfunction_attribute a);
+/* Sets a for the kernel and for its function in every context. */
+void cuemu_kernel_set_attr(CUkernel k, CUfunction_attribute a, int v);
+
+#endif
