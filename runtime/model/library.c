@@ -226,7 +226,7 @@ CUresult cuemu_library_add_module(CUlibrary l, CUcontext ctx, CUmodule m)
 					(CUfunction_attribute)a,
 					l->kerns[i].attr[a]);
 	pthread_rwlock_unlock(&lib_lock);
-	cuemu_module_set_owner(m, l);
+	cuemu_module_set_owner(m, l, cuemu_library_forget);
 	return CUDA_SUCCESS;
 }
 

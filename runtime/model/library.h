@@ -38,7 +38,8 @@ CUmodule cuemu_library_module(CUlibrary l, CUcontext ctx);
  * kernels' attributes; the module tells the library when it goes
  * (cuemu_library_forget). */
 CUresult cuemu_library_add_module(CUlibrary l, CUcontext ctx, CUmodule m);
-/* Forgets module m of library l (module.c, as m is destroyed). */
+/* Forgets module m of library l: the hook module.c calls as m is
+ * destroyed (cuemu_module_set_owner). */
 void cuemu_library_forget(CUlibrary l, CUmodule m);
 
 /* INVALID_HANDLE unless h names a kernel of a live library. */

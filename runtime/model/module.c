@@ -49,6 +49,7 @@ struct CUmod_st {
 	struct CUfunc_st *funcs;
 	struct mod_var *vars;
 	CUlibrary owner;         /* the library it was loaded for, or NULL */
+	void (*forget)(CUlibrary, CUmodule); /* the owner's, told at the end */
 };
 
 static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
@@ -208,7 +209,7 @@ CUresult cuemu_module_destroy(CUmodule h)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "module %p is not loaded", (void *)h);
 	if (m->owner)
-		cuemu_library_forget(m->owner, m);
+		m->forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
 	mod_free(m, m->nvar);
@@ -239,10 +240,12 @@ void cuemu_module_destroy_ctx(CUcontext ctx)
 			break;
 }
 
-void cuemu_module_set_owner(CUmodule m, CUlibrary l)
+void cuemu_module_set_owner(CUmodule m, CUlibrary l,
+			    void (*forget)(CUlibrary l, CUmodule m))
 {
 	pthread_rwlock_wrlock(&mod_lock);
 	m->owner = l;
+	m->forget = forget;
 	pthread_rwlock_unlock(&mod_lock);
 }
 

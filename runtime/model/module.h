@@ -48,8 +48,11 @@ CUresult cuemu_module_check(CUmodule h);
 CUresult cuemu_module_destroy(CUmodule h);
 /* Destroys every module loaded in ctx, as its destruction does. */
 void cuemu_module_destroy_ctx(CUcontext ctx);
-/* Marks m as library l's (told when m goes). */
-void cuemu_module_set_owner(CUmodule m, CUlibrary l);
+/* Marks m as library l's: forget(l, m) is called when m goes, with no
+ * lock of module.c held (library.c's hook, so that module.c need not
+ * know libraries). */
+void cuemu_module_set_owner(CUmodule m, CUlibrary l,
+			    void (*forget)(CUlibrary l, CUmodule m));
 void *cuemu_module_code(CUmodule m);
 int cuemu_module_function_count(CUmodule m);
 CUfunction cuemu_module_function(CUmodule m, int i);
