@@ -249,14 +249,21 @@ static void perf_places(const uint64_t *by, uint64_t out[PERF_PLACES])
 		out[PERF_PLACE_PEER] += by[i];
 }
 
-/* The launch has ended (r): its counts go to the kernel accounting. */
+/* The launch has ended (r): its counts go to the kernel accounting, the
+ * peers' by the GPU each peer place counted (a place past PEER_PLACES
+ * shared counts as its first peer's). */
 static void launch_end(const struct job *j, CUresult r)
 {
 	uint64_t rd[PERF_PLACES], wr[PERF_PLACES];
+	uint64_t prd[CUEMU_MAX_DEVICES] = { 0 }, pwr[CUEMU_MAX_DEVICES] = { 0 };
 
 	perf_places(j->res.bytes_read, rd);
 	perf_places(j->res.bytes_written, wr);
-	fault_launch_end(rd, wr, r);
+	for (int i = 0; i < j->npeers; i++) {
+		prd[j->peer[i]] += j->res.bytes_read[PLACE_PEER + i];
+		pwr[j->peer[i]] += j->res.bytes_written[PLACE_PEER + i];
+	}
+	fault_launch_end(rd, wr, prd, pwr, r);
 }
 
 /* The stream's operation: runs the grid, then says how it ended. A

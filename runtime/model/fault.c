@@ -527,7 +527,8 @@ void fault_launch_page(uint64_t alloc, uintptr_t page, bool write)
 }
 
 void fault_launch_end(const uint64_t *bytes_read,
-		      const uint64_t *bytes_written, int status)
+		      const uint64_t *bytes_written, const uint64_t *peer_read,
+		      const uint64_t *peer_written, int status)
 {
 	struct kernel *k = running_k;
 
@@ -536,6 +537,8 @@ void fault_launch_end(const uint64_t *bytes_read,
 	memcpy(k->pl.bytes_read, bytes_read, sizeof k->pl.bytes_read);
 	memcpy(k->pl.bytes_written, bytes_written,
 	       sizeof k->pl.bytes_written);
+	memcpy(k->pl.peer_read, peer_read, sizeof k->pl.peer_read);
+	memcpy(k->pl.peer_written, peer_written, sizeof k->pl.peer_written);
 	k->pl.status = status;
 }
 

@@ -337,6 +337,13 @@ static void on_end(enum perf_event ev, struct perf_data *d)
 		k->bytes_read[p] += l->bytes_read[p];
 		k->bytes_written[p] += l->bytes_written[p];
 	}
+	for (int g = 0; g < CUEMU_MAX_DEVICES; g++) {
+		if (l->peer_read[g])
+			move_add(&k->peer_rd, &k->npeer_rd, g, l->peer_read[g]);
+		if (l->peer_written[g])
+			move_add(&k->peer_wr, &k->npeer_wr, g,
+				 l->peer_written[g]);
+	}
 	pages_to_allocs(k);
 	cuemu_obj_changed(k->id);
 	/* The name first: a line is cut at its length (outward/events.c). */

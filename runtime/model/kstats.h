@@ -48,6 +48,9 @@ struct kstat {
 	uint32_t shared_bytes, registers;
 	int last_dev;
 	uint64_t bytes_read[PERF_PLACES], bytes_written[PERF_PLACES];
+	struct kstat_move *peer_rd, *peer_wr; /* PERF_PLACE_PEER's bytes, by
+	                                       * the peer they were on */
+	size_t npeer_rd, npeer_wr;
 	struct kstat_move *in, *out;  /* migrated to its GPU, by source; off
 	                               * it, by destination */
 	size_t nin, nout;

@@ -314,7 +314,8 @@ void fault_launch_begin(const char *kernel, const uint32_t grid[3],
 			uint32_t registers);
 void fault_launch_page(uint64_t alloc, uintptr_t page, bool write);
 void fault_launch_end(const uint64_t *bytes_read,
-		      const uint64_t *bytes_written, int status);
+		      const uint64_t *bytes_written, const uint64_t *peer_read,
+		      const uint64_t *peer_written, int status);
 /* The launch the calling thread runs, or NULL (perf.h's .launch). */
 const struct perf_launch *fault_launch_running(void);
 /* Marks the calling thread as one the running emulated kernel on dev

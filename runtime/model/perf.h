@@ -81,6 +81,8 @@ struct perf_launch {
 	uint64_t model_ns;             /* what it adds to its stream's clock */
 	uint64_t fault_ns;             /* of that, its faults' service */
 	uint64_t bytes_read[PERF_PLACES], bytes_written[PERF_PLACES];
+	/* PERF_PLACE_PEER's bytes by the peer GPU they were on */
+	uint64_t peer_read[CUEMU_MAX_DEVICES], peer_written[CUEMU_MAX_DEVICES];
 	int status;                    /* its CUresult */
 };
 

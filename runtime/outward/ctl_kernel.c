@@ -35,12 +35,19 @@ static json_t *ctl_list(void)
 	return ids;
 }
 
-static json_t *places_json(const uint64_t *v)
+/* Bytes by place, and the peer place's again by the GPU they were on
+ * (a line "gpuN" each). */
+static json_t *places_json(const uint64_t *v, const struct kstat_move *peers,
+			   size_t npeers)
 {
 	json_t *o = json_object();
+	char w[16];
 
 	for (int p = 0; p < PERF_PLACES; p++)
 		json_object_set_new(o, place_names[p], cuemu_json_u64(v[p]));
+	for (size_t i = 0; i < npeers; i++)
+		json_object_set_new(o, cuemu_proc_str(peers[i].proc, w, sizeof w),
+				    cuemu_json_u64(peers[i].bytes));
 	return o;
 }
 
@@ -96,8 +103,10 @@ static json_t *kernel_json(const struct kstat *k)
 		(int)k->last_block[2],
 		"shared_bytes", (int)k->shared_bytes,
 		"registers", (int)k->registers,
-		"bytes_read", places_json(k->bytes_read),
-		"bytes_written", places_json(k->bytes_written),
+		"bytes_read", places_json(k->bytes_read, k->peer_rd,
+					  k->npeer_rd),
+		"bytes_written", places_json(k->bytes_written, k->peer_wr,
+					     k->npeer_wr),
 		"migrated_in", moves_json(k->in, k->nin),
 		"migrated_out", moves_json(k->out, k->nout),
 		"allocations", allocs_json(k));

@@ -2,7 +2,8 @@
  * test_kstats.c - the per-kernel accounting (model/kstats.c) through the
  * public API, read back over the control socket as cufs shows it: a real
  * kernel's launches (tests/unit/kernels/pages.ptx) counted by its PTX
- * name with their faults, migrations and bytes, its allocations' share,
+ * name with their faults, migrations and bytes (a peer's by its GPU),
+ * its allocations' share,
  * a function run as an emulated kernel counted as no kernel, the table
  * bounded (the kernels past 1,024 summed in "(other)"), and the C++ names
  * the kernels' name files show.
@@ -153,6 +154,51 @@ static void test_launches(CUmodule mod)
 	json_decref(k);
 }
 
+/* A kernel on gpu0 reading gpu1's memory through peer access: its bytes
+ * are the peer place's, and gpu1's by name. */
+static void test_peer_bytes(CUmodule mod)
+{
+	enum { N = 64 << 10, PAGES = N / 4096 };
+	CUcontext c0, c1;
+	CUdeviceptr p1 = 0, sum = 0;
+	unsigned long long n = N;
+	void *args[] = { &p1, &n, &sum };
+	CUfunction f;
+	json_t *k;
+	long long peer0;
+
+	cuCtxGetCurrent(&c0);
+	if (cuDevicePrimaryCtxRetain(&c1, 1) || cuCtxSetCurrent(c1) ||
+	    cuMemAlloc(&p1, N) || cuMemsetD8(p1, 1, N) ||
+	    cuCtxSetCurrent(c0) || cuMemAlloc(&sum, 4) ||
+	    cuMemsetD32(sum, 0, 1) || cuCtxEnablePeerAccess(c1, 0)) {
+		ok(0, "gpu1's memory, reached from gpu0");
+		return;
+	}
+	cuModuleGetFunction(&f, mod, "read_all");
+	k = kernel("read_all");
+	peer0 = k ? num(k, "bytes_read", "peer") : 0;
+	ok(!k || num(k, "bytes_read", "gpu1") == -1,
+	   "no bytes read on gpu1 before");
+	json_decref(k);
+	is_res(cuLaunchKernel(f, 1, 1, 1, PAGES, 1, 1, 0, NULL, args, NULL),
+	       CUDA_SUCCESS, "read_all on gpu0 over gpu1's 64 KiB");
+	cuCtxSynchronize();
+	k = kernel("read_all");
+	is_int(num(k, "bytes_read", "gpu1"), PAGES,
+	       "a byte a page read on gpu1, by name");
+	is_int(num(k, "bytes_read", "peer") - (peer0 > 0 ? peer0 : 0), PAGES,
+	       "... and in the peer place");
+	is_int(num(k, "bytes_read", "gpu0"), -1, "no line for its own GPU");
+	json_decref(k);
+	cuCtxDisablePeerAccess(c1);
+	cuMemFree(sum);
+	cuCtxSetCurrent(c1);
+	cuMemFree(p1);
+	cuCtxSetCurrent(c0);
+	cuDevicePrimaryCtxRelease(1);
+}
+
 static void host_fn(void *arg)
 {
 	(void)arg;
@@ -299,6 +345,7 @@ int main(void)
 	    !ok(r == CUDA_SUCCESS, "pages.ptx loads"))
 		return done_testing();
 	test_launches(mod);
+	test_peer_bytes(mod);
 	test_host_function();
 	test_failed();
 	/* the failed context made anew: the table is the process's */
