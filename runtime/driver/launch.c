@@ -698,20 +698,8 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
 		return ex_event(v->launchCompletionEvent.event);
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-		if ((unsigned)v->memSyncDomain > CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "memory sync domain %d",
-					  (int)v->memSyncDomain);
-		return CUDA_SUCCESS;
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-		cuDeviceGetAttribute(&max,
-			CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, dev);
-		if (v->memSyncDomainMap.default_ >= max ||
-		    v->memSyncDomainMap.remote >= max)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "memory sync domains 0 to %d",
-					  max - 1);
-		return CUDA_SUCCESS;
+		return cuemu_sync_domain_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
 		if (v->sharedMemCarveout > 100)
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,

@@ -234,6 +234,27 @@ CUresult cuemuStreamSleep(CUstream s, unsigned long long ns)
 
 /* ------------------------------------------------------------ attributes */
 
+CUresult cuemu_sync_domain_check(CUlaunchAttributeID id,
+				 const CUlaunchAttributeValue *v, int dev)
+{
+	int max = 0;
+
+	if (id == CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN) {
+		if ((unsigned)v->memSyncDomain > CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "memory sync domain %d",
+					  (int)v->memSyncDomain);
+		return CUDA_SUCCESS;
+	}
+	cuDeviceGetAttribute(&max, CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,
+			     dev);
+	if (v->memSyncDomainMap.default_ >= max ||
+	    v->memSyncDomainMap.remote >= max)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "memory sync domains 0 to %d", max - 1);
+	return CUDA_SUCCESS;
+}
+
 /* A stream attribute's value checked as the driver checks it
  * (probes/results/library.txt): the access policy window's hit ratio 0 to
  * 1 and its size at most the device's window (any hit or miss property,
@@ -271,21 +292,8 @@ static CUresult sattr_check(CUstream s, CUstreamAttrID id,
 	case CU_STREAM_ATTRIBUTE_PRIORITY:
 		return CUDA_SUCCESS; /* clamped to the range */
 	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
-		if ((unsigned)v->memSyncDomain >
-		    CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "memory sync domain %d",
-					  (int)v->memSyncDomain);
-		return CUDA_SUCCESS;
 	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-		cuDeviceGetAttribute(&max,
-			CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT, dev);
-		if (v->memSyncDomainMap.default_ >= max ||
-		    v->memSyncDomainMap.remote >= max)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "memory sync domains 0 to %d",
-					  max - 1);
-		return CUDA_SUCCESS;
+		return cuemu_sync_domain_check(id, v, dev);
 	default:
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "attribute %d is no stream's", (int)id);
