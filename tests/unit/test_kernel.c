@@ -17,7 +17,7 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "tap.h"
-#include "ctl.h"
+#include "ctl_alloc.h"
 
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -36,30 +36,6 @@ static CUmemLocation dev(int d)
 }
 
 static const CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
-
-/* What /cu shows of an allocation: key k1 (and k2 inside it), or -1. */
-static long long cu_int(CUdeviceptr p, const char *k1, const char *k2)
-{
-	static char buf[1 << 16];
-	unsigned long long id = 0;
-	char req[128];
-	json_t *ans, *v;
-	long long n = -1;
-
-	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
-	snprintf(req, sizeof req, "{\"op\":\"get\",\"path\":\"allocations/%llu\"}",
-		 id);
-	if (!*ctl_line(ctl_fd, req, buf, sizeof buf))
-		return -1;
-	ans = json_loads(buf, 0, NULL);
-	v = json_object_get(json_object_get(ans, "value"), k1);
-	if (k2)
-		v = json_object_get(v, k2);
-	if (json_is_integer(v))
-		n = json_integer_value(v);
-	json_decref(ans);
-	return n;
-}
 
 struct touch {
 	volatile char *p;

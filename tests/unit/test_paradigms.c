@@ -20,7 +20,7 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "tap.h"
-#include "ctl.h"
+#include "ctl_alloc.h"
 #include "spawn.h"
 
 #if __has_include(<valgrind/valgrind.h>)
@@ -31,32 +31,6 @@
 
 #define MIB (1ULL << 20)
 #define CUEMU_TEST_ALIGN_DOWN(x) ((x) & ~(uintptr_t)4095)
-
-/* What /cu shows of the allocation holding p: key k1 (and k2 inside it),
- * or -1. */
-static long long cu_int(CUdeviceptr p, const char *k1, const char *k2)
-{
-	static char buf[1 << 16];
-	unsigned long long id = 0;
-	char req[128];
-	json_t *ans, *v;
-	long long n = -1;
-
-	if (cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p))
-		return -1;
-	snprintf(req, sizeof req,
-		 "{\"op\":\"get\",\"path\":\"allocations/%llu\"}", id);
-	if (!*ctl_line(ctl_fd, req, buf, sizeof buf))
-		return -1;
-	ans = json_loads(buf, 0, NULL);
-	v = json_object_get(json_object_get(ans, "value"), k1);
-	if (k2)
-		v = json_object_get(v, k2);
-	if (json_is_integer(v))
-		n = json_integer_value(v);
-	json_decref(ans);
-	return n;
-}
 
 /* The child: 4 MiB of managed memory prefetched to gpu0, then read by the
  * CPU a byte a page; prints what /cu shows then. */
