@@ -64,9 +64,10 @@ int cuemu_device_sm(int dev);
  * CUfunction); else INVALID_HANDLE. */
 CUresult cuemu_function_resolve(CUfunction f, CUfunction *out);
 
-/* stream.c: a memory sync domain or domain map, as a stream's attribute
- * and a launch's are checked alike (id one of the two). */
-CUresult cuemu_sync_domain_check(CUlaunchAttributeID id,
+/* stream.c: an attribute a stream and a launch both take, checked alike
+ * for either: an access policy window, a memory sync domain or domain
+ * map (id one of the three). */
+CUresult cuemu_attr_common_check(CUlaunchAttributeID id,
 				 const CUlaunchAttributeValue *v, int dev);
 
 #endif

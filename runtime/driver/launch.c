@@ -661,7 +661,6 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 			const unsigned **cluster)
 {
 	const CUlaunchAttributeValue *v = &a->value;
-	int max = 0;
 
 	switch (a->id) {
 	case CU_LAUNCH_ATTRIBUTE_IGNORE:
@@ -677,15 +676,7 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 		*cluster = &v->clusterDim.x;
 		return CUDA_SUCCESS;
 	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
-		cuDeviceGetAttribute(&max,
-			CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev);
-		if (!(v->accessPolicyWindow.hitRatio >= 0.0f &&
-		      v->accessPolicyWindow.hitRatio <= 1.0f) ||
-		    v->accessPolicyWindow.num_bytes > (size_t)max)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "access policy window: hit ratio 0 "
-					  "to 1, at most %d bytes", max);
-		return CUDA_SUCCESS;
+		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
 		if ((unsigned)v->clusterSchedulingPolicyPreference >
 		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
@@ -699,7 +690,7 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 		return ex_event(v->launchCompletionEvent.event);
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-		return cuemu_sync_domain_check(a->id, v, dev);
+		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
 		if (v->sharedMemCarveout > 100)
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,

@@ -234,11 +234,22 @@ CUresult cuemuStreamSleep(CUstream s, unsigned long long ns)
 
 /* ------------------------------------------------------------ attributes */
 
-CUresult cuemu_sync_domain_check(CUlaunchAttributeID id,
+CUresult cuemu_attr_common_check(CUlaunchAttributeID id,
 				 const CUlaunchAttributeValue *v, int dev)
 {
 	int max = 0;
 
+	if (id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW) {
+		cuDeviceGetAttribute(&max,
+			CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev);
+		if (!(v->accessPolicyWindow.hitRatio >= 0.0f &&
+		      v->accessPolicyWindow.hitRatio <= 1.0f) ||
+		    v->accessPolicyWindow.num_bytes > (size_t)max)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "access policy window: hit ratio 0 "
+					  "to 1, at most %d bytes", max);
+		return CUDA_SUCCESS;
+	}
 	if (id == CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN) {
 		if ((unsigned)v->memSyncDomain > CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE)
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
@@ -263,7 +274,7 @@ CUresult cuemu_sync_domain_check(CUlaunchAttributeID id,
 static CUresult sattr_check(CUstream s, CUstreamAttrID id,
 			    const CUstreamAttrValue *v)
 {
-	int dev = 0, max = 0;
+	int dev = 0;
 
 	/* an implicit stream is the current context's device's */
 	if (cuemu_stream_ctx(s))
@@ -273,15 +284,7 @@ static CUresult sattr_check(CUstream s, CUstreamAttrID id,
 
 	switch (id) {
 	case CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW:
-		cuDeviceGetAttribute(&max,
-			CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev);
-		if (!(v->accessPolicyWindow.hitRatio >= 0.0f &&
-		      v->accessPolicyWindow.hitRatio <= 1.0f) ||
-		    v->accessPolicyWindow.num_bytes > (size_t)max)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "access policy window: hit ratio 0 "
-					  "to 1, at most %d bytes", max);
-		return CUDA_SUCCESS;
+		return cuemu_attr_common_check(id, v, dev);
 	case CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY:
 		if (v->syncPolicy < CU_SYNC_POLICY_AUTO ||
 		    v->syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
@@ -293,7 +296,7 @@ static CUresult sattr_check(CUstream s, CUstreamAttrID id,
 		return CUDA_SUCCESS; /* clamped to the range */
 	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN:
 	case CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-		return cuemu_sync_domain_check(id, v, dev);
+		return cuemu_attr_common_check(id, v, dev);
 	default:
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "attribute %d is no stream's", (int)id);
