@@ -103,6 +103,7 @@ line_of() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print }' <<<"$1"; }
 	step "launch touch_all"
 	step "launch touch_all"
 	wait_for kernel_is touch_all launches 2
+	wait_for kernel_is touch_all running 0
 	[ "$(kfile touch_all gpu_faults)" = "$PAGES" ]
 	[ "$(line_of "$(kfile touch_all migrated_in)" cpu)" = "$BYTES" ]
 	[ "$(line_of "$(kfile touch_all bytes_written)" managed)" = $((2 * PAGES)) ]
@@ -177,14 +178,19 @@ line_of() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print }' <<<"$1"; }
 	step cpu
 	step "launch touch_all"
 	wait_for kernel_is touch_all launches 2
+	wait_for kernel_is touch_all running 0
 	[ "$(kfile touch_all gpu_faults)" = $((2 * PAGES)) ]
 	step cpu
 	# the prefetch runs before the next launch, which then finds it all
 	echo gpu0 >"$MNT/allocations/$A/prefetch"
 	step "launch touch_all"
 	wait_for kernel_is touch_all launches 3
+	wait_for kernel_is touch_all running 0
 	[ "$(kfile touch_all gpu_faults)" = $((2 * PAGES)) ]
 	[ "$(line_of "$(kfile touch_all migrated_in)" cpu)" = $((2 * BYTES)) ]
+	# the event log is read from the process when the file is: its line
+	# may come after the kernel's record did
+	wait_for grep -q " kernel_done kernel=touch_all .* faults=0 " "$MNT/processes/$P/events"
 	run grep -c " kernel_done kernel=touch_all .* faults=0 " "$MNT/processes/$P/events"
 	assert_output 1
 	# and an advice: the CPU's pages stay where they are preferred, the
@@ -194,6 +200,7 @@ line_of() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print }' <<<"$1"; }
 	echo gpu0 >"$MNT/allocations/$A/accessed_by"
 	step "launch touch_all"
 	wait_for kernel_is touch_all launches 4
+	wait_for kernel_is touch_all running 0
 	[ "$(kfile touch_all gpu_faults)" = $((2 * PAGES)) ]
 	[ "$(line_of "$(kfile touch_all migrated_in)" cpu)" = $((2 * BYTES)) ]
 	[ "$(kfile touch_all remote_accesses)" -gt 0 ]
