@@ -1025,7 +1025,9 @@ static char *published_error(pid_t pid)
 	char *t = NULL;
 	int err;
 
-	if (p && (obj = cufs_record(p, 0, PUB_PROCESS, &err)))
+	/* json_dumps asserts on NULL: a record without one gives none */
+	if (p && (obj = cufs_record(p, 0, PUB_PROCESS, &err)) &&
+	    json_object_get(obj, "last_error"))
 		t = json_dumps(json_object_get(obj, "last_error"),
 			       JSON_SORT_KEYS | JSON_ENCODE_ANY);
 	json_decref(obj);
@@ -1090,7 +1092,11 @@ json_t *cufs_refusal(const struct cufs_proc *p, json_t *published)
 
 		if (r->pid != p->pid || r->start != p->start || !r->before)
 			continue;
-		/* Served until the process records an error of its own. */
+		/* Served until the process records an error of its own; a
+		 * process with none readable now has no note served (and
+		 * json_dumps asserts on NULL). */
+		if (!published)
+			break;
 		if (!now && !(now = json_dumps(published, JSON_SORT_KEYS |
 					       JSON_ENCODE_ANY)))
 			break;
