@@ -117,24 +117,37 @@ print_table() {
 }
 
 # ---------------------------------------------------------------- measures
-# read_us [-s] PATH: the median of open+read+close of PATH (-s: of lstat),
-# with as many rounds as fit in about 3 s (5 to 2000), as "N us"; or
-# "FAILED: why", or "TIMEOUT >Ns".
+# read_us [-s] PATH...: the median of open+read+close of each PATH (-s: of
+# lstat), a line each, with as many rounds as fit in about 3 s (5 to
+# 2000), as "N us"; or "FAILED: why", or "TIMEOUT >Ns" (on every line).
+# The paths are read in turn, round by round (fsread), so that a cufs file
+# and the minfs file it is compared with see the same load.
 read_us() {
 	mode=
 	if [ "$1" = -s ]; then mode=-s; shift; fi
-	probe=$(timeout "$LIMIT" "$FSREAD" $mode -k 5 "$1" 2>&1)
+	probe=$(timeout "$LIMIT" "$FSREAD" $mode -k 5 "$@" 2>&1)
 	rc=$?
-	if [ $rc -eq 124 ]; then echo "TIMEOUT >${LIMIT}s"; return; fi
-	if [ $rc -ne 0 ]; then echo "FAILED: ${probe##*: }"; return; fi
-	k=$(echo "$probe" | awk '{ k = int(3e6 / ($1 > 1 ? $1 : 1));
-		print k < 5 ? 5 : (k > 2000 ? 2000 : k) }')
-	out=$(timeout "$LIMIT" "$FSREAD" $mode -k "$k" "$1" 2>&1)
-	rc=$?
-	if [ $rc -eq 124 ]; then echo "TIMEOUT >${LIMIT}s"; return; fi
-	if [ $rc -ne 0 ]; then echo "FAILED: ${out##*: }"; return; fi
-	echo "$out" | awk '{ if ($1 >= 10000) printf "%.1f ms\n", $1 / 1000
+	if [ $rc -eq 0 ]; then
+		k=$(echo "$probe" | awk '{ s += $1 } END { s = s > 1 ? s : 1;
+			k = int(3e6 / s); print k < 5 ? 5 : (k > 2000 ? 2000 : k) }')
+		probe=$(timeout "$LIMIT" "$FSREAD" $mode -k "$k" "$@" 2>&1)
+		rc=$?
+	fi
+	for p in "$@"; do
+		if [ $rc -eq 124 ]; then echo "TIMEOUT >${LIMIT}s"
+		elif [ $rc -ne 0 ]; then echo "FAILED: ${probe##*: }"
+		fi
+	done
+	[ $rc -eq 0 ] || return
+	echo "$probe" | awk '{ if ($1 >= 10000) printf "%.1f ms\n", $1 / 1000
 		else print $1 " us" }'
+}
+
+# pair_row NAME [-s] CUFS_PATH MINFS_PATH: a row of the two, read in turn.
+pair_row() {
+	name=$1; shift
+	both=$(read_us "$@")
+	row "$name" "$(echo "$both" | sed -n 1p)" "$(echo "$both" | sed -n 2p)"
 }
 
 # ls_ms OPTS DIR REPS OUTFILE: the median wall time of `ls OPTS DIR` as
@@ -201,8 +214,20 @@ start_alloc() {
 		left=$((left - n))
 		k=$((k + 1))
 	done
+	# Each process publishes its allocations in its own time: the rows
+	# read ids from a listing, so wait until it holds every one.
+	if ! wait_for "$LIMIT" listed_at_least "$1"; then
+		echo "fsbench: cufs lists fewer than $1 allocations after" \
+		     "${LIMIT}s" >&2
+		exit 1
+	fi
 	echo "alloc-many $1 ($k processes): ready in $(($(now_ms) - t0)) ms" \
 	     >>"$notes"
+}
+
+# listed_at_least N: allocations/ lists N allocations or more.
+listed_at_least() {
+	[ "$(ls -f "$CU/allocations" | grep -cE '^[0-9]+$')" -ge "$1" ]
 }
 
 # first_id LISTING: the id of the allocation labelled fsbench-first, from
@@ -217,8 +242,6 @@ first_id() {
 	done
 }
 
-base_small=$(read_us "$MIN/files/1")
-
 # managed_id LISTING: the managed allocation alloc-many made last.
 managed_id() {
 	grep -E '^[0-9]+$' "$1" | sort -n | tail -1
@@ -226,12 +249,12 @@ managed_id() {
 
 # small_reads WHEN: the rows of one attribute file each.
 small_reads() {
-	row "open+read+close devices/gpu0/total_memory $1" \
-	    "$(read_us "$CU/devices/gpu0/total_memory")" "$(read_us "$MIN/files/1")"
-	row "open+read+close allocations/<id>/size $1" \
-	    "$(read_us "$CU/allocations/$id/size")" "$(read_us "$MIN/files/1")"
-	row "open+read+close allocations/<id>/residency $1" \
-	    "$(read_us "$CU/allocations/$mid/residency")" "$(read_us "$MIN/files/1")"
+	pair_row "open+read+close devices/gpu0/total_memory $1" \
+	    "$CU/devices/gpu0/total_memory" "$MIN/files/1"
+	pair_row "open+read+close allocations/<id>/size $1" \
+	    "$CU/allocations/$id/size" "$MIN/files/1"
+	pair_row "open+read+close allocations/<id>/residency $1" \
+	    "$CU/allocations/$mid/residency" "$MIN/files/1"
 }
 
 # ---------------------------------------------------------------- 10 live
@@ -262,14 +285,14 @@ mid=$(managed_id "$work/lsN")
 
 # big_reads WHEN: lstat, ls -l and snapshot.json at N.
 big_reads() {
-	if [ -n "$id" ]; then
-		st=$(read_us -s "$CU/allocations/$id")
-	else
-		st="FAILED: id not listed"
-	fi
 	# the minfs file sits in a directory of N entries too
-	row "lstat allocations/<id> (ls -l, per entry) $1" "$st" \
-	    "$(read_us -s "$MIN/files/1")"
+	if [ -n "$id" ]; then
+		pair_row "lstat allocations/<id> (ls -l, per entry) $1" \
+		    -s "$CU/allocations/$id" "$MIN/files/1"
+	else
+		row "lstat allocations/<id> (ls -l, per entry) $1" \
+		    "FAILED: id not listed" "$(read_us -s "$MIN/files/1")"
+	fi
 	lsr=$(ls_ms -l "$CU/allocations" 3 "$work/lsl")
 	row "ls -l allocations/ $1" "$lsr" "$(ls_ms -l "$MIN/files" 3 "$work/lsmin")"
 	# snapshot.json: its time, and minfs reading a file of the same size

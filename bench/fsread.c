@@ -1,9 +1,15 @@
 /*
  * fsread.c - times open+read+close of one file, as a user of /cu does it:
  * open, read until end of file, close. Prints the median, minimum and
- * maximum of K rounds in microseconds and the bytes one round read:
+ * maximum of K rounds in microseconds and the bytes one round read, a line
+ * for each PATH:
  *
- *     fsread [-k K] [-s] PATH  ->  "median_us min_us max_us bytes"
+ *     fsread [-k K] [-s] PATH [PATH...]  ->  "median_us min_us max_us bytes"
+ *
+ * With several paths a round reads each once, in an order that turns by
+ * one each round: the files being compared (a cufs file and minfs's) see
+ * the same moments of the machine's load, where timing one after the
+ * other compared two different seconds of a shared machine.
  *
  * With -s a round is one lstat of PATH instead (what `ls -l` does for each
  * entry), and bytes is 0.
@@ -67,14 +73,25 @@ static long long stat_once(const char *path)
 	return lstat(path, &st) < 0 ? -1 : 0;
 }
 
+/* One round of path: its bytes, or -1 with a word on stderr. */
+static long long once(const char *path, bool stat_only, char *buf, size_t len)
+{
+	long long bytes = stat_only ? stat_once(path) :
+			  round_once(path, buf, len);
+
+	if (bytes < 0)
+		fprintf(stderr, "fsread: %s: %s\n", path, strerror(errno));
+	return bytes;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 17];
 	unsigned long k = 1000;
-	long long bytes = 0;
 	bool stat_only = false;
+	long long *bytes;
 	double *t;
-	int opt;
+	int opt, n, rc = 0;
 
 	while ((opt = getopt(argc, argv, "k:s")) != -1) {
 		if (opt == 'k')
@@ -84,31 +101,39 @@ int main(int argc, char **argv)
 		else
 			k = 0;
 	}
-	if (optind != argc - 1 || k == 0) {
-		fprintf(stderr, "usage: fsread [-k K] [-s] PATH\n");
+	n = argc - optind;
+	if (n < 1 || k == 0 || k > 10000000) {
+		fprintf(stderr, "usage: fsread [-k K] [-s] PATH [PATH...]\n");
 		return 2;
 	}
-	argv += optind - 1;
-	t = calloc(k, sizeof(*t));
-	if (!t) {
+	argv += optind;
+	t = calloc(k * (size_t)n, sizeof(*t));
+	bytes = calloc((size_t)n, sizeof(*bytes));
+	if (!t || !bytes) {
 		perror("fsread");
-		return 1;
+		rc = 1;
+		goto out;
 	}
-	for (unsigned long i = 0; i < k; i++) {
-		double t0 = now_us();
+	/* t[p * k + i]: path p's time in round i. */
+	for (unsigned long i = 0; i < k && !rc; i++) {
+		for (int j = 0; j < n && !rc; j++) {
+			int p = (int)((i + (unsigned long)j) % (unsigned long)n);
+			double t0 = now_us();
 
-		bytes = stat_only ? stat_once(argv[1]) :
-			round_once(argv[1], buf, sizeof(buf));
-		t[i] = now_us() - t0;
-		if (bytes < 0) {
-			fprintf(stderr, "fsread: %s: %s\n", argv[1],
-			        strerror(errno));
-			free(t);
-			return 1;
+			bytes[p] = once(argv[p], stat_only, buf, sizeof(buf));
+			t[(size_t)p * k + i] = now_us() - t0;
+			rc = bytes[p] < 0;
 		}
 	}
-	qsort(t, k, sizeof(*t), cmp_double);
-	printf("%.1f %.1f %.1f %lld\n", t[k / 2], t[0], t[k - 1], bytes);
+	for (int p = 0; p < n && !rc; p++) {
+		double *tp = t + (size_t)p * k;
+
+		qsort(tp, k, sizeof(*tp), cmp_double);
+		printf("%.1f %.1f %.1f %lld\n", tp[k / 2], tp[0], tp[k - 1],
+		       bytes[p]);
+	}
+out:
 	free(t);
-	return 0;
+	free(bytes);
+	return rc;
 }
