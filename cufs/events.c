@@ -19,8 +19,11 @@
  * most a quarter of them (cufs(8), PRIVACY AND BUDGETS). So is the log: a
  * process holds at most CUFS_EVENT_SHARE of its lines; what it logs past
  * that while its older lines are still kept is dropped, and said by a
- * "dropped ... in=budget" line of its own once it is under its share
- * again, so that one process's flood cannot push the others' lines out.
+ * "dropped ... in=budget" line of its own once it may log again, so that
+ * one process's flood cannot push the others' recent lines out. The
+ * share binds only when the log is full and the line that would make
+ * room is another process's, at most CUFS_EVENT_KEEP_S old: a process
+ * alone, or pushing out its own lines, logs on however much it holds.
  *
  * Locking: ev.lock guards everything here; it is never held across a
  * request to a process (the relay takes a process's lines first, then the
@@ -54,11 +57,17 @@
  * many requests one process gets in one round: a full ring's worth. */
 #define CUFS_EVENT_ASK 1024
 #define CUFS_EVENT_ASKS 4
-/* The lines of the log one process may hold at once: a quarter, so that a
- * flood of one (200,000 lines) leaves the others' lines where they are.
- * The log appends and drops in order only, so the flood's newest lines
- * are the ones dropped, while its older ones are kept. */
+/* The lines of the log one process may hold while it would push out
+ * another's: a quarter, so that a flood of one (200,000 lines) leaves the
+ * others' lines where they are. The log appends and drops in order only,
+ * so the flood's newest lines are the ones dropped, while its older ones
+ * are kept. */
 #define CUFS_EVENT_SHARE (CUFS_EVENT_LOG / 4)
+/* How long another process's line is kept from a flood: past that it may
+ * go, oldest first, as in any log. Without a bound, a quiet process's
+ * first line at the head of the log would mute a flooding one for as
+ * long as cufs runs, since only a push makes room. */
+#define CUFS_EVENT_KEEP_S 60
 /* Sources: each live process's, and the ones of processes that are gone
  * while the log keeps their lines or someone reads them. */
 #define CUFS_EVENT_SOURCES (2 * CUFS_MAX_PROCS)
@@ -96,6 +105,7 @@ struct source {
 struct entry {
 	char *text;              /* "<pid> <line>\n"; NULL: not yet used */
 	uint32_t len;
+	uint32_t at;             /* when it came: now_s() */
 	int slot;                /* its source's slot in ev.src ... */
 	uint64_t src;            /* ... if that slot still has this id */
 	uint64_t off;            /* byte offset in the whole log */
@@ -204,6 +214,15 @@ static struct source *source_of_locked(pid_t pid)
 
 /* ---------------------------------------------------------------- the log */
 
+/* Seconds on the monotonic clock, for the age of a line. */
+static uint32_t now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint32_t)t.tv_sec;
+}
+
 static struct entry *entry_at(uint64_t seq)
 {
 	if (seq <= ev.all.gone_lines || seq > ev.all.lines)
@@ -233,6 +252,7 @@ static void push_locked(struct source *s, char *text, size_t len)
 		.text = text, .len = (uint32_t)len,
 		.slot = (int)(s - ev.src), .src = s->id,
 		.off = ev.all.bytes, .poff = s->v.bytes, .pline = s->v.lines,
+		.at = now_s(),
 	};
 	ev.all.lines++;
 	ev.all.bytes += len;
@@ -287,16 +307,30 @@ static char *event_text(pid_t pid, const char *line, size_t *len)
 	return s;
 }
 
-/* Whether s may add a line to the log: under its share. Over it, the line
- * is counted as dropped; the first line under it again is preceded by
- * one that says how many were (which may take the share's last place:
+/* Whether s's next line would push out another source's line that the
+ * log keeps from floods: the log is full, and its oldest line is not s's
+ * and came less than CUFS_EVENT_KEEP_S ago. */
+static bool over_share_locked(const struct source *s)
+{
+	const struct entry *e = &ev.ring[(ev.all.lines + 1) % CUFS_EVENT_LOG];
+
+	if (s->v.lines - s->v.gone_lines < CUFS_EVENT_SHARE || !e->text)
+		return false;
+	if (e->src == s->id && e->slot == (int)(s - ev.src))
+		return false;
+	return now_s() - e->at < CUFS_EVENT_KEEP_S;
+}
+
+/* Whether s may add a line to the log: not over its share. Over it, the
+ * line is counted as dropped; the first line allowed again is preceded
+ * by one that says how many were (which may take the share's last place:
  * nothing is lost without a word). */
 static bool budget_locked(struct source *s)
 {
 	char who[16], buf[128], *t;
 	int n;
 
-	if (s->v.lines - s->v.gone_lines >= CUFS_EVENT_SHARE) {
+	if (over_share_locked(s)) {
 		s->over++;
 		s->v.lost_budget++;
 		ev.all.lost_budget++;
@@ -310,7 +344,7 @@ static bool budget_locked(struct source *s)
 		push_locked(s, t, (size_t)n);
 		s->over = 0;
 	}
-	return s->v.lines - s->v.gone_lines < CUFS_EVENT_SHARE;
+	return !over_share_locked(s);
 }
 
 /* Appends one answer's events of s (a JSON array of {seq, line}). The
