@@ -10,6 +10,7 @@
 #define FUSE_USE_VERSION 312
 #include "cufs.h"
 #include "outward/cuemu-private.h"
+#include "cuemu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -476,9 +477,14 @@ void cufs_tidy_heap(void)
 
 int main(int argc, char **argv)
 {
-	char **args = calloc(2 * (size_t)argc + 5, sizeof *args);
+	char **args;
 	int n = argc, rc;
 
+	/* libcuemu exports the C library's clock names (CUEMU_CLOCK): cufs's
+	 * timeouts, event times and mtimes are the machine's, also when the
+	 * shell that started it set CUEMU_CLOCK=model for its programs. */
+	cuemuClockReal();
+	args = calloc(2 * (size_t)argc + 5, sizeof *args);
 	if (!args)
 		return 1;
 	memcpy(args, argv, (size_t)argc * sizeof *args);

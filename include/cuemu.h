@@ -77,6 +77,11 @@ int cuemuCondClockwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
 		       clockid_t clk, const struct timespec *abstime);
 int cuemuSemTimedwait(sem_t *sem, const struct timespec *abstime);
 int cuemuPoll(struct pollfd *fds, nfds_t nfds, int timeout);
+/* The process's clocks stay the C library's whatever CUEMU_CLOCK says: for
+ * a program that links libcuemu but runs no CUDA work of its own (cufs),
+ * whose timeouts and timestamps must be the machine's. Call it first in
+ * main, before any thread starts. */
+void cuemuClockReal(void);
 int cuemuSelect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
 		struct timeval *timeout);
 

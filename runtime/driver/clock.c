@@ -191,6 +191,11 @@ int cuemuPoll(struct pollfd *fds, nfds_t nfds, int timeout)
 	return rc;
 }
 
+void cuemuClockReal(void)
+{
+	cuemu_clock_pin_real();
+}
+
 int cuemuSelect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
 		struct timeval *timeout)
 {

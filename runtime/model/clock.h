@@ -52,6 +52,8 @@ extern struct cuemu_libc cuemu_libc;
 /* The state, found first if it was not yet (then the C library's
  * functions are known too). */
 enum cuemu_clock_state cuemu_clock_start(void);
+/* The clocks real from now on, whatever CUEMU_CLOCK said (cuemuClockReal). */
+void cuemu_clock_pin_real(void);
 /* cuInit's check: CUDA_SUCCESS, or INVALID_VALUE with the reason when
  * CUEMU_CLOCK names no clock (the clocks then stay real). */
 CUresult cuemu_clock_check_env(void);

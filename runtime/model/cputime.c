@@ -267,6 +267,14 @@ static void clock_load(void)
 	cuemu_clock_start();
 }
 
+/* start() has run by the time the store lands, so nothing writes the
+ * state after it; the state is read without a lock, as it always is. */
+void cuemu_clock_pin_real(void)
+{
+	cuemu_clock_start();
+	__atomic_store_n(&cuemu_clock_state, CUEMU_CLOCK_REAL, __ATOMIC_RELEASE);
+}
+
 CUresult cuemu_clock_check_env(void)
 {
 	cuemu_clock_start();
