@@ -19,6 +19,9 @@
 /* Substitution candidates (S_, S0_, ...): the types and prefixes seen. */
 #define SUBS_MAX 32
 #define PART_MAX 256
+/* Qualifiers and pointers one type may stack (PKPVf...): each level is a
+ * frame of PART_MAX, and the name comes from a PTX file. */
+#define DEPTH_MAX 32
 
 struct dm {
 	const char *p;
@@ -61,9 +64,10 @@ static bool source_name(struct dm *d, char *out, size_t len)
 	return true;
 }
 
-/* <nested-name>: N <source-name>+ E, joined by "::"; each prefix is a
- * substitution candidate. */
-static bool nested_name(struct dm *d, char *out, size_t len, bool subs)
+/* <nested-name>: N <source-name>+ E, joined by "::". Each prefix but the
+ * whole name is a substitution candidate here; a type's caller adds the
+ * whole too, a function's does not (its name is no candidate). */
+static bool nested_name(struct dm *d, char *out, size_t len)
 {
 	char part[PART_MAX];
 
@@ -73,13 +77,13 @@ static bool nested_name(struct dm *d, char *out, size_t len, bool subs)
 		if (!isdigit((unsigned char)*d->p) ||
 		    !source_name(d, part, sizeof part))
 			return false;
-		if (out[0] && strlen(out) + 2 < len)
+		if (out[0] && (!sub_add(d, out) || strlen(out) + 2 >= len))
+			return false;
+		if (out[0])
 			strcat(out, "::");
 		if (strlen(out) + strlen(part) >= len)
 			return false;
 		strcat(out, part);
-		if (subs && !sub_add(d, out))
-			return false;
 	}
 	if (*d->p != 'E')
 		return false;
@@ -108,7 +112,7 @@ static bool substitution(struct dm *d, char *out, size_t len)
 	return true;
 }
 
-static bool type(struct dm *d, char *out, size_t len)
+static bool type(struct dm *d, char *out, size_t len, int depth)
 {
 	char inner[PART_MAX];
 	const char *suffix;
@@ -127,14 +131,14 @@ static bool type(struct dm *d, char *out, size_t len)
 	case 'S':
 		return substitution(d, out, len);
 	case 'N':
-		return nested_name(d, out, len, false) && sub_add(d, out);
+		return nested_name(d, out, len) && sub_add(d, out);
 	default:
 		if (!isdigit((unsigned char)*d->p))
 			return false; /* templates, functions, arrays... */
 		return source_name(d, out, len) && sub_add(d, out);
 	}
 	d->p++;
-	if (!type(d, inner, sizeof inner) ||
+	if (depth == DEPTH_MAX || !type(d, inner, sizeof inner, depth + 1) ||
 	    snprintf(out, len, "%s%s", inner, suffix) >= (int)len)
 		return false;
 	return sub_add(d, out);
@@ -150,12 +154,12 @@ bool cuemu_demangle(const char *mangled, char *out, size_t len)
 	if (strncmp(mangled, "_Z", 2) || len < 4)
 		return false;
 	d.p += 2;
-	if (*d.p == 'N' ? !nested_name(&d, name, sizeof name, true)
+	if (*d.p == 'N' ? !nested_name(&d, name, sizeof name)
 			: !source_name(&d, name, sizeof name))
 		return false;
 	n = (size_t)snprintf(out, len, "%s(", name);
 	while (*d.p) {
-		if (!type(&d, t, sizeof t))
+		if (!type(&d, t, sizeof t, 0))
 			return false;
 		if (nparams++ == 0 && !strcmp(t, "void") && !*d.p)
 			break; /* f(void) is written f() */

@@ -304,8 +304,15 @@ static void test_demangle(void)
 		{ "_ZN2ns6kernelEPj", "ns::kernel(unsigned int*)" },
 		{ "_Z4stepv", "step()" },
 		{ "_Z4move6float4", "move(float4)" },
+		/* A function's own name is no candidate; its prefixes are,
+		 * and every prefix of a type's name (c++filt agrees). */
+		{ "_ZN2ns1kEPfS0_", "ns::k(float*, float*)" },
+		{ "_ZN2ns1kEPfS_", "ns::k(float*, ns)" },
+		{ "_Z1fPN2ns1SES1_S0_", "f(ns::S*, ns::S*, ns::S)" },
+		{ "_ZN1a1b1kEPKfS2_S1_",
+		  "a::b::k(float const*, float const*, float const)" },
 	};
-	char out[256];
+	char out[256], deep[64];
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
 		ok(cuemu_demangle(cases[i][0], out, sizeof out) &&
@@ -321,6 +328,15 @@ static void test_demangle(void)
 	   "a substitution of nothing seen is refused");
 	ok(!cuemu_demangle("_Z3addPf", out, 8), "a name that does not fit is "
 	   "refused");
+	/* _Z1f, 40 P, f: float and 40 stars would fit the output, but each
+	 * level is a frame and the name is the PTX file's to choose. */
+	memset(deep, 'P', sizeof deep);
+	memcpy(deep, "_Z1f", 4);
+	deep[44] = 'f';
+	deep[45] = '\0';
+	ok(!cuemu_demangle(deep, out, sizeof out),
+	   "a type of 40 stacked pointers is left to its entry name, past "
+	   "the 32 levels the demangler recurses");
 }
 
 int main(void)
