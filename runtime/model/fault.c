@@ -365,9 +365,12 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	old_segv.sa_handler(sig);
 }
 
-/* When the running kernel's faults last published what they changed
- * (the kernel's thread's wall clock, ns). */
-static __thread uint64_t tls_published;
+/* When a kernel's faults last published what they changed (the
+ * monotonic clock, ns). The process's, not a thread's: a launch's blocks
+ * run on several host threads, made anew each launch, and each would
+ * render on its first fault. Read and written with atomics: it is
+ * written after the lock is let go, so that it marks the render's end. */
+static uint64_t kernel_published;
 #define PUBLISH_EVERY_NS 100000000ULL
 
 /* Releases the lock after a kernel's fault. Publishing renders the
@@ -387,13 +390,14 @@ static uint64_t coarse_ns(void)
 
 static void kernel_unlock(void)
 {
-	if (coarse_ns() - tls_published < PUBLISH_EVERY_NS) {
+	if (coarse_ns() - __atomic_load_n(&kernel_published, __ATOMIC_RELAXED) <
+	    PUBLISH_EVERY_NS) {
 		cuemu_unlock_deferred();
 		return;
 	}
 	cuemu_unlock();
 	/* from the render's end: a slow render is not followed at once */
-	tls_published = coarse_ns();
+	__atomic_store_n(&kernel_published, coarse_ns(), __ATOMIC_RELAXED);
 }
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
