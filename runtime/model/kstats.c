@@ -26,6 +26,11 @@
 /* A launch's pages kept as spans before they count a page at a time (a
  * kernel touching every other page of a large buffer), at 16 bytes each. */
 #define KSTATS_SPANS 65536
+/* Pages gathered unsorted before they join the spans in one merge: warps
+ * on several threads, or a scattered kernel, bring pages out of order,
+ * and adding each to a sorted array of up to KSTATS_SPANS would move half
+ * of it a page. */
+#define KSTATS_GATHER 4096
 
 /* The kernels, sorted by name (tab) and by record id (byid), KSTATS_OTHER
  * among them once the bound is reached. Global: the accounting is the
@@ -39,6 +44,8 @@ static struct {
 	const struct perf_launch *l;
 	struct kstat *k;
 	struct spans pages;
+	struct span gather[KSTATS_GATHER];
+	size_t ngather;
 	uint64_t faults0, in0, out0; /* its kernel's totals at its start */
 } cur;
 
@@ -207,6 +214,7 @@ static void on_begin(enum perf_event ev, struct perf_data *d)
 
 	(void)ev;
 	spans_free(&cur.pages);
+	cur.ngather = 0;
 	cur.l = NULL;
 	if (!(k = entry_of(l->kernel)))
 		return; /* no memory: this launch goes uncounted */
@@ -233,6 +241,13 @@ static void on_begin(enum perf_event ev, struct perf_data *d)
 			l->shared_bytes);
 }
 
+/* The gathered pages into the launch's spans. */
+static void gather_flush(void)
+{
+	spans_add_many(&cur.pages, cur.gather, cur.ngather);
+	cur.ngather = 0;
+}
+
 static void on_page(enum perf_event ev, struct perf_data *d)
 {
 	struct kstat *k = of_launch(d);
@@ -241,8 +256,11 @@ static void on_page(enum perf_event ev, struct perf_data *d)
 	(void)ev;
 	if (!k)
 		return;
+	if (cur.ngather == KSTATS_GATHER)
+		gather_flush();
 	if (cur.pages.n < KSTATS_SPANS && !cur.pages.oom) {
-		spans_add(&cur.pages, d->page.s, d->page.s + CUEMU_PAGE);
+		cur.gather[cur.ngather++] = (struct span){
+			d->page.s, d->page.s + CUEMU_PAGE };
 		alloc_of(k, d->page.alloc); /* its link shows from now on */
 	} else if ((a = alloc_of(k, d->page.alloc))) {
 		/* Past the bound a page counts each time a warp asks. */
@@ -291,6 +309,7 @@ static void on_migration(enum perf_event ev, struct perf_data *d)
 /* The launch's pages as bytes of the allocations that hold them. */
 static void pages_to_allocs(struct kstat *k)
 {
+	gather_flush();
 	for (size_t i = 0; i < cur.pages.n; i++) {
 		uintptr_t p = cur.pages.v[i].s, e = cur.pages.v[i].e;
 

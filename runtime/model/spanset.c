@@ -67,6 +67,43 @@ void spans_add(struct spans *x, uintptr_t s, uintptr_t e)
 	x->n -= j - i - 1;
 }
 
+static int by_start(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct span *)a)->s, y = ((const struct span *)b)->s;
+
+	return (x > y) - (x < y);
+}
+
+/* Appends sp to out[0..*n), merged with the last when they meet. */
+static void put_merged(struct span *out, size_t *n, struct span sp)
+{
+	if (*n && out[*n - 1].e >= sp.s)
+		out[*n - 1].e = cuemu_max_u(out[*n - 1].e, sp.e);
+	else
+		out[(*n)++] = sp;
+}
+
+void spans_add_many(struct spans *x, struct span *add, size_t m)
+{
+	struct span *out;
+	size_t i = 0, j = 0, n = 0;
+
+	if (!m)
+		return;
+	qsort(add, m, sizeof *add, by_start);
+	if (!(out = malloc((x->n + m) * sizeof *out))) {
+		x->oom = true;
+		return;
+	}
+	while (i < x->n || j < m)
+		put_merged(out, &n, j == m || (i < x->n && x->v[i].s <= add[j].s)
+				    ? x->v[i++] : add[j++]);
+	free(x->v);
+	x->v = out;
+	x->n = n;
+	x->cap = i + j; /* what out was made for: the old n, and m */
+}
+
 void spans_free(struct spans *x)
 {
 	free(x->v);

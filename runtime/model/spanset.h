@@ -31,8 +31,14 @@ size_t spans_floor(const struct spans *x, uintptr_t p);
 bool spans_has(const struct spans *x, uintptr_t p);
 /* Whether [s, e) meets a span. */
 bool spans_overlap(const struct spans *x, uintptr_t s, uintptr_t e);
-/* Adds [s, e), merging what it reaches; sets oom when it cannot grow. */
+/* Adds [s, e), merging what it reaches; sets oom when it cannot grow.
+ * O(log n) to find its place, O(n) to make room: for spans that come in
+ * order, or few. */
 void spans_add(struct spans *x, uintptr_t s, uintptr_t e);
+/* Adds the m spans of add (in any order; add is sorted in place) in one
+ * merge: O(n + m log m), for spans that come scattered, gathered first.
+ * Sets oom, adding none, when it cannot grow. */
+void spans_add_many(struct spans *x, struct span *add, size_t m);
 /* Empties x and frees its memory. */
 void spans_free(struct spans *x);
 
