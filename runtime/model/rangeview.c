@@ -108,29 +108,67 @@ static int first_touch_node(uintptr_t a)
 	return n >= 0 && n < cuemu_numa_count() ? n : 0;
 }
 
+/* Samples of host pages, asked of the kernel together: each its page, the
+ * bytes it stands for, and the start of its range (whose first-touch
+ * node counts a page the kernel has not placed). */
+#define SAMPLES 512
+
+struct numa_samples {
+	void *page[SAMPLES];
+	uint64_t bytes[SAMPLES];
+	uintptr_t range[SAMPLES];
+	unsigned long n;
+};
+
+/* One move_pages for every sample gathered, their bytes to their nodes. */
+static void samples_count(struct numa_samples *ns, uint64_t *node_bytes)
+{
+	int status[SAMPLES];
+	bool placed = ns->n && move_pages(0, ns->n, ns->page, NULL, status,
+					  0) == 0;
+	uintptr_t untouched_of = 0;
+	int untouched = -1;
+
+	for (unsigned long i = 0; i < ns->n; i++) {
+		int n;
+
+		if (placed && status[i] >= 0) {
+			n = status[i] < cuemu_numa_count() ? status[i] : 0;
+		} else {
+			/* A range has one policy (advice splits ranges where
+			 * it binds): its first-touch node is asked once. */
+			if (untouched < 0 || untouched_of != ns->range[i]) {
+				untouched_of = ns->range[i];
+				untouched = first_touch_node(untouched_of);
+			}
+			n = untouched;
+		}
+		node_bytes[n] += ns->bytes[i];
+	}
+	ns->n = 0;
+}
+
 /* A range's host bytes, split over the nodes of its sampled pages: a page
  * the kernel has placed counts on its node, one it has not yet (never
  * touched) on the node its first touch would use, so that the split adds
- * up to the range's host bytes (the cpu line). */
+ * up to the range's host bytes (the cpu line). The kernel is asked for
+ * SAMPLES pages at a time, whatever the ranges they lie in: a span cut
+ * into thousands of ranges (a kernel's faults) costs one move_pages per
+ * SAMPLES ranges, not one a range. */
 void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		   uint64_t *node_bytes)
 {
-	enum { SAMPLES = 512 };
 	struct mrange *r = mr_find(&st->ranges, s);
 	uint64_t total = host_pages(st, s, e);
-	void *pages[SAMPLES];
-	int status[SAMPLES];
+	struct numa_samples ns;
 
-	/* Every range gets its share of SAMPLES pages, at least one: a span
-	 * cut into thousands of ranges (a kernel's faults) costs a page a
-	 * range, not SAMPLES a range. */
+	ns.n = 0;
+	/* Every range gets its share of SAMPLES pages, at least one. */
 	for (; total && r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
 		uintptr_t b = r->end < e ? r->end : e;
 		uint64_t npages = (b - a) / CUEMU_PAGE, k, step, want, share;
-		unsigned long cnt = 0, i;
-		int untouched;
-		bool placed;
+		uint64_t cnt;
 
 		if (!(r->holders & cuemu_mask_bit(CUEMU_PROC_HOST)) || !npages)
 			continue;
@@ -141,23 +179,16 @@ void mg_numa_bytes(struct mstate *st, uintptr_t s, uintptr_t e,
 		want = cuemu_min_u(npages, cuemu_max_u(npages * SAMPLES / total,
 						       1));
 		step = npages / want;
-		for (k = 0; k < npages && cnt < want; k += step)
-			pages[cnt++] = (void *)(a + k * CUEMU_PAGE);
-		placed = move_pages(0, cnt, pages, NULL, status, 0) == 0;
-		share = (b - a) / cnt;
-		/* A range has one policy (advice splits ranges where it
-		 * binds), so its first-touch node is asked once, if needed. */
-		untouched = -1;
-		for (i = 0; i < cnt; i++) {
-			int n = placed && status[i] >= 0 &&
-				status[i] < cuemu_numa_count() ? status[i]
-				: placed && status[i] >= 0 ? 0
-				: untouched >= 0 ? untouched
-				: (untouched = first_touch_node(a));
-
+		share = (b - a) / want;
+		for (k = 0, cnt = 0; k < npages && cnt < want; k += step, cnt++) {
+			if (ns.n == SAMPLES)
+				samples_count(&ns, node_bytes);
+			ns.page[ns.n] = (void *)(a + k * CUEMU_PAGE);
 			/* The last sample takes what the shares leave. */
-			node_bytes[n] += i + 1 < cnt ? share
-					 : (b - a) - share * (cnt - 1);
+			ns.bytes[ns.n] = cnt + 1 < want ? share
+					 : (b - a) - share * (want - 1);
+			ns.range[ns.n++] = a;
 		}
 	}
+	samples_count(&ns, node_bytes);
 }
