@@ -148,8 +148,10 @@ CUresult cuemu_model_init(void)
 	 * at every later call, as the driver's. */
 	if ((r = cuemu_select_devices()) != CUDA_SUCCESS)
 		goto out;
-	/* A CUEMU_CLOCK that names no clock: refused, said on stderr. */
-	if ((r = cuemu_clock_check_env()) != CUDA_SUCCESS) {
+	/* A CUEMU_CLOCK that names no clock, a CUEMU_KERNEL_THREADS that is
+	 * no count: refused, said on stderr. */
+	if ((r = cuemu_clock_check_env()) != CUDA_SUCCESS ||
+	    (r = cuemu_kernel_threads_check_env()) != CUDA_SUCCESS) {
 		cuemu_tell();
 		goto out;
 	}

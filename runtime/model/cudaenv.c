@@ -65,6 +65,9 @@ bool cuemu_launch_blocking(void)
 	return launch_blocking;
 }
 
+/* Asked each launch, not once: a program may change its affinity
+ * between launches, and one system call is little beside starting a
+ * launch's threads. */
 int cuemu_kernel_threads(void)
 {
 	cpu_set_t set;
@@ -79,7 +82,9 @@ int cuemu_kernel_threads(void)
 	return n <= 0 ? 1 : n > MAX_KERNEL_THREADS ? MAX_KERNEL_THREADS : (int)n;
 }
 
-/* CUEMU_KERNEL_THREADS: a count from 1 to 64, else 0 (the default). */
+/* CUEMU_KERNEL_THREADS: a count from 1 to 64 (0 unset: the default), or
+ * -1 when it is none: refused at cuInit, as CUEMU_CLOCK is, rather than a
+ * typo running every launch on a count nobody asked for. */
 static int read_kernel_threads(const char *v)
 {
 	char *end;
@@ -89,13 +94,22 @@ static int read_kernel_threads(const char *v)
 		return 0;
 	errno = 0;
 	n = strtol(v, &end, 10);
-	if (errno || *end || n < 1 || n > MAX_KERNEL_THREADS) {
-		cuemu_debug("CUEMU_KERNEL_THREADS '%.40s' is no count from 1 "
-			    "to %d: the process's CPUs are used", v,
-			    MAX_KERNEL_THREADS);
-		return 0;
-	}
+	if (errno || *end || n < 1 || n > MAX_KERNEL_THREADS)
+		return -1;
 	return (int)n;
+}
+
+CUresult cuemu_kernel_threads_check_env(void)
+{
+	const char *v = getenv("CUEMU_KERNEL_THREADS");
+
+	kernel_threads = read_kernel_threads(v);
+	if (kernel_threads >= 0)
+		return CUDA_SUCCESS;
+	kernel_threads = 0;
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "CUEMU_KERNEL_THREADS "
+			  "'%.40s' is no count from 1 to %d", v,
+			  MAX_KERNEL_THREADS);
 }
 
 const char *cuemu_device_order(void)
@@ -281,7 +295,6 @@ CUresult cuemu_select_devices(void)
 				  "FASTEST_FIRST nor PCI_BUS_ID", ord);
 	pci_order = ord && !strcmp(ord, "PCI_BUS_ID");
 	launch_blocking = lb && !strcmp(lb, "1");
-	kernel_threads = read_kernel_threads(getenv("CUEMU_KERNEL_THREADS"));
 	sort_gpus(order, n);
 	memcpy(map, order, (size_t)n * sizeof *map);
 	cvd_set = cvd != NULL;

@@ -214,6 +214,9 @@ bool cuemu_launch_blocking(void);
 /* The host threads a kernel's blocks run on: CUEMU_KERNEL_THREADS as cuInit
  * read it, else the CPUs the process may run on (at most 64). */
 int cuemu_kernel_threads(void);
+/* cuInit's read of CUEMU_KERNEL_THREADS: SUCCESS, or INVALID_VALUE with
+ * the reason when it is no count from 1 to 64 (the default then holds). */
+CUresult cuemu_kernel_threads_check_env(void);
 /* The device order in force ("FASTEST_FIRST" or "PCI_BUS_ID") and the
  * CUDA_VISIBLE_DEVICES value cuInit read (NULL: unset), for /cu. */
 const char *cuemu_device_order(void);

@@ -34,6 +34,7 @@ enum { N = 1 << 20 };   /* 4 MiB of floats each for x and y */
 /* What a child reports. */
 struct outcome {
 	int rc;                       /* 0: every call succeeded */
+	CUresult init;                /* what cuInit answered */
 	int bad;                      /* elements of y not 2x + 1 */
 	long long faults_x, faults_y; /* /cu's counters.gpu_faults */
 };
@@ -74,7 +75,7 @@ static struct outcome saxpy_run(void)
 	int n = N;
 	void *args[] = { &n, &a, &x, &y };
 
-	if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
+	if ((o.init = cuInit(0)) || cuDevicePrimaryCtxRetain(&c, 0) ||
 	    cuCtxSetCurrent(c) || cuModuleLoadData(&m, ptx) ||
 	    cuModuleGetFunction(&f, m, "saxpy") ||
 	    cuMemAllocManaged(&x, N * 4, CU_MEM_ATTACH_GLOBAL) ||
@@ -141,6 +142,7 @@ static bool run_child(const char *threads, struct outcome *o)
 int main(void)
 {
 	struct outcome one, two, odd;
+	bool ran;
 
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS")) {
 		printf("ok %d - launches on host threads # SKIP real faults "
@@ -162,8 +164,14 @@ int main(void)
 		is_int(two.faults_y, one.faults_y,
 		       "two threads: y's GPU faults are one thread's");
 	}
-	if (ok(run_child("two", &odd), "CUEMU_KERNEL_THREADS=two (no "
-	       "count): the default, and the launch runs"))
-		is_int(odd.bad, 0, "the default: y = 2x + 1 everywhere");
+	ran = run_child("two", &odd);
+	ok(!ran && odd.init == CUDA_ERROR_INVALID_VALUE,
+	   "CUEMU_KERNEL_THREADS=two (no count): cuInit answers "
+	   "CUDA_ERROR_INVALID_VALUE (%d), as for any CUEMU_ variable's value "
+	   "it does not take", (int)odd.init);
+	ran = run_child("65", &odd);
+	ok(!ran && odd.init == CUDA_ERROR_INVALID_VALUE,
+	   "CUEMU_KERNEL_THREADS=65, past 64: refused too (%d)",
+	   (int)odd.init);
 	return done_testing();
 }
