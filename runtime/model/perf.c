@@ -11,6 +11,9 @@
  */
 #include "model/perf.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #define PERF_MAX_SUBSCRIBERS 4
 
 /* The subscribers of each event. Global because the policies are the
@@ -29,12 +32,15 @@ void perf_set_launch_source(const struct perf_launch *(*fn)(void))
 	launch_of_thread = fn;
 }
 
-int perf_subscribe(enum perf_event ev, perf_cb cb)
+void perf_subscribe(enum perf_event ev, perf_cb cb)
 {
-	if (ev >= PERF_EVENT__COUNT || subs[ev].n == PERF_MAX_SUBSCRIBERS)
-		return -1;
+	if (ev >= PERF_EVENT__COUNT || subs[ev].n == PERF_MAX_SUBSCRIBERS) {
+		fprintf(stderr, "libcuemu: event %d has no room for another "
+			"subscriber (PERF_MAX_SUBSCRIBERS %d)\n", (int)ev,
+			PERF_MAX_SUBSCRIBERS);
+		abort();
+	}
 	subs[ev].cb[subs[ev].n++] = cb;
-	return 0;
 }
 
 void perf_notify(enum perf_event ev, struct perf_data *d)

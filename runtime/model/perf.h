@@ -147,8 +147,10 @@ struct perf_data {
 
 typedef void (*perf_cb)(enum perf_event ev, struct perf_data *d);
 
-/* 0, or -1 when the event has no room for another subscriber. */
-int perf_subscribe(enum perf_event ev, perf_cb cb);
+/* Adds cb to ev's subscribers. Modules subscribe from their constructors:
+ * an event with no room left is a mistake in the library itself, said on
+ * stderr and aborted on at load, not a module silently left out. */
+void perf_subscribe(enum perf_event ev, perf_cb cb);
 /* Calls ev's subscribers; d->launch, where NULL, becomes the launch this
  * thread runs, as the launch source says. */
 void perf_notify(enum perf_event ev, struct perf_data *d);
