@@ -151,8 +151,10 @@ char *cufs_render(json_t *v);
  * The classes of objects as /cu names them, and the record class of each
  * in a published segment. */
 #define CUFS_NCLASSES 6
-/* The index of "kernels" among them: its objects are named by their
- * kernel under processes/<pid>/kernels/. */
+/* The index of "allocations" among them, where a process's handles and
+ * kernels link their allocations; and of "kernels": its objects are named
+ * by their kernel under processes/<pid>/kernels/. */
+#define CUFS_CLASS_ALLOCATIONS 0
 #define CUFS_CLASS_KERNELS 5
 extern const char *const cufs_classes[CUFS_NCLASSES];
 extern const uint32_t cufs_class_pub[CUFS_NCLASSES];

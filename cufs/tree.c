@@ -906,7 +906,7 @@ static int resolve_kernel_allocs(const struct cufs_proc *p, json_t *obj,
 		} else if (n == 1 && !strcmp(buf, comps[0])) {
 			json_decref(names);
 			return link_node(out, p->uid, "../../../%s/%s",
-					 cufs_classes[0], buf);
+					 cufs_classes[CUFS_CLASS_ALLOCATIONS], buf);
 		}
 	}
 	if (n == 0)

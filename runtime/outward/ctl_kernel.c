@@ -125,10 +125,10 @@ static json_t *ctl_get(uint64_t id, const char *rest, CUresult *err)
 
 static CUresult ctl_set(uint64_t id, const char *rest, const char *value)
 {
-	(void)id;
 	(void)value;
-	return cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "kernels/%s: a kernel's "
-			  "files are read-only", rest);
+	return cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "kernels/%llu/%s: a "
+			  "kernel's files are read-only", (unsigned long long)id,
+			  rest);
 }
 
 void cuemu_kernels_of_alloc(uint64_t id, json_t *obj)
