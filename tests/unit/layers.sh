@@ -8,10 +8,14 @@
 #   exec    -> nothing at all: the PTX engine asks the machine through
 #              struct ex_memops (exec/exec.h), which the driver fills in
 #
-# Two checks per source file, one TAP line each: its quoted includes name
+# Checks per source file, one TAP line each: its quoted includes name
 # only headers its layer may see, and the symbols its object file uses are
 # defined in no layer it may not call (read with nm from the built objects,
-# so a prototype written by hand cannot hide a call).
+# so a prototype written by hand cannot hide a call). And a third: libcuemu
+# exports the C library's clock and timed-wait names (CUEMU_CLOCK), so a
+# call of its own to clock_gettime or poll would read the program's model
+# clock; only the files that implement those names call the C library's,
+# every other one goes through cuemu_libc (model/clock.h).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 rt=$srcdir/runtime
@@ -45,6 +49,11 @@ forbidden_layers() {
 }
 
 layers="cudart driver model outward exec"
+# The C library's names libcuemu exports (Makefile.am's CLOCK_NAMES), and
+# the files that may call the real ones.
+clock_names='^(clock_gettime|gettimeofday|time|timespec_get|nanosleep|clock_nanosleep|usleep|sleep|pthread_cond_timedwait|pthread_cond_clockwait|sem_timedwait|poll|select)$'
+clock_owners=' runtime/cudart/clock.c runtime/driver/clock.c runtime/model/cputime.c '
+
 objects() { ls "$obj/$1"/.libs/libcuemu_la-*.o 2>/dev/null; }
 
 for l in $layers; do
@@ -60,7 +69,7 @@ n=5
 for l in $layers; do
 	for f in "$rt/$l"/*.c "$rt/$l"/*.h; do
 		[ -f "$f" ] && n=$((n + 1))
-		case $f in *.c) n=$((n + 1)) ;; esac
+		case $f in *.c) n=$((n + 2)) ;; esac
 	done
 done
 echo "1..$n"
@@ -108,6 +117,17 @@ for l in $layers; do
 		else
 			echo "not ok $i - $name calls no layer above or across it"
 			echo "# uses: $bad"
+		fi
+		i=$((i + 1))
+		case $clock_owners in
+		*" $name "*) bad= ;;
+		*) bad=$(grep -E "$clock_names" "$tmp/undef" | tr '\n' ' ') ;;
+		esac
+		if [ -z "$bad" ]; then
+			echo "ok $i - $name times itself through cuemu_libc only"
+		else
+			echo "not ok $i - $name times itself through cuemu_libc only"
+			echo "# calls the names libcuemu exports: $bad"
 		fi
 	done
 done
