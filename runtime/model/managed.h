@@ -45,6 +45,10 @@ struct mrange {
 	                                * other, in a row */
 	uint32_t throttles;            /* throttles since detection */
 	uint64_t thrash_ns;            /* model time of the last migration */
+	uint64_t thrash_first_ns;      /* the earliest of its pages' last
+	                                * migrations (a merge keeps the
+	                                * earliest nonzero): a lapse counts
+	                                * from each page's own migration */
 	uint64_t pin_until_ns;         /* model time the pin lapses */
 	cuemu_procmask thrashers;      /* processors that migrated it */
 };

@@ -124,6 +124,12 @@ static void absorb(struct mranges *m, struct mrange *r, struct mrange *b)
 		r->throttles = b->throttles;
 	if (b->thrash_ns > r->thrash_ns)
 		r->thrash_ns = b->thrash_ns;
+	/* The merged pages moved no later than the earliest of them did:
+	 * pieces a kernel migrated one after another over a long pass are
+	 * not one range that moved at the pass's end. */
+	if (b->thrash_first_ns &&
+	    (!r->thrash_first_ns || b->thrash_first_ns < r->thrash_first_ns))
+		r->thrash_first_ns = b->thrash_first_ns;
 	if (b->pin_until_ns > r->pin_until_ns)
 		r->pin_until_ns = b->pin_until_ns;
 	r->thrashers |= b->thrashers;
@@ -194,6 +200,7 @@ static void graft_fn(struct mrange *r, void *arg)
 	r->moves = src->moves;
 	r->throttles = src->throttles;
 	r->thrash_ns = src->thrash_ns;
+	r->thrash_first_ns = src->thrash_first_ns;
 	r->pin_until_ns = src->pin_until_ns;
 	r->thrashers = src->thrashers;
 }

@@ -1,8 +1,8 @@
 /*
  * thrash.c - thrashing detection and mitigation, in model time, as
  * NVIDIA's UVM driver does them (uvm_perf_thrashing.c: thrashing_event_cb
- * counts migrations of a page that come within a lapse of the previous
- * one; at the threshold thrashing is detected; get_hint_for_migration_
+ * counts migrations of a page that come within a lapse of the page's own
+ * previous one; at the threshold thrashing is detected; get_hint_for_migration_
  * thrashing then pins at once where every thrashing processor can map the
  * preferred location or has fast access to the current residency, and
  * otherwise throttles the faulting processor for a nap, pinning after
@@ -10,7 +10,13 @@
  * and a quiet epoch ends thrashing). The state lives in the range (struct
  * mrange: moves, throttles, thrash_ns, pin_until_ns, thrashers, and
  * pinned/pin_proc), never per page; the times are model times (mg_now),
- * so the outcome does not depend on how fast the emulator runs.
+ * so the outcome does not depend on how fast the emulator runs. The lapse
+ * counts from thrash_first_ns, the earliest of the range's pages' last
+ * migrations (range.c keeps the earliest when ranges merge), as the driver
+ * stamps each page: two GPUs taking turns at a buffer a kernel migrates
+ * block by block over more than a lapse move each page once a turn, a
+ * turn apart, and the driver sees no thrashing there (two H200s kept
+ * migrating 64 MiB every round, probes/results/patterns.txt).
  *
  * A pin that has lapsed ends at the next fault that uses the range
  * (PERF_EVENT_USE). The mechanism (managed.c) asks on
@@ -58,6 +64,13 @@ static void forget(struct mrange *r)
 	r->pin_until_ns = 0;
 }
 
+/* Every page of r moves (or is counted as moving) at t. */
+static void stamp(struct mrange *r, uint64_t t)
+{
+	r->thrash_ns = t;
+	r->thrash_first_ns = t;
+}
+
 /* Where a thrashing range is pinned once it is: the preferred location
  * when every thrasher maps it; a GPU holding it that every thrasher
  * reaches over NVLink; the faulting processor when every thrasher maps
@@ -86,7 +99,7 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 			      const struct mg_reach *reach)
 {
 	struct thrash_out o = { .hint = THRASH_NONE };
-	uint64_t lapse = u->thrash_lapse_ns;
+	uint64_t lapse = u->thrash_lapse_ns, last = r->thrash_first_ns;
 	bool immediate;
 	int where;
 
@@ -105,16 +118,17 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 	if (r->thrash_ns && now > r->thrash_ns &&
 	    now - r->thrash_ns > (uint64_t)u->thrash_epoch * lapse)
 		forget(r);
-	/* A migration within a lapse of the last one is a thrashing event;
-	 * one after a longer pause ends a detected episode. */
-	if (r->thrash_ns && (now <= r->thrash_ns || now - r->thrash_ns <= lapse) &&
+	/* A migration within a lapse of every page's last one is a
+	 * thrashing event; one after a longer pause ends a detected
+	 * episode. */
+	if (last && (now <= last || now - last <= lapse) &&
 	    (r->thrashers & ~cuemu_mask_bit(proc)))
 		r->moves++;
-	else if (r->thrash_ns && now > r->thrash_ns + lapse &&
+	else if (last && now > last + lapse &&
 		 r->moves >= u->thrash_threshold)
 		forget(r);
 	r->thrashers |= cuemu_mask_bit(proc);
-	r->thrash_ns = now;
+	stamp(r, now);
 	if (r->moves < u->thrash_threshold)
 		return o;
 	o.detected = r->moves == u->thrash_threshold && !r->throttles;
@@ -123,7 +137,7 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 		/* The faulting processor waits out the nap; the lapse to the
 		 * next migration counts from its end. */
 		r->throttles++;
-		r->thrash_ns = now + (uint64_t)u->thrash_nap * lapse;
+		stamp(r, now + (uint64_t)u->thrash_nap * lapse);
 		o.hint = THRASH_THROTTLE;
 		return o;
 	}
@@ -196,6 +210,6 @@ bool thrash_unpin_due(struct mrange *r, uint64_t now, const struct cuemu_uvm *u)
 	if (!r->pinned || !u->thrash_pin || now < r->pin_until_ns)
 		return false;
 	forget(r);
-	r->thrash_ns = now;
+	stamp(r, now);
 	return true;
 }

@@ -45,6 +45,14 @@ link_ns() {
 		"$TOPOLOGIES/$1.json" || fail "$1.json: no link $2"
 }
 
+# copy_ns TOPOLOGY BYTES: a peer copy of BYTES on TOPOLOGY: its
+# copies.gpu_to_gpu where it sets one, else its gpu_gpu link.
+copy_ns() {
+	jq -e --argjson b "$2" \
+		'(.copies.gpu_to_gpu // .links.gpu_gpu) | .latency_ns + $b / .gbps | floor' \
+		"$TOPOLOGIES/$1.json" || fail "$1.json: no GPU-to-GPU rate"
+}
+
 # round_ns TOPOLOGY BYTES: BYTES host to device and back over TOPOLOGY's
 # host links.
 round_ns() {
@@ -76,13 +84,14 @@ ratio() {
 @test "peer copies and GPU-to-GPU prefetches: the NVSwitch box beats the PCIe box by their links' ratio" {
 	local w=$EXAMPLES/peer-ring.json size n dgx pcie
 	size=$(bytes "$(jq -r '.allocations[0].size' "$w")")
-	# Every step of the ring moves one buffer from one GPU to another.
+	# Every step of the ring moves one buffer from one GPU to another:
+	# half of them peer copies, half prefetches.
 	n=$(jq '.streams[0].steps[0].repeat | .count * (.steps | length)' "$w")
 	[ "$n" -ge 8 ]
 	dgx=$(model_ns peer-ring dgx-h200)
 	pcie=$(model_ns peer-ring pcie-4x-h100)
-	want_dgx=$(( n * $(link_ns dgx-h200 gpu_gpu "$size") ))
-	want_pcie=$(( n * $(link_ns pcie-4x-h100 gpu_gpu "$size") ))
+	want_dgx=$(( n / 2 * ($(copy_ns dgx-h200 "$size") + $(link_ns dgx-h200 gpu_gpu "$size")) ))
+	want_pcie=$(( n / 2 * ($(copy_ns pcie-4x-h100 "$size") + $(link_ns pcie-4x-h100 gpu_gpu "$size")) ))
 	echo "dgx-h200 $dgx ns (links $want_dgx), pcie-4x-h100 $pcie ns (links $want_pcie)"
 	[ "$dgx" -lt "$pcie" ]
 	near "$dgx" "$want_dgx" 5

@@ -276,9 +276,9 @@ static void ping_pong(CUdeviceptr p)
 		real += real_line(key);
 	}
 	/* Not asserted: the real pair kept migrating every round (6-47 ms,
-	 * a fault migration of 7-11 GB/s), where the model's thrashing
-	 * mitigation, fitted to the H200, pins the range after a few rounds
-	 * and its fault migration runs at the H200's 16 GB/s. */
+	 * a fault migration of 7-11 GB/s), as the model now does too (no
+	 * page moves again within a lapse of its own last move), but its
+	 * fault migration runs at the H200's host-to-GPU 16 GB/s. */
 	compare("ping-pong, 16 writes of 64 MiB in turn", model, real, 0);
 }
 

@@ -388,6 +388,77 @@ static void test_thrash(void)
 	params.thrash = true;
 }
 
+/* A fault by turn.proc at turn.t migrating each range it covers, as
+ * managed.c's fault_fn does: the detector's step, then the move. */
+static struct {
+	int proc;
+	uint64_t t;
+	int throttles, pins;
+} turn;
+
+static void migrate(struct mrange *r, void *arg)
+{
+	struct thrash_out o = step(r, turn.proc, turn.t);
+
+	(void)arg;
+	turn.throttles += o.hint == THRASH_THROTTLE;
+	turn.pins += o.hint == THRASH_PIN;
+	r->holders = bit(o.hint == THRASH_PIN ? o.pin_proc : turn.proc);
+}
+
+static void on_gpu0(struct mrange *r, void *arg)
+{
+	(void)arg;
+	r->holders = bit(0);
+}
+
+/* rounds turns of gpu1 and gpu0 at [b, b + n), 2 MiB a fault, each fault
+ * gap ns after the one before. */
+static void take_turns(struct mranges *m, uintptr_t b, size_t n,
+		       uint64_t gap, int rounds)
+{
+	turn.t = 1000;
+	turn.throttles = turn.pins = 0;
+	for (int i = 0; i < rounds; i++) {
+		turn.proc = 1 - i % 2;
+		for (size_t o = 0; o < n; o += 2 * MIB, turn.t += gap)
+			mr_update(m, b + o, b + o + 2 * MIB, migrate, NULL);
+	}
+}
+
+/* Two GPUs writing the same buffer in turn (probes/patterns.cu's
+ * pingpong rows): the driver stamps each page's migration, so a turn that
+ * moves 64 MiB block by block over longer than a lapse is no thrashing
+ * (two H200s kept migrating, 6.5 ms a round), though the range that
+ * merges behind the pass moved its last block just before the other GPU
+ * begins; 2 MiB bounced within the lapse is, and NVLink peers pin it. */
+static void test_thrash_turns(void)
+{
+	uint64_t lapse = params.thrash_lapse_ns;
+	uintptr_t b = 256 * MIB;
+	struct mranges m;
+
+	ok(mr_init(&m, b, b + 64 * MIB) == 0, "turns: a 64 MiB range model");
+	mr_update(&m, b, b + 64 * MIB, on_gpu0, NULL);
+	take_turns(&m, b, 64 * MIB, lapse / 20, 16);
+	ok(turn.throttles == 0 && turn.pins == 0 && m.n == 1,
+	   "turns: 16 turns of 64 MiB, 2 MiB a fault %llu us apart (a turn "
+	   "%.1f lapses): every turn migrates, no throttle (%d), no pin (%d)",
+	   (unsigned long long)(lapse / 20 / 1000), 32 / 20.0,
+	   turn.throttles, turn.pins);
+	mr_destroy(&m);
+
+	ok(mr_init(&m, b, b + 64 * MIB) == 0, "turns: again");
+	mr_update(&m, b, b + 64 * MIB, on_gpu0, NULL);
+	take_turns(&m, b, 2 * MIB, lapse / 5, 16);
+	ok(turn.pins > 0 && turn.pins >= 16 - 5 && turn.throttles == 0,
+	   "turns: 2 MiB in turn, a turn a fifth of a lapse: pinned on the "
+	   "GPU holding it from the fourth turn on, which both reach over "
+	   "NVLink (%d pinned turns, %d throttles)", turn.pins,
+	   turn.throttles);
+	mr_destroy(&m);
+}
+
 int main(void)
 {
 	cuemu_uvm_default(&params);
@@ -395,5 +466,6 @@ int main(void)
 	test_prefetch();
 	test_batches();
 	test_thrash();
+	test_thrash_turns();
 	return done_testing();
 }
