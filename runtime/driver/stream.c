@@ -16,6 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The driver clamps a priority to the device's range, when a stream is
+ * made and when its attribute is set. */
+static int clamp_priority(int p)
+{
+	return p > CUEMU_STREAM_PRIORITY_LEAST ? CUEMU_STREAM_PRIORITY_LEAST :
+	       p < CUEMU_STREAM_PRIORITY_GREATEST ?
+		       CUEMU_STREAM_PRIORITY_GREATEST : p;
+}
+
 CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
 				    int priority)
 {
@@ -29,12 +38,8 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags,
 				  "stream flags 0x%x are not valid", flags);
 	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
 		return r;
-	/* The driver clamps priorities to the device's range. */
-	if (priority > CUEMU_STREAM_PRIORITY_LEAST)
-		priority = CUEMU_STREAM_PRIORITY_LEAST;
-	if (priority < CUEMU_STREAM_PRIORITY_GREATEST)
-		priority = CUEMU_STREAM_PRIORITY_GREATEST;
-	return cuemu_stream_create(ctx, flags, priority, phStream);
+	return cuemu_stream_create(ctx, flags, clamp_priority(priority),
+				   phStream);
 }
 
 CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
@@ -317,12 +322,7 @@ CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
 	    (r = sattr_check(s, attr, value)) != CUDA_SUCCESS)
 		return r;
 	if (attr == CU_STREAM_ATTRIBUTE_PRIORITY) {
-		int p = value->priority;
-		p = p > CUEMU_STREAM_PRIORITY_LEAST ?
-			CUEMU_STREAM_PRIORITY_LEAST :
-		    p < CUEMU_STREAM_PRIORITY_GREATEST ?
-			CUEMU_STREAM_PRIORITY_GREATEST : p;
-		cuemu_stream_set_priority(s, p);
+		cuemu_stream_set_priority(s, clamp_priority(value->priority));
 		return CUDA_SUCCESS;
 	}
 	cuemu_stream_attrs_get(s, &a);
