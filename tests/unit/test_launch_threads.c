@@ -21,7 +21,7 @@
 #include <jansson.h>
 #include "cuda.h"
 #include "tap.h"
-#include "ctl.h"
+#include "ctl_alloc.h"
 #include "kernel_file.h"
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -38,29 +38,6 @@ struct outcome {
 	int bad;                      /* elements of y not 2x + 1 */
 	long long faults_x, faults_y; /* /cu's counters.gpu_faults */
 };
-
-/* /cu's counters.gpu_faults of the allocation at p, or -1. */
-static long long gpu_faults(CUdeviceptr p)
-{
-	static char buf[1 << 16];
-	unsigned long long id = 0;
-	char req[128];
-	json_t *ans, *v;
-	long long n = -1;
-
-	cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, p);
-	snprintf(req, sizeof req,
-		 "{\"op\":\"get\",\"path\":\"allocations/%llu\"}", id);
-	if (!*ctl_line(ctl_fd, req, buf, sizeof buf))
-		return -1;
-	ans = json_loads(buf, 0, NULL);
-	v = json_object_get(json_object_get(json_object_get(ans, "value"),
-					    "counters"), "gpu_faults");
-	if (json_is_integer(v))
-		n = json_integer_value(v);
-	json_decref(ans);
-	return n;
-}
 
 /* The child's run: saxpy over managed memory the host wrote. */
 static struct outcome saxpy_run(void)
@@ -89,8 +66,8 @@ static struct outcome saxpy_run(void)
 	if (cuLaunchKernel(f, N / 256, 1, 1, 256, 1, 1, 0, NULL, args, NULL) ||
 	    cuCtxSynchronize())
 		goto out;
-	o.faults_x = gpu_faults(x);
-	o.faults_y = gpu_faults(y);
+	o.faults_x = cu_int(x, "counters", "gpu_faults");
+	o.faults_y = cu_int(y, "counters", "gpu_faults");
 	o.bad = 0;
 	for (int i = 0; i < N; i++)
 		o.bad += ((float *)(uintptr_t)y)[i] != 2.0f * (float)i + 1.0f;
