@@ -123,7 +123,14 @@ static void start_block(struct blk *b, uint64_t i)
 	b->scalar[S_SMID] = i % b->scalar[S_NSMID];
 	b->scalar[S_GRIDID] = 1;
 	b->scalar[S_DYN_SMEM] = l->dynamic_shared_bytes;
-	b->scalar[S_TOTAL_SMEM] = b->shared_bytes;
+	b->scalar[S_TOTAL_SMEM] = (b->shared_bytes - SMEM_RESERVED +
+				   SMEM_UNIT - 1) / SMEM_UNIT * SMEM_UNIT;
+	b->scalar[S_AGGR_SMEM] = b->shared_bytes;
+	b->scalar[S_RSMEM_BEGIN] = 0;
+	b->scalar[S_RSMEM_END] = SMEM_RESERVED_END;
+	b->scalar[S_RSMEM_CAP] = SMEM_RESERVED;
+	b->scalar[S_RSMEM_0] = 0;
+	b->scalar[S_RSMEM_1] = 0;
 	if (b->g->gridws) {   /* where grid.sync() finds its words */
 		b->scalar[S_ENVREG0 + 1] = WIN_GRID >> 32;
 		b->scalar[S_ENVREG0 + 2] = WIN_GRID & 0xffffffffu;

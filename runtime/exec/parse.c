@@ -923,6 +923,9 @@ static int sreg_of(const struct tok *t)
 		"%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock",
 		"%clock64", "%globaltimer", "%globaltimer_lo",
 		"%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size",
+		"%aggr_smem_size", "%reserved_smem_offset_begin",
+		"%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+		"%reserved_smem_offset_0", "%reserved_smem_offset_1",
 	};
 	char buf[32];
 
@@ -1782,12 +1785,13 @@ static int reach(const struct ex_module *m, int f, char *mark, int depth)
 }
 
 /* An entry's shared memory: the variables the functions it reaches
- * (mark) name, in declaration order, the dynamic extern after them. */
+ * (mark) name, in declaration order after the reserved region (ptx.h),
+ * the dynamic extern after them. */
 static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 {
 	struct ex_module *m = P->m;
 	char *used = calloc((size_t)m->nvars + 1, 1);
-	uint64_t off = 0;
+	uint64_t off = SMEM_RESERVED;
 
 	fn->shoff = calloc((size_t)m->nvars + 1, sizeof *fn->shoff);
 	if (!used || !fn->shoff) {
@@ -1820,7 +1824,7 @@ static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 		if (m->vars[i].is_extern_shared)
 			fn->shoff[i] = (uint32_t)align_up(off, m->shared_align);
 	fn->shared_static = (uint32_t)off;
-	fn->info.shared_static_bytes = (uint32_t)off;
+	fn->info.shared_static_bytes = (uint32_t)off - SMEM_RESERVED;
 	return 0;
 }
 
