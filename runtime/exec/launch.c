@@ -123,9 +123,8 @@ static void start_block(struct blk *b, uint64_t i)
 	b->scalar[S_SMID] = i % b->scalar[S_NSMID];
 	b->scalar[S_GRIDID] = 1;
 	b->scalar[S_DYN_SMEM] = l->dynamic_shared_bytes;
-	b->scalar[S_TOTAL_SMEM] = (b->shared_bytes - SMEM_RESERVED +
-				   SMEM_UNIT - 1) / SMEM_UNIT * SMEM_UNIT;
-	b->scalar[S_AGGR_SMEM] = b->shared_bytes;
+	b->scalar[S_TOTAL_SMEM] = b->shared_bytes - SMEM_RESERVED;
+	b->scalar[S_AGGR_SMEM] = b->g->shared_aggr;
 	b->scalar[S_RSMEM_BEGIN] = 0;
 	b->scalar[S_RSMEM_END] = SMEM_RESERVED_END;
 	b->scalar[S_RSMEM_CAP] = SMEM_RESERVED;
@@ -495,6 +494,11 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
 		shared += l->dynamic_shared_bytes;
 	}
+	/* the block is given whole units, as the SM allocates them: an
+	 * access past the bytes asked for but inside the last unit runs */
+	g.shared_aggr = shared;
+	shared = SMEM_RESERVED + (shared - SMEM_RESERVED + SMEM_UNIT - 1) /
+		 SMEM_UNIT * SMEM_UNIT;
 	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;

@@ -258,8 +258,10 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * their multi-warp barriers and scratch (%reserved_smem_offset_1 is 0, the
  * region in use ends at SMEM_RESERVED_END, its capacity is the whole KiB);
  * the kernel's own .shared variables begin after it, the dynamic window
- * after them. %total_smem_size is the kernel's own bytes in units of
- * SMEM_UNIT; %aggr_smem_size the whole window, reserved region included. */
+ * after them. A block is given its own bytes in whole SMEM_UNITs, as the
+ * SM allocates them (%total_smem_size): an access past the bytes asked
+ * for but inside the last unit runs, as on the device. %aggr_smem_size is
+ * the bytes asked for, the reserved region included. */
 #define SMEM_RESERVED 1024u
 #define SMEM_RESERVED_END 288u
 #define SMEM_UNIT 128u
