@@ -2635,6 +2635,11 @@ CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle,
                                  const CUDA_ARRAY3D_DESCRIPTOR_v1 *pAllocateArray);
 CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescriptor,
                                         CUarray hArray);
+/* Deprecated, and no longer declared by CUDA 13's header; the driver
+ * still exports it and cuGetProcAddress finds it. */
+CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(
+    CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices,
+    unsigned int flags);
 /* CUDA 12.8's batch of 3D copies, which also answered the failing index. */
 CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
                                       CUDA_MEMCPY3D_BATCH_OP *opList,
