@@ -390,6 +390,11 @@ static void run_worker(struct worker *wk)
 		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
 		return;
 	}
+	/* A block's warps may wait on one another through shared memory
+	 * without a barrier (cooperative groups' tiles of more than a warp
+	 * spin on a word of the reserved region): each gives way every SLICE
+	 * branches, as the SM interleaves them. */
+	b->slice = SLICE;
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
 		if (i >= g->nblocks || __atomic_load_n(&g->stop, __ATOMIC_RELAXED))

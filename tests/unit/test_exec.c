@@ -10,6 +10,7 @@
 #include "exec_mock.h"
 
 #include <math.h>
+#include <unistd.h>
 
 /* A kernel's parameters, packed at their natural alignment. */
 struct pb {
@@ -806,6 +807,48 @@ static void test_reserved_shared(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* Warp 0 spins on a shared word until warp 1 sets it, with no barrier
+ * between them, as cooperative groups' multi-warp tiles wait. */
+static const char spin_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry spin(.param .u64 out)\n{\n"
+	"\t.shared .align 4 .u32 flag;\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n"
+	"\t@!%p1 bra $L__set;\n"
+	"$L__wait:\n"
+	"\tld.volatile.shared.u32 %r2, [flag];\n"
+	"\tsetp.eq.u32 %p2, %r2, 0;\n"
+	"\t@%p2 bra $L__wait;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tst.global.u32 [%rd1], %r2;\n"
+	"\tret;\n"
+	"$L__set:\n"
+	"\tsetp.ne.u32 %p2, %r1, 32;\n"
+	"\t@%p2 ret;\n"
+	"\tmov.u32 %r3, 42;\n"
+	"\tst.volatile.shared.u32 [flag], %r3;\n"
+	"\tret;\n}\n";
+
+static void test_spin(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(spin_ptx);
+	uint32_t *out = mock_alloc(mk, 4, 0);
+	struct ex_result r;
+	struct pb q = { 0 };
+
+	if (!ok(m != NULL, "a kernel of two warps, one spinning on the other, parses"))
+		return;
+	put_ptr(&q, out);
+	struct ex_launch l = mock_launch(mk, m, "spin", q.b, 1, 1, 64, 1, 1);
+	alarm(120);     /* a warp that never gives way spins forever */
+	is_int(run(&l, &r), EX_OK, "warp 0 spins until warp 1 sets the word: the warps interleave");
+	alarm(0);
+	is_int(*out, 42, "warp 0 read warp 1's store");
+	ex_module_free(m);
+}
+
 static void test_grid_sync(struct mock *mk, struct ex_module *m)
 {
 	int blocks = 12, threads = 96, n = blocks * threads, rounds = 3, bad = 0;
@@ -869,6 +912,7 @@ int main(void)
 	test_named_barriers(mk);
 	test_warp_size(mk);
 	test_reserved_shared(mk);
+	test_spin(mk);
 	ex_module_free(s);
 	ex_module_free(c);
 	ex_module_free(w);
