@@ -2635,6 +2635,11 @@ CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle,
                                  const CUDA_ARRAY3D_DESCRIPTOR_v1 *pAllocateArray);
 CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *pArrayDescriptor,
                                         CUarray hArray);
+/* Deprecated, and no longer declared by CUDA 13's header; the driver
+ * still exports it and cuGetProcAddress finds it. */
+CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(
+    CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices,
+    unsigned int flags);
 /* CUDA 12.8's batch of 3D copies, which also answered the failing index. */
 CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
                                       CUDA_MEMCPY3D_BATCH_OP *opList,
@@ -3543,6 +3548,8 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc,
                                     CUfunction_attribute attrib, int value);
 CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
 CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex,
+                                    size_t *paramOffset, size_t *paramSize);
 CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);
 CUresult CUDAAPI cuFuncLoad(CUfunction function);
 CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state,
@@ -3623,6 +3630,10 @@ CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val,
                                       CUkernel kernel, CUdevice dev);
 CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
 CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config,
+                                        CUdevice dev);
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
+                                      size_t *paramOffset, size_t *paramSize);
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
 #ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
 /* The pre-3.2 form, with 32-bit address and size. */

@@ -470,6 +470,9 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func,
 				 enum cudaFuncAttribute attr, int value);
 cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func,
 				   enum cudaFuncCache cacheConfig);
+cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func,
+				size_t paramIndex, size_t *paramOffset,
+				size_t *paramSize);
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 	int *numBlocks, const void *func, int blockSize,
 	size_t dynamicSMemSize);

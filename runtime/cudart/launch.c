@@ -387,6 +387,20 @@ cudaError_t cudaFuncSetAttribute(const void *func,
 		f, (CUfunction_attribute)attr, value));
 }
 
+/* A host pointer that names no kernel is the resource-handle error, as
+ * for every cudaFunc* call (probes/results/rt_errors.txt). */
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex,
+				 size_t *paramOffset, size_t *paramSize)
+{
+	CUfunction f;
+	cudaError_t e;
+
+	if ((e = function_at(func, &f)) != cudaSuccess)
+		return e;
+	return cuemu_rt_result(cuFuncGetParamInfo(f, paramIndex, paramOffset,
+						  paramSize));
+}
+
 cudaError_t cudaFuncSetCacheConfig(const void *func,
 				   enum cudaFuncCache cacheConfig)
 {

@@ -35,19 +35,44 @@ CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
 int cuemu_devprintf(const char *fmt, const void *args);
 void cuemu_devprintf_flush(void);
 
+/* launch.c: the multi-device cooperative launch, which the driver still
+ * exports though CUDA 13's cuda.h no longer declares it. */
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *list,
+					      unsigned int numDevices,
+					      unsigned int flags);
+
 /* module.c, for the libraries (library.c). */
 struct cuemu_image;
 struct cuemu_func_desc;
-/* Checks JIT options as cuModuleLoadDataEx does. */
-CUresult cuemu_jit_check(unsigned n, CUjit_option *o, void **v);
+/* What a load's JIT options ask to be answered, and where. */
+struct cuemu_jit {
+	char *info, *error;
+	size_t info_size, error_size;
+	void **info_size_out, **error_size_out, **wall_out;
+	bool verbose;
+};
+/* Checks JIT options as cuModuleLoadDataEx does, noting in j where the
+ * answers go. */
+CUresult cuemu_jit_read(unsigned n, CUjit_option *o, void **v,
+			struct cuemu_jit *j);
+/* Writes a load's logs (info where verbose was asked) and wall time into
+ * what j names, each log's size option the bytes written, NUL included;
+ * nothing where j is NULL. */
+void cuemu_jit_answer(const struct cuemu_jit *j, const char *info,
+		      const char *error, float ms);
 /* Loads len bytes of PTX text as a module of the current context. */
 CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out);
 /* The PTX an image holds for sm in *im (cuemu_image_free), and its *nf
  * kernels described as a module's are (cuemu_func_descs_free); on failure
- * the CUresult a load of it answers. */
+ * the CUresult a load of it answers, its log written where j asks. */
 CUresult cuemu_image_kernels(const void *image, int sm,
 			     struct cuemu_image *im,
-			     struct cuemu_func_desc **f, int *nf);
+			     struct cuemu_func_desc **f, int *nf,
+			     const struct cuemu_jit *j);
+/* cuFuncGetParamInfo's checks after the handle's and its answer: the
+ * offset and size of f's parameter i (size optional). */
+CUresult cuemu_function_param_info(CUfunction f, size_t i, size_t *offset,
+				   size_t *size);
 void cuemu_func_descs_free(struct cuemu_func_desc *f, int nf);
 /* The whole of a file, or the CUresult the driver answers for it. */
 CUresult cuemu_read_file(const char *path, char **data, size_t *len);

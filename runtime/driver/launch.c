@@ -532,8 +532,27 @@ static CUresult launch_events(const struct launch_req *q, CUstream s)
 	return r;
 }
 
-/* Every launch: the checks in the driver's order
- * (probes/results/launch.txt, library.txt), then the job queued. */
+/* A launch's checks of its function, shape and parameters in the
+ * driver's order (probes/results/launch.txt, library.txt), for context
+ * ctx on dev; the kernel's description in *k. */
+static CUresult launch_checks(struct launch_req *q, CUcontext ctx, int dev,
+			      const struct ex_kernel_info **k)
+{
+	CUresult r;
+
+	if ((r = launch_function(&q->f, ctx)) != CUDA_SUCCESS ||
+	    (r = dims_check(q->f, q->g, q->b)) != CUDA_SUCCESS)
+		return r;
+	*k = ex_module_kernel(cuemu_module_code(cuemu_function_module(q->f)),
+			      cuemu_function_index(q->f));
+	if ((r = params_check(q, *k)) != CUDA_SUCCESS ||
+	    (q->cooperative && (r = coop_check(q, dev)) != CUDA_SUCCESS) ||
+	    (r = cluster_check(q->f, q->g)) != CUDA_SUCCESS)
+		return r;
+	return smem_check(q->f, q->smem);
+}
+
+/* Every launch: its checks, then the job queued. */
 static CUresult launch(struct launch_req *q)
 {
 	const struct ex_kernel_info *k;
@@ -544,15 +563,7 @@ static CUresult launch(struct launch_req *q)
 	CUresult r;
 
 	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS ||
-	    (r = launch_function(&q->f, ctx)) != CUDA_SUCCESS ||
-	    (r = dims_check(q->f, q->g, q->b)) != CUDA_SUCCESS)
-		return r;
-	k = ex_module_kernel(cuemu_module_code(cuemu_function_module(q->f)),
-			     cuemu_function_index(q->f));
-	if ((r = params_check(q, k)) != CUDA_SUCCESS ||
-	    (q->cooperative && (r = coop_check(q, dev)) != CUDA_SUCCESS) ||
-	    (r = cluster_check(q->f, q->g)) != CUDA_SUCCESS ||
-	    (r = smem_check(q->f, q->smem)) != CUDA_SUCCESS ||
+	    (r = launch_checks(q, ctx, dev, &k)) != CUDA_SUCCESS ||
 	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS)
 		return r;
 	if (!(j = job_new(q->f, k, ctx, dev)))
@@ -610,6 +621,122 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
 	};
 
 	return launch(&q);
+}
+
+/* ------------------------------------------ one grid over several GPUs */
+
+/* One part of a multi-device launch: a named stream (the legacy stream
+ * cannot take one), the function of that stream's context, a device no
+ * other part has; then the launch's own checks in that context. */
+static CUresult multi_part(const CUDA_LAUNCH_PARAMS *p, bool *seen,
+			   struct launch_req *q, CUcontext *ctx)
+{
+	const struct ex_kernel_info *k;
+	CUstream s;
+	int dev;
+	CUresult r;
+
+	*q = (struct launch_req){
+		.f = p->function,
+		.g = { p->gridDimX, p->gridDimY, p->gridDimZ },
+		.b = { p->blockDimX, p->blockDimY, p->blockDimZ },
+		.smem = p->sharedMemBytes, .stream = p->hStream,
+		.params = p->kernelParams, .cooperative = true,
+	};
+	if (!p->hStream)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
+				  "a multi-device launch's part names the "
+				  "NULL stream");
+	if ((r = cuemu_stream_get(p->hStream, &s)) != CUDA_SUCCESS ||
+	    (r = cuStreamGetCtx(p->hStream, ctx)) != CUDA_SUCCESS)
+		return r;
+	dev = cuemu_ctx_device(*ctx);
+	if (seen[dev])
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+				  "two parts of a multi-device launch on "
+				  "device %d", dev);
+	seen[dev] = true;
+	if ((r = cuCtxPushCurrent(*ctx)) != CUDA_SUCCESS)
+		return r;
+	r = launch_checks(q, *ctx, dev, &k);
+	cuCtxPopCurrent(NULL);
+	return r;
+}
+
+/* Makes each of the n streams wait for what the others hold now: the
+ * synchronization the flags may leave out before and after the grids. */
+static CUresult multi_sync(const struct launch_req *q, const CUcontext *ctx,
+			   unsigned n)
+{
+	CUevent e;
+	CUresult r = CUDA_SUCCESS;
+
+	for (unsigned j = 0; j < n && r == CUDA_SUCCESS; j++) {
+		if ((r = cuCtxPushCurrent(ctx[j])) != CUDA_SUCCESS)
+			return r;
+		if ((r = cuEventCreate(&e, CU_EVENT_DISABLE_TIMING)) ==
+		    CUDA_SUCCESS) {
+			r = cuEventRecord(e, q[j].stream);
+			for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++)
+				if (i != j)
+					r = cuStreamWaitEvent(q[i].stream, e,
+							      0);
+			cuEventDestroy(e);
+		}
+		cuCtxPopCurrent(NULL);
+	}
+	return r;
+}
+
+/* Deprecated and gone from CUDA 13's cuda.h, yet the driver still exports
+ * it and cuGetProcAddress finds it at every version asked, and it runs
+ * (probes/results/kapi.txt); so here. Every part is checked before any is
+ * queued. */
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *list,
+					      unsigned int numDevices,
+					      unsigned int flags)
+{
+	const unsigned known = CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC |
+			       CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC;
+	struct launch_req *q;
+	CUcontext *ctx;
+	bool *seen;
+	int ndev = 0;
+	CUresult r = cuemu_check_init();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!list || !numDevices || (flags & ~known))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%s", !list ? "launchParamsList is NULL" :
+				  !numDevices ? "numDevices is 0" :
+				  "flags beyond the two syncs");
+	if ((r = cuDeviceGetCount(&ndev)) != CUDA_SUCCESS)
+		return r;
+	/* each part on a device of its own: past ndev parts, a repeat */
+	q = calloc((size_t)ndev, sizeof *q);
+	ctx = calloc((size_t)ndev, sizeof *ctx);
+	seen = calloc((size_t)ndev, sizeof *seen);
+	if (!q || !ctx || !seen)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "multi-device launch");
+	for (unsigned i = 0; i < numDevices && r == CUDA_SUCCESS; i++)
+		r = multi_part(&list[i], seen, &q[i < (unsigned)ndev ? i : 0],
+			       &ctx[i < (unsigned)ndev ? i : 0]);
+	if (r == CUDA_SUCCESS &&
+	    !(flags & CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC))
+		r = multi_sync(q, ctx, numDevices);
+	for (unsigned i = 0; i < numDevices && r == CUDA_SUCCESS; i++)
+		if ((r = cuCtxPushCurrent(ctx[i])) == CUDA_SUCCESS) {
+			r = launch(&q[i]);
+			cuCtxPopCurrent(NULL);
+		}
+	if (r == CUDA_SUCCESS &&
+	    !(flags & CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC))
+		r = multi_sync(q, ctx, numDevices);
+	free(q);
+	free(ctx);
+	free(seen);
+	return r;
 }
 
 /* A cluster dimension cuLaunchKernelEx was given: each side a divisor

@@ -99,12 +99,17 @@ static int image_sm(void)
 	return cuemu_device_sm(dev);
 }
 
-static CUresult library_make(CUlibrary *out, const void *code)
+/* Reads and parses the image once; a refusal is kept for the library's
+ * first kernel or module, and its log goes where the JIT options say at
+ * once, as the driver writes it at the load it answers with success. */
+static CUresult library_make(CUlibrary *out, const void *code,
+			     const struct cuemu_jit *j)
 {
 	struct cuemu_image im = { 0 };
 	struct cuemu_func_desc *f;
 	int nf;
-	CUresult status = cuemu_image_kernels(code, image_sm(), &im, &f, &nf);
+	CUresult status = cuemu_image_kernels(code, image_sm(), &im, &f, &nf,
+					      j);
 	CUresult r = cuemu_library_create(status ? NULL : im.ptx, im.len,
 					  status, f, nf, out);
 
@@ -115,7 +120,8 @@ static CUresult library_make(CUlibrary *out, const void *code)
 
 static CUresult load_checks(CUlibrary *library, const void *code,
 			    CUjit_option *jo, void **jv, unsigned nj,
-			    CUlibraryOption *lo, void **lv, unsigned nl)
+			    CUlibraryOption *lo, void **lv, unsigned nl,
+			    struct cuemu_jit *j)
 {
 	CUresult r;
 
@@ -124,7 +130,7 @@ static CUresult load_checks(CUlibrary *library, const void *code,
 	if (!library || !code)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  library ? "the image" : "library");
-	if ((r = cuemu_jit_check(nj, jo, jv)) != CUDA_SUCCESS)
+	if ((r = cuemu_jit_read(nj, jo, jv, j)) != CUDA_SUCCESS)
 		return r;
 	return lib_opts_check(nl, lo, lv);
 }
@@ -136,11 +142,12 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code,
 			   void **libraryOptionValues,
 			   unsigned int numLibraryOptions)
 {
+	struct cuemu_jit j;
 	CUresult r = load_checks(library, code, jitOptions, jitOptionsValues,
 				 numJitOptions, libraryOptions,
-				 libraryOptionValues, numLibraryOptions);
+				 libraryOptionValues, numLibraryOptions, &j);
 
-	return r ? r : library_make(library, code);
+	return r ? r : library_make(library, code, &j);
 }
 
 CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName,
@@ -153,15 +160,16 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName,
 {
 	char *data = NULL;
 	size_t len = 0;
+	struct cuemu_jit j;
 	CUresult r = load_checks(library, fileName, jitOptions,
 				 jitOptionsValues, numJitOptions,
 				 libraryOptions, libraryOptionValues,
-				 numLibraryOptions);
+				 numLibraryOptions, &j);
 
 	if (r != CUDA_SUCCESS ||
 	    (r = cuemu_read_file(fileName, &data, &len)) != CUDA_SUCCESS)
 		return r;
-	r = library_make(library, data);
+	r = library_make(library, data, &j);
 	free(data);
 	return r;
 }
@@ -403,4 +411,42 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 		return r;
 	*pLib = cuemu_kernel_library(kernel);
 	return CUDA_SUCCESS;
+}
+
+/* The kernel's parameters are its function's in the current context:
+ * without one the driver answers INVALID_CONTEXT, where cuFuncGetParamInfo
+ * needs none (probes/results/kapi.txt). */
+CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
+			      size_t *paramOffset, size_t *paramSize)
+{
+	CUresult r = cuemu_check_init();
+	CUfunction f;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!kernel)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "kernel is NULL");
+	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS ||
+	    (r = kernel_function(kernel, &f)) != CUDA_SUCCESS)
+		return r;
+	return cuemu_function_param_info(f, paramIndex, paramOffset,
+					 paramSize);
+}
+
+/* Checked kernel, device, then the preference, as the driver answers two
+ * bad arguments at once; no context needed. */
+CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config,
+				CUdevice dev)
+{
+	CUresult r = cuemu_check_init();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS ||
+	    (r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
+		return r;
+	if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "cache config %d is none", (int)config);
+	return cuemu_kernel_set_cache(kernel, dev, config);
 }

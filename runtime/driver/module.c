@@ -31,17 +31,8 @@
  * answers CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES before any set. */
 #define SMEM_DEFAULT_LIMIT (48 * 1024)
 
-/* What cuModuleLoadDataEx was asked to answer, and where. */
-struct jit_opts {
-	char *info, *error;
-	size_t info_size, error_size;
-	void **info_size_out, **error_size_out, **wall_out;
-	bool verbose;
-};
-
-/* Checks a JIT option list and notes where its answers go. */
-static CUresult jit_read(unsigned n, CUjit_option *o, void **v,
-			 struct jit_opts *j)
+CUresult cuemu_jit_read(unsigned n, CUjit_option *o, void **v,
+			struct cuemu_jit *j)
 {
 	memset(j, 0, sizeof *j);
 	if (n && (!o || !v))
@@ -96,8 +87,8 @@ static void jit_log(char *buf, size_t size, void **size_out, const char *text)
 		*size_out = (void *)(uintptr_t)n;
 }
 
-static void jit_answer(const struct jit_opts *j, const char *info,
-		       const char *error, float ms)
+void cuemu_jit_answer(const struct cuemu_jit *j, const char *info,
+		      const char *error, float ms)
 {
 	if (!j)
 		return;
@@ -257,7 +248,7 @@ static double now_ms(void)
 /* Loads an image (bytes of len, or a pointer alone where len is 0) in the
  * current context; JIT answers in j where given. */
 static CUresult load_image(CUmodule *out, const void *data, size_t len,
-			   const struct jit_opts *j)
+			   const struct cuemu_jit *j)
 {
 	char log[1024] = "", info[256] = "";
 	struct cuemu_image im;
@@ -292,8 +283,8 @@ static CUresult load_image(CUmodule *out, const void *data, size_t len,
 			 im.arch ? (int)im.arch : ptx_target(im.ptx), sm);
 		cuemu_image_free(&im);
 	}
-	jit_answer(j, r == CUDA_SUCCESS ? info : "", r == CUDA_SUCCESS ? "" :
-		   log, (float)(now_ms() - t0));
+	cuemu_jit_answer(j, r == CUDA_SUCCESS ? info : "",
+			 r == CUDA_SUCCESS ? "" : log, (float)(now_ms() - t0));
 	if (r != CUDA_SUCCESS)
 		return cuemu_fail(r, "module not loaded: %s", log);
 	return CUDA_SUCCESS;
@@ -302,7 +293,7 @@ static CUresult load_image(CUmodule *out, const void *data, size_t len,
 /* load_image, its CPU time left out of the thread's model clock (the
  * parse of PTX is the emulator's work, not the program's: clock.c). */
 static CUresult load(CUmodule *out, const void *data, size_t len,
-		     const struct jit_opts *j)
+		     const struct cuemu_jit *j)
 {
 	CUresult r;
 
@@ -310,13 +301,6 @@ static CUresult load(CUmodule *out, const void *data, size_t len,
 	r = load_image(out, data, len, j);
 	cuemu_clock_leave();
 	return r;
-}
-
-CUresult cuemu_jit_check(unsigned n, CUjit_option *o, void **v)
-{
-	struct jit_opts j;
-
-	return jit_read(n, o, v, &j);
 }
 
 CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out)
@@ -327,9 +311,11 @@ CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out)
 /* The image's PTX for sm, and its kernels as a module would describe
  * them; on failure the CUresult a load would answer. */
 CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
-			     struct cuemu_func_desc **f, int *nf)
+			     struct cuemu_func_desc **f, int *nf,
+			     const struct cuemu_jit *j)
 {
 	char log[1024] = "";
+	double t0 = now_ms();
 	struct ex_module *em = NULL;
 	struct cuemu_var_desc *v = NULL;
 	int nv, const_bytes = 0, target;
@@ -337,11 +323,13 @@ CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
 
 	*f = NULL;
 	*nf = 0;
-	if ((r = cuemu_image_from_pointer(image, sm, im, log, sizeof log)) !=
-	    CUDA_SUCCESS)
-		return cuemu_fail(r, "library image: %s", log);
-	r = parse_result(ex_module_parse(im->ptx, im->len, sm, &em, log,
-					 sizeof log));
+	r = cuemu_image_from_pointer(image, sm, im, log, sizeof log);
+	if (r == CUDA_SUCCESS)
+		r = parse_result(ex_module_parse(im->ptx, im->len, sm, &em,
+						 log, sizeof log));
+	/* the library's JIT runs at its load: no info, a refusal's log */
+	cuemu_jit_answer(j, "", r == CUDA_SUCCESS ? "" : log,
+			 (float)(now_ms() - t0));
 	if (r != CUDA_SUCCESS)
 		return cuemu_fail(r, "library image: %s", log);
 	nv = ex_module_var_count(em);
@@ -397,7 +385,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 			    unsigned int numOptions, CUjit_option *options,
 			    void **optionValues)
 {
-	struct jit_opts j;
+	struct cuemu_jit j;
 	CUresult r = cuemu_check_init();
 
 	if (r != CUDA_SUCCESS)
@@ -405,7 +393,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 	if (!module || !image)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  module ? "image" : "module");
-	if ((r = jit_read(numOptions, options, optionValues, &j)) !=
+	if ((r = cuemu_jit_read(numOptions, options, optionValues, &j)) !=
 	    CUDA_SUCCESS)
 		return r;
 	return load(module, image, 0, &j);
@@ -741,6 +729,43 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 		return r;
 	*hmod = cuemu_function_module(hfunc);
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_function_param_info(CUfunction f, size_t i, size_t *offset,
+				   size_t *size)
+{
+	const struct ex_kernel_info *k = ex_module_kernel(
+		cuemu_module_code(cuemu_function_module(f)),
+		cuemu_function_index(f));
+
+	if (i >= k->nparams)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%s has %u parameters, none at %zu", k->name,
+				  k->nparams, i);
+	if (!offset)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "paramOffset is NULL");
+	*offset = k->params[i].offset;
+	if (size)
+		*size = k->params[i].size;
+	return CUDA_SUCCESS;
+}
+
+/* A function handle alone answers, with or without a current context
+ * (probes/results/kapi.txt); NULL is INVALID_VALUE, not a bad handle. */
+CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex,
+			    size_t *paramOffset, size_t *paramSize)
+{
+	CUresult r = cuemu_check_init();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!func)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "func is NULL");
+	if ((r = cuemu_function_check(func)) != CUDA_SUCCESS)
+		return r;
+	return cuemu_function_param_info(func, paramIndex, paramOffset,
+					 paramSize);
 }
 
 /* Functions are parsed with their module, so every one is loaded. */

@@ -123,7 +123,13 @@ static void start_block(struct blk *b, uint64_t i)
 	b->scalar[S_SMID] = i % b->scalar[S_NSMID];
 	b->scalar[S_GRIDID] = 1;
 	b->scalar[S_DYN_SMEM] = l->dynamic_shared_bytes;
-	b->scalar[S_TOTAL_SMEM] = b->shared_bytes;
+	b->scalar[S_TOTAL_SMEM] = b->shared_bytes - SMEM_RESERVED;
+	b->scalar[S_AGGR_SMEM] = b->g->shared_aggr;
+	b->scalar[S_RSMEM_BEGIN] = 0;
+	b->scalar[S_RSMEM_END] = SMEM_RESERVED_END;
+	b->scalar[S_RSMEM_CAP] = SMEM_RESERVED;
+	b->scalar[S_RSMEM_0] = 0;
+	b->scalar[S_RSMEM_1] = 0;
 	if (b->g->gridws) {   /* where grid.sync() finds its words */
 		b->scalar[S_ENVREG0 + 1] = WIN_GRID >> 32;
 		b->scalar[S_ENVREG0 + 2] = WIN_GRID & 0xffffffffu;
@@ -384,6 +390,11 @@ static void run_worker(struct worker *wk)
 		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
 		return;
 	}
+	/* A block's warps may wait on one another through shared memory
+	 * without a barrier (cooperative groups' tiles of more than a warp
+	 * spin on a word of the reserved region): each gives way every SLICE
+	 * branches, as the SM interleaves them. */
+	b->slice = SLICE;
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
 		if (i >= g->nblocks || __atomic_load_n(&g->stop, __ATOMIC_RELAXED))
@@ -488,6 +499,11 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
 		shared += l->dynamic_shared_bytes;
 	}
+	/* the block is given whole units, as the SM allocates them: an
+	 * access past the bytes asked for but inside the last unit runs */
+	g.shared_aggr = shared;
+	shared = SMEM_RESERVED + (shared - SMEM_RESERVED + SMEM_UNIT - 1) /
+		 SMEM_UNIT * SMEM_UNIT;
 	varaddr = var_addresses(g.m, g.k);
 	n = l->threads > 0 ? l->threads : 1;
 	g.l = l;

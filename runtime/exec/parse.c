@@ -923,6 +923,9 @@ static int sreg_of(const struct tok *t)
 		"%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock",
 		"%clock64", "%globaltimer", "%globaltimer_lo",
 		"%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size",
+		"%aggr_smem_size", "%reserved_smem_offset_begin",
+		"%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+		"%reserved_smem_offset_0", "%reserved_smem_offset_1",
 	};
 	char buf[32];
 
@@ -1782,12 +1785,16 @@ static int reach(const struct ex_module *m, int f, char *mark, int depth)
 }
 
 /* An entry's shared memory: the variables the functions it reaches
- * (mark) name, in declaration order, the dynamic extern after them. */
+ * (mark) name, in declaration order after the reserved region (ptx.h),
+ * the dynamic extern after them. Where the entry reaches the extern, its
+ * static size runs to the dynamic window's start, as ptxas counts it (40
+ * bytes before a 16-aligned window are 48: probes/results/kapi.txt). */
 static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 {
 	struct ex_module *m = P->m;
 	char *used = calloc((size_t)m->nvars + 1, 1);
-	uint64_t off = 0;
+	uint64_t off = SMEM_RESERVED;
+	bool ext = false;
 
 	fn->shoff = calloc((size_t)m->nvars + 1, sizeof *fn->shoff);
 	if (!used || !fn->shoff) {
@@ -1806,6 +1813,8 @@ static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 	}
 	for (int i = 0; i < m->nvars; i++) {
 		const struct pvar *v = &m->vars[i];
+		if (used[i] && v->space == SP_SHARED && v->is_extern_shared)
+			ext = true;
 		if (!used[i] || v->space != SP_SHARED || v->is_extern_shared)
 			continue;
 		off = align_up(off, v->align);
@@ -1813,6 +1822,8 @@ static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 		off += v->size;
 	}
 	free(used);
+	if (ext)
+		off = align_up(off, m->shared_align);
 	if (off > (1u << 30))
 		return fail(P, EX_UNSUPPORTED, "'%s' has too much shared memory",
 			    fn->name), -1;
@@ -1820,7 +1831,7 @@ static int kernel_shared(struct parser *P, struct pfunc *fn, const char *mark)
 		if (m->vars[i].is_extern_shared)
 			fn->shoff[i] = (uint32_t)align_up(off, m->shared_align);
 	fn->shared_static = (uint32_t)off;
-	fn->info.shared_static_bytes = (uint32_t)off;
+	fn->info.shared_static_bytes = (uint32_t)off - SMEM_RESERVED;
 	return 0;
 }
 

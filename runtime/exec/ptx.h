@@ -127,7 +127,9 @@ enum sreg {
 	S_LANEMASK_EQ, S_LANEMASK_LE, S_LANEMASK_LT, S_LANEMASK_GE,
 	S_LANEMASK_GT, S_CLOCK, S_CLOCK64, S_GLOBALTIMER,
 	S_GLOBALTIMER_LO, S_GLOBALTIMER_HI,
-	S_DYN_SMEM, S_TOTAL_SMEM, S_ENVREG0,
+	S_DYN_SMEM, S_TOTAL_SMEM, S_AGGR_SMEM,
+	S_RSMEM_BEGIN, S_RSMEM_END, S_RSMEM_CAP, S_RSMEM_0, S_RSMEM_1,
+	S_ENVREG0,
 	S_ENVREG31 = S_ENVREG0 + 31,
 };
 
@@ -212,7 +214,8 @@ struct pfunc {
 	uint32_t line;
 	int32_t reg_first, reg_end; /* the registers its body declares */
 	/* an entry's shared memory: the variables it and its callees name,
-	 * laid out for it alone (offsets by variable index) */
+	 * laid out for it alone after the reserved region (offsets by
+	 * variable index); where the dynamic window may begin */
 	uint32_t *shoff;
 	uint32_t shared_static;
 	struct ex_kernel_info info;
@@ -249,6 +252,20 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
 
 /* Generic address windows: shared, local and kernel-param memory seen
  * through a generic address (cvta), far above any host pointer. */
+/* A block's shared window as the GPU lays it out (sm_80 on; the values a
+ * real H200 gave, probes/results/kapi.txt): the first SMEM_RESERVED bytes
+ * are the hardware's reserved region, which cooperative groups use for
+ * their multi-warp barriers and scratch (%reserved_smem_offset_1 is 0, the
+ * region in use ends at SMEM_RESERVED_END, its capacity is the whole KiB);
+ * the kernel's own .shared variables begin after it, the dynamic window
+ * after them. A block is given its own bytes in whole SMEM_UNITs, as the
+ * SM allocates them (%total_smem_size): an access past the bytes asked
+ * for but inside the last unit runs, as on the device. %aggr_smem_size is
+ * the bytes asked for, the reserved region included. */
+#define SMEM_RESERVED 1024u
+#define SMEM_RESERVED_END 288u
+#define SMEM_UNIT 128u
+
 #define WIN_SHARED 0xfe00000000000000ull
 #define WIN_LOCAL  0xfd00000000000000ull
 #define WIN_PARAM  0xfc00000000000000ull

@@ -105,6 +105,7 @@ struct grid {
 	uint64_t next;            /* atomic: the next block to start */
 	uint8_t *gridws;          /* a cooperative launch's grid-sync words */
 	int nthreads;
+	uint32_t shared_aggr;     /* the window's bytes asked for (ptx.h) */
 	int (*run)(struct blk *, struct warp *); /* ex_warp_run or its AVX2 build */
 	int stop;                 /* atomic: an error stops the launch */
 	pthread_mutex_t lock;     /* result below */

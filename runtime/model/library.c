@@ -3,7 +3,9 @@
  * kernels (CUkernel: context-independent handles) with their attributes,
  * and the module it became in each context that asked for one. A kernel's
  * attribute set through cuKernelSetAttribute is the kernel's in every
- * context: its functions there are given it now and when loaded later.
+ * context: its functions there are given it now and when loaded later;
+ * a cache preference set through cuKernelSetCacheConfig is the kernel's on
+ * one device, given to its functions in that device's contexts alike.
  *
  * Locking: libraries and kernels are found by handle in two trees under
  * lib_lock, a rwlock; a library's modules are a short list under it. It
@@ -23,6 +25,12 @@ struct lib_mod {
 	CUmodule mod;
 };
 
+/* A kernel's cache preference on one device. */
+struct kcache {
+	int dev;
+	CUfunc_cache config;
+};
+
 struct CUkern_st {
 	RB_ENTRY(CUkern_st) node;
 	CUlibrary lib;
@@ -30,6 +38,8 @@ struct CUkern_st {
 	char *name;
 	int attr[CU_FUNC_ATTRIBUTE_MAX];
 	bool set[CU_FUNC_ATTRIBUTE_MAX]; /* given by cuKernelSetAttribute */
+	struct kcache *cache;    /* by cuKernelSetCacheConfig, a device each */
+	int ncache;
 };
 
 struct CUlib_st {
@@ -67,8 +77,10 @@ static struct kern_tree kernels = RB_INITIALIZER(&kernels);
 
 static void lib_free(struct CUlib_st *l)
 {
-	for (int i = 0; l->kerns && i < l->nkern; i++)
+	for (int i = 0; l->kerns && i < l->nkern; i++) {
 		free(l->kerns[i].name);
+		free(l->kerns[i].cache);
+	}
 	free(l->kerns);
 	free(l->mods);
 	free(l->ptx);
@@ -218,13 +230,19 @@ CUresult cuemu_library_add_module(CUlibrary l, CUcontext ctx, CUmodule m)
 		l->capmod = cap;
 	}
 	l->mods[l->nmod++] = (struct lib_mod){ ctx, m };
-	for (int i = 0; i < l->nkern; i++)
+	for (int i = 0; i < l->nkern; i++) {
 		for (int a = 0; a < CU_FUNC_ATTRIBUTE_MAX; a++)
 			if (l->kerns[i].set[a])
 				cuemu_function_set_attr(
 					cuemu_module_function(m, i),
 					(CUfunction_attribute)a,
 					l->kerns[i].attr[a]);
+		for (int c = 0; c < l->kerns[i].ncache; c++)
+			if (l->kerns[i].cache[c].dev == cuemu_ctx_device(ctx))
+				cuemu_function_set_cache(
+					cuemu_module_function(m, i),
+					l->kerns[i].cache[c].config);
+	}
 	pthread_rwlock_unlock(&lib_lock);
 	cuemu_module_set_owner(m, l, cuemu_library_forget);
 	return CUDA_SUCCESS;
@@ -293,4 +311,32 @@ void cuemu_kernel_set_attr(CUkernel k, CUfunction_attribute a, int v)
 							      k->index),
 					a, v);
 	pthread_rwlock_unlock(&lib_lock);
+}
+
+CUresult cuemu_kernel_set_cache(CUkernel k, int dev, CUfunc_cache config)
+{
+	struct CUlib_st *l = k->lib;
+	struct kcache *nc;
+	int c;
+
+	pthread_rwlock_wrlock(&lib_lock);
+	for (c = 0; c < k->ncache && k->cache[c].dev != dev; c++)
+		;
+	if (c == k->ncache) {
+		if (!(nc = realloc(k->cache, (size_t)(c + 1) * sizeof *nc))) {
+			pthread_rwlock_unlock(&lib_lock);
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
+					  "kernel cache preference");
+		}
+		k->cache = nc;
+		k->ncache = c + 1;
+	}
+	k->cache[c] = (struct kcache){ dev, config };
+	for (int i = 0; i < l->nmod; i++)
+		if (cuemu_ctx_device(l->mods[i].ctx) == dev)
+			cuemu_function_set_cache(
+				cuemu_module_function(l->mods[i].mod, k->index),
+				config);
+	pthread_rwlock_unlock(&lib_lock);
+	return CUDA_SUCCESS;
 }

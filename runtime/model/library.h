@@ -50,5 +50,9 @@ const char *cuemu_kernel_name(CUkernel k);
 int cuemu_kernel_attr(CUkernel k, CUfunction_attribute a);
 /* Sets a for the kernel and for its function in every context. */
 void cuemu_kernel_set_attr(CUkernel k, CUfunction_attribute a, int v);
+/* Sets the kernel's cache preference on device dev, for its function in
+ * each context of dev now and when loaded later; OUT_OF_MEMORY where the
+ * preference cannot be kept. */
+CUresult cuemu_kernel_set_cache(CUkernel k, int dev, CUfunc_cache config);
 
 #endif

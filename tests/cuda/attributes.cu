@@ -1,8 +1,23 @@
 // attributes.cu - what the runtime says of a kernel before it runs:
 // cudaFuncGetAttributes, cudaFuncSetAttribute, the occupancy calculator,
-// cudaGetKernel and cudaGetFuncBySymbol; and device printf reaching
-// stdout at the synchronization, in order.
+// cudaGetKernel and cudaGetFuncBySymbol, cudaFuncGetParamInfo over
+// parameters of mixed types; and device printf reaching stdout at the
+// synchronization, in order.
+#include <cstddef>
+
 #include "check.h"
+
+struct __align__(8) triple {
+	double d;
+	int i;
+	char c[12];
+};
+
+__global__ void mixed(char a, float *p, triple t, float4 v, short s, int n)
+{
+	if (threadIdx.x == 0)
+		p[0] = a + t.d + v.x + s + n;
+}
 
 __global__ void __launch_bounds__(256) bounded(float *v)
 {
@@ -50,6 +65,27 @@ int main()
 	CHECK(cudaGetKernel(&k, hello));
 	CHECK(cudaGetFuncBySymbol(&f, (const void *)hello));
 	EXPECT(k != NULL && f != NULL);
+
+	// the parameter buffer as the kernel declares it: each aligned
+	const size_t off[6] = { 0, 8, 16, 48, 64, 68 };
+	const size_t size[6] = { 1, 8, sizeof(triple), 16, 2, 4 };
+	for (int i = 0; i < 6; i++) {
+		size_t o = 99, z = 99;
+		CHECK(cudaFuncGetParamInfo((const void *)mixed, i, &o, &z));
+		EXPECT(o == off[i] && z == size[i]);
+	}
+	size_t o = 99;
+	CHECK(cudaFuncGetParamInfo((const void *)mixed, 2, &o, NULL));
+	EXPECT(o == 16);
+	EXPECT(cudaFuncGetParamInfo((const void *)mixed, 6, &o, NULL) ==
+	       cudaErrorInvalidValue);
+	cudaGetLastError();
+	EXPECT(cudaFuncGetParamInfo((const void *)mixed, 0, NULL, NULL) ==
+	       cudaErrorInvalidValue);
+	cudaGetLastError();
+	EXPECT(cudaFuncGetParamInfo((const void *)main, 0, &o, NULL) ==
+	       cudaErrorInvalidResourceHandle);
+	cudaGetLastError();
 
 	hello<<<2, 32>>>(7);
 	CHECK(cudaDeviceSynchronize());

@@ -34,7 +34,7 @@ unset CUEMU_TOPOLOGY
 # (probes/<topic>-topology.json).
 topics="ctx pool ptrattr vmm managed legacy batch shape batch3d share"
 topics="$topics ptrsweep ptrattr_new ranges vmmsweep poolsweep visible ctxid"
-topics="$topics pack edges mcgran library"
+topics="$topics pack edges mcgran library kapi"
 # What a topic's probe is given: library loads tests/unit/kernels/, and
 # leaves out a launch of 2^31-1 blocks, hours on the host's cores.
 args_library="$srcdir/tests/unit/kernels"

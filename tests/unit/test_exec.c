@@ -10,6 +10,7 @@
 #include "exec_mock.h"
 
 #include <math.h>
+#include <unistd.h>
 
 /* A kernel's parameters, packed at their natural alignment. */
 struct pb {
@@ -723,6 +724,131 @@ out:
 	ex_module_free(h);
 }
 
+/* The reserved shared region, as cooperative groups reach it (nvcc 13's
+ * CUDA 13 headers write it for a multi-warp tile): a generic pointer made
+ * from %reserved_smem_offset_1, each of 72 threads storing a word there,
+ * while the kernel's own variable (after the region) keeps its value. */
+static const char reserved_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".shared .align 4 .b8 own[16];\n"
+	".visible .entry reserved(.param .u64 out)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.ne.u32 %p1, %r1, 0;\n"
+	"\t@%p1 bra $L__fill;\n"
+	"\tmov.u32 %r2, 0x77;\n"
+	"\tst.shared.u32 [own], %r2;\n"
+	"$L__fill:\n"
+	"\tbar.sync 0;\n"
+	"\tmov.u32 %r3, %reserved_smem_offset_1;\n"
+	"\tcvt.u64.u32 %rd2, %r3;\n"
+	"\tcvta.shared.u64 %rd3, %rd2;\n"
+	"\tmul.wide.u32 %rd4, %r1, 4;\n"
+	"\tadd.s64 %rd5, %rd3, %rd4;\n"
+	"\tadd.s32 %r4, %r1, 1;\n"
+	"\tst.u32 [%rd5], %r4;\n"
+	"\tbar.sync 0;\n"
+	"\t@%p1 bra $L__done;\n"
+	"\tmov.u32 %r5, 0;\n"
+	"\tmov.u32 %r6, 0;\n"
+	"$L__sum:\n"
+	"\tmul.wide.u32 %rd4, %r6, 4;\n"
+	"\tadd.s64 %rd5, %rd3, %rd4;\n"
+	"\tld.u32 %r7, [%rd5];\n"
+	"\tadd.s32 %r5, %r5, %r7;\n"
+	"\tadd.s32 %r6, %r6, 1;\n"
+	"\tsetp.lt.u32 %p1, %r6, 72;\n"
+	"\t@%p1 bra $L__sum;\n"
+	"\tst.global.u32 [%rd1], %r5;\n"
+	"\tld.shared.u32 %r8, [own];\n"
+	"\tst.global.u32 [%rd1+4], %r8;\n"
+	"\tmov.u32 %r9, own;\n"
+	"\tst.global.u32 [%rd1+8], %r9;\n"
+	"\tmov.u32 %r10, %reserved_smem_offset_begin;\n"
+	"\tst.global.u32 [%rd1+12], %r10;\n"
+	"\tmov.u32 %r11, %reserved_smem_offset_end;\n"
+	"\tst.global.u32 [%rd1+16], %r11;\n"
+	"\tmov.u32 %r12, %reserved_smem_offset_cap;\n"
+	"\tst.global.u32 [%rd1+20], %r12;\n"
+	"\tmov.u32 %r13, %reserved_smem_offset_0;\n"
+	"\tst.global.u32 [%rd1+24], %r13;\n"
+	"\tmov.u32 %r13, %total_smem_size;\n"
+	"\tst.global.u32 [%rd1+28], %r13;\n"
+	"\tmov.u32 %r13, %aggr_smem_size;\n"
+	"\tst.global.u32 [%rd1+32], %r13;\n"
+	"$L__done:\n"
+	"\tret;\n}\n";
+
+static void test_reserved_shared(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(reserved_ptx);
+	uint32_t *out = mock_alloc(mk, 9 * 4, 0);
+	struct ex_result r;
+	struct pb q = { 0 };
+
+	if (!ok(m != NULL, "the %%reserved_smem_offset_* registers parse"))
+		return;
+	put_ptr(&q, out);
+	struct ex_launch l = mock_launch(mk, m, "reserved", q.b, 1, 1, 72, 1, 1);
+	l.dynamic_shared_bytes = 100;
+	is_int(run(&l, &r), EX_OK, "72 threads store into the reserved region through a generic pointer");
+	is_int(out[0], 72 * 73 / 2, "each thread's word is there after the barrier");
+	is_int(out[1], 0x77, "the kernel's own variable lies after the region, untouched");
+	is_int(out[2], 1024, "its shared address is 1024, after the 1 KiB region, as on an H200");
+	is_int(out[3], 0, "%%reserved_smem_offset_begin is 0");
+	is_int(out[4], 288, "%%reserved_smem_offset_end is 288");
+	is_int(out[5], 1024, "%%reserved_smem_offset_cap is 1024");
+	is_int(out[6], 0, "%%reserved_smem_offset_0 is 0");
+	is_int(out[7], 128, "%%total_smem_size: 16 + 100 bytes in 128-byte units");
+	is_int(out[8], 1024 + 16 + 100, "%%aggr_smem_size: the region, the variable and the dynamic bytes");
+	is_int(ex_module_kernel(m, l.kernel)->shared_static_bytes, 16,
+	       "the kernel's static shared size leaves the region out");
+	ex_module_free(m);
+}
+
+/* Warp 0 spins on a shared word until warp 1 sets it, with no barrier
+ * between them, as cooperative groups' multi-warp tiles wait. */
+static const char spin_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry spin(.param .u64 out)\n{\n"
+	"\t.shared .align 4 .u32 flag;\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tsetp.lt.u32 %p1, %r1, 32;\n"
+	"\t@!%p1 bra $L__set;\n"
+	"$L__wait:\n"
+	"\tld.volatile.shared.u32 %r2, [flag];\n"
+	"\tsetp.eq.u32 %p2, %r2, 0;\n"
+	"\t@%p2 bra $L__wait;\n"
+	"\tld.param.u64 %rd1, [out];\n"
+	"\tst.global.u32 [%rd1], %r2;\n"
+	"\tret;\n"
+	"$L__set:\n"
+	"\tsetp.ne.u32 %p2, %r1, 32;\n"
+	"\t@%p2 ret;\n"
+	"\tmov.u32 %r3, 42;\n"
+	"\tst.volatile.shared.u32 [flag], %r3;\n"
+	"\tret;\n}\n";
+
+static void test_spin(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(spin_ptx);
+	uint32_t *out = mock_alloc(mk, 4, 0);
+	struct ex_result r;
+	struct pb q = { 0 };
+
+	if (!ok(m != NULL, "a kernel of two warps, one spinning on the other, parses"))
+		return;
+	put_ptr(&q, out);
+	struct ex_launch l = mock_launch(mk, m, "spin", q.b, 1, 1, 64, 1, 1);
+	alarm(120);     /* a warp that never gives way spins forever */
+	is_int(run(&l, &r), EX_OK, "warp 0 spins until warp 1 sets the word: the warps interleave");
+	alarm(0);
+	is_int(*out, 42, "warp 0 read warp 1's store");
+	ex_module_free(m);
+}
+
 static void test_grid_sync(struct mock *mk, struct ex_module *m)
 {
 	int blocks = 12, threads = 96, n = blocks * threads, rounds = 3, bad = 0;
@@ -785,6 +911,8 @@ int main(void)
 	}
 	test_named_barriers(mk);
 	test_warp_size(mk);
+	test_reserved_shared(mk);
+	test_spin(mk);
 	ex_module_free(s);
 	ex_module_free(c);
 	ex_module_free(w);
