@@ -65,7 +65,10 @@ static CUresult kernel_function(CUkernel k, CUfunction *out)
 
 CUresult cuemu_function_resolve(CUfunction f, CUfunction *out)
 {
-	if (f && cuemu_kernel_check((CUkernel)f) == CUDA_SUCCESS)
+	/* A CUkernel wherever a CUfunction is taken. Asked without a word:
+	 * a failure message formatted at every launch of a plain function
+	 * would be work for nothing. */
+	if (cuemu_kernel_is((CUkernel)f))
 		return kernel_function((CUkernel)f, out);
 	*out = f;
 	return cuemu_function_check(f);

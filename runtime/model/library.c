@@ -260,14 +260,19 @@ void cuemu_library_forget(CUlibrary l, CUmodule m)
 	pthread_rwlock_unlock(&lib_lock);
 }
 
-CUresult cuemu_kernel_check(CUkernel h)
+bool cuemu_kernel_is(CUkernel h)
 {
 	struct CUkern_st *k;
 
 	pthread_rwlock_rdlock(&lib_lock);
 	k = h ? RB_FIND(kern_tree, &kernels, h) : NULL;
 	pthread_rwlock_unlock(&lib_lock);
-	if (!k)
+	return k != NULL;
+}
+
+CUresult cuemu_kernel_check(CUkernel h)
+{
+	if (!cuemu_kernel_is(h))
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "kernel %p is in no loaded library",
 				  (void *)h);

@@ -42,6 +42,9 @@ CUresult cuemu_library_add_module(CUlibrary l, CUcontext ctx, CUmodule m);
  * destroyed (cuemu_module_set_owner). */
 void cuemu_library_forget(CUlibrary l, CUmodule m);
 
+/* Whether h names a kernel of a live library, saying nothing: the launch
+ * path asks it of every CUfunction, most of which are no kernel. */
+bool cuemu_kernel_is(CUkernel h);
 /* INVALID_HANDLE unless h names a kernel of a live library. */
 CUresult cuemu_kernel_check(CUkernel h);
 CUlibrary cuemu_kernel_library(CUkernel k);
