@@ -2038,6 +2038,8 @@ enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 		public_vars(&P);
 	if (P.err == EX_OK)
 		P.err = ex_cfg_reconverge(m, log, logsz);
+	if (P.err == EX_OK && ex_form_assign(m) != EX_OK)
+		fail(&P, EX_OUT_OF_MEMORY, "out of memory");
 out:
 	st = P.err;
 	free_parser(&P);
@@ -2074,6 +2076,8 @@ void ex_module_free(struct ex_module *m)
 	free(m->pubvars);
 	free(m->pubinfo);
 	free(m->var_addr);
+	free(m->form);
+	free(m->krow);
 	free(m);
 }
 
