@@ -1878,10 +1878,16 @@ static int layout(struct parser *P)
 				    "recursion reached from '%s'", fn->name), -1;
 		}
 		fn->info.local_bytes = 0;
+		fn->reg_lo = fn->reg_first;
+		fn->reg_hi = fn->reg_end;
 		for (int g = 0; g < m->nfuncs; g++) {
 			if (!mark[g])
 				continue;
 			fn->info.local_bytes += m->funcs[g].local_bytes;
+			if (m->funcs[g].reg_first < fn->reg_lo)
+				fn->reg_lo = m->funcs[g].reg_first;
+			if (m->funcs[g].reg_end > fn->reg_hi)
+				fn->reg_hi = m->funcs[g].reg_end;
 			for (int r = m->funcs[g].reg_first; r < m->funcs[g].reg_end; r++)
 				regs += m->regtype[r] != T_PRED;
 		}

@@ -251,6 +251,8 @@ struct pfunc {
 	uint32_t local_bytes;  /* this function's own depot and .local */
 	uint32_t line;
 	int32_t reg_first, reg_end; /* the registers its body declares */
+	int32_t reg_lo, reg_hi; /* an entry's: the rows it and its callees
+				 * use lie in [reg_lo, reg_hi) */
 	/* an entry's shared memory: the variables it and its callees name,
 	 * laid out for it alone (offsets by variable index) */
 	uint32_t *shoff;
