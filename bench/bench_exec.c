@@ -4,7 +4,9 @@
  * transpose of a 2048x2048 matrix, a reduction with shuffles over 16M
  * floats and a 256-bin histogram with shared atomics over 16M bytes, each
  * from nvcc's PTX of tests/unit/kernels/samples.cu, on two host threads;
- * and the engine's lane instructions per second over those four.
+ * what a small launch costs (one block, 2,000 times, beside the C loop
+ * over its 256 floats); and the engine's lane instructions per second
+ * over the four big kernels.
  *
  * The model is left out: page() accepts every page at once (it is asked
  * once per warp and page), so the rows time the engine alone. The goal
@@ -256,6 +258,48 @@ static int histogram(char *value, size_t len, char *unit, size_t ulen)
 	return rc;
 }
 
+/* Many small launches (cuda-samples' scan and simpleStreams launch
+ * thousands): one block of saxpy over 256 floats, LAUNCHES times, beside
+ * the C loop over the same floats as many times. What a launch costs
+ * beyond its work: the grid's and the block's set-up. */
+#define LAUNCHES 2000
+static int small_launches(char *value, size_t len, char *unit, size_t ulen)
+{
+	static float x[256], y[256];
+	struct { uint32_t n; float a; uint64_t x, y; } p;
+	double e = 0, cpu = 0, c, secs = g.secs;
+	uint64_t lanes = g.lanes;
+
+	for (uint32_t i = 0; i < 256; i++) {
+		x[i] = (float)i;
+		y[i] = 1.0f;
+	}
+	p.n = 256; p.a = 2.5f; p.x = (uintptr_t)x; p.y = (uintptr_t)y;
+	for (int k = 0; k < LAUNCHES; k++) {
+		double t = launch("saxpy", &p, 1, 1, 256, 1);
+		if (t < 0)
+			return 1;
+		e += t;
+		cpu += le.cpu;
+	}
+	g.secs = secs;     /* the rate row is the four big kernels' */
+	g.lanes = lanes;
+	c_begin();
+	for (int k = 0; k < LAUNCHES; k++) {
+		for (uint32_t i = 0; i < 256; i++)
+			y[i] = p.a * x[i] + y[i];
+		sink = y[k & 255];   /* each pass is kept */
+	}
+	c = c_end();
+	if (c <= 0 || lc.cpu <= 0)
+		return 1;
+	snprintf(value, len, "%.1f us a launch (CPU %.1f us), C -O2 %.2f us a "
+		 "pass: %.0fx", e * 1e6 / LAUNCHES, cpu * 1e6 / LAUNCHES,
+		 c * 1e6 / LAUNCHES, cpu / lc.cpu);
+	snprintf(unit, ulen, "%s", "");
+	return 0;
+}
+
 static int rate(char *value, size_t len, char *unit, size_t ulen)
 {
 	if (g.secs <= 0)
@@ -273,6 +317,8 @@ const struct bench_row bench_exec_rows[] = {
 	  .report = reduce },
 	{ .name = "engine: histogram 16M bytes, atomics (goal 60x)",
 	  .report = histogram },
+	{ .name = "engine: 2,000 launches of one block, 256 floats",
+	  .report = small_launches },
 	{ .name = "engine: lane instructions per second, 2 threads",
 	  .report = rate },
 	{ 0 },

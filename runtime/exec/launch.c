@@ -55,12 +55,26 @@ void ex_grid_fail(struct blk *b, struct warp *w, int lane, enum ex_status st,
 static void free_blk(struct blk *b)
 {
 	for (int i = 0; b->warps && i < b->nwarps; i++) {
-		free(b->warps[i].r);
 		free(b->warps[i].local);
 		free(b->warps[i].lparam);
 	}
 	free(b->warps);
+	free(b->regs);
 	free(b->shared);
+}
+
+/* Warp i's register file in the block's slab: only the rows the kernel
+ * reaches, [reg_lo, reg_hi), are there (a module's registers are numbered
+ * over all its functions, and a launch must not allocate, zero and fault
+ * in every kernel's rows for each of its warps). The file's pointer is
+ * biased by reg_lo rows, so that row reg is at r[reg] as everywhere. */
+static uint64_t (*warp_rows(struct blk *b, int i))[WARP]
+{
+	size_t rows = (size_t)(b->k->reg_hi - b->k->reg_lo);
+	uintptr_t at = (uintptr_t)(b->regs + (size_t)i * rows);
+
+	return (uint64_t (*)[WARP])(at - (uintptr_t)b->k->reg_lo *
+				    sizeof *b->regs);
 }
 
 static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
@@ -79,15 +93,18 @@ static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
 	b->shared_bytes = shared_bytes;
 	b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
 	b->shared = calloc(1, shared_bytes ? shared_bytes : 1);
-	if (!b->warps || !b->shared)
+	b->regs = calloc((size_t)b->nwarps *
+			 (size_t)(b->k->reg_hi - b->k->reg_lo) + 1,
+			 sizeof *b->regs);
+	if (!b->warps || !b->shared || !b->regs)
 		return -1;
 	for (int i = 0; i < b->nwarps; i++) {
 		struct warp *w = &b->warps[i];
 		uint32_t first = (uint32_t)i * WARP;
-		w->r = calloc((size_t)(g->m->nregs ? g->m->nregs : 1), sizeof *w->r);
+		w->r = warp_rows(b, i);
 		w->local = calloc(WARP, b->local_bytes ? b->local_bytes : 1);
 		w->lparam = calloc(WARP, b->lparam_bytes ? b->lparam_bytes : 1);
-		if (!w->r || !w->local || !w->lparam)
+		if (!w->local || !w->lparam)
 			return -1;
 		w->id = (uint32_t)i;
 		w->valid = nthreads - first >= WARP ? FULL :

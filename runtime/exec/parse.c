@@ -1889,10 +1889,16 @@ static int layout(struct parser *P)
 				    "recursion reached from '%s'", fn->name), -1;
 		}
 		fn->info.local_bytes = 0;
+		fn->reg_lo = fn->reg_first;
+		fn->reg_hi = fn->reg_end;
 		for (int g = 0; g < m->nfuncs; g++) {
 			if (!mark[g])
 				continue;
 			fn->info.local_bytes += m->funcs[g].local_bytes;
+			if (m->funcs[g].reg_first < fn->reg_lo)
+				fn->reg_lo = m->funcs[g].reg_first;
+			if (m->funcs[g].reg_end > fn->reg_hi)
+				fn->reg_hi = m->funcs[g].reg_end;
 			for (int r = m->funcs[g].reg_first; r < m->funcs[g].reg_end; r++)
 				regs += m->regtype[r] != T_PRED;
 		}
@@ -2049,6 +2055,8 @@ enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 		public_vars(&P);
 	if (P.err == EX_OK)
 		P.err = ex_cfg_reconverge(m, log, logsz);
+	if (P.err == EX_OK && ex_form_assign(m) != EX_OK)
+		fail(&P, EX_OUT_OF_MEMORY, "out of memory");
 out:
 	st = P.err;
 	free_parser(&P);
@@ -2085,6 +2093,8 @@ void ex_module_free(struct ex_module *m)
 	free(m->pubvars);
 	free(m->pubinfo);
 	free(m->var_addr);
+	free(m->form);
+	free(m->krow);
 	free(m);
 }
 

@@ -184,6 +184,46 @@ struct insn {
 	uint64_t immv[MAX_OPS]; /* each operand's immediate, for lanes */
 };
 
+/* The compact form of an instruction (form.c assigns it at load, in
+ * ex_module.form beside code, by the same index): the common cases the
+ * loop runs at once, their operands already rows. A form is a case of
+ * its instruction that needs nothing of struct insn: its type and
+ * modifiers are folded into the form and its mask, each source is a
+ * register's row or one of the module's constant rows (an immediate
+ * broadcast once, at load). FM_SLOW leaves the instruction to the
+ * general code, which reads struct insn. */
+enum form {
+	FM_SLOW = 0,
+	FM_MOV,          /* mov, cvta to or from global: D = A & mask */
+	FM_MOV_SREG,     /* mov of special register s[0] */
+	FM_ZEXT32,       /* cvt.u64.u32 */
+	FM_SEXT32,       /* cvt.s64.s32, cvt.u64.s32 */
+	FM_ADD, FM_SUB, FM_AND, FM_OR, FM_XOR, FM_MUL_LO, FM_MAD_LO,
+	FM_SHL, FM_SHR_U,
+	FM_MUL_WIDE_U16, FM_MUL_WIDE_S16, FM_MUL_WIDE_U32, FM_MUL_WIDE_S32,
+	FM_MAD_WIDE_U32, FM_MAD_WIDE_S32,
+	FM_FADD, FM_FSUB, FM_FMUL, FM_FFMA,   /* f32, .rn, no .ftz/.sat */
+	FM_SETP_S32,     /* setp of 32-bit signed integers, by cmp */
+	FM_SETP_U,       /* setp of unsigned or bit integers, 32 or 64 */
+	FM_SELP,
+	FM_LD, FM_ST,    /* do_ld, do_st without the general switch */
+	FM_BRA,
+	FM_EXIT,         /* exit, and ret outside a device function */
+	FM_COUNT
+};
+
+struct xinsn {
+	uint8_t form;       /* enum form */
+	int8_t guard;       /* insn.guard */
+	uint8_t cmp;        /* FM_SETP_*: enum cmp */
+	uint8_t bits;       /* the type's bits (shifts) */
+	int32_t guard_reg;
+	int32_t d;          /* the destination register, -1 the sink */
+	int32_t s[3];       /* sources: >= 0 a register's row, < 0 the
+			     * constant row ~s (ex_module.krow) */
+	uint64_t mask;      /* the destination's bits */
+};
+
 /* A variable in any space: module-scope .global/.const/.shared, a
  * function's .local or .shared, its params and a call's params. */
 struct pvar {
@@ -213,6 +253,8 @@ struct pfunc {
 	uint32_t local_bytes;  /* this function's own depot and .local */
 	uint32_t line;
 	int32_t reg_first, reg_end; /* the registers its body declares */
+	int32_t reg_lo, reg_hi; /* an entry's: the rows it and its callees
+				 * use lie in [reg_lo, reg_hi) */
 	/* an entry's shared memory: the variables it and its callees name,
 	 * laid out for it alone after the reserved region (offsets by
 	 * variable index); where the dynamic window may begin */
@@ -243,7 +285,14 @@ struct ex_module {
 	int npub;
 	uint64_t *var_addr;    /* bound addresses, by variable index */
 	bool uses_clock;
+	struct xinsn *form;    /* ncode: each instruction's compact form */
+	uint64_t (*krow)[32];  /* the immediates the forms read, as rows */
+	int nkrow;
 };
+
+/* form.c: gives every instruction its compact form and the module its
+ * constant rows; EX_OUT_OF_MEMORY where they cannot be allocated. */
+enum ex_status ex_form_assign(struct ex_module *m);
 
 /* cfg.c: fills each bra's reconv (the immediate post-dominator of its
  * basic block, within its function). */

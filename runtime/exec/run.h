@@ -50,7 +50,8 @@ enum wstate { W_RUN, W_BAR, W_DONE };
 #define SLICE 256
 
 struct warp {
-	uint64_t (*r)[WARP];      /* the register file: r[reg][lane] */
+	uint64_t (*r)[WARP];      /* the register file: r[reg][lane], for
+				   * the kernel's rows [reg_lo, reg_hi) */
 	uint32_t id;              /* warp index in the block */
 	uint32_t valid;           /* lanes that are threads of the block */
 	uint32_t exited;
@@ -85,6 +86,7 @@ struct blk {
 	uint32_t shared_bytes;
 	struct warp *warps;
 	int nwarps;
+	uint64_t (*regs)[WARP];   /* the warps' register rows, one slab */
 	uint32_t local_bytes, lparam_bytes;
 	uint64_t scalar[S_ENVREG31 + 1]; /* uniform special registers */
 	uint32_t arrived[NBAR];   /* bar.arrive's warps, until the barrier opens */

@@ -4,10 +4,11 @@
  * post-dominator cfg.c found), device-function calls, and every memory
  * access through the warp's translation cache of 4 KiB pages.
  *
- * The loop decodes nothing: each instruction's operands are register rows
- * (uint64_t[32]) or an immediate read through an index mask of 0, so one
- * switch per instruction and a tight loop over its active lanes do the
- * work. Global and generic accesses ask ex_memops.page once per warp and
+ * The loop decodes nothing: it reads each instruction's compact form
+ * (form.c), one switch over a dense enum, and the common cases run as a
+ * tight loop over their active lanes with their sources already rows (a
+ * register's, or the module's constant row of an immediate); the rest go
+ * to the general code, which reads the instruction's full decoding. Global and generic accesses ask ex_memops.page once per warp and
  * page on a cache miss, never per lane or per byte, and count their bytes
  * by the place the model named; a whole warp aligned on one page (or in
  * shared memory) is checked once and moved by a plain loop. The loops over
@@ -406,6 +407,10 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 		return 0;
 	if (tlb_check(b, w, 0, lo, a, &place))
 		return -1;
+	/* the next warps read on from here, but hundreds of host
+	 * instructions apart, more than the processor looks ahead: fetch the
+	 * line they will want (a prefetch never faults) */
+	__builtin_prefetch((const void *)(uintptr_t)(hi + 1024), 0, 0);
 	if (a & EX_READ)
 		b->bytes_read[place] += (uint64_t)WARP * size;
 	if (a & EX_WRITE)
@@ -1852,197 +1857,130 @@ static int do_assertfail(struct blk *b, struct warp *w, const struct insn *in,
 /* ------------------------------------------------------------------ */
 /* The common instructions, each as one loop the compiler can vectorize */
 
-#define BIN(expr)                                                            \
+/* The forms (form.c): each a loop over the active lanes of one small
+ * record's rows. ROW(i) is source i: a register's row or the module's
+ * constant row. */
+#define ROW(i) (x->s[i] >= 0 ? (const uint64_t *)w->r[x->s[i]] :            \
+		(const uint64_t *)krow[~x->s[i]])
+#define FORM1(expr)                                                          \
 	do {                                                                 \
-		const uint64_t *A = src_of(b, w, in, 1).p,                   \
-			       *B = src_of(b, w, in, 2).p;                   \
+		const uint64_t *A = ROW(0);                                  \
+		LANES(act, D[l] = (expr));                                   \
+	} while (0)
+#define FORM2(expr)                                                          \
+	do {                                                                 \
+		const uint64_t *A = ROW(0), *B = ROW(1);                     \
+		LANES(act, D[l] = (expr));                                   \
+	} while (0)
+#define FORM3(expr)                                                          \
+	do {                                                                 \
+		const uint64_t *A = ROW(0), *B = ROW(1), *C = ROW(2);        \
 		LANES(act, D[l] = (expr));                                   \
 	} while (0)
 
-static bool fast_int(struct blk *b, struct warp *w, const struct insn *in,
-		     uint32_t act, uint64_t *D)
+static void setp_s32(const struct xinsn *x, uint64_t *D, const uint64_t *A,
+		     const uint64_t *B, uint32_t act)
 {
-	unsigned bits = ptype_bits(in->type);
-	uint64_t m = bits_mask(bits);
-
-	if (in->flags & ~(F_LO | F_WIDE))
-		return false;
-	switch (in->op) {
-	case OP_ADD: BIN((A[l] + B[l]) & m); return true;
-	case OP_SUB: BIN((A[l] - B[l]) & m); return true;
-	case OP_AND: BIN(A[l] & B[l] & m); return true;
-	case OP_OR: BIN((A[l] | B[l]) & m); return true;
-	case OP_XOR: BIN((A[l] ^ B[l]) & m); return true;
-	case OP_MUL:
-		if (!(in->flags & F_WIDE)) {
-			BIN((A[l] * B[l]) & m);
-			return true;
-		}
-		if (bits == 16) {   /* mul.wide.u16: a byte's index times 4 */
-			if (ptype_signed(in->type))
-				BIN((uint32_t)((int32_t)(int16_t)A[l] *
-					       (int16_t)B[l]));
-			else
-				BIN((uint64_t)(uint16_t)A[l] * (uint16_t)B[l]);
-			return true;
-		}
-		if (bits != 32)
-			return false;
-		if (ptype_signed(in->type))
-			BIN((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
-		else
-			BIN((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
-		return true;
-	case OP_MAD: {
-		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
-			       *C = src_of(b, w, in, 3).p;
-		if (!(in->flags & F_WIDE)) {
-			LANES(act, D[l] = (A[l] * B[l] + C[l]) & m);
-			return true;
-		}
-		if (bits != 32)
-			return false;
-		if (ptype_signed(in->type))
-			LANES(act, D[l] = (uint64_t)((int64_t)(int32_t)A[l] *
-						     (int32_t)B[l]) + C[l]);
-		else
-			LANES(act, D[l] = (uint64_t)(uint32_t)A[l] *
-					  (uint32_t)B[l] + C[l]);
-		return true;
+#define SCMP(op) LANES(act, D[l] = (int32_t)A[l] op (int32_t)B[l])
+	switch (x->cmp) {
+	case C_EQ: SCMP(==); break;
+	case C_NE: SCMP(!=); break;
+	case C_LT: SCMP(<); break;
+	case C_LE: SCMP(<=); break;
+	case C_GT: SCMP(>); break;
+	default: SCMP(>=); break;
 	}
-	case OP_SHL:
-		BIN((B[l] & 0xffffffffu) >= bits ? 0 : (A[l] << (B[l] & 63)) & m);
-		return true;
-	case OP_SHR:
-		if (ptype_signed(in->type))
-			return false;
-		BIN((B[l] & 0xffffffffu) >= bits ? 0 : (A[l] & m) >> (B[l] & 63));
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool fast_f32(struct blk *b, struct warp *w, const struct insn *in,
-		     uint32_t act, uint64_t *D)
-{
-	if ((in->flags & (F_FTZ | F_SAT)) || (in->rnd && in->rnd != R_RN))
-		return false;
-	switch (in->op) {
-	case OP_ADD: BIN(canon32(f32(A[l]) + f32(B[l]))); return true;
-	case OP_SUB: BIN(canon32(f32(A[l]) - f32(B[l]))); return true;
-	case OP_MUL: BIN(canon32(f32(A[l]) * f32(B[l]))); return true;
-	case OP_FMA: case OP_MAD: {
-		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
-			       *C = src_of(b, w, in, 3).p;
-		LANES(act, D[l] = canon32(fmaf(f32(A[l]), f32(B[l]), f32(C[l]))));
-		return true;
-	}
-	default:
-		return false;
-	}
-}
-
-/* setp of integers without a combining predicate */
-static bool fast_setp(struct blk *b, struct warp *w, const struct insn *in,
-		      uint32_t act, uint64_t *D)
-{
-	unsigned bits = ptype_bits(in->type);
-	bool s = ptype_signed(in->type);
-
-	if (in->boolop || in->dest2 >= 0 || ptype_float(in->type) ||
-	    in->type == T_PRED || bits < 32)
-		return false;
-	if (s && bits == 32) {
-#define SCMP(op) BIN((int32_t)A[l] op (int32_t)B[l])
-		switch (in->sub) {
-		case C_EQ: SCMP(==); return true;
-		case C_NE: SCMP(!=); return true;
-		case C_LT: SCMP(<); return true;
-		case C_LE: SCMP(<=); return true;
-		case C_GT: SCMP(>); return true;
-		case C_GE: SCMP(>=); return true;
-		default: return false;
-		}
 #undef SCMP
-	}
-	uint64_t m = bits_mask(bits);
-	if (s)
-		return false;
-#define UCMP(op) BIN((A[l] & m) op (B[l] & m))
-	switch (in->sub) {
-	case C_EQ: UCMP(==); return true;
-	case C_NE: UCMP(!=); return true;
-	case C_LT: case C_LO: UCMP(<); return true;
-	case C_LE: case C_LS: UCMP(<=); return true;
-	case C_GT: case C_HI: UCMP(>); return true;
-	case C_GE: case C_HS: UCMP(>=); return true;
-	default: return false;
+}
+
+static void setp_u(const struct xinsn *x, uint64_t *D, const uint64_t *A,
+		   const uint64_t *B, uint32_t act)
+{
+	uint64_t m = x->mask;
+#define UCMP(op) LANES(act, D[l] = (A[l] & m) op (B[l] & m))
+	switch (x->cmp) {
+	case C_EQ: UCMP(==); break;
+	case C_NE: UCMP(!=); break;
+	case C_LT: UCMP(<); break;
+	case C_LE: UCMP(<=); break;
+	case C_GT: UCMP(>); break;
+	default: UCMP(>=); break;
 	}
 #undef UCMP
 }
 
-/* Runs in when it is one of the common cases; false leaves it to the
- * general code. */
-static bool fast_op(struct blk *b, struct warp *w, const struct insn *in,
-		    uint32_t act)
+/* Runs a value form (one that writes register x->d and cannot fail). */
+static void run_form(struct blk *b, struct warp *w, const struct xinsn *x,
+		     uint32_t act)
 {
-	uint64_t *D;
+	const uint64_t (*krow)[WARP] = (const uint64_t (*)[WARP])b->m->krow;
+	uint64_t *D = dst_of(b, w, x->d);
+	const uint64_t m = x->mask;
+	const unsigned bits = x->bits;
 
-	if (in->o[0].kind != K_REG)
-		return false;
-	D = dst_of(b, w, in->o[0].reg);
-	switch (in->op) {
-	case OP_MOV: {
-		uint64_t m = bits_mask(in->type == T_PRED ? 1 : ptype_bits(in->type));
-		if (in->o[1].kind == K_VEC)
-			return false;
-		const uint64_t *A = src_of(b, w, in, 1).p;
+	switch ((enum form)x->form) {
+	case FM_MOV: FORM1(A[l] & m); break;
+	case FM_MOV_SREG: {
+		const uint64_t *A = sreg_src(b, w, x->s[0], 1).p;
 		LANES(act, D[l] = A[l] & m);
-		return true;
+		break;
 	}
-	case OP_CVTA:
-		if (in->space != SP_GLOBAL && in->space != SP_CONST &&
-		    in->space != SP_GENERIC)
-			return false;
-		do {
-			const uint64_t *A = src_of(b, w, in, 1).p;
-			LANES(act, D[l] = A[l]);
-		} while (0);
-		return true;
-	case OP_CVT:
-		if (in->flags || in->rnd)
-			return false;
-		if (in->type == T_U64 && (in->type2 == T_U32 || in->type2 == T_B32)) {
-			const uint64_t *A = src_of(b, w, in, 1).p;
-			LANES(act, D[l] = A[l] & 0xffffffffu);
-			return true;
-		}
-		if ((in->type == T_S64 || in->type == T_U64) && in->type2 == T_S32) {
-			const uint64_t *A = src_of(b, w, in, 1).p;
-			LANES(act, D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
-			return true;
-		}
-		return false;
-	case OP_SETP:
-		return fast_setp(b, w, in, act, D);
-	case OP_SELP: {
-		const uint64_t *A = src_of(b, w, in, 1).p, *B = src_of(b, w, in, 2).p,
-			       *C = src_of(b, w, in, 3).p;
-		LANES(act, D[l] = (C[l] & 1) ? A[l] : B[l]);
-		return true;
-	}
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA:
-	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
-		if (in->type == T_F32)
-			return fast_f32(b, w, in, act, D);
-		if (ptype_float(in->type) || in->type == T_PRED)
-			return false;
-		return fast_int(b, w, in, act, D);
+	case FM_ZEXT32: FORM1(A[l] & 0xffffffffu); break;
+	case FM_SEXT32: FORM1((uint64_t)(int64_t)(int32_t)A[l]); break;
+	case FM_ADD: FORM2((A[l] + B[l]) & m); break;
+	case FM_SUB: FORM2((A[l] - B[l]) & m); break;
+	case FM_AND: FORM2(A[l] & B[l] & m); break;
+	case FM_OR: FORM2((A[l] | B[l]) & m); break;
+	case FM_XOR: FORM2((A[l] ^ B[l]) & m); break;
+	case FM_MUL_LO: FORM2((A[l] * B[l]) & m); break;
+	case FM_MAD_LO: FORM3((A[l] * B[l] + C[l]) & m); break;
+	case FM_SHL:
+		FORM2((B[l] & 0xffffffffu) >= bits ? 0 :
+		      (A[l] << (B[l] & 63)) & m);
+		break;
+	case FM_SHR_U:
+		FORM2((B[l] & 0xffffffffu) >= bits ? 0 :
+		      (A[l] & m) >> (B[l] & 63));
+		break;
+	case FM_MUL_WIDE_U16:   /* a byte's index times 4 */
+		FORM2((uint64_t)(uint16_t)A[l] * (uint16_t)B[l]);
+		break;
+	case FM_MUL_WIDE_S16:
+		FORM2((uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]));
+		break;
+	case FM_MUL_WIDE_U32:
+		FORM2((uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
+		break;
+	case FM_MUL_WIDE_S32:
+		FORM2((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
+		break;
+	case FM_MAD_WIDE_U32:
+		FORM3((uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+		break;
+	case FM_MAD_WIDE_S32:
+		FORM3((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]);
+		break;
+	case FM_FADD: FORM2(canon32(f32(A[l]) + f32(B[l]))); break;
+	case FM_FSUB: FORM2(canon32(f32(A[l]) - f32(B[l]))); break;
+	case FM_FMUL: FORM2(canon32(f32(A[l]) * f32(B[l]))); break;
+	case FM_FFMA:
+		FORM3(canon32(fmaf(f32(A[l]), f32(B[l]), f32(C[l]))));
+		break;
+	case FM_SETP_S32:
+		setp_s32(x, D, ROW(0), ROW(1), act);
+		break;
+	case FM_SETP_U:
+		setp_u(x, D, ROW(0), ROW(1), act);
+		break;
+	case FM_SELP: FORM3((C[l] & 1) ? A[l] : B[l]); break;
 	default:
-		return false;
+		break;
 	}
 }
+#undef FORM1
+#undef FORM2
+#undef FORM3
+#undef ROW
 
 /* ------------------------------------------------------------------ */
 /* The loop                                                            */
@@ -2088,18 +2026,17 @@ static void branch(struct warp *w, const struct insn *in, int pc,
 	}
 }
 
-static uint32_t guard_mask(const struct warp *w, const struct insn *in,
+static uint32_t guard_mask(const struct warp *w, const struct xinsn *x,
 			   uint32_t act)
 {
 	uint32_t m = 0;
-
 	const uint64_t *p;
 
-	if (in->guard < 0)
+	if (x->guard < 0)
 		return act;
-	p = w->r[in->guard_reg];
+	p = w->r[x->guard_reg];
 	for (uint32_t l = 0; l < WARP; l++)
-		m |= (uint32_t)((p[l] & 1) == (uint64_t)in->guard) << l;
+		m |= (uint32_t)((p[l] & 1) == (uint64_t)x->guard) << l;
 	return m & act;
 }
 
@@ -2112,10 +2049,12 @@ static uint32_t guard_mask(const struct warp *w, const struct insn *in,
 int EX_WARP_RUN(struct blk *b, struct warp *w)
 {
 	const struct insn *code = b->m->code;
+	const struct xinsn *form = b->m->form;
 
 	for (;;) {
 		struct simt *top;
 		const struct insn *in;
+		const struct xinsn *x;
 		uint32_t act, mask;
 		int pc;
 
@@ -2129,17 +2068,46 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			continue;
 		}
 		pc = top->pc;
-		in = &code[pc];
+		x = &form[pc];
 		mask = top->mask;
-		act = guard_mask(w, in, mask);
+		act = guard_mask(w, x, mask);
 		b->warp_insns++;
 		b->lane_insns += (uint64_t)lanes_of(act);
 		w->clock++;
 		top->pc = pc + 1;
-		if (!act && in->op != OP_FRET)
+		in = &code[pc];
+		if (!act && (x->form != FM_SLOW || in->op != OP_FRET))
 			continue;
-		if (fast_op(b, w, in, act))
+		/* the compact forms first: one switch over a dense enum */
+		switch ((enum form)x->form) {
+		case FM_SLOW:
+			break;
+		case FM_LD:
+			if (do_ld(b, w, in, act))
+				return -1;
 			continue;
+		case FM_ST:
+			if (do_st(b, w, in, act))
+				return -1;
+			continue;
+		case FM_BRA:
+			/* another block's error stops this one at its next
+			 * branch: every loop has one */
+			if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
+				return -1;
+			branch(w, in, pc, mask, act);
+			if (b->slice && ++w->ran >= b->slice) {
+				w->ran = 0;
+				return W_YIELD;
+			}
+			continue;
+		case FM_EXIT:
+			lanes_exit(w, act);
+			continue;
+		default:
+			run_form(b, w, x, act);
+			continue;
+		}
 		switch (in->op) {
 		case OP_NOP: case OP_PREFETCH: case OP_MEMBAR: case OP_BAR_WARP:
 			break;
@@ -2182,28 +2150,9 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_CVTA:
 			do_cvta(b, w, in, act);
 			break;
-		case OP_LD:
-			if (do_ld(b, w, in, act))
-				return -1;
-			break;
-		case OP_ST:
-			if (do_st(b, w, in, act))
-				return -1;
-			break;
 		case OP_ATOM: case OP_RED:
 			if (do_atom(b, w, in, act))
 				return -1;
-			break;
-		case OP_BRA:
-			/* another block's error stops this one at its next
-			 * branch: every loop has one */
-			if (__atomic_load_n(&b->g->stop, __ATOMIC_RELAXED))
-				return -1;
-			branch(w, in, pc, mask, act);
-			if (b->slice && ++w->ran >= b->slice) {
-				w->ran = 0;
-				return W_YIELD;
-			}
 			break;
 		case OP_CALL:
 			if (do_call(b, w, in, pc, act))
@@ -2212,9 +2161,6 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_FRET:
 			if (do_fret(b, w, mask) > 0)
 				lanes_exit(w, mask);
-			break;
-		case OP_EXIT: case OP_RET:
-			lanes_exit(w, act);
 			break;
 		case OP_BAR: case OP_BAR_ARRIVE: case OP_BAR_RED: {
 			struct src sa = src_of(b, w, in, in->op == OP_BAR_RED ? 1 : 0);
