@@ -20,7 +20,10 @@
  *    where it brought one this kernel), and thrashing throttles;
  *  - the longer of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
- *    mapped remotely), and its compute time: the warp instructions a
+ *    mapped remotely: for a kernel the PTX engine ran, the 32-byte
+ *    sectors its warps' memory instructions moved, where km_where found
+ *    them; for the others, what their looks open), and its compute
+ *    time: the warp instructions a
  *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
  *    (km_work; zero for an emulated kernel or a declared footprint, whose
  *    instructions nobody counts). The SMs issue while memory streams, so
@@ -149,6 +152,8 @@ struct kmodel {
 	uintptr_t cs, ce;  /* a look opens nothing outside (a declared
 	                    * footprint's bounds); 0, 0: no bound */
 	uintptr_t last;    /* the page of the last look a page at a time */
+	bool sectors;      /* the engine counts the sectors it moves
+	                    * (km_work): its looks charge no bytes */
 };
 
 /* The running emulated kernel (one a process at a time, fault.c's
@@ -172,6 +177,16 @@ static void kmodel_free(struct kmodel *k)
 	free(k->seen_w.v);
 	free(k->open);
 	memset(k, 0, sizeof *k);
+}
+
+/* Bytes a look at memory at processor at stands for, where nothing
+ * counts them better: a kernel the engine runs has its sectors counted
+ * where they are (km_work), an emulated kernel's or a declared
+ * footprint's bytes are what its looks open. */
+static void charge(struct kmodel *k, int at, uint64_t bytes)
+{
+	if (!k->sectors)
+		k->t.bytes[at] += bytes;
 }
 
 static uint64_t k_now(const struct kmodel *k)
@@ -211,6 +226,23 @@ void km_work(const struct km_work *w)
 	running.t.compute_ns = km_compute_ns(w, &r);
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
+}
+
+void km_sectors_counted(void)
+{
+	running.sectors = true;
+}
+
+int km_where(uintptr_t p, int dev, bool write)
+{
+	struct mstate *st = mg_find(p);
+	struct mrange *r = st ? mr_find(&st->ranges, p) : NULL;
+	struct mg_choice ch;
+
+	if (!r || (r->holders & cuemu_mask_bit(dev)))
+		return dev;
+	ch = mg_decide(r, dev, write, &mg_machine_reach);
+	return ch.to >= 0 && ch.to < CUEMU_NPROC ? ch.to : dev;
 }
 
 /* The running kernel's fault service alone: no memory or compute time. */
@@ -374,7 +406,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
 		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns
 						    : u->rm_upgrade_ns);
-		k->t.bytes[k->dev] += e - s;
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	if (mine) {
@@ -385,7 +417,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 			 &s, &e);
 		k->t.entries += n;
 		mg_count(st, k->dev, CUEMU_CTR_GPU_FAULTS, n);
-		k->t.bytes[k->dev] += e - s;
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, prot };
 	}
 	block_run(k, r, p, &s, &e);
@@ -393,7 +425,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		s = page;
 		e = page + UVM_PAGE;
 	}
-	k->t.bytes[k->dev] += e - s;
+	charge(k, k->dev, e - s);
 	return (struct look){ s, e, local_prot(r, write) };
 }
 
@@ -413,7 +445,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 	if (!mapped)
 		k->t.entries++;
 	k->t.service_ns += cost;
-	k->t.bytes[at] += e - s;
+	charge(k, at, e - s);
 	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
 	return (struct look){ s, e, PROT_READ | PROT_WRITE };
 }
@@ -442,7 +474,7 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 		k->t.service_ns += cost + n * u->rm_migrate_ns;
 		k->t.entries += n;
 		mig_add(k, s, e);
-		k->t.bytes[k->dev] += e - s;
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	k->t.service_ns += fault_region(st, r, p, k->dev, ch.to, write, &s, &e);
@@ -454,11 +486,11 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 		int at = mg_closest(r->holders, k->dev, mg_machine_reach.gbps);
 
 		block_run(k, r, p, &s, &e);
-		k->t.bytes[at < 0 ? CUEMU_PROC_HOST : at] += e - s;
+		charge(k, at < 0 ? CUEMU_PROC_HOST : at, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	mig_add(k, s, e);
-	k->t.bytes[k->dev] += UVM_PAGE;
+	charge(k, k->dev, UVM_PAGE);
 	k->last = page;
 	return (struct look){ page, page + UVM_PAGE, local_prot(r, write) };
 }
@@ -537,8 +569,12 @@ bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 {
 	struct look l;
 
-	if (running.dev != dev)
+	if (running.dev != dev) {
+		bool sectors = running.sectors;
+
 		km_begin(dev, running.start);
+		running.sectors = sectors;
+	}
 	if (seen_again(&running, st, addr, was_write, &l)) {
 		note_open(&running, l.s, l.e);
 	} else {
@@ -572,7 +608,7 @@ static void declared_rm_write(struct kmodel *k, struct mstate *st,
 					   u->rm_upgrade_ns : u->rm_migrate_ns);
 	if (!held)
 		k->t.entries += pages;
-	k->t.bytes[k->dev] += x - p;
+	charge(k, k->dev, x - p);
 }
 
 /* A declared footprint is a kernel walking [s, e) of st: every page is
@@ -612,7 +648,7 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 
 			k.t.entries += (x - p) / UVM_PAGE;
 			mg_count(st, dev, CUEMU_CTR_GPU_FAULTS, (x - p) / UVM_PAGE);
-			k.t.bytes[dev] += x - p;
+			charge(&k, dev, x - p);
 			p = x;
 			continue;
 		}
