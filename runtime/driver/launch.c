@@ -138,7 +138,7 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 	case CUEMU_KIND_POOL:
 		return pool_reachable(j, a, write, place);
 	case CUEMU_KIND_MANAGED:
-		*place = PLACE_MANAGED + place_of(j, km_where(pg, dev, write));
+		*place = PLACE_MANAGED + place_of(j, km_lookup(pg, dev, write));
 		return true;
 	case CUEMU_KIND_HOST:
 	case CUEMU_KIND_REGISTERED:

@@ -17,11 +17,14 @@
  *    host pages their unmapping (km_fault_move_ns);
  *  - writes to read-mostly memory, serviced a 4 KiB page at a time
  *    (rm_upgrade_ns where the writer holds a read-only copy, rm_migrate_ns
- *    where it brought one this kernel), and thrashing throttles;
+ *    where it brought one this kernel), or for a kernel the engine runs,
+ *    whose warps' entries its lookups give, by the batches each 2 MiB
+ *    block's entries fill (rm_block_ns, rm_entry), and thrashing
+ *    throttles;
  *  - the longer of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
  *    mapped remotely: for a kernel the PTX engine ran, the 32-byte
- *    sectors its warps' memory instructions moved, where km_where found
+ *    sectors its warps' memory instructions moved, where km_lookup found
  *    them; for the others, what their looks open), and its compute
  *    time: the warp instructions a
  *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
@@ -118,6 +121,7 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->batch_faults = u->batch_faults;
 	r->batch_ns = u->batch_ns;
 	r->fault_ns = u->fault_ns;
+	r->rm_block_ns = u->rm_block_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
 			   : p != dev && u->remote_peer_gbps > 0
@@ -138,6 +142,12 @@ void km_rates_of(int dev, struct km_rates *r)
  * 8,000 to the process's memory map. */
 #define OPEN_MAX 4096
 
+/* A 2 MiB block's write entries to read-duplicated memory in a kernel. */
+struct rmblk {
+	uintptr_t block;
+	uint64_t entries;
+};
+
 struct kmodel {
 	int dev;
 	uint64_t start;
@@ -153,7 +163,11 @@ struct kmodel {
 	                    * footprint's bounds); 0, 0: no bound */
 	uintptr_t last;    /* the page of the last look a page at a time */
 	bool sectors;      /* the engine counts the sectors it moves
-	                    * (km_work): its looks charge no bytes */
+	                    * (km_work): its looks charge no bytes, and
+	                    * its warps' lookups give its write entries to
+	                    * read-duplicated memory (rm_entry) */
+	struct rmblk *rm;  /* those entries by 2 MiB block, sorted */
+	size_t nrm, caprm;
 };
 
 /* The running emulated kernel (one a process at a time, fault.c's
@@ -176,6 +190,7 @@ static void kmodel_free(struct kmodel *k)
 	free(k->seen.v);
 	free(k->seen_w.v);
 	free(k->open);
+	free(k->rm);
 	memset(k, 0, sizeof *k);
 }
 
@@ -228,19 +243,74 @@ void km_work(const struct km_work *w)
 		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
 }
 
+/* The entry of block b among k's, added where absent; NULL without room
+ * for it. */
+static struct rmblk *rm_block(struct kmodel *k, uintptr_t b)
+{
+	size_t lo = 0, hi = k->nrm;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->rm[mid].block < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->nrm && k->rm[lo].block == b)
+		return &k->rm[lo];
+	if (k->nrm == k->caprm) {
+		size_t cap = k->caprm ? 2 * k->caprm : 64;
+		struct rmblk *v = realloc(k->rm, cap * sizeof *v);
+
+		if (!v)
+			return NULL;
+		k->rm = v;
+		k->caprm = cap;
+	}
+	memmove(&k->rm[lo + 1], &k->rm[lo], (k->nrm - lo) * sizeof *k->rm);
+	k->nrm++;
+	k->rm[lo] = (struct rmblk){ b, 0 };
+	return &k->rm[lo];
+}
+
+/* A warp's write to read-duplicated page p that its GPU holds a copy of:
+ * an entry of the fault buffer, each warp's its own (the warps fault
+ * before the first is serviced). The driver services a batch's faults
+ * block by block (service_fault_batch_block), revoking the other copies
+ * of a block once for all its faults in the batch: so a block's entries
+ * cost rm_block_ns for each batch they fill, whatever pages they are. A
+ * block's entries counted without room for its record take batches of
+ * their own. */
+static void rm_entry(struct kmodel *k, uintptr_t p)
+{
+	uint64_t bf = cuemu_max_u(cuemu_uvm()->batch_faults, 1);
+	struct rmblk *b = rm_block(k, CUEMU_ALIGN_DOWN(p, UVM_BLOCK));
+
+	if (!b || b->entries++ % bf == 0)
+		k->t.rm_blocks++;
+}
+
 void km_sectors_counted(void)
 {
 	running.sectors = true;
 }
 
-int km_where(uintptr_t p, int dev, bool write)
+int km_lookup(uintptr_t p, int dev, bool write)
 {
 	struct mstate *st = mg_find(p);
 	struct mrange *r = st ? mr_find(&st->ranges, p) : NULL;
 	struct mg_choice ch;
 
-	if (!r || (r->holders & cuemu_mask_bit(dev)))
+	if (!r)
 		return dev;
+	if (r->holders & cuemu_mask_bit(dev)) {
+		if (write && running.sectors && running.dev == dev &&
+		    (r->read_mostly || cuemu_mask_count(r->holders) > 1) &&
+		    !mig_has(&running, CUEMU_ALIGN_DOWN(p, UVM_PAGE)))
+			rm_entry(&running, p);
+		return dev;
+	}
 	ch = mg_decide(r, dev, write, &mg_machine_reach);
 	return ch.to >= 0 && ch.to < CUEMU_NPROC ? ch.to : dev;
 }
@@ -400,12 +470,14 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 	uint64_t n;
 
 	if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1)) {
-		/* Read duplication collapses, a page at a time. */
+		/* Read duplication collapses: a page at a time, or where the
+		 * engine gives its warps' entries (km_lookup), by the
+		 * batches of each block. */
 		n = walk(k, page, mine ? cuemu_min_u(r->end, mig_end(k, page))
 				       : r->end, &s, &e);
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
-		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns
-						    : u->rm_upgrade_ns);
+		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns :
+					       k->sectors ? 0 : u->rm_upgrade_ns);
 		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}

@@ -438,11 +438,14 @@ struct km_work {
 /* The running kernel is the engine's, which counts the sectors it moves
  * and gives them to km_work: its looks charge no bytes of their own. */
 void km_sectors_counted(void);
-/* The processor whose memory serves the access of dev to managed page
- * p: dev where it holds the page, else where the residency decision
- * leaves or brings it (a fault brings it to dev, a remote mapping reads
- * it where it is). cuemu_lock held. */
-int km_where(uintptr_t p, int dev, bool write);
+/* A warp of the running kernel on dev looks managed page p up (the
+ * engine's translation cache missed): the processor whose memory serves
+ * the access, dev where it holds the page, else where the residency
+ * decision leaves or brings it (a fault brings it to dev, a remote
+ * mapping reads it where it is). A write to a read-duplicated page dev
+ * holds a copy of is a fault entry of the warp's own, serviced with the
+ * batch's others on its block. cuemu_lock held. */
+int km_lookup(uintptr_t p, int dev, bool write);
 /* Gives the running kernel (km_begin's, on its thread) the engine's
  * account of it, before km_end prices it. */
 void km_work(const struct km_work *w);
@@ -455,10 +458,14 @@ struct km_tally {
 	                                   * bytes of buffer, each read and
 	                                   * written */
 	uint64_t compute_ns;              /* instructions at the issue rate */
+	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
+	                                   * of write entries to
+	                                   * read-duplicated memory */
 };
 struct km_rates {
 	uint32_t batch_faults;
 	uint64_t batch_ns, fault_ns;
+	uint64_t rm_block_ns;             /* a rm_blocks pair's service */
 	double gbps[CUEMU_NPROC];         /* memory time by location: bytes
 	                                   * of buffer read and written a
 	                                   * second (traffic at twice that) */

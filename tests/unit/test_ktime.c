@@ -9,7 +9,9 @@
  * fills, and the topology's clock_rate and warp_issue_per_clock (children
  * on machines of their own, halved), and CUDA events around a launch read
  * that model time; a sparse touch moves whole 32-byte sectors, of device
- * memory and of managed memory resident on the GPU alike. Rates
+ * memory and of managed memory resident on the GPU alike; writes to
+ * read-mostly memory are serviced a batch's entries a block at a time.
+ * Rates
  * themselves are bench/'s rows.
  */
 #define _GNU_SOURCE
@@ -193,6 +195,40 @@ static void test_sectors(void)
 	cuMemFree(p);
 }
 
+/* The default machine's service of a batch's writes to one 2 MiB block
+ * of read-duplicated memory (uvm.read_mostly_block_ns). */
+#define RM_BLOCK_NS 1355000ULL
+
+/* Writes to read-mostly memory resident on the writing GPU: each warp's
+ * write to a page is a fault entry of its own, and the driver services a
+ * batch's entries block by block, once a block. 8 MiB is 4 blocks. */
+static void test_read_mostly(void)
+{
+	unsigned long long n = 8 * MIB, q = n / 16, t;
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUdeviceptr p = on_host(n);
+	void *args[] = { &p, &q };
+
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	if (!ok(cuMemAdvise(p, n, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0) ==
+		CUDA_SUCCESS, "read-mostly: advised on gpu0, where it is")) {
+		cuMemFree(p);
+		return;
+	}
+	t = touch_ns(p, n, 4 * KIB);
+	ok(t >= 8 * RM_BLOCK_NS && t < 8 * RM_BLOCK_NS + 1000, "read-mostly: "
+	   "one write a page of 8 MiB, one warp's lanes on 32 pages: 2,048 "
+	   "entries, 512 a block, so 2 batches a block and 8 block services "
+	   "(%llu ns), not 2,048 page services", t);
+	t = launch("stream", 4, 256, args);
+	ok(t >= 64 * RM_BLOCK_NS && t < 64 * RM_BLOCK_NS + 10000, "read-mostly: "
+	   "a stream of int4 writes each page from 8 warps (512 bytes each): "
+	   "16,384 entries, 16 batches a block, 64 block services (%llu ns)",
+	   t);
+	cuMemFree(p);
+}
+
 /* The model time of the spin kernel: grid blocks of 128 threads, iters
  * rounds each. */
 static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
@@ -337,6 +373,7 @@ int main(void)
 		       ++tap_n);
 	} else if (ok(ctl_open() == 0, "the control socket answers")) {
 		test_faults();
+		test_read_mostly();
 		close(ctl_fd);
 	}
 	cuModuleUnload(mod);
