@@ -2,7 +2,9 @@
 # realprog.sh - "real program vs H200": probes/faults.cu, the program that
 # measured the real H200 (probes/results/faults.txt), built unchanged by
 # nvcc with -cudart shared and run on libcuemu (its libcudart.so.13 and the
-# libcuda.so.1 alias), one GPU visible as on the H200 it ran on. Each
+# libcuda.so.1 alias), one GPU visible as on the H200 it ran on, its
+# clocks reading model time (CUEMU_CLOCK=model: the CPU loop's wall clock
+# is then the CPU faults' model time, as the kernels' events are). Each
 # scenario's time as the program prints it (CUDA events around its kernel,
 # the wall clock around a CPU loop; the mean of its repetitions) beside the
 # H200's mean and their ratio, and the wall time the emulator took for it:
@@ -33,7 +35,7 @@ fi
 ln -s "$b/runtime/.libs/libcuemu.so.0" "$tmp/libcuda.so.1"
 # Each line stamped with the wall clock when it came.
 start=$(date +%s.%N)
-CUEMU_MACHINE=$machine CUDA_VISIBLE_DEVICES=0 \
+CUEMU_MACHINE=$machine CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model \
 	LD_LIBRARY_PATH=$tmp:$b/runtime/.libs "$tmp/faults" 2>"$tmp/err" |
 	while IFS= read -r line; do
 		echo "$(date +%s.%N) $line"
