@@ -6,14 +6,14 @@
 # (CUDA events around its kernel, the wall clock around a CPU loop; the
 # mean of its repetitions) beside the H200's mean and their ratio, and the
 # wall time the emulator took for it: from the line before to its own, so
-# its setup (a prefetch, the CPU touching every page) is in it. Skipped,
-# saying so, without nvcc.
+# its setup (a prefetch, the CPU touching every page) is in it. Both run
+# with CUEMU_CLOCK=model, so that a CPU loop's wall clock reads the model's
+# time as the kernels' events do. Skipped, saying so, without nvcc.
 #   faults    probes/faults.cu on one H200 (results/faults.txt), the
 #             default machine with one GPU visible
 #   patterns  probes/patterns.cu on two H200s over NVLink
 #             (results/patterns.txt), the dgx-h200 topology with two GPUs
-#             visible and CUEMU_CLOCK=model, so its CPU loops read the
-#             model's time as its kernels' events do
+#             visible
 # Usage: top_builddir=... sh bench/realprog.sh [faults|patterns]
 # Prints a table; asserts nothing.
 set -u
@@ -24,7 +24,7 @@ probe=${1:-faults}
 case $probe in
 faults)
 	title="probes/faults.cu, one H200"
-	set -- env CUDA_VISIBLE_DEVICES=0 ;;
+	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 patterns)
 	title="probes/patterns.cu, two H200s over NVLink, dgx-h200"
 	set -- env CUDA_VISIBLE_DEVICES=0,1 CUEMU_TOPOLOGY=dgx-h200 \

@@ -32,13 +32,16 @@
 #include "driver/driver.h"
 #include "exec/exec.h"
 
-/* Places the engine tallies bytes by (ex_memops.page's *place): the
- * launching GPU's memory, pinned or registered host memory, managed
- * memory (whose time the kernel model charges where its looks find it),
- * and from PLACE_PEER on, a place for each peer whose memory the kernel
- * reached (the job's peer table). */
-enum { PLACE_DEVICE, PLACE_HOST, PLACE_MANAGED, PLACE_PEER };
-#define PEER_PLACES (EX_MAX_PLACES - PLACE_PEER)
+/* Places the engine tallies bytes and sectors by (ex_memops.page's
+ * *place): the launching GPU's memory, host memory, and from PLACE_PEER
+ * on, a place for each peer whose memory the kernel reached (the job's
+ * peer table); each of them again from PLACE_MANAGED on for managed
+ * memory, at the processor the kernel model says serves the access, so
+ * that its sectors are priced where they are and its bytes still count
+ * as managed in /cu. */
+enum { PLACE_DEVICE, PLACE_HOST, PLACE_PEER,
+       PLACE_MANAGED = EX_MAX_PLACES / 2 };
+#define PEER_PLACES (PLACE_MANAGED - PLACE_PEER)
 
 struct job {
 	struct ex_launch l;
@@ -64,7 +67,7 @@ static int peer_place(struct job *j, int d)
 		if (j->peer[i] == d)
 			return PLACE_PEER + i;
 	if (j->npeers == PEER_PLACES)
-		return EX_MAX_PLACES - 1;
+		return PLACE_MANAGED - 1;
 	j->peer[j->npeers] = d;
 	return PLACE_PEER + j->npeers++;
 }
@@ -135,7 +138,7 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 	case CUEMU_KIND_POOL:
 		return pool_reachable(j, a, write, place);
 	case CUEMU_KIND_MANAGED:
-		*place = PLACE_MANAGED;
+		*place = PLACE_MANAGED + place_of(j, km_lookup(pg, dev, write));
 		return true;
 	case CUEMU_KIND_HOST:
 	case CUEMU_KIND_REGISTERED:
@@ -214,9 +217,20 @@ static CUresult status_result(enum ex_status s)
 	}
 }
 
+/* The bytes the memory moved for place p and its managed twin: every
+ * sector read and written whole. */
+static uint64_t sector_traffic(const struct ex_result *res, int p)
+{
+	int m = PLACE_MANAGED + p;
+
+	return (res->sectors_read[p] + res->sectors_written[p] +
+		res->sectors_read[m] + res->sectors_written[m])
+	       << EX_SECTOR_SHIFT;
+}
+
 /* What the engine did, for the kernel's model time (kernel.c, km_work):
- * its instructions over its grid, and its bytes by the processor that
- * holds them (managed bytes are the kernel model's own). */
+ * its instructions over its grid, and the sectors it moved by the
+ * processor that holds them, managed memory's among them. */
 static void account(const struct job *j)
 {
 	const struct ex_result *res = &j->res;
@@ -227,13 +241,10 @@ static void account(const struct job *j)
 	w.warp_instructions = res->warp_instructions;
 	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
 	w.warps = w.blocks * ((threads + 31) / 32);
-	w.traffic[j->dev] = res->bytes_read[PLACE_DEVICE] +
-			    res->bytes_written[PLACE_DEVICE];
-	w.traffic[CUEMU_PROC_HOST] = res->bytes_read[PLACE_HOST] +
-				     res->bytes_written[PLACE_HOST];
+	w.traffic[j->dev] = sector_traffic(res, PLACE_DEVICE);
+	w.traffic[CUEMU_PROC_HOST] = sector_traffic(res, PLACE_HOST);
 	for (int i = 0; i < j->npeers; i++)
-		w.traffic[j->peer[i]] += res->bytes_read[PLACE_PEER + i] +
-					 res->bytes_written[PLACE_PEER + i];
+		w.traffic[j->peer[i]] += sector_traffic(res, PLACE_PEER + i);
 	km_work(&w);
 }
 
@@ -243,9 +254,11 @@ static void perf_places(const uint64_t *by, uint64_t out[PERF_PLACES])
 {
 	out[PERF_PLACE_DEVICE] = by[PLACE_DEVICE];
 	out[PERF_PLACE_HOST] = by[PLACE_HOST];
-	out[PERF_PLACE_MANAGED] = by[PLACE_MANAGED];
+	out[PERF_PLACE_MANAGED] = 0;
+	for (int i = PLACE_MANAGED; i < EX_MAX_PLACES; i++)
+		out[PERF_PLACE_MANAGED] += by[i];
 	out[PERF_PLACE_PEER] = 0;
-	for (int i = PLACE_PEER; i < EX_MAX_PLACES; i++)
+	for (int i = PLACE_PEER; i < PLACE_MANAGED; i++)
 		out[PERF_PLACE_PEER] += by[i];
 }
 

@@ -113,8 +113,12 @@ enum ex_access { EX_READ = 1, EX_WRITE = 2, EX_ATOMIC = 3 };
 
 /* How many places bytes are tallied by: ex_memops.page names one of them
  * for each page it accepts (the bridge's own numbering: its GPU, each
- * peer, the host...). */
-#define EX_MAX_PLACES 16
+ * peer, the host, each of them again for managed memory...). */
+#define EX_MAX_PLACES 32
+/* The unit the memory moves global memory in: a warp instruction's
+ * active lanes move each 32-byte sector they touch once, whatever bytes
+ * of it they use. */
+#define EX_SECTOR_SHIFT 5
 
 struct ex_memops {
 	void *ctx;
@@ -173,6 +177,12 @@ struct ex_result {
 	uint64_t lane_instructions;       /* the same, per active lane */
 	uint64_t bytes_read[EX_MAX_PLACES];
 	uint64_t bytes_written[EX_MAX_PLACES];
+	/* 32-byte sectors each warp instruction touched, by place: the
+	 * distinct sectors of its active lanes, counted in lane order (a
+	 * sector its lanes come back to after another counts again, which
+	 * the lanes of a coalesced or strided access never do) */
+	uint64_t sectors_read[EX_MAX_PLACES];
+	uint64_t sectors_written[EX_MAX_PLACES];
 	uint64_t atomics;
 	/* Where it stopped, when status is not EX_OK. */
 	uint64_t fault_addr;

@@ -299,6 +299,8 @@ static void add_counts(struct grid *g, const struct blk *b)
 	for (int p = 0; p < EX_MAX_PLACES; p++) {
 		r->bytes_read[p] += b->bytes_read[p];
 		r->bytes_written[p] += b->bytes_written[p];
+		r->sectors_read[p] += b->sectors_read[p];
+		r->sectors_written[p] += b->sectors_written[p];
 	}
 	pthread_mutex_unlock(&g->lock);
 }

@@ -8,9 +8,12 @@
  * (form.c), one switch over a dense enum, and the common cases run as a
  * tight loop over their active lanes with their sources already rows (a
  * register's, or the module's constant row of an immediate); the rest go
- * to the general code, which reads the instruction's full decoding. Global and generic accesses ask ex_memops.page once per warp and
- * page on a cache miss, never per lane or per byte, and count their bytes
- * by the place the model named; a whole warp aligned on one page (or in
+ * to the general code, which reads the instruction's full decoding.
+ * Global and generic accesses ask ex_memops.page once per warp and page
+ * on a cache miss, never per lane or per byte, and count their bytes
+ * and 32-byte sectors by the place the model named (the sectors are what
+ * the memory moves: model time is priced by them); a whole warp aligned
+ * on one page (or in
  * shared memory) is checked once and moved by a plain loop. The loops over
  * a whole warp are marked free of dependences between lanes (a
  * destination row is a source row or none of it), so gcc vectorizes them;
@@ -249,18 +252,38 @@ struct macc {
 	int place;
 	enum ex_access a;
 	uint64_t bytes;     /* on lastpg's place, not yet counted */
+	uint64_t sectors;   /* ... and the sectors they were in */
+	uint64_t lastsec;   /* the sector of the lane before */
 };
 
-/* Counts the bytes of the page the instruction was on at its place. */
+/* Counts the bytes of the page the instruction was on, and their
+ * sectors, at its place. */
 static inline void mem_flush(struct blk *b, struct macc *c)
 {
 	if (!c->bytes)
 		return;
-	if (c->a & EX_READ)
+	if (c->a & EX_READ) {
 		b->bytes_read[c->place] += c->bytes;
-	if (c->a & EX_WRITE)
+		b->sectors_read[c->place] += c->sectors;
+	}
+	if (c->a & EX_WRITE) {
 		b->bytes_written[c->place] += c->bytes;
+		b->sectors_written[c->place] += c->sectors;
+	}
 	c->bytes = 0;
+	c->sectors = 0;
+}
+
+/* A lane's size bytes at global address addr, on the instruction's
+ * current page: an aligned access of at most 32 bytes lies in one sector,
+ * counted unless the lane before was in it too. */
+static inline void mem_count(struct macc *c, uint64_t addr, unsigned size)
+{
+	uint64_t sec = addr >> EX_SECTOR_SHIFT;
+
+	c->bytes += size;
+	c->sectors += sec != c->lastsec;
+	c->lastsec = sec;
 }
 
 /* Lane l's bytes at address addr of space sp, size bytes (aligned to
@@ -322,7 +345,7 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 				return NULL;
 			c->lastpg = pg;
 		}
-		c->bytes += size;
+		mem_count(c, addr, size);
 		return (uint8_t *)(uintptr_t)addr;
 	}
 	}
@@ -343,6 +366,8 @@ static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 	c->place = 0;
 	c->a = a;
 	c->bytes = 0;
+	c->sectors = 0;
+	c->lastsec = ~0ull;
 	if (gen && *gen != w->gen) {
 		w->gen = *gen;
 		tlb_flush(w);
@@ -356,13 +381,43 @@ static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 {
 	if (!(addr & (size - 1))) {
 		if (sp <= SP_GLOBAL && (addr >> EX_PAGE_SHIFT) == c->lastpg) {
-			c->bytes += size;
+			mem_count(c, addr, size);
 			return (uint8_t *)(uintptr_t)addr;
 		}
 		if (sp == SP_SHARED && (addr & 0xffffffffull) + size <= b->shared_bytes)
 			return b->shared + (addr & 0xffffffffull);
 	}
 	return lane_ptr(b, w, l, sp, addr, size, c);
+}
+
+/* The distinct sectors of a whole warp's lanes at base[l] + off: each
+ * lane in a sector other than the lane before's starts one, which counts
+ * every sector once where the lanes' addresses never go down (coalesced
+ * and strided accesses); otherwise each lane is compared with those
+ * before it. */
+static uint64_t warp_sectors(const uint64_t *base, uint64_t off)
+{
+	uint64_t n = 1, down = 0;
+
+	_Pragma("GCC ivdep")
+	for (uint32_t l = 1; l < WARP; l++) {
+		uint64_t s0 = (base[l - 1] + off) >> EX_SECTOR_SHIFT;
+		uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
+		n += s1 != s0;
+		down |= s1 < s0;
+	}
+	if (!down)
+		return n;
+	n = 0;
+	for (uint32_t l = 0; l < WARP; l++) {
+		uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
+		uint32_t k = 0;
+
+		while (k < l && (base[k] + off) >> EX_SECTOR_SHIFT != s1)
+			k++;
+		n += k == l;
+	}
+	return n;
 }
 
 /* A whole warp's access of size bytes at base[l] + off, when it needs no
@@ -375,7 +430,7 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 		     const uint64_t *base, uint64_t off, unsigned size,
 		     enum ex_access a, uint64_t *amask, uint64_t *delta)
 {
-	uint64_t lo = ~0ull, hi = 0, any = 0;
+	uint64_t lo = ~0ull, hi = 0, any = 0, sectors;
 	int place;
 
 	if (sp != SP_SHARED && sp > SP_GLOBAL)
@@ -411,10 +466,15 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 	 * instructions apart, more than the processor looks ahead: fetch the
 	 * line they will want (a prefetch never faults) */
 	__builtin_prefetch((const void *)(uintptr_t)(hi + 1024), 0, 0);
-	if (a & EX_READ)
+	sectors = warp_sectors(base, off);
+	if (a & EX_READ) {
 		b->bytes_read[place] += (uint64_t)WARP * size;
-	if (a & EX_WRITE)
+		b->sectors_read[place] += sectors;
+	}
+	if (a & EX_WRITE) {
 		b->bytes_written[place] += (uint64_t)WARP * size;
+		b->sectors_written[place] += sectors;
+	}
 	*amask = ~0ull;
 	*delta = 0;
 	return 1;

@@ -2,8 +2,9 @@
  * batch.c - what a kernel's fault entries and accesses cost: the fault
  * service in batches (NVIDIA's UVM driver, uvm_gpu_replayable_faults.c:
  * fetch_fault_buffer_entries takes at most uvm_perf_fault_batch_count
- * entries a batch, service_fault_batch services them, each batch ending in
- * a replay), the memory time of the bytes by where they are, and the
+ * entries a batch, service_fault_batch services them block by block, each
+ * batch ending in a replay; a batch's writes to one block of
+ * read-duplicated memory revoke its copies once), the memory time of the bytes by where they are, and the
  * compute time of the instructions a kernel issued. Pure, so
  * that the test of the mechanism (test_uvm) checks it directly; kernel.c
  * keeps the tally.
@@ -29,7 +30,8 @@ uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r)
 {
 	return ns_of((double)t->entries * (double)r->fault_ns +
 		     (double)km_batches(t->entries, r->batch_faults) *
-		     (double)r->batch_ns + (double)t->service_ns);
+		     (double)r->batch_ns + (double)t->service_ns +
+		     (double)t->rm_blocks * (double)r->rm_block_ns);
 }
 
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)

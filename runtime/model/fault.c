@@ -502,8 +502,11 @@ void fault_launch_begin(const char *kernel, const uint32_t grid[3],
 	struct perf_data d = { 0 };
 	struct perf_launch *l;
 
-	if (tls_dev < 0 || !k || k->pl.seq || !(k->pl.kernel = strdup(kernel)))
-		return; /* not the kernel's thread, or no room: not counted */
+	if (tls_dev < 0 || !k || k->pl.seq)
+		return; /* not the kernel's thread */
+	km_sectors_counted();
+	if (!(k->pl.kernel = strdup(kernel)))
+		return; /* no room: not counted */
 	l = &k->pl;
 	l->dev = k->dev;
 	memcpy(l->grid, grid, sizeof l->grid);

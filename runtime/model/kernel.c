@@ -17,10 +17,16 @@
  *    host pages their unmapping (km_fault_move_ns);
  *  - writes to read-mostly memory, serviced a 4 KiB page at a time
  *    (rm_upgrade_ns where the writer holds a read-only copy, rm_migrate_ns
- *    where it brought one this kernel), and thrashing throttles;
+ *    where it brought one this kernel), or for a kernel the engine runs,
+ *    whose warps' entries its lookups give, by the batches each 2 MiB
+ *    block's entries fill (rm_block_ns, rm_entry), and thrashing
+ *    throttles;
  *  - the longer of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
- *    mapped remotely), and its compute time: the warp instructions a
+ *    mapped remotely: for a kernel the PTX engine ran, the 32-byte
+ *    sectors its warps' memory instructions moved, where km_lookup found
+ *    them; for the others, what their looks open), and its compute
+ *    time: the warp instructions a
  *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
  *    (km_work; zero for an emulated kernel or a declared footprint, whose
  *    instructions nobody counts). The SMs issue while memory streams, so
@@ -115,6 +121,7 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->batch_faults = u->batch_faults;
 	r->batch_ns = u->batch_ns;
 	r->fault_ns = u->fault_ns;
+	r->rm_block_ns = u->rm_block_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
 			   : p != dev && u->remote_peer_gbps > 0
@@ -135,6 +142,12 @@ void km_rates_of(int dev, struct km_rates *r)
  * 8,000 to the process's memory map. */
 #define OPEN_MAX 4096
 
+/* A 2 MiB block's write entries to read-duplicated memory in a kernel. */
+struct rmblk {
+	uintptr_t block;
+	uint64_t entries;
+};
+
 struct kmodel {
 	int dev;
 	uint64_t start;
@@ -149,6 +162,12 @@ struct kmodel {
 	uintptr_t cs, ce;  /* a look opens nothing outside (a declared
 	                    * footprint's bounds); 0, 0: no bound */
 	uintptr_t last;    /* the page of the last look a page at a time */
+	bool sectors;      /* the engine counts the sectors it moves
+	                    * (km_work): its looks charge no bytes, and
+	                    * its warps' lookups give its write entries to
+	                    * read-duplicated memory (rm_entry) */
+	struct rmblk *rm;  /* those entries by 2 MiB block, sorted */
+	size_t nrm, caprm;
 };
 
 /* The running emulated kernel (one a process at a time, fault.c's
@@ -171,7 +190,18 @@ static void kmodel_free(struct kmodel *k)
 	free(k->seen.v);
 	free(k->seen_w.v);
 	free(k->open);
+	free(k->rm);
 	memset(k, 0, sizeof *k);
+}
+
+/* Bytes a look at memory at processor at stands for, where nothing
+ * counts them better: a kernel the engine runs has its sectors counted
+ * where they are (km_work), an emulated kernel's or a declared
+ * footprint's bytes are what its looks open. */
+static void charge(struct kmodel *k, int at, uint64_t bytes)
+{
+	if (!k->sectors)
+		k->t.bytes[at] += bytes;
 }
 
 static uint64_t k_now(const struct kmodel *k)
@@ -211,6 +241,78 @@ void km_work(const struct km_work *w)
 	running.t.compute_ns = km_compute_ns(w, &r);
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
 		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
+}
+
+/* The entry of block b among k's, added where absent; NULL without room
+ * for it. */
+static struct rmblk *rm_block(struct kmodel *k, uintptr_t b)
+{
+	size_t lo = 0, hi = k->nrm;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->rm[mid].block < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->nrm && k->rm[lo].block == b)
+		return &k->rm[lo];
+	if (k->nrm == k->caprm) {
+		size_t cap = k->caprm ? 2 * k->caprm : 64;
+		struct rmblk *v = realloc(k->rm, cap * sizeof *v);
+
+		if (!v)
+			return NULL;
+		k->rm = v;
+		k->caprm = cap;
+	}
+	memmove(&k->rm[lo + 1], &k->rm[lo], (k->nrm - lo) * sizeof *k->rm);
+	k->nrm++;
+	k->rm[lo] = (struct rmblk){ b, 0 };
+	return &k->rm[lo];
+}
+
+/* A warp's write to read-duplicated page p that its GPU holds a copy of:
+ * an entry of the fault buffer, each warp's its own (the warps fault
+ * before the first is serviced). The driver services a batch's faults
+ * block by block (service_fault_batch_block), revoking the other copies
+ * of a block once for all its faults in the batch: so a block's entries
+ * cost rm_block_ns for each batch they fill, whatever pages they are. A
+ * block's entries counted without room for its record take batches of
+ * their own. */
+static void rm_entry(struct kmodel *k, uintptr_t p)
+{
+	uint64_t bf = cuemu_max_u(cuemu_uvm()->batch_faults, 1);
+	struct rmblk *b = rm_block(k, CUEMU_ALIGN_DOWN(p, UVM_BLOCK));
+
+	if (!b || b->entries++ % bf == 0)
+		k->t.rm_blocks++;
+}
+
+void km_sectors_counted(void)
+{
+	running.sectors = true;
+}
+
+int km_lookup(uintptr_t p, int dev, bool write)
+{
+	struct mstate *st = mg_find(p);
+	struct mrange *r = st ? mr_find(&st->ranges, p) : NULL;
+	struct mg_choice ch;
+
+	if (!r)
+		return dev;
+	if (r->holders & cuemu_mask_bit(dev)) {
+		if (write && running.sectors && running.dev == dev &&
+		    (r->read_mostly || cuemu_mask_count(r->holders) > 1) &&
+		    !mig_has(&running, CUEMU_ALIGN_DOWN(p, UVM_PAGE)))
+			rm_entry(&running, p);
+		return dev;
+	}
+	ch = mg_decide(r, dev, write, &mg_machine_reach);
+	return ch.to >= 0 && ch.to < CUEMU_NPROC ? ch.to : dev;
 }
 
 /* The running kernel's fault service alone: no memory or compute time. */
@@ -368,13 +470,15 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 	uint64_t n;
 
 	if (write && (r->read_mostly || cuemu_mask_count(r->holders) > 1)) {
-		/* Read duplication collapses, a page at a time. */
+		/* Read duplication collapses: a page at a time, or where the
+		 * engine gives its warps' entries (km_lookup), by the
+		 * batches of each block. */
 		n = walk(k, page, mine ? cuemu_min_u(r->end, mig_end(k, page))
 				       : r->end, &s, &e);
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
-		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns
-						    : u->rm_upgrade_ns);
-		k->t.bytes[k->dev] += e - s;
+		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns :
+					       k->sectors ? 0 : u->rm_upgrade_ns);
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	if (mine) {
@@ -385,7 +489,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 			 &s, &e);
 		k->t.entries += n;
 		mg_count(st, k->dev, CUEMU_CTR_GPU_FAULTS, n);
-		k->t.bytes[k->dev] += e - s;
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, prot };
 	}
 	block_run(k, r, p, &s, &e);
@@ -393,7 +497,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		s = page;
 		e = page + UVM_PAGE;
 	}
-	k->t.bytes[k->dev] += e - s;
+	charge(k, k->dev, e - s);
 	return (struct look){ s, e, local_prot(r, write) };
 }
 
@@ -413,7 +517,7 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 	if (!mapped)
 		k->t.entries++;
 	k->t.service_ns += cost;
-	k->t.bytes[at] += e - s;
+	charge(k, at, e - s);
 	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
 	return (struct look){ s, e, PROT_READ | PROT_WRITE };
 }
@@ -442,7 +546,7 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 		k->t.service_ns += cost + n * u->rm_migrate_ns;
 		k->t.entries += n;
 		mig_add(k, s, e);
-		k->t.bytes[k->dev] += e - s;
+		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	k->t.service_ns += fault_region(st, r, p, k->dev, ch.to, write, &s, &e);
@@ -454,11 +558,11 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 		int at = mg_closest(r->holders, k->dev, mg_machine_reach.gbps);
 
 		block_run(k, r, p, &s, &e);
-		k->t.bytes[at < 0 ? CUEMU_PROC_HOST : at] += e - s;
+		charge(k, at < 0 ? CUEMU_PROC_HOST : at, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	mig_add(k, s, e);
-	k->t.bytes[k->dev] += UVM_PAGE;
+	charge(k, k->dev, UVM_PAGE);
 	k->last = page;
 	return (struct look){ page, page + UVM_PAGE, local_prot(r, write) };
 }
@@ -537,8 +641,12 @@ bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 {
 	struct look l;
 
-	if (running.dev != dev)
+	if (running.dev != dev) {
+		bool sectors = running.sectors;
+
 		km_begin(dev, running.start);
+		running.sectors = sectors;
+	}
 	if (seen_again(&running, st, addr, was_write, &l)) {
 		note_open(&running, l.s, l.e);
 	} else {
@@ -572,7 +680,7 @@ static void declared_rm_write(struct kmodel *k, struct mstate *st,
 					   u->rm_upgrade_ns : u->rm_migrate_ns);
 	if (!held)
 		k->t.entries += pages;
-	k->t.bytes[k->dev] += x - p;
+	charge(k, k->dev, x - p);
 }
 
 /* A declared footprint is a kernel walking [s, e) of st: every page is
@@ -612,7 +720,7 @@ static uint64_t declared(struct mstate *st, uintptr_t s, uintptr_t e,
 
 			k.t.entries += (x - p) / UVM_PAGE;
 			mg_count(st, dev, CUEMU_CTR_GPU_FAULTS, (x - p) / UVM_PAGE);
-			k.t.bytes[dev] += x - p;
+			charge(&k, dev, x - p);
 			p = x;
 			continue;
 		}

@@ -429,17 +429,27 @@ uint64_t km_running_fault_ns(void);
 bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 	      struct fault_done *out);
 
-/* What a kernel the PTX engine ran did, beside what its faults and looks
- * tell the kernel model: its instructions and shape (the compute term),
- * and the bytes it read and wrote of memory that does not fault (device,
- * a peer's, pinned host memory) by the processor holding them. Managed
- * memory's bytes are the looks' (kernel.c), charged where they found
- * them; they are not given again here. */
+/* What a kernel the PTX engine ran did, beside what its faults tell the
+ * kernel model: its instructions and shape (the compute term), and the
+ * bytes its memory instructions moved, each 32-byte sector they touched
+ * read or written whole, by the processor holding them (managed memory's
+ * where km_where said, when the engine first looked the page up). */
 struct km_work {
 	uint64_t warp_instructions;
 	uint64_t blocks, warps;           /* the grid's */
 	uint64_t traffic[CUEMU_NPROC];    /* bytes read + written, by where */
 };
+/* The running kernel is the engine's, which counts the sectors it moves
+ * and gives them to km_work: its looks charge no bytes of their own. */
+void km_sectors_counted(void);
+/* A warp of the running kernel on dev looks managed page p up (the
+ * engine's translation cache missed): the processor whose memory serves
+ * the access, dev where it holds the page, else where the residency
+ * decision leaves or brings it (a fault brings it to dev, a remote
+ * mapping reads it where it is). A write to a read-duplicated page dev
+ * holds a copy of is a fault entry of the warp's own, serviced with the
+ * batch's others on its block. cuemu_lock held. */
+int km_lookup(uintptr_t p, int dev, bool write);
 /* Gives the running kernel (km_begin's, on its thread) the engine's
  * account of it, before km_end prices it. */
 void km_work(const struct km_work *w);
@@ -452,10 +462,14 @@ struct km_tally {
 	                                   * bytes of buffer, each read and
 	                                   * written */
 	uint64_t compute_ns;              /* instructions at the issue rate */
+	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
+	                                   * of write entries to
+	                                   * read-duplicated memory */
 };
 struct km_rates {
 	uint32_t batch_faults;
 	uint64_t batch_ns, fault_ns;
+	uint64_t rm_block_ns;             /* a rm_blocks pair's service */
 	double gbps[CUEMU_NPROC];         /* memory time by location: bytes
 	                                   * of buffer read and written a
 	                                   * second (traffic at twice that) */

@@ -424,6 +424,7 @@ static const struct {
 	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
+	UK("read_mostly_block_ns", rm_block_ns, U_U64, 0, 1e9),
 	UK("thrashing", thrash, U_BOOL, -1, -1),
 	UK("thrash_threshold", thrash_threshold, U_U32, 1, 255),
 	UK("thrash_lapse_ns", thrash_lapse_ns, U_U64, 1000, 1e10),
@@ -504,7 +505,7 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 			      "[0.001, 1e6]");
 	if (u->batch_ns > 1000000000ULL || u->fault_ns > 1000000000ULL ||
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
-	    u->rm_migrate_ns > 1000000000ULL)
+	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
 	if (u->thrash_threshold < 1 || u->thrash_threshold > 255 ||
 	    u->thrash_pin_threshold < 1 || u->thrash_pin_threshold > 255 ||

@@ -32,6 +32,7 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.remote_host_gbps = UVM_REMOTE_HOST_GBPS,
 		.rm_upgrade_ns = 54700,
 		.rm_migrate_ns = 33700,
+		.rm_block_ns = 1355000,
 		.thrash = true,
 		.thrash_threshold = 3,
 		.thrash_lapse_ns = 500000,

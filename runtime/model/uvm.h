@@ -38,6 +38,9 @@ struct cuemu_uvm {
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */
+	/* ... or, where the warps' fault entries are known (a kernel the PTX
+	 * engine runs), for each batch a 2 MiB block's entries fill */
+	uint64_t rm_block_ns;
 	/* thrashing (uvm_perf_thrashing.c); times in model ns */
 	bool thrash;
 	uint32_t thrash_threshold;  /* events within lapse to detect */

@@ -86,6 +86,10 @@ static void test_vector_add(struct mock *mk, struct ex_module *m)
 	is_int(bad, 0, "vectorAdd: every sum is the host's");
 	is_int(r.bytes_read[0], 2ull * n * 4, "its reads are counted at their place");
 	is_int(r.bytes_written[2], (uint64_t)n * 4, "its writes at theirs");
+	is_int(r.sectors_read[0], 2ull * n * 4 / 32, "its reads move each "
+	       "32-byte sector of a and b once (the lanes' 4 bytes coalesce)");
+	is_int(r.sectors_written[2], (uint64_t)n * 4 / 32, "its writes each "
+	       "sector of c once, the last warp's 16 lanes two sectors");
 	is_int(r.lane_instructions > r.warp_instructions * 20, 1,
 	       "lane instructions count active lanes (%llu over %llu)",
 	       (unsigned long long)r.lane_instructions,

@@ -8,7 +8,11 @@
  * compute-bound kernel's time follows its instructions, the SMs its grid
  * fills, and the topology's clock_rate and warp_issue_per_clock (children
  * on machines of their own, halved), and CUDA events around a launch read
- * that model time. Rates themselves are bench/'s rows.
+ * that model time; a sparse touch moves whole 32-byte sectors, of device
+ * memory and of managed memory resident on the GPU alike; writes to
+ * read-mostly memory are serviced a batch's entries a block at a time.
+ * Rates
+ * themselves are bench/'s rows.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -141,6 +145,90 @@ static void test_faults(void)
 	cuMemFree(p);
 }
 
+/* The model time of the touch kernel: one byte every stride of n. */
+static unsigned long long touch_ns(CUdeviceptr p, unsigned long long n,
+				   unsigned long long stride)
+{
+	unsigned long long t = n / stride;
+	void *args[] = { &p, &n, &stride };
+
+	return launch("touch", (unsigned)((t + 255) / 256), 256, args);
+}
+
+/* The rates the default machine (an H200) gives a kernel. */
+#define HBM_GBPS 1850.0
+#define SMS 132
+
+/* A warp's memory instruction moves the 32-byte sectors its lanes touch,
+ * not their bytes nor the 2 MiB blocks around them: one byte every 4 KiB
+ * of 64 MiB is 16,384 sectors read and 16,384 written, 512 KiB of buffer
+ * at the HBM rate, in device memory and in managed memory resident on
+ * the GPU alike. */
+static void test_sectors(void)
+{
+	unsigned long long n = 64 * MIB, want = 16384ULL * 32 / HBM_GBPS;
+	unsigned long long t, t2 = 0;
+	CUdeviceptr p = 0;
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+
+	cuMemAlloc(&p, n);
+	cuMemsetD8(p, 0, n);
+	t = touch_ns(p, n, 4 * KIB);
+	is_int(t, want, "sectors: 16,384 one-byte touches of device memory "
+	       "move 16,384 sectors each way, 512 KiB at 1850 GB/s (%llu ns), "
+	       "not their 32 KiB of bytes", t);
+	t2 = touch_ns(p, n, 2 * MIB);
+	cuMemFree(p);
+
+	cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL);
+	memset((void *)p, 0, n);
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	t = touch_ns(p, n, 4 * KIB);
+	is_int(t, want, "sectors: the same touches of managed memory resident "
+	       "on the GPU cost the same %llu ns, not 64 MiB of 2 MiB blocks "
+	       "(36,275 ns)", t);
+	t = touch_ns(p, n, 2 * MIB);
+	ok(t == t2 && t < 100, "sectors: and one byte a 2 MiB block costs its "
+	   "32 sectors, as in device memory (%llu ns, %llu there: its "
+	   "instructions), not 32 blocks", t, t2);
+	cuMemFree(p);
+}
+
+/* The default machine's service of a batch's writes to one 2 MiB block
+ * of read-duplicated memory (uvm.read_mostly_block_ns). */
+#define RM_BLOCK_NS 1355000ULL
+
+/* Writes to read-mostly memory resident on the writing GPU: each warp's
+ * write to a page is a fault entry of its own, and the driver services a
+ * batch's entries block by block, once a block. 8 MiB is 4 blocks. */
+static void test_read_mostly(void)
+{
+	unsigned long long n = 8 * MIB, q = n / 16, t;
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUdeviceptr p = on_host(n);
+	void *args[] = { &p, &q };
+
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	if (!ok(cuMemAdvise(p, n, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0) ==
+		CUDA_SUCCESS, "read-mostly: advised on gpu0, where it is")) {
+		cuMemFree(p);
+		return;
+	}
+	t = touch_ns(p, n, 4 * KIB);
+	ok(t >= 8 * RM_BLOCK_NS && t < 8 * RM_BLOCK_NS + 1000, "read-mostly: "
+	   "one write a page of 8 MiB, one warp's lanes on 32 pages: 2,048 "
+	   "entries, 512 a block, so 2 batches a block and 8 block services "
+	   "(%llu ns), not 2,048 page services", t);
+	t = launch("stream", 4, 256, args);
+	ok(t >= 64 * RM_BLOCK_NS && t < 64 * RM_BLOCK_NS + 10000, "read-mostly: "
+	   "a stream of int4 writes each page from 8 warps (512 bytes each): "
+	   "16,384 entries, 16 batches a block, 64 block services (%llu ns)",
+	   t);
+	cuMemFree(p);
+}
+
 /* The model time of the spin kernel: grid blocks of 128 threads, iters
  * rounds each. */
 static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
@@ -149,10 +237,6 @@ static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
 
 	return launch("spin", grid, 128, args);
 }
-
-/* The rates the default machine (an H200) gives a kernel. */
-#define HBM_GBPS 1850.0
-#define SMS 132
 
 static void test_time(unsigned long long *spin_ns)
 {
@@ -277,6 +361,7 @@ int main(void)
 		return 1;
 	}
 	test_time(&t);
+	test_sectors();
 	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "
 	   "990000 kHz (half the H200's) the same kernel takes twice as long "
 	   "(%llu ns against %llu)", clock2, t);
@@ -288,6 +373,7 @@ int main(void)
 		       ++tap_n);
 	} else if (ok(ctl_open() == 0, "the control socket answers")) {
 		test_faults();
+		test_read_mostly();
 		close(ctl_fd);
 	}
 	cuModuleUnload(mod);
