@@ -11,7 +11,8 @@
  * managed memory, pinned and registered host memory, a peer's memory
  * where peer access is on, pool blocks where the pool grants access and
  * until their stream-ordered free runs, VMM mappings where cuMemSetAccess
- * grants it, IPC-opened memory); anything else is ILLEGAL_ADDRESS, and
+ * grants it, IPC-opened memory on its device or, over a link, another's,
+ * as the opening enabled peer access for it); anything else is ILLEGAL_ADDRESS, and
  * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
  *
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/context.h"
 #include "model/managed.h"
 #include "model/memory.h"
 #include "model/module.h"
@@ -126,12 +128,17 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
-	case CUEMU_KIND_IPC: /* another process's memory, opened on dev */
+	case CUEMU_KIND_IPC: /* another process's memory */
 		if (a->device == dev) {
 			*place = PLACE_DEVICE;
 			return true;
 		}
-		if (!cuemu_peer_enabled(dev, a->device))
+		/* An opening asks for CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+		 * (cuIpcOpenMemHandle refuses it without): peer access is
+		 * enabled as the mapping needs it, wherever there is a link. */
+		if (a->kind == CUEMU_KIND_IPC ?
+		    !cuemu_peer_link(dev, a->device) :
+		    !cuemu_peer_enabled(dev, a->device))
 			return false;
 		*place = peer_place(j, a->device);
 		return true;

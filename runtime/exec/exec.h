@@ -187,7 +187,8 @@ struct ex_result {
 	/* Where it stopped, when status is not EX_OK. */
 	uint64_t fault_addr;
 	uint32_t block[3], thread[3];
-	char message[512];                /* assert text, the instruction, ... */
+	char message[8192];               /* assert text (a line a failing
+					   * lane), the instruction, ... */
 };
 
 /* Runs the whole grid and returns when every block has ended or the first

@@ -1890,28 +1890,44 @@ static int do_vprintf(struct blk *b, struct warp *w, const struct insn *in,
 	return 0;
 }
 
+/* One line for each lane that failed, in lane order, as the device
+ * prints one for each of its threads; the first names the thread the
+ * launch stops at. */
 static int do_assertfail(struct blk *b, struct warp *w, const struct insn *in,
 			 uint32_t act)
 {
-	int l = __builtin_ctz(act);
 	const int32_t *p = in->o[2].list;
-	const char *msg, *file, *fn;
-	unsigned line;
+	char text[sizeof ((struct ex_result *)0)->message];
+	size_t used = 0;
 
 	if (in->o[2].n < 4)
-		return ex_grid_fail(b, w, l, EX_ASSERT, 0, "assertion failed"), -1;
-	msg = global_str(b, w, l, lane_param_u64(b, w, p[0], l, 8));
-	file = msg ? global_str(b, w, l, lane_param_u64(b, w, p[1], l, 8)) : NULL;
-	line = (unsigned)lane_param_u64(b, w, p[2], l, 4);
-	fn = file ? global_str(b, w, l, lane_param_u64(b, w, p[3], l, 8)) : NULL;
-	if (!fn)
-		return -1;
-	return ex_grid_fail(b, w, l, EX_ASSERT, 0,
-			    "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
-			    "Assertion `%s` failed.", file, line, fn,
-			    b->ctaid[0], b->ctaid[1], b->ctaid[2],
-			    (unsigned)w->tid[0][l], (unsigned)w->tid[1][l],
-			    (unsigned)w->tid[2][l], msg), -1;
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_ASSERT, 0,
+				    "assertion failed"), -1;
+	text[0] = 0;
+	for (uint32_t m = act; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		const char *msg, *file, *fn;
+		unsigned line;
+
+		msg = global_str(b, w, l, lane_param_u64(b, w, p[0], l, 8));
+		file = msg ? global_str(b, w, l,
+					lane_param_u64(b, w, p[1], l, 8)) : NULL;
+		line = (unsigned)lane_param_u64(b, w, p[2], l, 4);
+		fn = file ? global_str(b, w, l,
+				       lane_param_u64(b, w, p[3], l, 8)) : NULL;
+		if (!fn)
+			return -1;
+		if (used < sizeof text)
+			used += (size_t)snprintf(text + used, sizeof text - used,
+				"%s%s:%u: %s: block: [%u,%u,%u], thread: "
+				"[%u,%u,%u] Assertion `%s` failed.",
+				used ? "\n" : "", file, line, fn,
+				b->ctaid[0], b->ctaid[1], b->ctaid[2],
+				(unsigned)w->tid[0][l], (unsigned)w->tid[1][l],
+				(unsigned)w->tid[2][l], msg);
+	}
+	return ex_grid_fail(b, w, __builtin_ctz(act), EX_ASSERT, 0, "%s",
+			    text), -1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,8 +8,8 @@
 # clock.cu runs with CUEMU_CLOCK=model: it times itself in model time.
 # Skipped, saying so, where nvcc is missing. coop: the runtime's
 # cooperative, extensible and library launches; rdc: relocatable device
-# code, refused in one line; clang: launch.cu built by clang++ (skipped,
-# saying so, where no clang builds CUDA 13 for sm_90).
+# code, refused in one line; clang: clang.cu built by clang++ (skipped,
+# saying so, where no clang compiles CUDA for sm_90 or no ptxas is there).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
@@ -30,24 +30,42 @@ ln -s "$(cd "$top_builddir/runtime/.libs" && pwd)/libcuemu.so.0" \
 	"$tmp/libcuda.so.1"
 libs=$tmp:$(cd "$top_builddir/runtime/.libs" && pwd)
 
-# clang's CUDA support: a clang that knows sm_90 and CUDA 13's headers,
-# the program linked to libcudart.so.13. Debian's clang 14 knows no sm_90,
-# and clang 19's CUDA wrapper includes texture_fetch_functions.h, which
-# CUDA 13 no longer ships.
+# clang: clang.cu compiled by clang as CUDA for sm_90 against libcuemu's
+# headers (-nocudainc: clang 19's CUDA wrapper includes
+# texture_fetch_functions.h, which CUDA 13 no longer ships), in clang's
+# own steps but the fat binary's: clang 19 hands fatbinary
+# --image=profile=...,file=..., which CUDA 13's fatbinary refuses
+# ("Unknown option '-image'"; it takes --image3=kind=...,sm=...), so
+# ptxas and fatbinary run here and clang's host pass embeds the result
+# (-fcuda-include-gpubinary), registered as clang registers any.
 CLANG=${CLANG:-$(command -v clang++-19 || command -v clang++ || echo none)}
+cudabin=$(dirname "$NVCC")
 clang_build() {
-	if ! "$CLANG" -x cuda --cuda-gpu-arch=sm_90 \
-		--cuda-path="$(dirname "$(dirname "$NVCC")")" -fsyntax-only \
-		-I"$src" $1 >/dev/null 2>&1; then
-		echo "ok $i - clang # SKIP no clang here builds CUDA 13's" \
-			"headers for sm_90 ($CLANG)"
+	cl="$CLANG -x cuda --cuda-gpu-arch=sm_90 -nocudainc -nocudalib
+		--cuda-path=$(dirname "$cudabin") -Wno-unknown-cuda-version
+		-I$srcdir/include -I$src"
+	if [ ! -x "$cudabin/ptxas" ] || [ ! -x "$cudabin/fatbinary" ]; then
+		echo "ok $i - clang # SKIP no ptxas and fatbinary beside $NVCC"
 		return 1
 	fi
-	if ! "$CLANG" -x cuda --cuda-gpu-arch=sm_90 \
-		--cuda-path="$(dirname "$(dirname "$NVCC")")" -I"$src" \
-		-o "$tmp/clang" $1 -L"$top_builddir/runtime/.libs" -lcudart \
-		>"$tmp/clang.build" 2>&1; then
-		echo "not ok $i - clang: clang++ failed"
+	if ! echo 'int x;' | $cl --cuda-device-only -S -o /dev/null - \
+		>/dev/null 2>&1; then
+		echo "ok $i - clang # SKIP no clang here compiles CUDA for" \
+			"sm_90 ($CLANG)"
+		return 1
+	fi
+	if ! { $cl --cuda-device-only -S -o "$tmp/clang.ptx" $1 &&
+		"$cudabin/ptxas" -m64 --gpu-name sm_90 -o "$tmp/clang.cubin" \
+			"$tmp/clang.ptx" &&
+		"$cudabin/fatbinary" -64 --create "$tmp/clang.fatbin" \
+			--image3=kind=elf,sm=90,file="$tmp/clang.cubin" \
+			--image3=kind=ptx,sm=90,file="$tmp/clang.ptx" &&
+		$cl --cuda-host-only -Xclang -fcuda-include-gpubinary \
+			-Xclang "$tmp/clang.fatbin" -c -o "$tmp/clang.o" $1 &&
+		"$CLANG" -o "$tmp/clang" "$tmp/clang.o" \
+			-L"$top_builddir/runtime/.libs" -lcudart
+	} >"$tmp/clang.build" 2>&1; then
+		echo "not ok $i - clang: the build failed"
 		sed 's/^/# /' "$tmp/clang.build"
 		return 1
 	fi
@@ -59,7 +77,7 @@ for p in $programs; do
 	case $p in
 	units) files="$src/units_a.cu $src/units_b.cu" ;;
 	rdc) files="-rdc=true $src/rdc_a.cu $src/rdc_b.cu" ;;
-	clang) files=$src/launch.cu ;;
+	clang) files=$src/clang.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	*) files=$src/$p.cu ;;
 	esac

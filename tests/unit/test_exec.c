@@ -523,6 +523,22 @@ static void test_faults(struct mock *mk, struct ex_module *m)
 	if (!strstr(r.message, "thread: [37"))
 		printf("# %s\n", r.message);
 	is_int(r.thread[0], 37, "ex_result names the thread");
+	/* Two lanes of a warp fail: a line each, in lane order, as the
+	 * device prints one for each thread (probes/results/launch-env.txt,
+	 * launch.risky.assert); the launch stops at the first. */
+	v[40] = 0;
+	l = mock_launch(mk, m, "assertPositive", q.b, 1, 1, 64, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_ASSERT, "two failed asserts: EX_ASSERT");
+	{
+		const char *a = strstr(r.message, "thread: [37,0,0] Assertion");
+		const char *c = strstr(r.message, "thread: [40,0,0] Assertion");
+		ok(a && c && a < c && strchr(a, '\n') && strchr(a, '\n') < c,
+		   "a line for each failing lane, lane 37's first");
+		if (!c)
+			printf("# %s\n", r.message);
+	}
+	is_int(r.thread[0], 37, "the launch stopped at the first");
+	v[40] = 41;
 
 	put_u32(&s, 45);
 	l = mock_launch(mk, m, "trapAt", s.b, 3, 1, 64, 1, 1);

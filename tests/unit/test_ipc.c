@@ -7,7 +7,9 @@
  * exporter frees its allocation while the importer has it open, and the
  * importer still reads and writes it. A third run exports and exits while
  * this process has the memory open: it stays, and once closed it cannot be
- * opened again. Handles go over a Unix socket; one byte on it is a step.
+ * opened again. The importer's kernels store to the memory from its own
+ * device and from another. Handles go over a Unix socket; one byte on it
+ * is a step.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -121,6 +123,53 @@ static void importer_event(const struct msg *m)
 	printf("ev_destroy %d\n", (int)(cuEventDestroy(e) | cuEventDestroy(e2)));
 }
 
+/* A kernel that stores v to the first 32 words at p, one a thread. */
+static const char fill_ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry fill(.param .u64 p, .param .u32 v)\n{\n"
+	"\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<3>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [v];\n"
+	"\tmov.u32 %r2, %tid.x;\n\tmul.wide.u32 %rd2, %r2, 4;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r1;\n"
+	"\tret;\n}\n";
+
+/* A kernel on device dev stores v into the opened memory at p; prints
+ * what the launch and its synchronization answered under key. The
+ * memory lies on device 0, so device 1's kernel reaches it as a peer's:
+ * an opening asks for CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS, which enables
+ * peer access as the mapping needs it, no cuCtxEnablePeerAccess made. */
+static void importer_kernel(const char *key, int dev, CUdeviceptr p,
+			    unsigned v)
+{
+	CUcontext ctx = NULL, back = NULL;
+	CUmodule m = NULL;
+	CUfunction f = NULL;
+	CUdevice d;
+	void *args[] = { &p, &v };
+	CUresult r;
+
+	cuCtxGetCurrent(&back);
+	r = cuDeviceGet(&d, dev);
+	if (!r)
+		r = cuDevicePrimaryCtxRetain(&ctx, d);
+	if (!r)
+		r = cuCtxSetCurrent(ctx);
+	if (!r)
+		r = cuModuleLoadData(&m, fill_ptx);
+	if (!r)
+		r = cuModuleGetFunction(&f, m, "fill");
+	if (!r)
+		r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+	if (!r)
+		r = cuCtxSynchronize();
+	printf("%s %d\n", key, (int)r);
+	if (m)
+		cuModuleUnload(m);
+	cuCtxSetCurrent(back);
+	if (ctx)
+		cuDevicePrimaryCtxRelease(d);
+}
+
 static int importer(void)
 {
 	struct msg m;
@@ -145,6 +194,10 @@ static int importer(void)
 		printf("rt_close %d\n", (int)cudaIpcCloseMemHandle(rp));
 	}
 	printf("read 0x%x\n", word_at(p + SIZE - 4));
+	importer_kernel("kernel_own", 0, p, 0x33333333);
+	printf("kernel_own_wrote 0x%x\n", word_at(p + 124));
+	importer_kernel("kernel_peer", 1, p, 0x55555555);
+	printf("kernel_peer_wrote 0x%x\n", word_at(p + 124));
 	cuMemsetD32(p, 0x22222222, SIZE / 4);
 	step_send();
 	importer_attrs(p, &m);
@@ -331,6 +384,11 @@ static void check_importer(const char *out)
 	is_int(V("rt_same_ptr"), 1, "... at the same address");
 	is_int(V("rt_close"), cudaSuccess, "cudaIpcCloseMemHandle closes that open");
 	is_int(V("read"), 0x11111111, "... and reads the exporter's bytes");
+	is_int(V("kernel_own"), 0, "a kernel on the memory's device stores to it");
+	is_int(V("kernel_own_wrote"), 0x33333333, "... what it stored is there");
+	is_int(V("kernel_peer"), 0, "a kernel on another device stores to it, "
+	       "peer access enabled by the opening (cuda-samples' simpleIPC)");
+	is_int(V("kernel_peer_wrote"), 0x55555555, "... what it stored is there");
 	is_int(V("memtype"), CU_MEMORYTYPE_DEVICE, "it is device memory");
 	is_int(V("legacy_ipc"), 0, "opened memory is not legacy IPC capable");
 	is_int(V("same_buffer_id"), 1, "its buffer id is the exporter's");
