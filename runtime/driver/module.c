@@ -480,9 +480,12 @@ CUresult cuModuleUnload(CUmodule hmod)
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	/* The driver flushes device printf at a module's unload. */
+	/* A launch still queued of it ends first; then the driver flushes
+	 * device printf, as at every unload. */
+	if ((r = cuemu_module_unload(hmod)) != CUDA_SUCCESS)
+		return r;
 	cuemu_devprintf_flush();
-	return cuemu_module_destroy(hmod);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)

@@ -5,11 +5,16 @@
  * the variable's name, and initialized before the module is handed out;
  * unloading frees them, and so does the destruction of the context it was
  * loaded in. A module a library made tells the library when it goes
- * (library.c). The module's code is opaque here (module.h).
+ * (library.c). The module's code is opaque here (module.h). A launch
+ * queued of a module holds it (cuemu_module_hold): unloading it waits for
+ * the launch to end, as the driver's cuModuleUnload and cuLibraryUnload
+ * do (probes/results/lifetimes.txt), before its code, names and
+ * variables go. A library's module is unloaded by its library only.
  *
  * Locking: modules and functions are found by handle in two trees under
- * mod_lock, a leaf rwlock (nothing else is taken while it is held), so a
- * stale handle is recognized without being dereferenced. A module's shape
+ * mod_lock, a rwlock under which only hold_lock is taken, so a stale
+ * handle is recognized without being dereferenced. hold_lock, a leaf,
+ * guards the launches' holds. A module's shape
  * never changes once made; a function's settable attributes are words
  * written under mod_lock held for writing. Variables are allocated and
  * freed through memory.c and managed.c, which take the process lock
@@ -50,6 +55,7 @@ struct CUmod_st {
 	struct mod_var *vars;
 	CUlibrary owner;         /* the library it was loaded for, or NULL */
 	void (*forget)(CUlibrary, CUmodule); /* the owner's, told at the end */
+	unsigned holds;          /* launches queued of it; hold_lock */
 };
 
 static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
@@ -73,6 +79,12 @@ CUEMU_RB_STATIC(func_tree, CUfunc_st, node, cmp_func)
 static pthread_rwlock_t mod_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct mod_tree modules = RB_INITIALIZER(&modules);
 static struct func_tree functions = RB_INITIALIZER(&functions);
+
+/* The launches' holds on modules, and the wait of an unload for them.
+ * Global beside the registry they extend (a hold is taken on a handle
+ * found there). */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_done = PTHREAD_COND_INITIALIZER;
 
 /* Frees what a module holds but its code; its variables' memory too. */
 static void mod_free(struct CUmod_st *m, int nvar_made)
@@ -194,12 +206,71 @@ CUresult cuemu_module_check(CUmodule h)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_module_destroy(CUmodule h)
+/* A forked child's streams drop what the parent had queued unrun
+ * (stream.c), so no launch there holds a module. */
+static void fork_prepare(void)
+{
+	pthread_rwlock_wrlock(&mod_lock);
+	pthread_mutex_lock(&hold_lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&hold_lock);
+	pthread_rwlock_unlock(&mod_lock);
+}
+
+static void fork_child(void)
+{
+	struct CUmod_st *m;
+
+	RB_FOREACH(m, mod_tree, &modules)
+		m->holds = 0;
+	fork_parent();
+}
+
+__attribute__((constructor)) static void module_atfork(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+bool cuemu_module_hold(CUmodule h)
+{
+	struct CUmod_st *m;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
+		pthread_mutex_lock(&hold_lock);
+		m->holds++;
+		pthread_mutex_unlock(&hold_lock);
+	}
+	pthread_rwlock_unlock(&mod_lock);
+	return m != NULL;
+}
+
+void cuemu_module_release(CUmodule m)
+{
+	pthread_mutex_lock(&hold_lock);
+	if (!--m->holds)
+		pthread_cond_broadcast(&hold_done);
+	pthread_mutex_unlock(&hold_lock);
+}
+
+/* Takes h out of the registry, so that no launch holds it from then on;
+ * a library's module only where owned is allowed. */
+static CUresult unregister(CUmodule h, bool owned, struct CUmod_st **out)
 {
 	struct CUmod_st *m;
 
 	pthread_rwlock_wrlock(&mod_lock);
-	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
+	m = h ? RB_FIND(mod_tree, &modules, h) : NULL;
+	if (m && m->owner && !owned) {
+		pthread_rwlock_unlock(&mod_lock);
+		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED,
+				  "module %p is a library's: "
+				  "cuLibraryUnload unloads it", (void *)h);
+	}
+	if (m) {
 		RB_REMOVE(mod_tree, &modules, m);
 		for (int i = 0; i < m->nfunc; i++)
 			RB_REMOVE(func_tree, &functions, &m->funcs[i]);
@@ -208,12 +279,38 @@ CUresult cuemu_module_destroy(CUmodule h)
 	if (!m)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "module %p is not loaded", (void *)h);
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+/* Unloads h once every launch queued of it has ended. */
+static CUresult destroy(CUmodule h, bool owned)
+{
+	struct CUmod_st *m = NULL;
+	CUresult r;
+
+	if ((r = unregister(h, owned, &m)) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&hold_lock);
+	while (m->holds)
+		pthread_cond_wait(&hold_done, &hold_lock);
+	pthread_mutex_unlock(&hold_lock);
 	if (m->owner)
 		m->forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
 	mod_free(m, m->nvar);
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_destroy(CUmodule h)
+{
+	return destroy(h, true);
+}
+
+CUresult cuemu_module_unload(CUmodule h)
+{
+	return destroy(h, false);
 }
 
 /* The first live module of ctx, NULL where it has none. */
