@@ -4,7 +4,8 @@
  * .attribute(.managed)) that the address map and /cu know, labelled with
  * the variable's name, and initialized before the module is handed out;
  * unloading frees them, and so does the destruction of the context it was
- * loaded in. A module a library made tells the library when it goes
+ * loaded in, except the program's managed variables (the runtime's
+ * __managed__, one copy for the process: module.h), which outlive both. A module a library made tells the library when it goes
  * (library.c). The module's code is opaque here (module.h). A launch
  * queued of a module holds it (cuemu_module_hold): unloading it waits for
  * the launch to end, as the driver's cuModuleUnload and cuLibraryUnload
@@ -33,6 +34,8 @@ struct mod_var {
 	char *name;
 	CUdeviceptr addr;
 	size_t size;
+	bool kept;      /* the program's: not the module's to free */
+	bool bound;     /* the program's, allocated before this module */
 };
 
 struct CUfunc_st {
@@ -86,11 +89,14 @@ static struct func_tree functions = RB_INITIALIZER(&functions);
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t hold_done = PTHREAD_COND_INITIALIZER;
 
-/* Frees what a module holds but its code; its variables' memory too. */
-static void mod_free(struct CUmod_st *m, int nvar_made)
+/* Frees what a module holds but its code; its variables' memory too,
+ * the program's only where the module's making failed (made false). */
+static void mod_free(struct CUmod_st *m, int nvar_made, bool made)
 {
 	for (int i = 0; i < nvar_made; i++) {
-		if (m->vars[i].addr &&
+		bool mine = !m->vars[i].bound && (!m->vars[i].kept || !made);
+
+		if (m->vars[i].addr && mine &&
 		    cuemu_device_free((uintptr_t)m->vars[i].addr) !=
 			    CUDA_SUCCESS)
 			cuemu_debug("module %p: variable %s at 0x%llx was "
@@ -117,12 +123,18 @@ static CUresult var_make(struct CUmod_st *m, const struct cuemu_var_desc *d,
 
 	if (!(v->name = strdup(d->name)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module variable");
-	r = d->managed ? mg_alloc(m->ctx, m->dev, size, CU_MEM_ATTACH_GLOBAL,
-				  &v->addr) :
+	v->size = d->size;
+	v->kept = d->managed && d->program;
+	if (v->kept && d->at) {
+		v->addr = d->at;
+		v->bound = true;
+		return CUDA_SUCCESS;
+	}
+	r = d->managed ? mg_alloc(v->kept ? NULL : m->ctx, m->dev, size,
+				  CU_MEM_ATTACH_GLOBAL, &v->addr) :
 			 cuemu_device_alloc(m->ctx, m->dev, size, &v->addr);
 	if (r != CUDA_SUCCESS)
 		return r;
-	v->size = d->size;
 	/* Device memory is mapped in the process; a managed page written
 	 * here becomes resident on the host first, as the driver leaves a
 	 * __managed__ variable's initial value. */
@@ -171,12 +183,12 @@ CUresult cuemu_module_create(CUcontext ctx, int dev,
 	m->ctx = ctx;
 	m->dev = dev;
 	if ((r = funcs_make(m, f, nf)) != CUDA_SUCCESS) {
-		mod_free(m, 0);
+		mod_free(m, 0, false);
 		return r;
 	}
 	for (i = 0; i < nv; i++)
 		if ((r = var_make(m, &v[i], &m->vars[i])) != CUDA_SUCCESS) {
-			mod_free(m, i + 1);
+			mod_free(m, i + 1, false);
 			return r;
 		}
 	m->nvar = nv;
@@ -299,7 +311,7 @@ static CUresult destroy(CUmodule h, bool owned)
 		m->forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
-	mod_free(m, m->nvar);
+	mod_free(m, m->nvar, true);
 	return CUDA_SUCCESS;
 }
 

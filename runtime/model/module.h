@@ -30,6 +30,12 @@ struct cuemu_var_desc {
 	uint64_t size;
 	bool managed;
 	const void *init;
+	/* A managed variable of the program's (the runtime's __managed__,
+	 * one copy for the whole process): bound at `at` where that is set,
+	 * else allocated in no context, so that no context's end takes it.
+	 * Either way the module leaves it when it goes. */
+	bool program;
+	CUdeviceptr at;
 };
 
 /* Makes a module of ctx (on dev): every variable allocated and
