@@ -9,12 +9,14 @@
 # Skipped, saying so, where nvcc is missing. coop: the runtime's
 # cooperative, extensible and library launches; rdc: relocatable device
 # code, refused in one line; clang: launch.cu built by clang++ (skipped,
-# saying so, where no clang builds CUDA 13 for sm_90).
+# saying so, where no clang builds CUDA 13 for sm_90). managed: a
+# __managed__ variable on two GPUs and across cudaDeviceReset; reload: the
+# program's kernels after a reset, beside modules loaded meanwhile.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors static clock coop rdc clang"
+programs="launch symbols attributes units loading rt_errors static clock coop rdc clang managed reload"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -59,6 +61,7 @@ for p in $programs; do
 	case $p in
 	units) files="$src/units_a.cu $src/units_b.cu" ;;
 	rdc) files="-rdc=true $src/rdc_a.cu $src/rdc_b.cu" ;;
+	reload) files="$src/reload.cu -lcuda" ;;
 	clang) files=$src/launch.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	*) files=$src/$p.cu ;;
