@@ -218,34 +218,6 @@ CUresult cuemu_module_check(CUmodule h)
 	return CUDA_SUCCESS;
 }
 
-/* A forked child's streams drop what the parent had queued unrun
- * (stream.c), so no launch there holds a module. */
-static void fork_prepare(void)
-{
-	pthread_rwlock_wrlock(&mod_lock);
-	pthread_mutex_lock(&hold_lock);
-}
-
-static void fork_parent(void)
-{
-	pthread_mutex_unlock(&hold_lock);
-	pthread_rwlock_unlock(&mod_lock);
-}
-
-static void fork_child(void)
-{
-	struct CUmod_st *m;
-
-	RB_FOREACH(m, mod_tree, &modules)
-		m->holds = 0;
-	fork_parent();
-}
-
-__attribute__((constructor)) static void module_atfork(void)
-{
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
-}
-
 bool cuemu_module_hold(CUmodule h)
 {
 	struct CUmod_st *m;
