@@ -35,6 +35,11 @@ CUresult cuemuAccess(CUstream s, CUdeviceptr ptr, size_t size,
 /** Name the allocation that contains ptr; the label (one line of at most 63 bytes of UTF-8, kept whole, else CUDA_ERROR_INVALID_VALUE) shows in /cu. */
 CUresult cuemuSetLabel(CUdeviceptr ptr, const char *label);
 
+/** cuModuleLoadData, the image's managed variables named in names[0..n) the program's (the runtime's __managed__, one copy for the process, whatever the context): each with addrs[i] set is bound there; each with addrs[i] 0 is allocated in no context (no context's end or reset frees it), initialized, and its address written to addrs[i]. Unloading the module leaves them; cuMemFree frees them. */
+CUresult cuemuModuleLoadManaged(CUmodule *module, const void *image,
+                                unsigned int n, const char *const *names,
+                                CUdeviceptr *addrs);
+
 /** The errno value that stands for r (0 for CUDA_SUCCESS); the one table of that mapping. */
 int cuemuResultToErrno(CUresult r);
 

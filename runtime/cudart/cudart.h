@@ -25,6 +25,9 @@ CUresult cuemu_rt_current(CUcontext *ctx, int *dev);
  * its work once). Set from a constructor, before any thread calls the
  * runtime. */
 void cuemu_rt_on_current(void (*fn)(void));
+/* Sets what cudaDeviceReset runs once it has reset a primary context ctx
+ * (its modules gone with it); set from a constructor. */
+void cuemu_rt_on_reset(void (*fn)(CUcontext ctx));
 
 /* Maps r to the runtime's code and records it as the thread's last error
  * when it is one. */

@@ -38,6 +38,10 @@ static __thread int rt_dev;
  * Written only from constructors, before any thread calls the runtime. */
 static void (*on_current)(void);
 
+/* What runs once cudaDeviceReset has reset a context
+ * (cuemu_rt_on_reset); written only from constructors, as on_current. */
+static void (*on_reset)(CUcontext ctx);
+
 /* ---------------------------------------------------------------- init */
 
 /* cuInit, until it has succeeded once. */
@@ -114,6 +118,11 @@ static CUresult rt_activate(int dev, CUcontext *pctx)
 void cuemu_rt_on_current(void (*fn)(void))
 {
 	on_current = fn;
+}
+
+void cuemu_rt_on_reset(void (*fn)(CUcontext ctx))
+{
+	on_reset = fn;
 }
 
 CUresult cuemu_rt_current(CUcontext *ctx, int *dev)
@@ -432,6 +441,9 @@ cudaError_t cudaDeviceReset(void)
 	held = rt_primary[dev];
 	__atomic_store_n(&rt_primary[dev], NULL, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&rt_lock);
+	/* the modules loaded in it went with the reset (register.c) */
+	if (on_reset && held)
+		on_reset(held);
 	if (held)
 		r = cuDevicePrimaryCtxRelease(dev);
 	/* A primary context that the release ended is current no more. */

@@ -17,9 +17,14 @@
  * a launch, the attributes and the occupancy calculator, and
  * cudaErrorInvalidDeviceFunction to cudaGetKernel and cudaGetFuncBySymbol.
  *
+ * The per-thread forms (_ptsz) go to the driver's _ptsz exports, which
+ * take the null stream as the calling thread's (driver/ptsz.c), as
+ * attach.c and batch.c do.
+ *
  * State: the configuration stack is per thread, as <<<>>> pushes and the
  * stub it calls pops on the same thread; no locks.
  */
+#define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "cudart/register.h"
 
 #include <stdbool.h>
@@ -68,18 +73,40 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 
 /* ------------------------------------------------------------ launches */
 
+/* The driver's entries a launch goes to: the plain ones, or the _ptsz
+ * exports for the per-thread forms. */
+struct rt_launcher {
+	CUresult (*kernel)(CUfunction, unsigned, unsigned, unsigned,
+			   unsigned, unsigned, unsigned, unsigned, CUstream,
+			   void **, void **);
+	CUresult (*cooperative)(CUfunction, unsigned, unsigned, unsigned,
+				unsigned, unsigned, unsigned, unsigned,
+				CUstream, void **);
+	CUresult (*ex)(const CUlaunchConfig *, CUfunction, void **,
+		       void **);
+};
+
+static const struct rt_launcher rt_legacy = {
+	cuLaunchKernel, cuLaunchCooperativeKernel, cuLaunchKernelEx,
+};
+static const struct rt_launcher rt_ptsz = {
+	cuLaunchKernel_ptsz, cuLaunchCooperativeKernel_ptsz,
+	cuLaunchKernelEx_ptsz,
+};
+
 static cudaError_t launch(const void *k, dim3 grid, dim3 block, void **args,
-			  size_t shared, cudaStream_t stream)
+			  size_t shared, cudaStream_t stream,
+			  const struct rt_launcher *to)
 {
 	cudaError_t e;
 	CUfunction f;
 
 	if ((e = rt_function_of(k, &f)) != cudaSuccess)
 		return cuemu_rt_fail(e);
-	return cuemu_rt_result(cuLaunchKernel(f, grid.x, grid.y, grid.z,
-					      block.x, block.y, block.z,
-					      (unsigned)shared, stream, args,
-					      NULL));
+	return cuemu_rt_result(to->kernel(f, grid.x, grid.y, grid.z,
+					  block.x, block.y, block.z,
+					  (unsigned)shared, stream, args,
+					  NULL));
 }
 
 /* The kernel registered at func; unknown is what an address no kernel was
@@ -99,42 +126,53 @@ static cudaError_t kernel_named(const void *func, const void **k,
 	return cudaSuccess;
 }
 
-static cudaError_t kernel_at(const void *func, const void **k)
-{
-	return kernel_named(func, k, cudaErrorInvalidResourceHandle);
-}
-
 /* What a launch names: a registered kernel's stub, or a cudaKernel_t
- * (cudaGetKernel's, or a library's from cudaLibraryGetKernel). */
+ * (cudaGetKernel's, or a library's from cudaLibraryGetKernel). Both are
+ * looked up before anything is failed: a library's kernel is no stub,
+ * and a launch of it that succeeds leaves no error behind. */
 static cudaError_t launchable(const void *func, const void **k)
 {
+	struct rt_kernel rk;
 	CUfunction f;
 
-	if (kernel_at(func, k) == cudaSuccess)
+	RT_BEGIN();
+	if (rt_kernel_of(func, &rk) == cudaSuccess) {
+		*k = rk.handle;
 		return cudaSuccess;
+	}
 	if (rt_function_of(func, &f) != cudaSuccess)
 		return cuemu_rt_fail(cudaErrorInvalidResourceHandle);
 	*k = func;
 	return cudaSuccess;
 }
 
-cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
-			     void **args, size_t sharedMem,
-			     cudaStream_t stream)
+static cudaError_t launch_named(const void *func, dim3 grid, dim3 block,
+				void **args, size_t shared,
+				cudaStream_t stream,
+				const struct rt_launcher *to)
 {
 	const void *k;
 	cudaError_t e;
 
 	if ((e = launchable(func, &k)) != cudaSuccess)
 		return e;
-	return launch(k, gridDim, blockDim, args, sharedMem, stream);
+	return launch(k, grid, block, args, shared, stream, to);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+			     void **args, size_t sharedMem,
+			     cudaStream_t stream)
+{
+	return launch_named(func, gridDim, blockDim, args, sharedMem, stream,
+			    &rt_legacy);
 }
 
 /* Every block resident at once, so that grid.sync() works; a grid larger
  * than the device holds is cudaErrorCooperativeLaunchTooLarge. */
-cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
-					dim3 blockDim, void **args,
-					size_t sharedMem, cudaStream_t stream)
+static cudaError_t cooperative(const void *func, dim3 gridDim, dim3 blockDim,
+			       void **args, size_t sharedMem,
+			       cudaStream_t stream,
+			       const struct rt_launcher *to)
 {
 	const void *k;
 	CUfunction f;
@@ -144,9 +182,17 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
 		return e;
 	if ((e = rt_function_of(k, &f)) != cudaSuccess)
 		return cuemu_rt_fail(e);
-	return cuemu_rt_result(cuLaunchCooperativeKernel(
+	return cuemu_rt_result(to->cooperative(
 		f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y,
 		blockDim.z, (unsigned)sharedMem, stream, args));
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+					dim3 blockDim, void **args,
+					size_t sharedMem, cudaStream_t stream)
+{
+	return cooperative(func, gridDim, blockDim, args, sharedMem, stream,
+			   &rt_legacy);
 }
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
@@ -154,15 +200,15 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
 					     size_t sharedMem,
 					     cudaStream_t stream)
 {
-	return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args,
-					   sharedMem, stream ? stream :
-					   CU_STREAM_PER_THREAD);
+	return cooperative(func, gridDim, blockDim, args, sharedMem, stream,
+			   &rt_ptsz);
 }
 
 /* The driver's configuration of the runtime's: the attributes are the
  * same 72-byte records under the same ids, handed on as they are. */
-cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
-				const void *func, void **args)
+static cudaError_t launch_ex(const cudaLaunchConfig_t *config,
+			     const void *func, void **args,
+			     const struct rt_launcher *to)
 {
 	CUlaunchConfig c;
 	const void *k;
@@ -188,19 +234,19 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 	c.hStream = config->stream;
 	c.attrs = (CUlaunchAttribute *)config->attrs;
 	c.numAttrs = config->numAttrs;
-	return cuemu_rt_result(cuLaunchKernelEx(&c, f, args, NULL));
+	return cuemu_rt_result(to->ex(&c, f, args, NULL));
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+				const void *func, void **args)
+{
+	return launch_ex(config, func, args, &rt_legacy);
 }
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
 				     const void *func, void **args)
 {
-	cudaLaunchConfig_t c;
-
-	if (!config || config->stream)
-		return cudaLaunchKernelExC(config, func, args);
-	c = *config;
-	c.stream = CU_STREAM_PER_THREAD;
-	return cudaLaunchKernelExC(&c, func, args);
+	return launch_ex(config, func, args, &rt_ptsz);
 }
 
 /* A library's kernel takes the attribute on the device named; a
@@ -229,8 +275,8 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
 				  dim3 blockDim, void **args,
 				  size_t sharedMem, cudaStream_t stream)
 {
-	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem,
-				stream ? stream : CU_STREAM_PER_THREAD);
+	return launch_named(func, gridDim, blockDim, args, sharedMem, stream,
+			    &rt_ptsz);
 }
 
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
@@ -257,15 +303,16 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
 			       dim3 blockDim, void **args, size_t sharedMem,
 			       cudaStream_t stream)
 {
-	return launch(kernel, gridDim, blockDim, args, sharedMem, stream);
+	return launch(kernel, gridDim, blockDim, args, sharedMem, stream,
+		      &rt_legacy);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 				    dim3 blockDim, void **args,
 				    size_t sharedMem, cudaStream_t stream)
 {
-	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem,
-				  stream ? stream : CU_STREAM_PER_THREAD);
+	return launch(kernel, gridDim, blockDim, args, sharedMem, stream,
+		      &rt_ptsz);
 }
 
 /* ----------------------------------------------------------- attributes */

@@ -16,8 +16,15 @@
  * context: cuemu_rt_on_current). A load that fails is remembered
  * and answered at every later use, as the real runtime answers a module it
  * could not load. A __managed__ variable is one allocation for the
- * process: the pointer the program reaches it by is set from the first
- * context's module.
+ * process, whatever the device and across cudaDeviceReset, as the real
+ * runtime's (probes/results/lifetimes.txt): the first load allocates it in
+ * no context (cuemuModuleLoadManaged), every later load in any context
+ * binds the same memory, and the pointer the program reaches it by is set
+ * to it. A context the runtime resets takes its modules with it: the
+ * reset's hook (cuemu_rt_on_reset) drops them and the functions found in
+ * them here, so that the next use loads again; a handle is never probed
+ * to learn whether it still names what it did, as a new module may have
+ * taken a freed one's address.
  *
  * Kernels and variables are kept in one array of entries sorted by host
  * address: registration inserts (constructors, a few hundred entries),
@@ -25,7 +32,8 @@
  * gives for a kernel is its stub's address: a handle is looked up as the
  * address was, never followed.
  *
- * Locking: reg_lock guards the fat binaries and the table, and is held
+ * Locking: reg_lock guards the fat binaries (their list, their modules),
+ * the table and the functions found, and is held
  * across a fat binary's load so that two threads never load it twice. It
  * is never held while calling into the program.
  */
@@ -71,7 +79,7 @@ struct rt_fatbin {
 	const void *image;
 	struct rt_module *modules;
 	cudaError_t load_error; /* cudaSuccess until a load failed */
-	bool managed_bound;
+	struct rt_fatbin *next; /* in reg_fatbins */
 };
 
 struct rt_entry {
@@ -80,6 +88,7 @@ struct rt_entry {
 	const char *name;   /* the device-side (mangled) name */
 	enum rt_kind kind;
 	struct rt_function *functions;
+	CUdeviceptr managed; /* RT_MANAGED: the program's copy, once loaded */
 };
 
 /* The program's registered device code. Global because registration runs
@@ -88,6 +97,7 @@ struct rt_entry {
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rt_entry **reg_table;
 static size_t reg_count, reg_cap;
+static struct rt_fatbin *reg_fatbins;
 
 /* ------------------------------------------------------------ table */
 
@@ -209,26 +219,68 @@ static void put(void **handle, const void *host, const char *name,
 
 /* ------------------------------------------------------------- loading */
 
-/* Points every managed variable of fb at its memory, once for the process,
- * as the real runtime does when it first loads the module: the program
- * reaches a __managed__ variable through the pointer it registered. */
-static void bind_managed(struct rt_fatbin *fb, CUmodule mod)
+/* fb's managed variables: their names and the program's copies (0 where
+ * none is allocated yet), in *names and *addrs (both freed by the
+ * caller), their count in *n; reg_lock held. */
+static cudaError_t managed_of(const struct rt_fatbin *fb, const char ***names,
+			      CUdeviceptr **addrs, unsigned *n)
 {
-	size_t i;
+	size_t i, k = 0;
 
-	if (fb->managed_bound)
-		return;
-	fb->managed_bound = true;
+	*names = NULL;
+	*addrs = NULL;
+	for (i = 0; i < reg_count; i++)
+		k += reg_table[i]->fb == fb && reg_table[i]->kind == RT_MANAGED;
+	*n = (unsigned)k;
+	if (!k)
+		return cudaSuccess;
+	*names = calloc(k, sizeof **names);
+	*addrs = calloc(k, sizeof **addrs);
+	if (!*names || !*addrs)
+		return cudaErrorMemoryAllocation;
+	for (i = 0, k = 0; i < reg_count; i++)
+		if (reg_table[i]->fb == fb && reg_table[i]->kind == RT_MANAGED) {
+			(*names)[k] = reg_table[i]->name;
+			(*addrs)[k++] = reg_table[i]->managed;
+		}
+	return cudaSuccess;
+}
+
+/* Points every managed variable of fb at the program's copy, as the real
+ * runtime does when it loads the module: the program reaches a
+ * __managed__ variable through the pointer it registered. The copies are
+ * in addrs, in managed_of's order; reg_lock held. */
+static void bind_managed(const struct rt_fatbin *fb, const CUdeviceptr *addrs)
+{
+	size_t i, k = 0;
+
 	for (i = 0; i < reg_count; i++) {
 		struct rt_entry *e = reg_table[i];
-		CUdeviceptr p;
-		size_t n;
 
 		if (e->fb != fb || e->kind != RT_MANAGED)
 			continue;
-		if (cuModuleGetGlobal(&p, &n, mod, e->name) == CUDA_SUCCESS)
-			*(void **)e->host = (void *)(uintptr_t)p;
+		e->managed = addrs[k++];
+		if (e->managed)
+			*(void **)e->host = (void *)(uintptr_t)e->managed;
 	}
+}
+
+/* Loads fb in the current context, its managed variables the program's. */
+static CUresult load_locked(struct rt_fatbin *fb, CUmodule *mod)
+{
+	const char **names;
+	CUdeviceptr *addrs;
+	unsigned n;
+	CUresult r;
+
+	if (managed_of(fb, &names, &addrs, &n) != cudaSuccess)
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	else if ((r = cuemuModuleLoadManaged(mod, fb->image, n, names,
+					     addrs)) == CUDA_SUCCESS)
+		bind_managed(fb, addrs);
+	free(names);
+	free(addrs);
+	return r;
 }
 
 /* fb's module in the current context ctx, loaded there once; reg_lock
@@ -239,26 +291,16 @@ static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 	struct rt_module *m;
 	CUresult r;
 
-	struct rt_module **at;
-	unsigned int n;
-
 	if (fb->load_error != cudaSuccess)
 		return fb->load_error;
-	for (at = &fb->modules; (m = *at); at = &m->next) {
-		if (m->ctx != ctx)
-			continue;
-		if (cuModuleGetFunctionCount(&n, m->mod) == CUDA_SUCCESS) {
+	for (m = fb->modules; m; m = m->next)
+		if (m->ctx == ctx) {
 			*out = m->mod;
 			return cudaSuccess;
 		}
-		/* gone with its context's reset: loaded again below */
-		*at = m->next;
-		free(m);
-		break;
-	}
 	if (!(m = calloc(1, sizeof *m)))
 		return cudaErrorMemoryAllocation;
-	if ((r = cuModuleLoadData(&m->mod, fb->image)) != CUDA_SUCCESS) {
+	if ((r = load_locked(fb, &m->mod)) != CUDA_SUCCESS) {
 		free(m);
 		/* The runtime names a module it cannot use for this GPU as
 		 * having no image for the device. */
@@ -269,7 +311,6 @@ static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 	m->ctx = ctx;
 	m->next = fb->modules;
 	fb->modules = m;
-	bind_managed(fb, m->mod);
 	*out = m->mod;
 	return cudaSuccess;
 }
@@ -304,10 +345,56 @@ static void register_eager(void)
 	pthread_once(&once, load_all);
 }
 
-/* Under EAGER, the runtime's start loads every fat binary registered. */
+/* Drops what ctx held of fb, its modules gone with it; reg_lock held. */
+static void forget_modules(struct rt_fatbin *fb, CUcontext ctx)
+{
+	struct rt_module **at = &fb->modules, *m;
+
+	while ((m = *at)) {
+		if (m->ctx == ctx) {
+			*at = m->next;
+			free(m);
+		} else {
+			at = &m->next;
+		}
+	}
+}
+
+static void forget_functions(struct rt_entry *e, CUcontext ctx)
+{
+	struct rt_function **at = &e->functions, *f;
+
+	while ((f = *at)) {
+		if (f->ctx == ctx) {
+			*at = f->next;
+			free(f);
+		} else {
+			at = &f->next;
+		}
+	}
+}
+
+/* A context the runtime reset has lost its modules: what was found in
+ * them is forgotten, and the next use there loads again. */
+static void register_reset(CUcontext ctx)
+{
+	struct rt_fatbin *fb;
+	size_t i;
+
+	pthread_mutex_lock(&reg_lock);
+	for (fb = reg_fatbins; fb; fb = fb->next)
+		forget_modules(fb, ctx);
+	for (i = 0; i < reg_count; i++)
+		forget_functions(reg_table[i], ctx);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* Under EAGER, the runtime's start loads every fat binary registered; a
+ * reset's context forgets its modules. */
 __attribute__((constructor)) static void register_hook(void)
 {
 	cuemu_rt_on_current(register_eager);
+	cuemu_rt_on_reset(register_reset);
 }
 
 /* e's function in ctx, looked up once there; reg_lock held. */
@@ -319,21 +406,11 @@ static cudaError_t function_locked(struct rt_entry *e, CUcontext ctx,
 	cudaError_t err;
 	CUresult r;
 
-	struct rt_function **at;
-	CUfunctionLoadingState st;
-
-	for (at = &e->functions; (f = *at); at = &f->next) {
-		if (f->ctx != ctx)
-			continue;
-		if (cuFuncIsLoaded(&st, f->fn) == CUDA_SUCCESS) {
+	for (f = e->functions; f; f = f->next)
+		if (f->ctx == ctx) {
 			*out = f->fn;
 			return cudaSuccess;
 		}
-		/* its module went with its context's reset */
-		*at = f->next;
-		free(f);
-		break;
-	}
 	if ((err = module_locked(e->fb, ctx, &mod)) != cudaSuccess)
 		return err;
 	if (!(f = calloc(1, sizeof *f)))
@@ -384,6 +461,19 @@ cudaError_t rt_function_of(const void *handle, CUfunction *fn)
 	return err;
 }
 
+/* The managed variable whose program copy is at p (what the host code
+ * names a __managed__ variable by: the memory its pointer was set to);
+ * reg_lock held. A walk of the table: a program's managed variables are
+ * few, and the symbol calls that ask are not on any fast path. */
+static struct rt_entry *managed_at(const void *p)
+{
+	for (size_t i = 0; i < reg_count; i++)
+		if (reg_table[i]->kind == RT_MANAGED && reg_table[i]->managed &&
+		    reg_table[i]->managed == (CUdeviceptr)(uintptr_t)p)
+			return reg_table[i];
+	return NULL;
+}
+
 cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size)
 {
 	struct rt_entry *e;
@@ -395,7 +485,7 @@ cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size)
 	if ((err = current(&ctx)) != cudaSuccess)
 		return err;
 	pthread_mutex_lock(&reg_lock);
-	if (!(e = table_find(host, RT_VAR)))
+	if (!(e = table_find(host, RT_VAR)) && !(e = managed_at(host)))
 		err = cudaErrorInvalidSymbol;
 	else if ((err = module_locked(e->fb, ctx, &mod)) == cudaSuccess &&
 		 (r = cuModuleGetGlobal(dptr, size, mod, e->name)) !=
@@ -442,6 +532,10 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 	if (w && w->magic == RT_WRAPPER_MAGIC &&
 	    w->version == RT_WRAPPER_LINKED)
 		refuse_linked(fb);
+	pthread_mutex_lock(&reg_lock);
+	fb->next = reg_fatbins;
+	reg_fatbins = fb;
+	pthread_mutex_unlock(&reg_lock);
 	return &fb->self;
 }
 
@@ -450,9 +544,25 @@ void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 	(void)fatCubinHandle;
 }
 
-/* At exit (the host code's atexit): the modules unloaded, the entries
- * freed. A context already destroyed by then answers an error, which
- * nothing here can act on. */
+/* fb out of the fat binaries' list, its managed variables' copies freed;
+ * reg_lock held. */
+static void fatbin_drop(struct rt_fatbin *fb)
+{
+	struct rt_fatbin **at;
+
+	for (at = &reg_fatbins; *at; at = &(*at)->next)
+		if (*at == fb) {
+			*at = fb->next;
+			break;
+		}
+	for (size_t i = 0; i < reg_count; i++)
+		if (reg_table[i]->fb == fb && reg_table[i]->managed)
+			(void)cuMemFree(reg_table[i]->managed);
+}
+
+/* At exit (the host code's atexit): the modules unloaded, the managed
+ * variables freed, the entries freed. A context already destroyed by then
+ * answers an error, which nothing here can act on. */
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
 	struct rt_fatbin *fb = fatbin_of(fatCubinHandle);
@@ -460,6 +570,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
 	if (!fb)
 		return;
 	pthread_mutex_lock(&reg_lock);
+	fatbin_drop(fb);
 	table_drop(fb);
 	pthread_mutex_unlock(&reg_lock);
 	while (fb->modules) {

@@ -3,8 +3,10 @@
  * WithFlags, WithPriority), GetPriority, GetFlags, Destroy, WaitEvent,
  * AddCallback, Synchronize, Query, cudaLaunchHostFunc and the stream
  * attributes (cudaStreamSetAttribute, GetAttribute), each on its
- * driver twin. No state; the trampoline of a callback owns its argument.
+ * driver twin (the per-thread forms on its _ptsz exports). No state; the
+ * trampoline of a callback owns its argument.
  */
+#define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "cudart/cudart.h"
 
 #include <stdlib.h>
@@ -134,14 +136,17 @@ cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t hStream,
 					cudaStreamAttrID attr,
 					const cudaStreamAttrValue *value)
 {
-	return cudaStreamSetAttribute(hStream ? hStream : CU_STREAM_PER_THREAD,
-				      attr, value);
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamSetAttribute_ptsz(
+		hStream, (CUstreamAttrID)attr,
+		(const CUstreamAttrValue *)value));
 }
 
 cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t hStream,
 					cudaStreamAttrID attr,
 					cudaStreamAttrValue *value_out)
 {
-	return cudaStreamGetAttribute(hStream ? hStream : CU_STREAM_PER_THREAD,
-				      attr, value_out);
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetAttribute_ptsz(
+		hStream, (CUstreamAttrID)attr, (CUstreamAttrValue *)value_out));
 }

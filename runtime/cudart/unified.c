@@ -10,6 +10,7 @@
  *
  * Locking: none of its own; the driver entries take what they need.
  */
+#define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "cudart/cudart.h"
 
 #include <stdint.h>
@@ -70,9 +71,13 @@ cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
 				      struct cudaMemLocation location,
 				      unsigned int flags, cudaStream_t stream)
 {
-	return cudaMemPrefetchAsync(devPtr, count, location, flags,
-				    stream ? stream :
-				    (cudaStream_t)CU_STREAM_PER_THREAD);
+	CUresult r = cuemu_rt_current(NULL, NULL);
+
+	if (r == CUDA_SUCCESS)
+		r = cuMemPrefetchAsync_v2_ptsz((CUdeviceptr)(uintptr_t)devPtr,
+					       count, rt_loc(location), flags,
+					       (CUstream)stream);
+	return cuemu_rt_result(r);
 }
 
 cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,

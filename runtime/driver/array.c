@@ -282,7 +282,7 @@ CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset,
 				   CUstream hStream)
 {
 	return copy1d(arr(dstArray, dstOffset), host(srcHost), ByteCount,
-		      hStream ? hStream : CU_STREAM_PER_THREAD,
+		      cuemu_ptsz(hStream),
 		      false);
 }
 
@@ -291,6 +291,6 @@ CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray,
 				   CUstream hStream)
 {
 	return copy1d(host(dstHost), arr(srcArray, srcOffset), ByteCount,
-		      hStream ? hStream : CU_STREAM_PER_THREAD,
+		      cuemu_ptsz(hStream),
 		      false);
 }

@@ -48,6 +48,6 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr,
 CUresult cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dptr,
 				     size_t length, unsigned int flags)
 {
-	return attach(hStream ? hStream : CU_STREAM_PER_THREAD, dptr, length,
+	return attach(cuemu_ptsz(hStream), dptr, length,
 		      flags, hStream == CU_STREAM_LEGACY);
 }

@@ -317,11 +317,8 @@ CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray,
 /* ------------------------------------------------------------ _ptsz */
 
 /* The prefetch and discard batches take a null stream as the thread's
- * own; the copy batches do not (the real _ptsz copy batch refuses it). */
-static CUstream ptsz(CUstream h)
-{
-	return h ? h : CU_STREAM_PER_THREAD;
-}
+ * own (cuemu_ptsz); the copy batches do not (the real _ptsz copy batch
+ * refuses it). */
 
 CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes,
 				      size_t count, CUmemLocation *locs,
@@ -329,14 +326,14 @@ CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes,
 				      unsigned long long flags, CUstream h)
 {
 	return cuMemPrefetchBatchAsync(dptrs, sizes, count, locs, idxs, nlocs,
-				       flags, ptsz(h));
+				       flags, cuemu_ptsz(h));
 }
 
 CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes,
 				     size_t count, unsigned long long flags,
 				     CUstream h)
 {
-	return cuMemDiscardBatchAsync(dptrs, sizes, count, flags, ptsz(h));
+	return cuMemDiscardBatchAsync(dptrs, sizes, count, flags, cuemu_ptsz(h));
 }
 
 CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs,
@@ -347,7 +344,7 @@ CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs,
 						CUstream h)
 {
 	return cuMemDiscardAndPrefetchBatchAsync(dptrs, sizes, count, locs,
-						 idxs, nlocs, flags, ptsz(h));
+						 idxs, nlocs, flags, cuemu_ptsz(h));
 }
 
 CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs,
@@ -374,5 +371,5 @@ CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray,
 					size_t *errorIndex, CUstream stream)
 {
 	return cuMemBatchDecompressAsync(paramsArray, count, flags, errorIndex,
-					 ptsz(stream));
+					 cuemu_ptsz(stream));
 }

@@ -26,6 +26,7 @@
 #include "model/internal.h"
 #include "model/array.h"
 #include "model/copy.h"
+#include "driver/driver.h"
 
 /* CUDA 12.8's form is exported under the plain name. */
 #undef cuMemcpy3DBatchAsync
@@ -174,7 +175,7 @@ CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps,
 				   CUstream hStream)
 {
 	return batch(numOps, opList, failIdx, flags,
-		     hStream ? hStream : CU_STREAM_PER_THREAD);
+		     cuemu_ptsz(hStream));
 }
 
 CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps,
@@ -183,5 +184,5 @@ CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps,
 				      CUstream hStream)
 {
 	return batch(numOps, opList, NULL, flags,
-		     hStream ? hStream : CU_STREAM_PER_THREAD);
+		     cuemu_ptsz(hStream));
 }

@@ -15,6 +15,7 @@
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "model/internal.h"
 #include "model/copy.h"
+#include "driver/driver.h"
 
 /* The common path of every copy. dst_dev/src_dev: the API calls that end a
  * device pointer. */
@@ -173,12 +174,6 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
 
 /* ------------------------------------------- per-thread default stream */
 
-/* A _ptsz form's stream: the null stream is the thread's own. */
-static CUstream ptsz(CUstream h)
-{
-	return h ? h : CU_STREAM_PER_THREAD;
-}
-
 CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
 	return do_copy(dst, src, ByteCount, false, false,
@@ -188,7 +183,7 @@ CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src,
 			    size_t ByteCount, CUstream hStream)
 {
-	return cuMemcpyAsync(dst, src, ByteCount, ptsz(hStream));
+	return cuMemcpyAsync(dst, src, ByteCount, cuemu_ptsz(hStream));
 }
 
 CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost,
@@ -216,14 +211,14 @@ CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost,
 				   size_t ByteCount, CUstream hStream)
 {
 	return cuMemcpyHtoDAsync(dstDevice, srcHost, ByteCount,
-				 ptsz(hStream));
+				 cuemu_ptsz(hStream));
 }
 
 CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice,
 				   size_t ByteCount, CUstream hStream)
 {
 	return cuMemcpyDtoHAsync(dstHost, srcDevice, ByteCount,
-				 ptsz(hStream));
+				 cuemu_ptsz(hStream));
 }
 
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
@@ -231,7 +226,7 @@ CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice,
 				   CUstream hStream)
 {
 	return cuMemcpyDtoDAsync(dstDevice, srcDevice, ByteCount,
-				 ptsz(hStream));
+				 cuemu_ptsz(hStream));
 }
 
 CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext,
@@ -249,7 +244,7 @@ CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext,
 				size_t ByteCount, CUstream hStream)
 {
 	return cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext,
-				 ByteCount, ptsz(hStream));
+				 ByteCount, cuemu_ptsz(hStream));
 }
 
 CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
@@ -271,17 +266,17 @@ CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
 CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc,
 			      size_t N, CUstream hStream)
 {
-	return do_set(dstDevice, uc, 1, N, ptsz(hStream), false);
+	return do_set(dstDevice, uc, 1, N, cuemu_ptsz(hStream), false);
 }
 
 CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us,
 			       size_t N, CUstream hStream)
 {
-	return do_set(dstDevice, us, 2, N, ptsz(hStream), false);
+	return do_set(dstDevice, us, 2, N, cuemu_ptsz(hStream), false);
 }
 
 CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui,
 			       size_t N, CUstream hStream)
 {
-	return do_set(dstDevice, ui, 4, N, ptsz(hStream), false);
+	return do_set(dstDevice, ui, 4, N, cuemu_ptsz(hStream), false);
 }

@@ -22,6 +22,7 @@
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "model/internal.h"
 #include "model/copy.h"
+#include "driver/driver.h"
 
 /* One end of a copy as the CUDA_MEMCPY* structures give it. */
 struct api_end {
@@ -308,12 +309,6 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
 
 /* ------------------------------------------- per-thread default stream */
 
-/* A _ptsz form's stream: the null stream is the thread's own. */
-static CUstream ptsz(CUstream h)
-{
-	return h ? h : CU_STREAM_PER_THREAD;
-}
-
 CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 {
 	return copy2d(pCopy, CU_STREAM_PER_THREAD, true);
@@ -326,7 +321,7 @@ CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 
 CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
 {
-	return copy2d(pCopy, ptsz(hStream), false);
+	return copy2d(pCopy, cuemu_ptsz(hStream), false);
 }
 
 CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
@@ -336,7 +331,7 @@ CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
 
 CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
 {
-	return copy3d(pCopy, ptsz(hStream), false);
+	return copy3d(pCopy, cuemu_ptsz(hStream), false);
 }
 
 CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
@@ -347,7 +342,7 @@ CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
 CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy,
 				  CUstream hStream)
 {
-	return copy3d_peer(pCopy, ptsz(hStream), false);
+	return copy3d_peer(pCopy, cuemu_ptsz(hStream), false);
 }
 
 CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
@@ -375,7 +370,7 @@ CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch,
 				unsigned char uc, size_t Width, size_t Height,
 				CUstream hStream)
 {
-	return set2d(dstDevice, dstPitch, uc, 1, Width, Height, ptsz(hStream),
+	return set2d(dstDevice, dstPitch, uc, 1, Width, Height, cuemu_ptsz(hStream),
 		     false);
 }
 
@@ -383,7 +378,7 @@ CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch,
 				 unsigned short us, size_t Width,
 				 size_t Height, CUstream hStream)
 {
-	return set2d(dstDevice, dstPitch, us, 2, Width, Height, ptsz(hStream),
+	return set2d(dstDevice, dstPitch, us, 2, Width, Height, cuemu_ptsz(hStream),
 		     false);
 }
 
@@ -391,6 +386,6 @@ CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch,
 				 unsigned int ui, size_t Width, size_t Height,
 				 CUstream hStream)
 {
-	return set2d(dstDevice, dstPitch, ui, 4, Width, Height, ptsz(hStream),
+	return set2d(dstDevice, dstPitch, ui, 4, Width, Height, cuemu_ptsz(hStream),
 		     false);
 }

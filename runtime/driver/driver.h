@@ -95,4 +95,11 @@ CUresult cuemu_function_resolve(CUfunction f, CUfunction *out);
 CUresult cuemu_attr_common_check(CUlaunchAttributeID id,
 				 const CUlaunchAttributeValue *v, int dev);
 
+/* A per-thread (_ptsz, _ptds) export's stream: the null stream is the
+ * calling thread's own; every such form takes its stream through this. */
+static inline CUstream cuemu_ptsz(CUstream h)
+{
+	return h ? h : CU_STREAM_PER_THREAD;
+}
+
 #endif

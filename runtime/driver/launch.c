@@ -16,7 +16,10 @@
  * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
  *
- * No state of its own: a launch owns its job until the stream runs it.
+ * No state of its own: a launch owns its job until the stream runs it,
+ * and the job holds its module (cuemu_module_hold) until it has run, so
+ * that an unload waits for it rather than freeing the code, the kernel's
+ * name and the variables it uses.
  * page() takes cuemu_lock for the address map; the kernel's thread holds
  * fault.c's kernel_lock around it (kernel_lock, then cuemu_lock).
  */
@@ -50,6 +53,7 @@ struct job {
 	struct ex_result res;
 	CUcontext ctx;
 	int dev;
+	CUmodule mod;         /* held until the job has run */
 	const char *name;     /* the kernel's, as long as its module lives */
 	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint8_t *params;
@@ -312,6 +316,7 @@ static void run(void *arg)
 			    j->res.thread[2], j->res.message);
 		cuemu_ctx_fail_sticky(j->ctx, r);
 	}
+	cuemu_module_release(j->mod);
 	free(j->params);
 	free(j);
 }
@@ -425,6 +430,7 @@ static struct job *job_new(CUfunction f, const struct ex_kernel_info *k,
 	}
 	j->ctx = ctx;
 	j->dev = dev;
+	j->mod = cuemu_function_module(f);
 	j->name = cuemu_function_name(f);
 	j->registers = (uint32_t)cuemu_function_attr(f,
 					CU_FUNC_ATTRIBUTE_NUM_REGS);
@@ -591,10 +597,14 @@ static CUresult launch(struct launch_req *q)
 	r = q->params ? params_from_list(k, q->params, j->params) :
 	    q->extra ? params_from_extra(k, q->extra, j->params) :
 	    CUDA_SUCCESS;
-	if (r == CUDA_SUCCESS) {
+	if (r == CUDA_SUCCESS && !cuemu_module_hold(j->mod))
+		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "the function's "
+			       "module was unloaded");
+	else if (r == CUDA_SUCCESS) {
 		job_fill(j, q->f, q->g, q->b, q->smem);
 		j->l.cooperative = q->cooperative;
-		r = fault_launch(s, run, j);
+		if ((r = fault_launch(s, run, j)) != CUDA_SUCCESS)
+			cuemu_module_release(j->mod);
 	}
 	if (r != CUDA_SUCCESS) {
 		free(j->params);

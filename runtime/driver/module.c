@@ -172,9 +172,27 @@ static void drop_code(void *code)
 	ex_module_free(code);
 }
 
+/* The program's managed variables a load binds (cuemuModuleLoadManaged):
+ * n names, each with its address, 0 until a load has allocated it. */
+struct program_vars {
+	unsigned n;
+	const char *const *names;
+	CUdeviceptr *addrs;
+};
+
+/* The index in pv of a managed variable's name; -1 where pv has none. */
+static int program_var(const struct program_vars *pv, const char *name)
+{
+	for (unsigned i = 0; pv && i < pv->n; i++)
+		if (pv->names[i] && !strcmp(pv->names[i], name))
+			return (int)i;
+	return -1;
+}
+
 /* The module's variables as the model allocates them; INVALID_PTX for
  * one declared .extern, which no other module can supply here. */
 static CUresult var_descs(const struct ex_module *em, int nv,
+			  const struct program_vars *pv,
 			  struct cuemu_var_desc *d, int *const_bytes)
 {
 	*const_bytes = 0;
@@ -188,15 +206,21 @@ static CUresult var_descs(const struct ex_module *em, int nv,
 		d[i].size = v->size;
 		d[i].managed = v->managed;
 		d[i].init = v->init;
+		if (v->managed && program_var(pv, v->name) >= 0) {
+			d[i].program = true;
+			d[i].at = pv->addrs[program_var(pv, v->name)];
+		}
 		if (v->space == EX_VAR_CONST)
 			*const_bytes += (int)v->size;
 	}
 	return CUDA_SUCCESS;
 }
 
-/* Makes the model's module of a parsed one and binds its variables. */
+/* Makes the model's module of a parsed one and binds its variables; the
+ * program's managed variables that it allocated are written back to pv. */
 static CUresult module_make(CUcontext ctx, int dev, struct ex_module *em,
-			    int target, int sm, CUmodule *out)
+			    int target, int sm, const struct program_vars *pv,
+			    CUmodule *out)
 {
 	int nf = ex_module_kernel_count(em), nv = ex_module_var_count(em);
 	struct cuemu_func_desc *f = calloc(nf ? nf : 1, sizeof *f);
@@ -207,16 +231,19 @@ static CUresult module_make(CUcontext ctx, int dev, struct ex_module *em,
 
 	if (!f || !v || !addr)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module");
-	else if ((r = var_descs(em, nv, v, &const_bytes)) == CUDA_SUCCESS) {
+	else if ((r = var_descs(em, nv, pv, v, &const_bytes)) ==
+		 CUDA_SUCCESS) {
 		for (int i = 0; i < nf; i++)
 			func_desc(ex_module_kernel(em, i), target, sm,
 				  const_bytes, &f[i]);
 		r = cuemu_module_create(ctx, dev, f, nf, v, nv, em, drop_code,
 					addr, out);
 	}
-	if (r == CUDA_SUCCESS)
-		for (int i = 0; i < nv; i++)
-			ex_module_bind_var(em, i, addr[i]);
+	for (int i = 0; r == CUDA_SUCCESS && i < nv; i++) {
+		ex_module_bind_var(em, i, addr[i]);
+		if (v[i].program && !v[i].at)
+			pv->addrs[program_var(pv, v[i].name)] = addr[i];
+	}
 	free(f);
 	free(v);
 	free(addr);
@@ -248,7 +275,8 @@ static double now_ms(void)
 /* Loads an image (bytes of len, or a pointer alone where len is 0) in the
  * current context; JIT answers in j where given. */
 static CUresult load_image(CUmodule *out, const void *data, size_t len,
-			   const struct cuemu_jit *j)
+			   const struct cuemu_jit *j,
+			   const struct program_vars *pv)
 {
 	char log[1024] = "", info[256] = "";
 	struct cuemu_image im;
@@ -269,7 +297,7 @@ static CUresult load_image(CUmodule *out, const void *data, size_t len,
 		if (r == CUDA_SUCCESS) {
 			int target = im.arch ? (int)im.arch :
 					       ptx_target(im.ptx);
-			r = module_make(ctx, dev, em, target, sm, out);
+			r = module_make(ctx, dev, em, target, sm, pv, out);
 			if (r != CUDA_SUCCESS) {
 				ex_module_free(em);
 				snprintf(log, sizeof log, "%s", cuemu_errmsg());
@@ -293,19 +321,19 @@ static CUresult load_image(CUmodule *out, const void *data, size_t len,
 /* load_image, its CPU time left out of the thread's model clock (the
  * parse of PTX is the emulator's work, not the program's: clock.c). */
 static CUresult load(CUmodule *out, const void *data, size_t len,
-		     const struct cuemu_jit *j)
+		     const struct cuemu_jit *j, const struct program_vars *pv)
 {
 	CUresult r;
 
 	cuemu_clock_enter();
-	r = load_image(out, data, len, j);
+	r = load_image(out, data, len, j, pv);
 	cuemu_clock_leave();
 	return r;
 }
 
 CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out)
 {
-	return load(out, ptx, len, NULL);
+	return load(out, ptx, len, NULL, NULL);
 }
 
 /* The image's PTX for sm, and its kernels as a module would describe
@@ -338,7 +366,8 @@ CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
 	if (!(v = calloc(nv ? nv : 1, sizeof *v)) ||
 	    !(*f = calloc(*nf ? *nf : 1, sizeof **f)))
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
-	else if ((r = var_descs(em, nv, v, &const_bytes)) == CUDA_SUCCESS)
+	else if ((r = var_descs(em, nv, NULL, v, &const_bytes)) ==
+		 CUDA_SUCCESS)
 		for (int i = 0; i < *nf; i++) {
 			func_desc(ex_module_kernel(em, i), target, sm,
 				  const_bytes, &(*f)[i]);
@@ -378,7 +407,25 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
 	if (!module || !image)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  module ? "image" : "module");
-	return load(module, image, 0, NULL);
+	return load(module, image, 0, NULL, NULL);
+}
+
+CUresult cuemuModuleLoadManaged(CUmodule *module, const void *image,
+				unsigned int n, const char *const *names,
+				CUdeviceptr *addrs)
+{
+	struct program_vars pv = { n, names, addrs };
+	CUresult r = cuemu_check_init();
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!module || !image)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
+				  module ? "image" : "module");
+	if (n && (!names || !addrs))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%u variables "
+				  "with %s NULL", n, names ? "addrs" : "names");
+	return load(module, image, 0, NULL, &pv);
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
@@ -396,7 +443,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 	if ((r = cuemu_jit_read(numOptions, options, optionValues, &j)) !=
 	    CUDA_SUCCESS)
 		return r;
-	return load(module, image, 0, &j);
+	return load(module, image, 0, &j, NULL);
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
@@ -456,7 +503,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS ||
 	    (r = cuemu_read_file(fname, &data, &len)) != CUDA_SUCCESS)
 		return r;
-	r = len ? load(module, data, len, NULL) :
+	r = len ? load(module, data, len, NULL, NULL) :
 		  cuemu_fail(CUDA_ERROR_INVALID_IMAGE, "%s is empty", fname);
 	free(data);
 	return r;
@@ -468,9 +515,12 @@ CUresult cuModuleUnload(CUmodule hmod)
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	/* The driver flushes device printf at a module's unload. */
+	/* A launch still queued of it ends first; then the driver flushes
+	 * device printf, as at every unload. */
+	if ((r = cuemu_module_unload(hmod)) != CUDA_SUCCESS)
+		return r;
 	cuemu_devprintf_flush();
-	return cuemu_module_destroy(hmod);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)

@@ -13,62 +13,57 @@
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "driver/driver.h"
 
-static CUstream ptsz(CUstream h)
-{
-	return h ? h : CU_STREAM_PER_THREAD;
-}
-
 CUresult cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
 {
-	return cuStreamGetPriority(ptsz(hStream), priority);
+	return cuStreamGetPriority(cuemu_ptsz(hStream), priority);
 }
 
 CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
 {
-	return cuStreamGetFlags(ptsz(hStream), flags);
+	return cuStreamGetFlags(cuemu_ptsz(hStream), flags);
 }
 
 CUresult cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx)
 {
-	return cuStreamGetCtx(ptsz(hStream), pctx);
+	return cuStreamGetCtx(cuemu_ptsz(hStream), pctx);
 }
 
 CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx,
 				CUgreenCtx *pGreenCtx)
 {
-	return cuStreamGetCtx_v2(ptsz(hStream), pCtx, pGreenCtx);
+	return cuStreamGetCtx_v2(cuemu_ptsz(hStream), pCtx, pGreenCtx);
 }
 
 CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent,
 				unsigned int Flags)
 {
-	return cuStreamWaitEvent(ptsz(hStream), hEvent, Flags);
+	return cuStreamWaitEvent(cuemu_ptsz(hStream), hEvent, Flags);
 }
 
 CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback,
 				  void *userData, unsigned int flags)
 {
-	return cuStreamAddCallback(ptsz(hStream), callback, userData, flags);
+	return cuStreamAddCallback(cuemu_ptsz(hStream), callback, userData, flags);
 }
 
 CUresult cuStreamQuery_ptsz(CUstream hStream)
 {
-	return cuStreamQuery(ptsz(hStream));
+	return cuStreamQuery(cuemu_ptsz(hStream));
 }
 
 CUresult cuStreamSynchronize_ptsz(CUstream hStream)
 {
-	return cuStreamSynchronize(ptsz(hStream));
+	return cuStreamSynchronize(cuemu_ptsz(hStream));
 }
 
 CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
 {
-	return cuEventRecord(hEvent, ptsz(hStream));
+	return cuEventRecord(hEvent, cuemu_ptsz(hStream));
 }
 
 CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
 {
-	return cuLaunchHostFunc(ptsz(hStream), fn, userData);
+	return cuLaunchHostFunc(cuemu_ptsz(hStream), fn, userData);
 }
 
 CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
@@ -77,7 +72,7 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy,
 			     CUstream hStream, void **kernelParams,
 			     void **extra)
 {
-	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, ptsz(hStream),
+	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, cuemu_ptsz(hStream),
 			      kernelParams, extra);
 }
 
@@ -88,7 +83,7 @@ CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx,
 					CUstream hStream, void **kernelParams)
 {
 	return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, smem,
-					 ptsz(hStream), kernelParams);
+					 cuemu_ptsz(hStream), kernelParams);
 }
 
 /* The configuration's NULL stream is the thread's own. */
@@ -100,46 +95,46 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
 	if (!config)
 		return cuLaunchKernelEx(config, f, kernelParams, extra);
 	c = *config;
-	c.hStream = ptsz(c.hStream);
+	c.hStream = cuemu_ptsz(c.hStream);
 	return cuLaunchKernelEx(&c, f, kernelParams, extra);
 }
 
 CUresult cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
 				   const CUstreamAttrValue *value)
 {
-	return cuStreamSetAttribute(ptsz(hStream), attr, value);
+	return cuStreamSetAttribute(cuemu_ptsz(hStream), attr, value);
 }
 
 CUresult cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
 				   CUstreamAttrValue *value_out)
 {
-	return cuStreamGetAttribute(ptsz(hStream), attr, value_out);
+	return cuStreamGetAttribute(cuemu_ptsz(hStream), attr, value_out);
 }
 
 CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
 {
-	return cuStreamCopyAttributes(ptsz(dst), ptsz(src));
+	return cuStreamCopyAttributes(cuemu_ptsz(dst), cuemu_ptsz(src));
 }
 
 CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList,
 				 unsigned int count, CUstream hStream)
 {
-	return cuMemMapArrayAsync(mapInfoList, count, ptsz(hStream));
+	return cuMemMapArrayAsync(mapInfoList, count, cuemu_ptsz(hStream));
 }
 
 CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream)
 {
-	return cuMemFreeAsync(dptr, ptsz(hStream));
+	return cuMemFreeAsync(dptr, cuemu_ptsz(hStream));
 }
 
 CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
 			      CUstream hStream)
 {
-	return cuMemAllocAsync(dptr, bytesize, ptsz(hStream));
+	return cuMemAllocAsync(dptr, bytesize, cuemu_ptsz(hStream));
 }
 
 CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
 				      CUmemoryPool pool, CUstream hStream)
 {
-	return cuMemAllocFromPoolAsync(dptr, bytesize, pool, ptsz(hStream));
+	return cuMemAllocFromPoolAsync(dptr, bytesize, pool, cuemu_ptsz(hStream));
 }

@@ -669,7 +669,7 @@ CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
 				    CUstream hStream)
 {
 	return cuMemPrefetchAsync_v2(devPtr, count, location, flags,
-				     hStream ? hStream : CU_STREAM_PER_THREAD);
+				     cuemu_ptsz(hStream));
 }
 
 CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
@@ -678,7 +678,7 @@ CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count,
 				 CUdevice dstDevice, CUstream hStream)
 {
 	return cuMemPrefetchAsync(devPtr, count, dstDevice,
-				  hStream ? hStream : CU_STREAM_PER_THREAD);
+				  cuemu_ptsz(hStream));
 }
 
 /* ------------------------------------------------------------ range attributes */

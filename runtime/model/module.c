@@ -4,12 +4,18 @@
  * .attribute(.managed)) that the address map and /cu know, labelled with
  * the variable's name, and initialized before the module is handed out;
  * unloading frees them, and so does the destruction of the context it was
- * loaded in. A module a library made tells the library when it goes
- * (library.c). The module's code is opaque here (module.h).
+ * loaded in, except the program's managed variables (the runtime's
+ * __managed__, one copy for the process: module.h), which outlive both. A module a library made tells the library when it goes
+ * (library.c). The module's code is opaque here (module.h). A launch
+ * queued of a module holds it (cuemu_module_hold): unloading it waits for
+ * the launch to end, as the driver's cuModuleUnload and cuLibraryUnload
+ * do (probes/results/lifetimes.txt), before its code, names and
+ * variables go. A library's module is unloaded by its library only.
  *
  * Locking: modules and functions are found by handle in two trees under
- * mod_lock, a leaf rwlock (nothing else is taken while it is held), so a
- * stale handle is recognized without being dereferenced. A module's shape
+ * mod_lock, a rwlock under which only hold_lock is taken, so a stale
+ * handle is recognized without being dereferenced. hold_lock, a leaf,
+ * guards the launches' holds. A module's shape
  * never changes once made; a function's settable attributes are words
  * written under mod_lock held for writing. Variables are allocated and
  * freed through memory.c and managed.c, which take the process lock
@@ -28,6 +34,8 @@ struct mod_var {
 	char *name;
 	CUdeviceptr addr;
 	size_t size;
+	bool kept;      /* the program's: not the module's to free */
+	bool bound;     /* the program's, allocated before this module */
 };
 
 struct CUfunc_st {
@@ -50,6 +58,7 @@ struct CUmod_st {
 	struct mod_var *vars;
 	CUlibrary owner;         /* the library it was loaded for, or NULL */
 	void (*forget)(CUlibrary, CUmodule); /* the owner's, told at the end */
+	unsigned holds;          /* launches queued of it; hold_lock */
 };
 
 static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
@@ -74,11 +83,20 @@ static pthread_rwlock_t mod_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct mod_tree modules = RB_INITIALIZER(&modules);
 static struct func_tree functions = RB_INITIALIZER(&functions);
 
-/* Frees what a module holds but its code; its variables' memory too. */
-static void mod_free(struct CUmod_st *m, int nvar_made)
+/* The launches' holds on modules, and the wait of an unload for them.
+ * Global beside the registry they extend (a hold is taken on a handle
+ * found there). */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_done = PTHREAD_COND_INITIALIZER;
+
+/* Frees what a module holds but its code; its variables' memory too,
+ * the program's only where the module's making failed (made false). */
+static void mod_free(struct CUmod_st *m, int nvar_made, bool made)
 {
 	for (int i = 0; i < nvar_made; i++) {
-		if (m->vars[i].addr &&
+		bool mine = !m->vars[i].bound && (!m->vars[i].kept || !made);
+
+		if (m->vars[i].addr && mine &&
 		    cuemu_device_free((uintptr_t)m->vars[i].addr) !=
 			    CUDA_SUCCESS)
 			cuemu_debug("module %p: variable %s at 0x%llx was "
@@ -105,12 +123,18 @@ static CUresult var_make(struct CUmod_st *m, const struct cuemu_var_desc *d,
 
 	if (!(v->name = strdup(d->name)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module variable");
-	r = d->managed ? mg_alloc(m->ctx, m->dev, size, CU_MEM_ATTACH_GLOBAL,
-				  &v->addr) :
+	v->size = d->size;
+	v->kept = d->managed && d->program;
+	if (v->kept && d->at) {
+		v->addr = d->at;
+		v->bound = true;
+		return CUDA_SUCCESS;
+	}
+	r = d->managed ? mg_alloc(v->kept ? NULL : m->ctx, m->dev, size,
+				  CU_MEM_ATTACH_GLOBAL, &v->addr) :
 			 cuemu_device_alloc(m->ctx, m->dev, size, &v->addr);
 	if (r != CUDA_SUCCESS)
 		return r;
-	v->size = d->size;
 	/* Device memory is mapped in the process; a managed page written
 	 * here becomes resident on the host first, as the driver leaves a
 	 * __managed__ variable's initial value. */
@@ -159,12 +183,12 @@ CUresult cuemu_module_create(CUcontext ctx, int dev,
 	m->ctx = ctx;
 	m->dev = dev;
 	if ((r = funcs_make(m, f, nf)) != CUDA_SUCCESS) {
-		mod_free(m, 0);
+		mod_free(m, 0, false);
 		return r;
 	}
 	for (i = 0; i < nv; i++)
 		if ((r = var_make(m, &v[i], &m->vars[i])) != CUDA_SUCCESS) {
-			mod_free(m, i + 1);
+			mod_free(m, i + 1, false);
 			return r;
 		}
 	m->nvar = nv;
@@ -194,12 +218,43 @@ CUresult cuemu_module_check(CUmodule h)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_module_destroy(CUmodule h)
+bool cuemu_module_hold(CUmodule h)
+{
+	struct CUmod_st *m;
+
+	pthread_rwlock_rdlock(&mod_lock);
+	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
+		pthread_mutex_lock(&hold_lock);
+		m->holds++;
+		pthread_mutex_unlock(&hold_lock);
+	}
+	pthread_rwlock_unlock(&mod_lock);
+	return m != NULL;
+}
+
+void cuemu_module_release(CUmodule m)
+{
+	pthread_mutex_lock(&hold_lock);
+	if (!--m->holds)
+		pthread_cond_broadcast(&hold_done);
+	pthread_mutex_unlock(&hold_lock);
+}
+
+/* Takes h out of the registry, so that no launch holds it from then on;
+ * a library's module only where owned is allowed. */
+static CUresult unregister(CUmodule h, bool owned, struct CUmod_st **out)
 {
 	struct CUmod_st *m;
 
 	pthread_rwlock_wrlock(&mod_lock);
-	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
+	m = h ? RB_FIND(mod_tree, &modules, h) : NULL;
+	if (m && m->owner && !owned) {
+		pthread_rwlock_unlock(&mod_lock);
+		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED,
+				  "module %p is a library's: "
+				  "cuLibraryUnload unloads it", (void *)h);
+	}
+	if (m) {
 		RB_REMOVE(mod_tree, &modules, m);
 		for (int i = 0; i < m->nfunc; i++)
 			RB_REMOVE(func_tree, &functions, &m->funcs[i]);
@@ -208,12 +263,38 @@ CUresult cuemu_module_destroy(CUmodule h)
 	if (!m)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "module %p is not loaded", (void *)h);
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+/* Unloads h once every launch queued of it has ended. */
+static CUresult destroy(CUmodule h, bool owned)
+{
+	struct CUmod_st *m = NULL;
+	CUresult r;
+
+	if ((r = unregister(h, owned, &m)) != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&hold_lock);
+	while (m->holds)
+		pthread_cond_wait(&hold_done, &hold_lock);
+	pthread_mutex_unlock(&hold_lock);
 	if (m->owner)
 		m->forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
-	mod_free(m, m->nvar);
+	mod_free(m, m->nvar, true);
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_destroy(CUmodule h)
+{
+	return destroy(h, true);
+}
+
+CUresult cuemu_module_unload(CUmodule h)
+{
+	return destroy(h, false);
 }
 
 /* The first live module of ctx, NULL where it has none. */

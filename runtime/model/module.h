@@ -30,6 +30,12 @@ struct cuemu_var_desc {
 	uint64_t size;
 	bool managed;
 	const void *init;
+	/* A managed variable of the program's (the runtime's __managed__,
+	 * one copy for the whole process): bound at `at` where that is set,
+	 * else allocated in no context, so that no context's end takes it.
+	 * Either way the module leaves it when it goes. */
+	bool program;
+	CUdeviceptr at;
 };
 
 /* Makes a module of ctx (on dev): every variable allocated and
@@ -43,9 +49,16 @@ CUresult cuemu_module_create(CUcontext ctx, int dev,
 			     uint64_t *addr, CUmodule *out);
 /* INVALID_HANDLE unless h names a live module. */
 CUresult cuemu_module_check(CUmodule h);
-/* Frees a module's variables and code; INVALID_HANDLE for a handle that
- * names none. */
+/* Frees a module's variables and code once the launches queued of it
+ * have ended; INVALID_HANDLE for a handle that names none. */
 CUresult cuemu_module_destroy(CUmodule h);
+/* cuModuleUnload's: cuemu_module_destroy, but NOT_PERMITTED for a
+ * library's module (its library unloads it), which stays loaded. */
+CUresult cuemu_module_unload(CUmodule h);
+/* A launch queued of h keeps it loaded until cuemu_module_release: false
+ * where h is no longer loaded. */
+bool cuemu_module_hold(CUmodule h);
+void cuemu_module_release(CUmodule m);
 /* Destroys every module loaded in ctx, as its destruction does. */
 void cuemu_module_destroy_ctx(CUcontext ctx);
 /* Marks m as library l's: forget(l, m) is called when m goes, with no

@@ -108,6 +108,7 @@ static void library(void)
 	EXPECT(k == ks[0]);
 	EXPECT(cudaLibraryGetKernel(&k, lib, "nothere") ==
 	       cudaErrorSymbolNotFound);
+	EXPECT(cudaGetLastError() == cudaErrorSymbolNotFound);
 	CHECK(cudaLibraryGetKernel(&k, lib, "add1"));
 	CHECK(cudaKernelSetAttributeForDevice(
 		k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024, 0));
@@ -115,9 +116,24 @@ static void library(void)
 	for (int i = 0; i < 32; i++)
 		p[i] = i;
 	CHECK(cudaLaunchKernel((void *)k, dim3(1), dim3(32), args, 0, 0));
+	// a launch that succeeded leaves no error (probes/lifetimes.cu)
+	EXPECT(cudaGetLastError() == cudaSuccess);
 	CHECK(cudaDeviceSynchronize());
 	for (int i = 0; i < 32; i++)
 		EXPECT(p[i] == i + 1);
+	// the same kernel as a cooperative and an extensible launch
+	CHECK(cudaLaunchCooperativeKernel((void *)k, dim3(1), dim3(32), args,
+					  0, 0));
+	EXPECT(cudaGetLastError() == cudaSuccess);
+	cudaLaunchConfig_t c;
+	std::memset(&c, 0, sizeof c);
+	c.gridDim = dim3(1);
+	c.blockDim = dim3(32);
+	CHECK(cudaLaunchKernelExC(&c, (void *)k, args));
+	EXPECT(cudaGetLastError() == cudaSuccess);
+	CHECK(cudaDeviceSynchronize());
+	for (int i = 0; i < 32; i++)
+		EXPECT(p[i] == i + 3);
 	CHECK(cudaFree(p));
 	CHECK(cudaLibraryUnload(lib));
 }

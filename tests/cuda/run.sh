@@ -10,11 +10,14 @@
 # cooperative, extensible and library launches; rdc: relocatable device
 # code, refused in one line; clang: clang.cu built by clang++ (skipped,
 # saying so, where no clang compiles CUDA for sm_90 or no ptxas is there).
+# managed: a __managed__ variable on two GPUs and across cudaDeviceReset;
+# reload: the program's kernels after a reset, beside modules loaded
+# meanwhile.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors static clock coop rdc clang"
+programs="launch symbols attributes units loading rt_errors static clock coop rdc clang managed reload"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -77,6 +80,7 @@ for p in $programs; do
 	case $p in
 	units) files="$src/units_a.cu $src/units_b.cu" ;;
 	rdc) files="-rdc=true $src/rdc_a.cu $src/rdc_b.cu" ;;
+	reload) files="$src/reload.cu -lcuda" ;;
 	clang) files=$src/clang.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	*) files=$src/$p.cu ;;

@@ -97,7 +97,7 @@ static void test_entries(void)
 {
 	CUlibrary l = lib_load(ptx), kl = NULL;
 	CUkernel ks[16] = { 0 }, k = NULL, k2 = NULL;
-	CUmodule m = NULL, fm = NULL;
+	CUmodule m = NULL, fm = NULL, m2 = NULL;
 	CUfunction f = NULL;
 	CUdeviceptr d;
 	const char *nm = NULL;
@@ -139,6 +139,13 @@ static void test_entries(void)
 	is_res(cuLibraryGetModule(&m, l), CUDA_SUCCESS, "its module");
 	is_res(cuLibraryGetModule(NULL, l), CUDA_ERROR_INVALID_VALUE,
 	       "module: NULL out");
+	/* probes/results/lifetimes.txt: library_module */
+	is_res(cuModuleUnload(m), CUDA_ERROR_NOT_PERMITTED,
+	       "cuModuleUnload of a library's module: NOT_PERMITTED");
+	is_res(cuModuleGetFunctionCount(&n, m), CUDA_SUCCESS,
+	       "and it stays loaded");
+	cuLibraryGetModule(&m2, l);
+	ok(m2 == m, "the library's module still");
 	is_res(cuLibraryGetGlobal(&d, &sz, l, "table"), CUDA_SUCCESS,
 	       "a global");
 	is_int(sz, 16, "of 16 bytes");
@@ -213,6 +220,8 @@ static void test_entries(void)
 	is_res(cuLibraryUnload(l), CUDA_SUCCESS, "unload");
 	is_res(cuModuleGetFunctionCount(&n, m), CUDA_ERROR_INVALID_HANDLE,
 	       "its module went with it");
+	is_res(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE,
+	       "cuModuleUnload of it then: INVALID_HANDLE");
 	is_res(cuKernelGetFunction(&f, k), CUDA_ERROR_INVALID_HANDLE,
 	       "its kernel names nothing");
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "kernel_file.h"
@@ -529,6 +530,24 @@ static void test_occupancy(CUmodule m)
 	       "driver crashes)");
 }
 
+/* The host function test_unload_queued's stream waits in: it returns
+ * once the main thread has called the unload (100 ms after the release,
+ * the unload's call having been made long before on any machine). */
+static volatile int stream_released;
+
+static void hold_stream(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&stream_released, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(100 * 1000);
+}
+
+static void release_stream_soon(void)
+{
+	__atomic_store_n(&stream_released, 1, __ATOMIC_RELEASE);
+}
+
 static void test_unload(const char *ptx)
 {
 	CUmodule m;
@@ -552,6 +571,55 @@ static void test_unload(const char *ptx)
 	       "unloading it again: INVALID_HANDLE");
 	is_res(cuModuleUnload(NULL), CUDA_ERROR_INVALID_HANDLE,
 	       "unloading NULL: INVALID_HANDLE");
+}
+
+/* A launch still queued when its module is unloaded: the unload waits for
+ * it, as the driver's does (probes/results/lifetimes.txt: module_queued),
+ * and the kernel runs to its end on code and names still there. */
+static void test_unload_queued(void)
+{
+	enum { GRID = 16, THREADS = 128 };
+	char *ptx = slurp("ktime.ptx");
+	unsigned out_host[GRID * THREADS];
+	CUdeviceptr out = 0;
+	int iters = 4000, zero = 0;
+	void *args[] = { &out, &iters };
+	CUstream s = NULL;
+	CUmodule m = NULL;
+	CUfunction f = NULL;
+	size_t nonzero = 0;
+
+	if (cuModuleLoadData(&m, ptx) != CUDA_SUCCESS ||
+	    cuModuleGetFunction(&f, m, "spin") != CUDA_SUCCESS ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS ||
+	    cuMemAlloc(&out, sizeof out_host) != CUDA_SUCCESS ||
+	    cuMemsetD32(out, 0, GRID * THREADS) != CUDA_SUCCESS) {
+		printf("Bail out! ktime.ptx's spin is not ready\n");
+		exit(1);
+	}
+	/* the stream held back by a host function until the unload has
+	 * been called: the launch is surely queued then */
+	is_res(cuLaunchHostFunc(s, hold_stream, &zero), CUDA_SUCCESS,
+	       "the stream waits on a host function");
+	is_res(cuLaunchKernel(f, GRID, 1, 1, THREADS, 1, 1, 0, s, args, NULL),
+	       CUDA_SUCCESS, "a long kernel queued behind it");
+	release_stream_soon();
+	is_res(cuModuleUnload(m), CUDA_SUCCESS,
+	       "its module unloaded while the launch is queued");
+	/* the kernel has run by then: its results are there before any
+	 * synchronize of its stream */
+	cuMemcpyDtoH(out_host, out, sizeof out_host);
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS, "the kernel succeeded");
+	for (size_t i = 0; i < GRID * THREADS; i++)
+		nonzero += out_host[i] != 0;
+	ok(nonzero > GRID * THREADS / 2, "the unload returned once the kernel "
+	   "had run: its results were there (%zu of %d)",
+	   nonzero, GRID * THREADS);
+	is_res(cuModuleGetFunctionCount(&(unsigned){ 0 }, m),
+	       CUDA_ERROR_INVALID_HANDLE, "the module is gone after");
+	cuMemFree(out);
+	cuStreamDestroy(s);
+	free(ptx);
 }
 
 int main(void)
@@ -585,6 +653,7 @@ int main(void)
 	test_occupancy(m);
 	cuModuleUnload(m);
 	test_unload(ptx);
+	test_unload_queued();
 	free(ptx);
 	cuDevicePrimaryCtxRelease(dev);
 	return done_testing();
