@@ -689,9 +689,20 @@ static int resolve_process(const struct cufs_proc *p, char **comps, int n,
 		return state_node(p->pid, p->uid, out);
 	if (!(obj = cufs_record(p, 0, PUB_PROCESS, &err)))
 		return -err;
-	/* A write cufs could not deliver is the process's last error too. */
-	if ((note = cufs_refusal(p, json_object_get(obj, "last_error"))))
+	/* A write cufs could not deliver is the process's last error too:
+	 * set on a shallow copy, since the record is the cache's, shared by
+	 * every thread (another may be dumping its last_error right now). */
+	if ((note = cufs_refusal(p, json_object_get(obj, "last_error")))) {
+		json_t *mine = json_copy(obj);
+
+		json_decref(obj);
+		if (!mine) {
+			json_decref(note);
+			return -ENOMEM;
+		}
+		obj = mine;
 		json_object_set_new(obj, "last_error", note);
+	}
 	/* Names cufs adds to the process's own: its objects' classes, its
 	 * view of the event log, and its state. */
 	extra = event_names(class_dirs());

@@ -132,6 +132,34 @@ cat_all() {
 	assert_line "result CUDA_ERROR_INVALID_DEVICE"
 }
 
+# The note is laid over the process's record for each read: the record
+# is the cache's, shared by every FUSE thread, and was once changed in
+# place, so that one reader freed the last_error another was printing
+# (cufs aborted in jansson under load).
+@test "stopped: the undelivered write's note is read by many readers at once, and cufs stays" {
+	L=$MNT/allocations/$A_managed/label
+	kill -STOP "$A_pid"
+	run write_errno "$L" renamed
+	assert_output ETIMEDOUT
+	local pids=() i
+	for i in $(seq 8); do
+		timeout 20 bash -c 'for k in $(seq 60); do
+			grep -qx "result CUDA_ERROR_TIMEOUT" "$1/last_error" &&
+			grep -q "CUDA_ERROR_TIMEOUT" "$1/json" || exit 1
+		done' _ "$MNT/processes/$A_pid" &
+		pids+=($!)
+	done
+	local failed=0
+	for i in "${pids[@]}"; do
+		wait "$i" || failed=$((failed + 1))
+	done
+	kill -CONT "$A_pid"
+	[ "$failed" = 0 ]
+	mounted
+	run timeout 5 cat "$MNT/processes/$A_pid/last_error"
+	assert_line "result CUDA_ERROR_TIMEOUT"
+}
+
 @test "a control thread stuck: reads go on, state says so, a write fails with ETIMEDOUT" {
 	CUEMU_CONTROL_PAUSE_FILE=$WORK/pause start_workload F
 	L=$MNT/allocations/$F_device/label
