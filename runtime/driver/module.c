@@ -398,7 +398,8 @@ int cuemu_device_sm(int dev)
 	return device_sm(dev);
 }
 
-CUresult cuModuleLoadData(CUmodule *module, const void *image)
+/* The checks every load from memory starts with, in the driver's order. */
+static CUresult load_args(CUmodule *module, const void *image)
 {
 	CUresult r = cuemu_check_init();
 
@@ -407,7 +408,14 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
 	if (!module || !image)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
 				  module ? "image" : "module");
-	return load(module, image, 0, NULL, NULL);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+	CUresult r = load_args(module, image);
+
+	return r != CUDA_SUCCESS ? r : load(module, image, 0, NULL, NULL);
 }
 
 CUresult cuemuModuleLoadManaged(CUmodule *module, const void *image,
@@ -415,13 +423,10 @@ CUresult cuemuModuleLoadManaged(CUmodule *module, const void *image,
 				CUdeviceptr *addrs)
 {
 	struct program_vars pv = { n, names, addrs };
-	CUresult r = cuemu_check_init();
+	CUresult r = load_args(module, image);
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!module || !image)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
-				  module ? "image" : "module");
 	if (n && (!names || !addrs))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%u variables "
 				  "with %s NULL", n, names ? "addrs" : "names");
@@ -433,13 +438,10 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 			    void **optionValues)
 {
 	struct cuemu_jit j;
-	CUresult r = cuemu_check_init();
+	CUresult r = load_args(module, image);
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!module || !image)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
-				  module ? "image" : "module");
 	if ((r = cuemu_jit_read(numOptions, options, optionValues, &j)) !=
 	    CUDA_SUCCESS)
 		return r;
