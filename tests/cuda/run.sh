@@ -42,10 +42,19 @@ libs=$tmp:$(cd "$top_builddir/runtime/.libs" && pwd)
 # ptxas and fatbinary run here and clang's host pass embeds the result
 # (-fcuda-include-gpubinary), registered as clang registers any.
 CLANG=${CLANG:-$(command -v clang++-19 || command -v clang++ || echo none)}
-cudabin=$(dirname "$NVCC")
+# clang picks its launch ABI by the CUDA version it reads from
+# <cuda-path>/include/cuda.h: where it finds none (a toolkit laid out
+# otherwise) it assumes CUDA 7.0 and emits cudaConfigureCall and
+# cudaLaunch, which CUDA 13's runtime (and so libcuemu's) no longer has.
+# So clang is shown a root of its own: the toolkit's bin beside the
+# project's headers, whose cuda.h says 13000.
+cudabin=$(cd "$(dirname "$NVCC")" && pwd)
 clang_build() {
+	mkdir "$tmp/cudaroot"
+	ln -s "$cudabin" "$tmp/cudaroot/bin"
+	ln -s "$(cd "$srcdir/include" && pwd)" "$tmp/cudaroot/include"
 	cl="$CLANG -x cuda --cuda-gpu-arch=sm_90 -nocudainc -nocudalib
-		--cuda-path=$(dirname "$cudabin") -Wno-unknown-cuda-version
+		--cuda-path=$tmp/cudaroot -Wno-unknown-cuda-version
 		-I$srcdir/include -I$src"
 	if [ ! -x "$cudabin/ptxas" ] || [ ! -x "$cudabin/fatbinary" ]; then
 		echo "ok $i - clang # SKIP no ptxas and fatbinary beside $NVCC"
