@@ -60,14 +60,20 @@ CUresult cuemu_jit_read(unsigned n, CUjit_option *o, void **v,
  * nothing where j is NULL. */
 void cuemu_jit_answer(const struct cuemu_jit *j, const char *info,
 		      const char *error, float ms);
-/* Loads len bytes of PTX text as a module of the current context. */
-CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out);
-/* The PTX an image holds for sm in *im (cuemu_image_free), and its *nf
- * kernels described as a module's are (cuemu_func_descs_free); on failure
- * the CUresult a load of it answers, its log written where j asks. */
-CUresult cuemu_image_kernels(const void *image, int sm,
+struct cuemu_lib_vars;
+/* Loads len bytes of a library's PTX text as a module of the current
+ * context, binding the library's managed variables lv. */
+CUresult cuemu_module_load_ptx(const char *ptx, size_t len,
+			       const struct cuemu_lib_vars *lv, CUmodule *out);
+/* The PTX an image holds for device dev in *im (cuemu_image_free), its
+ * *nf kernels described as a module's are (cuemu_func_descs_free), and
+ * its managed variables made the program's on dev (*lv, for a library);
+ * on failure the CUresult a load of it answers, its log written where j
+ * asks, and nothing made. */
+CUresult cuemu_image_kernels(const void *image, int dev,
 			     struct cuemu_image *im,
 			     struct cuemu_func_desc **f, int *nf,
+			     struct cuemu_lib_vars *lv,
 			     const struct cuemu_jit *j);
 /* cuFuncGetParamInfo's checks after the handle's and its answer: the
  * offset and size of f's parameter i (size optional). */

@@ -4,7 +4,8 @@
  * CUfunction. A library is context-independent: its image is read and
  * parsed once at load (a refusal is kept and answered at its first kernel
  * or module, as the driver loads lazily), its kernels and their
- * attributes are there without a context, and the module it becomes is
+ * attributes and its managed variables (made at the load, one copy for
+ * the process) are there without a context, and the module it becomes is
  * loaded in a context when that context first asks for it (a kernel's
  * function, the library's module, a global, a launch). Each entry checks
  * its arguments in the real driver's order (probes/results/library.txt).
@@ -42,7 +43,8 @@ static CUresult library_module(CUlibrary l, CUmodule *out)
 	pthread_mutex_lock(&load_lock);
 	if (!(*out = cuemu_library_module(l, ctx))) {
 		ptx = cuemu_library_ptx(l, &len);
-		r = cuemu_module_load_ptx(ptx, len, out);
+		r = cuemu_module_load_ptx(ptx, len, cuemu_library_vars(l),
+					  out);
 		if (r == CUDA_SUCCESS &&
 		    (r = cuemu_library_add_module(l, ctx, *out)) !=
 			    CUDA_SUCCESS)
@@ -89,9 +91,9 @@ static CUresult lib_opts_check(unsigned n, CUlibraryOption *o, void **v)
 	return CUDA_SUCCESS;
 }
 
-/* The device whose architecture the image is read for: the current
- * context's, else the first. */
-static int image_sm(void)
+/* The device whose architecture the image is read for, and where its
+ * managed variables are made: the current context's, else the first. */
+static int image_dev(void)
 {
 	CUcontext ctx;
 	int dev = 0;
@@ -99,22 +101,24 @@ static int image_sm(void)
 	if (cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx ||
 	    cuemu_current(NULL, &dev) != CUDA_SUCCESS)
 		dev = 0;
-	return cuemu_device_sm(dev);
+	return dev;
 }
 
 /* Reads and parses the image once; a refusal is kept for the library's
  * first kernel or module, and its log goes where the JIT options say at
- * once, as the driver writes it at the load it answers with success. */
+ * once, as the driver writes it at the load it answers with success. Its
+ * managed variables are made here, with or without a context. */
 static CUresult library_make(CUlibrary *out, const void *code,
 			     const struct cuemu_jit *j)
 {
 	struct cuemu_image im = { 0 };
+	struct cuemu_lib_vars lv;
 	struct cuemu_func_desc *f;
 	int nf;
-	CUresult status = cuemu_image_kernels(code, image_sm(), &im, &f, &nf,
-					      j);
+	CUresult status = cuemu_image_kernels(code, image_dev(), &im, &f, &nf,
+					      &lv, j);
 	CUresult r = cuemu_library_create(status ? NULL : im.ptx, im.len,
-					  status, f, nf, out);
+					  status, f, nf, &lv, out);
 
 	cuemu_func_descs_free(f, nf);
 	cuemu_image_free(&im);
@@ -258,15 +262,15 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 	return library_module(library, pMod);
 }
 
-/* A variable of the library's module in the current context; managed
- * ones only where managed is asked for. */
+/* A variable of the library: a managed one is the library's own, found
+ * with or without a context (probes/results/kapi.txt: noctx_get), any
+ * other its module's in the current context. */
 static CUresult library_var(CUdeviceptr *dptr, size_t *bytes, CUlibrary l,
 			    const char *name, bool managed)
 {
 	CUdeviceptr a;
 	CUmodule m;
 	size_t n;
-	unsigned int is_managed = 0;
 	CUresult r;
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
@@ -278,18 +282,21 @@ static CUresult library_var(CUdeviceptr *dptr, size_t *bytes, CUlibrary l,
 		return r;
 	if (!name)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "name is NULL");
-	if ((r = library_module(l, &m)) != CUDA_SUCCESS)
+	if (managed) {
+		if ((r = cuemu_library_status(l)) != CUDA_SUCCESS)
+			return cuemu_fail(r, "library %p: its image was "
+					  "refused", (void *)l);
+		if (!cuemu_library_managed(l, name, &a, &n))
+			return cuemu_fail(CUDA_ERROR_NOT_FOUND, "library %p "
+					  "has no __managed__ variable %s",
+					  (void *)l, name);
+	} else if ((r = library_module(l, &m)) != CUDA_SUCCESS) {
 		return r;
-	if (!cuemu_module_global(m, name, &a, &n))
+	} else if (!cuemu_module_global(m, name, &a, &n)) {
 		return cuemu_fail(CUDA_ERROR_NOT_FOUND,
 				  "library %p has no variable %s", (void *)l,
 				  name);
-	if (managed &&
-	    (cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-				   a) != CUDA_SUCCESS || !is_managed))
-		return cuemu_fail(CUDA_ERROR_NOT_FOUND,
-				  "library %p: %s is not __managed__",
-				  (void *)l, name);
+	}
 	if (dptr)
 		*dptr = a;
 	if (bytes)

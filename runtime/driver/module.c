@@ -21,6 +21,8 @@
 
 #include "model/context.h"
 #include "model/clock.h"
+#include "model/library.h"
+#include "model/memory.h"
 #include "model/module.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
@@ -216,8 +218,47 @@ static CUresult var_descs(const struct ex_module *em, int nv,
 	return CUDA_SUCCESS;
 }
 
+/* Frees the program's managed variables a failed load made (fresh[i])
+ * and forgets their addresses in pv. */
+static void program_vars_drop(const struct cuemu_var_desc *d, int nv,
+			      const struct program_vars *pv, const bool *fresh)
+{
+	for (int i = 0; i < nv; i++)
+		if (fresh[i]) {
+			if (cuemu_device_free((uintptr_t)d[i].at) !=
+			    CUDA_SUCCESS)
+				cuemu_debug("variable %s was freed elsewhere",
+					    d[i].name);
+			pv->addrs[program_var(pv, d[i].name)] = 0;
+		}
+}
+
+/* Makes the program's managed variables that this load is the first to
+ * need (0 in pv), on dev in no context, their addresses written to d and
+ * pv (fresh[i] set): every later load in any context binds them. */
+static CUresult program_vars_make(int dev, struct cuemu_var_desc *d, int nv,
+				  const struct program_vars *pv, bool *fresh)
+{
+	CUresult r;
+
+	for (int i = 0; i < nv; i++) {
+		fresh[i] = false;
+		if (!d[i].program || d[i].at)
+			continue;
+		if ((r = cuemu_module_program_var(dev, &d[i], &d[i].at)) !=
+		    CUDA_SUCCESS) {
+			program_vars_drop(d, i, pv, fresh);
+			return r;
+		}
+		fresh[i] = true;
+		pv->addrs[program_var(pv, d[i].name)] = d[i].at;
+	}
+	return CUDA_SUCCESS;
+}
+
 /* Makes the model's module of a parsed one and binds its variables; the
- * program's managed variables that it allocated are written back to pv. */
+ * program's managed variables it is the first to need are made first
+ * and written to pv. */
 static CUresult module_make(CUcontext ctx, int dev, struct ex_module *em,
 			    int target, int sm, const struct program_vars *pv,
 			    CUmodule *out)
@@ -226,27 +267,30 @@ static CUresult module_make(CUcontext ctx, int dev, struct ex_module *em,
 	struct cuemu_func_desc *f = calloc(nf ? nf : 1, sizeof *f);
 	struct cuemu_var_desc *v = calloc(nv ? nv : 1, sizeof *v);
 	uint64_t *addr = calloc(nv ? nv : 1, sizeof *addr);
+	bool *fresh = calloc(nv ? nv : 1, sizeof *fresh);
 	int const_bytes;
 	CUresult r;
 
-	if (!f || !v || !addr)
+	if (!f || !v || !addr || !fresh)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module");
 	else if ((r = var_descs(em, nv, pv, v, &const_bytes)) ==
+		 CUDA_SUCCESS &&
+		 (r = program_vars_make(dev, v, nv, pv, fresh)) ==
 		 CUDA_SUCCESS) {
 		for (int i = 0; i < nf; i++)
 			func_desc(ex_module_kernel(em, i), target, sm,
 				  const_bytes, &f[i]);
 		r = cuemu_module_create(ctx, dev, f, nf, v, nv, em, drop_code,
 					addr, out);
+		if (r != CUDA_SUCCESS)
+			program_vars_drop(v, nv, pv, fresh);
 	}
-	for (int i = 0; r == CUDA_SUCCESS && i < nv; i++) {
+	for (int i = 0; r == CUDA_SUCCESS && i < nv; i++)
 		ex_module_bind_var(em, i, addr[i]);
-		if (v[i].program && !v[i].at)
-			pv->addrs[program_var(pv, v[i].name)] = addr[i];
-	}
 	free(f);
 	free(v);
 	free(addr);
+	free(fresh);
 	return r;
 }
 
@@ -331,26 +375,71 @@ static CUresult load(CUmodule *out, const void *data, size_t len,
 	return r;
 }
 
-CUresult cuemu_module_load_ptx(const char *ptx, size_t len, CUmodule *out)
+CUresult cuemu_module_load_ptx(const char *ptx, size_t len,
+			       const struct cuemu_lib_vars *lv, CUmodule *out)
 {
-	return load(out, ptx, len, NULL, NULL);
+	struct program_vars pv = {
+		lv->n, (const char *const *)lv->names, lv->addrs
+	};
+
+	return load(out, ptx, len, NULL, &pv);
+}
+
+/* The image's managed variables made the program's, for a library: on
+ * dev in no context, before any context asks for its module. */
+static CUresult lib_vars_make(const struct cuemu_var_desc *v, int nv, int dev,
+			      struct cuemu_lib_vars *lv)
+{
+	CUresult r;
+	unsigned n = 0;
+
+	for (int i = 0; i < nv; i++)
+		n += v[i].managed;
+	*lv = (struct cuemu_lib_vars){ 0 };
+	if (!n)
+		return CUDA_SUCCESS;
+	if (!(lv->names = calloc(n, sizeof *lv->names)) ||
+	    !(lv->addrs = calloc(n, sizeof *lv->addrs)) ||
+	    !(lv->sizes = calloc(n, sizeof *lv->sizes))) {
+		cuemu_lib_vars_free(lv);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
+	}
+	lv->n = n;
+	for (int i = 0, k = 0; i < nv; i++) {
+		if (!v[i].managed)
+			continue;
+		lv->sizes[k] = v[i].size;
+		if (!(lv->names[k] = strdup(v[i].name)))
+			r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
+		else
+			r = cuemu_module_program_var(dev, &v[i],
+						     &lv->addrs[k]);
+		if (r != CUDA_SUCCESS) {
+			cuemu_lib_vars_free(lv);
+			return r;
+		}
+		k++;
+	}
+	return CUDA_SUCCESS;
 }
 
 /* The image's PTX for sm, and its kernels as a module would describe
  * them; on failure the CUresult a load would answer. */
-CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
+CUresult cuemu_image_kernels(const void *image, int dev, struct cuemu_image *im,
 			     struct cuemu_func_desc **f, int *nf,
+			     struct cuemu_lib_vars *lv,
 			     const struct cuemu_jit *j)
 {
 	char log[1024] = "";
 	double t0 = now_ms();
 	struct ex_module *em = NULL;
 	struct cuemu_var_desc *v = NULL;
-	int nv, const_bytes = 0, target;
+	int nv, const_bytes = 0, target, sm = device_sm(dev);
 	CUresult r;
 
 	*f = NULL;
 	*nf = 0;
+	*lv = (struct cuemu_lib_vars){ 0 };
 	r = cuemu_image_from_pointer(image, sm, im, log, sizeof log);
 	if (r == CUDA_SUCCESS)
 		r = parse_result(ex_module_parse(im->ptx, im->len, sm, &em,
@@ -376,6 +465,9 @@ CUresult cuemu_image_kernels(const void *image, int sm, struct cuemu_image *im,
 				r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 					       "library");
 		}
+	/* made while the parse holds their initial values */
+	if (r == CUDA_SUCCESS)
+		r = lib_vars_make(v, nv, dev, lv);
 	free(v);
 	ex_module_free(em);
 	if (r != CUDA_SUCCESS) {

@@ -1,7 +1,9 @@
 /*
  * library.c - loaded libraries (cuLibrary*): the PTX a library holds, its
  * kernels (CUkernel: context-independent handles) with their attributes,
- * and the module it became in each context that asked for one. A kernel's
+ * its managed variables (one copy for the process, made at its load
+ * without a context and bound by each of its modules: module.h), and the
+ * module it became in each context that asked for one. A kernel's
  * attribute set through cuKernelSetAttribute is the kernel's in every
  * context: its functions there are given it now and when loaded later;
  * a cache preference set through cuKernelSetCacheConfig is the kernel's on
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "model/library.h"
+#include "model/memory.h"
 
 struct lib_mod {
 	CUcontext ctx;
@@ -51,6 +54,7 @@ struct CUlib_st {
 	struct CUkern_st *kerns;
 	int nmod, capmod;
 	struct lib_mod *mods;
+	struct cuemu_lib_vars vars;  /* fixed from its making */
 };
 
 static int cmp_lib(struct CUlib_st *a, struct CUlib_st *b)
@@ -75,8 +79,26 @@ static pthread_rwlock_t lib_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct lib_tree libraries = RB_INITIALIZER(&libraries);
 static struct kern_tree kernels = RB_INITIALIZER(&kernels);
 
+void cuemu_lib_vars_free(struct cuemu_lib_vars *v)
+{
+	for (unsigned i = 0; i < v->n; i++) {
+		if (v->addrs && v->addrs[i] &&
+		    cuemu_device_free((uintptr_t)v->addrs[i]) != CUDA_SUCCESS)
+			cuemu_debug("library variable %s at 0x%llx was freed "
+				    "elsewhere", v->names[i],
+				    (unsigned long long)v->addrs[i]);
+		if (v->names)
+			free(v->names[i]);
+	}
+	free(v->names);
+	free(v->addrs);
+	free(v->sizes);
+	*v = (struct cuemu_lib_vars){ 0 };
+}
+
 static void lib_free(struct CUlib_st *l)
 {
+	cuemu_lib_vars_free(&l->vars);
 	for (int i = 0; l->kerns && i < l->nkern; i++) {
 		free(l->kerns[i].name);
 		free(l->kerns[i].cache);
@@ -89,12 +111,16 @@ static void lib_free(struct CUlib_st *l)
 
 CUresult cuemu_library_create(const char *ptx, size_t len, CUresult status,
 			      const struct cuemu_func_desc *f, int nf,
-			      CUlibrary *out)
+			      struct cuemu_lib_vars *mv, CUlibrary *out)
 {
 	struct CUlib_st *l = calloc(1, sizeof *l);
 
-	if (!l)
+	if (!l) {
+		cuemu_lib_vars_free(mv);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "library");
+	}
+	l->vars = *mv;
+	*mv = (struct cuemu_lib_vars){ 0 };
 	l->status = status;
 	if ((ptx && !(l->ptx = malloc(len + 1))) ||
 	    (nf && !(l->kerns = calloc((size_t)nf, sizeof *l->kerns)))) {
@@ -201,6 +227,23 @@ CUkernel cuemu_library_find_kernel(CUlibrary l, const char *name)
 		if (!strcmp(l->kerns[i].name, name))
 			return &l->kerns[i];
 	return NULL;
+}
+
+const struct cuemu_lib_vars *cuemu_library_vars(CUlibrary l)
+{
+	return &l->vars;
+}
+
+bool cuemu_library_managed(CUlibrary l, const char *name, CUdeviceptr *addr,
+			   size_t *size)
+{
+	for (unsigned i = 0; i < l->vars.n; i++)
+		if (!strcmp(l->vars.names[i], name)) {
+			*addr = l->vars.addrs[i];
+			*size = l->vars.sizes[i];
+			return true;
+		}
+	return false;
 }
 
 CUmodule cuemu_library_module(CUlibrary l, CUcontext ctx)

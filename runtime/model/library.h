@@ -12,16 +12,36 @@
 
 #include "model/module.h"
 
+/* A library's managed variables: the program's (module.h), made at its
+ * load without a context, one copy that its module binds in every
+ * context, freed at its unload once those modules (and the launches
+ * queued of them) are gone. Parallel arrays of n. */
+struct cuemu_lib_vars {
+	unsigned n;
+	char **names;
+	CUdeviceptr *addrs;
+	size_t *sizes;
+};
+/* Frees the variables' memory and the arrays; v is empty after. */
+void cuemu_lib_vars_free(struct cuemu_lib_vars *v);
+
 /* Makes a library of ptx (len bytes, copied; NULL where the image was
- * refused, then status says how) and its nf kernels in the order the
- * image defines them. */
+ * refused, then status says how), its nf kernels in the order the image
+ * defines them, and its managed variables (*mv, taken over and emptied,
+ * also on failure). */
 CUresult cuemu_library_create(const char *ptx, size_t len, CUresult status,
 			      const struct cuemu_func_desc *f, int nf,
-			      CUlibrary *out);
+			      struct cuemu_lib_vars *mv, CUlibrary *out);
+/* The library's managed variables, as a load binds them. */
+const struct cuemu_lib_vars *cuemu_library_vars(CUlibrary l);
+/* false where the library has no managed variable of that name. */
+bool cuemu_library_managed(CUlibrary l, const char *name, CUdeviceptr *addr,
+			   size_t *size);
 /* INVALID_HANDLE unless h names a live library. */
 CUresult cuemu_library_check(CUlibrary h);
-/* Unloads every module the library became, then frees it; its kernels
- * name nothing from then on. INVALID_HANDLE where h names none. */
+/* Unloads every module the library became (each once the launches queued
+ * of it have ended), then frees its managed variables and itself; its
+ * kernels name nothing from then on. INVALID_HANDLE where h names none. */
 CUresult cuemu_library_destroy(CUlibrary h);
 /* The refusal its image earned, CUDA_SUCCESS where it has none. */
 CUresult cuemu_library_status(CUlibrary l);

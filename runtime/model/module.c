@@ -4,8 +4,11 @@
  * .attribute(.managed)) that the address map and /cu know, labelled with
  * the variable's name, and initialized before the module is handed out;
  * unloading frees them, and so does the destruction of the context it was
- * loaded in, except the program's managed variables (the runtime's
- * __managed__, one copy for the process: module.h), which outlive both. A module a library made tells the library when it goes
+ * loaded in, except the program's managed variables (a library's, the
+ * runtime's __managed__: one copy for the process, module.h), which are
+ * made before any module in no context (cuemu_module_program_var) and
+ * only bound by each module. A module a library made tells the library
+ * when it goes
  * (library.c). The module's code is opaque here (module.h). A launch
  * queued of a module holds it (cuemu_module_hold): unloading it waits for
  * the launch to end, as the driver's cuModuleUnload and cuLibraryUnload
@@ -34,8 +37,7 @@ struct mod_var {
 	char *name;
 	CUdeviceptr addr;
 	size_t size;
-	bool kept;      /* the program's: not the module's to free */
-	bool bound;     /* the program's, allocated before this module */
+	bool kept;      /* the program's, bound: not the module's to free */
 };
 
 struct CUfunc_st {
@@ -88,15 +90,12 @@ static struct func_tree functions = RB_INITIALIZER(&functions);
  * found there). */
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t hold_done = PTHREAD_COND_INITIALIZER;
-
-/* Frees what a module holds but its code; its variables' memory too,
- * the program's only where the module's making failed (made false). */
-static void mod_free(struct CUmod_st *m, int nvar_made, bool made)
+/* Frees what a module holds but its code; its variables' memory too, but
+ * the program's, which it only bound. */
+static void mod_free(struct CUmod_st *m, int nvar_made)
 {
 	for (int i = 0; i < nvar_made; i++) {
-		bool mine = !m->vars[i].bound && (!m->vars[i].kept || !made);
-
-		if (m->vars[i].addr && mine &&
+		if (m->vars[i].addr && !m->vars[i].kept &&
 		    cuemu_device_free((uintptr_t)m->vars[i].addr) !=
 			    CUDA_SUCCESS)
 			cuemu_debug("module %p: variable %s at 0x%llx was "
@@ -112,41 +111,62 @@ static void mod_free(struct CUmod_st *m, int nvar_made, bool made)
 	free(m);
 }
 
-/* Allocates and fills one variable. The model's allocations are what the
- * kernel's loads and stores reach, and what /cu lists, named after it. */
-static CUresult var_make(struct CUmod_st *m, const struct cuemu_var_desc *d,
-			 struct mod_var *v)
+/* Allocates one variable in ctx (NULL: in none, the program's) and fills
+ * it. The model's allocations are what the kernel's loads and stores
+ * reach, and what /cu lists, named after it. */
+static CUresult var_alloc(CUcontext ctx, int dev,
+			  const struct cuemu_var_desc *d, CUdeviceptr *addr)
 {
 	size_t size = d->size ? d->size : 1;
 	char label[160];
 	CUresult r;
 
-	if (!(v->name = strdup(d->name)))
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module variable");
-	v->size = d->size;
-	v->kept = d->managed && d->program;
-	if (v->kept && d->at) {
-		v->addr = d->at;
-		v->bound = true;
-		return CUDA_SUCCESS;
-	}
-	r = d->managed ? mg_alloc(v->kept ? NULL : m->ctx, m->dev, size,
-				  CU_MEM_ATTACH_GLOBAL, &v->addr) :
-			 cuemu_device_alloc(m->ctx, m->dev, size, &v->addr);
+	r = d->managed ? mg_alloc(ctx, dev, size, CU_MEM_ATTACH_GLOBAL, addr) :
+			 cuemu_device_alloc(ctx, dev, size, addr);
 	if (r != CUDA_SUCCESS)
 		return r;
 	/* Device memory is mapped in the process; a managed page written
 	 * here becomes resident on the host first, as the driver leaves a
 	 * __managed__ variable's initial value. */
 	if (d->init)
-		memcpy((void *)(uintptr_t)v->addr, d->init, d->size);
+		memcpy((void *)(uintptr_t)*addr, d->init, d->size);
 	else
-		memset((void *)(uintptr_t)v->addr, 0, d->size);
+		memset((void *)(uintptr_t)*addr, 0, d->size);
 	snprintf(label, sizeof label, "module variable %s", d->name);
 	cuemu_lock();
-	cuemu_alloc_set_label((uintptr_t)v->addr, label);
+	cuemu_alloc_set_label((uintptr_t)*addr, label);
 	cuemu_unlock();
 	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_module_program_var(int dev, const struct cuemu_var_desc *d,
+				  CUdeviceptr *addr)
+{
+	if (!d->managed)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "variable %s is "
+				  "not managed: only those are the program's",
+				  d->name);
+	return var_alloc(NULL, dev, d, addr);
+}
+
+/* One variable of the module: the program's bound where it was made,
+ * the module's own allocated in its context. */
+static CUresult var_make(struct CUmod_st *m, const struct cuemu_var_desc *d,
+			 struct mod_var *v)
+{
+	if (!(v->name = strdup(d->name)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "module variable");
+	v->size = d->size;
+	v->kept = d->managed && d->program;
+	if (v->kept && !d->at)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "managed variable "
+				  "%s is the program's but was never made",
+				  d->name);
+	if (v->kept) {
+		v->addr = d->at;
+		return CUDA_SUCCESS;
+	}
+	return var_alloc(m->ctx, m->dev, d, &v->addr);
 }
 
 static CUresult funcs_make(struct CUmod_st *m, const struct cuemu_func_desc *f,
@@ -183,12 +203,12 @@ CUresult cuemu_module_create(CUcontext ctx, int dev,
 	m->ctx = ctx;
 	m->dev = dev;
 	if ((r = funcs_make(m, f, nf)) != CUDA_SUCCESS) {
-		mod_free(m, 0, false);
+		mod_free(m, 0);
 		return r;
 	}
 	for (i = 0; i < nv; i++)
 		if ((r = var_make(m, &v[i], &m->vars[i])) != CUDA_SUCCESS) {
-			mod_free(m, i + 1, false);
+			mod_free(m, i + 1);
 			return r;
 		}
 	m->nvar = nv;
@@ -283,7 +303,7 @@ static CUresult destroy(CUmodule h, bool owned)
 		m->forget(m->owner, m);
 	if (m->drop)
 		m->drop(m->code);
-	mod_free(m, m->nvar, true);
+	mod_free(m, m->nvar);
 	return CUDA_SUCCESS;
 }
 

@@ -30,13 +30,19 @@ struct cuemu_var_desc {
 	uint64_t size;
 	bool managed;
 	const void *init;
-	/* A managed variable of the program's (the runtime's __managed__,
-	 * one copy for the whole process): bound at `at` where that is set,
-	 * else allocated in no context, so that no context's end takes it.
-	 * Either way the module leaves it when it goes. */
+	/* A managed variable of the program's (a library's, the runtime's
+	 * __managed__: one copy for the whole process), made before the
+	 * module by cuemu_module_program_var and bound at `at`; the module
+	 * leaves it when it goes. */
 	bool program;
 	CUdeviceptr at;
 };
+
+/* Makes d, a managed variable, the program's: allocated in no context (no
+ * context's reset or end frees it) on dev, initialized, labelled; its
+ * owner frees it with cuemu_device_free once no module binds it. */
+CUresult cuemu_module_program_var(int dev, const struct cuemu_var_desc *d,
+				  CUdeviceptr *addr);
 
 /* Makes a module of ctx (on dev): every variable allocated and
  * initialized, its address in addr[i]; the module owns code from then on

@@ -226,6 +226,86 @@ static void test_entries(void)
 	       "its kernel names nothing");
 }
 
+/* One launch of globals (one thread), a kernel of l, in the current
+ * context: it adds 1 to the managed counter. */
+static CUresult run_globals(CUlibrary l)
+{
+	CUdeviceptr out;
+	CUkernel k;
+	CUresult r;
+
+	if ((r = cuLibraryGetKernel(&k, l, "globals")) != CUDA_SUCCESS ||
+	    (r = cuMemAlloc(&out, 64)) != CUDA_SUCCESS)
+		return r;
+	void *args[] = { &out };
+	r = cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, args,
+			   NULL);
+	if (r == CUDA_SUCCESS)
+		r = cuCtxSynchronize();
+	cuMemFree(out);
+	return r;
+}
+
+/* A library's managed variable is the library's: made at its load with
+ * no context, one address in every context, kept while contexts go, freed
+ * at its unload (probes/results/kapi.txt: kapi.managed.*). */
+static void test_managed(void)
+{
+	CUdeviceptr d = 0, d2 = 0, dc = 0;
+	unsigned int is_managed = 0;
+	CUcontext cur = (CUcontext)1, c2;
+	CUlibrary l;
+	size_t sz = 0;
+
+	cuCtxSetCurrent(NULL);
+	l = lib_load(ptx);
+	is_res(cuLibraryGetManaged(&d, &sz, l, "counter"), CUDA_SUCCESS,
+	       "no context: the managed variable");
+	is_int(sz, 4, "of 4 bytes");
+	ok(d && *(volatile uint32_t *)(uintptr_t)d == 7,
+	   "with its initial value, read on the host");
+	cuCtxGetCurrent(&cur);
+	ok(cur == NULL, "and still no context current");
+	is_res(cuLibraryGetManaged(&d2, NULL, l, "counter"), CUDA_SUCCESS,
+	       "no context: the address alone");
+	ok(d2 == d, "the same address");
+	is_res(cuLibraryGetManaged(&d2, &sz, l, "nothere"),
+	       CUDA_ERROR_NOT_FOUND, "no context: an unknown one NOT_FOUND");
+	is_res(cuLibraryGetManaged(&d2, &sz, l, "table"),
+	       CUDA_ERROR_NOT_FOUND,
+	       "no context: a device variable is no managed one");
+	is_res(cuLibraryGetGlobal(&d2, &sz, l, "counter"),
+	       CUDA_ERROR_INVALID_CONTEXT,
+	       "no context: cuLibraryGetGlobal still needs one");
+	cuCtxSetCurrent(ctx);
+	d2 = 0;
+	is_res(cuLibraryGetManaged(&d2, &sz, l, "counter"), CUDA_SUCCESS,
+	       "in a context");
+	ok(d2 == d, "the same address as without one");
+	is_res(cuLibraryGetGlobal(&d2, &sz, l, "counter"), CUDA_SUCCESS,
+	       "cuLibraryGetGlobal of it");
+	ok(d2 == d, "names it too");
+	is_res(run_globals(l), CUDA_SUCCESS, "a kernel adds 1 in this context");
+	is_res(cuCtxCreate(&c2, NULL, 0, dev), CUDA_SUCCESS,
+	       "a second context");
+	cuLibraryGetManaged(&dc, &sz, l, "counter");
+	ok(dc == d, "has the same address");
+	is_res(run_globals(l), CUDA_SUCCESS, "a kernel adds 1 there");
+	ok(*(volatile uint32_t *)(uintptr_t)d == 9,
+	   "both reached the one copy (%u)", *(volatile uint32_t *)(uintptr_t)d);
+	is_res(cuCtxDestroy(c2), CUDA_SUCCESS, "the second context destroyed");
+	cuCtxSetCurrent(ctx);
+	is_res(cuPointerGetAttribute(&is_managed,
+				     CU_POINTER_ATTRIBUTE_IS_MANAGED, d),
+	       CUDA_SUCCESS, "the variable outlives it");
+	ok(is_managed == 1 && *(volatile uint32_t *)(uintptr_t)d == 9,
+	   "managed, its value kept");
+	is_res(cuLibraryUnload(l), CUDA_SUCCESS, "unload");
+	is_res(cuPointerGetAttribute(&is_managed,
+				     CU_POINTER_ATTRIBUTE_IS_MANAGED, d),
+	       CUDA_ERROR_INVALID_VALUE, "the variable went with the library");
+}
+
 /* No context, a second one, a destroyed one. */
 static void test_contexts(void)
 {
@@ -573,6 +653,7 @@ int main(void)
 	test_loading();
 	test_entries();
 	test_contexts();
+	test_managed();
 	test_cooperative();
 	test_ex();
 	test_extra();
