@@ -82,10 +82,19 @@ CUresult cuemu_function_param_info(CUfunction f, size_t i, size_t *offset,
 void cuemu_func_descs_free(struct cuemu_func_desc *f, int nf);
 /* The whole of a file, or the CUresult the driver answers for it. */
 CUresult cuemu_read_file(const char *path, char **data, size_t *len);
-/* Whether value may be set for attribute a of a kernel with stat bytes
- * of static shared memory on dev, as cuFuncSetAttribute checks it. */
-CUresult cuemu_func_attr_check(int stat, int dev, CUfunction_attribute a,
-			       int value);
+/* Whether *value may be set for attribute a of a kernel with stat bytes
+ * of static shared memory on dev, as cuFuncSetAttribute and
+ * cuKernelSetAttribute check it; where it may, *value is made what the
+ * driver keeps (a permission as 0 or 1). */
+CUresult cuemu_func_attr_value(int stat, int dev, CUfunction_attribute a,
+			       int *value);
+/* What the cuFunc* and cuKernel* entries that answer through a pointer
+ * check first, in the driver's order: cuInit was called, then out (named
+ * name in the refusal) is not NULL. */
+CUresult cuemu_out_check(const void *out, const char *name);
+/* INVALID_VALUE for an attribute that is none, as cuFuncGetAttribute and
+ * cuKernelGetAttribute answer it after their handle. */
+CUresult cuemu_func_attr_known(CUfunction_attribute a);
 /* A device's compute capability as major*10+minor, 0 where unknown. */
 int cuemu_device_sm(int dev);
 

@@ -219,13 +219,10 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library,
 
 CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!count)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
-	if ((r = cuemu_library_check(lib)) != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(count, "count")) != CUDA_SUCCESS ||
+	    (r = cuemu_library_check(lib)) != CUDA_SUCCESS)
 		return r;
 	*count = (unsigned)cuemu_library_kernel_count(lib);
 	return CUDA_SUCCESS;
@@ -341,13 +338,10 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library,
 
 CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!pFunc)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pFunc is NULL");
-	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(pFunc, "pFunc")) != CUDA_SUCCESS ||
+	    (r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS)
 		return r;
 	return kernel_function(kernel, pFunc);
 }
@@ -355,18 +349,13 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib,
 			      CUkernel kernel, CUdevice dev)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(pi, "pi")) != CUDA_SUCCESS ||
+	    (r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS ||
+	    (r = cuemu_check_dev(dev)) != CUDA_SUCCESS ||
+	    (r = cuemu_func_attr_known(attrib)) != CUDA_SUCCESS)
 		return r;
-	if (!pi)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
-	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS ||
-	    (r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
-		return r;
-	if ((unsigned)attrib >= CU_FUNC_ATTRIBUTE_MAX)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "attribute %d is none", (int)attrib);
 	*pi = cuemu_kernel_attr(kernel, attrib);
 	return CUDA_SUCCESS;
 }
@@ -382,13 +371,11 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val,
 		return r;
 	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS ||
 	    (r = cuemu_check_dev(dev)) != CUDA_SUCCESS ||
-	    (r = cuemu_func_attr_check(
+	    (r = cuemu_func_attr_value(
 		     cuemu_kernel_attr(kernel,
 				       CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
-		     dev, attrib, val)) != CUDA_SUCCESS)
+		     dev, attrib, &val)) != CUDA_SUCCESS)
 		return r;
-	if (attrib == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)
-		val = val != 0;
 	cuemu_kernel_set_attr(kernel, attrib, val);
 	return CUDA_SUCCESS;
 }
@@ -411,13 +398,10 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc)
 
 CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!pLib)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pLib is NULL");
-	if ((r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(pLib, "pLib")) != CUDA_SUCCESS ||
+	    (r = cuemu_kernel_check(kernel)) != CUDA_SUCCESS)
 		return r;
 	*pLib = cuemu_kernel_library(kernel);
 	return CUDA_SUCCESS;

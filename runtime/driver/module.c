@@ -656,13 +656,10 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod,
 
 CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!count)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "count is NULL");
-	if ((r = cuemu_module_check(mod)) != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(count, "count")) != CUDA_SUCCESS ||
+	    (r = cuemu_module_check(mod)) != CUDA_SUCCESS)
 		return r;
 	*count = (unsigned)cuemu_module_function_count(mod);
 	return CUDA_SUCCESS;
@@ -742,35 +739,50 @@ CUresult CUEMU_HOOKED(cuModuleGetGlobal)(CUdeviceptr_v1 *dptr,
 /* ------------------------------------------------------------------ */
 /* Functions                                                           */
 
-CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
-			    CUfunction hfunc)
+CUresult cuemu_out_check(const void *out, const char *name)
 {
 	CUresult r = cuemu_check_init();
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!pi)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pi is NULL");
-	if ((r = cuemu_function_check(hfunc)) != CUDA_SUCCESS)
-		return r;
-	if ((unsigned)attrib >= CU_FUNC_ATTRIBUTE_MAX)
+	if (!out)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL", name);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_func_attr_known(CUfunction_attribute a)
+{
+	if ((unsigned)a >= CU_FUNC_ATTRIBUTE_MAX)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "attribute %d is none", (int)attrib);
+				  "attribute %d is none", (int)a);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
+			    CUfunction hfunc)
+{
+	CUresult r;
+
+	if ((r = cuemu_out_check(pi, "pi")) != CUDA_SUCCESS ||
+	    (r = cuemu_function_check(hfunc)) != CUDA_SUCCESS ||
+	    (r = cuemu_func_attr_known(attrib)) != CUDA_SUCCESS)
+		return r;
 	*pi = cuemu_function_attr(hfunc, attrib);
 	return CUDA_SUCCESS;
 }
 
 /* Whether value may be set for attrib of f, as the driver checks it. */
-static CUresult attr_check(CUfunction f, CUfunction_attribute a, int value)
+static CUresult attr_value(CUfunction f, CUfunction_attribute a, int *value)
 {
-	return cuemu_func_attr_check(
+	return cuemu_func_attr_value(
 		cuemu_function_attr(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
 		cuemu_ctx_device(cuemu_module_ctx(cuemu_function_module(f))),
 		a, value);
 }
 
-CUresult cuemu_func_attr_check(int stat, int dev, CUfunction_attribute a,
-			       int value)
+/* The checks of cuemu_func_attr_value, the value as given. */
+static CUresult attr_check(int stat, int dev, CUfunction_attribute a,
+			   int value)
 {
 	int optin = 0;
 
@@ -812,6 +824,18 @@ CUresult cuemu_func_attr_check(int stat, int dev, CUfunction_attribute a,
 	}
 }
 
+CUresult cuemu_func_attr_value(int stat, int dev, CUfunction_attribute a,
+			       int *value)
+{
+	CUresult r = attr_check(stat, dev, a, *value);
+
+	/* a permission, answered as a yes or no */
+	if (r == CUDA_SUCCESS &&
+	    a == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)
+		*value = *value != 0;
+	return r;
+}
+
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
 			    int value)
 {
@@ -820,11 +844,8 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
 	if (r != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_function_check(hfunc)) != CUDA_SUCCESS ||
-	    (r = attr_check(hfunc, attrib, value)) != CUDA_SUCCESS)
+	    (r = attr_value(hfunc, attrib, &value)) != CUDA_SUCCESS)
 		return r;
-	/* a permission, answered as a yes or no */
-	if (attrib == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)
-		value = value != 0;
 	cuemu_function_set_attr(hfunc, attrib, value);
 	return CUDA_SUCCESS;
 }
@@ -924,13 +945,10 @@ CUresult cuFuncLoad(CUfunction function)
 
 CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function)
 {
-	CUresult r = cuemu_check_init();
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!state)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "state is NULL");
-	if ((r = cuemu_function_check(function)) != CUDA_SUCCESS)
+	if ((r = cuemu_out_check(state, "state")) != CUDA_SUCCESS ||
+	    (r = cuemu_function_check(function)) != CUDA_SUCCESS)
 		return r;
 	*state = CU_FUNCTION_LOADING_STATE_LOADED;
 	return CUDA_SUCCESS;
