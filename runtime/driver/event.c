@@ -12,18 +12,19 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
 	const unsigned int all = CU_EVENT_BLOCKING_SYNC |
 				 CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+	CUcontext ctx;
 	CUresult r;
 
 	if (!phEvent)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL event");
-	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
+	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
 		return r;
 	if ((Flags & ~all) || ((Flags & CU_EVENT_INTERPROCESS) &&
 			       !(Flags & CU_EVENT_DISABLE_TIMING)))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "event flags 0x%x "
 				  "are not valid (INTERPROCESS needs "
 				  "DISABLE_TIMING)", Flags);
-	return cuemu_event_new(Flags, phEvent);
+	return cuemu_event_new(ctx, Flags, phEvent);
 }
 
 CUresult cuEventDestroy_v2(CUevent hEvent)

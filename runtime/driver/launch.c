@@ -33,6 +33,7 @@
 #include "model/module.h"
 #include "model/perf.h"
 #include "model/pool.h"
+#include "model/stream.h"
 #include "model/vmm.h"
 #include "driver/driver.h"
 #include "exec/exec.h"
@@ -578,19 +579,74 @@ static CUresult launch_checks(struct launch_req *q, CUcontext ctx, int dev,
 	return smem_check(q->f, q->smem);
 }
 
+/* The context a launch runs in: its stream's, whichever is current, as
+ * the driver runs a function of A on A's stream with B current and
+ * refuses it on B's (probes/results/xctx.txt). An implicit stream, or a
+ * handle that names none (refused in its turn), leaves the current one. */
+static void launch_ctx(CUstream h, CUcontext *ctx, int *dev)
+{
+	CUcontext sc;
+	CUstream s;
+
+	if (cuemu_stream_get(h, &s) == CUDA_SUCCESS &&
+	    (sc = cuemu_stream_ctx(s)) && sc != *ctx) {
+		*ctx = sc;
+		*dev = cuemu_ctx_device(sc);
+	}
+}
+
+/* launch_checks in ctx, made current for them where it is not (a
+ * CUkernel is resolved to its function in the current context). */
+static CUresult checks_in(struct launch_req *q, CUcontext ctx, CUcontext cur,
+			  int dev, const struct ex_kernel_info **k)
+{
+	CUresult r;
+
+	if (ctx == cur)
+		return launch_checks(q, ctx, dev, k);
+	if ((r = cuCtxPushCurrent(ctx)) != CUDA_SUCCESS)
+		return r;
+	r = launch_checks(q, ctx, dev, k);
+	cuCtxPopCurrent(NULL);
+	return r;
+}
+
+/* A launch's events belong to its context, checked before it is queued
+ * so that a refused launch runs nothing (probes/results/xctx.txt). */
+static CUresult events_check(const struct launch_req *q, CUcontext ctx)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (unsigned i = 0; i < q->nattrs && r == CUDA_SUCCESS; i++) {
+		const CUlaunchAttributeValue *v = &q->attrs[i].value;
+		if (q->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT)
+			r = cuemu_event_check_ctx(v->programmaticEvent.event,
+						  ctx);
+		else if (q->attrs[i].id ==
+			 CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+			r = cuemu_event_check_ctx(
+				v->launchCompletionEvent.event, ctx);
+	}
+	return r;
+}
+
 /* Every launch: its checks, then the job queued. */
 static CUresult launch(struct launch_req *q)
 {
 	const struct ex_kernel_info *k;
-	CUcontext ctx;
+	CUcontext ctx, cur;
 	CUstream s;
 	struct job *j;
 	int dev;
 	CUresult r;
 
-	if ((r = cuemu_current(&ctx, &dev)) != CUDA_SUCCESS ||
-	    (r = launch_checks(q, ctx, dev, &k)) != CUDA_SUCCESS ||
-	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS)
+	if ((r = cuemu_current(&cur, &dev)) != CUDA_SUCCESS)
+		return r;
+	ctx = cur;
+	launch_ctx(q->stream, &ctx, &dev);
+	if ((r = checks_in(q, ctx, cur, dev, &k)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS ||
+	    (r = events_check(q, ctx)) != CUDA_SUCCESS)
 		return r;
 	if (!(j = job_new(q->f, k, ctx, dev)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");

@@ -4,6 +4,8 @@
  * (its position and the vector clock of its stream), queries, waits, the
  * model time a record reached, and a stream made to wait for one. The
  * engine's streams, positions and clocks are stream.c's (stream_impl.h).
+ * An event belongs to the context current at its making: it is recorded
+ * only on that context's streams, where any stream may wait for it.
  *
  * An interprocess event (cuIpcGetEventHandle, cuIpcOpenEventHandle) also
  * keeps its records in a slot every process that has it shares (model/
@@ -25,6 +27,7 @@
 
 struct CUevent_st {
 	RB_ENTRY(CUevent_st) node;
+	CUcontext ctx;                  /* current at its making; fixed */
 	unsigned int flags;
 	pthread_mutex_t lock;
 	unsigned int refs;              /* the handle, and pending records */
@@ -90,12 +93,13 @@ static CUresult event_get(CUevent h, CUevent *out)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_event_new(unsigned int Flags, CUevent *phEvent)
+CUresult cuemu_event_new(CUcontext ctx, unsigned int Flags, CUevent *phEvent)
 {
 	CUevent e;
 
 	if (!(e = calloc(1, sizeof *e)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "event");
+	e->ctx = ctx;
 	e->flags = Flags;
 	e->refs = 1;
 	pthread_mutex_init(&e->lock, NULL);
@@ -177,6 +181,41 @@ static void record_drop(void *arg)
 	free(rec);
 }
 
+/* Whether e belongs to ctx: the driver records an event, and names it in
+ * a launch, only in the context it was made in (INVALID_HANDLE otherwise,
+ * probes/results/xctx.txt), where a stream may wait for any context's. */
+static CUresult event_in(CUevent e, CUcontext ctx)
+{
+	if (e->ctx == ctx)
+		return CUDA_SUCCESS;
+	return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "event %p belongs to "
+			  "context %p, not %p", (void *)e, (void *)e->ctx,
+			  (void *)ctx);
+}
+
+CUresult cuemu_event_check_ctx(CUevent h, CUcontext ctx)
+{
+	CUresult r;
+	CUevent e;
+
+	if ((r = event_get(h, &e)) != CUDA_SUCCESS)
+		return r;
+	r = event_in(e, ctx);
+	event_unref(e);
+	return r;
+}
+
+/* The context whose work s runs: a user stream's own, the current one's
+ * for an implicit stream (found current by cuemu_stream_get). */
+static CUcontext stream_context(CUstream s)
+{
+	CUcontext ctx = cuemu_stream_ctx(s);
+
+	if (!ctx && cuemu_current(&ctx, NULL) != CUDA_SUCCESS)
+		ctx = NULL;
+	return ctx;
+}
+
 CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 {
 	struct vclock vc = { 0 };
@@ -189,6 +228,7 @@ CUresult cuemu_event_record(CUevent hEvent, CUstream hStream)
 	if ((r = event_get(hEvent, &e)) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = event_in(e, stream_context(s))) != CUDA_SUCCESS ||
 	    !(rec = malloc(sizeof *rec))) {
 		event_unref(e);
 		return r ? r : cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "record");
@@ -409,10 +449,15 @@ CUresult cuemu_event_ipc_open(const CUipcEventHandle *h, CUevent *out)
 	CUresult r;
 	CUevent e;
 
+	CUcontext ctx = NULL;
+
 	if ((r = cuemu_evshare_open(h, &sh)) != CUDA_SUCCESS)
 		return r;
-	/* The opened event times nothing and cannot be exported again. */
-	if ((r = cuemu_event_new(CU_EVENT_DISABLE_TIMING, &e))) {
+	/* The opened event times nothing and cannot be exported again; it
+	 * belongs to the context that opened it. */
+	if (cuemu_current(&ctx, NULL) != CUDA_SUCCESS)
+		ctx = NULL;
+	if ((r = cuemu_event_new(ctx, CU_EVENT_DISABLE_TIMING, &e))) {
 		cuemu_evshare_close(sh);
 		return r;
 	}

@@ -39,9 +39,16 @@ bool cuemu_stream_idle(CUstream s);
 
 /* Events. Every call that takes a handle answers INVALID_HANDLE for one
  * that names no live event. */
-CUresult cuemu_event_new(unsigned int flags, CUevent *out);
+/* An event of ctx, the context current at its making: it is recorded
+ * only on a stream of ctx, and named only by a launch in ctx. */
+CUresult cuemu_event_new(CUcontext ctx, unsigned int flags, CUevent *out);
+/* INVALID_HANDLE where h names no live event, or one of a context other
+ * than ctx. */
+CUresult cuemu_event_check_ctx(CUevent h, CUcontext ctx);
 /* A record still pending keeps the event until it is reached. */
 CUresult cuemu_event_release(CUevent h);
+/* INVALID_HANDLE for an event of a context other than the stream's (an
+ * implicit stream's is the current one). */
 CUresult cuemu_event_record(CUevent h, CUstream s);
 /* NOT_READY while the last record has not been reached. */
 CUresult cuemu_event_query(CUevent h);
