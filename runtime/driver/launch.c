@@ -291,8 +291,15 @@ static void launch_end(const struct job *j, CUresult r)
 	fault_launch_end(rd, wr, prd, pwr, r);
 }
 
+static void hold_drop(void *mod)
+{
+	cuemu_module_release(mod);
+}
+
 /* The stream's operation: runs the grid, then says how it ended. A
- * kernel that failed still took the time it ran. */
+ * kernel that failed still took the time it ran. Its module is let go
+ * once the stream has published the launch's end, so that an unload
+ * that waited for it finds the stream past it. */
 static void run(void *arg)
 {
 	struct job *j = arg;
@@ -317,7 +324,7 @@ static void run(void *arg)
 			    j->res.thread[2], j->res.message);
 		cuemu_ctx_fail_sticky(j->ctx, r);
 	}
-	cuemu_module_release(j->mod);
+	cuemu_op_then(hold_drop, j->mod);
 	free(j->params);
 	free(j);
 }

@@ -457,6 +457,10 @@ uint64_t cuemu_stream_uid(CUstream s);
 typedef void (*cuemu_op_fn)(CUstream s, void *arg);
 CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg);
 CUresult cuemu_stream_enqueue_user(CUstream s, cuemu_op_fn fn, void *arg);
+/* Called by a running operation's fn: fn(arg) runs once the operation's
+ * end is published, so that whoever fn wakes finds the stream past it (a
+ * launch's module hold, released for an unload that waits). One a time. */
+void cuemu_op_then(void (*fn)(void *), void *arg);
 /* Enqueue model work and wait for it to finish (synchronous API calls). */
 CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
 void cuemu_stream_advance(CUstream s, uint64_t ns);

@@ -18,7 +18,8 @@
  * Locking: modules and functions are found by handle in two trees under
  * mod_lock, a rwlock under which only hold_lock is taken, so a stale
  * handle is recognized without being dereferenced. hold_lock, a leaf,
- * guards the launches' holds. A module's shape
+ * guards the launches' holds, which a forked child does not inherit
+ * (hold_epoch). A module's shape
  * never changes once made; a function's settable attributes are words
  * written under mod_lock held for writing. Variables are allocated and
  * freed through memory.c and managed.c, which take the process lock
@@ -61,6 +62,7 @@ struct CUmod_st {
 	CUlibrary owner;         /* the library it was loaded for, or NULL */
 	void (*forget)(CUlibrary, CUmodule); /* the owner's, told at the end */
 	unsigned holds;          /* launches queued of it; hold_lock */
+	unsigned hold_epoch;     /* the process's epoch those were taken in */
 };
 
 static int cmp_mod(struct CUmod_st *a, struct CUmod_st *b)
@@ -90,6 +92,35 @@ static struct func_tree functions = RB_INITIALIZER(&functions);
  * found there). */
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t hold_done = PTHREAD_COND_INITIALIZER;
+/* Which process the holds were taken in: a forked child starts a new
+ * epoch, in which its parent's holds count for nothing (the launches
+ * holding them are the parent's and never end here: stream.c drops its
+ * queued work, and the worker running one is not copied). No walk of
+ * the modules at the fork, whose lock a parent's thread may hold. */
+static unsigned hold_epoch;
+
+static void holds_after_fork(void)
+{
+	pthread_mutex_init(&hold_lock, NULL);
+	pthread_cond_init(&hold_done, NULL);
+	hold_epoch++;
+}
+
+__attribute__((constructor)) static void holds_fork_register(void)
+{
+	pthread_atfork(NULL, NULL, holds_after_fork);
+}
+
+/* m's holds of this process; hold_lock held. */
+static unsigned *holds_of(struct CUmod_st *m)
+{
+	if (m->hold_epoch != hold_epoch) {
+		m->holds = 0;
+		m->hold_epoch = hold_epoch;
+	}
+	return &m->holds;
+}
+
 /* Frees what a module holds but its code; its variables' memory too, but
  * the program's, which it only bound. */
 static void mod_free(struct CUmod_st *m, int nvar_made)
@@ -245,7 +276,7 @@ bool cuemu_module_hold(CUmodule h)
 	pthread_rwlock_rdlock(&mod_lock);
 	if ((m = h ? RB_FIND(mod_tree, &modules, h) : NULL)) {
 		pthread_mutex_lock(&hold_lock);
-		m->holds++;
+		(*holds_of(m))++;
 		pthread_mutex_unlock(&hold_lock);
 	}
 	pthread_rwlock_unlock(&mod_lock);
@@ -254,8 +285,11 @@ bool cuemu_module_hold(CUmodule h)
 
 void cuemu_module_release(CUmodule m)
 {
+	unsigned *h;
+
 	pthread_mutex_lock(&hold_lock);
-	if (!--m->holds)
+	/* a parent's hold given back in a child is already forgotten */
+	if (*(h = holds_of(m)) && !--*h)
 		pthread_cond_broadcast(&hold_done);
 	pthread_mutex_unlock(&hold_lock);
 }
@@ -296,7 +330,7 @@ static CUresult destroy(CUmodule h, bool owned)
 	if ((r = unregister(h, owned, &m)) != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&hold_lock);
-	while (m->holds)
+	while (*holds_of(m))
 		pthread_cond_wait(&hold_done, &hold_lock);
 	pthread_mutex_unlock(&hold_lock);
 	if (m->owner)

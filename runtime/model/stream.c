@@ -146,6 +146,10 @@ static __thread CUstream self_worker;
 /* The stream whose operation the calling thread runs now, inline or on
  * the worker: what the model time of an event it emits is read from. */
 static __thread CUstream running_op;
+/* What the operation the calling thread runs asked to run once its end is
+ * published (cuemu_op_then); thread-local as running_op is. */
+static __thread void (*then_fn)(void *);
+static __thread void *then_arg;
 /* The furthest any stream's clock has reached in this process, destroyed
  * streams' included, or a thread's own time (its CPU faults and remote
  * accesses, cuemu_host_advance) (processes/<pid>/model_time). Atomic;
@@ -490,6 +494,12 @@ static void run_op(CUstream s, struct op *op)
 	__atomic_store_n(&s->done_seq, op->seq, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&s->lock);
 	wake_waiters();
+	if (then_fn) {
+		void (*fn)(void *) = then_fn;
+
+		then_fn = NULL;
+		fn(then_arg);
+	}
 	cuemu_time_moved();
 	if (time_scale() > 0 && after > before)
 		sleep_ns((uint64_t)((double)(after - before) * time_scale()));
@@ -767,6 +777,12 @@ CUresult cuemu_stream_enqueue(CUstream s, cuemu_op_fn fn, void *arg)
 {
 	/* internal.h: arg is malloc'd and fn frees it; model work. */
 	return cuemu_st_enqueue(s, fn, arg, free, true, NULL, 0, NULL, NULL, NULL);
+}
+
+void cuemu_op_then(void (*fn)(void *), void *arg)
+{
+	then_fn = fn;
+	then_arg = arg;
 }
 
 CUresult cuemu_stream_enqueue_user(CUstream s, cuemu_op_fn fn, void *arg)

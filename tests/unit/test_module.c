@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -622,9 +623,108 @@ static void test_unload_queued(void)
 	free(ptx);
 }
 
+/* waitflag(w): sets w[0] to 1, then spins until w[1] is not 0. */
+static const char waitflag_ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry waitflag(.param .u64 w)\n{\n"
+	".reg .u64 %rd<3>;\n.reg .u32 %r<3>;\n.reg .pred %p<2>;\n"
+	"ld.param.u64 %rd1, [w];\ncvta.to.global.u64 %rd2, %rd1;\n"
+	"mov.u32 %r1, 1;\nst.volatile.global.u32 [%rd2], %r1;\n"
+	"$L_spin:\nld.volatile.global.u32 %r2, [%rd2+4];\n"
+	"setp.eq.u32 %p1, %r2, 0;\n@%p1 bra $L_spin;\nret;\n}\n";
+
+/* waitflag loaded, launched on s over w (pinned), and running. */
+static CUresult waitflag_running(volatile uint32_t *w, CUstream s,
+				 CUmodule *m)
+{
+	CUdeviceptr d = (CUdeviceptr)(uintptr_t)w;
+	void *args[] = { &d };
+	CUfunction f;
+	CUresult r;
+
+	w[0] = w[1] = 0;
+	if ((r = cuModuleLoadData(m, waitflag_ptx)) != CUDA_SUCCESS ||
+	    (r = cuModuleGetFunction(&f, *m, "waitflag")) != CUDA_SUCCESS ||
+	    (r = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, args, NULL)) !=
+		    CUDA_SUCCESS)
+		return r;
+	while (!w[0])
+		usleep(100);
+	return CUDA_SUCCESS;
+}
+
+/* Once an unload that waited for a launch returns, the launch's stream
+ * is past it: its query answers SUCCESS at once, as the H200's did
+ * (probes/results/lifetimes.txt: module_queued). The kernel is let go
+ * just before the unload each time, so that the unload waits for its
+ * end. */
+static void test_unload_then_query(volatile uint32_t *w)
+{
+	enum { ROUNDS = 40 };
+	int busy = 0, failed = 0;
+	CUstream s;
+	CUmodule m;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	for (int i = 0; i < ROUNDS; i++) {
+		if (waitflag_running(w, s, &m) != CUDA_SUCCESS) {
+			failed++;
+			break;
+		}
+		w[1] = 1;
+		failed += cuModuleUnload(m) != CUDA_SUCCESS;
+		busy += cuStreamQuery(s) != CUDA_SUCCESS;
+	}
+	cuStreamSynchronize(s);
+	cuStreamDestroy(s);
+	is_int(failed, 0, "%d launches, each unloaded while it ran", ROUNDS);
+	is_int(busy, 0, "the stream's query after each unload: SUCCESS "
+	       "every time (%d NOT_READY)", busy);
+}
+
+/* A forked child of a process with a launch running and one queued: the
+ * launches are its parent's and never end in the child, so the child's
+ * unload of their module does not wait for them (the real driver answers
+ * a forked child NOT_INITIALIZED at once, probes/results/xctx.txt;
+ * libcuemu lets a child use the API with none of its parent's work). */
+static void test_unload_in_child(volatile uint32_t *w)
+{
+	CUdeviceptr d = (CUdeviceptr)(uintptr_t)w;
+	void *args[] = { &d };
+	CUfunction f;
+	CUstream s;
+	CUmodule m;
+	int st = 0;
+	pid_t pid;
+
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	is_res(waitflag_running(w, s, &m), CUDA_SUCCESS,
+	       "a kernel runs until the host lets it go");
+	cuModuleGetFunction(&f, m, "waitflag");
+	is_res(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, args, NULL),
+	       CUDA_SUCCESS, "a second one queued behind it");
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		alarm(20);
+		_exit(cuModuleUnload(m) != CUDA_SUCCESS ? 2 :
+		      cuStreamQuery(s) != CUDA_SUCCESS ? 3 : 0);
+	}
+	waitpid(pid, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a forked child unloads the "
+	   "module at once and finds the stream idle (%s %d)",
+	   WIFEXITED(st) ? "exit" : "signal",
+	   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	w[1] = 1;
+	is_res(cuStreamSynchronize(s), CUDA_SUCCESS,
+	       "the parent's launches end");
+	is_res(cuModuleUnload(m), CUDA_SUCCESS, "and the parent unloads it");
+	cuStreamDestroy(s);
+}
+
 int main(void)
 {
 	char *ptx = slurp("basic.ptx");
+	void *pinned = NULL;
 	CUdevice dev;
 	CUcontext ctx;
 	CUmodule m;
@@ -654,6 +754,14 @@ int main(void)
 	cuModuleUnload(m);
 	test_unload(ptx);
 	test_unload_queued();
+	if (cuMemHostAlloc(&pinned, 8, CU_MEMHOSTALLOC_DEVICEMAP) !=
+	    CUDA_SUCCESS) {
+		printf("Bail out! no pinned memory\n");
+		return 1;
+	}
+	test_unload_then_query(pinned);
+	test_unload_in_child(pinned);
+	cuMemFreeHost(pinned);
 	free(ptx);
 	cuDevicePrimaryCtxRelease(dev);
 	return done_testing();
