@@ -19,8 +19,9 @@
  * for root and cufs's user alone.
  *
  * Locking: client.c and events.c lock what they share; here only the
- * list of open files (open_lock). Each FUSE request works on its own
- * copies.
+ * list of open files (open_lock) and the processes' kernel indexes
+ * (kidx_lock), neither held while another is taken. Each FUSE request
+ * works on its own copies.
  */
 #define FUSE_USE_VERSION 31
 #include "cufs.h"
@@ -592,48 +593,193 @@ static const char *kernel_name(json_t *rec)
 	       !strchr(k, '/') && strlen(k) < NAME_MAX ? k : NULL;
 }
 
-/* processes/<pid>/kernels/: the process's kernels by name, each a link
- * to kernels/<id>. A lookup reads the process's kernel records (at most
- * KSTATS_MAX + 1 of them, parsed once per change: records.c). */
-static int resolve_proc_kernels(const struct cufs_proc *p, char **comps,
-				int n, struct node *out)
+/*
+ * processes/<pid>/kernels/<name>: a process's kernel records by name, an
+ * index sorted by name per process, searched in O(log n) where a walk read
+ * up to KSTATS_MAX + 1 records a lookup. A kernel's name never changes
+ * for its id (kstats.c), so a name found is checked against that record
+ * alone; a name the index lacks builds it again, only where the process
+ * has a number of kernel records other than the index was built from (a
+ * kernel counted since). Global: every request shares the indexes, one a
+ * slot by pid; kidx_lock guards them, held to look up or swap in only,
+ * never while records are read.
+ */
+struct kname {
+	char *name;
+	uint64_t id;
+};
+
+struct kidx {
+	pid_t pid;
+	uint64_t serial;  /* the mapping it was built from */
+	struct kname *v;
+	size_t n;
+	size_t nids;      /* kernel records then, named or not */
+	bool partial;     /* one of them could not be read then */
+};
+
+#define KIDX_SLOTS 64
+static pthread_mutex_t kidx_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kidx kidx[KIDX_SLOTS];
+
+static int kname_cmp(const void *a, const void *b)
 {
-	json_t *names = json_array(), *rec;
+	return strcmp(((const struct kname *)a)->name,
+		      ((const struct kname *)b)->name);
+}
+
+static void knames_free(struct kname *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* The process's kernel records as names and ids, sorted by name. */
+static int kidx_build(const struct cufs_proc *p, struct kidx *out)
+{
 	const char *k;
-	char id[32];
 	uint64_t *ids;
-	size_t nids;
+	json_t *rec;
 	int rc, err;
 
-	if (!p->map) {
-		json_decref(names);
-		return -(p->err ? p->err : EIO);
+	if ((rc = pubmap_ids(p->map, PUB_KERNELS, &ids, &out->nids)) < 0)
+		return rc;
+	out->n = 0;
+	if (out->nids && !(out->v = calloc(out->nids, sizeof *out->v))) {
+		free(ids);
+		return -ENOMEM;
 	}
-	if (n > 1 || (rc = pubmap_ids(p->map, PUB_KERNELS, &ids, &nids)) < 0) {
-		json_decref(names);
-		return n > 1 ? -ENOENT : rc;
-	}
-	rc = -ENOENT;
-	for (size_t i = 0; i < nids && rc == -ENOENT; i++) {
-		if (!(rec = cufs_record(p, ids[i], PUB_KERNELS, &err)))
+	for (size_t i = 0; i < out->nids; i++) {
+		if (!(rec = cufs_record(p, ids[i], PUB_KERNELS, &err))) {
+			out->partial = true;
 			continue;
-		if (!(k = kernel_name(rec))) {
-			/* not a name a directory may have: not listed */
-		} else if (n == 0) {
-			json_array_append_new(names, json_string(k));
-		} else if (!strcmp(k, comps[0])) {
-			snprintf(id, sizeof id, "%llu",
-				 (unsigned long long)ids[i]);
-			rc = link_node(out, p->uid, "../../../%s/%s",
-				       cufs_classes[CUFS_CLASS_KERNELS], id);
 		}
+		if ((k = kernel_name(rec)) &&
+		    (out->v[out->n].name = strdup(k)))
+			out->v[out->n++].id = ids[i];
 		json_decref(rec);
 	}
 	free(ids);
-	if (n == 0)
-		return make_dir_node(out, names, p->uid);
-	json_decref(names);
-	return rc;
+	qsort(out->v, out->n, sizeof *out->v, kname_cmp);
+	out->pid = p->pid;
+	out->serial = pubmap_serial(p->map);
+	return 0;
+}
+
+/* The id the process's index gives name: 1, or 0 where the index has no
+ * such name (or none of this mapping); *nids the records it was built
+ * from, SIZE_MAX where there is no index or a record was not read. */
+static int kidx_find(const struct cufs_proc *p, const char *name,
+		     uint64_t *id, size_t *nids)
+{
+	struct kidx *x = &kidx[(unsigned)p->pid % KIDX_SLOTS];
+	struct kname key = { (char *)name, 0 }, *hit = NULL;
+
+	pthread_mutex_lock(&kidx_lock);
+	*nids = SIZE_MAX;
+	if (x->pid == p->pid && x->serial == pubmap_serial(p->map)) {
+		*nids = x->partial ? SIZE_MAX : x->nids;
+		if ((hit = bsearch(&key, x->v, x->n, sizeof *x->v,
+				   kname_cmp)))
+			*id = hit->id;
+	}
+	pthread_mutex_unlock(&kidx_lock);
+	return hit != NULL;
+}
+
+static void kidx_put(struct kidx *built)
+{
+	struct kidx *x = &kidx[(unsigned)built->pid % KIDX_SLOTS], old;
+
+	pthread_mutex_lock(&kidx_lock);
+	old = *x;
+	*x = *built;
+	pthread_mutex_unlock(&kidx_lock);
+	knames_free(old.v, old.n);
+}
+
+/* Whether the process's kernel record id is still named name. */
+static bool kernel_is(const struct cufs_proc *p, uint64_t id,
+		      const char *name)
+{
+	json_t *rec;
+	const char *k;
+	bool same;
+	int err;
+
+	if (!(rec = cufs_record(p, id, PUB_KERNELS, &err)))
+		return false;
+	same = (k = kernel_name(rec)) && !strcmp(k, name);
+	json_decref(rec);
+	return same;
+}
+
+/* The id of the process's kernel record named name: 0, or -ENOENT. */
+static int kernel_id(const struct cufs_proc *p, const char *name,
+		     uint64_t *id)
+{
+	struct kidx built = { 0 };
+	uint64_t *ids;
+	size_t nids, now;
+	int rc;
+
+	if (kidx_find(p, name, id, &nids))
+		return kernel_is(p, *id, name) ? 0 : -ENOENT;
+	/* not there: built again only where the records are others now */
+	if (nids != SIZE_MAX) {
+		if ((rc = pubmap_ids(p->map, PUB_KERNELS, &ids, &now)) < 0)
+			return rc;
+		free(ids);
+		if (now == nids)
+			return -ENOENT;
+	}
+	if ((rc = kidx_build(p, &built)) < 0)
+		return rc;
+	kidx_put(&built);
+	if (kidx_find(p, name, id, &nids) && kernel_is(p, *id, name))
+		return 0;
+	return -ENOENT;
+}
+
+/* processes/<pid>/kernels/: the process's kernels by name, each a link
+ * to kernels/<id>; a listing reads every kernel record (at most
+ * KSTATS_MAX + 1, each parsed once per change: records.c), a lookup the
+ * index above. */
+static int resolve_proc_kernels(const struct cufs_proc *p, char **comps,
+				int n, struct node *out)
+{
+	json_t *names, *rec;
+	const char *k;
+	char id[32];
+	uint64_t *ids, kid;
+	size_t nids;
+	int rc, err;
+
+	if (!p->map)
+		return -(p->err ? p->err : EIO);
+	if (n > 1)
+		return -ENOENT;
+	if (n == 1) {
+		if ((rc = kernel_id(p, comps[0], &kid)) < 0)
+			return rc;
+		snprintf(id, sizeof id, "%llu", (unsigned long long)kid);
+		return link_node(out, p->uid, "../../../%s/%s",
+				 cufs_classes[CUFS_CLASS_KERNELS], id);
+	}
+	if ((rc = pubmap_ids(p->map, PUB_KERNELS, &ids, &nids)) < 0)
+		return rc;
+	names = json_array();
+	for (size_t i = 0; i < nids; i++) {
+		if (!(rec = cufs_record(p, ids[i], PUB_KERNELS, &err)))
+			continue;
+		/* a name no directory may have is not listed */
+		if ((k = kernel_name(rec)))
+			json_array_append_new(names, json_string(k));
+		json_decref(rec);
+	}
+	free(ids);
+	return make_dir_node(out, names, p->uid);
 }
 
 /* processes/<pid>/<class>/: a link to each of the process's objects. */

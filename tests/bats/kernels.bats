@@ -219,6 +219,26 @@ line_of() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print }' <<<"$1"; }
 	ls "$MNT/kernels" | grep -qx "$(cat "$D/touch_all/id")"
 }
 
+@test "kernels: a name looked up before its kernel's first launch is found once it has run, and the others still" {
+	step "launch touch_all"
+	wait_for test -L "$D/touch_all"
+	# the lookups before read_all has run find nothing, and keep finding
+	# nothing while no kernel is added
+	[ ! -e "$D/read_all" ]
+	[ ! -e "$D/read_all" ]
+	step "launch read_all"
+	wait_for test -L "$D/read_all"
+	[ "$(readlink "$D/read_all")" = "../../../kernels/$(cat "$D/read_all/id")" ]
+	[ "$(kfile read_all name)" = read_all ]
+	step "launch scale_pages"
+	wait_for test -L "$D/_Z11scale_pagesPfyf"
+	[ "$(readlink "$D/touch_all")" = "../../../kernels/$(cat "$D/touch_all/id")" ]
+	[ "$(cat "$D/touch_all/id")" != "$(cat "$D/read_all/id")" ]
+	[ "$(ls "$D" | sort | tr '\n' ' ')" = "_Z11scale_pagesPfyf read_all touch_all " ]
+	[ ! -e "$D/touch_al" ]
+	[ ! -e "$D/touch_all_" ]
+}
+
 @test "kernels: snapshot.json carries each process's kernels" {
 	step "launch touch_all"
 	wait_for test -e "$D/touch_all"
