@@ -14,7 +14,8 @@
  * is taken before module.c's mod_lock (a kernel's attribute is given to
  * its functions under it), never while mod_lock is held: module.c calls
  * cuemu_library_forget after releasing its own. Modules are destroyed
- * with lib_lock not held.
+ * with lib_lock not held. A library's managed variables are fixed from
+ * its making to its freeing and read without the lock.
  */
 #include <pthread.h>
 #include <stdlib.h>
