@@ -648,8 +648,14 @@ static CUresult waitflag_running(volatile uint32_t *w, CUstream s,
 	    (r = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, args, NULL)) !=
 		    CUDA_SUCCESS)
 		return r;
-	while (!w[0])
+	/* at most 20 s for the kernel to start, so a failure cannot hang */
+	for (int i = 0; !w[0]; i++) {
+		if (i == 200000) {
+			w[1] = 1;
+			return CUDA_ERROR_LAUNCH_TIMEOUT;
+		}
 		usleep(100);
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -667,8 +673,11 @@ static void test_unload_then_query(volatile uint32_t *w)
 
 	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
 	for (int i = 0; i < ROUNDS; i++) {
+		m = NULL;
 		if (waitflag_running(w, s, &m) != CUDA_SUCCESS) {
 			failed++;
+			if (m)
+				cuModuleUnload(m);
 			break;
 		}
 		w[1] = 1;
@@ -693,7 +702,7 @@ static void test_unload_in_child(volatile uint32_t *w)
 	void *args[] = { &d };
 	CUfunction f;
 	CUstream s;
-	CUmodule m;
+	CUmodule m = NULL;
 	int st = 0;
 	pid_t pid;
 
