@@ -248,6 +248,23 @@ static void gather_flush(void)
 	cur.ngather = 0;
 }
 
+/* Whether the page at s joined the last gathered span, which holds it or
+ * ends where it starts: a block's warps ask for one page after another
+ * (32 warps of floats share a 4 KiB page), and gathering each ask would
+ * fill the gather with copies for the merge to sort. */
+static bool gather_joins(uintptr_t s)
+{
+	struct span *g;
+
+	if (!cur.ngather)
+		return false;
+	g = &cur.gather[cur.ngather - 1];
+	if (s < g->s || s > g->e)
+		return false;
+	g->e = cuemu_max_u(g->e, s + CUEMU_PAGE);
+	return true;
+}
+
 static void on_page(enum perf_event ev, struct perf_data *d)
 {
 	struct kstat *k = of_launch(d);
@@ -259,8 +276,9 @@ static void on_page(enum perf_event ev, struct perf_data *d)
 	if (cur.ngather == KSTATS_GATHER)
 		gather_flush();
 	if (cur.pages.n < KSTATS_SPANS && !cur.pages.oom) {
-		cur.gather[cur.ngather++] = (struct span){
-			d->page.s, d->page.s + CUEMU_PAGE };
+		if (!gather_joins(d->page.s))
+			cur.gather[cur.ngather++] = (struct span){
+				d->page.s, d->page.s + CUEMU_PAGE };
 		alloc_of(k, d->page.alloc); /* its link shows from now on */
 	} else if ((a = alloc_of(k, d->page.alloc))) {
 		/* Past the bound a page counts each time a warp asks. */
