@@ -21,16 +21,19 @@
  *    whose warps' entries its lookups give, by the batches each 2 MiB
  *    block's entries fill (rm_block_ns, rm_entry), and thrashing
  *    throttles;
- *  - the longer of its memory time, by where the bytes are (its own HBM,
+ *  - the longest of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
- *    mapped remotely: for a kernel the PTX engine ran, the 32-byte
- *    sectors its warps' memory instructions moved, where km_lookup found
- *    them; for the others, what their looks open), and its compute
- *    time: the warp instructions a
+ *    mapped remotely: for a kernel the PTX engine ran, the 64-byte DRAM
+ *    units its warps' sectors lie in in its own GPU's memory, and what
+ *    crosses a link elsewhere, each way and its read requests, where
+ *    km_lookup found them; for the others, what their looks open), its
+ *    compute time: the warp instructions a
  *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
  *    (km_work; zero for an emulated kernel or a declared footprint, whose
- *    instructions nobody counts). The SMs issue while memory streams, so
- *    the two overlap; fault service stalls both.
+ *    instructions nobody counts), and the SMs' time to take its blocks.
+ *    The SMs issue while memory streams, so they overlap; fault service
+ *    stalls all of them;
+ *  - for a kernel the PTX engine ran, its launch's fixed time.
  *
  * An emulated kernel's looks open pages of its view (fault.c), and every
  * page opened on its own between closed ones is a mapping of its own in
