@@ -229,20 +229,28 @@ static CUresult status_result(enum ex_status s)
 	}
 }
 
-/* The bytes the memory moved for place p and its managed twin: every
- * sector read and written whole. */
-static uint64_t sector_traffic(const struct ex_result *res, int p)
+/* What place p and its managed twin counted in by (the engine's sectors
+ * read, written, DRAM units or read requests). */
+static uint64_t place_sum(const uint64_t *by, int p)
 {
-	int m = PLACE_MANAGED + p;
+	return by[p] + by[PLACE_MANAGED + p];
+}
 
-	return (res->sectors_read[p] + res->sectors_written[p] +
-		res->sectors_read[m] + res->sectors_written[m])
-	       << EX_SECTOR_SHIFT;
+/* Adds place p's counts to processor proc's in w: every sector and DRAM
+ * unit moved whole. */
+static void add_place(struct km_work *w, const struct ex_result *res,
+		      int p, int proc)
+{
+	w->read[proc] += place_sum(res->sectors_read, p) << EX_SECTOR_SHIFT;
+	w->written[proc] += place_sum(res->sectors_written, p)
+			    << EX_SECTOR_SHIFT;
+	w->dram[proc] += place_sum(res->atoms, p) << (EX_SECTOR_SHIFT + 1);
+	w->requests[proc] += place_sum(res->read_requests, p);
 }
 
 /* What the engine did, for the kernel's model time (kernel.c, km_work):
- * its instructions over its grid, and the sectors it moved by the
- * processor that holds them, managed memory's among them. */
+ * its instructions over its grid, and what its memory moved by the
+ * processor that holds it, managed memory's among them. */
 static void account(const struct job *j)
 {
 	const struct ex_result *res = &j->res;
@@ -253,10 +261,10 @@ static void account(const struct job *j)
 	w.warp_instructions = res->warp_instructions;
 	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
 	w.warps = w.blocks * ((threads + 31) / 32);
-	w.traffic[j->dev] = sector_traffic(res, PLACE_DEVICE);
-	w.traffic[CUEMU_PROC_HOST] = sector_traffic(res, PLACE_HOST);
+	add_place(&w, res, PLACE_DEVICE, j->dev);
+	add_place(&w, res, PLACE_HOST, CUEMU_PROC_HOST);
 	for (int i = 0; i < j->npeers; i++)
-		w.traffic[j->peer[i]] += sector_traffic(res, PLACE_PEER + i);
+		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
 	km_work(&w);
 }
 

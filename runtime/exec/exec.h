@@ -183,6 +183,13 @@ struct ex_result {
 	 * the lanes of a coalesced or strided access never do) */
 	uint64_t sectors_read[EX_MAX_PLACES];
 	uint64_t sectors_written[EX_MAX_PLACES];
+	/* the 64-byte units of DRAM those sectors lie in (DRAM moves 64
+	 * bytes at a time), read and written, counted the same way */
+	uint64_t atoms[EX_MAX_PLACES];
+	/* the requests each warp instruction's reads make: each run of
+	 * sectors one after another is one (a coalesced read is one
+	 * request, a lane a sector apart from the others one of its own) */
+	uint64_t read_requests[EX_MAX_PLACES];
 	uint64_t atomics;
 	/* Where it stopped, when status is not EX_OK. */
 	uint64_t fault_addr;

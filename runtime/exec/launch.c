@@ -301,6 +301,8 @@ static void add_counts(struct grid *g, const struct blk *b)
 		r->bytes_written[p] += b->bytes_written[p];
 		r->sectors_read[p] += b->sectors_read[p];
 		r->sectors_written[p] += b->sectors_written[p];
+		r->atoms[p] += b->atoms[p];
+		r->read_requests[p] += b->read_requests[p];
 	}
 	pthread_mutex_unlock(&g->lock);
 }

@@ -97,6 +97,7 @@ struct blk {
 	uint64_t warp_insns, lane_insns, atomics;
 	uint64_t bytes_read[EX_MAX_PLACES], bytes_written[EX_MAX_PLACES];
 	uint64_t sectors_read[EX_MAX_PLACES], sectors_written[EX_MAX_PLACES];
+	uint64_t atoms[EX_MAX_PLACES], read_requests[EX_MAX_PLACES];
 };
 
 struct grid {

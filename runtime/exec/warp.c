@@ -10,9 +10,11 @@
  * register's, or the module's constant row of an immediate); the rest go
  * to the general code, which reads the instruction's full decoding.
  * Global and generic accesses ask ex_memops.page once per warp and page
- * on a cache miss, never per lane or per byte, and count their bytes
- * and 32-byte sectors by the place the model named (the sectors are what
- * the memory moves: model time is priced by them); a whole warp aligned
+ * on a cache miss, never per lane or per byte, and count their bytes,
+ * 32-byte sectors, the 64-byte DRAM units those lie in and their read
+ * requests (runs of sectors one after another) by the place the model
+ * named (what the memory and the links move: model time is priced by
+ * them); a whole warp aligned
  * on one page (or in
  * shared memory) is checked once and moved by a plain loop. The loops over
  * a whole warp are marked free of dependences between lanes (a
@@ -253,11 +255,13 @@ struct macc {
 	enum ex_access a;
 	uint64_t bytes;     /* on lastpg's place, not yet counted */
 	uint64_t sectors;   /* ... and the sectors they were in */
+	uint64_t atoms;     /* ... the 64-byte units of DRAM */
+	uint64_t runs;      /* ... the runs of sectors one after another */
 	uint64_t lastsec;   /* the sector of the lane before */
 };
 
-/* Counts the bytes of the page the instruction was on, and their
- * sectors, at its place. */
+/* Counts the bytes of the page the instruction was on, their sectors,
+ * DRAM units and (for a read) requests, at its place. */
 static inline void mem_flush(struct blk *b, struct macc *c)
 {
 	if (!c->bytes)
@@ -265,24 +269,31 @@ static inline void mem_flush(struct blk *b, struct macc *c)
 	if (c->a & EX_READ) {
 		b->bytes_read[c->place] += c->bytes;
 		b->sectors_read[c->place] += c->sectors;
+		b->read_requests[c->place] += c->runs;
 	}
 	if (c->a & EX_WRITE) {
 		b->bytes_written[c->place] += c->bytes;
 		b->sectors_written[c->place] += c->sectors;
 	}
+	b->atoms[c->place] += c->atoms;
 	c->bytes = 0;
 	c->sectors = 0;
+	c->atoms = 0;
+	c->runs = 0;
 }
 
 /* A lane's size bytes at global address addr, on the instruction's
  * current page: an aligned access of at most 32 bytes lies in one sector,
- * counted unless the lane before was in it too. */
+ * counted unless the lane before was in it too; so is its 64-byte DRAM
+ * unit, and a request unless it is the sector after the lane before's. */
 static inline void mem_count(struct macc *c, uint64_t addr, unsigned size)
 {
 	uint64_t sec = addr >> EX_SECTOR_SHIFT;
 
 	c->bytes += size;
 	c->sectors += sec != c->lastsec;
+	c->atoms += sec >> 1 != c->lastsec >> 1;
+	c->runs += sec != c->lastsec && sec != c->lastsec + 1;
 	c->lastsec = sec;
 }
 
@@ -367,6 +378,8 @@ static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 	c->a = a;
 	c->bytes = 0;
 	c->sectors = 0;
+	c->atoms = 0;
+	c->runs = 0;
 	c->lastsec = ~0ull;
 	if (gen && *gen != w->gen) {
 		w->gen = *gen;
@@ -390,34 +403,52 @@ static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 	return lane_ptr(b, w, l, sp, addr, size, c);
 }
 
-/* The distinct sectors of a whole warp's lanes at base[l] + off: each
- * lane in a sector other than the lane before's starts one, which counts
- * every sector once where the lanes' addresses never go down (coalesced
- * and strided accesses); otherwise each lane is compared with those
- * before it. */
-static uint64_t warp_sectors(const uint64_t *base, uint64_t off)
+/* What a whole warp's lanes at base[l] + off move: their distinct
+ * sectors, the 64-byte DRAM units those lie in, and the requests they
+ * make (runs of sectors one after another, as the lanes of a coalesced
+ * access make one). Each lane in a sector other than the lane before's
+ * starts one, which counts each once where the lanes' addresses never go
+ * down (coalesced and strided accesses); otherwise each lane is compared
+ * with those before it. */
+struct wsec {
+	uint64_t sectors, atoms, runs;
+};
+
+static void warp_sectors(const uint64_t *base, uint64_t off, struct wsec *o)
 {
-	uint64_t n = 1, down = 0;
+	uint64_t n = 1, a = 1, r = 1, down = 0;
 
 	_Pragma("GCC ivdep")
 	for (uint32_t l = 1; l < WARP; l++) {
 		uint64_t s0 = (base[l - 1] + off) >> EX_SECTOR_SHIFT;
 		uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
 		n += s1 != s0;
+		a += s1 >> 1 != s0 >> 1;
+		r += s1 != s0 && s1 != s0 + 1;
 		down |= s1 < s0;
 	}
-	if (!down)
-		return n;
-	n = 0;
-	for (uint32_t l = 0; l < WARP; l++) {
-		uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
-		uint32_t k = 0;
+	if (down) {
+		n = a = r = 0;
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
+			bool sec = true, atom = true, run = true;
 
-		while (k < l && (base[k] + off) >> EX_SECTOR_SHIFT != s1)
-			k++;
-		n += k == l;
+			for (uint32_t k = 0; k < WARP; k++) {
+				uint64_t s0 = (base[k] + off) >> EX_SECTOR_SHIFT;
+				sec &= k >= l || s0 != s1;
+				atom &= k >= l || s0 >> 1 != s1 >> 1;
+				run &= s0 + 1 != s1;
+			}
+			n += sec;
+			a += atom;
+			/* a sector starts a run where no lane is in the one
+			 * before it; counted once, as the sector is */
+			r += sec && run;
+		}
 	}
-	return n;
+	o->sectors = n;
+	o->atoms = a;
+	o->runs = r;
 }
 
 /* A whole warp's access of size bytes at base[l] + off, when it needs no
@@ -430,7 +461,8 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 		     const uint64_t *base, uint64_t off, unsigned size,
 		     enum ex_access a, uint64_t *amask, uint64_t *delta)
 {
-	uint64_t lo = ~0ull, hi = 0, any = 0, sectors;
+	uint64_t lo = ~0ull, hi = 0, any = 0;
+	struct wsec ws;
 	int place;
 
 	if (sp != SP_SHARED && sp > SP_GLOBAL)
@@ -466,15 +498,17 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 	 * instructions apart, more than the processor looks ahead: fetch the
 	 * line they will want (a prefetch never faults) */
 	__builtin_prefetch((const void *)(uintptr_t)(hi + 1024), 0, 0);
-	sectors = warp_sectors(base, off);
+	warp_sectors(base, off, &ws);
 	if (a & EX_READ) {
 		b->bytes_read[place] += (uint64_t)WARP * size;
-		b->sectors_read[place] += sectors;
+		b->sectors_read[place] += ws.sectors;
+		b->read_requests[place] += ws.runs;
 	}
 	if (a & EX_WRITE) {
 		b->bytes_written[place] += (uint64_t)WARP * size;
-		b->sectors_written[place] += sectors;
+		b->sectors_written[place] += ws.sectors;
 	}
+	b->atoms[place] += ws.atoms;
 	*amask = ~0ull;
 	*delta = 0;
 	return 1;

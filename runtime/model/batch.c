@@ -4,8 +4,10 @@
  * fetch_fault_buffer_entries takes at most uvm_perf_fault_batch_count
  * entries a batch, service_fault_batch services them block by block, each
  * batch ending in a replay; a batch's writes to one block of
- * read-duplicated memory revoke its copies once), the memory time of the bytes by where they are, and the
- * compute time of the instructions a kernel issued. Pure, so
+ * read-duplicated memory revoke its copies once), the memory time of the
+ * bytes by where they are (a link's two directions and its rate of read
+ * requests apart), the compute time of the instructions a kernel issued,
+ * and its launch: a fixed time, and the SMs taking its blocks. Pure, so
  * that the test of the mechanism (test_uvm) checks it directly; kernel.c
  * keeps the tally.
  *
@@ -34,13 +36,41 @@ uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r)
 		     (double)t->rm_blocks * (double)r->rm_block_ns);
 }
 
+static double max_d(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* The time of what crossed the link to place p: each direction at its
+ * own rate, and the read requests at the rate the link serves them (a
+ * read waits for its answer, and only so many can wait at once). */
+static double link_ns(const struct km_tally *t, const struct km_rates *r,
+		      int p)
+{
+	double ns = 0;
+
+	if (r->read_gbps[p] > 0)
+		ns = max_d(ns, (double)t->link_read[p] / r->read_gbps[p]);
+	if (r->write_gbps[p] > 0)
+		ns = max_d(ns, (double)t->link_written[p] / r->write_gbps[p]);
+	if (r->mreq[p] > 0)
+		ns = max_d(ns, (double)t->link_requests[p] * 1e3 / r->mreq[p]);
+	return ns;
+}
+
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 {
 	double ns = 0;
 
-	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
-		if (t->bytes[p] && r->gbps[p] > 0)
-			ns += (double)t->bytes[p] / r->gbps[p];
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
+		/* the place's own memory: bytes of buffer at its rate */
+		double buf = (double)t->bytes[p] +
+			     ((double)t->link_read[p] +
+			      (double)t->link_written[p]) / 2;
+
+		if (buf > 0 && r->gbps[p] > 0)
+			ns += max_d(buf / r->gbps[p], link_ns(t, r, p));
+	}
 	return ns_of(ns);
 }
 
@@ -60,10 +90,23 @@ uint64_t km_compute_ns(const struct km_work *w, const struct km_rates *r)
 		     1e6 / (double)r->clock_khz);
 }
 
+uint64_t km_dispatch_ns(const struct km_work *w, const struct km_rates *r)
+{
+	uint64_t sms;
+
+	if (!w->blocks || !r->sms)
+		return 0;
+	sms = cuemu_min_u(r->sms, w->blocks);
+	return ns_of((double)((w->blocks + sms - 1) / sms) *
+		     (double)r->block_ns);
+}
+
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r)
 {
 	uint64_t f = km_fault_ns(t, r), m = km_memory_ns(t, r);
-	uint64_t busy = cuemu_max_u(m, t->compute_ns);
+	uint64_t busy = cuemu_max_u(cuemu_max_u(m, t->compute_ns),
+				    t->dispatch_ns);
+	double ns = (double)t->launch_ns + (double)f + (double)busy;
 
-	return f + busy < f ? UINT64_MAX / 2 : f + busy;
+	return ns_of(ns);
 }

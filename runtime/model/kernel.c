@@ -21,16 +21,19 @@
  *    whose warps' entries its lookups give, by the batches each 2 MiB
  *    block's entries fill (rm_block_ns, rm_entry), and thrashing
  *    throttles;
- *  - the longer of its memory time, by where the bytes are (its own HBM,
+ *  - the longest of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
- *    mapped remotely: for a kernel the PTX engine ran, the 32-byte
- *    sectors its warps' memory instructions moved, where km_lookup found
- *    them; for the others, what their looks open), and its compute
- *    time: the warp instructions a
+ *    mapped remotely: for a kernel the PTX engine ran, the 64-byte DRAM
+ *    units its warps' sectors lie in in its own GPU's memory, and what
+ *    crosses a link elsewhere, each way and its read requests, where
+ *    km_lookup found them; for the others, what their looks open), its
+ *    compute time: the warp instructions a
  *    kernel the PTX engine ran issued, at the SMs' issue rate and clock
  *    (km_work; zero for an emulated kernel or a declared footprint, whose
- *    instructions nobody counts). The SMs issue while memory streams, so
- *    the two overlap; fault service stalls both.
+ *    instructions nobody counts), and the SMs' time to take its blocks.
+ *    The SMs issue while memory streams, so they overlap; fault service
+ *    stalls all of them;
+ *  - for a kernel the PTX engine ran, its launch's fixed time.
  *
  * An emulated kernel's looks open pages of its view (fault.c), and every
  * page opened on its own between closed ones is a mapping of its own in
@@ -122,11 +125,22 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->batch_ns = u->batch_ns;
 	r->fault_ns = u->fault_ns;
 	r->rm_block_ns = u->rm_block_ns;
-	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
-		r->gbps[p] = p == CUEMU_PROC_HOST ? u->remote_host_gbps
-			   : p != dev && u->remote_peer_gbps > 0
-				? u->remote_peer_gbps
-				: cuemu_link(p, dev)->gbps;
+	r->launch_ns = u->launch_ns;
+	r->block_ns = u->block_launch_ns;
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
+		if (p == CUEMU_PROC_HOST) {
+			r->gbps[p] = u->remote_host_gbps;
+			r->read_gbps[p] = u->remote_host_read_gbps;
+			r->write_gbps[p] = u->remote_host_write_gbps;
+			r->mreq[p] = u->remote_host_read_mrps;
+			continue;
+		}
+		r->gbps[p] = p != dev && u->remote_peer_gbps > 0
+			? u->remote_peer_gbps : cuemu_link(p, dev)->gbps;
+		/* a peer's link carries the rate each way at once */
+		if (p != dev)
+			r->read_gbps[p] = r->write_gbps[p] = r->gbps[p];
+	}
 	if ((d = cuemu_device(dev))) {
 		r->sms = (uint32_t)d->attrs[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT];
 		r->clock_khz = (uint64_t)d->attrs[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];
@@ -230,17 +244,29 @@ uint64_t km_end(void)
 	return ns;
 }
 
-/* The engine's account of the running kernel: its compute term, and
- * what it read and wrote where nothing faults, as bytes of buffer (a
- * rate is bytes read and written a second: traffic at twice that). */
+/* The engine's account of the running kernel: its launch, its compute
+ * term, and what it read and wrote where nothing faults. Its GPU's own
+ * memory is priced by what the DRAM moves, 64 bytes at a time, as bytes
+ * of buffer (a rate is bytes read and written a second: traffic at twice
+ * that); memory elsewhere by what crosses the link to it, the sectors each
+ * way and the read requests. */
 void km_work(const struct km_work *w)
 {
 	struct km_rates r;
 
 	km_rates_of(running.dev, &r);
 	running.t.compute_ns = km_compute_ns(w, &r);
-	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p))
-		running.t.bytes[p] += (w->traffic[p] + 1) / 2;
+	running.t.dispatch_ns = km_dispatch_ns(w, &r);
+	running.t.launch_ns = r.launch_ns;
+	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
+		if (p == running.dev) {
+			running.t.bytes[p] += (w->dram[p] + 1) / 2;
+			continue;
+		}
+		running.t.link_read[p] += w->read[p];
+		running.t.link_written[p] += w->written[p];
+		running.t.link_requests[p] += w->requests[p];
+	}
 }
 
 /* The entry of block b among k's, added where absent; NULL without room

@@ -430,14 +430,19 @@ bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
 	      struct fault_done *out);
 
 /* What a kernel the PTX engine ran did, beside what its faults tell the
- * kernel model: its instructions and shape (the compute term), and the
- * bytes its memory instructions moved, each 32-byte sector they touched
- * read or written whole, by the processor holding them (managed memory's
- * where km_where said, when the engine first looked the page up). */
+ * kernel model: its instructions and shape (the compute term and the
+ * launch's), and what its memory instructions moved by the processor
+ * holding it (managed memory's where km_lookup said, when the engine
+ * first looked the page up): each 32-byte sector they touched read or
+ * written whole, the 64-byte DRAM units those lie in, and the read
+ * requests they made (a run of sectors one after another is one). */
 struct km_work {
 	uint64_t warp_instructions;
 	uint64_t blocks, warps;           /* the grid's */
-	uint64_t traffic[CUEMU_NPROC];    /* bytes read + written, by where */
+	uint64_t read[CUEMU_NPROC];       /* bytes of sectors read, by where */
+	uint64_t written[CUEMU_NPROC];    /* ... and written */
+	uint64_t dram[CUEMU_NPROC];       /* bytes of DRAM units, both */
+	uint64_t requests[CUEMU_NPROC];   /* read requests */
 };
 /* The running kernel is the engine's, which counts the sectors it moves
  * and gives them to km_work: its looks charge no bytes of their own. */
@@ -461,7 +466,16 @@ struct km_tally {
 	uint64_t bytes[CUEMU_NPROC];      /* accessed, by where they are:
 	                                   * bytes of buffer, each read and
 	                                   * written */
+	/* what crossed a link to memory elsewhere (a kernel the engine ran):
+	 * bytes read and written, and read requests, by where */
+	uint64_t link_read[CUEMU_NPROC], link_written[CUEMU_NPROC];
+	uint64_t link_requests[CUEMU_NPROC];
 	uint64_t compute_ns;              /* instructions at the issue rate */
+	uint64_t launch_ns;               /* the launch's own time (a kernel
+	                                   * the engine ran: none for the
+	                                   * others, whose launch nobody
+	                                   * made) */
+	uint64_t dispatch_ns;             /* the SMs taking its blocks */
 	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
 	                                   * of write entries to
 	                                   * read-duplicated memory */
@@ -473,23 +487,38 @@ struct km_rates {
 	double gbps[CUEMU_NPROC];         /* memory time by location: bytes
 	                                   * of buffer read and written a
 	                                   * second (traffic at twice that) */
+	/* a link's own limits, by location (0: none): bytes it carries a
+	 * second toward the GPU (reads) and away (writes), and millions of
+	 * read requests it serves a second */
+	double read_gbps[CUEMU_NPROC], write_gbps[CUEMU_NPROC];
+	double mreq[CUEMU_NPROC];
 	/* the compute term's device: SMs, warp instructions an SM issues
 	 * a clock, its clock in kHz */
 	uint32_t sms, issue;
 	uint64_t clock_khz;
+	/* a launch's fixed time, and an SM's time to take a block */
+	uint64_t launch_ns, block_ns;
 };
 /* Batches that entries take, batch_faults at most each. */
 uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
 /* The parts of a kernel's model time: its faults' service, its memory
- * time by location, and the time its SMs take to issue w's instructions
+ * time by location (at each, the longest of its buffer at the place's
+ * rate, and of what crosses a link, its reads, writes and read requests
+ * each at the link's own limit: a link carries both ways at once and
+ * serves so many requests a second), and the time its SMs take to issue
+ * w's instructions
  * (spread over the SMs its blocks fill, each issuing at most one
  * instruction a clock per warp it holds). */
 uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r);
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r);
 uint64_t km_compute_ns(const struct km_work *w, const struct km_rates *r);
-/* The model time of a kernel's tally: its faults' service, then the
- * longer of its memory and compute time (a roofline: the SMs issue while
- * memory streams). */
+/* The time the SMs take to be given w's blocks: a block at a time each,
+ * block_ns a block. */
+uint64_t km_dispatch_ns(const struct km_work *w, const struct km_rates *r);
+/* The model time of a kernel's tally: its launch's fixed time and its
+ * faults' service, then the longest of its memory, compute and dispatch
+ * time (a roofline: the SMs issue while memory streams and blocks
+ * arrive). */
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r);
 /* The rates of a kernel on dev (the topology's). */
 void km_rates_of(int dev, struct km_rates *r);

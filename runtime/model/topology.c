@@ -601,21 +601,35 @@ void cuemu_topology_paradigm(struct cuemu_topology *t)
 	t->uvm.access_counters = hw;
 }
 
+/* x scaled by a host link's share of the measured one, within the uvm
+ * block's bounds. */
+static double host_share(double x, double gbps)
+{
+	double g = x * gbps / UVM_MEASURED_HOST_GBPS;
+
+	return g < 0.001 ? 0.001 : g > 1e6 ? 1e6 : g;
+}
+
 void cuemu_topology_remote_host(struct cuemu_topology *t)
 {
 	const struct cuemu_link *l;
-	double g;
 
 	if (t->ndev < 1)
 		return;
 	/* A kernel's remote stream of host memory keeps the measured share
 	 * of the host link (42.1 of 47.5 GB/s over the H200's PCIe): 399
-	 * GB/s over a 450 GB/s C2C. The first GPU's link stands for all;
-	 * a topology's "uvm" block, parsed after, may say otherwise (the
-	 * bounds are the uvm block's). */
+	 * GB/s over a 450 GB/s C2C; so do its rates each way and of read
+	 * requests (not measured on any other link). The first GPU's link
+	 * stands for all; a topology's "uvm" block, parsed after, may say
+	 * otherwise (the bounds are the uvm block's). */
 	l = cuemu_topo_link(t, CUEMU_PROC_HOST, 0);
 	if (!(l->gbps > 0))
 		return;
-	g = UVM_REMOTE_HOST_GBPS * l->gbps / UVM_MEASURED_HOST_GBPS;
-	t->uvm.remote_host_gbps = g < 0.001 ? 0.001 : g > 1e6 ? 1e6 : g;
+	t->uvm.remote_host_gbps = host_share(UVM_REMOTE_HOST_GBPS, l->gbps);
+	t->uvm.remote_host_read_gbps =
+		host_share(UVM_REMOTE_HOST_READ_GBPS, l->gbps);
+	t->uvm.remote_host_write_gbps =
+		host_share(UVM_REMOTE_HOST_WRITE_GBPS, l->gbps);
+	t->uvm.remote_host_read_mrps =
+		host_share(UVM_REMOTE_HOST_READ_MRPS, l->gbps);
 }

@@ -91,8 +91,9 @@ int cuemu_topology_find(const char *name, char *file, size_t len);
 /* Gives every device the attributes that differ between paradigms, as
  * the Programming Guide says t's paradigm has them. */
 void cuemu_topology_paradigm(struct cuemu_topology *t);
-/* Sets the timing model's remote_host_gbps from t's host link, at the
- * share of it measured on the H200 (uvm.h). */
+/* Sets the timing model's rates of host memory over the link (a
+ * kernel's remote stream, each way, and of read requests) from t's host
+ * link, at the share of it measured on the H200 (uvm.h). */
 void cuemu_topology_remote_host(struct cuemu_topology *t);
 /* Name of a device attribute as the topology file spells it, or NULL;
  * and the attribute of a name, or -1. */

@@ -421,7 +421,12 @@ static const struct {
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
 	UK("remote_host_gbps", remote_host_gbps, U_DBL, 0.001, 1e6),
+	UK("remote_host_read_gbps", remote_host_read_gbps, U_DBL, 0.001, 1e6),
+	UK("remote_host_write_gbps", remote_host_write_gbps, U_DBL, 0.001, 1e6),
+	UK("remote_host_read_mrps", remote_host_read_mrps, U_DBL, 0.001, 1e6),
 	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
+	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
+	UK("block_launch_ns", block_launch_ns, U_U64, 0, 1e9),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
 	UK("read_mostly_block_ns", rm_block_ns, U_U64, 0, 1e9),
@@ -489,6 +494,12 @@ static int parse_uvm(struct parse *p, struct cuemu_topology *t, json_t *root)
 	return 0;
 }
 
+/* A rate of the uvm block: finite, within [0.001, 1e6]. */
+static bool in_rate(double x)
+{
+	return isfinite(x) && x >= 0.001 && x <= 1e6;
+}
+
 /* What a topology's uvm block must satisfy wherever it came from. */
 static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 {
@@ -499,13 +510,21 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	if (!isfinite(u->remote_host_gbps) || u->remote_host_gbps < 0.001 ||
 	    u->remote_host_gbps > 1e6)
 		return reject(p, "uvm.remote_host_gbps", "not in [0.001, 1e6]");
+	if (!in_rate(u->remote_host_read_gbps) ||
+	    !in_rate(u->remote_host_write_gbps))
+		return reject(p, "uvm.remote_host_read_gbps", "a host link "
+			      "direction's rate is not in [0.001, 1e6]");
+	if (!in_rate(u->remote_host_read_mrps))
+		return reject(p, "uvm.remote_host_read_mrps",
+			      "not in [0.001, 1e6]");
 	if (!isfinite(u->remote_peer_gbps) || (u->remote_peer_gbps != 0 &&
 	    (u->remote_peer_gbps < 0.001 || u->remote_peer_gbps > 1e6)))
 		return reject(p, "uvm.remote_peer_gbps", "not 0 or in "
 			      "[0.001, 1e6]");
 	if (u->batch_ns > 1000000000ULL || u->fault_ns > 1000000000ULL ||
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
-	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL)
+	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
+	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
 	if (u->thrash_threshold < 1 || u->thrash_threshold > 255 ||
 	    u->thrash_pin_threshold < 1 || u->thrash_pin_threshold > 255 ||

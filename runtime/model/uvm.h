@@ -33,8 +33,16 @@ struct cuemu_uvm {
 	/* a kernel's memory time: bytes of the buffer per second when a
 	 * GPU reads and writes host memory mapped over the host link */
 	double remote_host_gbps;
+	/* ... and what the host link carries of it each way, as bytes a
+	 * second toward the GPU (a kernel's reads) and away (its writes),
+	 * and millions of read requests a second it serves */
+	double remote_host_read_gbps, remote_host_write_gbps;
+	double remote_host_read_mrps;
 	/* the same of a peer's memory over NVLink; 0: the link's rate */
 	double remote_peer_gbps;
+	/* a kernel launch's fixed time, and an SM's time to take a block */
+	uint64_t launch_ns;
+	uint64_t block_launch_ns;
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */
@@ -60,6 +68,13 @@ struct cuemu_uvm {
  * GB/s. Another host link keeps that share (topology.c). */
 #define UVM_REMOTE_HOST_GBPS 42.1
 #define UVM_MEASURED_HOST_GBPS 47.5
+/* The same H200's kernels reading 128 MiB of host memory ran at 51.0
+ * GB/s, writing it at 52.3 (probes/results/patterns.txt), and touching
+ * one byte a page of 1 GiB took 5.05 ns a touch, 198 million read
+ * requests a second (probes/results/sparse.txt). */
+#define UVM_REMOTE_HOST_READ_GBPS 51.0
+#define UVM_REMOTE_HOST_WRITE_GBPS 52.3
+#define UVM_REMOTE_HOST_READ_MRPS 198.0
 
 /* The built-in values: the driver's defaults, and costs fitted to one
  * H200 on an x86 host without ATS (access counters off). */

@@ -90,6 +90,13 @@ static void test_vector_add(struct mock *mk, struct ex_module *m)
 	       "32-byte sector of a and b once (the lanes' 4 bytes coalesce)");
 	is_int(r.sectors_written[2], (uint64_t)n * 4 / 32, "its writes each "
 	       "sector of c once, the last warp's 16 lanes two sectors");
+	is_int(r.atoms[0], 2ull * n * 4 / 64, "its reads lie in each 64-byte "
+	       "DRAM unit of a and b once");
+	is_int(r.atoms[2], (uint64_t)n * 4 / 64, "its writes in each of c's");
+	is_int(r.read_requests[0], 2ull * ((n + 31) / 32), "each warp's read "
+	       "of a and of b is one request: its sectors run one after "
+	       "another");
+	is_int(r.read_requests[2], 0, "writes make no read requests");
 	is_int(r.lane_instructions > r.warp_instructions * 20, 1,
 	       "lane instructions count active lanes (%llu over %llu)",
 	       (unsigned long long)r.lane_instructions,

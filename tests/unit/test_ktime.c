@@ -9,10 +9,13 @@
  * fills, and the topology's clock_rate and warp_issue_per_clock (children
  * on machines of their own, halved), and CUDA events around a launch read
  * that model time; a sparse touch moves whole 32-byte sectors, of device
- * memory and of managed memory resident on the GPU alike; writes to
+ * memory and of managed memory resident on the GPU alike, and the DRAM
+ * moves the 64-byte units they lie in; host memory mapped into the GPU
+ * costs what crosses the link, each way at its own rate, and its read
+ * requests at the rate the link serves them; every launch costs its fixed
+ * time, and a grid of many blocks the SMs' time to take them; writes to
  * read-mostly memory are serviced a batch's entries a block at a time.
- * Rates
- * themselves are bench/'s rows.
+ * Rates themselves are bench/'s rows.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -155,18 +158,26 @@ static unsigned long long touch_ns(CUdeviceptr p, unsigned long long n,
 	return launch("touch", (unsigned)((t + 255) / 256), 256, args);
 }
 
-/* The rates the default machine (an H200) gives a kernel. */
+/* The rates the default machine (an H200) gives a kernel: its HBM, a
+ * launch's fixed time and an SM's time to take a block, the host link's
+ * rates toward the GPU and of read requests (uvm.h). */
 #define HBM_GBPS 1850.0
 #define SMS 132
+#define LAUNCH_NS 5600ULL
+#define BLOCK_NS 85ULL
+#define HOST_READ_GBPS 51.0
+#define HOST_READ_MRPS 198.0
 
 /* A warp's memory instruction moves the 32-byte sectors its lanes touch,
- * not their bytes nor the 2 MiB blocks around them: one byte every 4 KiB
- * of 64 MiB is 16,384 sectors read and 16,384 written, 512 KiB of buffer
- * at the HBM rate, in device memory and in managed memory resident on
- * the GPU alike. */
+ * not their bytes nor the 2 MiB blocks around them, and the DRAM the
+ * 64-byte units they lie in: one byte every 4 KiB of 64 MiB is 16,384
+ * units read and 16,384 written, 1 MiB of buffer at the HBM rate after
+ * the launch's fixed time, in device memory and in managed memory
+ * resident on the GPU alike. */
 static void test_sectors(void)
 {
-	unsigned long long n = 64 * MIB, want = 16384ULL * 32 / HBM_GBPS;
+	unsigned long long n = 64 * MIB,
+		want = LAUNCH_NS + (unsigned long long)(16384ULL * 64 / HBM_GBPS);
 	unsigned long long t, t2 = 0;
 	CUdeviceptr p = 0;
 	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
@@ -175,8 +186,9 @@ static void test_sectors(void)
 	cuMemsetD8(p, 0, n);
 	t = touch_ns(p, n, 4 * KIB);
 	is_int(t, want, "sectors: 16,384 one-byte touches of device memory "
-	       "move 16,384 sectors each way, 512 KiB at 1850 GB/s (%llu ns), "
-	       "not their 32 KiB of bytes", t);
+	       "move 16,384 64-byte DRAM units each way, 1 MiB at 1850 GB/s "
+	       "after the launch's 5.6 us (%llu ns), not their 32 KiB of "
+	       "bytes nor 512 KiB of sectors (old: 283 ns)", t);
 	t2 = touch_ns(p, n, 2 * MIB);
 	cuMemFree(p);
 
@@ -189,9 +201,9 @@ static void test_sectors(void)
 	       "on the GPU cost the same %llu ns, not 64 MiB of 2 MiB blocks "
 	       "(36,275 ns)", t);
 	t = touch_ns(p, n, 2 * MIB);
-	ok(t == t2 && t < 100, "sectors: and one byte a 2 MiB block costs its "
-	   "32 sectors, as in device memory (%llu ns, %llu there: its "
-	   "instructions), not 32 blocks", t, t2);
+	ok(t == t2 && t >= LAUNCH_NS && t < LAUNCH_NS + 100, "sectors: and one "
+	   "byte a 2 MiB block costs its 32 sectors after the launch, as in "
+	   "device memory (%llu ns, %llu there), not 32 blocks", t, t2);
 	cuMemFree(p);
 }
 
@@ -217,12 +229,14 @@ static void test_read_mostly(void)
 		return;
 	}
 	t = touch_ns(p, n, 4 * KIB);
-	ok(t >= 8 * RM_BLOCK_NS && t < 8 * RM_BLOCK_NS + 1000, "read-mostly: "
+	ok(t >= 8 * RM_BLOCK_NS + LAUNCH_NS &&
+	   t < 8 * RM_BLOCK_NS + LAUNCH_NS + 1000, "read-mostly: "
 	   "one write a page of 8 MiB, one warp's lanes on 32 pages: 2,048 "
 	   "entries, 512 a block, so 2 batches a block and 8 block services "
 	   "(%llu ns), not 2,048 page services", t);
 	t = launch("stream", 4, 256, args);
-	ok(t >= 64 * RM_BLOCK_NS && t < 64 * RM_BLOCK_NS + 10000, "read-mostly: "
+	ok(t >= 64 * RM_BLOCK_NS + LAUNCH_NS &&
+	   t < 64 * RM_BLOCK_NS + LAUNCH_NS + 10000, "read-mostly: "
 	   "a stream of int4 writes each page from 8 warps (512 bytes each): "
 	   "16,384 entries, 16 batches a block, 64 block services (%llu ns)",
 	   t);
@@ -251,10 +265,10 @@ static void test_time(unsigned long long *spin_ns)
 	cuMemsetD8(a, 3, 64 * MIB);
 	cuCtxSynchronize();
 	t = launch("copy", 4 * SMS, 256, args);
-	is_int(t, (long long)(64 * MIB / HBM_GBPS), "time: a copy of 64 MiB "
-	       "within device memory reads and writes 64 MiB of buffer at the "
-	       "HBM rate (1850 GB/s): %llu ns, its instructions hidden "
-	       "behind it", t);
+	is_int(t, (long long)(LAUNCH_NS + 64 * MIB / HBM_GBPS), "time: a copy "
+	       "of 64 MiB within device memory reads and writes 64 MiB of "
+	       "buffer at the HBM rate (1850 GB/s) after the launch's fixed "
+	       "time: %llu ns, its instructions hidden behind it", t);
 	cuEventCreate(&e0, CU_EVENT_DEFAULT);
 	cuEventCreate(&e1, CU_EVENT_DEFAULT);
 	cuEventRecord(e0, s0);
@@ -271,19 +285,116 @@ static void test_time(unsigned long long *spin_ns)
 	cuMemFree(b);
 
 	cuMemAlloc(&out, 2 * SMS * 128 * 4);
-	t = spin(out, SMS, 1000);
-	t2 = spin(out, SMS, 2000);
+	t = spin(out, SMS, 1000) - LAUNCH_NS;
+	t2 = spin(out, SMS, 2000) - LAUNCH_NS;
 	*spin_ns = t;
 	ok(t > 100 && t2 > 1.9 * t && t2 < 2.1 * t, "time: a compute-bound "
 	   "kernel's time follows its instructions (%llu ns for 1000 rounds, "
 	   "%llu for 2000)", t, t2);
-	half = spin(out, SMS / 2, 1000);
+	half = spin(out, SMS / 2, 1000) - LAUNCH_NS;
 	ok(half == t, "time: half the grid on half the SMs takes as long "
 	   "(%llu ns): the other SMs idle", half);
-	t2 = spin(out, 2 * SMS, 1000);
+	t2 = spin(out, 2 * SMS, 1000) - LAUNCH_NS;
 	ok(t2 > 1.95 * t && t2 < 2.05 * t, "time: twice the grid on every SM "
 	   "takes twice as long (%llu ns)", t2);
 	cuMemFree(out);
+}
+
+/* The DRAM moves 64 bytes at a time: one byte every 32 bytes of 64 MiB
+ * (two sectors a unit) costs what one byte every 64 does, 1 M units each
+ * way; by sectors alone the second would cost half. */
+static void test_dram(void)
+{
+	unsigned long long n = 64 * MIB, t32, t64,
+		want = LAUNCH_NS + (unsigned long long)(2 * MIB * 64 / 2 /
+							HBM_GBPS);
+	CUdeviceptr p = 0;
+
+	cuMemAlloc(&p, n);
+	cuMemsetD8(p, 0, n);
+	t32 = touch_ns(p, n, 32);
+	t64 = touch_ns(p, n, 64);
+	cuMemFree(p);
+	is_int(t64, want, "dram: one byte every 64 of 64 MiB moves 1 M 64-byte "
+	       "units each way, 64 MiB of buffer at 1850 GB/s after the launch "
+	       "(%llu ns; by sectors, old: 18,137 ns without the launch)", t64);
+	is_int(t32, t64, "dram: one byte every 32 costs the same (%llu ns): "
+	       "twice the sectors, the same units", t32);
+}
+
+/* A launch has a fixed time, and the SMs take a grid's blocks a few at a
+ * time: the spin kernel with no rounds (a store a thread) in one block
+ * costs the launch and one block; in 125 blocks an SM, the launch and
+ * 125 blocks' time, longer than its stores and instructions. */
+static void test_launch(void)
+{
+	unsigned waves = 125;
+	unsigned long long t;
+	CUdeviceptr out = 0;
+
+	if (!ok(cuMemAlloc(&out, (size_t)SMS * waves * 128 * 4) ==
+		CUDA_SUCCESS, "launch: the output"))
+		return;
+	t = spin(out, 1, 0);
+	is_int(t, LAUNCH_NS + BLOCK_NS, "launch: a kernel of one block with "
+	       "nothing to do takes the launch's 5.6 us and a block's 85 ns "
+	       "(%llu ns; old: 8)", t);
+	t = spin(out, SMS * waves, 0);
+	is_int(t, LAUNCH_NS + waves * BLOCK_NS, "launch: 125 blocks an SM take "
+	       "125 blocks' time after the launch (%llu ns), more than their "
+	       "stores (4 MiB of buffer, 2.3 us)", t);
+	cuMemFree(out);
+}
+
+/* n bytes of pinned host memory mapped into the GPU: its device address
+ * (0: none), the host's in *h. */
+static CUdeviceptr host_mapped(size_t n, void **h)
+{
+	CUdeviceptr d = 0;
+
+	*h = NULL;
+	if (cuMemHostAlloc(h, n, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS)
+		return 0;
+	memset(*h, 0, n);
+	if (cuMemHostGetDevicePointer(&d, *h, 0) != CUDA_SUCCESS) {
+		cuMemFreeHost(*h);
+		*h = NULL;
+		return 0;
+	}
+	return d;
+}
+
+/* Host memory over the link: a sparse touch is as many read requests as
+ * touches, served 198 million a second (a read waits for its answer),
+ * not its sectors at the stream's rate; a copy from host memory reads its
+ * 64 MiB at the link's rate toward the GPU (51.0 GB/s), not at half the
+ * rate of a stream that reads and writes (42.1 GB/s of buffer). */
+static void test_host_link(void)
+{
+	unsigned long long n = 64 * MIB, q = n / 16, t, want;
+	CUdeviceptr hd, d = 0;
+	void *h, *args[] = { &hd, &d, &q };
+
+	if (!ok((hd = host_mapped(n, &h)) != 0, "host link: 64 MiB of pinned "
+		"host memory mapped into the GPU"))
+		return;
+	t = touch_ns(hd, n, 4 * KIB);
+	want = LAUNCH_NS + (unsigned long long)(16384 * 1e3 / HOST_READ_MRPS);
+	ok(t + 1 >= want && t <= want + 1, "host link: one byte every 4 KiB of "
+	   "64 MiB is 16,384 read requests at 198 M/s after the launch (%llu "
+	   "ns, want %llu; old: 12,453, its sectors at 42.1 GB/s)", t, want);
+	if (ok(cuMemAlloc(&d, n) == CUDA_SUCCESS, "host link: a device "
+	       "buffer")) {
+		want = LAUNCH_NS + (unsigned long long)(n / HOST_READ_GBPS +
+							n / 2 / HBM_GBPS);
+		t = launch("copy", 4 * SMS, 256, args);
+		ok(t + 1 >= want && t <= want + 1, "host link: a copy of 64 MiB "
+		   "from host memory reads it at 51.0 GB/s toward the GPU, its "
+		   "writes to device memory at the HBM rate after (%llu ns, "
+		   "want %llu; old: 815,154)", t, want);
+		cuMemFree(d);
+	}
+	cuMemFreeHost(h);
 }
 
 /* A child on a machine of its own (named tag) whose devices are the
@@ -320,7 +431,7 @@ static unsigned long long spin_on(const char *tag, const char *device)
 		    cuModuleLoadData(&mod, kernel_file("ktime.ptx", NULL)) ||
 		    cuMemAlloc(&out, SMS * 128 * 4))
 			_exit(1);
-		t = spin(out, SMS, 1000);
+		t = spin(out, SMS, 1000) - LAUNCH_NS;
 		_exit(write(fd[1], &t, sizeof t) == sizeof t ? 0 : 1);
 	}
 	close(fd[1]);
@@ -362,6 +473,9 @@ int main(void)
 	}
 	test_time(&t);
 	test_sectors();
+	test_dram();
+	test_launch();
+	test_host_link();
 	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "
 	   "990000 kHz (half the H200's) the same kernel takes twice as long "
 	   "(%llu ns against %llu)", clock2, t);
