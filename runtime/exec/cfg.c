@@ -4,8 +4,11 @@
  * computed once at load per function (as GPGPU-Sim's SIMT stack uses it).
  *
  * The control-flow graph of a function is its basic blocks and one
- * virtual exit that exit, trap and the function's end (OP_FRET, where
- * every return branches) lead to. Post-dominators are the dominators of
+ * virtual exit that exit and the function's end (OP_FRET, where every
+ * return branches) lead to. A trap leads nowhere: it ends the launch, so
+ * the paths beside it still meet where they would without it (nvcc ends a
+ * switch with a trapping default; were the trap a way out, the cases
+ * would meet only at the exit and reach a barrier one path at a time). Post-dominators are the dominators of
  * the reversed graph rooted at that exit, by the iterative algorithm of
  * Cooper, Harvey and Kennedy over a reverse postorder. A block that
  * cannot reach the exit (an endless loop) has no post-dominator: its
@@ -37,7 +40,7 @@ static bool ends_block(const struct insn *in)
 
 static bool leaves(const struct insn *in)
 {
-	return in->op == OP_EXIT || in->op == OP_TRAP || in->op == OP_FRET;
+	return in->op == OP_EXIT || in->op == OP_FRET;
 }
 
 /* Blocks of [first, end] (end is the function's OP_FRET). */
@@ -85,6 +88,9 @@ static int build(const struct ex_module *m, const struct pfunc *f,
 			s[0] = blockof[in->o[0].target - f->first];
 			if (in->guard >= 0)
 				s[1] = b + 1 < n ? b + 1 : n;
+		} else if (in->op == OP_TRAP) {
+			if (in->guard >= 0)
+				s[0] = b + 1 < n ? b + 1 : n;
 		} else if (leaves(in)) {
 			s[0] = n;
 			if (in->guard >= 0 && in->op != OP_FRET)

@@ -645,6 +645,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "nanosleep", OP_NANOSLEEP }, { "addc", OP_ADD }, { "subc", OP_SUB },
 	{ "madc", OP_MAD }, { "discard", OP_PREFETCH },
 	{ "applypriority", OP_PREFETCH }, { "createpolicy", OP_NOP },
+	{ "cp", OP_CPASYNC },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -687,6 +688,36 @@ static const char *const aops[] = {
 	NULL, "add", "min", "max", "inc", "dec", "and", "or", "xor", "cas",
 	"exch",
 };
+
+/* A modifier of cp: only cp.async from global to shared memory. The copy
+ * is made when the instruction runs, so commit_group and wait_group have
+ * nothing left to wait for: a copy done early is one the program may see
+ * done (it may look only after waiting). The bulk, tensor and mbarrier
+ * forms are refused. */
+static int cp_modifier(struct parser *P, struct insn *in, const char *w)
+{
+	if (!in->sub) {
+		if (strcmp(w, "async"))
+			return fail(P, EX_UNSUPPORTED, "the instruction 'cp.%s'", w), -1;
+		in->sub = 1;
+		return 0;
+	}
+	if (!strcmp(w, "commit_group") || !strcmp(w, "wait_group") ||
+	    !strcmp(w, "wait_all")) {
+		in->op = OP_NOP;
+		return 0;
+	}
+	if (!strcmp(w, "shared") || !strcmp(w, "shared::cta") ||
+	    !strcmp(w, "global") || !strcmp(w, "ca") || !strcmp(w, "cg"))
+		return 0;   /* the one direction; caching is not modelled */
+	if (!strcmp(w, "L2::cache_hint")) {
+		in->flags |= F_HINT;
+		return 0;
+	}
+	if (!strncmp(w, "L2::", 4))
+		return 0;   /* a prefetch size */
+	return fail(P, EX_UNSUPPORTED, "the instruction 'cp.async.%s'", w), -1;
+}
 
 static int find_word(const char *const *tab, size_t n, const char *w)
 {
@@ -764,6 +795,8 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		if (!strcmp(w, "wrap")) return 0;
 		if (!strcmp(w, "clamp")) { in->flags |= F_CLAMP; return 0; }
 		break;
+	case OP_CPASYNC:
+		return cp_modifier(P, in, w);
 	case OP_BAR:
 		if (!strcmp(w, "arrive")) { in->op = OP_BAR_ARRIVE; return 0; }
 		if (!strcmp(w, "red")) { in->op = OP_BAR_RED; return 0; }
@@ -1248,6 +1281,30 @@ static void finish_imm(struct insn *in)
 }
 
 /* What the engine refuses of an instruction it parsed, by its types. */
+/* cp.async [dst], [src], cp-size{, src-size | ignore-src}{, policy}:
+ * whether the operands are those. */
+static bool cp_operands_ok(const struct ex_module *m, const struct insn *in)
+{
+	int n = in->nops - ((in->flags & F_HINT) ? 1 : 0);
+	const struct operand *z = &in->o[3];
+	int64_t size = in->o[2].imm;
+
+	if (n < 3 || n > 4 || in->o[0].kind != K_MEM ||
+	    in->o[1].kind != K_MEM || in->o[2].kind != K_IMM ||
+	    (size != 4 && size != 8 && size != 16))
+		return false;
+	if ((in->flags & F_HINT) && in->o[n].kind != K_REG)
+		return false;
+	if (n == 3)
+		return true;
+	if (z->kind == K_IMM)
+		return z->imm >= 0 && z->imm <= size;
+	if (z->kind != K_REG || z->reg < 0)
+		return false;
+	return m->regtype[z->reg] == T_PRED ||
+	       (!z->neg && !ptype_float(m->regtype[z->reg]));
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
@@ -1276,6 +1333,12 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_UNSUPPORTED, "vote without .sync"), -1;
 	if (in->op == OP_TESTP && in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "testp without a mode"), -1;
+	if (in->op == OP_CPASYNC && !in->sub)
+		return fail(P, EX_UNSUPPORTED, "the instruction 'cp'"), -1;
+	if (in->op == OP_CPASYNC && !cp_operands_ok(P->m, in))
+		return fail(P, EX_INVALID_PTX,
+			    "cp.async takes [shared], [global], a size of 4, 8 or 16, "
+			    "then a source size or ignore-src predicate"), -1;
 	return 0;
 }
 

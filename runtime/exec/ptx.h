@@ -68,6 +68,7 @@ enum opcode {
 	OP_BAR, OP_BAR_ARRIVE, OP_BAR_RED, OP_BAR_WARP, OP_MEMBAR,
 	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
+	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_COUNT
 };
 
@@ -96,6 +97,7 @@ enum space {
 #define F_FULL    (1u << 15)  /* div.full */
 #define F_RELU    (1u << 16)
 #define F_NOINC   (1u << 17)  /* ld/st of a .param that names a vector */
+#define F_HINT    (1u << 18)  /* .L2::cache_hint: a last operand, the policy */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 

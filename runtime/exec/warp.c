@@ -724,6 +724,47 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 	return 0;
 }
 
+/* cp.async: each lane's cp-size bytes from global memory to shared, the
+ * part past its source size (or all, where ignore-src holds) zeroed. Made
+ * at once: commit_group and wait_group are no-ops (parse.c). */
+static int do_cpasync(struct blk *b, struct warp *w, const struct insn *in,
+		      uint32_t act)
+{
+	unsigned size = (unsigned)in->o[2].imm;
+	int n = in->nops - ((in->flags & F_HINT) ? 1 : 0);
+	const struct operand *z = n > 3 ? &in->o[3] : NULL;
+	bool pred = z && z->kind == K_REG && b->m->regtype[z->reg] == T_PRED;
+	struct macc cs, cd;
+
+	mem_begin(b, w, &cs, EX_READ);
+	mem_begin(b, w, &cd, EX_WRITE);
+	FOR_LANES(l, act) {
+		uint64_t v = size;
+		uint8_t *to, *from;
+
+		if (z && z->kind == K_IMM)
+			v = (uint64_t)z->imm;
+		else if (pred)
+			v = ((w->r[z->reg][l] & 1) ^ z->neg) ? 0 : size;
+		else if (z)
+			v = w->r[z->reg][l] < size ? w->r[z->reg][l] : size;
+		to = fast_ptr(b, w, (int)l, SP_SHARED,
+			      addr_of(b, w, &in->o[0], l), size, &cd);
+		if (!to)
+			return -1;
+		if (v) {
+			from = fast_ptr(b, w, (int)l, SP_GLOBAL,
+					addr_of(b, w, &in->o[1], l), size, &cs);
+			if (!from)
+				return -1;
+			memcpy(to, from, v);
+		}
+		memset(to + v, 0, size - v);
+	}
+	mem_flush(b, &cs);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Atomics                                                             */
 
@@ -2323,6 +2364,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_ASSERTFAIL:
 			do_assertfail(b, w, in, act);
 			return -1;
+		case OP_CPASYNC:
+			if (do_cpasync(b, w, in, act))
+				return -1;
+			break;
 		default:
 			ex_grid_fail(b, w, __builtin_ctz(act),
 				     EX_ILLEGAL_INSTRUCTION, 0,
