@@ -13,6 +13,7 @@
  *
  * Locking: none; a parse owns everything it builds until it returns.
  */
+#include "exec/half.h"
 #include "exec/ptx.h"
 
 #include <ctype.h>
@@ -581,8 +582,7 @@ static int parse_reg(struct parser *P)
 	t = type_of(P->t.s, P->t.len);
 	if (t == T_NONE)
 		return fail(P, EX_INVALID_PTX, "a register type expected"), -1;
-	if (t == T_F16 || t == T_F16X2 || t == T_BF16 || t == T_BF16X2 ||
-	    t == T_B128)
+	if (t == T_B128)
 		return fail(P, EX_UNSUPPORTED, "registers of type %.*s",
 			    P->t.len, P->t.s), -1;
 	next(P);
@@ -794,6 +794,7 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	if (!strcmp(w, "to")) { in->flags |= F_TO; return 0; }
 	if (!strcmp(w, "nc")) { in->flags |= F_NC; return 0; }
 	if (!strcmp(w, "relu")) { in->flags |= F_RELU; return 0; }
+	if (!strcmp(w, "NaN")) { in->flags |= F_NAN; return 0; }
 	if (!strcmp(w, "shiftamt")) { in->flags |= F_SHIFTAMT; return 0; }
 	if (!strcmp(w, "v2")) { in->vec = 2; return 0; }
 	if (!strcmp(w, "v4")) { in->vec = 4; return 0; }
@@ -1247,15 +1248,38 @@ static void finish_imm(struct insn *in)
 	}
 }
 
+/* An instruction with a half-precision type: the arithmetic, comparisons
+ * and conversions half.c computes are marked F_HALF; moves, loads, stores
+ * and selections only carry the bits; the rest is refused. */
+static int half_insn(struct parser *P, struct insn *in)
+{
+	switch (in->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA: case OP_NEG:
+	case OP_ABS: case OP_MIN: case OP_MAX: case OP_SETP: case OP_SET:
+	case OP_CVT:
+		in->flags |= F_HALF;
+		return 0;
+	case OP_EX2: case OP_TANH:
+		if (!(in->flags & F_APPROX))
+			break;
+		in->flags |= F_HALF;
+		return 0;
+	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP:
+		return 0;
+	default:
+		break;
+	}
+	return fail(P, EX_UNSUPPORTED, "half-precision types (%s) in this instruction",
+		    "f16/bf16"), -1;
+}
+
 /* What the engine refuses of an instruction it parsed, by its types. */
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
 
-	if (t == T_F16 || t == T_F16X2 || t == T_BF16 || t == T_BF16X2 ||
-	    t2 == T_F16 || t2 == T_F16X2 || t2 == T_BF16 || t2 == T_BF16X2)
-		return fail(P, EX_UNSUPPORTED,
-			    "half-precision types (%s)", "f16/bf16"), -1;
+	if ((ptype_half(t) || ptype_half(t2)) && half_insn(P, in))
+		return -1;
 	if (t == T_B128 || t2 == T_B128)
 		return fail(P, EX_UNSUPPORTED, "the .b128 type"), -1;
 	if ((in->op == OP_LD || in->op == OP_ST) && in->vec > 1 &&
@@ -1322,10 +1346,12 @@ static int parse_insn(struct parser *P)
 		}
 		n++;
 	}
-	next(P);
 	in->nops = (uint8_t)n;
 	finish_imm(in);
-	return check_insn(P, in);
+	if (check_insn(P, in))  /* on the ';', so the refusal names its line */
+		return -1;
+	next(P);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

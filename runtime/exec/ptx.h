@@ -96,6 +96,8 @@ enum space {
 #define F_FULL    (1u << 15)  /* div.full */
 #define F_RELU    (1u << 16)
 #define F_NOINC   (1u << 17)  /* ld/st of a .param that names a vector */
+#define F_NAN     (1u << 18)  /* min/max.NaN: a NaN operand gives NaN */
+#define F_HALF    (1u << 19)  /* computes in f16/bf16 (half.c), set at load */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 

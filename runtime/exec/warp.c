@@ -24,6 +24,7 @@
  * atomics (__atomic builtins).
  */
 #include "exec/run.h"
+#include "exec/half.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -1574,6 +1575,76 @@ static void do_cvt(struct blk *b, struct warp *w, const struct insn *in,
 		fesetround(old);
 }
 
+/* setp and set over f16/bf16 (pairs: each half, p the low one's), the
+ * comparison of compare on the values as doubles. */
+static void half_compare(struct blk *b, struct warp *w, const struct insn *in,
+			 uint32_t act)
+{
+	bool set = in->op == OP_SET, ftz = in->flags & F_FTZ;
+	enum ptype t = set ? in->type2 : in->type, d = in->type;
+	bool pair = t == T_F16X2 || t == T_BF16X2, hasc = in->boolop && in->nops > 3;
+	uint64_t *D = dst_of(b, w, in->o[0].reg), *Q = dst_of(b, w, in->dest2);
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2), sc = { 0 };
+	/* set's true: the destination's 1.0 or all ones, a half at a time */
+	uint64_t one = d == T_F16 || d == T_F16X2 ? 0x3c00 :
+		       d == T_BF16 || d == T_BF16X2 ? 0x3f80 :
+		       d == T_F32 ? 0x3f800000u : pair ? 0xffff : 0xffffffffu;
+
+	if (hasc)
+		sc = src_of(b, w, in, 3);
+	FOR_LANES(l, act) {
+		bool c = hasc ? (V(sc, l) & 1) : false, r[2] = { false, false };
+		for (int h = 0; h <= pair; h++) {
+			double x = hf_decode(V(sa, l) >> 16 * h & 0xffff, t, ftz);
+			double y = hf_decode(V(sb, l) >> 16 * h & 0xffff, t, ftz);
+			r[h] = compare(in, T_F64, bf64(x), bf64(y));
+		}
+		if (!set && pair) {
+			D[l] = combine(in->boolop, r[0], c);
+			if (in->dest2 >= 0)
+				Q[l] = combine(in->boolop, r[1], c);
+		} else if (!set) {
+			D[l] = combine(in->boolop, r[0], c);
+			if (in->dest2 >= 0)
+				Q[l] = combine(in->boolop, !r[0], c);
+		} else {
+			D[l] = (combine(in->boolop, r[0], c) ? one : 0) |
+			       (pair && combine(in->boolop, r[1], c) ? one << 16 : 0);
+		}
+	}
+}
+
+/* An instruction computing in f16 or bf16 (F_HALF): half.c's arithmetic
+ * and conversions lane by lane; a conversion to an integer goes through
+ * f2i as an f32's does (NaN is 0 up to 32 bits, the top bit in 64). */
+static void do_half(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1);
+	struct src sb = in->nops > 2 ? src_of(b, w, in, 2) : sa;
+	struct src sc = in->nops > 3 ? src_of(b, w, in, 3) : sa;
+
+	if (in->op == OP_SETP || in->op == OP_SET) {
+		half_compare(b, w, in, act);
+		return;
+	}
+	if (in->op == OP_CVT && !ptype_half(in->type) && !ptype_float(in->type)) {
+		FOR_LANES(l, act)
+			D[l] = f2i(hf_decode(V(sa, l) & 0xffff, in->type2,
+					     in->flags & F_FTZ),
+				   in->rnd, in->type, true);
+		return;
+	}
+	if (in->op == OP_CVT) {
+		FOR_LANES(l, act)
+			D[l] = hf_cvt(in, V(sa, l), V(sb, l));
+		return;
+	}
+	FOR_LANES(l, act)
+		D[l] = hf_arith(in, V(sa, l), V(sb, l), V(sc, l));
+}
+
 static void do_cvta(struct blk *b, struct warp *w, const struct insn *in,
 		    uint32_t act)
 {
@@ -2182,6 +2253,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			continue;
 		default:
 			run_form(b, w, x, act);
+			continue;
+		}
+		if (in->flags & F_HALF) {
+			do_half(b, w, in, act);
 			continue;
 		}
 		switch (in->op) {
