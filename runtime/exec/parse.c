@@ -645,6 +645,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "nanosleep", OP_NANOSLEEP }, { "addc", OP_ADD }, { "subc", OP_SUB },
 	{ "madc", OP_MAD }, { "discard", OP_PREFETCH },
 	{ "applypriority", OP_PREFETCH }, { "createpolicy", OP_NOP },
+	{ "mbarrier", OP_MBARRIER },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -756,6 +757,18 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		static const char *const pm[] = { NULL, "f4e", "b4e", "rc8",
 			"ecl", "ecr", "rc16" };
 		if ((k = find_word(pm, 7, w))) { in->sub = (uint8_t)k; return 0; }
+		break;
+	}
+	case OP_MBARRIER: {
+		static const char *const mb[] = { NULL, "init", "arrive",
+			"arrive_drop", "test_wait", "try_wait", "pending_count",
+			"inval" };
+		if ((k = find_word(mb, 8, w)) && !in->sub) {
+			in->sub = (uint8_t)k;
+			return 0;
+		}
+		if (!strcmp(w, "noComplete")) { in->flags |= F_NOCOMPLETE; return 0; }
+		if (!strcmp(w, "parity")) { in->flags |= F_PARITY; return 0; }
 		break;
 	}
 	case OP_SHF:
@@ -1273,6 +1286,30 @@ static int half_insn(struct parser *P, struct insn *in)
 		    "f16/bf16"), -1;
 }
 
+/* mbarrier's operands by its mode: the object's address where it must be,
+ * and no more operands than the mode takes. */
+static int mbarrier_operands(struct parser *P, struct insn *in)
+{
+	static const uint8_t mem_at[] = { [MB_INIT] = 0, [MB_ARRIVE] = 1,
+		[MB_ARRIVE_DROP] = 1, [MB_TEST_WAIT] = 1, [MB_TRY_WAIT] = 1,
+		[MB_INVAL] = 0 };
+	static const uint8_t min[] = { [MB_INIT] = 2, [MB_ARRIVE] = 2,
+		[MB_ARRIVE_DROP] = 2, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 3,
+		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+	static const uint8_t max[] = { [MB_INIT] = 2, [MB_ARRIVE] = 3,
+		[MB_ARRIVE_DROP] = 3, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 4,
+		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+
+	if (in->sub == 0)
+		return fail(P, EX_INVALID_PTX, "mbarrier without an operation"), -1;
+	if (in->nops < min[in->sub] || in->nops > max[in->sub] ||
+	    (in->sub != MB_PENDING && in->o[mem_at[in->sub]].kind != K_MEM))
+		return fail(P, EX_INVALID_PTX, "mbarrier's operands"), -1;
+	if (in->space != SP_SHARED && in->space != SP_GENERIC)
+		return fail(P, EX_INVALID_PTX, "an mbarrier outside shared memory"), -1;
+	return 0;
+}
+
 /* What the engine refuses of an instruction it parsed, by its types. */
 static int check_insn(struct parser *P, struct insn *in)
 {
@@ -1300,6 +1337,8 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_UNSUPPORTED, "vote without .sync"), -1;
 	if (in->op == OP_TESTP && in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "testp without a mode"), -1;
+	if (in->op == OP_MBARRIER && mbarrier_operands(P, in))
+		return -1;
 	return 0;
 }
 

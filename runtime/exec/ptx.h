@@ -68,6 +68,7 @@ enum opcode {
 	OP_BAR, OP_BAR_ARRIVE, OP_BAR_RED, OP_BAR_WARP, OP_MEMBAR,
 	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
+	OP_MBARRIER,
 	OP_COUNT
 };
 
@@ -98,6 +99,8 @@ enum space {
 #define F_NOINC   (1u << 17)  /* ld/st of a .param that names a vector */
 #define F_NAN     (1u << 18)  /* min/max.NaN: a NaN operand gives NaN */
 #define F_HALF    (1u << 19)  /* computes in f16/bf16 (half.c), set at load */
+#define F_NOCOMPLETE (1u << 20) /* mbarrier.arrive.noComplete */
+#define F_PARITY  (1u << 21)  /* mbarrier.test_wait/try_wait.parity */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -118,6 +121,8 @@ enum votemode { V_ALL = 1, V_ANY, V_UNI, V_BALLOT };
 enum matchmode { M_ANY = 1, M_ALL };
 enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
 		 TP_NORMAL, TP_SUBNORMAL };
+enum mbarmode { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST_WAIT,
+	       MB_TRY_WAIT, MB_PENDING, MB_INVAL };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
 

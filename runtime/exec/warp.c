@@ -888,6 +888,92 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	return 0;
 }
 
+/* mbarrier objects: 8 bytes of the block's shared memory, laid out by the
+ * engine (the device's bits are its own: probes/mbarrier.cu read zeros
+ * through ld.shared while one was live): the expected count in bits 0-19,
+ * the arrivals the current phase still waits for in 20-39, the phase's
+ * parity in bit 63. An arrival's state is what an H200 returns: the
+ * phase's parity in bit 63 and the pending count before the arrival,
+ * negated, in bits 43-62 (pending_count reads it back). */
+#define MB_COUNT 0xfffffull
+
+static uint64_t mb_state(uint64_t bar)
+{
+	return (bar & 1ull << 63) |
+	       ((-(bar >> 20 & MB_COUNT)) & MB_COUNT) << 43;
+}
+
+/* One lane's arrival of count (arrive_drop: the expected count drops by
+ * it first); the phase completes when nothing is pending. */
+static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
+{
+	uint64_t bar, state, expect, pending;
+
+	memcpy(&bar, p, 8);
+	state = mb_state(bar);
+	expect = bar & MB_COUNT;
+	pending = bar >> 20 & MB_COUNT;
+	if (drop)
+		expect = expect > count ? expect - count : 0;
+	pending = pending > count ? pending - count : 0;
+	if (pending == 0)               /* the phase completes */
+		bar = ((bar & 1ull << 63) ^ 1ull << 63) | expect << 20 | expect;
+	else
+		bar = (bar & 1ull << 63) | pending << 20 | expect;
+	memcpy(p, &bar, 8);
+	return state;
+}
+
+/* mbarrier.init, arrive, arrive_drop, test_wait, try_wait, pending_count,
+ * inval over the active lanes, one lane after another. A try_wait some
+ * lane of which found its phase incomplete gives the warp's turn away
+ * (1), as the device suspends it; 0 otherwise, -1 on a bad address. */
+static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
+		       uint32_t act)
+{
+	int mode = in->sub, mi = mode == MB_INIT || mode == MB_INVAL ? 0 : 1;
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sv = src_of(b, w, in, mode == MB_PENDING ? 1 : mi + 1);
+	bool yield = false;
+	struct macc c;
+
+	if (mode == MB_PENDING) {
+		FOR_LANES(l, act)
+			D[l] = (-(V(sv, l) >> 43)) & MB_COUNT;
+		return 0;
+	}
+	mem_begin(b, w, &c, mode == MB_TEST_WAIT || mode == MB_TRY_WAIT ?
+		  EX_READ : EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, &in->o[mi], (int)l), 8, &c);
+		uint64_t bar, n = in->nops > 2 ? V(sv, l) : 1;
+		if (!p)
+			return -1;
+		switch (mode) {
+		case MB_INIT:
+			n = V(sv, l) & MB_COUNT;
+			bar = n << 20 | n;
+			memcpy(p, &bar, 8);
+			break;
+		case MB_INVAL:
+			memset(p, 0, 8);
+			break;
+		case MB_ARRIVE: case MB_ARRIVE_DROP:
+			D[l] = mb_arrive(p, n & MB_COUNT, mode == MB_ARRIVE_DROP);
+			break;
+		default:                /* test_wait, try_wait */
+			memcpy(&bar, p, 8);
+			n = (in->flags & F_PARITY) ? V(sv, l) & 1 : V(sv, l) >> 63;
+			D[l] = n != bar >> 63;
+			yield |= mode == MB_TRY_WAIT && !D[l];
+			break;
+		}
+	}
+	mem_flush(b, &c);
+	return yield;
+}
+
 /* ------------------------------------------------------------------ */
 /* Arithmetic                                                          */
 
@@ -2349,6 +2435,14 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_MATCH:
 			do_match(b, w, in, act);
 			break;
+		case OP_MBARRIER: {
+			int rc = do_mbarrier(b, w, in, act);
+			if (rc < 0)
+				return -1;
+			if (rc > 0)
+				return W_YIELD;
+			break;
+		}
 		case OP_TRAP:
 			ex_grid_fail(b, w, __builtin_ctz(act), EX_TRAP, 0,
 				     "line %u: trap", in->line);
