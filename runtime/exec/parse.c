@@ -1803,7 +1803,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
-/* Calls name functions that exist and are not recursive; builtins become
+/* Calls name functions that exist; builtins become
  * their own opcodes. */
 static int check_calls(struct parser *P)
 {
@@ -1831,22 +1831,53 @@ static int check_calls(struct parser *P)
 	return 0;
 }
 
-/* The functions a kernel reaches (itself first), or -1 on recursion. */
-static int reach(const struct ex_module *m, int f, char *mark, int depth)
+/* Marks the functions f reaches (itself first); a circle stops at a
+ * function already marked. */
+static void reach(const struct ex_module *m, int f, char *mark)
 {
-	if (depth > m->nfuncs)
-		return -1;
-	if (mark[f] == 1)
-		return -1;    /* on the current path: recursion */
-	if (mark[f] == 2)
-		return 0;
+	if (mark[f])
+		return;
 	mark[f] = 1;
 	for (int i = m->funcs[f].first; i < m->funcs[f].end; i++)
-		if (m->code[i].op == OP_CALL &&
-		    reach(m, m->code[i].o[1].target, mark, depth + 1))
-			return -1;
-	mark[f] = 2;
+		if (m->code[i].op == OP_CALL)
+			reach(m, m->code[i].o[1].target, mark);
+}
+
+/* Which functions are recursive: those their own callees reach. */
+static int find_recursion(struct parser *P)
+{
+	struct ex_module *m = P->m;
+	char *mark = calloc((size_t)m->nfuncs + 1, 1);
+
+	if (!mark)
+		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
+	for (int f = 0; f < m->nfuncs; f++) {
+		struct pfunc *fn = &m->funcs[f];
+		if (!fn->defined || fn->entry)
+			continue;
+		memset(mark, 0, (size_t)m->nfuncs);
+		for (int i = fn->first; i < fn->end && !mark[f]; i++)
+			if (m->code[i].op == OP_CALL)
+				reach(m, m->code[i].o[1].target, mark);
+		fn->recursive = mark[f];
+	}
+	free(mark);
 	return 0;
+}
+
+/* A recursive function's .local variables lie in its frame: each operand
+ * that names one is marked to be read at the warp's current frame. */
+static void mark_frames(struct ex_module *m)
+{
+	for (int i = 0; i < m->ncode; i++)
+		for (int k = 0; k < m->code[i].nops; k++) {
+			struct operand *o = &m->code[i].o[k];
+			const struct pvar *v = o->var >= 0 ? &m->vars[o->var] : NULL;
+			if ((o->kind == K_VAR || o->kind == K_MEM) && v &&
+			    v->space == SP_LOCAL && v->func >= 0 &&
+			    m->funcs[v->func].recursive)
+				o->frame = 1;
+		}
 }
 
 /* An entry's shared memory: the variables the functions it reaches
@@ -1909,9 +1940,19 @@ static int layout(struct parser *P)
 	uint32_t ext_align = 16;
 	char *mark;
 
+	if (find_recursion(P))
+		return -1;
 	for (int i = 0; i < m->nvars; i++) {
 		struct pvar *v = &m->vars[i];
-		if (v->space == SP_SHARED && v->is_extern_shared) {
+		struct pfunc *owner = v->func >= 0 ? &m->funcs[v->func] : NULL;
+		if (v->space == SP_LOCAL && owner && owner->recursive) {
+			/* in the frame, after the module's static locals */
+			owner->frame_bytes = (uint32_t)align_up(owner->frame_bytes, v->align);
+			v->offset = owner->frame_bytes;
+			owner->frame_bytes += (uint32_t)v->size;
+			if (owner->frame_bytes > (1u << 24))
+				return fail(P, EX_UNSUPPORTED, "a frame too large"), -1;
+		} else if (v->space == SP_SHARED && v->is_extern_shared) {
 			if (v->align > ext_align)
 				ext_align = v->align;
 		} else if (v->space == SP_LOCAL) {
@@ -1937,6 +1978,16 @@ static int layout(struct parser *P)
 		return fail(P, EX_UNSUPPORTED, "a module's memory too large"), -1;
 	m->shared_align = ext_align;
 	m->local_bytes = (uint32_t)align_up(local, 16);
+	for (int i = 0; i < m->nvars; i++) {
+		struct pvar *v = &m->vars[i];
+		if (v->space == SP_LOCAL && v->func >= 0 && m->funcs[v->func].recursive)
+			v->offset += m->local_bytes;   /* the stack's start */
+	}
+	for (int f = 0; f < m->nfuncs; f++)
+		if (m->funcs[f].recursive)
+			m->funcs[f].frame_bytes = (uint32_t)align_up(
+				m->funcs[f].frame_bytes, 16) + FRAME_SAVE;
+	mark_frames(m);
 	m->lane_param_bytes = (uint32_t)align_up(lparam, 8);
 	mark = calloc((size_t)m->nfuncs, 1);
 	if (!mark)
@@ -1947,19 +1998,17 @@ static int layout(struct parser *P)
 		if (!fn->entry || !fn->defined)
 			continue;
 		memset(mark, 0, (size_t)m->nfuncs);
-		if (reach(m, f, mark, 0)) {
-			free(mark);
-			P->t.line = (int)fn->line;
-			return fail(P, EX_UNSUPPORTED,
-				    "recursion reached from '%s'", fn->name), -1;
-		}
+		reach(m, f, mark);
 		fn->info.local_bytes = 0;
 		fn->reg_lo = fn->reg_first;
 		fn->reg_hi = fn->reg_end;
 		for (int g = 0; g < m->nfuncs; g++) {
 			if (!mark[g])
 				continue;
-			fn->info.local_bytes += m->funcs[g].local_bytes;
+			if (m->funcs[g].recursive)
+				fn->reaches_recursion = true;
+			else    /* a recursive one's locals are in its frames */
+				fn->info.local_bytes += m->funcs[g].local_bytes;
 			if (m->funcs[g].reg_first < fn->reg_lo)
 				fn->reg_lo = m->funcs[g].reg_first;
 			if (m->funcs[g].reg_end > fn->reg_hi)

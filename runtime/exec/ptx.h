@@ -161,6 +161,8 @@ struct operand {
 	uint8_t neg;        /* !%p */
 	uint8_t sreg;
 	uint8_t fimm;       /* K_IMM as written: 0 integer, 1 0f, 2 0d, 3 decimal */
+	uint8_t frame;      /* K_VAR, K_MEM: var is a recursive function's
+			     * .local, at the warp's current frame (fbase) */
 	int32_t reg;        /* register index, -1 none */
 	int32_t var;        /* variable index, -1 none */
 	int32_t target;     /* K_LABEL: instruction; K_FUNC: function */
@@ -258,6 +260,11 @@ struct pfunc {
 	int nret, nparam;
 	int32_t ret[4], param[32]; /* variable indices */
 	uint32_t local_bytes;  /* this function's own depot and .local */
+	bool recursive;        /* it can call itself (a circle of calls):
+				* each activation has a frame of its own */
+	uint32_t frame_bytes;  /* recursive: a frame's bytes of the stack,
+				* its .local and FRAME_SAVE, 16-aligned */
+	bool reaches_recursion; /* an entry: it reaches a recursive function */
 	uint32_t line;
 	int32_t reg_first, reg_end; /* the registers its body declares */
 	int32_t reg_lo, reg_hi; /* an entry's: the rows it and its callees
@@ -318,6 +325,16 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * SM allocates them (%total_smem_size): an access past the bytes asked
  * for but inside the last unit runs, as on the device. %aggr_smem_size is
  * the bytes asked for, the reserved region included. */
+/* A recursive call's frame holds the callee's .local bytes and what the
+ * device saves for the call (its return address, the registers the callee
+ * must keep): FRAME_SAVE bytes, from probes/results/stack.txt (a function
+ * of 128 bytes of locals overflows the default 1 KiB in its 6th or 7th
+ * frame, 4 KiB in its 18th to 25th and 64 KiB in its 258th to 513th: a
+ * frame of 164 to 204 bytes). */
+#define FRAME_SAVE 48u
+/* The device's default CU_LIMIT_STACK_SIZE, where a launch gives none. */
+#define STACK_DEFAULT 1024u
+
 #define SMEM_RESERVED 1024u
 #define SMEM_RESERVED_END 288u
 #define SMEM_UNIT 128u

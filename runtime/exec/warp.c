@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -191,8 +192,8 @@ static struct src src_of(struct blk *b, struct warp *w, const struct insn *in,
 	case K_SREG:
 		return sreg_src(b, w, o->sreg, i);
 	case K_VAR:
-		return broadcast(b->scratch[i],
-				 b->g->varaddr[o->var] + (uint64_t)o->imm);
+		return broadcast(b->scratch[i], b->g->varaddr[o->var] +
+				 (uint64_t)o->imm + (o->frame ? w->fbase : 0));
 	default:
 		return broadcast(b->scratch[i], in->immv[i]);
 	}
@@ -552,7 +553,7 @@ static inline uint64_t addr_of(struct blk *b, struct warp *w,
 	if (o->reg >= 0)
 		a += w->r[o->reg][l];
 	if (o->var >= 0)
-		a += b->g->varaddr[o->var];
+		a += b->g->varaddr[o->var] + (o->frame ? w->fbase : 0);
 	return a;
 }
 
@@ -1943,22 +1944,126 @@ static int copy_params(struct blk *b, struct warp *w, const int32_t *from,
 	return 0;
 }
 
+/* A recursive function's registers and params, all lanes, pushed on the
+ * warp's save stack (to) or popped back (from). */
+static int save_rows(struct blk *b, struct warp *w, const struct pfunc *f,
+		     bool to)
+{
+	size_t rows = (size_t)(f->reg_end - f->reg_first) * sizeof w->r[0];
+	size_t need = rows;
+
+	for (int i = 0; i < f->nparam; i++)
+		need += (size_t)WARP * b->m->vars[f->param[i]].size;
+	if (to && w->nsave + need > w->capsave) {
+		size_t cap = w->capsave ? 2 * w->capsave : 1 << 16;
+		uint8_t *p;
+		while (cap < w->nsave + need)
+			cap *= 2;
+		if (!(p = realloc(w->save, cap)))
+			return -1;
+		w->save = p;
+		w->capsave = cap;
+	}
+	if (!to)
+		w->nsave -= need;
+	uint8_t *at = w->save + w->nsave;
+	if (rows)
+		to ? memcpy(at, w->r[f->reg_first], rows)
+		   : memcpy(w->r[f->reg_first], at, rows);
+	at += rows;
+	for (int i = 0; i < f->nparam; i++) {
+		const struct pvar *v = &b->m->vars[f->param[i]];
+		uint64_t off = lane_param_addr(b, f->param[i]) - LPARAM_BASE;
+		for (int l = 0; l < WARP; l++, at += v->size) {
+			uint8_t *lp = w->lparam + (size_t)l * b->lparam_bytes + off;
+			to ? memcpy(at, lp, v->size) : memcpy(lp, at, v->size);
+		}
+	}
+	if (to)
+		w->nsave += need;
+	return 0;
+}
+
+/* A call of a recursive function: a frame of its own on the thread's
+ * stack, past which the stack limit is an illegal address (as the device
+ * faults), and its registers and params kept for the activation it may
+ * interrupt. */
+static int recursive_call(struct blk *b, struct warp *w, const struct pfunc *f,
+			  uint32_t act, struct frame *fr)
+{
+	uint32_t stack = b->local_bytes - b->m->local_bytes;
+
+	if ((uint64_t)w->ssp + f->frame_bytes > stack)
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_ILLEGAL_ADDRESS,
+				    WIN_LOCAL + b->m->local_bytes + w->ssp,
+				    "stack overflow: a frame of %u bytes for '%s' "
+				    "past the %u bytes of the stack limit "
+				    "(CU_LIMIT_STACK_SIZE), %u in use",
+				    f->frame_bytes, f->name, stack, w->ssp), -1;
+	fr->save = (int64_t)w->nsave;
+	if (save_rows(b, w, f, true))
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
+				    "out of memory for the frames of '%s'",
+				    f->name), -1;
+	fr->fbase = w->fbase;
+	w->fbase = w->ssp;
+	w->ssp += f->frame_bytes;
+	return 0;
+}
+
+/* Room for n more entries on the warp's SIMT stack; false where it may
+ * grow no further. */
+static bool simt_room(struct warp *w, int n)
+{
+	int cap = w->capstack;
+	struct simt *s;
+
+	if (w->sp + n <= cap)
+		return true;
+	while (cap < w->sp + n)
+		cap *= 2;
+	if (cap > SIMT_MAX || !(s = realloc(w->stack, (size_t)cap * sizeof *s)))
+		return false;
+	w->stack = s;
+	w->capstack = cap;
+	return true;
+}
+
+/* A call. A recursive callee's lanes always get an entry of their own,
+ * which its return pops (RPC_CALL never matches a pc): its body is its
+ * caller's, so a reconvergence point of the caller's inside it must not
+ * end the callee's entry. */
+#define RPC_CALL (-2)
 static int do_call(struct blk *b, struct warp *w, const struct insn *in,
 		   int pc, uint32_t act)
 {
 	const struct pfunc *f = &b->m->funcs[in->o[1].target];
-	struct simt *top = &w->stack[w->sp - 1];
+	struct simt *top;
+	struct frame fr = { pc + 1, pc, w->fbase, -1 };
 
-	if (w->ncalls >= CALL_DEPTH || w->sp >= SIMT_DEPTH)
+	if (w->ncalls >= CALL_DEPTH || !simt_room(w, 1))
 		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
 				    "calls nested too deep"), -1;
+	if (w->ncalls == w->capcalls) {
+		int cap = w->capcalls ? 2 * w->capcalls : 16;
+		struct frame *c = realloc(w->calls, (size_t)cap * sizeof *c);
+		if (!c)
+			return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED,
+					    0, "out of memory for calls"), -1;
+		w->calls = c;
+		w->capcalls = cap;
+	}
+	if (f->recursive && recursive_call(b, w, f, act, &fr))
+		return -1;
 	copy_params(b, w, in->o[2].list, f->param, f->nparam, act);
-	w->calls[w->ncalls++] = (struct frame){ pc + 1, pc };
-	if (act == top->mask) {
+	w->calls[w->ncalls++] = fr;
+	top = &w->stack[w->sp - 1];
+	if (act == top->mask && !f->recursive) {
 		top->pc = f->first;
 	} else {
 		top->pc = pc + 1;
-		w->stack[w->sp++] = (struct simt){ f->first, pc + 1, act };
+		w->stack[w->sp++] = (struct simt){ f->first,
+			f->recursive ? RPC_CALL : pc + 1, act };
 	}
 	return 0;
 }
@@ -1975,6 +2080,13 @@ static int do_fret(struct blk *b, struct warp *w, uint32_t act)
 	call = &b->m->code[fr.call];
 	f = &b->m->funcs[call->o[1].target];
 	copy_params(b, w, f->ret, call->o[0].list, f->nret, act);
+	if (fr.save >= 0) {     /* the activation it interrupted comes back */
+		save_rows(b, w, f, false);
+		w->ssp = w->fbase;
+		w->fbase = fr.fbase;
+		w->sp--;        /* its entry; the caller's goes on at ret_pc */
+		return 0;
+	}
 	w->stack[w->sp - 1].pc = fr.ret_pc;
 	return 0;
 }
@@ -2229,14 +2341,15 @@ static void lanes_exit(struct warp *w, uint32_t lanes)
 static void branch(struct warp *w, const struct insn *in, int pc,
 		   uint32_t act, uint32_t taken)
 {
-	struct simt *top = &w->stack[w->sp - 1];
 	uint32_t fall = act & ~taken;
+	bool room = taken == act || !taken || simt_room(w, 2);
+	struct simt *top = &w->stack[w->sp - 1];
 
 	if (taken == act) {
 		top->pc = in->o[0].target;
 	} else if (!taken) {
 		top->pc = pc + 1;
-	} else if (w->sp + 2 > SIMT_DEPTH) {
+	} else if (!room) {
 		/* too deep to split: run the paths one after the other */
 		top->pc = in->o[0].target;
 		top->mask = taken;
