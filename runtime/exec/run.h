@@ -50,8 +50,8 @@ struct frame {
 
 enum wstate { W_RUN, W_BAR, W_DONE };
 /* What ex_warp_run returns besides its state: its time slice is spent
- * (cooperative launches only, so that a block spinning on another's
- * progress lets it run). */
+ * (so that a warp spinning on another's progress lets it run), or its
+ * mbarrier.try_wait found the phase incomplete (the device suspends it). */
 #define W_YIELD 3
 /* Branches a warp of a cooperative launch takes before it yields. */
 #define SLICE 256
