@@ -460,6 +460,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		     const unsigned b[3], unsigned smem)
 {
 	int v = 0;
+	size_t stack;
 
 	j->l.module = cuemu_module_code(cuemu_function_module(f));
 	j->l.kernel = cuemu_function_index(f);
@@ -484,6 +485,11 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 			     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
 			     j->dev);
 	j->l.dev.warps_per_sm = (uint32_t)v / 32;
+	/* recursive device functions' frames come out of the thread's stack */
+	cuemu_lock();
+	stack = cuemu_ctx_limit(j->ctx, CU_LIMIT_STACK_SIZE);
+	cuemu_unlock();
+	j->l.stack_bytes = stack > UINT32_MAX ? UINT32_MAX : (uint32_t)stack;
 	j->l.mem.ctx = j;
 	j->l.mem.page = page;
 	j->l.mem.generation = cuemu_reach_generation();

@@ -166,6 +166,9 @@ struct ex_launch {
 	int threads;                      /* host threads to run blocks on; 0: one */
 	bool baseline;                    /* run the baseline x86-64 loop even where
 					   * the AVX2 build could (tests compare them) */
+	uint32_t stack_bytes;             /* a thread's stack for recursive
+					   * device functions' frames
+					   * (CU_LIMIT_STACK_SIZE); 0: 1024 */
 	struct ex_device dev;
 	struct ex_memops mem;
 };

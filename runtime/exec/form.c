@@ -213,6 +213,8 @@ static void assign(struct kpool *k, const struct insn *in, struct xinsn *x)
 	*x = (struct xinsn){ .form = FM_SLOW, .guard = in->guard,
 			     .guard_reg = in->guard_reg, .d = -1,
 			     .bits = (uint8_t)ptype_bits(in->type) };
+	if (in->flags & F_HALF)
+		return;                 /* half.c's, through the general code */
 	switch (in->op) {
 	case OP_LD: x->form = FM_LD; return;
 	case OP_ST: x->form = FM_ST; return;

@@ -57,6 +57,9 @@ static void free_blk(struct blk *b)
 	for (int i = 0; b->warps && i < b->nwarps; i++) {
 		free(b->warps[i].local);
 		free(b->warps[i].lparam);
+		free(b->warps[i].calls);
+		free(b->warps[i].stack);
+		free(b->warps[i].save);
 	}
 	free(b->warps);
 	free(b->regs);
@@ -88,7 +91,10 @@ static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
 	b->m = g->m;
 	b->k = g->k;
 	b->nwarps = (int)((nthreads + WARP - 1) / WARP);
-	b->local_bytes = g->m->local_bytes;
+	/* a kernel that reaches a recursive function has its stack after
+	 * the static locals */
+	b->local_bytes = g->m->local_bytes + (g->k->reaches_recursion ?
+		(l->stack_bytes ? l->stack_bytes : STACK_DEFAULT) : 0);
 	b->lparam_bytes = g->m->lane_param_bytes;
 	b->shared_bytes = shared_bytes;
 	b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
@@ -104,7 +110,9 @@ static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
 		w->r = warp_rows(b, i);
 		w->local = calloc(WARP, b->local_bytes ? b->local_bytes : 1);
 		w->lparam = calloc(WARP, b->lparam_bytes ? b->lparam_bytes : 1);
-		if (!w->local || !w->lparam)
+		w->stack = calloc(SIMT_DEPTH, sizeof *w->stack);
+		w->capstack = SIMT_DEPTH;
+		if (!w->local || !w->lparam || !w->stack)
 			return -1;
 		w->id = (uint32_t)i;
 		w->valid = nthreads - first >= WARP ? FULL :
@@ -161,6 +169,8 @@ static void start_block(struct blk *b, uint64_t i)
 		w->bar_red = -1;
 		w->sp = 1;
 		w->ncalls = 0;
+		w->fbase = w->ssp = 0;
+		w->nsave = 0;
 		w->stack[0] = (struct simt){ b->k->first, -1, w->valid };
 	}
 }

@@ -13,6 +13,7 @@
  *
  * Locking: none; a parse owns everything it builds until it returns.
  */
+#include "exec/half.h"
 #include "exec/ptx.h"
 
 #include <ctype.h>
@@ -581,8 +582,7 @@ static int parse_reg(struct parser *P)
 	t = type_of(P->t.s, P->t.len);
 	if (t == T_NONE)
 		return fail(P, EX_INVALID_PTX, "a register type expected"), -1;
-	if (t == T_F16 || t == T_F16X2 || t == T_BF16 || t == T_BF16X2 ||
-	    t == T_B128)
+	if (t == T_B128)
 		return fail(P, EX_UNSUPPORTED, "registers of type %.*s",
 			    P->t.len, P->t.s), -1;
 	next(P);
@@ -646,6 +646,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "madc", OP_MAD }, { "discard", OP_PREFETCH },
 	{ "applypriority", OP_PREFETCH }, { "createpolicy", OP_NOP },
 	{ "cp", OP_CPASYNC },
+	{ "mbarrier", OP_MBARRIER },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -789,6 +790,18 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		if ((k = find_word(pm, 7, w))) { in->sub = (uint8_t)k; return 0; }
 		break;
 	}
+	case OP_MBARRIER: {
+		static const char *const mb[] = { NULL, "init", "arrive",
+			"arrive_drop", "test_wait", "try_wait", "pending_count",
+			"inval" };
+		if ((k = find_word(mb, 8, w)) && !in->sub) {
+			in->sub = (uint8_t)k;
+			return 0;
+		}
+		if (!strcmp(w, "noComplete")) { in->flags |= F_NOCOMPLETE; return 0; }
+		if (!strcmp(w, "parity")) { in->flags |= F_PARITY; return 0; }
+		break;
+	}
 	case OP_SHF:
 		if (!strcmp(w, "l")) return 0;
 		if (!strcmp(w, "r")) { in->flags |= F_RIGHT; return 0; }
@@ -827,6 +840,7 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	if (!strcmp(w, "to")) { in->flags |= F_TO; return 0; }
 	if (!strcmp(w, "nc")) { in->flags |= F_NC; return 0; }
 	if (!strcmp(w, "relu")) { in->flags |= F_RELU; return 0; }
+	if (!strcmp(w, "NaN")) { in->flags |= F_NAN; return 0; }
 	if (!strcmp(w, "shiftamt")) { in->flags |= F_SHIFTAMT; return 0; }
 	if (!strcmp(w, "v2")) { in->vec = 2; return 0; }
 	if (!strcmp(w, "v4")) { in->vec = 4; return 0; }
@@ -1280,6 +1294,55 @@ static void finish_imm(struct insn *in)
 	}
 }
 
+/* An instruction with a half-precision type: the arithmetic, comparisons
+ * and conversions half.c computes are marked F_HALF; moves, loads, stores
+ * and selections only carry the bits; the rest is refused. */
+static int half_insn(struct parser *P, struct insn *in)
+{
+	switch (in->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA: case OP_NEG:
+	case OP_ABS: case OP_MIN: case OP_MAX: case OP_SETP: case OP_SET:
+	case OP_CVT:
+		in->flags |= F_HALF;
+		return 0;
+	case OP_EX2: case OP_TANH:
+		if (!(in->flags & F_APPROX))
+			break;
+		in->flags |= F_HALF;
+		return 0;
+	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP:
+		return 0;
+	default:
+		break;
+	}
+	return fail(P, EX_UNSUPPORTED, "half-precision types (%s) in this instruction",
+		    "f16/bf16"), -1;
+}
+
+/* mbarrier's operands by its mode: the object's address where it must be,
+ * and no more operands than the mode takes. */
+static int mbarrier_operands(struct parser *P, struct insn *in)
+{
+	static const uint8_t mem_at[] = { [MB_INIT] = 0, [MB_ARRIVE] = 1,
+		[MB_ARRIVE_DROP] = 1, [MB_TEST_WAIT] = 1, [MB_TRY_WAIT] = 1,
+		[MB_INVAL] = 0 };
+	static const uint8_t min[] = { [MB_INIT] = 2, [MB_ARRIVE] = 2,
+		[MB_ARRIVE_DROP] = 2, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 3,
+		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+	static const uint8_t max[] = { [MB_INIT] = 2, [MB_ARRIVE] = 3,
+		[MB_ARRIVE_DROP] = 3, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 4,
+		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+
+	if (in->sub == 0)
+		return fail(P, EX_INVALID_PTX, "mbarrier without an operation"), -1;
+	if (in->nops < min[in->sub] || in->nops > max[in->sub] ||
+	    (in->sub != MB_PENDING && in->o[mem_at[in->sub]].kind != K_MEM))
+		return fail(P, EX_INVALID_PTX, "mbarrier's operands"), -1;
+	if (in->space != SP_SHARED && in->space != SP_GENERIC)
+		return fail(P, EX_INVALID_PTX, "an mbarrier outside shared memory"), -1;
+	return 0;
+}
+
 /* What the engine refuses of an instruction it parsed, by its types. */
 /* cp.async [dst], [src], cp-size{, src-size | ignore-src}{, policy}:
  * whether the operands are those. */
@@ -1309,10 +1372,8 @@ static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
 
-	if (t == T_F16 || t == T_F16X2 || t == T_BF16 || t == T_BF16X2 ||
-	    t2 == T_F16 || t2 == T_F16X2 || t2 == T_BF16 || t2 == T_BF16X2)
-		return fail(P, EX_UNSUPPORTED,
-			    "half-precision types (%s)", "f16/bf16"), -1;
+	if ((ptype_half(t) || ptype_half(t2)) && half_insn(P, in))
+		return -1;
 	if (t == T_B128 || t2 == T_B128)
 		return fail(P, EX_UNSUPPORTED, "the .b128 type"), -1;
 	if ((in->op == OP_LD || in->op == OP_ST) && in->vec > 1 &&
@@ -1339,6 +1400,8 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_INVALID_PTX,
 			    "cp.async takes [shared], [global], a size of 4, 8 or 16, "
 			    "then a source size or ignore-src predicate"), -1;
+	if (in->op == OP_MBARRIER && mbarrier_operands(P, in))
+		return -1;
 	return 0;
 }
 
@@ -1385,10 +1448,12 @@ static int parse_insn(struct parser *P)
 		}
 		n++;
 	}
-	next(P);
 	in->nops = (uint8_t)n;
 	finish_imm(in);
-	return check_insn(P, in);
+	if (check_insn(P, in))  /* on the ';', so the refusal names its line */
+		return -1;
+	next(P);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1801,7 +1866,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
-/* Calls name functions that exist and are not recursive; builtins become
+/* Calls name functions that exist; builtins become
  * their own opcodes. */
 static int check_calls(struct parser *P)
 {
@@ -1829,22 +1894,53 @@ static int check_calls(struct parser *P)
 	return 0;
 }
 
-/* The functions a kernel reaches (itself first), or -1 on recursion. */
-static int reach(const struct ex_module *m, int f, char *mark, int depth)
+/* Marks the functions f reaches (itself first); a circle stops at a
+ * function already marked. */
+static void reach(const struct ex_module *m, int f, char *mark)
 {
-	if (depth > m->nfuncs)
-		return -1;
-	if (mark[f] == 1)
-		return -1;    /* on the current path: recursion */
-	if (mark[f] == 2)
-		return 0;
+	if (mark[f])
+		return;
 	mark[f] = 1;
 	for (int i = m->funcs[f].first; i < m->funcs[f].end; i++)
-		if (m->code[i].op == OP_CALL &&
-		    reach(m, m->code[i].o[1].target, mark, depth + 1))
-			return -1;
-	mark[f] = 2;
+		if (m->code[i].op == OP_CALL)
+			reach(m, m->code[i].o[1].target, mark);
+}
+
+/* Which functions are recursive: those their own callees reach. */
+static int find_recursion(struct parser *P)
+{
+	struct ex_module *m = P->m;
+	char *mark = calloc((size_t)m->nfuncs + 1, 1);
+
+	if (!mark)
+		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
+	for (int f = 0; f < m->nfuncs; f++) {
+		struct pfunc *fn = &m->funcs[f];
+		if (!fn->defined || fn->entry)
+			continue;
+		memset(mark, 0, (size_t)m->nfuncs);
+		for (int i = fn->first; i < fn->end && !mark[f]; i++)
+			if (m->code[i].op == OP_CALL)
+				reach(m, m->code[i].o[1].target, mark);
+		fn->recursive = mark[f];
+	}
+	free(mark);
 	return 0;
+}
+
+/* A recursive function's .local variables lie in its frame: each operand
+ * that names one is marked to be read at the warp's current frame. */
+static void mark_frames(struct ex_module *m)
+{
+	for (int i = 0; i < m->ncode; i++)
+		for (int k = 0; k < m->code[i].nops; k++) {
+			struct operand *o = &m->code[i].o[k];
+			const struct pvar *v = o->var >= 0 ? &m->vars[o->var] : NULL;
+			if ((o->kind == K_VAR || o->kind == K_MEM) && v &&
+			    v->space == SP_LOCAL && v->func >= 0 &&
+			    m->funcs[v->func].recursive)
+				o->frame = 1;
+		}
 }
 
 /* An entry's shared memory: the variables the functions it reaches
@@ -1907,9 +2003,19 @@ static int layout(struct parser *P)
 	uint32_t ext_align = 16;
 	char *mark;
 
+	if (find_recursion(P))
+		return -1;
 	for (int i = 0; i < m->nvars; i++) {
 		struct pvar *v = &m->vars[i];
-		if (v->space == SP_SHARED && v->is_extern_shared) {
+		struct pfunc *owner = v->func >= 0 ? &m->funcs[v->func] : NULL;
+		if (v->space == SP_LOCAL && owner && owner->recursive) {
+			/* in the frame, after the module's static locals */
+			owner->frame_bytes = (uint32_t)align_up(owner->frame_bytes, v->align);
+			v->offset = owner->frame_bytes;
+			owner->frame_bytes += (uint32_t)v->size;
+			if (owner->frame_bytes > (1u << 24))
+				return fail(P, EX_UNSUPPORTED, "a frame too large"), -1;
+		} else if (v->space == SP_SHARED && v->is_extern_shared) {
 			if (v->align > ext_align)
 				ext_align = v->align;
 		} else if (v->space == SP_LOCAL) {
@@ -1935,6 +2041,16 @@ static int layout(struct parser *P)
 		return fail(P, EX_UNSUPPORTED, "a module's memory too large"), -1;
 	m->shared_align = ext_align;
 	m->local_bytes = (uint32_t)align_up(local, 16);
+	for (int i = 0; i < m->nvars; i++) {
+		struct pvar *v = &m->vars[i];
+		if (v->space == SP_LOCAL && v->func >= 0 && m->funcs[v->func].recursive)
+			v->offset += m->local_bytes;   /* the stack's start */
+	}
+	for (int f = 0; f < m->nfuncs; f++)
+		if (m->funcs[f].recursive)
+			m->funcs[f].frame_bytes = (uint32_t)align_up(
+				m->funcs[f].frame_bytes, 16) + FRAME_SAVE;
+	mark_frames(m);
 	m->lane_param_bytes = (uint32_t)align_up(lparam, 8);
 	mark = calloc((size_t)m->nfuncs, 1);
 	if (!mark)
@@ -1945,19 +2061,17 @@ static int layout(struct parser *P)
 		if (!fn->entry || !fn->defined)
 			continue;
 		memset(mark, 0, (size_t)m->nfuncs);
-		if (reach(m, f, mark, 0)) {
-			free(mark);
-			P->t.line = (int)fn->line;
-			return fail(P, EX_UNSUPPORTED,
-				    "recursion reached from '%s'", fn->name), -1;
-		}
+		reach(m, f, mark);
 		fn->info.local_bytes = 0;
 		fn->reg_lo = fn->reg_first;
 		fn->reg_hi = fn->reg_end;
 		for (int g = 0; g < m->nfuncs; g++) {
 			if (!mark[g])
 				continue;
-			fn->info.local_bytes += m->funcs[g].local_bytes;
+			if (m->funcs[g].recursive)
+				fn->reaches_recursion = true;
+			else    /* a recursive one's locals are in its frames */
+				fn->info.local_bytes += m->funcs[g].local_bytes;
 			if (m->funcs[g].reg_first < fn->reg_lo)
 				fn->reg_lo = m->funcs[g].reg_first;
 			if (m->funcs[g].reg_end > fn->reg_hi)

@@ -68,6 +68,7 @@ enum opcode {
 	OP_BAR, OP_BAR_ARRIVE, OP_BAR_RED, OP_BAR_WARP, OP_MEMBAR,
 	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
+	OP_MBARRIER,
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_COUNT
 };
@@ -97,7 +98,11 @@ enum space {
 #define F_FULL    (1u << 15)  /* div.full */
 #define F_RELU    (1u << 16)
 #define F_NOINC   (1u << 17)  /* ld/st of a .param that names a vector */
-#define F_HINT    (1u << 18)  /* .L2::cache_hint: a last operand, the policy */
+#define F_NAN     (1u << 18)  /* min/max.NaN: a NaN operand gives NaN */
+#define F_HALF    (1u << 19)  /* computes in f16/bf16 (half.c), set at load */
+#define F_NOCOMPLETE (1u << 20) /* mbarrier.arrive.noComplete */
+#define F_PARITY  (1u << 21)  /* mbarrier.test_wait/try_wait.parity */
+#define F_HINT    (1u << 22)  /* .L2::cache_hint: a last operand, the policy */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -118,6 +123,8 @@ enum votemode { V_ALL = 1, V_ANY, V_UNI, V_BALLOT };
 enum matchmode { M_ANY = 1, M_ALL };
 enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
 		 TP_NORMAL, TP_SUBNORMAL };
+enum mbarmode { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST_WAIT,
+	       MB_TRY_WAIT, MB_PENDING, MB_INVAL };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
 
@@ -156,6 +163,8 @@ struct operand {
 	uint8_t neg;        /* !%p */
 	uint8_t sreg;
 	uint8_t fimm;       /* K_IMM as written: 0 integer, 1 0f, 2 0d, 3 decimal */
+	uint8_t frame;      /* K_VAR, K_MEM: var is a recursive function's
+			     * .local, at the warp's current frame (fbase) */
 	int32_t reg;        /* register index, -1 none */
 	int32_t var;        /* variable index, -1 none */
 	int32_t target;     /* K_LABEL: instruction; K_FUNC: function */
@@ -253,6 +262,11 @@ struct pfunc {
 	int nret, nparam;
 	int32_t ret[4], param[32]; /* variable indices */
 	uint32_t local_bytes;  /* this function's own depot and .local */
+	bool recursive;        /* it can call itself (a circle of calls):
+				* each activation has a frame of its own */
+	uint32_t frame_bytes;  /* recursive: a frame's bytes of the stack,
+				* its .local and FRAME_SAVE, 16-aligned */
+	bool reaches_recursion; /* an entry: it reaches a recursive function */
 	uint32_t line;
 	int32_t reg_first, reg_end; /* the registers its body declares */
 	int32_t reg_lo, reg_hi; /* an entry's: the rows it and its callees
@@ -313,6 +327,16 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * SM allocates them (%total_smem_size): an access past the bytes asked
  * for but inside the last unit runs, as on the device. %aggr_smem_size is
  * the bytes asked for, the reserved region included. */
+/* A recursive call's frame holds the callee's .local bytes and what the
+ * device saves for the call (its return address, the registers the callee
+ * must keep): FRAME_SAVE bytes, from probes/results/stack.txt (a function
+ * of 128 bytes of locals overflows the default 1 KiB in its 6th or 7th
+ * frame, 4 KiB in its 18th to 25th and 64 KiB in its 258th to 513th: a
+ * frame of 164 to 204 bytes). */
+#define FRAME_SAVE 48u
+/* The device's default CU_LIMIT_STACK_SIZE, where a launch gives none. */
+#define STACK_DEFAULT 1024u
+
 #define SMEM_RESERVED 1024u
 #define SMEM_RESERVED_END 288u
 #define SMEM_UNIT 128u

@@ -18,8 +18,12 @@
 #define WARP 32
 #define FULL 0xffffffffu
 #define TLB_SIZE 64
+/* A warp's SIMT stack: its first size, and how far it may grow (each
+ * recursive call takes an entry). */
 #define SIMT_DEPTH 256
-#define CALL_DEPTH 64
+#define SIMT_MAX (1 << 16)
+/* How deep calls may nest (recursion is bounded by the stack first). */
+#define CALL_DEPTH (1 << 16)
 #define NBAR 16
 /* A lane's param memory is addressed from here in the param space;
  * below it lies the kernel's parameter buffer. */
@@ -39,12 +43,15 @@ struct simt {
 struct frame {
 	int32_t ret_pc;
 	int32_t call;      /* the OP_CALL instruction */
+	uint32_t fbase;    /* the caller's frame, to return to */
+	int64_t save;      /* a recursive callee's: where the registers and
+			    * params it overwrites are kept (warp.save), -1 */
 };
 
 enum wstate { W_RUN, W_BAR, W_DONE };
 /* What ex_warp_run returns besides its state: its time slice is spent
- * (cooperative launches only, so that a block spinning on another's
- * progress lets it run). */
+ * (so that a warp spinning on another's progress lets it run), or its
+ * mbarrier.try_wait found the phase incomplete (the device suspends it). */
 #define W_YIELD 3
 /* Branches a warp of a cooperative launch takes before it yields. */
 #define SLICE 256
@@ -60,9 +67,14 @@ struct warp {
 	uint32_t bar_count;       /* its thread count, 0: every thread */
 	int bar_red;              /* bar.red: the instruction, -1 none */
 	uint32_t bar_mask;        /* the lanes that arrived */
-	int sp, ncalls;
-	struct simt stack[SIMT_DEPTH];
-	struct frame calls[CALL_DEPTH];
+	int sp, capstack, ncalls, capcalls;
+	struct simt *stack;       /* capstack entries, grown as needed */
+	struct frame *calls;      /* capcalls, grown as calls nest */
+	uint32_t fbase, ssp;      /* the current recursive frame and the
+				   * stack's top, bytes past the static
+				   * locals of each lane */
+	uint8_t *save;            /* recursive calls' saved rows, a stack */
+	size_t nsave, capsave;
 	uint64_t tid[3][WARP], lane[WARP];
 	uint8_t *local;           /* local_bytes per lane */
 	uint8_t *lparam;          /* lane_param_bytes per lane */

@@ -26,11 +26,13 @@
  * atomics (__atomic builtins).
  */
 #include "exec/run.h"
+#include "exec/half.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -192,8 +194,8 @@ static struct src src_of(struct blk *b, struct warp *w, const struct insn *in,
 	case K_SREG:
 		return sreg_src(b, w, o->sreg, i);
 	case K_VAR:
-		return broadcast(b->scratch[i],
-				 b->g->varaddr[o->var] + (uint64_t)o->imm);
+		return broadcast(b->scratch[i], b->g->varaddr[o->var] +
+				 (uint64_t)o->imm + (o->frame ? w->fbase : 0));
 	default:
 		return broadcast(b->scratch[i], in->immv[i]);
 	}
@@ -585,7 +587,7 @@ static inline uint64_t addr_of(struct blk *b, struct warp *w,
 	if (o->reg >= 0)
 		a += w->r[o->reg][l];
 	if (o->var >= 0)
-		a += b->g->varaddr[o->var];
+		a += b->g->varaddr[o->var] + (o->frame ? w->fbase : 0);
 	return a;
 }
 
@@ -960,6 +962,92 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	}
 	mem_flush(b, &c);
 	return 0;
+}
+
+/* mbarrier objects: 8 bytes of the block's shared memory, laid out by the
+ * engine (the device's bits are its own: probes/mbarrier.cu read zeros
+ * through ld.shared while one was live): the expected count in bits 0-19,
+ * the arrivals the current phase still waits for in 20-39, the phase's
+ * parity in bit 63. An arrival's state is what an H200 returns: the
+ * phase's parity in bit 63 and the pending count before the arrival,
+ * negated, in bits 43-62 (pending_count reads it back). */
+#define MB_COUNT 0xfffffull
+
+static uint64_t mb_state(uint64_t bar)
+{
+	return (bar & 1ull << 63) |
+	       ((-(bar >> 20 & MB_COUNT)) & MB_COUNT) << 43;
+}
+
+/* One lane's arrival of count (arrive_drop: the expected count drops by
+ * it first); the phase completes when nothing is pending. */
+static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
+{
+	uint64_t bar, state, expect, pending;
+
+	memcpy(&bar, p, 8);
+	state = mb_state(bar);
+	expect = bar & MB_COUNT;
+	pending = bar >> 20 & MB_COUNT;
+	if (drop)
+		expect = expect > count ? expect - count : 0;
+	pending = pending > count ? pending - count : 0;
+	if (pending == 0)               /* the phase completes */
+		bar = ((bar & 1ull << 63) ^ 1ull << 63) | expect << 20 | expect;
+	else
+		bar = (bar & 1ull << 63) | pending << 20 | expect;
+	memcpy(p, &bar, 8);
+	return state;
+}
+
+/* mbarrier.init, arrive, arrive_drop, test_wait, try_wait, pending_count,
+ * inval over the active lanes, one lane after another. A try_wait some
+ * lane of which found its phase incomplete gives the warp's turn away
+ * (1), as the device suspends it; 0 otherwise, -1 on a bad address. */
+static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
+		       uint32_t act)
+{
+	int mode = in->sub, mi = mode == MB_INIT || mode == MB_INVAL ? 0 : 1;
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sv = src_of(b, w, in, mode == MB_PENDING ? 1 : mi + 1);
+	bool yield = false;
+	struct macc c;
+
+	if (mode == MB_PENDING) {
+		FOR_LANES(l, act)
+			D[l] = (-(V(sv, l) >> 43)) & MB_COUNT;
+		return 0;
+	}
+	mem_begin(b, w, &c, mode == MB_TEST_WAIT || mode == MB_TRY_WAIT ?
+		  EX_READ : EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, &in->o[mi], (int)l), 8, &c);
+		uint64_t bar, n = in->nops > 2 ? V(sv, l) : 1;
+		if (!p)
+			return -1;
+		switch (mode) {
+		case MB_INIT:
+			n = V(sv, l) & MB_COUNT;
+			bar = n << 20 | n;
+			memcpy(p, &bar, 8);
+			break;
+		case MB_INVAL:
+			memset(p, 0, 8);
+			break;
+		case MB_ARRIVE: case MB_ARRIVE_DROP:
+			D[l] = mb_arrive(p, n & MB_COUNT, mode == MB_ARRIVE_DROP);
+			break;
+		default:                /* test_wait, try_wait */
+			memcpy(&bar, p, 8);
+			n = (in->flags & F_PARITY) ? V(sv, l) & 1 : V(sv, l) >> 63;
+			D[l] = n != bar >> 63;
+			yield |= mode == MB_TRY_WAIT && !D[l];
+			break;
+		}
+	}
+	mem_flush(b, &c);
+	return yield;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1649,6 +1737,76 @@ static void do_cvt(struct blk *b, struct warp *w, const struct insn *in,
 		fesetround(old);
 }
 
+/* setp and set over f16/bf16 (pairs: each half, p the low one's), the
+ * comparison of compare on the values as doubles. */
+static void half_compare(struct blk *b, struct warp *w, const struct insn *in,
+			 uint32_t act)
+{
+	bool set = in->op == OP_SET, ftz = in->flags & F_FTZ;
+	enum ptype t = set ? in->type2 : in->type, d = in->type;
+	bool pair = t == T_F16X2 || t == T_BF16X2, hasc = in->boolop && in->nops > 3;
+	uint64_t *D = dst_of(b, w, in->o[0].reg), *Q = dst_of(b, w, in->dest2);
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2), sc = { 0 };
+	/* set's true: the destination's 1.0 or all ones, a half at a time */
+	uint64_t one = d == T_F16 || d == T_F16X2 ? 0x3c00 :
+		       d == T_BF16 || d == T_BF16X2 ? 0x3f80 :
+		       d == T_F32 ? 0x3f800000u : pair ? 0xffff : 0xffffffffu;
+
+	if (hasc)
+		sc = src_of(b, w, in, 3);
+	FOR_LANES(l, act) {
+		bool c = hasc ? (V(sc, l) & 1) : false, r[2] = { false, false };
+		for (int h = 0; h <= pair; h++) {
+			double x = hf_decode(V(sa, l) >> 16 * h & 0xffff, t, ftz);
+			double y = hf_decode(V(sb, l) >> 16 * h & 0xffff, t, ftz);
+			r[h] = compare(in, T_F64, bf64(x), bf64(y));
+		}
+		if (!set && pair) {
+			D[l] = combine(in->boolop, r[0], c);
+			if (in->dest2 >= 0)
+				Q[l] = combine(in->boolop, r[1], c);
+		} else if (!set) {
+			D[l] = combine(in->boolop, r[0], c);
+			if (in->dest2 >= 0)
+				Q[l] = combine(in->boolop, !r[0], c);
+		} else {
+			D[l] = (combine(in->boolop, r[0], c) ? one : 0) |
+			       (pair && combine(in->boolop, r[1], c) ? one << 16 : 0);
+		}
+	}
+}
+
+/* An instruction computing in f16 or bf16 (F_HALF): half.c's arithmetic
+ * and conversions lane by lane; a conversion to an integer goes through
+ * f2i as an f32's does (NaN is 0 up to 32 bits, the top bit in 64). */
+static void do_half(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+	struct src sa = src_of(b, w, in, 1);
+	struct src sb = in->nops > 2 ? src_of(b, w, in, 2) : sa;
+	struct src sc = in->nops > 3 ? src_of(b, w, in, 3) : sa;
+
+	if (in->op == OP_SETP || in->op == OP_SET) {
+		half_compare(b, w, in, act);
+		return;
+	}
+	if (in->op == OP_CVT && !ptype_half(in->type) && !ptype_float(in->type)) {
+		FOR_LANES(l, act)
+			D[l] = f2i(hf_decode(V(sa, l) & 0xffff, in->type2,
+					     in->flags & F_FTZ),
+				   in->rnd, in->type, true);
+		return;
+	}
+	if (in->op == OP_CVT) {
+		FOR_LANES(l, act)
+			D[l] = hf_cvt(in, V(sa, l), V(sb, l));
+		return;
+	}
+	FOR_LANES(l, act)
+		D[l] = hf_arith(in, V(sa, l), V(sb, l), V(sc, l));
+}
+
 static void do_cvta(struct blk *b, struct warp *w, const struct insn *in,
 		    uint32_t act)
 {
@@ -1861,22 +2019,126 @@ static int copy_params(struct blk *b, struct warp *w, const int32_t *from,
 	return 0;
 }
 
+/* A recursive function's registers and params, all lanes, pushed on the
+ * warp's save stack (to) or popped back (from). */
+static int save_rows(struct blk *b, struct warp *w, const struct pfunc *f,
+		     bool to)
+{
+	size_t rows = (size_t)(f->reg_end - f->reg_first) * sizeof w->r[0];
+	size_t need = rows;
+
+	for (int i = 0; i < f->nparam; i++)
+		need += (size_t)WARP * b->m->vars[f->param[i]].size;
+	if (to && w->nsave + need > w->capsave) {
+		size_t cap = w->capsave ? 2 * w->capsave : 1 << 16;
+		uint8_t *p;
+		while (cap < w->nsave + need)
+			cap *= 2;
+		if (!(p = realloc(w->save, cap)))
+			return -1;
+		w->save = p;
+		w->capsave = cap;
+	}
+	if (!to)
+		w->nsave -= need;
+	uint8_t *at = w->save + w->nsave;
+	if (rows)
+		to ? memcpy(at, w->r[f->reg_first], rows)
+		   : memcpy(w->r[f->reg_first], at, rows);
+	at += rows;
+	for (int i = 0; i < f->nparam; i++) {
+		const struct pvar *v = &b->m->vars[f->param[i]];
+		uint64_t off = lane_param_addr(b, f->param[i]) - LPARAM_BASE;
+		for (int l = 0; l < WARP; l++, at += v->size) {
+			uint8_t *lp = w->lparam + (size_t)l * b->lparam_bytes + off;
+			to ? memcpy(at, lp, v->size) : memcpy(lp, at, v->size);
+		}
+	}
+	if (to)
+		w->nsave += need;
+	return 0;
+}
+
+/* A call of a recursive function: a frame of its own on the thread's
+ * stack, past which the stack limit is an illegal address (as the device
+ * faults), and its registers and params kept for the activation it may
+ * interrupt. */
+static int recursive_call(struct blk *b, struct warp *w, const struct pfunc *f,
+			  uint32_t act, struct frame *fr)
+{
+	uint32_t stack = b->local_bytes - b->m->local_bytes;
+
+	if ((uint64_t)w->ssp + f->frame_bytes > stack)
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_ILLEGAL_ADDRESS,
+				    WIN_LOCAL + b->m->local_bytes + w->ssp,
+				    "stack overflow: a frame of %u bytes for '%s' "
+				    "past the %u bytes of the stack limit "
+				    "(CU_LIMIT_STACK_SIZE), %u in use",
+				    f->frame_bytes, f->name, stack, w->ssp), -1;
+	fr->save = (int64_t)w->nsave;
+	if (save_rows(b, w, f, true))
+		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
+				    "out of memory for the frames of '%s'",
+				    f->name), -1;
+	fr->fbase = w->fbase;
+	w->fbase = w->ssp;
+	w->ssp += f->frame_bytes;
+	return 0;
+}
+
+/* Room for n more entries on the warp's SIMT stack; false where it may
+ * grow no further. */
+static bool simt_room(struct warp *w, int n)
+{
+	int cap = w->capstack;
+	struct simt *s;
+
+	if (w->sp + n <= cap)
+		return true;
+	while (cap < w->sp + n)
+		cap *= 2;
+	if (cap > SIMT_MAX || !(s = realloc(w->stack, (size_t)cap * sizeof *s)))
+		return false;
+	w->stack = s;
+	w->capstack = cap;
+	return true;
+}
+
+/* A call. A recursive callee's lanes always get an entry of their own,
+ * which its return pops (RPC_CALL never matches a pc): its body is its
+ * caller's, so a reconvergence point of the caller's inside it must not
+ * end the callee's entry. */
+#define RPC_CALL (-2)
 static int do_call(struct blk *b, struct warp *w, const struct insn *in,
 		   int pc, uint32_t act)
 {
 	const struct pfunc *f = &b->m->funcs[in->o[1].target];
-	struct simt *top = &w->stack[w->sp - 1];
+	struct simt *top;
+	struct frame fr = { pc + 1, pc, w->fbase, -1 };
 
-	if (w->ncalls >= CALL_DEPTH || w->sp >= SIMT_DEPTH)
+	if (w->ncalls >= CALL_DEPTH || !simt_room(w, 1))
 		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
 				    "calls nested too deep"), -1;
+	if (w->ncalls == w->capcalls) {
+		int cap = w->capcalls ? 2 * w->capcalls : 16;
+		struct frame *c = realloc(w->calls, (size_t)cap * sizeof *c);
+		if (!c)
+			return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED,
+					    0, "out of memory for calls"), -1;
+		w->calls = c;
+		w->capcalls = cap;
+	}
+	if (f->recursive && recursive_call(b, w, f, act, &fr))
+		return -1;
 	copy_params(b, w, in->o[2].list, f->param, f->nparam, act);
-	w->calls[w->ncalls++] = (struct frame){ pc + 1, pc };
-	if (act == top->mask) {
+	w->calls[w->ncalls++] = fr;
+	top = &w->stack[w->sp - 1];
+	if (act == top->mask && !f->recursive) {
 		top->pc = f->first;
 	} else {
 		top->pc = pc + 1;
-		w->stack[w->sp++] = (struct simt){ f->first, pc + 1, act };
+		w->stack[w->sp++] = (struct simt){ f->first,
+			f->recursive ? RPC_CALL : pc + 1, act };
 	}
 	return 0;
 }
@@ -1893,6 +2155,13 @@ static int do_fret(struct blk *b, struct warp *w, uint32_t act)
 	call = &b->m->code[fr.call];
 	f = &b->m->funcs[call->o[1].target];
 	copy_params(b, w, f->ret, call->o[0].list, f->nret, act);
+	if (fr.save >= 0) {     /* the activation it interrupted comes back */
+		save_rows(b, w, f, false);
+		w->ssp = w->fbase;
+		w->fbase = fr.fbase;
+		w->sp--;        /* its entry; the caller's goes on at ret_pc */
+		return 0;
+	}
 	w->stack[w->sp - 1].pc = fr.ret_pc;
 	return 0;
 }
@@ -2147,14 +2416,15 @@ static void lanes_exit(struct warp *w, uint32_t lanes)
 static void branch(struct warp *w, const struct insn *in, int pc,
 		   uint32_t act, uint32_t taken)
 {
-	struct simt *top = &w->stack[w->sp - 1];
 	uint32_t fall = act & ~taken;
+	bool room = taken == act || !taken || simt_room(w, 2);
+	struct simt *top = &w->stack[w->sp - 1];
 
 	if (taken == act) {
 		top->pc = in->o[0].target;
 	} else if (!taken) {
 		top->pc = pc + 1;
-	} else if (w->sp + 2 > SIMT_DEPTH) {
+	} else if (!room) {
 		/* too deep to split: run the paths one after the other */
 		top->pc = in->o[0].target;
 		top->mask = taken;
@@ -2259,6 +2529,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			run_form(b, w, x, act);
 			continue;
 		}
+		if (in->flags & F_HALF) {
+			do_half(b, w, in, act);
+			continue;
+		}
 		switch (in->op) {
 		case OP_NOP: case OP_PREFETCH: case OP_MEMBAR: case OP_BAR_WARP:
 			break;
@@ -2349,6 +2623,14 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_MATCH:
 			do_match(b, w, in, act);
 			break;
+		case OP_MBARRIER: {
+			int rc = do_mbarrier(b, w, in, act);
+			if (rc < 0)
+				return -1;
+			if (rc > 0)
+				return W_YIELD;
+			break;
+		}
 		case OP_TRAP:
 			ex_grid_fail(b, w, __builtin_ctz(act), EX_TRAP, 0,
 				     "line %u: trap", in->line);

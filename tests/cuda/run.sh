@@ -18,12 +18,13 @@
 # saying so, where no clang compiles CUDA for sm_90 or no ptxas is there).
 # managed: a __managed__ variable on two GPUs and across cudaDeviceReset;
 # reload: the program's kernels after a reset, beside modules loaded
-# meanwhile.
+# meanwhile. engine: half precision, cuda::barrier and device recursion
+# under the stack limit.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static clock coop rdc clang managed reload"
+programs="launch symbols attributes units loading rt_errors lifetimes static clock coop rdc clang managed reload engine"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"

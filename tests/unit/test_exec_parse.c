@@ -144,8 +144,9 @@ static void test_refusals(void)
 	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tfrob.b32 %r1, %r0;\n}\n",
 		EX_UNSUPPORTED, "line 7: the instruction 'frob'",
 		"an unknown instruction: EX_UNSUPPORTED, named with its line");
-	refused(HEAD ".entry k()\n{\n\t.reg .b16 %h<2>;\n\tadd.f16 %h1, %h0, %h0;\n}\n",
-		EX_UNSUPPORTED, "half-precision", "f16 arithmetic: EX_UNSUPPORTED");
+	refused(HEAD ".entry k()\n{\n\t.reg .b16 %h<2>;\n\t.reg .b32 %r<2>;\n"
+		"\tatom.shared.add.noftz.f16 %h1, [%r0], %h0;\n}\n",
+		EX_UNSUPPORTED, "half-precision", "f16 atomics: EX_UNSUPPORTED");
 	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tadd.s32 %r1, %r9, 1;\n}\n",
 		EX_INVALID_PTX, "line 7: undeclared register '%r9'",
 		"an undeclared register: EX_INVALID_PTX");
@@ -160,9 +161,6 @@ static void test_refusals(void)
 	refused(HEAD ".extern .func f(.param .b32 a);\n.entry k()\n{\n"
 		"\t.param .b32 p;\n\tcall.uni f, (p);\n}\n", EX_INVALID_PTX,
 		"unresolved extern function 'f'", "a call of an undefined function");
-	refused(HEAD ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
-		".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", EX_UNSUPPORTED,
-		"recursion", "recursion: EX_UNSUPPORTED");
 	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n"
 		"\ttex.1d.v4.f32.s32 {%r0, %r0, %r0, %r0}, [t, {%r1}];\n}\n",
 		EX_UNSUPPORTED, "the instruction 'tex'", "textures: EX_UNSUPPORTED");
@@ -182,9 +180,30 @@ static void test_refusals(void)
 	       EX_UNSUPPORTED, "no log: the status alone");
 }
 
+/* A function calling itself, and two calling each other, load: their
+ * frames are test_exec_stack's. */
+static void test_recursion(void)
+{
+	static const char *const texts[] = {
+		HEAD ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
+		".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
+		HEAD ".func g();\n.func f()\n{\n\tcall.uni g, ();\n\tret;\n}\n"
+		".func g()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
+		".entry k()\n{\n\tcall.uni g, ();\n\tret;\n}\n",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct ex_module *m = NULL;
+		char log[256] = "";
+		enum ex_status st = parse(texts[i], 90, &m, log, sizeof log);
+		ok(st == EX_OK, "%s recursion loads (%s)", i ? "mutual" : "direct", log);
+		ex_module_free(st == EX_OK ? m : NULL);
+	}
+}
+
 int main(void)
 {
 	test_header();
+	test_recursion();
 	test_facts();
 	test_refusals();
 	return done_testing();

@@ -1,0 +1,190 @@
+/*
+ * test_exec_f16.c - the half-precision table replayed: every case of
+ * probes/f16.h runs through the engine, from nvcc's PTX of the probe
+ * (probes/f16.ptx), over the rows an H200 ran, and its outputs are
+ * compared with the GPU's (probes/results/f16.txt), on the baseline loop
+ * and on the AVX2 build. One TAP line per case; the first differing row
+ * is printed. Exact cases compare bits; the .approx ones (ex2, tanh)
+ * compare each half within a relative 2^-9 (bf16: 2^-7, one unit of its
+ * last place; an H200 gave ex2(1.0078125) as 2.0), NaN with NaN, infinities
+ * exactly. Then what the parser refuses of half precision.
+ */
+#include "tap.h"
+#include "exec_mock.h"
+#include "probe_rows.h"
+#include "../../probes/f16.h"
+
+#include <math.h>
+
+static const struct {
+	const char *name;
+	int gen, approx;
+} cases[] = {
+#define X(name, gen, approx) { #name, gen, approx },
+	HF_CASES(X)
+#undef X
+};
+
+/* A 16-bit value as a double: f16, or bf16 where the case is one. */
+static double half_value(uint32_t h, bool bf)
+{
+	int eb = bf ? 8 : 5, mb = bf ? 7 : 10, bias = (1 << (eb - 1)) - 1;
+	uint32_t e = h >> mb & ((1u << eb) - 1), m = h & ((1u << mb) - 1);
+	double v = e == (1u << eb) - 1 ? (m ? NAN : INFINITY) :
+		   e ? ldexp(m | 1u << mb, (int)e - bias - mb) :
+		   ldexp(m, 1 - bias - mb);
+
+	return (h & 0x8000) ? -v : v;
+}
+
+static bool close_half(const char *name, uint64_t got, uint64_t want)
+{
+	bool bf = strstr(name, "bf16") != NULL;
+
+	for (int h = 0; h < 2; h++) {
+		double g = half_value((uint32_t)(got >> 16 * h) & 0xffff, bf);
+		double w = half_value((uint32_t)(want >> 16 * h) & 0xffff, bf);
+		if (isnan(g) || isnan(w) || isinf(g) || isinf(w)) {
+			if (!((isnan(g) && isnan(w)) || g == w))
+				return false;
+		} else if (fabs(g - w) > ldexp(fabs(w), bf ? -7 : -9) + 1e-7) {
+			return false;
+		}
+	}
+	return (got >> 32) == (want >> 32);
+}
+
+static void replay(struct mock *mk, struct ex_module *m, const char *res,
+		   uint64_t *A, uint64_t *B, uint64_t *C, uint64_t *D, int pass)
+{
+	static uint64_t want[4096];
+
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		const char *name = cases[k].name, *how = pass ? "" : " (baseline)";
+		int n = hf_rows(cases[k].gen), got = recorded(res, name, want, 4096);
+		struct ex_result r;
+		int bad = -1;
+
+		for (int i = 0; i < n; i++) {
+			hf_row(cases[k].gen, i, &A[i], &B[i], &C[i]);
+			D[i] = 0xcdcdcdcdcdcdcdcdull;
+		}
+		struct {
+			uint64_t a, b, c, d;
+			int32_t n;
+		} params = { (uintptr_t)A, (uintptr_t)B, (uintptr_t)C, (uintptr_t)D, n };
+		struct ex_launch l = mock_launch(mk, m, name, &params,
+						 (uint32_t)(n + 127) / 128, 1, 128, 1, 1);
+		l.baseline = !pass;
+		if (got != n || l.kernel < 0) {
+			ok(0, "%s%s: %d rows recorded, the kernel is in the PTX", name,
+			   how, got);
+			continue;
+		}
+		if (ex_launch_run(&l, &r) != EX_OK) {
+			ok(0, "%s%s runs", name, how);
+			printf("#   %s\n", r.message);
+			continue;
+		}
+		for (int i = 0; i < n && bad < 0; i++)
+			if (cases[k].approx ? !close_half(name, D[i], want[i])
+					    : D[i] != want[i])
+				bad = i;
+		if (!ok(bad < 0, "%s%s: %d rows as the GPU computed them", name, how, n))
+			printf("#   row %d: a=%llx b=%llx c=%llx: got %llx, want %llx\n",
+			       bad, (unsigned long long)A[bad], (unsigned long long)B[bad],
+			       (unsigned long long)C[bad], (unsigned long long)D[bad],
+			       (unsigned long long)want[bad]);
+	}
+}
+
+/* Registers declared .f16 and .f16x2, as cuda_fp16.h's inline asm
+ * declares them (fp16ScalarProduct): a float packed twice into a pair, an
+ * fma of pairs, the halves unpacked and widened. */
+static void typed_registers(struct mock *mk)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 out, .param .f32 x)\n{\n"
+		".reg .f32 %f<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd0, [out];\nld.param.f32 %f0, [x];\n"
+		"{.reg .f16 low;\ncvt.rn.f16.f32 low, %f0;\nmov.b32 %r0, {low,low};}\n"
+		"{.reg .f16x2 acc;\nmov.b32 acc, 0x3c004000;\n"
+		"fma.rn.f16x2 %r1, %r0, %r0, acc;}\n"
+		"{.reg .f16 lo, hi;\nmov.b32 {lo, hi}, %r1;\n"
+		"cvt.f32.f16 %f1, lo;\ncvt.f32.f16 %f2, hi;}\n"
+		"st.global.f32 [%rd0], %f1;\nst.global.f32 [%rd0+4], %f2;\n"
+		"st.global.u32 [%rd0+8], %r1;\nret;\n}\n";
+	struct ex_module *m = NULL;
+	struct ex_result r;
+	char log[256] = "";
+	float *out = mock_alloc(mk, 4096, 0);
+	struct { uint64_t out; float x; } params = { (uintptr_t)out, 1.5f };
+
+	if (!ok(ex_module_parse(ptx, sizeof ptx - 1, 90, &m, log, sizeof log) == EX_OK,
+		".f16 and .f16x2 registers parse (%s)", log))
+		return;
+	struct ex_launch l = mock_launch(mk, m, "k", &params, 1, 1, 1, 1, 1);
+	ok(ex_launch_run(&l, &r) == EX_OK, "their kernel runs");
+	uint32_t pair;
+	memcpy(&pair, &out[2], 4);
+	ok(out[0] == 4.25f && out[1] == 3.25f && pair == 0x42804440u,
+	   "1.5 * 1.5 + {1, 2} is {3.25, 4.25} (got %g %g %08x)", out[1], out[0], pair);
+	ex_module_free(m);
+}
+
+/* What the engine still refuses of half precision, by line and name. */
+static void refusals(void)
+{
+	static const char *const texts[] = {
+		"atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;",
+		"min.xorsign.abs.f16 %rs1, %rs2, %rs3;",
+		"ex2.f16 %rs1, %rs2;",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		char ptx[512], log[256] = "";
+		struct ex_module *m = NULL;
+		snprintf(ptx, sizeof ptx,
+			 ".version 8.0\n.target sm_90\n.address_size 64\n"
+			 ".visible .entry k()\n{\n.reg .b16 %%rs<4>;\n.reg .b64 %%rd<2>;\n"
+			 "%s\nret;\n}\n", texts[i]);
+		enum ex_status st = ex_module_parse(ptx, strlen(ptx), 90, &m, log, sizeof log);
+		ok(st == EX_UNSUPPORTED && strstr(log, "line 8"),
+		   "refused, naming line 8: %s (%s)", texts[i], log);
+		ex_module_free(m);
+	}
+}
+
+int main(void)
+{
+	size_t plen = 0, rlen = 0;
+	char *ptx = slurp("probes/f16.ptx", &plen);
+	char *res = slurp("probes/results/f16.txt", &rlen), log[512] = "";
+	struct ex_module *m = NULL;
+	struct mock *mk = calloc(1, sizeof *mk);
+
+	mock_init(mk);
+	if (!ok(ptx && res, "the probe's PTX and its results are readable") ||
+	    !ok(ex_module_parse(ptx, plen, 90, &m, log, sizeof log) == EX_OK,
+		"the probe's PTX parses")) {
+		printf("# %s\n", log);
+		ex_module_free(m);
+		mock_free(mk);
+		free(mk);
+		free(ptx);
+		free(res);
+		return done_testing();
+	}
+	uint64_t *A = mock_alloc(mk, 4096 * 8, 0), *B = mock_alloc(mk, 4096 * 8, 0);
+	uint64_t *C = mock_alloc(mk, 4096 * 8, 0), *D = mock_alloc(mk, 4096 * 8, 0);
+	for (int pass = 0; pass < 2; pass++)
+		replay(mk, m, res, A, B, C, D, pass);
+	typed_registers(mk);
+	refusals();
+	ex_module_free(m);
+	mock_free(mk);
+	free(mk);
+	free(ptx);
+	free(res);
+	return done_testing();
+}
