@@ -367,8 +367,8 @@ static void chain(int sig, siginfo_t *si, void *uc)
 
 /* When a kernel's faults last published what they changed (the
  * monotonic clock, ns). The process's, not a thread's: a launch's blocks
- * run on several host threads, made anew each launch, and each would
- * render on its first fault. Read and written with atomics: it is
+ * run on several host threads, and each would render on its first
+ * fault. Read and written with atomics: it is
  * written after the lock is let go, so that it marks the render's end. */
 static uint64_t kernel_published;
 #define PUBLISH_EVERY_NS 100000000ULL
