@@ -593,7 +593,16 @@ static void kernel_op(CUstream s, void *arg)
 	if (k->pl.seq)
 		launch_done(k, cost);
 	running_k = NULL;
-	cuemu_unlock();
+	/* A launch with more work queued behind it leaves its end to the
+	 * clock publisher (within 10 ms) or to the last of them: a burst of
+	 * launches costs a render each 10 ms, not each launch, and whoever
+	 * synchronizes with the stream's last operation finds it published. */
+	if (cuemu_stream_more_queued(s)) {
+		cuemu_unlock_deferred();
+		cuemu_time_moved();
+	} else {
+		cuemu_unlock();
+	}
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
 	free(k);
