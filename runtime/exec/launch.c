@@ -93,10 +93,13 @@ static void mem_free(struct blk_mem *m)
 }
 
 /* The thread's blk_mem, freed when the thread ends (a stream's thread
- * does; the pool's live as long as the process). */
+ * does; the pool's live as long as the process) by the key's destructor.
+ * Kept in a thread variable too: a leak checker reads those, not a
+ * thread's key values. */
 static pthread_key_t mem_key;
 static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
 static bool mem_keyed;
+static __thread struct blk_mem *tls_mem;
 
 static void mem_key_make(void)
 {
@@ -108,16 +111,17 @@ static struct blk_mem *thread_mem(void)
 {
 	struct blk_mem *m;
 
+	if (tls_mem)
+		return tls_mem;
 	pthread_once(&mem_once, mem_key_make);
 	if (!mem_keyed)
 		return NULL;
-	if ((m = pthread_getspecific(mem_key)))
-		return m;
 	if ((m = calloc(1, sizeof *m)) && pthread_setspecific(mem_key, m)) {
 		free(m);
 		m = NULL;
 	}
-	return m;
+	ex_pool_keep(m);
+	return tls_mem = m;
 }
 
 /* *p holds need bytes, not zeroed: grown when it holds fewer. */

@@ -15,12 +15,13 @@
  *
  * fork: the child has none of the parent's threads, so its pool starts
  * empty (the prepare handler takes the lock, so that the child's copy of
- * the slots is whole). exit: a destructor closes the pool and wakes the
- * idle threads, which return; a thread still running a launch's share
- * finishes it first (its crew lives until the launch's thread has waited
- * for it). The pool's state is static and never freed, so a thread that
- * outlives the destructor touches nothing freed; a launch after it runs
- * on its caller alone.
+ * the slots is whole). exit: a destructor closes the pool, so that a
+ * launch after it runs on its caller alone; the idle threads stay asleep
+ * and end with the process (woken, they would be ending while the exit
+ * handlers run, leak checkers among them, which then cannot stop them to
+ * read what they hold), and a thread still running a launch's share
+ * finishes it or ends with the process. The pool's state is static and
+ * never freed, so no thread touches anything freed.
  *
  * Locking: pool.lock guards every field of the pool, of its slots and of
  * a crew's left; it is a leaf, held only to hand out or take back a
@@ -32,14 +33,16 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* A launch asks for at most this many threads (model/cudaenv.c's
- * MAX_KERNEL_THREADS), its caller's among them. */
+/* The most threads the pool makes: the most one launch may ask for
+ * (model/cudaenv.c's MAX_KERNEL_THREADS, its caller among them), so that
+ * a launch alone is never short; launches at once share them. */
 #define POOL_MAX 64
 
 struct slot {
-	pthread_cond_t wake;      /* job set, or the pool closed */
+	pthread_cond_t wake;      /* job set */
 	struct ex_crew *job;      /* NULL: idle */
 	int index;                /* the job's share */
+	void *kept;               /* the thread's block memory (ex_pool_keep) */
 };
 
 /* The pool: one per process, as its threads are; static so that it
@@ -51,21 +54,27 @@ static struct {
 	int idle[POOL_MAX];       /* the idle ones' slots, a stack */
 	int nidle;
 	bool closed;              /* at exit: no more hiring */
+	/* A child of fork's copy of its parent's threads' block memory:
+	 * those threads are not the child's, and what they held must stay
+	 * reachable, not leak (a leak checker at the child's exit). */
+	void *orphans[POOL_MAX];
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The slot of the pool thread running here; NULL on other threads. */
+static __thread struct slot *my_slot;
 
 static void *pool_thread(void *arg)
 {
 	struct slot *s = arg;
 
+	my_slot = s;
 	pthread_mutex_lock(&pool.lock);
-	for (;;) {
+	for (;;) {   /* until the process ends */
 		struct ex_crew *c;
 		int index;
 
-		while (!s->job && !pool.closed)
+		while (!s->job)
 			pthread_cond_wait(&s->wake, &pool.lock);
-		if (!s->job)
-			break;
 		c = s->job;
 		index = s->index;
 		pthread_mutex_unlock(&pool.lock);
@@ -78,14 +87,21 @@ static void *pool_thread(void *arg)
 		if (--c->left == 0)
 			pthread_cond_signal(&c->done);
 	}
-	pthread_mutex_unlock(&pool.lock);
 	return NULL;
 }
 
+/* The signals a program sends itself or is sent, for its own threads: a
+ * pool thread blocks them. Not every signal: a leak checker stops the
+ * process's threads with one of its own at exit. */
+static const int program_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGCHLD, SIGPIPE, SIGWINCH, SIGIO, SIGURG,
+};
+
 /* A new thread in the next slot; NULL when the pool is full or the
- * thread cannot start. Lock held. The thread takes no signal the program
- * sends (those are for the program's threads), only the faults its own
- * touches raise, which the model serves. */
+ * thread cannot start. Lock held. The thread takes none of the program's
+ * signals (above), only the faults its own touches raise, which the model
+ * serves. */
 static struct slot *grow(void)
 {
 	struct slot *s = &pool.slot[pool.nslots];
@@ -99,12 +115,10 @@ static struct slot *grow(void)
 	memset(s, 0, sizeof *s);
 	if (pthread_cond_init(&s->wake, NULL))
 		return NULL;
-	sigfillset(&async);
-	sigdelset(&async, SIGSEGV);
-	sigdelset(&async, SIGBUS);
-	sigdelset(&async, SIGFPE);
-	sigdelset(&async, SIGILL);
-	sigdelset(&async, SIGTRAP);
+	sigemptyset(&async);
+	for (size_t i = 0; i < sizeof program_signals / sizeof *program_signals;
+	     i++)
+		sigaddset(&async, program_signals[i]);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_sigmask(SIG_SETMASK, &async, &old);
@@ -156,6 +170,12 @@ void ex_pool_wait(struct ex_crew *c)
 	c->fn = NULL;
 }
 
+void ex_pool_keep(void *mem)
+{
+	if (my_slot)
+		my_slot->kept = mem;
+}
+
 int ex_pool_threads(int *idle)
 {
 	int n;
@@ -184,6 +204,9 @@ static void pool_child(void)
 {
 	/* a slot used again is made anew (grow), its condition variable
 	 * with it: the parent's threads waited on the copies here */
+	for (int i = 0; i < pool.nslots; i++)
+		if (pool.slot[i].kept)
+			pool.orphans[i] = pool.slot[i].kept;
 	pool.nslots = 0;
 	pool.nidle = 0;
 	pthread_mutex_unlock(&pool.lock);
@@ -194,13 +217,10 @@ __attribute__((constructor)) static void pool_init(void)
 	pthread_atfork(pool_prepare, pool_parent, pool_child);
 }
 
-/* At exit the idle threads return; a launch still running keeps the
- * threads it hired until its share ends. */
+/* At exit no launch hires; the threads are left as they are (above). */
 __attribute__((destructor)) static void pool_close(void)
 {
 	pthread_mutex_lock(&pool.lock);
 	pool.closed = true;
-	for (int i = 0; i < pool.nslots; i++)
-		pthread_cond_signal(&pool.slot[i].wake);
 	pthread_mutex_unlock(&pool.lock);
 }

@@ -143,6 +143,10 @@ int ex_pool_hire(struct ex_crew *c, int want, void (*fn)(void *, int),
 		 void *arg);
 /* Returns once every helper hire gave c has returned from fn. */
 void ex_pool_wait(struct ex_crew *c);
+/* On a pool thread: mem is the thread's block memory, for as long as the
+ * thread lives; kept where the pool's state is, so that it stays
+ * reachable also in a child of fork, which has not the thread. */
+void ex_pool_keep(void *mem);
 /* The threads the pool has made, and (idle) how many wait for work. */
 int ex_pool_threads(int *idle);
 
