@@ -6,8 +6,11 @@
  * are the medians measured on the H200 host (probes/results/latency.txt,
  * and probes/results/streamops.txt for the wait, memset and copy rows),
  * except the host function round trip, measured the same way on an H100
- * host with driver 580 (see bench/reference.txt).
+ * host with driver 580 (see bench/reference.txt), and the launch row: an
+ * empty kernel of one block timed by events on one H200
+ * (probes/results/sparse.txt, sparse.empty_16mib_65536's mean of 7).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda.h"
@@ -197,6 +200,69 @@ static int get_device_properties(void *arg)
 	return cudaGetDeviceProperties(&p, 0) != cudaSuccess;
 }
 
+/* A launch's fixed cost: one block of 512 threads of basic.ptx's saxpy
+ * with n = 0 (each thread only compares its index), as probes/sparse.cu's
+ * empty kernel of one block, and the synchronization that waits for it. */
+struct launch_ctx {
+	CUstream s;
+	CUmodule m;
+	CUfunction f;
+};
+
+static int launch_setup(void **out)
+{
+	struct launch_ctx *c = calloc(1, sizeof *c);
+	char path[1024], *ptx = NULL;
+	FILE *f;
+	long n = 0;
+
+	snprintf(path, sizeof path, "%s/tests/unit/kernels/basic.ptx",
+		 EXEC_SRCDIR);
+	if ((f = fopen(path, "rb"))) {
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		if (n > 0 && (ptx = calloc(1, (size_t)n + 1)) &&
+		    fread(ptx, 1, (size_t)n, f) != (size_t)n) {
+			free(ptx);
+			ptx = NULL;
+		}
+		fclose(f);
+	}
+	if (!c || !ptx || cuStreamCreate(&c->s, CU_STREAM_NON_BLOCKING) ||
+	    cuModuleLoadData(&c->m, ptx) ||
+	    cuModuleGetFunction(&c->f, c->m, "saxpy")) {
+		free(ptx);
+		free(c);
+		return 1;
+	}
+	free(ptx);
+	*out = c;
+	return 0;
+}
+
+static int launch_sync(void *arg)
+{
+	struct launch_ctx *c = arg;
+	int n = 0;
+	float a = 2;
+	CUdeviceptr none = 0;
+	void *args[] = { &n, &a, &none, &none };
+
+	if (cuLaunchKernel(c->f, 1, 1, 1, 512, 1, 1, 0, c->s, args, NULL))
+		return 1;
+	return cuStreamSynchronize(c->s) != CUDA_SUCCESS;
+}
+
+static void launch_teardown(void *arg)
+{
+	struct launch_ctx *c = arg;
+
+	cuModuleUnload(c->m);
+	cuStreamDestroy(c->s);
+	free(c);
+}
+
 const struct bench_row bench_core_rows[] = {
 	{ "cuCtxGetCurrent", 50, NULL, ctx_get_current, NULL, 0, NULL },
 	/* probes/results/families.txt, families.latency */
@@ -212,6 +278,8 @@ const struct bench_row bench_core_rows[] = {
 	  stream_setup_nt, event_record_sync, stream_teardown, 0, NULL },
 	{ "cuLaunchHostFunc+cuStreamSynchronize no-op", 16109, stream_setup,
 	  host_func_sync, stream_teardown, 0, NULL },
+	{ "cuLaunchKernel 1 block of 512, no work+cuStreamSynchronize", 5900,
+	  launch_setup, launch_sync, launch_teardown, 0, NULL },
 	{ "cuStreamSynchronize idle stream", 1538, stream_setup,
 	  stream_sync_idle, stream_teardown, 0, NULL },
 	{ "cuStreamQuery idle stream", 1408, stream_setup, stream_query_idle,

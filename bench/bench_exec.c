@@ -5,7 +5,8 @@
  * floats and a 256-bin histogram with shared atomics over 16M bytes, each
  * from nvcc's PTX of tests/unit/kernels/samples.cu, on two host threads;
  * what a small launch costs (one block, 2,000 times, beside the C loop
- * over its 256 floats); and the engine's lane instructions per second
+ * over its 256 floats, and 8 blocks on the two threads); and the
+ * engine's lane instructions per second
  * over the four big kernels.
  *
  * The model is left out: page() accepts every page at once (it is asked
@@ -300,6 +301,46 @@ static int small_launches(char *value, size_t len, char *unit, size_t ulen)
 	return 0;
 }
 
+/* The same launches over 8 blocks of 2,048 floats on the rows' two host
+ * threads: what handing a launch's blocks to a second thread costs (a
+ * thread created and joined each launch before the pool). */
+static int small_launches_8(char *value, size_t len, char *unit, size_t ulen)
+{
+	static float x[2048], y[2048];
+	struct { uint32_t n; float a; uint64_t x, y; } p;
+	double e = 0, cpu = 0, c, secs = g.secs;
+	uint64_t lanes = g.lanes;
+
+	for (uint32_t i = 0; i < 2048; i++) {
+		x[i] = (float)i;
+		y[i] = 1.0f;
+	}
+	p.n = 2048; p.a = 2.5f; p.x = (uintptr_t)x; p.y = (uintptr_t)y;
+	for (int k = 0; k < LAUNCHES; k++) {
+		double t = launch("saxpy", &p, 8, 1, 256, 1);
+		if (t < 0)
+			return 1;
+		e += t;
+		cpu += le.cpu;
+	}
+	g.secs = secs;
+	g.lanes = lanes;
+	c_begin();
+	for (int k = 0; k < LAUNCHES; k++) {
+		for (uint32_t i = 0; i < 2048; i++)
+			y[i] = p.a * x[i] + y[i];
+		sink = y[k & 2047];
+	}
+	c = c_end();
+	if (c <= 0 || lc.cpu <= 0)
+		return 1;
+	snprintf(value, len, "%.1f us a launch (CPU %.1f us), C -O2 %.2f us a "
+		 "pass: %.0fx", e * 1e6 / LAUNCHES, cpu * 1e6 / LAUNCHES,
+		 c * 1e6 / LAUNCHES, cpu / lc.cpu);
+	snprintf(unit, ulen, "%s", "");
+	return 0;
+}
+
 static int rate(char *value, size_t len, char *unit, size_t ulen)
 {
 	if (g.secs <= 0)
@@ -319,6 +360,8 @@ const struct bench_row bench_exec_rows[] = {
 	  .report = histogram },
 	{ .name = "engine: 2,000 launches of one block, 256 floats",
 	  .report = small_launches },
+	{ .name = "engine: 2,000 launches of 8 blocks, 2 threads",
+	  .report = small_launches_8 },
 	{ .name = "engine: lane instructions per second, 2 threads",
 	  .report = rate },
 	{ 0 },

@@ -469,8 +469,8 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.dynamic_shared_bytes = smem;
 	j->shared_bytes += smem;
 	j->l.params = j->params;
-	/* the kernel runs on its stream's thread and the workers the engine
-	 * starts; worker_mark makes theirs the device's touches too */
+	/* the kernel runs on its stream's thread and the pool threads the
+	 * engine hires; worker_mark makes theirs the device's touches too */
 	j->l.threads = cuemu_kernel_threads();
 	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
 			     j->dev);

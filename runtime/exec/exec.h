@@ -140,7 +140,7 @@ struct ex_memops {
 	 * formats it and keeps it for the flush at the next synchronization
 	 * point. May be NULL: printf then does nothing and returns 0. */
 	int (*vprintf)(void *ctx, const char *fmt, const void *args);
-	/* Called on each host thread the engine starts for a launch, with
+	/* Called on each pool thread the engine hires for a launch, with
 	 * true before its first block and false after its last (never on
 	 * the thread that called ex_launch_run): the bridge makes the
 	 * thread's touches of memory the launching device's, as the

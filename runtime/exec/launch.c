@@ -1,8 +1,10 @@
 /*
  * launch.c - a kernel's grid on the host: blocks handed out to the
- * launch's host threads one at a time, each block's warps run on its one
+ * launch's host threads one at a time (the launching thread and helpers
+ * from the process's pool, pool.c), each block's warps run on its one
  * thread, switching at barriers, and what they did summed into the
- * launch's ex_result.
+ * launch's ex_result. A thread keeps its block memory from one launch to
+ * the next.
  *
  * A block's warps run in turn until each ends or waits at a barrier; a
  * barrier opens when every warp with a thread that has not exited waits
@@ -14,7 +16,9 @@
  * does: each host thread holds its share of the blocks and runs them in
  * turn, a warp yielding after SLICE branches, so that a grid-wide sync
  * (blocks spinning on words in the grid-sync window, %envreg1:%envreg2)
- * sees every other block arrive.
+ * sees every other block arrive. The launching thread also holds the
+ * shares of helpers the pool could not give, so that no block is left
+ * without a thread.
  *
  * Locking: the grid's next block and stop flag are atomics; its result's
  * error is written once under grid.lock; each host thread counts into its
@@ -23,6 +27,7 @@
 #include "exec/run.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,18 +57,141 @@ void ex_grid_fail(struct blk *b, struct warp *w, int lane, enum ex_status st,
 /* ------------------------------------------------------------------ */
 /* A host thread's blocks                                              */
 
-static void free_blk(struct blk *b)
+/* What a block's memory is carved from: its struct, its warps, their
+ * register rows, local and param memory, its shared memory. A host thread
+ * keeps one from launch to launch (thread_mem) and a launch only zeroes
+ * the part it uses, as calloc did: allocating, faulting in and freeing it
+ * each launch cost a small launch more than its blocks. A cooperative
+ * launch's resident blocks have one each, for the launch. */
+struct blk_mem {
+	struct blk b;
+	struct warp *warps;      /* nwarps_made of them, their own buffers
+				  * (SIMT stack, frames, saved rows) kept */
+	void *regs, *shared, *local, *lparam;
+	size_t nwarps_made, regs_cap, shared_cap, local_cap, lparam_cap;
+};
+
+/* *p holds need bytes, zeroed: grown when it holds fewer. */
+static void *fit(void **p, size_t *cap, size_t need)
 {
-	for (int i = 0; b->warps && i < b->nwarps; i++) {
-		free(b->warps[i].local);
-		free(b->warps[i].lparam);
-		free(b->warps[i].calls);
-		free(b->warps[i].stack);
-		free(b->warps[i].save);
+	if (need > *cap) {
+		free(*p);
+		*cap = (*p = calloc(1, need)) ? need : 0;
+		return *p;
 	}
-	free(b->warps);
-	free(b->regs);
-	free(b->shared);
+	return memset(*p, 0, need);
+}
+
+/* n warps and the buffers each grew (warp.c grows them as a warp's
+ * divergence, calls and recursion need). */
+static void warps_free(struct warp *w, size_t n)
+{
+	for (size_t i = 0; w && i < n; i++) {
+		free(w[i].stack);
+		free(w[i].calls);
+		free(w[i].save);
+	}
+	free(w);
+}
+
+/* m's warps, at least n: made anew, zeroed and without buffers, when it
+ * holds fewer; else the same, buffers and all. */
+static struct warp *warps_fit(struct blk_mem *m, size_t n)
+{
+	struct warp *w;
+
+	if (n <= m->nwarps_made)
+		return m->warps;
+	if (!(w = calloc(n, sizeof *w)))
+		return NULL;
+	warps_free(m->warps, m->nwarps_made);
+	m->nwarps_made = n;
+	return m->warps = w;
+}
+
+static void mem_free(struct blk_mem *m)
+{
+	if (!m)
+		return;
+	warps_free(m->warps, m->nwarps_made);
+	free(m->regs);
+	free(m->shared);
+	free(m->local);
+	free(m->lparam);
+	free(m);
+}
+
+/* The thread's blk_mem, freed when the thread ends (a stream's thread
+ * does; the pool's live as long as the process) by the key's destructor.
+ * Kept in a thread variable too: a leak checker reads those, not a
+ * thread's key values. */
+static pthread_key_t mem_key;
+static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
+static bool mem_keyed;
+static __thread struct blk_mem *tls_mem;
+
+static void mem_key_make(void)
+{
+	mem_keyed = !pthread_key_create(&mem_key,
+					(void (*)(void *))mem_free);
+}
+
+static struct blk_mem *thread_mem(void)
+{
+	struct blk_mem *m;
+
+	if (tls_mem)
+		return tls_mem;
+	pthread_once(&mem_once, mem_key_make);
+	if (!mem_keyed)
+		return NULL;
+	if ((m = calloc(1, sizeof *m)) && pthread_setspecific(mem_key, m)) {
+		free(m);
+		m = NULL;
+	}
+	ex_pool_keep(m);
+	return tls_mem = m;
+}
+
+/* A warp as calloc made it, but for the buffers it grew in earlier
+ * launches (SIMT stack, call frames, saved rows), which it keeps: their
+ * entries are written before they are read. */
+static void zero_warp(struct warp *w)
+{
+	struct simt *stack = w->stack;
+	struct frame *calls = w->calls;
+	uint8_t *save = w->save;
+	int capstack = w->capstack, capcalls = w->capcalls;
+	size_t capsave = w->capsave;
+
+	memset(w, 0, sizeof *w);
+	w->stack = stack;
+	w->capstack = capstack;
+	w->calls = calls;
+	w->capcalls = capcalls;
+	w->save = save;
+	w->capsave = capsave;
+}
+
+/* Each lane's %tid, counted up without a division a lane. */
+static void thread_ids(struct warp *w, uint32_t first, const uint32_t block[3])
+{
+	uint64_t x = first % block[0], y = first / block[0] % block[1],
+		 z = first / ((uint64_t)block[0] * block[1]);
+
+	for (uint32_t k = 0; k < WARP; k++) {
+		w->tid[0][k] = x;
+		w->tid[1][k] = y;
+		w->tid[2][k] = z;
+		w->lane[k] = k;
+		if (++x == block[0]) {
+			x = 0;
+			if (++y == block[1]) {
+				y = 0;
+				z++;
+			}
+		}
+	}
 }
 
 /* Warp i's register file in the block's slab: only the rows the kernel
@@ -80,10 +208,22 @@ static uint64_t (*warp_rows(struct blk *b, int i))[WARP]
 				    sizeof *b->regs);
 }
 
-static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
+/* A warp's lanes' local (or param) memory, bytes a lane, in the block's
+ * slab: each warp's part starts on a cache line, as its own allocation
+ * did. */
+static size_t lane_slab(uint32_t bytes)
+{
+	return ((size_t)WARP * (bytes ? bytes : 1) + 63) & ~(size_t)63;
+}
+
+/* Block memory from m for the launch's blocks; its struct blk is m->b. */
+static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 {
 	const struct ex_launch *l = g->l;
 	uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+	struct blk *b = &m->b;
+	size_t nw, lstride, pstride;
+	uint8_t *local, *lparam;
 
 	memset(b, 0, sizeof *b);
 	b->g = g;
@@ -97,33 +237,35 @@ static int alloc_blk(struct blk *b, struct grid *g, uint32_t shared_bytes)
 		(l->stack_bytes ? l->stack_bytes : STACK_DEFAULT) : 0);
 	b->lparam_bytes = g->m->lane_param_bytes;
 	b->shared_bytes = shared_bytes;
-	b->warps = calloc((size_t)b->nwarps, sizeof *b->warps);
-	b->shared = calloc(1, shared_bytes ? shared_bytes : 1);
-	b->regs = calloc((size_t)b->nwarps *
-			 (size_t)(b->k->reg_hi - b->k->reg_lo) + 1,
-			 sizeof *b->regs);
-	if (!b->warps || !b->shared || !b->regs)
+	nw = (size_t)b->nwarps;
+	lstride = lane_slab(b->local_bytes);
+	pstride = lane_slab(b->lparam_bytes);
+	b->warps = warps_fit(m, nw);
+	b->shared = fit(&m->shared, &m->shared_cap,
+			shared_bytes ? shared_bytes : 1);
+	b->regs = fit(&m->regs, &m->regs_cap,
+		      (nw * (size_t)(b->k->reg_hi - b->k->reg_lo) + 1) *
+		      sizeof *b->regs);
+	local = fit(&m->local, &m->local_cap, nw * lstride);
+	lparam = fit(&m->lparam, &m->lparam_cap, nw * pstride);
+	if (!b->warps || !b->shared || !b->regs || !local || !lparam)
 		return -1;
 	for (int i = 0; i < b->nwarps; i++) {
 		struct warp *w = &b->warps[i];
 		uint32_t first = (uint32_t)i * WARP;
-		w->r = warp_rows(b, i);
-		w->local = calloc(WARP, b->local_bytes ? b->local_bytes : 1);
-		w->lparam = calloc(WARP, b->lparam_bytes ? b->lparam_bytes : 1);
-		w->stack = calloc(SIMT_DEPTH, sizeof *w->stack);
-		w->capstack = SIMT_DEPTH;
-		if (!w->local || !w->lparam || !w->stack)
+		zero_warp(w);
+		if (!w->stack && (w->stack = calloc(SIMT_DEPTH,
+						    sizeof *w->stack)))
+			w->capstack = SIMT_DEPTH;
+		if (!w->stack)
 			return -1;
+		w->r = warp_rows(b, i);
+		w->local = local + (size_t)i * lstride;
+		w->lparam = lparam + (size_t)i * pstride;
 		w->id = (uint32_t)i;
 		w->valid = nthreads - first >= WARP ? FULL :
 			   (1u << (nthreads - first)) - 1;
-		for (uint32_t k = 0; k < WARP; k++) {
-			uint64_t t = first + k;
-			w->tid[0][k] = t % l->block[0];
-			w->tid[1][k] = t / l->block[0] % l->block[1];
-			w->tid[2][k] = t / ((uint64_t)l->block[0] * l->block[1]);
-			w->lane[k] = k;
-		}
+		thread_ids(w, first, l->block);
 		if (l->mem.generation)
 			w->gen = *l->mem.generation;
 	}
@@ -317,51 +459,68 @@ static void add_counts(struct grid *g, const struct blk *b)
 	pthread_mutex_unlock(&g->lock);
 }
 
-struct worker {
-	struct grid *g;
-	struct worker *first;     /* the launch's first worker: this one's index */
-	uint32_t shared_bytes;
-	pthread_t tid;
-	bool started;
+/* A launch as its host threads see it: the grid, and what each share
+ * needs besides. */
+struct crewjob {
+	struct grid g;
+	uint32_t shared_bytes;    /* a block's, in whole units */
+	int hired;                /* the helpers the pool gave; the caller's */
 };
 
-/* A cooperative launch's host thread: its share of the blocks (every
- * nthreads-th), all resident, run a round each in turn. */
-static void cooperative(struct worker *wk, int index)
+static void out_of_memory(struct grid *g)
 {
-	struct grid *g = wk->g;
-	uint64_t n = (g->nblocks - (uint64_t)index + (uint64_t)g->nthreads - 1) /
-		     (uint64_t)g->nthreads;
-	struct blk *bs = calloc(n ? n : 1, sizeof *bs);
-	int *live = calloc(n ? n : 1, sizeof *live);
-	uint64_t left = n;
+	pthread_mutex_lock(&g->lock);
+	if (g->r->status == EX_OK)
+		g->r->status = EX_OUT_OF_MEMORY;
+	pthread_mutex_unlock(&g->lock);
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+}
 
-	for (uint64_t k = 0; bs && live && k < n; k++) {
-		if (alloc_blk(&bs[k], g, wk->shared_bytes)) {
-			ex_grid_fail(&bs[k], NULL, 0, EX_OUT_OF_MEMORY, 0,
-				     "out of memory for a resident block");
-			left = 0;
-			n = k + 1;
+/* Whether block i is share index's in a cooperative launch: every
+ * nthreads-th block from index; the caller's (0) also holds the shares
+ * of the helpers the pool could not give (past hired). */
+static bool cooperative_owns(const struct crewjob *cj, int index, uint64_t i)
+{
+	int of = (int)(i % (uint64_t)cj->g.nthreads);
+
+	return of == index || (index == 0 && of > cj->hired);
+}
+
+/* A cooperative launch's host thread: its share of the blocks, all
+ * resident, run a round each in turn. */
+static void cooperative(struct crewjob *cj, int index)
+{
+	struct grid *g = &cj->g;
+	uint64_t n = 0, left;
+	struct blk_mem **bs = calloc(g->nblocks, sizeof *bs);
+	int *live = calloc(g->nblocks, sizeof *live);
+
+	for (uint64_t i = 0; bs && live && i < g->nblocks; i++) {
+		if (!cooperative_owns(cj, index, i))
+			continue;
+		if (!(bs[n] = calloc(1, sizeof *bs[n])) ||
+		    alloc_blk(bs[n], g, cj->shared_bytes)) {
+			if (bs[n])
+				ex_grid_fail(&bs[n++]->b, NULL, 0,
+					     EX_OUT_OF_MEMORY, 0, "out of "
+					     "memory for a resident block");
+			else
+				out_of_memory(g);
 			break;
 		}
-		bs[k].slice = SLICE;
-		start_block(&bs[k], (uint64_t)index + k * (uint64_t)g->nthreads);
-		live[k] = 1;
+		bs[n]->b.slice = SLICE;
+		start_block(&bs[n]->b, i);
+		live[n++] = 1;
 	}
-	if (!bs || !live) {
-		pthread_mutex_lock(&g->lock);
-		if (g->r->status == EX_OK)
-			g->r->status = EX_OUT_OF_MEMORY;
-		pthread_mutex_unlock(&g->lock);
-		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-		left = 0;
-	}
+	if (!bs || !live)
+		out_of_memory(g);
+	left = n;
 	while (left && !__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) {
 		for (uint64_t k = 0; k < n; k++) {
 			int rc;
 			if (!live[k])
 				continue;
-			rc = block_round(&bs[k]);
+			rc = block_round(&bs[k]->b);
 			if (rc < 0) {
 				left = 0;
 				break;
@@ -373,54 +532,30 @@ static void cooperative(struct worker *wk, int index)
 		}
 	}
 	for (uint64_t k = 0; bs && k < n; k++) {
-		add_counts(g, &bs[k]);
-		free_blk(&bs[k]);
+		add_counts(g, &bs[k]->b);
+		mem_free(bs[k]);
 	}
 	free(bs);
 	free(live);
 }
 
-static void run_worker(struct worker *wk);
-
-/* A host thread the launch started: the bridge's hook around its share. */
-static void *worker_thread(void *arg)
+/* A thread's share of an ordinary launch: the next block not yet
+ * started, until none is left, in the thread's kept block memory. */
+static void blocks(struct crewjob *cj)
 {
-	struct worker *wk = arg;
-	const struct ex_memops *mo = &wk->g->l->mem;
-
-	if (mo->worker)
-		mo->worker(mo->ctx, true);
-	run_worker(wk);
-	if (mo->worker)
-		mo->worker(mo->ctx, false);
-	return NULL;
-}
-
-static void run_worker(struct worker *wk)
-{
-	struct grid *g = wk->g;
+	struct grid *g = &cj->g;
+	struct blk_mem *m = thread_mem();
 	struct blk *b;
 
-	if (g->gridws) {
-		cooperative(wk, (int)(wk - wk->first));
-		return;
-	}
-	b = malloc(sizeof *b);
-
-	if (!b || alloc_blk(b, g, wk->shared_bytes)) {
-		if (b) {
-			ex_grid_fail(b, NULL, 0, EX_OUT_OF_MEMORY, 0,
+	if (!m || alloc_blk(m, g, cj->shared_bytes)) {
+		if (m)
+			ex_grid_fail(&m->b, NULL, 0, EX_OUT_OF_MEMORY, 0,
 				     "out of memory for a block");
-			free_blk(b);
-		}
-		free(b);
-		pthread_mutex_lock(&g->lock);
-		if (g->r->status == EX_OK)
-			g->r->status = EX_OUT_OF_MEMORY;
-		pthread_mutex_unlock(&g->lock);
-		__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+		else
+			out_of_memory(g);
 		return;
 	}
+	b = &m->b;
 	/* A block's warps may wait on one another through shared memory
 	 * without a barrier (cooperative groups' tiles of more than a warp
 	 * spin on a word of the reserved region): each gives way every SLICE
@@ -434,8 +569,27 @@ static void run_worker(struct worker *wk)
 			break;
 	}
 	add_counts(g, b);
-	free_blk(b);
-	free(b);
+}
+
+static void share(struct crewjob *cj, int index)
+{
+	if (cj->g.gridws)
+		cooperative(cj, index);
+	else
+		blocks(cj);
+}
+
+/* A pool thread's share: the bridge's hook around it. */
+static void helper(void *arg, int index)
+{
+	struct crewjob *cj = arg;
+	const struct ex_memops *mo = &cj->g.l->mem;
+
+	if (mo->worker)
+		mo->worker(mo->ctx, true);
+	share(cj, index);
+	if (mo->worker)
+		mo->worker(mo->ctx, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -476,21 +630,6 @@ static enum ex_status refuse(struct ex_result *r, enum ex_status st,
 	return st;
 }
 
-/* A cooperative launch's host thread did not start: its share of the
- * blocks would never arrive at a grid sync, so the launch stops. (Other
- * launches' blocks go to the threads that did start.) */
-static void no_thread(struct grid *g)
-{
-	pthread_mutex_lock(&g->lock);
-	if (g->r->status == EX_OK) {
-		g->r->status = EX_LAUNCH_FAILED;
-		snprintf(g->r->message, sizeof g->r->message, "%s",
-			 "a host thread for resident blocks could not start");
-	}
-	pthread_mutex_unlock(&g->lock);
-	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-}
-
 /* The warp loop for this launch: warp.c's AVX2 build where the host has
  * AVX2 and FMA and the launch does not ask for the baseline. */
 static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
@@ -506,8 +645,9 @@ static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
 
 enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 {
-	struct grid g = { 0 };
-	struct worker *wk;
+	struct crewjob cj = { 0 };
+	struct grid *g = &cj.g;
+	struct ex_crew crew;
 	uint64_t *varaddr, nthreads;
 	uint32_t shared;
 	int n;
@@ -515,63 +655,52 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	memset(r, 0, sizeof *r);
 	if (!l || !l->module || l->kernel < 0 || l->kernel >= l->module->nkernels)
 		return refuse(r, EX_LAUNCH_FAILED, "no such kernel");
-	g.m = l->module;
-	g.k = &g.m->funcs[g.m->kernels[l->kernel]];
+	g->m = l->module;
+	g->k = &g->m->funcs[g->m->kernels[l->kernel]];
 	nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
 	if (!l->grid[0] || !l->grid[1] || !l->grid[2] || !nthreads ||
 	    nthreads > 1024)
 		return refuse(r, EX_LAUNCH_FAILED, "bad grid or block dimensions");
-	if (g.k->info.param_bytes && !l->params)
+	if (g->k->info.param_bytes && !l->params)
 		return refuse(r, EX_LAUNCH_FAILED, "no parameters");
-	shared = g.k->shared_static;
+	shared = g->k->shared_static;
 	if (l->dynamic_shared_bytes) {
-		shared = (shared + g.m->shared_align - 1) & ~(g.m->shared_align - 1);
+		shared = (shared + g->m->shared_align - 1) & ~(g->m->shared_align - 1);
 		if ((uint64_t)shared + l->dynamic_shared_bytes > (1u << 30))
 			return refuse(r, EX_LAUNCH_FAILED, "too much shared memory");
 		shared += l->dynamic_shared_bytes;
 	}
 	/* the block is given whole units, as the SM allocates them: an
 	 * access past the bytes asked for but inside the last unit runs */
-	g.shared_aggr = shared;
+	g->shared_aggr = shared;
 	shared = SMEM_RESERVED + (shared - SMEM_RESERVED + SMEM_UNIT - 1) /
 		 SMEM_UNIT * SMEM_UNIT;
-	varaddr = var_addresses(g.m, g.k);
+	varaddr = var_addresses(g->m, g->k);
 	n = l->threads > 0 ? l->threads : 1;
-	g.l = l;
-	g.run = warp_loop(l);
-	g.varaddr = varaddr;
-	g.nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-	g.r = r;
-	if ((uint64_t)n > g.nblocks)
-		n = (int)g.nblocks;
-	g.nthreads = n;
-	wk = calloc((size_t)n, sizeof *wk);
+	g->l = l;
+	g->run = warp_loop(l);
+	g->varaddr = varaddr;
+	g->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+	g->r = r;
+	if ((uint64_t)n > g->nblocks)
+		n = (int)g->nblocks;
+	/* a cooperative grid is shared out by n before any thread starts;
+	 * the caller runs the shares of threads the pool could not give */
+	g->nthreads = n;
+	cj.shared_bytes = shared;
 	if (l->cooperative)
-		g.gridws = calloc(1, GRIDWS_BYTES);
-	if (!varaddr || !wk || (l->cooperative && !g.gridws)) {
+		g->gridws = calloc(1, GRIDWS_BYTES);
+	if (!varaddr || (l->cooperative && !g->gridws)) {
 		free(varaddr);
-		free(wk);
-		free(g.gridws);
+		free(g->gridws);
 		return refuse(r, EX_OUT_OF_MEMORY, "out of memory");
 	}
-	pthread_mutex_init(&g.lock, NULL);
-	for (int i = 0; i < n; i++) {
-		wk[i].g = &g;
-		wk[i].first = wk;
-		wk[i].shared_bytes = shared;
-		if (i > 0)
-			wk[i].started = !pthread_create(&wk[i].tid, NULL,
-							 worker_thread, &wk[i]);
-		if (i > 0 && !wk[i].started && g.gridws)
-			no_thread(&g);
-	}
-	run_worker(&wk[0]);
-	for (int i = 1; i < n; i++)
-		if (wk[i].started)
-			pthread_join(wk[i].tid, NULL);
-	pthread_mutex_destroy(&g.lock);
+	pthread_mutex_init(&g->lock, NULL);
+	cj.hired = ex_pool_hire(&crew, n - 1, helper, &cj);
+	share(&cj, 0);
+	ex_pool_wait(&crew);
+	pthread_mutex_destroy(&g->lock);
 	free(varaddr);
-	free(wk);
-	free(g.gridws);
+	free(g->gridws);
 	return r->status;
 }

@@ -139,6 +139,30 @@ int ex_warp_run_avx2(struct blk *b, struct warp *w);
 #define EX_HAVE_AVX2 1
 #endif
 
+/* A launch's helpers from the process's pool of launch threads (pool.c):
+ * fn(arg, i) runs once for each i in [1, given] on a thread of its own. */
+struct ex_crew {
+	void (*fn)(void *arg, int index);
+	void *arg;
+	int given;                /* helpers hired */
+	int left;                 /* helpers still in fn; the pool's lock */
+	pthread_cond_t done;      /* left reached 0 */
+};
+
+/* Hires up to want idle threads of the pool (starting new ones while it
+ * has fewer than the most a launch may ask for) and sets each running
+ * fn(arg, i); answers how many, 0 when none could be had. */
+int ex_pool_hire(struct ex_crew *c, int want, void (*fn)(void *, int),
+		 void *arg);
+/* Returns once every helper hire gave c has returned from fn. */
+void ex_pool_wait(struct ex_crew *c);
+/* On a pool thread: mem is the thread's block memory, for as long as the
+ * thread lives; kept where the pool's state is, so that it stays
+ * reachable also in a child of fork, which has not the thread. */
+void ex_pool_keep(void *mem);
+/* The threads the pool has made, and (idle) how many wait for work. */
+int ex_pool_threads(int *idle);
+
 /* Records the first error of a launch, where it happened; stops it. */
 void ex_grid_fail(struct blk *b, struct warp *w, int lane,
 		  enum ex_status st, uint64_t addr, const char *fmt, ...)

@@ -111,6 +111,7 @@ void cuemu_unlock_deferred(void)
 {
 	lock_held = false;
 	pthread_mutex_unlock(&process_lock);
+	cuemu_clock_leave();   /* the bracket cuemu_lock entered */
 }
 
 bool cuemu_lock_held(void)

@@ -465,6 +465,9 @@ void cuemu_op_then(void (*fn)(void *), void *arg);
 CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
 void cuemu_stream_advance(CUstream s, uint64_t ns);
 uint64_t cuemu_stream_now(CUstream s);
+/* Operations are enqueued on s behind the one its worker runs (asked by
+ * that operation). */
+bool cuemu_stream_more_queued(CUstream s);
 /* The host was busy with an operation until model time ns (staging a
  * pageable copy): its clock is at least that from now on. */
 void cuemu_host_busy_until(uint64_t ns);

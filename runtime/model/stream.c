@@ -1153,6 +1153,12 @@ bool cuemu_stream_idle(CUstream s)
 	return atomic_get(&s->done_seq) >= atomic_get(&s->enq_seq);
 }
 
+/* The running operation is done_seq + 1: the worker runs them in order. */
+bool cuemu_stream_more_queued(CUstream s)
+{
+	return atomic_get(&s->enq_seq) > atomic_get(&s->done_seq) + 1;
+}
+
 /* ---------------------------------------------------------------- all */
 
 /* Positions of the last operation of every stream that matches. */
