@@ -441,6 +441,9 @@ static unsigned long long spin_on(const char *tag, const char *device)
 	if (pid > 0)
 		waitpid(pid, &st, 0);
 	unlink(path);
+	snprintf(path, sizeof path, "/dev/shm/%s", machine);
+	unlink(path);   /* the child's machine, which nothing else removes
+			 * when the test is run by hand */
 	return t;
 }
 
