@@ -12,6 +12,7 @@
 #include "tap.h"
 #include "exec_mock.h"
 #include "probe_rows.h"
+#include "probe_replay.h"
 #include "../../probes/f16.h"
 
 #include <math.h>
@@ -54,48 +55,11 @@ static bool close_half(const char *name, uint64_t got, uint64_t want)
 	return (got >> 32) == (want >> 32);
 }
 
-static void replay(struct mock *mk, struct ex_module *m, const char *res,
-		   uint64_t *A, uint64_t *B, uint64_t *C, uint64_t *D, int pass)
+/* close_half as replay_case compares */
+static bool same_half(const char *name, uint64_t a, uint64_t got, uint64_t want)
 {
-	static uint64_t want[4096];
-
-	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-		const char *name = cases[k].name, *how = pass ? "" : " (baseline)";
-		int n = hf_rows(cases[k].gen), got = recorded(res, name, want, 4096);
-		struct ex_result r;
-		int bad = -1;
-
-		for (int i = 0; i < n; i++) {
-			hf_row(cases[k].gen, i, &A[i], &B[i], &C[i]);
-			D[i] = 0xcdcdcdcdcdcdcdcdull;
-		}
-		struct {
-			uint64_t a, b, c, d;
-			int32_t n;
-		} params = { (uintptr_t)A, (uintptr_t)B, (uintptr_t)C, (uintptr_t)D, n };
-		struct ex_launch l = mock_launch(mk, m, name, &params,
-						 (uint32_t)(n + 127) / 128, 1, 128, 1, 1);
-		l.baseline = !pass;
-		if (got != n || l.kernel < 0) {
-			ok(0, "%s%s: %d rows recorded, the kernel is in the PTX", name,
-			   how, got);
-			continue;
-		}
-		if (ex_launch_run(&l, &r) != EX_OK) {
-			ok(0, "%s%s runs", name, how);
-			printf("#   %s\n", r.message);
-			continue;
-		}
-		for (int i = 0; i < n && bad < 0; i++)
-			if (cases[k].approx ? !close_half(name, D[i], want[i])
-					    : D[i] != want[i])
-				bad = i;
-		if (!ok(bad < 0, "%s%s: %d rows as the GPU computed them", name, how, n))
-			printf("#   row %d: a=%llx b=%llx c=%llx: got %llx, want %llx\n",
-			       bad, (unsigned long long)A[bad], (unsigned long long)B[bad],
-			       (unsigned long long)C[bad], (unsigned long long)D[bad],
-			       (unsigned long long)want[bad]);
-	}
+	(void)a;
+	return close_half(name, got, want);
 }
 
 /* Registers declared .f16 and .f16x2, as cuda_fp16.h's inline asm
@@ -175,10 +139,15 @@ int main(void)
 		free(res);
 		return done_testing();
 	}
-	uint64_t *A = mock_alloc(mk, 4096 * 8, 0), *B = mock_alloc(mk, 4096 * 8, 0);
-	uint64_t *C = mock_alloc(mk, 4096 * 8, 0), *D = mock_alloc(mk, 4096 * 8, 0);
+	struct probe_bufs x = { mock_alloc(mk, 4096 * 8, 0),
+				mock_alloc(mk, 4096 * 8, 0),
+				mock_alloc(mk, 4096 * 8, 0),
+				mock_alloc(mk, 4096 * 8, 0) };
 	for (int pass = 0; pass < 2; pass++)
-		replay(mk, m, res, A, B, C, D, pass);
+		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+			replay_case(mk, m, res, cases[k].name,
+				    hf_rows(cases[k].gen), cases[k].gen, hf_row,
+				    cases[k].approx ? same_half : NULL, &x, pass);
 	typed_registers(mk);
 	refusals();
 	ex_module_free(m);

@@ -15,6 +15,7 @@
 #include "exec_mock.h"
 #include "../../probes/ptx_table.h"
 #include "probe_rows.h"
+#include "probe_replay.h"
 
 #include <math.h>
 
@@ -64,7 +65,7 @@ int main(void)
 	char *res = slurp("probes/results/ptx_table.txt", &rlen), log[512];
 	struct ex_module *m = NULL;
 	struct mock *mk = calloc(1, sizeof *mk);
-	uint64_t *A, *B, *C, *D, want[4096];
+	struct probe_bufs x;
 
 	mock_init(mk);
 	if (!ok(ptx && res, "the probe's PTX and its results are readable") ||
@@ -75,54 +76,18 @@ int main(void)
 		free(res);
 		return done_testing();
 	}
-	A = mock_alloc(mk, 4096 * 8, 0);
-	B = mock_alloc(mk, 4096 * 8, 0);
-	C = mock_alloc(mk, 4096 * 8, 0);
-	D = mock_alloc(mk, 4096 * 8, 0);
+	x.a = mock_alloc(mk, 4096 * 8, 0);
+	x.b = mock_alloc(mk, 4096 * 8, 0);
+	x.c = mock_alloc(mk, 4096 * 8, 0);
+	x.d = mock_alloc(mk, 4096 * 8, 0);
 	/* each case on the baseline loop, then on the AVX2 build where the
 	 * host runs it: both must compute what the GPU computed */
-	for (size_t pass = 0; pass < 2; pass++) {
-		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-			const char *name = cases[k].name;
-			const char *how = pass ? "" : " (baseline)";
-			int n = pt_rows(cases[k].gen), got = recorded(res, name, want, 4096);
-			struct ex_result r;
-			int bad = -1;
-
-			for (int i = 0; i < n; i++) {
-				pt_row(cases[k].gen, i, &A[i], &B[i], &C[i]);
-				D[i] = 0xcdcdcdcdcdcdcdcdull;
-			}
-			struct {
-				uint64_t a, b, c, d;
-				int32_t n;
-			} params = { (uintptr_t)A, (uintptr_t)B, (uintptr_t)C, (uintptr_t)D, n };
-			struct ex_launch l = mock_launch(mk, m, name, &params,
-							 (uint32_t)(n + 127) / 128, 1, 128, 1, 1);
-			l.baseline = !pass;
-			if (got != n || l.kernel < 0) {
-				ok(0, "%s%s: %d rows recorded, the kernel is in the PTX", name,
-				   how, got);
-				continue;
-			}
-			if (ex_launch_run(&l, &r) != EX_OK) {
-				ok(0, "%s%s runs", name, how);
-				printf("#   %s\n", r.message);
-				continue;
-			}
-			for (int i = 0; i < n && bad < 0; i++)
-				if (cases[k].approx ? !close_enough(name, A[i], D[i], want[i])
-						    : D[i] != want[i])
-					bad = i;
-			if (!ok(bad < 0, "%s%s: %d rows as the GPU computed them",
-				name, how, n))
-				printf("#   row %d: a=%llx b=%llx c=%llx: got %llx, want %llx\n",
-				       bad, (unsigned long long)A[bad],
-				       (unsigned long long)B[bad], (unsigned long long)C[bad],
-				       (unsigned long long)D[bad],
-				       (unsigned long long)want[bad]);
-		}
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+			replay_case(mk, m, res, cases[k].name,
+				    pt_rows(cases[k].gen), cases[k].gen, pt_row,
+				    cases[k].approx ? close_enough : NULL, &x,
+				    pass);
 	ex_module_free(m);
 	mock_free(mk);
 	free(mk);
