@@ -12,7 +12,9 @@
  * stderr, naming which runtime asked (the file holding the caller) and
  * what to do: build with `nvcc -cudart shared` (CMake:
  * CUDA_RUNTIME_LIBRARY Shared) and run with libcuemu's libcudart.so.13
- * first on the library path.
+ * first on the library path. A shared library that asks (one of NVIDIA's,
+ * NVRTC or cuBLAS, or the user's) is named as a library: the program
+ * itself may be built right.
  *
  * State: whether it was said, once a process; no locks (pthread_once).
  */
@@ -48,6 +50,14 @@ static void say_once(void)
 			"serve: put libcuemu's libcudart.so.13 first on "
 			"LD_LIBRARY_PATH (the directory of the libcuda.so.1 "
 			"alias)\n", file);
+	else if (strstr(base, ".so"))   /* a library: maybe not the user's */
+		fprintf(stderr,
+			"cuemu: %s, a library the program loads, links "
+			"NVIDIA's static CUDA runtime, which needs private "
+			"driver tables that libcuemu does not serve: what it "
+			"does through that runtime fails; rebuild it with "
+			"`nvcc -cudart shared` where it is yours (NVIDIA's "
+			"own, such as cuBLAS or NVRTC, cannot be)\n", file);
 	else
 		fprintf(stderr,
 			"cuemu: %s links NVIDIA's static CUDA runtime, which "

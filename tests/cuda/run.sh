@@ -24,7 +24,7 @@ set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static clock coop rdc clang managed reload engine"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc clang managed reload engine"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -106,7 +106,20 @@ for p in $programs; do
 	# told apart in one line on stderr, and fail as before.
 	runtime=shared
 	case $p in static) files=$src/launch.cu runtime=static ;; esac
-	if [ $p = clang ]; then
+	# staticlib: the static runtime inside a library the program loads
+	# (the program itself has no CUDA: the host compiler builds it).
+	if [ $p = staticlib ]; then
+		if ! { "$NVCC" -arch=sm_90 -shared -Xcompiler -fPIC \
+			-DSTATICLIB_LIB -o "$tmp/libstaticlib.so" \
+			"$src/staticlib.cu" &&
+			${CXX:-g++} -x c++ -o "$tmp/$p" "$src/staticlib.cu" \
+			-L"$tmp" -lstaticlib -Wl,-rpath="$tmp"
+		} >"$tmp/$p.build" 2>&1; then
+			echo "not ok $i - $p: nvcc failed"
+			sed 's/^/# /' "$tmp/$p.build"
+			continue
+		fi
+	elif [ $p = clang ]; then
 		clang_build "$files" || continue
 	elif ! "$NVCC" -cudart $runtime -arch=sm_90 -I"$src" -o "$tmp/$p" \
 		$files >"$tmp/$p.build" 2>&1; then
@@ -137,6 +150,12 @@ for p in $programs; do
 			missing="one line naming the static runtime (said $n times)"
 		fi
 	fi
+	if [ $p = staticlib ]; then
+		n=$(grep -c "libstaticlib.so, a library the program loads, links NVIDIA's static CUDA runtime" \
+			"$tmp/$p.out")
+		[ "$n" = 1 ] && ! grep -q -- "-cudart shared\` (CMake" "$tmp/$p.out" ||
+			missing="one line naming the library (said $n times)"
+	fi
 	if [ $p = rdc ]; then
 		n=$(grep -c "relocatable (nvcc -rdc=true or -dc).*without -rdc" \
 			"$tmp/$p.out")
@@ -159,6 +178,8 @@ for p in $programs; do
 		case $p in
 		static) echo "ok $i - a program with NVIDIA's static runtime" \
 			"is told to rebuild with -cudart shared, once" ;;
+		staticlib) echo "ok $i - a library with NVIDIA's static" \
+			"runtime is named as what carries it, once" ;;
 		clock) echo "ok $i - clock: with CUEMU_CLOCK=model, std::chrono" \
 			"and gettimeofday read model time" ;;
 		*) echo "ok $i - $p runs on libcuemu's libcudart.so.13" ;;
