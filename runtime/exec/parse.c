@@ -690,17 +690,48 @@ static const char *const aops[] = {
 	"exch",
 };
 
-/* A modifier of cp: only cp.async from global to shared memory. The copy
- * is made when the instruction runs, so commit_group and wait_group have
- * nothing left to wait for: a copy done early is one the program may see
- * done (it may look only after waiting). The bulk, tensor and mbarrier
- * forms are refused. */
+/* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]: its
+ * modifiers after "mbarrier" (the .b64 type is taken before). */
+static int cp_arrive_modifier(struct parser *P, struct insn *in,
+			      const char *w)
+{
+	if (in->sub == CP_MBARRIER) {
+		if (strcmp(w, "arrive"))
+			return fail(P, EX_UNSUPPORTED,
+				    "the instruction 'cp.async.mbarrier.%s'", w), -1;
+		in->sub = CP_ARRIVE;
+		return 0;
+	}
+	if (!strcmp(w, "noinc")) {
+		in->flags |= F_CPNOINC;
+		return 0;
+	}
+	if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) {
+		in->space = SP_SHARED;
+		return 0;
+	}
+	return fail(P, EX_UNSUPPORTED,
+		    "the instruction 'cp.async.mbarrier.arrive.%s'", w), -1;
+}
+
+/* A modifier of cp: cp.async from global to shared memory, and
+ * cp.async.mbarrier.arrive(.noinc). The copy is made when the instruction
+ * runs, so commit_group and wait_group have nothing left to wait for: a
+ * copy done early is one the program may see done (it may look only after
+ * waiting); for the same reason the mbarrier's arrive-on happens when its
+ * instruction runs. The bulk and tensor forms are refused. */
 static int cp_modifier(struct parser *P, struct insn *in, const char *w)
 {
 	if (!in->sub) {
 		if (strcmp(w, "async"))
 			return fail(P, EX_UNSUPPORTED, "the instruction 'cp.%s'", w), -1;
-		in->sub = 1;
+		in->sub = CP_COPY;
+		return 0;
+	}
+	if (in->sub != CP_COPY)
+		return cp_arrive_modifier(P, in, w);
+	if (!strcmp(w, "mbarrier")) {
+		in->sub = CP_MBARRIER;
 		return 0;
 	}
 	if (!strcmp(w, "commit_group") || !strcmp(w, "wait_group") ||
@@ -1368,6 +1399,18 @@ static bool cp_operands_ok(const struct ex_module *m, const struct insn *in)
 	       (!z->neg && !ptype_float(m->regtype[z->reg]));
 }
 
+/* cp.async.mbarrier.arrive: a b64 mbarrier object's address, the one
+ * operand, in shared memory or a generic address of it (as mbarrier). */
+static int cp_arrive_operands(struct parser *P, const struct insn *in)
+{
+	if (in->sub != CP_ARRIVE)
+		return fail(P, EX_UNSUPPORTED, "the instruction 'cp.async.mbarrier'"), -1;
+	if (in->type != T_B64 || in->nops != 1 || in->o[0].kind != K_MEM)
+		return fail(P, EX_INVALID_PTX,
+			    "cp.async.mbarrier.arrive takes .b64 and an mbarrier's address"), -1;
+	return 0;
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
@@ -1396,6 +1439,8 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_INVALID_PTX, "testp without a mode"), -1;
 	if (in->op == OP_CPASYNC && !in->sub)
 		return fail(P, EX_UNSUPPORTED, "the instruction 'cp'"), -1;
+	if (in->op == OP_CPASYNC && in->sub != CP_COPY)
+		return cp_arrive_operands(P, in);
 	if (in->op == OP_CPASYNC && !cp_operands_ok(P->m, in))
 		return fail(P, EX_INVALID_PTX,
 			    "cp.async takes [shared], [global], a size of 4, 8 or 16, "

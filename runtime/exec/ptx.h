@@ -103,6 +103,7 @@ enum space {
 #define F_NOCOMPLETE (1u << 20) /* mbarrier.arrive.noComplete */
 #define F_PARITY  (1u << 21)  /* mbarrier.test_wait/try_wait.parity */
 #define F_HINT    (1u << 22)  /* .L2::cache_hint: a last operand, the policy */
+#define F_CPNOINC (1u << 23)  /* cp.async.mbarrier.arrive.noinc */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -125,6 +126,10 @@ enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
 		 TP_NORMAL, TP_SUBNORMAL };
 enum mbarmode { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST_WAIT,
 	       MB_TRY_WAIT, MB_PENDING, MB_INVAL };
+/* cp.async's forms (sub): a copy, or the arrive-on of an mbarrier when
+ * the thread's earlier copies complete (CP_MBARRIER only while parsing:
+ * "mbarrier" read, "arrive" not yet). */
+enum cpmode { CP_COPY = 1, CP_MBARRIER, CP_ARRIVE };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
 

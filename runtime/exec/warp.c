@@ -1000,6 +1000,30 @@ static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
 	return state;
 }
 
+/* cp.async.mbarrier.arrive(.noinc) over the active lanes: each lane's
+ * arrive-on, made at once as its copies were. Without .noinc the pending
+ * count is raised by one before the arrive-on lowers it by one: the object
+ * is left as it was (the phase cannot complete), only its address is
+ * checked. With .noinc the arrive-on is one of the arrivals the barrier
+ * was initialized for. 0, or -1 on a bad address. */
+static int do_cp_arrive(struct blk *b, struct warp *w, const struct insn *in,
+			uint32_t act)
+{
+	struct macc c;
+
+	mem_begin(b, w, &c, EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, &in->o[0], (int)l), 8, &c);
+		if (!p)
+			return -1;
+		if (in->flags & F_CPNOINC)
+			mb_arrive(p, 1, false);
+	}
+	mem_flush(b, &c);
+	return 0;
+}
+
 /* mbarrier.init, arrive, arrive_drop, test_wait, try_wait, pending_count,
  * inval over the active lanes, one lane after another. A try_wait some
  * lane of which found its phase incomplete gives the warp's turn away
@@ -2647,7 +2671,8 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			do_assertfail(b, w, in, act);
 			return -1;
 		case OP_CPASYNC:
-			if (do_cpasync(b, w, in, act))
+			if ((in->sub == CP_ARRIVE ? do_cp_arrive(b, w, in, act) :
+			     do_cpasync(b, w, in, act)))
 				return -1;
 			break;
 		default:
