@@ -7,7 +7,9 @@
  * cp.async.mbarrier.arrive in both forms (PTX text): without .noinc the
  * pending count is raised before the arrive-on, so the phase and count are
  * as before it; with .noinc it is one of the barrier's expected arrivals,
- * one per lane, and may complete the phase.
+ * one per lane, and may complete the phase. cp.async.bulk completing its
+ * bytes on an mbarrier before and after the expect_tx that counts them: a
+ * phase waits for its bytes as for its arrivals.
  * A variable zero-fill is a switch of nvcc's whose default traps: a warp
  * whose lanes take several cases meets again before the barrier (cfg.c),
  * or its first case's lanes would pass it for the whole warp and the
@@ -171,6 +173,10 @@ static void test_refusals(void)
 		  EX_INVALID_PTX },
 		{ "cp.async.mbarrier.arrive.shared.b64 [%r1], 1;", "takes .b64",
 		  EX_INVALID_PTX },
+		{ "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 16;",
+		  "cp.async.bulk' with '.global", EX_UNSUPPORTED },
+		{ "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+		  " [%r1], [%rd1], 24, [%r1];", "16-byte units", EX_INVALID_PTX },
 		{ "cp.reduce.async.bulk.global.shared::cta [%rd1], [%r1], 16;",
 		  "cp.reduce", EX_UNSUPPORTED },
 		{ "cp.async.ca.shared.global [%r1], [%rd1], 12;", "size of 4, 8 or 16",
@@ -321,6 +327,101 @@ static void test_arrive_warp(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* One thread, a barrier for one arrival: 32 bytes copied in bulk before
+ * their expect_tx (out[0], out[1]: phase 0 still incomplete after each),
+ * 16 more expected, the arrival (out[2]: still incomplete, 16 bytes
+ * pending), those 16 copied (out[3]: complete); out[4], out[5]: the
+ * copied words at 0 and 40. */
+static void test_bulk(struct mock *mk)
+{
+	static const char text[] = HEAD
+		".visible .entry bulk(.param .u64 src, .param .u64 out)\n{\n"
+		".reg .pred %p<5>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<9>;\n"
+		".shared .align 8 .b64 bar;\n.shared .align 16 .b8 buf[48];\n"
+		"ld.param.u64 %rd1, [src];\nld.param.u64 %rd2, [out];\n"
+		"mov.u32 %r1, bar;\nmov.u32 %r2, buf;\nmov.u32 %r3, 32;\n"
+		"mbarrier.init.shared.b64 [%r1], 1;\n"
+		"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+		" [%r2], [%rd1], %r3, [%r1];\n"
+		"mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0;\n"
+		"selp.u64 %rd3, 1, 0, %p1;\nst.global.u64 [%rd2], %rd3;\n"
+		"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], %r3;\n"
+		"mbarrier.test_wait.parity.shared.b64 %p2, [%r1], 0;\n"
+		"selp.u64 %rd3, 1, 0, %p2;\nst.global.u64 [%rd2+8], %rd3;\n"
+		"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], 16;\n"
+		"mbarrier.arrive.shared::cta.b64 %rd4, [%r1];\n"
+		"mbarrier.test_wait.parity.shared.b64 %p3, [%r1], 0;\n"
+		"selp.u64 %rd3, 1, 0, %p3;\nst.global.u64 [%rd2+16], %rd3;\n"
+		"add.u64 %rd5, %rd1, 32;\n"
+		"cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes"
+		" [%r2+32], [%rd5], 16, [%r1];\n"
+		"mbarrier.test_wait.parity.shared.b64 %p4, [%r1], 0;\n"
+		"selp.u64 %rd3, 1, 0, %p4;\nst.global.u64 [%rd2+24], %rd3;\n"
+		"ld.shared.u64 %rd6, [%r2];\nst.global.u64 [%rd2+32], %rd6;\n"
+		"ld.shared.u64 %rd7, [%r2+40];\nst.global.u64 [%rd2+40], %rd7;\n"
+		"ret;\n}\n";
+	uint64_t *src = mock_alloc(mk, 4096, 0), *out = mock_alloc(mk, 4096, 0);
+	const uint64_t want[4] = { 0, 0, 0, 1 };
+	static const char *const what[4] = {
+		"phase 0 incomplete with 32 bytes completed, none expected yet",
+		"phase 0 incomplete after their expect_tx, the arrival pending",
+		"phase 0 incomplete after the arrival, 16 bytes pending",
+		"phase 0 complete once those 16 bytes are copied",
+	};
+	struct ex_module *m = NULL;
+	struct ex_result r;
+	struct pb p = { 0 };
+	char log[256];
+
+	if (!src || !out || !ok(parse(text, &m, log, sizeof log) == EX_OK,
+				"cp.async.bulk and mbarrier.expect_tx parse (%s)", log)) {
+		ex_module_free(m);
+		return;
+	}
+	for (int i = 0; i < 8; i++)
+		src[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
+	put_ptr(&p, src); put_ptr(&p, out);
+	struct ex_launch l = mock_launch(mk, m, "bulk", p.b, 1, 1, 1, 1, 1);
+	if (ok(run(&l, &r) == EX_OK, "the bulk copies run")) {
+		for (int i = 0; i < 4; i++)
+			is_int(out[i], want[i], "%s", what[i]);
+		is_int(out[4], src[0], "the first copy landed");
+		is_int(out[5], src[5], "the second copy landed");
+	}
+	ex_module_free(m);
+}
+
+/* A bulk size in a register that is not a multiple of 16 fails the
+ * launch. */
+static void test_bulk_size(struct mock *mk)
+{
+	static const char text[] = HEAD
+		".visible .entry k(.param .u64 src)\n{\n"
+		".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+		".shared .align 8 .b64 bar;\n.shared .align 16 .b8 buf[48];\n"
+		"ld.param.u64 %rd1, [src];\nmov.u32 %r1, bar;\nmov.u32 %r2, buf;\n"
+		"mov.u32 %r3, 24;\nmbarrier.init.shared.b64 [%r1], 1;\n"
+		"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+		" [%r2], [%rd1], %r3, [%r1];\nret;\n}\n";
+	uint64_t *src = mock_alloc(mk, 4096, 0);
+	struct ex_module *m = NULL;
+	struct ex_result r;
+	struct pb p = { 0 };
+	char log[256];
+
+	if (!src || !ok(parse(text, &m, log, sizeof log) == EX_OK,
+			"a bulk copy of a register's size parses (%s)", log)) {
+		ex_module_free(m);
+		return;
+	}
+	put_ptr(&p, src);
+	struct ex_launch l = mock_launch(mk, m, "k", p.b, 1, 1, 1, 1, 1);
+	is_int(ex_launch_run(&l, &r), EX_MISALIGNED_ADDRESS,
+	       "a bulk copy of 24 bytes fails the launch");
+	ok(strstr(r.message, "multiple of 16") != NULL, "saying so: %s", r.message);
+	ex_module_free(m);
+}
+
 /* An arrive-on at an address past the block's shared memory, either form. */
 static void test_arrive_outside(struct mock *mk, bool noinc)
 {
@@ -371,6 +472,8 @@ int main(void)
 	test_arrive_warp(mk);
 	test_arrive_outside(mk, false);
 	test_arrive_outside(mk, true);
+	test_bulk(mk);
+	test_bulk_size(mk);
 	ex_module_free(m);
 	mock_free(mk);
 	free(mk);
