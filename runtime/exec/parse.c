@@ -690,17 +690,74 @@ static const char *const aops[] = {
 	"exch",
 };
 
-/* A modifier of cp: only cp.async from global to shared memory. The copy
- * is made when the instruction runs, so commit_group and wait_group have
- * nothing left to wait for: a copy done early is one the program may see
- * done (it may look only after waiting). The bulk, tensor and mbarrier
- * forms are refused. */
+/* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]: its
+ * modifiers after "mbarrier" (the .b64 type is taken before). */
+static int cp_arrive_modifier(struct parser *P, struct insn *in,
+			      const char *w)
+{
+	if (in->sub == CP_MBARRIER) {
+		if (strcmp(w, "arrive"))
+			return fail(P, EX_UNSUPPORTED,
+				    "the instruction 'cp.async.mbarrier.%s'", w), -1;
+		in->sub = CP_ARRIVE;
+		return 0;
+	}
+	if (!strcmp(w, "noinc")) {
+		in->flags |= F_CPNOINC;
+		return 0;
+	}
+	if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) {
+		in->space = SP_SHARED;
+		return 0;
+	}
+	return fail(P, EX_UNSUPPORTED,
+		    "the instruction 'cp.async.mbarrier.arrive.%s'", w), -1;
+}
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+ * [dst], [src], size, [mbar]: its words after "bulk", in that order (the
+ * destination may be shared::cta). Only this direction is run, without
+ * multicast or a cache policy. */
+static int cp_bulk_modifier(struct parser *P, struct insn *in, const char *w)
+{
+	bool next = (in->sub == CP_BULK0 && (!strcmp(w, "shared::cluster") ||
+					     !strcmp(w, "shared::cta"))) ||
+		    (in->sub == CP_BULK1 && !strcmp(w, "global")) ||
+		    (in->sub == CP_BULK2 &&
+		     !strcmp(w, "mbarrier::complete_tx::bytes"));
+
+	if (!next)
+		return fail(P, EX_UNSUPPORTED,
+			    "the instruction 'cp.async.bulk' with '.%s'", w), -1;
+	in->sub++;
+	return 0;
+}
+
+/* A modifier of cp: cp.async from global to shared memory, its bulk form
+ * completing on an mbarrier, and cp.async.mbarrier.arrive(.noinc). The copy is made when the instruction
+ * runs, so commit_group and wait_group have nothing left to wait for: a
+ * copy done early is one the program may see done (it may look only after
+ * waiting); for the same reason the mbarrier's arrive-on and a bulk
+ * copy's complete-tx happen when the instruction runs. The tensor forms,
+ * and bulk copies of other directions, are refused. */
 static int cp_modifier(struct parser *P, struct insn *in, const char *w)
 {
 	if (!in->sub) {
 		if (strcmp(w, "async"))
 			return fail(P, EX_UNSUPPORTED, "the instruction 'cp.%s'", w), -1;
-		in->sub = 1;
+		in->sub = CP_COPY;
+		return 0;
+	}
+	if (in->sub >= CP_BULK0)
+		return cp_bulk_modifier(P, in, w);
+	if (in->sub != CP_COPY)
+		return cp_arrive_modifier(P, in, w);
+	if (!strcmp(w, "bulk")) {
+		in->sub = CP_BULK0;
+		return 0;
+	}
+	if (!strcmp(w, "mbarrier")) {
+		in->sub = CP_MBARRIER;
 		return 0;
 	}
 	if (!strcmp(w, "commit_group") || !strcmp(w, "wait_group") ||
@@ -793,8 +850,8 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	case OP_MBARRIER: {
 		static const char *const mb[] = { NULL, "init", "arrive",
 			"arrive_drop", "test_wait", "try_wait", "pending_count",
-			"inval" };
-		if ((k = find_word(mb, 8, w)) && !in->sub) {
+			"inval", "expect_tx" };
+		if ((k = find_word(mb, 9, w)) && !in->sub) {
 			in->sub = (uint8_t)k;
 			return 0;
 		}
@@ -1325,13 +1382,13 @@ static int mbarrier_operands(struct parser *P, struct insn *in)
 {
 	static const uint8_t mem_at[] = { [MB_INIT] = 0, [MB_ARRIVE] = 1,
 		[MB_ARRIVE_DROP] = 1, [MB_TEST_WAIT] = 1, [MB_TRY_WAIT] = 1,
-		[MB_INVAL] = 0 };
+		[MB_INVAL] = 0, [MB_EXPECT_TX] = 0 };
 	static const uint8_t min[] = { [MB_INIT] = 2, [MB_ARRIVE] = 2,
 		[MB_ARRIVE_DROP] = 2, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 3,
-		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2 };
 	static const uint8_t max[] = { [MB_INIT] = 2, [MB_ARRIVE] = 3,
 		[MB_ARRIVE_DROP] = 3, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 4,
-		[MB_PENDING] = 2, [MB_INVAL] = 1 };
+		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2 };
 
 	if (in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "mbarrier without an operation"), -1;
@@ -1368,6 +1425,35 @@ static bool cp_operands_ok(const struct ex_module *m, const struct insn *in)
 	       (!z->neg && !ptype_float(m->regtype[z->reg]));
 }
 
+/* cp.async.mbarrier.arrive: a b64 mbarrier object's address, the one
+ * operand, in shared memory or a generic address of it (as mbarrier). */
+static int cp_arrive_operands(struct parser *P, const struct insn *in)
+{
+	if (in->sub != CP_ARRIVE)
+		return fail(P, EX_UNSUPPORTED, "the instruction 'cp.async.mbarrier'"), -1;
+	if (in->type != T_B64 || in->nops != 1 || in->o[0].kind != K_MEM)
+		return fail(P, EX_INVALID_PTX,
+			    "cp.async.mbarrier.arrive takes .b64 and an mbarrier's address"), -1;
+	return 0;
+}
+
+/* cp.async.bulk: all its words, [shared], [global], a size (a register
+ * or a multiple of 16), [mbarrier]. */
+static int cp_bulk_operands(struct parser *P, const struct insn *in)
+{
+	const struct operand *o = in->o;
+
+	if (in->sub != CP_BULK)
+		return fail(P, EX_UNSUPPORTED, "the instruction 'cp.async.bulk' "
+			    "without its spaces and mbarrier::complete_tx::bytes"), -1;
+	if (in->nops != 4 || o[0].kind != K_MEM || o[1].kind != K_MEM ||
+	    o[3].kind != K_MEM || (o[2].kind != K_REG && o[2].kind != K_IMM) ||
+	    (o[2].kind == K_IMM && (o[2].imm <= 0 || o[2].imm % 16)))
+		return fail(P, EX_INVALID_PTX, "cp.async.bulk takes [shared], "
+			    "[global], a size of 16-byte units and [mbarrier]"), -1;
+	return 0;
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
@@ -1396,6 +1482,10 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_INVALID_PTX, "testp without a mode"), -1;
 	if (in->op == OP_CPASYNC && !in->sub)
 		return fail(P, EX_UNSUPPORTED, "the instruction 'cp'"), -1;
+	if (in->op == OP_CPASYNC && in->sub >= CP_BULK0)
+		return cp_bulk_operands(P, in);
+	if (in->op == OP_CPASYNC && in->sub != CP_COPY)
+		return cp_arrive_operands(P, in);
 	if (in->op == OP_CPASYNC && !cp_operands_ok(P->m, in))
 		return fail(P, EX_INVALID_PTX,
 			    "cp.async takes [shared], [global], a size of 4, 8 or 16, "

@@ -103,6 +103,7 @@ enum space {
 #define F_NOCOMPLETE (1u << 20) /* mbarrier.arrive.noComplete */
 #define F_PARITY  (1u << 21)  /* mbarrier.test_wait/try_wait.parity */
 #define F_HINT    (1u << 22)  /* .L2::cache_hint: a last operand, the policy */
+#define F_CPNOINC (1u << 23)  /* cp.async.mbarrier.arrive.noinc */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -124,7 +125,13 @@ enum matchmode { M_ANY = 1, M_ALL };
 enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
 		 TP_NORMAL, TP_SUBNORMAL };
 enum mbarmode { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST_WAIT,
-	       MB_TRY_WAIT, MB_PENDING, MB_INVAL };
+	       MB_TRY_WAIT, MB_PENDING, MB_INVAL, MB_EXPECT_TX };
+/* cp.async's forms (sub): a copy, the arrive-on of an mbarrier when the
+ * thread's earlier copies complete, or a bulk copy from global to shared
+ * memory that completes its bytes on an mbarrier (CP_MBARRIER and
+ * CP_BULK0-2 only while parsing: the words read so far). */
+enum cpmode { CP_COPY = 1, CP_MBARRIER, CP_ARRIVE, CP_BULK0, CP_BULK1,
+	      CP_BULK2, CP_BULK };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
 

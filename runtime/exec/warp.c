@@ -967,8 +967,10 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 /* mbarrier objects: 8 bytes of the block's shared memory, laid out by the
  * engine (the device's bits are its own: probes/mbarrier.cu read zeros
  * through ld.shared while one was live): the expected count in bits 0-19,
- * the arrivals the current phase still waits for in 20-39, the phase's
- * parity in bit 63. An arrival's state is what an H200 returns: the
+ * the arrivals the current phase still waits for in 20-39, its
+ * transaction count (bytes expected less bytes completed, signed) in
+ * 40-60, the phase's parity in bit 63; a phase completes when neither
+ * arrivals nor bytes are pending. An arrival's state is what an H200 returns: the
  * phase's parity in bit 63 and the pending count before the arrival,
  * negated, in bits 43-62 (pending_count reads it back). */
 #define MB_COUNT 0xfffffull
@@ -979,8 +981,20 @@ static uint64_t mb_state(uint64_t bar)
 	       ((-(bar >> 20 & MB_COUNT)) & MB_COUNT) << 43;
 }
 
+#define MB_TX 0x1fffffull   /* 21 bits, two's complement */
+
+/* The object from its parts; the phase completes (its parity flips, the
+ * counts start again) when neither arrivals nor bytes are pending. */
+static uint64_t mb_pack(uint64_t bar, uint64_t expect, uint64_t pending,
+			uint64_t tx)
+{
+	if (pending == 0 && (tx & MB_TX) == 0)
+		return ((bar & 1ull << 63) ^ 1ull << 63) | expect << 20 | expect;
+	return (bar & 1ull << 63) | (tx & MB_TX) << 40 | pending << 20 | expect;
+}
+
 /* One lane's arrival of count (arrive_drop: the expected count drops by
- * it first); the phase completes when nothing is pending. */
+ * it first). */
 static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
 {
 	uint64_t bar, state, expect, pending;
@@ -992,12 +1006,89 @@ static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
 	if (drop)
 		expect = expect > count ? expect - count : 0;
 	pending = pending > count ? pending - count : 0;
-	if (pending == 0)               /* the phase completes */
-		bar = ((bar & 1ull << 63) ^ 1ull << 63) | expect << 20 | expect;
-	else
-		bar = (bar & 1ull << 63) | pending << 20 | expect;
+	bar = mb_pack(bar, expect, pending, bar >> 40);
 	memcpy(p, &bar, 8);
 	return state;
+}
+
+/* expect_tx (bytes > 0) and complete_tx (bytes < 0): the phase's
+ * transaction count moves by bytes, and the phase completes if that
+ * leaves nothing pending (a bulk copy made at once completes its bytes
+ * before the expect_tx that usually follows it). */
+static void mb_tx(uint8_t *p, int64_t bytes)
+{
+	uint64_t bar;
+
+	memcpy(&bar, p, 8);
+	bar = mb_pack(bar, bar & MB_COUNT, bar >> 20 & MB_COUNT,
+		      (bar >> 40) + (uint64_t)bytes);
+	memcpy(p, &bar, 8);
+}
+
+/* cp.async.mbarrier.arrive(.noinc) over the active lanes: each lane's
+ * arrive-on, made at once as its copies were. Without .noinc the pending
+ * count is raised by one before the arrive-on lowers it by one: the object
+ * is left as it was (the phase cannot complete), only its address is
+ * checked. With .noinc the arrive-on is one of the arrivals the barrier
+ * was initialized for. 0, or -1 on a bad address. */
+static int do_cp_arrive(struct blk *b, struct warp *w, const struct insn *in,
+			uint32_t act)
+{
+	struct macc c;
+
+	mem_begin(b, w, &c, EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = lane_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, &in->o[0], (int)l), 8, &c);
+		if (!p)
+			return -1;
+		if (in->flags & F_CPNOINC)
+			mb_arrive(p, 1, false);
+	}
+	mem_flush(b, &c);
+	return 0;
+}
+
+/* cp.async.bulk, global to shared, completing on an mbarrier: each
+ * lane's size bytes (a multiple of 16, both addresses 16-byte aligned)
+ * copied at once, then the bytes completed on its mbarrier
+ * (complete_tx). 0, or -1 on a bad address or size. */
+static int do_cpbulk(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	struct src sz = src_of(b, w, in, 2);
+	struct macc cs, cd, cb;
+
+	mem_begin(b, w, &cs, EX_READ);
+	mem_begin(b, w, &cd, EX_WRITE);
+	mem_begin(b, w, &cb, EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint64_t n = V(sz, l) & 0xffffffffu, to = addr_of(b, w, &in->o[0], l),
+			 from = addr_of(b, w, &in->o[1], l);
+		uint8_t *d, *s, *bar;
+
+		if (n % 16) {
+			ex_grid_fail(b, w, (int)l, EX_MISALIGNED_ADDRESS, from,
+				     "line %u: cp.async.bulk of %llu bytes, not a "
+				     "multiple of 16", in->line, (unsigned long long)n);
+			return -1;
+		}
+		for (uint64_t i = 0; i < n; i += 16) {
+			d = fast_ptr(b, w, (int)l, SP_SHARED, to + i, 16, &cd);
+			s = d ? fast_ptr(b, w, (int)l, SP_GLOBAL, from + i, 16, &cs) : NULL;
+			if (!s)
+				return -1;
+			memcpy(d, s, 16);
+		}
+		bar = lane_ptr(b, w, (int)l, SP_SHARED,
+			       addr_of(b, w, &in->o[3], l), 8, &cb);
+		if (!bar)
+			return -1;
+		mb_tx(bar, -(int64_t)n);
+	}
+	mem_flush(b, &cs);
+	mem_flush(b, &cb);
+	return 0;
 }
 
 /* mbarrier.init, arrive, arrive_drop, test_wait, try_wait, pending_count,
@@ -1007,7 +1098,8 @@ static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
 static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 		       uint32_t act)
 {
-	int mode = in->sub, mi = mode == MB_INIT || mode == MB_INVAL ? 0 : 1;
+	int mode = in->sub, mi = mode == MB_INIT || mode == MB_INVAL ||
+		mode == MB_EXPECT_TX ? 0 : 1;
 	uint64_t *D = dst_of(b, w, in->o[0].reg);
 	struct src sv = src_of(b, w, in, mode == MB_PENDING ? 1 : mi + 1);
 	bool yield = false;
@@ -1037,6 +1129,9 @@ static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 			break;
 		case MB_ARRIVE: case MB_ARRIVE_DROP:
 			D[l] = mb_arrive(p, n & MB_COUNT, mode == MB_ARRIVE_DROP);
+			break;
+		case MB_EXPECT_TX:
+			mb_tx(p, (int64_t)(V(sv, l) & MB_TX));
 			break;
 		default:                /* test_wait, try_wait */
 			memcpy(&bar, p, 8);
@@ -2647,7 +2742,9 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			do_assertfail(b, w, in, act);
 			return -1;
 		case OP_CPASYNC:
-			if (do_cpasync(b, w, in, act))
+			if ((in->sub == CP_ARRIVE ? do_cp_arrive(b, w, in, act) :
+			     in->sub == CP_BULK ? do_cpbulk(b, w, in, act) :
+			     do_cpasync(b, w, in, act)))
 				return -1;
 			break;
 		default:

@@ -136,7 +136,9 @@ int main(void)
 		phases(mk, m);
 	}
 	outside(mk);
-	refused("mbarrier.expect_tx.shared.b64 [%r0], 16;", EX_UNSUPPORTED, "expect_tx");
+	refused("mbarrier.arrive.expect_tx.shared.b64 %rd0, [%r0], 16;", EX_UNSUPPORTED,
+		"expect_tx");
+	refused("mbarrier.expect_tx.shared.b64 [%r0];", EX_INVALID_PTX, "operands");
 	refused("mbarrier.arrive.shared.b64 %rd0, [%r0], 1, 2;", EX_INVALID_PTX, "operands");
 	refused("mbarrier.test_wait.shared.b64 %p, %r0, %rd0;", EX_INVALID_PTX, "operands");
 	refused("mbarrier.shared.b64 %rd0, [%r0];", EX_INVALID_PTX, "without an operation");
