@@ -3,7 +3,7 @@
  * buffer for the process and written to stdout where the real driver
  * flushes its printf buffer: at a host synchronization (a stream, event or
  * context synchronize), at a module's unload, and at the process's exit.
- * Like the device's FIFO (cudaLimitPrintfFifoSize, 1 MiB by default), the
+ * Like the device's FIFO (cudaLimitPrintfFifoSize, 8.25 MiB on an H200), the
  * buffer holds at most DEVPRINTF_CAP bytes between flushes; what a kernel
  * prints past that is lost, as on the device.
  *

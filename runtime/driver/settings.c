@@ -2,9 +2,10 @@
  * settings.c - the driver API's entries for a context's settings and the
  * profiler: cuCtxGetLimit/SetLimit, cuCtxGetCacheConfig/SetCacheConfig,
  * cuCtxGetSharedMemConfig/SetSharedMemConfig, cuCtxResetPersistingL2Cache,
- * cuProfilerStart/Stop. They
- * change nothing the emulation computes (no kernels run here), but a
- * program reads back what it set, and gets the driver's refusals.
+ * cuProfilerStart/Stop. A program reads back what it set, bounded and
+ * rounded as an H200 did it (probes/results/stacklimit.txt), and gets the
+ * driver's refusals; of the limits, only the stack size reaches a kernel
+ * (driver/launch.c hands it to the engine).
  *
  * Locking: the settings live in the context (model/context.c) and change
  * under the process lock.
@@ -20,6 +21,89 @@ static bool limit_settable(CUlimit limit)
 {
 	return limit >= CU_LIMIT_STACK_SIZE &&
 	       limit <= CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
+}
+
+/* An H200's largest stack per thread (CUDA 13): a larger one is refused
+ * with INVALID_VALUE whatever memory is free. */
+#define STACK_MAX 523712u
+/* The printf FIFO: at least 512 KiB, in 256-byte steps, at most 2 GiB. */
+#define FIFO_MIN (512u << 10)
+#define FIFO_STEP 256u
+#define FIFO_MAX ((size_t)2 << 30)
+/* The device heap: at least 4 MiB, at most what an H200 read back for any
+ * larger request. Its step was not seen (every value read back was a
+ * multiple of 32); 32 is the coarsest that fits them all. */
+#define HEAP_MIN (4u << 20)
+#define HEAP_STEP 32u
+#define HEAP_MAX ((size_t)17681179680ull)
+
+/* v rounded up to a multiple of step (a power of two), wrapping past
+ * SIZE_MAX to 0 as the driver's arithmetic does: SIZE_MAX reads back 0. */
+static size_t round_up(size_t v, size_t step)
+{
+	return (v + step - 1) & ~(step - 1);
+}
+
+/* The stack is kept in 16-byte steps. A value is stored rounded up when its
+ * step differs from the current one (the driver resizes the stacks), and
+ * as given when it falls in the current step (nothing to resize): after 1
+ * (16), 7 reads back 7; after 1024, 1025 reads back 1040, then 1030 1030. */
+static size_t stack_value(CUcontext c, size_t value)
+{
+	size_t cur = round_up(cuemu_ctx_limit(c, CU_LIMIT_STACK_SIZE), 16);
+	size_t want = round_up(value, 16);
+
+	return want == cur ? value : want;
+}
+
+/* What a printf FIFO or heap request reads back: raised to the least,
+ * rounded, then capped. */
+static size_t bounded(size_t value, size_t min, size_t step, size_t max)
+{
+	value = round_up(value < min ? min : value, step);
+	return value > max ? max : value;
+}
+
+/* The value a settable limit keeps for a request, in *value, or the
+ * driver's refusal (nothing changes then). Lock held: it reads the current
+ * stack size. */
+static CUresult limit_value(CUcontext c, int dev, CUlimit limit,
+			    size_t *value)
+{
+	switch (limit) {
+	case CU_LIMIT_STACK_SIZE:
+		if (*value > STACK_MAX)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "stack size %zu is over the device's "
+					  "%u bytes per thread", *value,
+					  STACK_MAX);
+		*value = stack_value(c, *value);
+		return CUDA_SUCCESS;
+	case CU_LIMIT_PRINTF_FIFO_SIZE:
+		*value = bounded(*value, FIFO_MIN, FIFO_STEP, FIFO_MAX);
+		return CUDA_SUCCESS;
+	case CU_LIMIT_MALLOC_HEAP_SIZE:
+		*value = bounded(*value, HEAP_MIN, HEAP_STEP, HEAP_MAX);
+		return CUDA_SUCCESS;
+	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+		/* a fetch granularity is a hint of 0 to 128 bytes */
+		if (*value > 128)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "L2 fetch granularity %zu is over "
+					  "128", *value);
+		return CUDA_SUCCESS;
+	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: {
+		/* the set-aside is capped at the device's maximum */
+		int max = cuemu_device(dev)->attrs[
+			CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE];
+
+		if (max >= 0 && *value > (size_t)max)
+			*value = (size_t)max;
+		return CUDA_SUCCESS;
+	}
+	default:
+		return CUDA_SUCCESS;
+	}
 }
 
 CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
@@ -59,22 +143,11 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 		return cuemu_fail(CUDA_ERROR_UNSUPPORTED_LIMIT,
 				  "limit %d can only be queried, on a CIG "
 				  "context", (int)limit);
-	/* A fetch granularity is a hint of 0 to 128 bytes. */
-	if (limit == CU_LIMIT_MAX_L2_FETCH_GRANULARITY && value > 128)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "L2 fetch granularity %zu is over 128", value);
-	/* The persisting L2 set-aside is capped at the device's maximum. */
-	if (limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE) {
-		int max = cuemu_device(dev)->attrs[
-			CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE];
-
-		if (max >= 0 && value > (size_t)max)
-			value = (size_t)max;
-	}
 	cuemu_lock();
-	cuemu_ctx_set_limit(c, limit, value);
+	if ((r = limit_value(c, dev, limit, &value)) == CUDA_SUCCESS)
+		cuemu_ctx_set_limit(c, limit, value);
 	cuemu_unlock();
-	return CUDA_SUCCESS;
+	return r;
 }
 
 CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig)

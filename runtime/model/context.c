@@ -438,12 +438,14 @@ bool cuemu_peer_enabled(int from_dev, int to_dev)
 /* ------------------------------------------------------------ settings */
 
 /* The limits of a fresh context on the Hopper parts the default machine
- * models: the driver's documented defaults (1 KiB stack, 1 MiB printf
- * FIFO, 8 MiB device heap, sync depth 2, 2048 pending launches, 64-byte
- * L2 fetch granularity, no persisting L2, not a CIG context). */
+ * models: the driver's documented defaults (1 KiB stack, 8 MiB device
+ * heap, sync depth 2, 2048 pending launches, 64-byte L2 fetch granularity,
+ * no persisting L2, not a CIG context), and the printf FIFO an H200 read
+ * back under CUDA 13, 8.25 MiB where the documents say 1 MiB
+ * (probes/results/stacklimit.txt). */
 static const size_t limit_defaults[CUEMU_CTX_LIMITS] = {
 	[CU_LIMIT_STACK_SIZE] = 1024,
-	[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20,
+	[CU_LIMIT_PRINTF_FIFO_SIZE] = 8650752,
 	[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20,
 	[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2,
 	[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,

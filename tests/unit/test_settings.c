@@ -119,7 +119,7 @@ static void limits(void)
 	cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize);
 	is_int(v, 8 << 20, "device heap 8 MiB by default");
 	cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize);
-	is_int(v, 1 << 20, "printf FIFO 1 MiB by default");
+	is_int(v, 8650752, "printf FIFO 8.25 MiB by default, as on the H200");
 	is_int(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 64 << 20),
 	       cudaSuccess, "cudaDeviceSetLimit heap 64 MiB");
 	cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize);
