@@ -259,25 +259,25 @@ static int histogram(char *value, size_t len, char *unit, size_t ulen)
 	return rc;
 }
 
-/* Many small launches (cuda-samples' scan and simpleStreams launch
- * thousands): one block of saxpy over 256 floats, LAUNCHES times, beside
- * the C loop over the same floats as many times. What a launch costs
- * beyond its work: the grid's and the block's set-up. */
+/* LAUNCHES launches of saxpy over blocks blocks of 256 floats, beside the
+ * C loop over the same floats as many times. */
 #define LAUNCHES 2000
-static int small_launches(char *value, size_t len, char *unit, size_t ulen)
+static int launches_of(uint32_t blocks, char *value, size_t len, char *unit,
+		       size_t ulen)
 {
-	static float x[256], y[256];
+	static float x[8 * 256], y[8 * 256];
 	struct { uint32_t n; float a; uint64_t x, y; } p;
 	double e = 0, cpu = 0, c, secs = g.secs;
 	uint64_t lanes = g.lanes;
+	uint32_t n = blocks * 256;
 
-	for (uint32_t i = 0; i < 256; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		x[i] = (float)i;
 		y[i] = 1.0f;
 	}
-	p.n = 256; p.a = 2.5f; p.x = (uintptr_t)x; p.y = (uintptr_t)y;
+	p.n = n; p.a = 2.5f; p.x = (uintptr_t)x; p.y = (uintptr_t)y;
 	for (int k = 0; k < LAUNCHES; k++) {
-		double t = launch("saxpy", &p, 1, 1, 256, 1);
+		double t = launch("saxpy", &p, blocks, 1, 256, 1);
 		if (t < 0)
 			return 1;
 		e += t;
@@ -287,9 +287,9 @@ static int small_launches(char *value, size_t len, char *unit, size_t ulen)
 	g.lanes = lanes;
 	c_begin();
 	for (int k = 0; k < LAUNCHES; k++) {
-		for (uint32_t i = 0; i < 256; i++)
+		for (uint32_t i = 0; i < n; i++)
 			y[i] = p.a * x[i] + y[i];
-		sink = y[k & 255];   /* each pass is kept */
+		sink = y[(uint32_t)k % n];   /* each pass is kept */
 	}
 	c = c_end();
 	if (c <= 0 || lc.cpu <= 0)
@@ -301,44 +301,20 @@ static int small_launches(char *value, size_t len, char *unit, size_t ulen)
 	return 0;
 }
 
-/* The same launches over 8 blocks of 2,048 floats on the rows' two host
- * threads: what handing a launch's blocks to a second thread costs (a
- * thread created and joined each launch before the pool). */
+/* Many small launches (cuda-samples' scan and simpleStreams launch
+ * thousands): one block. What a launch costs beyond its work: the grid's
+ * and the block's set-up. */
+static int small_launches(char *value, size_t len, char *unit, size_t ulen)
+{
+	return launches_of(1, value, len, unit, ulen);
+}
+
+/* The same over 8 blocks on the rows' two host threads: what handing a
+ * launch's blocks to a second thread costs (a thread created and joined
+ * each launch before the pool). */
 static int small_launches_8(char *value, size_t len, char *unit, size_t ulen)
 {
-	static float x[2048], y[2048];
-	struct { uint32_t n; float a; uint64_t x, y; } p;
-	double e = 0, cpu = 0, c, secs = g.secs;
-	uint64_t lanes = g.lanes;
-
-	for (uint32_t i = 0; i < 2048; i++) {
-		x[i] = (float)i;
-		y[i] = 1.0f;
-	}
-	p.n = 2048; p.a = 2.5f; p.x = (uintptr_t)x; p.y = (uintptr_t)y;
-	for (int k = 0; k < LAUNCHES; k++) {
-		double t = launch("saxpy", &p, 8, 1, 256, 1);
-		if (t < 0)
-			return 1;
-		e += t;
-		cpu += le.cpu;
-	}
-	g.secs = secs;
-	g.lanes = lanes;
-	c_begin();
-	for (int k = 0; k < LAUNCHES; k++) {
-		for (uint32_t i = 0; i < 2048; i++)
-			y[i] = p.a * x[i] + y[i];
-		sink = y[k & 2047];
-	}
-	c = c_end();
-	if (c <= 0 || lc.cpu <= 0)
-		return 1;
-	snprintf(value, len, "%.1f us a launch (CPU %.1f us), C -O2 %.2f us a "
-		 "pass: %.0fx", e * 1e6 / LAUNCHES, cpu * 1e6 / LAUNCHES,
-		 c * 1e6 / LAUNCHES, cpu / lc.cpu);
-	snprintf(unit, ulen, "%s", "");
-	return 0;
+	return launches_of(8, value, len, unit, ulen);
 }
 
 static int rate(char *value, size_t len, char *unit, size_t ulen)
