@@ -29,11 +29,10 @@ cufs_env() {
 	mkdir -p "$MNT" "$CUEMU_RUNDIR"
 }
 
-# wait_for CMD... : until CMD succeeds, for at most WAIT_FOR_S seconds
-# (10 unless given, e.g. `WAIT_FOR_S=30 wait_for ...`).
+# wait_for CMD... : until CMD succeeds, for at most 10 s.
 wait_for() {
 	local i
-	for i in $(seq $((${WAIT_FOR_S:-10} * 10))); do
+	for i in $(seq 100); do
 		"$@" 2>/dev/null && return 0
 		sleep 0.1
 	done
