@@ -13,6 +13,7 @@
 #include "model/context.h"
 #include "model/array.h"
 #include "model/module.h"
+#include "model/uvm.h"
 #include "driver/driver.h"
 
 /* Flags a context accepts: scheduling (one of them), MAP_HOST, the local
@@ -69,6 +70,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 	if (!c)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "context");
 	push(c);
+	cuemu_host_advance(cuemu_uvm()->ctx_create_ns);
 	cuemu_event_log("context", "create dev=%d", dev);
 	*pctx = c;
 	return CUDA_SUCCESS;
@@ -123,6 +125,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	cuemu_ctx_kill(ctx);
 	cuemu_unlock();
 	cuemu_ctx_unstack(ctx);
+	cuemu_host_advance(cuemu_uvm()->ctx_destroy_ns);
 	cuemu_event_log("context", "destroy dev=%d", cuemu_ctx_device(ctx));
 	return CUDA_SUCCESS;
 }
@@ -409,15 +412,20 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
 	CUresult r;
+	bool made;
 
 	if (!pctx)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL context");
 	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
 		return r;
 	cuemu_lock();
-	if (cuemu_primary_retain(dev) == 0)
+	made = cuemu_primary_retain(dev) == 0;
+	if (made)
 		cuemu_event_log("context", "primary active dev=%d", dev);
 	cuemu_unlock();
+	/* the first retain makes the context, as cuCtxCreate does */
+	if (made)
+		cuemu_host_advance(cuemu_uvm()->ctx_create_ns);
 	*pctx = cuemu_primary_ctx(dev);
 	return CUDA_SUCCESS;
 }
@@ -445,6 +453,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		if (!cuemu_primary_retained(dev))
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 		cuemu_unlock();
+		cuemu_host_advance(cuemu_uvm()->ctx_destroy_ns);
 		cuemu_event_log("context", "primary inactive dev=%d", dev);
 	}
 	return r;

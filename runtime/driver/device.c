@@ -9,6 +9,7 @@
  */
 #include "model/context.h"
 #include "model/ipc.h"
+#include "model/uvm.h"
 #include "driver/driver.h"
 
 #include <stdio.h>
@@ -16,12 +17,24 @@
 
 /* ---------------------------------------------------------------- init */
 
+/* The driver's first initialization takes the caller a fixed time and
+ * a time for each device it sees (uvm.init_ns, init_device_ns); later
+ * calls find it done. */
 CUresult cuInit(unsigned int Flags)
 {
+	const struct cuemu_uvm *u;
+	bool first;
+	CUresult r;
+
 	if (Flags != 0)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "cuInit flags must be 0, not %u", Flags);
-	return cuemu_model_init();
+	if ((r = cuemu_model_init(&first)) != CUDA_SUCCESS || !first)
+		return r;
+	u = cuemu_uvm();
+	cuemu_host_advance(u->init_ns +
+			   u->init_device_ns * (uint64_t)cuemu_device_count());
+	return CUDA_SUCCESS;
 }
 
 CUresult cuDriverGetVersion(int *driverVersion)

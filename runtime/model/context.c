@@ -133,10 +133,11 @@ void cuemu_on_init(void (*fn)(void))
 		init_hooks[n_init_hooks++] = fn;
 }
 
-CUresult cuemu_model_init(void)
+CUresult cuemu_model_init(bool *first)
 {
 	CUresult r = CUDA_SUCCESS;
 
+	*first = false;
 	pthread_mutex_lock(&init_lock);
 	if (initialized)
 		goto out;
@@ -164,6 +165,7 @@ CUresult cuemu_model_init(void)
 	for (int i = 0; i < n_init_hooks; i++)
 		init_hooks[i]();
 	__atomic_store_n(&initialized, true, __ATOMIC_RELEASE);
+	*first = true;
 out:
 	pthread_mutex_unlock(&init_lock);
 	return r;

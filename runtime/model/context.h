@@ -16,7 +16,7 @@
 /* Attaches the machine and makes the model usable, once per process (the
  * work of cuInit); later calls succeed at once. NO_DEVICE with a message
  * when the machine cannot be attached. */
-CUresult cuemu_model_init(void);
+CUresult cuemu_model_init(bool *first);
 /* fn runs once, when the model is initialized, before any call can use
  * it (how outward/ starts the control server). Call from a constructor. */
 void cuemu_on_init(void (*fn)(void));

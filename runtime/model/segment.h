@@ -17,14 +17,15 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 9: a launch's fixed time and block dispatch, the host link's
+/* Version 10: the driver's initialization and a context's making and
+ * ending (uvm); version 9: a launch's fixed time and block dispatch, the host link's
  * rates each way and of read requests (uvm); version 8: the cost of a batch's writes to a block of read-duplicated
  * memory (uvm.rm_block_ns); version 7: a device's warp issue rate (the compute term), the
  * topology's peer copy rate and a kernel's rate of a peer's memory;
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 9
+#define SEG_VERSION 10
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -427,6 +427,10 @@ static const struct {
 	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
 	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
 	UK("block_launch_ns", block_launch_ns, U_U64, 0, 1e9),
+	UK("init_ns", init_ns, U_U64, 0, 1e10),
+	UK("init_device_ns", init_device_ns, U_U64, 0, 1e10),
+	UK("context_create_ns", ctx_create_ns, U_U64, 0, 1e10),
+	UK("context_destroy_ns", ctx_destroy_ns, U_U64, 0, 1e10),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
 	UK("read_mostly_block_ns", rm_block_ns, U_U64, 0, 1e9),
@@ -526,6 +530,10 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
 	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
+	if (u->init_ns > 10000000000ULL || u->init_device_ns > 10000000000ULL ||
+	    u->ctx_create_ns > 10000000000ULL ||
+	    u->ctx_destroy_ns > 10000000000ULL)
+		return reject(p, "uvm", "a driver cost is over 10 seconds");
 	if (u->thrash_threshold < 1 || u->thrash_threshold > 255 ||
 	    u->thrash_pin_threshold < 1 || u->thrash_pin_threshold > 255 ||
 	    u->thrash_nap < 1 || u->thrash_nap > 100 || u->thrash_epoch < 1 ||

@@ -22,7 +22,11 @@
  * and 198 million read requests a second), a write to read-mostly memory
  * costs 54.7 us a page in place and 33.7 us a page from a peer, and a
  * launch 5.6 us and 85 ns a block an SM takes (an empty kernel of 8 to
- * 16,384 blocks of 512 threads, probes/results/sparse.txt). */
+ * 16,384 blocks of 512 threads, probes/results/sparse.txt). cuInit took
+ * 129-133 ms with one device visible and 226-237 ms with two (25 ms and
+ * 104 ms a device), making a context 104-122 ms and ending one 55-69 ms,
+ * medians of 15 fresh processes on two H200s
+ * (probes/results/ctxtime-visible.txt). */
 void cuemu_uvm_default(struct cuemu_uvm *u)
 {
 	*u = (struct cuemu_uvm){
@@ -38,6 +42,10 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.remote_host_read_mrps = UVM_REMOTE_HOST_READ_MRPS,
 		.launch_ns = 5600,
 		.block_launch_ns = 85,
+		.init_ns = 25000000,
+		.init_device_ns = 104000000,
+		.ctx_create_ns = 112000000,
+		.ctx_destroy_ns = 60000000,
 		.rm_upgrade_ns = 54700,
 		.rm_migrate_ns = 33700,
 		.rm_block_ns = 1355000,

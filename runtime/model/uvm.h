@@ -43,6 +43,12 @@ struct cuemu_uvm {
 	/* a kernel launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns;
 	uint64_t block_launch_ns;
+	/* the driver's own work, on the calling thread's clock: cuInit
+	 * (fixed, and for each device the process sees), making a context
+	 * (cuCtxCreate, a primary context's first retain) and ending one
+	 * (cuCtxDestroy, a primary context's last release or reset) */
+	uint64_t init_ns, init_device_ns;
+	uint64_t ctx_create_ns, ctx_destroy_ns;
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */

@@ -76,7 +76,10 @@ static void test_words(void)
 	is_int(cuemuParseLocation(NULL, &loc), -1, "NULL is refused");
 }
 
-/* The child: sleeps 5 ms on a stream of its own and exits with it alive. */
+/* The child: sleeps 5 ms on a stream of its own and exits with it alive,
+ * after cuInit and a primary context's first retain took theirs (the
+ * default machine's uvm.init_ns, init_device_ns a device seen, and
+ * context_create_ns: probes/results/ctxtime-visible.txt). */
 static int child_report(void)
 {
 	CUstream s;
@@ -88,14 +91,84 @@ static int child_report(void)
 	return 0;
 }
 
+/* The calling thread's model time, as a stream made now starts there. */
+static unsigned long long thread_time(void)
+{
+	unsigned long long ns = 0;
+	CUstream s;
+
+	if (cuStreamCreate(&s, 0) == CUDA_SUCCESS) {
+		cuemuStreamGetTime(s, &ns);
+		cuStreamDestroy(s);
+	}
+	return ns;
+}
+
+/* The child: the driver's work in a fresh process, each step's model
+ * time on the calling thread printed as "key ns". */
+static int child_driver(void)
+{
+	CUcontext p, c;
+	int n = 0;
+
+	if (cuInit(0) || cuDeviceGetCount(&n) ||
+	    cuDevicePrimaryCtxRetain(&p, 0) || cuCtxSetCurrent(p))
+		return 1;
+	printf("devices %d\nretained %llu\n", n, thread_time());
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&p, 0))
+		return 1;
+	printf("again %llu\n", thread_time());
+	if (cuCtxCreate(&c, NULL, 0, 0))
+		return 1;
+	printf("created %llu\n", thread_time());
+	if (cuCtxDestroy(c))
+		return 1;
+	printf("destroyed %llu\n", thread_time());
+	if (cuDevicePrimaryCtxRelease(0) || cuDevicePrimaryCtxRelease(0) ||
+	    cuDevicePrimaryCtxRetain(&p, 0))
+		return 1;
+	printf("remade %llu\n", thread_time());
+	cuDevicePrimaryCtxRelease(0);
+	return 0;
+}
+
+static void test_driver_work(void)
+{
+	char out[256];
+	long long n, t;
+
+	snprintf(out, sizeof out, "%s/driver-work.out",
+		 getenv("CUEMU_RUNDIR") ? getenv("CUEMU_RUNDIR") : "/tmp");
+	is_int(run_self("driver", NULL, out, NULL, 20), 0,
+	       "a fresh process initialized, made and ended contexts");
+	n = child_value(out, "devices", -1);
+	t = 25 * MS + n * 104 * MS + 112 * MS;
+	is_int(child_value(out, "retained", -1), t, "cuInit takes 25 ms and "
+	       "104 ms a device; the first retain makes the context, 112 ms");
+	is_int(child_value(out, "again", -1), t, "a second cuInit and retain "
+	       "take nothing");
+	is_int(child_value(out, "created", -1), t + 112 * MS,
+	       "cuCtxCreate makes a context: 112 ms");
+	t += 112 * MS + 60 * MS;
+	is_int(child_value(out, "destroyed", -1), t,
+	       "cuCtxDestroy ends it: 60 ms");
+	is_int(child_value(out, "remade", -1), t + 60 * MS + 112 * MS,
+	       "the last release ends the primary (60 ms), a retain makes it "
+	       "again (112 ms)");
+	unlink(out);
+}
+
 static void test_report(void)
 {
 	char path[256], env[300];
 	char *envs[] = { env, NULL };
 	json_t *r, *streams, *v;
 	const char *k;
-	int user = 0;
+	int user = 0, n = 0;
+	long long setup;
 
+	cuDeviceGetCount(&n);
+	setup = 25 * MS + n * 104 * MS + 112 * MS;
 	snprintf(path, sizeof path, "%s/report.json",
 		 getenv("CUEMU_RUNDIR") ? getenv("CUEMU_RUNDIR") : "/tmp");
 	snprintf(env, sizeof env, "CUEMU_REPORT=%s", path);
@@ -104,16 +177,18 @@ static void test_report(void)
 	       "a process with CUEMU_REPORT ran");
 	r = json_load_file(path, 0, NULL);
 	ok(json_is_object(r), "and left its record in the file");
-	is_int(json_integer_value(json_object_get(r, "model_time")), 5 * MS,
-	       "model_time: the furthest clock, 5 ms");
+	is_int(json_integer_value(json_object_get(r, "model_time")),
+	       setup + 5 * MS, "model_time: the furthest clock, the driver's "
+	       "setup and 5 ms");
 	ok(json_is_object(json_object_get(r, "counters")), "its counters");
 	streams = json_object_get(r, "streams");
 	json_object_foreach(streams, k, v) {
 		if (strcmp(json_string_value(json_object_get(v, "kind")), "user"))
 			continue;
 		user++;
-		is_int(json_integer_value(json_object_get(v, "clock_ns")), 5 * MS,
-		       "its stream's clock");
+		is_int(json_integer_value(json_object_get(v, "clock_ns")),
+		       setup + 5 * MS, "its stream's clock: made after the "
+		       "setup, 5 ms on");
 		ok(!strcmp(json_string_value(json_object_get(v, "device")),
 			   "gpu0"), "on gpu0");
 		is_int(json_integer_value(json_object_get(
@@ -136,13 +211,15 @@ int main(int argc, char **argv)
 	const char *role = child_role(argc, argv);
 
 	if (role)
-		return !strcmp(role, "report") ? child_report() : 2;
+		return !strcmp(role, "report") ? child_report() :
+		       !strcmp(role, "driver") ? child_driver() : 2;
 	is_res(cuInit(0), CUDA_SUCCESS, "cuInit");
 	is_res(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS, "context");
 	is_res(cuCtxSetCurrent(ctx), CUDA_SUCCESS, "current");
 	test_sleep();
 	test_words();
 	test_report();
+	test_driver_work();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }

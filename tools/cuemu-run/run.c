@@ -46,6 +46,9 @@ struct run {
 	char *err;
 	size_t errlen;
 	unsigned long long model_ns;
+	/* the earliest stream's clock when made: what the setup before
+	 * (cuInit, the contexts, the allocations) took is not the run's */
+	unsigned long long start_ns;
 };
 
 struct worker {
@@ -320,6 +323,12 @@ static void *worker_main(void *arg)
 		"cuCtxSetCurrent") == 0 &&
 	    api(r, k->st->line, cuStreamCreate(&k->s, CU_STREAM_NON_BLOCKING),
 		"cuStreamCreate") == 0) {
+		if (cuemuStreamGetTime(k->s, &ns) == CUDA_SUCCESS) {
+			pthread_mutex_lock(&r->lock);
+			if (ns < r->start_ns)
+				r->start_ns = ns;
+			pthread_mutex_unlock(&r->lock);
+		}
 		run_steps(k, k->st->steps, k->st->n);
 		/* What a cpu step after the last operation cost (its
 		 * faults, its remote reads) is on the thread's clock: an
@@ -569,7 +578,8 @@ int workload_run(struct workload *w, const struct run_opts *o, char *err,
 {
 	struct run r = { .w = w, .o = o, .err = err, .errlen = errlen,
 			 .lock = PTHREAD_MUTEX_INITIALIZER,
-			 .cond = PTHREAD_COND_INITIALIZER };
+			 .cond = PTHREAD_COND_INITIALIZER,
+			 .start_ns = ~0ULL };
 	int count = 0, rc = -1;
 
 	/* The machine the workload was written for, unless told otherwise;
@@ -599,7 +609,7 @@ int workload_run(struct workload *w, const struct run_opts *o, char *err,
 		wait_for_file(o->exit_when);
 	if (!o->quiet)
 		printf("%s: model time %llu ns\n", w->name[0] ? w->name : o->file,
-		       r.model_ns);
+		       r.model_ns > r.start_ns ? r.model_ns - r.start_ns : 0);
 	rc = 0;
 out:
 	release(&r);
