@@ -3634,6 +3634,43 @@ CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config,
                                         CUdevice dev);
 CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
                                       size_t *paramOffset, size_t *paramSize);
+/* The JIT linker: PTX texts (alone, in a fatbin or in a host object's
+ * fatbin) joined into one image that cuModuleLoadData and
+ * cuLibraryLoadData take (libcuemu(3), "Linking at run time"). */
+CUresult CUDAAPI cuLinkCreate_v2(unsigned int numOptions,
+                                 CUjit_option *options, void **optionValues,
+                                 CUlinkState *stateOut);
+CUresult CUDAAPI cuLinkAddData_v2(CUlinkState state, CUjitInputType type,
+                                  void *data, size_t size, const char *name,
+                                  unsigned int numOptions,
+                                  CUjit_option *options,
+                                  void **optionValues);
+CUresult CUDAAPI cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
+                                  const char *path, unsigned int numOptions,
+                                  CUjit_option *options,
+                                  void **optionValues);
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut,
+                                size_t *sizeOut);
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
+#define cuLinkCreate cuLinkCreate_v2
+#define cuLinkAddData cuLinkAddData_v2
+#define cuLinkAddFile cuLinkAddFile_v2
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* CUDA 5.5's names of the same entries. */
+#undef cuLinkCreate
+#undef cuLinkAddData
+#undef cuLinkAddFile
+CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options,
+                              void **optionValues, CUlinkState *stateOut);
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type,
+                               void *data, size_t size, const char *name,
+                               unsigned int numOptions, CUjit_option *options,
+                               void **optionValues);
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type,
+                               const char *path, unsigned int numOptions,
+                               CUjit_option *options, void **optionValues);
+#endif
+
 #define cuModuleGetGlobal cuModuleGetGlobal_v2
 #ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
 /* The pre-3.2 form, with 32-bit address and size. */

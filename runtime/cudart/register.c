@@ -26,6 +26,16 @@
  * to learn whether it still names what it did, as a new module may have
  * taken a freed one's address.
  *
+ * Relocatable device code (nvcc -rdc=true, -dc) registers the fat binary
+ * of nvcc's device link, machine code only, in a wrapper of version 2
+ * whose last field is the program's objects' own fat binaries (crt's
+ * link.stub, NULL-terminated). Their PTX is what the device link joined:
+ * at the first load the runtime links it again through cuLink* (one
+ * image for the process, every context's module loaded from it), as the
+ * driver's JIT would link it for a GPU the machine code was not built
+ * for. Objects that carry machine code only are refused once, in one
+ * line.
+ *
  * Kernels and variables are kept in one array of entries sorted by host
  * address: registration inserts (constructors, a few hundred entries),
  * every lookup is a binary search, O(log n). The handle cudaGetKernel
@@ -51,6 +61,9 @@
 /* Its version where nvcc's device link (relocatable device code) made
  * the fat binary; 1 otherwise. */
 #define RT_WRAPPER_LINKED 2u
+/* The fat binary container's magic (its header: u32 magic, u16 version,
+ * u16 header size, u64 bytes of entries). */
+#define RT_FATBIN_MAGIC 0xBA55ED50u
 
 struct rt_wrapper {
 	uint32_t magic;
@@ -77,6 +90,8 @@ struct rt_function {
 struct rt_fatbin {
 	void *self;
 	const void *image;
+	const void *const *prelinked; /* relocatable objects' fat binaries */
+	void *linked;           /* their link's image, once made (image) */
 	struct rt_module *modules;
 	cudaError_t load_error; /* cudaSuccess until a load failed */
 	struct rt_fatbin *next; /* in reg_fatbins */
@@ -285,6 +300,76 @@ static CUresult load_locked(struct rt_fatbin *fb, CUmodule *mod)
 
 /* fb's module in the current context ctx, loaded there once; reg_lock
  * held. */
+/* The bytes of a fat binary container: its header and the entries'
+ * bytes it declares. */
+static size_t fatbin_size(const void *fatbin)
+{
+	uint32_t magic;
+	uint64_t body;
+
+	memcpy(&magic, fatbin, sizeof magic);
+	if (magic != RT_FATBIN_MAGIC)
+		return 0;
+	memcpy(&body, (const char *)fatbin + 8, sizeof body);
+	return 16 + body;
+}
+
+/* Says once a process why the program's relocatable device code does
+ * not run: the link's own words. */
+static void say_unlinked(CUresult r, const char *log)
+{
+	static bool said; /* once a process: a program has one such */
+
+	if (__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		return;
+	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+		fprintf(stderr, "cuemu: this program's device code is "
+			"relocatable (nvcc -rdc=true or -dc) and its objects "
+			"carry machine code only, which does not run here: "
+			"build them with PTX too (-arch=sm_XX, or -gencode "
+			"with code=compute_XX)\n");
+	else
+		fprintf(stderr, "cuemu: this program's relocatable device "
+			"code (nvcc -rdc=true or -dc) does not link here: "
+			"%s\n", log[0] ? log : "(no log)");
+}
+
+/* The relocatable objects' PTX linked as the device link joined them,
+ * through the driver's linker, into fb's own image; reg_lock held. */
+static CUresult link_locked(struct rt_fatbin *fb)
+{
+	char log[1024] = "", name[32];
+	CUjit_option o[] = { CU_JIT_ERROR_LOG_BUFFER,
+			     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+	void *v[] = { log, (void *)(uintptr_t)sizeof log };
+	CUlinkState st;
+	void *image = NULL;
+	size_t len = 0;
+	CUresult r = cuLinkCreate(2, o, v, &st);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	for (int i = 0; r == CUDA_SUCCESS && fb->prelinked[i]; i++) {
+		snprintf(name, sizeof name, "object %d", i + 1);
+		r = cuLinkAddData(st, CU_JIT_INPUT_FATBINARY,
+				  (void *)fb->prelinked[i],
+				  fatbin_size(fb->prelinked[i]), name, 0, NULL,
+				  NULL);
+	}
+	if (r == CUDA_SUCCESS)
+		r = cuLinkComplete(st, &image, &len);
+	if (r == CUDA_SUCCESS && !(fb->linked = malloc(len)))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	if (r == CUDA_SUCCESS) {
+		memcpy(fb->linked, image, len);
+		fb->image = fb->linked;
+	}
+	(void)cuLinkDestroy(st);
+	if (r != CUDA_SUCCESS)
+		say_unlinked(r, log);
+	return r;
+}
+
 static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 				 CUmodule *out)
 {
@@ -293,6 +378,12 @@ static cudaError_t module_locked(struct rt_fatbin *fb, CUcontext ctx,
 
 	if (fb->load_error != cudaSuccess)
 		return fb->load_error;
+	if (fb->prelinked && !fb->linked &&
+	    (r = link_locked(fb)) != CUDA_SUCCESS) {
+		fb->load_error = r == CUDA_ERROR_NO_BINARY_FOR_GPU ?
+			cudaErrorNoKernelImageForDevice : (cudaError_t)r;
+		return fb->load_error;
+	}
 	for (m = fb->modules; m; m = m->next)
 		if (m->ctx == ctx) {
 			*out = m->mod;
@@ -498,22 +589,6 @@ cudaError_t rt_symbol_of(const void *host, CUdeviceptr *dptr, size_t *size)
 
 /* ------------------------------------------------- the host code's calls */
 
-/* Relocatable device code (nvcc -rdc=true, -dc): nvcc's device link
- * leaves machine code only, registered in a wrapper of its own version,
- * and no PTX to run here. Said once a process, on registration, where a
- * launch would otherwise fail with no word of why. */
-static void refuse_linked(struct rt_fatbin *fb)
-{
-	static bool said; /* once a process: a program has one such */
-
-	fb->load_error = cudaErrorNoKernelImageForDevice;
-	if (__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		return;
-	fprintf(stderr, "cuemu: this program's device code is relocatable "
-		"(nvcc -rdc=true or -dc) and device-linked into machine code "
-		"only, which does not run here: rebuild it without -rdc, so "
-		"that its kernels carry PTX\n");
-}
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
@@ -529,9 +604,12 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 	/* The wrapper's image is what the driver loads; a pointer that is
 	 * no wrapper is handed on as it is, and the load says what it is. */
 	fb->image = w && w->magic == RT_WRAPPER_MAGIC ? w->data : fatCubin;
+	/* relocatable objects: linked at the first load (link_locked); a
+	 * wrapper without them has only the device link's machine code,
+	 * which the load refuses */
 	if (w && w->magic == RT_WRAPPER_MAGIC &&
-	    w->version == RT_WRAPPER_LINKED)
-		refuse_linked(fb);
+	    w->version == RT_WRAPPER_LINKED && w->filename_or_fatbins)
+		fb->prelinked = w->filename_or_fatbins;
 	pthread_mutex_lock(&reg_lock);
 	fb->next = reg_fatbins;
 	reg_fatbins = fb;
@@ -580,6 +658,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
 		(void)cuModuleUnload(m->mod);
 		free(m);
 	}
+	free(fb->linked);
 	free(fb);
 }
 

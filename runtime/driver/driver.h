@@ -8,6 +8,7 @@
 #define CUEMU_DRIVER_H
 
 #include "model/internal.h"
+#include "exec/exec.h"
 
 /* The stream priorities the devices support, least and greatest
  * (lower is greater), as the real H200 answers. */
@@ -97,6 +98,10 @@ CUresult cuemu_out_check(const void *out, const char *name);
 CUresult cuemu_func_attr_known(CUfunction_attribute a);
 /* A device's compute capability as major*10+minor, 0 where unknown. */
 int cuemu_device_sm(int dev);
+/* The CUresult of the engine's refusal of PTX, as a module's load
+ * answers it (EX_UNSUPPORTED_PTX: UNSUPPORTED_PTX_VERSION; every other
+ * refusal of the text INVALID_PTX). */
+CUresult cuemu_parse_result(enum ex_status s);
 
 /* library.c: f itself where it names a function; the function of kernel
  * (CUkernel)f in the current context where f names a kernel (the driver

@@ -273,6 +273,241 @@ static CUresult from_text(const char *s, size_t len, struct cuemu_image *out,
 	return CUDA_SUCCESS;
 }
 
+static uint64_t pad8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
+
+/* The unit at p (avail bytes left): its name and text, each ending at
+ * its NUL, and the bytes it spans. */
+static CUresult unit_read(const uint8_t *p, uint64_t avail, const char **name,
+			  const char **text, uint64_t *tlen, uint64_t *span)
+{
+	uint64_t nb, tb;
+
+	if (avail < 16)
+		return CUDA_ERROR_INVALID_IMAGE;
+	nb = rd32(p + 4);
+	tb = rd64(p + 8);
+	if (nb < 1 || tb < 1 || tb > PTX_MAX || pad8(nb) > avail - 16 ||
+	    pad8(tb) > avail - 16 - pad8(nb))
+		return CUDA_ERROR_INVALID_IMAGE;
+	*name = (const char *)p + 16;
+	*text = *name + pad8(nb);
+	if ((*name)[nb - 1] || (*text)[tb - 1] ||
+	    strnlen(*name, nb) != nb - 1)
+		return CUDA_ERROR_INVALID_IMAGE;
+	*tlen = strnlen(*text, tb);
+	*span = 16 + pad8(nb) + pad8(tb);
+	return CUDA_SUCCESS;
+}
+
+/* A linked image (cuLinkComplete's), every unit checked, kept as its
+ * bytes. */
+static CUresult from_linked(const uint8_t *p, size_t len,
+			    struct cuemu_image *out, char *log, size_t logsz)
+{
+	uint64_t total, at = CUEMU_LINKED_HEADER, tlen = 0, span;
+	uint32_t n;
+	const char *name, *text, *first;
+
+	if (len < CUEMU_LINKED_HEADER || rd16(p + 4) != 1 ||
+	    rd16(p + 6) != CUEMU_LINKED_HEADER)
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "linked image: a header of another version");
+	n = rd32(p + 8);
+	total = rd64(p + 16);
+	if (n > CUEMU_LINKED_UNITS_MAX || total > len ||
+	    total < CUEMU_LINKED_HEADER)
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "linked image: %u units in %llu bytes", n,
+			   (unsigned long long)total);
+	for (uint32_t i = 0; i < n; i++, at += span) {
+		if (unit_read(p + at, total - at, &name, &text, &tlen,
+			      &span) != CUDA_SUCCESS)
+			return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+				   "linked image: unit %u does not hold "
+				   "together", i);
+		/* the image's target is its first text's */
+		if (i == 0 && (first = strstr(text, ".target")))
+			(void)sscanf(first, ".target sm_%u", &out->arch);
+	}
+	if (!(out->ptx = malloc(total + 1)))
+		return say(CUDA_ERROR_OUT_OF_MEMORY, log, logsz,
+			   "image: no memory for %llu bytes",
+			   (unsigned long long)total);
+	memcpy(out->ptx, p, total);
+	out->ptx[total] = '\0';
+	out->len = total;
+	out->units = (int)n;
+	out->linked = 1;
+	return CUDA_SUCCESS;
+}
+
+void cuemu_image_unit(const struct cuemu_image *im, int i, const char **name,
+		      const char **text, size_t *len)
+{
+	const uint8_t *p = (const uint8_t *)im->ptx;
+	uint64_t at = CUEMU_LINKED_HEADER, span = 0, tlen = 0;
+
+	for (int k = 0; k <= i; k++, at += span)
+		(void)unit_read(p + at, im->len - at, name, text, &tlen, &span);
+	*len = tlen;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static void wr64(uint8_t *p, uint64_t v)
+{
+	wr32(p, (uint32_t)v);
+	wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+CUresult cuemu_image_link(int n, const char *const *names,
+			  const char *const *texts, const size_t *lens,
+			  void **out, size_t *outlen)
+{
+	uint64_t total = CUEMU_LINKED_HEADER, at = CUEMU_LINKED_HEADER;
+	uint8_t *p;
+
+	if (n < 0 || n > CUEMU_LINKED_UNITS_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < n; i++) {
+		if (lens[i] >= PTX_MAX || strlen(names[i]) >= 4096)
+			return CUDA_ERROR_INVALID_VALUE;
+		total += 16 + pad8(strlen(names[i]) + 1) + pad8(lens[i] + 1);
+	}
+	if (!(p = calloc(1, total)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	wr32(p, CUEMU_LINKED_MAGIC);
+	p[4] = 1;
+	p[6] = CUEMU_LINKED_HEADER;
+	wr32(p + 8, (uint32_t)n);
+	wr64(p + 16, total);
+	for (int i = 0; i < n; i++) {
+		size_t nb = strlen(names[i]) + 1;
+		wr32(p + at + 4, (uint32_t)nb);
+		wr64(p + at + 8, lens[i] + 1);
+		memcpy(p + at + 16, names[i], nb);
+		memcpy(p + at + 16 + pad8(nb), texts[i], lens[i]);
+		at += 16 + pad8(nb) + pad8(lens[i] + 1);
+	}
+	*out = p;
+	*outlen = total;
+	return CUDA_SUCCESS;
+}
+
+/* Section i's header of an ELF64 object (e_shoff, e_shentsize checked). */
+static const uint8_t *elf_section(const uint8_t *p, uint64_t shoff,
+				  unsigned entsize, unsigned i)
+{
+	return p + shoff + (uint64_t)i * entsize;
+}
+
+/* The fatbins one section holds, back to back (a relocatable object's
+ * __nv_relfatbin may hold several), added to fb/len. */
+static CUresult section_fatbins(const uint8_t *q, uint64_t size,
+				const void **fb, size_t *len, int *n,
+				char *log, size_t logsz)
+{
+	uint64_t at = 0;
+
+	while (at + FATBIN_HEADER <= size && rd32(q + at) == CUEMU_FATBIN_MAGIC) {
+		uint64_t body = rd64(q + at + 8);
+		if (body > size - at - FATBIN_HEADER)
+			return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+				   "object: a fatbin past its section");
+		if (*n == CUEMU_OBJECT_FATBINS_MAX)
+			return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+				   "object: more than %d fatbins",
+				   CUEMU_OBJECT_FATBINS_MAX);
+		fb[*n] = q + at;
+		len[(*n)++] = FATBIN_HEADER + body;
+		at = pad8(at + FATBIN_HEADER + body);
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_object_fatbins(const void *data, size_t size, const void **fb,
+			      size_t *len, int *n, char *log, size_t logsz)
+{
+	const uint8_t *p = data, *strs;
+	uint64_t shoff, stroff, strsize;
+	unsigned entsize, count, shstrndx;
+	CUresult r = CUDA_SUCCESS;
+
+	*n = 0;
+	if (size < 64 || memcmp(p, "\177ELF", 4) || p[4] != 2 || p[5] != 1)
+		return CUDA_SUCCESS;
+	shoff = rd64(p + 40);
+	entsize = rd16(p + 58);
+	count = rd16(p + 60);
+	shstrndx = rd16(p + 62);
+	if (entsize < 64 || shoff > size ||
+	    (uint64_t)count * entsize > size - shoff || shstrndx >= count)
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "object: a section table past its end");
+	stroff = rd64(elf_section(p, shoff, entsize, shstrndx) + 24);
+	strsize = rd64(elf_section(p, shoff, entsize, shstrndx) + 32);
+	if (stroff > size || strsize > size - stroff || !strsize ||
+	    p[stroff + strsize - 1])
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "object: bad section names");
+	strs = p + stroff;
+	for (unsigned i = 0; i < count && r == CUDA_SUCCESS; i++) {
+		const uint8_t *sh = elf_section(p, shoff, entsize, i);
+		uint32_t name = rd32(sh);
+		uint64_t off = rd64(sh + 24), sz = rd64(sh + 32);
+		const char *nm = (const char *)strs + name;
+		if (name >= strsize || (strcmp(nm, ".nv_fatbin") &&
+					strcmp(nm, "__nv_relfatbin")))
+			continue;
+		if (rd32(sh + 4) == 8 /* SHT_NOBITS */ || off > size ||
+		    sz > size - off)
+			return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+				   "object: section %s past its end", nm);
+		r = section_fatbins(p + off, sz, fb, len, n, log, logsz);
+	}
+	return r;
+}
+
+CUresult cuemu_archive_next(const void *data, size_t size, size_t *at,
+			    const void **member, size_t *len, char *log,
+			    size_t logsz)
+{
+	const uint8_t *p = data;
+	char num[11];
+	char *end;
+	unsigned long long msize;
+
+	*member = NULL;
+	if (size < 8 || memcmp(p, "!<arch>\n", 8))
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "library: not an ar archive");
+	if (*at < 8)
+		*at = 8;
+	*at += *at & 1;   /* members start at even offsets */
+	if (*at >= size)
+		return CUDA_SUCCESS;
+	if (size - *at < 60 || p[*at + 58] != '`' || p[*at + 59] != '\n')
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "library: a member's header past its end");
+	memcpy(num, p + *at + 48, 10);
+	num[10] = '\0';
+	msize = strtoull(num, &end, 10);
+	if (end == num || msize > size - *at - 60)
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "library: a member of %s bytes past its end", num);
+	*member = p + *at + 60;
+	*len = (size_t)msize;
+	*at += 60 + (size_t)msize;
+	return CUDA_SUCCESS;
+}
+
 CUresult cuemu_image_from_bytes(const void *data, size_t len, int sm,
 				struct cuemu_image *out, char *log,
 				size_t logsz)
@@ -284,10 +519,16 @@ CUresult cuemu_image_from_bytes(const void *data, size_t len, int sm,
 		log[0] = '\0';
 	if (len >= 4 && rd32(p) == CUEMU_FATBIN_MAGIC)
 		return from_fatbin(p, len, sm, out, log, logsz);
+	if (len >= 4 && rd32(p) == CUEMU_LINKED_MAGIC)
+		return from_linked(p, len, out, log, logsz);
 	if (len >= 4 && rd32(p) == CUEMU_FATBIN_WRAPPER_MAGIC)
 		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
 			   "image: a fatbin wrapper (what the runtime "
 			   "registers), not a container");
+	/* a host object (not the GPU's machine, 190) is no module image */
+	if (len >= 20 && !memcmp(p, "\177ELF", 4) && rd16(p + 18) != 190)
+		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+			   "image: a host object, not a module image");
 	if (len >= 4 && !memcmp(p, "\177ELF", 4))
 		return say(CUDA_ERROR_NO_BINARY_FOR_GPU, log, logsz,
 			   "image: ELF machine code, which runs on a real GPU; "
@@ -311,9 +552,23 @@ CUresult cuemu_image_from_pointer(const void *image, int sm,
 {
 	static const uint8_t fatbin[4] = { 0x50, 0xed, 0x55, 0xba };
 	static const uint8_t wrapper[4] = { 0xb1, 0x43, 0x62, 0x46 };
+	static const uint8_t linked[8] = { 'C', 'L', 'N', 'K', 1, 0,
+					   CUEMU_LINKED_HEADER, 0 };
 	const uint8_t *p = image;
 	uint64_t body;
 
+	if (starts(p, linked, 8)) {
+		/* its length is what its header declares, bounded first */
+		body = rd64(p + 16);
+		if (body > (uint64_t)CUEMU_LINKED_UNITS_MAX * PTX_MAX) {
+			memset(out, 0, sizeof *out);
+			return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
+				   "linked image: %llu bytes declared",
+				   (unsigned long long)body);
+		}
+		return cuemu_image_from_bytes(image, body, sm, out, log,
+					      logsz);
+	}
 	if (starts(p, fatbin, 4)) {
 		/* its length is what it declares; a claim beyond any PTX
 		 * bound is refused before a byte past the header is read */
@@ -327,8 +582,11 @@ CUresult cuemu_image_from_pointer(const void *image, int sm,
 		return cuemu_image_from_bytes(image, FATBIN_HEADER + body, sm,
 					      out, log, logsz);
 	}
-	if (starts(p, wrapper, 4) || starts(p, (const uint8_t *)"\177ELF", 4))
+	if (starts(p, wrapper, 4))
 		return cuemu_image_from_bytes(image, 4, sm, out, log, logsz);
+	/* an ELF header is 64 bytes: its machine is read from it */
+	if (starts(p, (const uint8_t *)"\177ELF", 4))
+		return cuemu_image_from_bytes(image, 64, sm, out, log, logsz);
 	return cuemu_image_from_bytes(image, strlen(image), sm, out, log,
 				      logsz);
 }
@@ -350,4 +608,6 @@ void cuemu_image_free(struct cuemu_image *im)
 	free(im->ptx);
 	im->ptx = NULL;
 	im->len = 0;
+	im->units = 0;
+	im->linked = 0;
 }

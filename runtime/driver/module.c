@@ -104,7 +104,7 @@ void cuemu_jit_answer(const struct cuemu_jit *j, const char *info,
 /* The CUresult of an engine's refusal of the chosen PTX. A .target above
  * the device is INVALID_PTX for PTX text, as the driver answers; a fatbin
  * never hands over such an entry (image.c). */
-static CUresult parse_result(enum ex_status s)
+CUresult cuemu_parse_result(enum ex_status s)
 {
 	switch (s) {
 	case EX_OK:
@@ -119,6 +119,26 @@ static CUresult parse_result(enum ex_status s)
 	default:
 		return CUDA_ERROR_INVALID_PTX;
 	}
+}
+
+/* The image's PTX parsed: its one text, or a linked image's texts joined
+ * again as cuLinkComplete joined them. */
+static CUresult image_parse(const struct cuemu_image *im, int sm,
+			    struct ex_module **em, char *log, size_t logsz)
+{
+	struct ex_text *t;
+	enum ex_status st;
+
+	if (!im->linked)
+		return cuemu_parse_result(ex_module_parse(im->ptx, im->len, sm, em,
+						    log, logsz));
+	if (!(t = calloc((size_t)im->units + 1, sizeof *t)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (int i = 0; i < im->units; i++)
+		cuemu_image_unit(im, i, &t[i].name, &t[i].ptx, &t[i].len);
+	st = ex_module_link(t, im->units, EX_LINK_NAMED, sm, em, log, logsz);
+	free(t);
+	return cuemu_parse_result(st);
 }
 
 /* The compute capability the PTX was written for (.target sm_XY), which
@@ -336,8 +356,7 @@ static CUresult load_image(CUmodule *out, const void *data, size_t len,
 	r = len ? cuemu_image_from_bytes(data, len, sm, &im, log, sizeof log) :
 		  cuemu_image_from_pointer(data, sm, &im, log, sizeof log);
 	if (r == CUDA_SUCCESS) {
-		r = parse_result(ex_module_parse(im.ptx, im.len, sm, &em, log,
-						 sizeof log));
+		r = image_parse(&im, sm, &em, log, sizeof log);
 		if (r == CUDA_SUCCESS) {
 			int target = im.arch ? (int)im.arch :
 					       ptx_target(im.ptx);
@@ -442,8 +461,7 @@ CUresult cuemu_image_kernels(const void *image, int dev, struct cuemu_image *im,
 	*lv = (struct cuemu_lib_vars){ 0 };
 	r = cuemu_image_from_pointer(image, sm, im, log, sizeof log);
 	if (r == CUDA_SUCCESS)
-		r = parse_result(ex_module_parse(im->ptx, im->len, sm, &em,
-						 log, sizeof log));
+		r = image_parse(im, sm, &em, log, sizeof log);
 	/* the library's JIT runs at its load: no info, a refusal's log */
 	cuemu_jit_answer(j, "", r == CUDA_SUCCESS ? "" : log,
 			 (float)(now_ms() - t0));

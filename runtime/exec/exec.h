@@ -54,6 +54,31 @@ enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 			       struct ex_module **out, char *log, size_t logsz);
 void ex_module_free(struct ex_module *m);
 
+/* Several PTX texts as one module, as the driver's linker joins them
+ * (cuLinkComplete): each text has its .version and .target, and its own
+ * scope for the names it declares without .visible, .weak or .extern; a
+ * function or variable declared .extern in one is the .visible one of
+ * that name in another (declared before or after it); of .weak
+ * definitions of one name the first stands; two other definitions of one
+ * name are EX_INVALID_PTX ("defined twice"), and a call of a function no
+ * text defines too ("unresolved extern function"). A refusal's log line
+ * names the text (with EX_LINK_NAMED) before its line; one calling a
+ * function no text defines says "undefined reference to 'f' in 'text'".
+ * One text unlinked is ex_module_parse. */
+struct ex_text {
+	const char *ptx;
+	size_t len;
+	const char *name;   /* for the log; NULL: "(unnamed)" */
+};
+/* flags: EX_LINK_NAMED, the log names the text; EX_LINK_PARTIAL, one
+ * object checked before the link (cuLinkAddData): its calls of functions
+ * no text defines are let be, and no module is made (*out stays NULL) */
+#define EX_LINK_NAMED 1u
+#define EX_LINK_PARTIAL 2u
+enum ex_status ex_module_link(const struct ex_text *texts, int n,
+			      unsigned flags, int sm, struct ex_module **out,
+			      char *log, size_t logsz);
+
 /* A kernel's parameter, in declaration order. */
 struct ex_param {
 	uint32_t offset;   /* in the parameter buffer, aligned as declared */

@@ -43,8 +43,14 @@ struct sym {
 	enum symk k;
 	int idx;
 	int depth;
+	int unit;           /* the text (of a linked module) that named it */
+	bool dead;          /* a text's internal name, out of scope after it */
+	bool internal;      /* module scope, without .visible, .weak, .extern */
 	int next;           /* the next symbol in its bucket */
 };
+
+/* A module-scope name's linkage, as its directive gave it. */
+enum linkage { LK_INTERNAL, LK_VISIBLE, LK_WEAK, LK_EXTERN };
 
 #define NBUCKET 4096
 
@@ -76,6 +82,11 @@ struct parser {
 	struct fixup *fix;
 	int nfix, capfix;
 	bool address64;
+	int unit;               /* the text being read (ex_module_link) */
+	const char *unitname;   /* its name in the log; NULL: a lone text */
+	enum linkage linkage;   /* the module-scope directive being read */
+	const struct ex_text *texts; /* what ex_module_link was given */
+	unsigned flags;         /* its EX_LINK_* */
 };
 
 /* ------------------------------------------------------------------ */
@@ -93,7 +104,10 @@ static enum ex_status fail(struct parser *P, enum ex_status st,
 	P->err = st;
 	if (!P->log || P->logsz == 0)
 		return st;
-	n = (size_t)snprintf(P->log, P->logsz, "line %d: ", P->t.line);
+	n = P->unitname ? (size_t)snprintf(P->log, P->logsz, "%s: line %d: ",
+					   P->unitname, P->t.line) :
+			  (size_t)snprintf(P->log, P->logsz, "line %d: ",
+					   P->t.line);
 	if (n < P->logsz) {
 		va_start(ap, fmt);
 		vsnprintf(P->log + n, P->logsz - n, fmt, ap);
@@ -280,7 +294,7 @@ static unsigned hash(const char *s, int n)
 static struct sym *lookup(struct parser *P, const char *s, int n)
 {
 	for (int i = P->bucket[hash(s, n)]; i >= 0; i = P->syms[i].next)
-		if ((int)strlen(P->syms[i].name) == n &&
+		if (!P->syms[i].dead && (int)strlen(P->syms[i].name) == n &&
 		    !memcmp(P->syms[i].name, s, (size_t)n))
 			return &P->syms[i];
 	return NULL;
@@ -291,11 +305,17 @@ static int define(struct parser *P, const char *name, enum symk k, int idx)
 	unsigned h = hash(name, (int)strlen(name));
 	struct sym *old = lookup(P, name, (int)strlen(name));
 
-	if (old && old->depth == P->depth)
+	/* a module-scope name of an earlier text is shadowed: the callers
+	 * that link (parse_function, link_var) have let it be */
+	if (old && old->depth == P->depth &&
+	    (P->depth > 0 || old->unit == P->unit))
 		return fail(P, EX_INVALID_PTX, "'%s' defined twice", name), -1;
 	if (GROW(P, P->syms, P->nsyms, P->capsyms))
 		return -1;
 	P->syms[P->nsyms] = (struct sym){ strdup(name), k, idx, P->depth,
+					  P->unit, false,
+					  P->depth == 0 &&
+						  P->linkage == LK_INTERNAL,
 					  P->bucket[h] };
 	if (!P->syms[P->nsyms].name)
 		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
@@ -355,6 +375,7 @@ static int new_var(struct parser *P, const char *name, enum space sp,
 	v->align = align ? align : 1;
 	v->func = P->func;
 	v->pub = -1;
+	v->unit = P->unit;
 	if (define(P, name, SY_VAR, m->nvars))
 		return -1;
 	return m->nvars++;
@@ -438,11 +459,61 @@ static int parse_init(struct parser *P, uint8_t *init, uint64_t size,
  * Registers (.reg) are declared by parse_reg. Returns the last variable's
  * index.
  */
+/* A module-scope variable's name that a declaration or an earlier text
+ * of a linked module has given already: the one variable both name, or
+ * -1 for a new one; -2 after a refusal. *keep: the slot's definition
+ * stands and this one only declares it (or is a weak one let go). */
+static int link_var(struct parser *P, const char *name, enum space sp,
+		    bool *keep)
+{
+	struct sym *s;
+	struct pvar *v;
+
+	*keep = false;
+	if (P->depth > 0 || P->func >= 0 ||
+	    !(s = lookup(P, name, (int)strlen(name))))
+		return -1;
+	if (s->unit != P->unit && P->linkage == LK_INTERNAL)
+		return -1;     /* a name of its own, shadowing the other's */
+	if (s->k != SY_VAR || P->m->vars[s->idx].space != sp)
+		return fail(P, EX_INVALID_PTX, "'%s' declared as two things",
+			    name), -2;
+	v = &P->m->vars[s->idx];
+	if (P->linkage == LK_EXTERN) {
+		*keep = true;  /* declared again, defined or not */
+		return s->idx;
+	}
+	if (v->external)
+		return s->idx; /* the definition takes the declaration's slot */
+	if (P->linkage == LK_WEAK || v->weak) {
+		*keep = true;  /* the first definition stands */
+		return s->idx;
+	}
+	return fail(P, EX_INVALID_PTX, "'%s' defined twice", name), -2;
+}
+
+/* Variable idx as this declaration or definition says it is. */
+static int var_define(struct parser *P, int idx, enum ptype t,
+		      uint64_t size, uint32_t align, bool managed,
+		      bool external, bool unsized)
+{
+	struct pvar *v = &P->m->vars[idx];
+
+	v->type = (uint8_t)t;
+	v->size = size;
+	v->align = align ? align : 1;
+	v->managed = managed;
+	v->external = external;
+	v->weak = P->linkage == LK_WEAK;
+	v->is_extern_shared = v->space == SP_SHARED && (unsized || external);
+	return 0;
+}
+
 static int parse_var(struct parser *P, enum space sp, bool external)
 {
 	bool multi = sp != SP_PARAM;   /* a parameter list's commas are its own */
 	uint32_t align = 0, vec = 1;
-	bool managed = false;
+	bool managed = false, keep = false;
 	enum ptype t;
 	int idx = -1;
 
@@ -520,20 +591,21 @@ static int parse_var(struct parser *P, enum space sp, bool external)
 		nm = tokdup(&name);
 		if (!nm)
 			return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
-		idx = new_var(P, nm, sp, t, size, align);
+		idx = link_var(P, nm, sp, &keep);
+		if (idx == -1)
+			idx = new_var(P, nm, sp, t, size, align);
 		free(nm);
 		if (idx < 0)
 			return -1;
-		P->m->vars[idx].managed = managed;
-		P->m->vars[idx].external = external;
-		P->m->vars[idx].is_extern_shared =
-			sp == SP_SHARED && (unsized || external);
+		if (!keep && var_define(P, idx, t, size, align, managed,
+					external, unsized))
+			return -1;
 		if (unsized && sp != SP_SHARED && !external && !is(P, "="))
 			return fail(P, EX_INVALID_PTX, "an unsized array"), -1;
 		if (accept(P, "=")) {
 			uint64_t pos = 0;
-			struct pvar *v = &P->m->vars[idx];
 			uint8_t *init;
+			int bad;
 
 			if (sp != SP_GLOBAL && sp != SP_CONST)
 				return fail(P, EX_INVALID_PTX,
@@ -541,11 +613,17 @@ static int parse_var(struct parser *P, enum space sp, bool external)
 			if (unsized)   /* sized by its initializer: count first */
 				return fail(P, EX_UNSUPPORTED,
 					    "an array sized by its initializer"), -1;
-			init = calloc(1, v->size ? v->size : 1);
+			init = calloc(1, size ? size : 1);
 			if (!init)
 				return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
-			v->init = init;
-			if (parse_init(P, init, v->size, t, &pos))
+			bad = parse_init(P, init, size, t, &pos);
+			/* a weak definition that another's stands for: read
+			 * and let go */
+			if (keep)
+				free(init);
+			else
+				P->m->vars[idx].init = init;
+			if (bad)
 				return -1;
 		}
 	} while (multi && accept(P, ","));
@@ -1757,15 +1835,33 @@ static int parse_function(struct parser *P, bool entry, bool external)
 
 	f.entry = entry;
 	f.is_extern = external;
+	f.unit = P->unit;
 	f.line = (uint32_t)P->t.line;
 	if (parse_header(P, &f, &name)) {
 		free(name);
 		return -1;
 	}
 	f.name = name;
+	f.weak = P->linkage == LK_WEAK;
 	s = lookup(P, name, (int)strlen(name));
-	if (s && (s->k != SY_FUNC || m->funcs[s->idx].defined ||
-		  m->funcs[s->idx].entry != entry)) {
+	if (s && s->unit != P->unit && P->linkage == LK_INTERNAL)
+		s = NULL;      /* a name of its own, shadowing the other's */
+	if (s && s->k == SY_FUNC && m->funcs[s->idx].entry == entry &&
+	    is(P, ";")) {
+		/* declared again: the slot, defined or not, stands */
+		free(name);
+		next(P);
+		return 0;
+	}
+	if (s && s->k == SY_FUNC && m->funcs[s->idx].defined &&
+	    m->funcs[s->idx].entry == entry &&
+	    (f.weak || m->funcs[s->idx].weak)) {
+		/* a weak definition another stands for: read into a slot no
+		 * name reaches */
+		s = NULL;
+		f.discarded = true;
+	} else if (s && (s->k != SY_FUNC || m->funcs[s->idx].defined ||
+			 m->funcs[s->idx].entry != entry)) {
 		fail(P, EX_INVALID_PTX, "'%s' defined twice", name);
 		free(name);
 		return -1;
@@ -1773,6 +1869,12 @@ static int parse_function(struct parser *P, bool entry, bool external)
 	if (s) {
 		fi = s->idx;
 		free(m->funcs[fi].name);
+	} else if (f.discarded) {
+		if (GROW(P, m->funcs, m->nfuncs, m->capfuncs)) {
+			free(name);
+			return -1;
+		}
+		fi = m->nfuncs++;
 	} else {
 		if (GROW(P, m->funcs, m->nfuncs, m->capfuncs)) {
 			free(name);
@@ -1831,7 +1933,9 @@ static int parse_version(struct parser *P)
 		return fail(P, EX_INVALID_PTX, "bad .version"), -1;
 	maj = strtol(buf, NULL, 10);
 	min = strtol(dot + 1, NULL, 10);
-	P->m->version = (unsigned)(maj * 10 + min);
+	/* a linked module's: the newest of its texts' */
+	if ((unsigned)(maj * 10 + min) > P->m->version)
+		P->m->version = (unsigned)(maj * 10 + min);
 	if (maj * 10 + min > PTX_MAX_VERSION)
 		return fail(P, EX_UNSUPPORTED_PTX,
 			    ".version %d.%d is newer than 9.0", (int)maj,
@@ -1899,12 +2003,19 @@ static int top_stmt(struct parser *P)
 {
 	bool external = false;
 
+	P->linkage = LK_INTERNAL;
 	for (;;) {
-		if (accept(P, ".visible") || accept(P, ".weak") ||
-		    accept(P, ".common"))
+		if (accept(P, ".visible")) {
+			P->linkage = LK_VISIBLE;
 			continue;
+		}
+		if (accept(P, ".weak") || accept(P, ".common")) {
+			P->linkage = LK_WEAK;
+			continue;
+		}
 		if (accept(P, ".extern")) {
 			external = true;
+			P->linkage = LK_EXTERN;
 			continue;
 		}
 		break;
@@ -1956,6 +2067,33 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
+/* The name a text of the link was given, for the log. */
+static const char *unit_name(const struct parser *P, int unit)
+{
+	const char *n = P->texts[unit].name;
+
+	return n && n[0] ? n : "(unnamed)";
+}
+
+/* A linked module's variables declared .extern are defined by a text:
+ * an undefined one is refused as the driver's linker refuses it. */
+static int check_vars(struct parser *P)
+{
+	const struct ex_module *m = P->m;
+
+	if (!(P->flags & EX_LINK_NAMED))
+		return 0;
+	for (int i = 0; i < m->nvars; i++) {
+		const struct pvar *v = &m->vars[i];
+		if (v->func < 0 && v->external && !v->is_extern_shared &&
+		    (v->space == SP_GLOBAL || v->space == SP_CONST))
+			return fail(P, EX_INVALID_PTX,
+				    "undefined reference to '%s' in '%s'",
+				    v->name, unit_name(P, v->unit)), -1;
+	}
+	return 0;
+}
+
 /* Calls name functions that exist; builtins become
  * their own opcodes. */
 static int check_calls(struct parser *P)
@@ -1973,6 +2111,13 @@ static int check_calls(struct parser *P)
 			in->op = (uint16_t)f->builtin;
 			continue;
 		}
+		if (!f->defined && (P->flags & EX_LINK_PARTIAL))
+			continue;      /* another object may define it */
+		if (!f->defined && (P->flags & EX_LINK_NAMED))
+			return fail(P, EX_INVALID_PTX,
+				    "undefined reference to '%s' in '%s'",
+				    f->name,
+				    unit_name(P, m->funcs[in->func].unit)), -1;
 		if (!f->defined)
 			return fail(P, EX_INVALID_PTX,
 				    "unresolved extern function '%s'", f->name), -1;
@@ -2185,14 +2330,15 @@ static int kernel_facts(struct parser *P)
 	int nk = 0;
 
 	for (int f = 0; f < m->nfuncs; f++)
-		nk += m->funcs[f].entry && m->funcs[f].defined;
+		nk += m->funcs[f].entry && m->funcs[f].defined &&
+		      !m->funcs[f].discarded;
 	m->kernels = calloc((size_t)nk + 1, sizeof *m->kernels);
 	if (!m->kernels)
 		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
 	for (int f = 0; f < m->nfuncs; f++) {
 		struct pfunc *fn = &m->funcs[f];
 		uint32_t off = 0;
-		if (!fn->entry || !fn->defined)
+		if (!fn->entry || !fn->defined || fn->discarded)
 			continue;
 		m->kernels[m->nkernels++] = f;
 		fn->params = calloc((size_t)fn->nparam + 1, sizeof *fn->params);
@@ -2270,8 +2416,57 @@ static void free_parser(struct parser *P)
 	free(P->fix);
 }
 
+/* The internal names of the text just read go out of scope: the next
+ * text may name its own the same. */
+static void end_unit(struct parser *P)
+{
+	for (int i = 0; i < P->nsyms; i++)
+		if (P->syms[i].unit == P->unit && P->syms[i].internal)
+			P->syms[i].dead = true;
+}
+
+/* One text of a module: its .version and .target, then its statements. */
+static int parse_text(struct parser *P, const struct ex_text *t, int unit,
+		      unsigned flags)
+{
+	P->p = t->ptx;
+	P->end = t->ptx ? t->ptx + t->len : t->ptx;
+	P->line = 1;
+	P->unit = unit;
+	P->unitname = (flags & EX_LINK_NAMED) ?
+			      (t->name && t->name[0] ? t->name : "(unnamed)") :
+			      NULL;
+	next(P);
+	if (!t->ptx || P->t.k == TK_EOF)
+		return fail(P, EX_INVALID_PTX, "no PTX"), -1;
+	if (!accept(P, ".version"))
+		return fail(P, EX_INVALID_PTX, ".version expected first"), -1;
+	if (parse_version(P))
+		return -1;
+	if (!accept(P, ".target"))
+		return fail(P, EX_INVALID_PTX,
+			    ".target expected after .version"), -1;
+	if (parse_target(P))
+		return -1;
+	while (P->t.k != TK_EOF && P->err == EX_OK)
+		if (top_stmt(P))
+			return -1;
+	end_unit(P);
+	P->unitname = NULL;
+	return 0;
+}
+
 enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 			       struct ex_module **out, char *log, size_t logsz)
+{
+	struct ex_text t = { ptx, len, NULL };
+
+	return ex_module_link(&t, 1, 0, sm, out, log, logsz);
+}
+
+enum ex_status ex_module_link(const struct ex_text *texts, int n,
+			      unsigned flags, int sm, struct ex_module **out,
+			      char *log, size_t logsz)
 {
 	struct parser P = { 0 };
 	struct ex_module *m;
@@ -2284,36 +2479,28 @@ enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 	if (!m)
 		return EX_OUT_OF_MEMORY;
 	m->sm = sm;
-	P.p = ptx;
-	P.end = ptx ? ptx + len : ptx;
-	P.line = 1;
 	P.m = m;
 	P.log = log;
 	P.logsz = logsz;
 	P.func = -1;
 	memset(P.bucket, -1, sizeof P.bucket);
-	next(&P);
-	if (!ptx || P.t.k == TK_EOF) {
+	/* an empty link is an empty module; a lone text must be there */
+	if (n < 1 && !(flags & EX_LINK_NAMED))
 		fail(&P, EX_INVALID_PTX, "no PTX");
-		goto out;
-	}
-	if (!accept(&P, ".version")) {
-		fail(&P, EX_INVALID_PTX, ".version expected first");
-		goto out;
-	}
-	if (parse_version(&P))
-		goto out;
-	if (!accept(&P, ".target")) {
-		fail(&P, EX_INVALID_PTX, ".target expected after .version");
-		goto out;
-	}
-	if (parse_target(&P))
-		goto out;
-	while (P.t.k != TK_EOF && P.err == EX_OK)
-		if (top_stmt(&P))
+	P.texts = texts;
+	P.flags = flags;
+	for (int i = 0; i < n && P.err == EX_OK; i++)
+		if (parse_text(&P, &texts[i], i, flags))
 			break;
 	if (P.err == EX_OK)
 		check_calls(&P);
+	if (P.err == EX_OK && !(flags & EX_LINK_PARTIAL))
+		check_vars(&P);
+	if (P.err == EX_OK && (flags & EX_LINK_PARTIAL)) {
+		free_parser(&P);
+		ex_module_free(m);
+		return EX_OK;
+	}
 	if (P.err == EX_OK)
 		layout(&P);
 	if (P.err == EX_OK)
@@ -2324,7 +2511,6 @@ enum ex_status ex_module_parse(const char *ptx, size_t len, int sm,
 		P.err = ex_cfg_reconverge(m, log, logsz);
 	if (P.err == EX_OK && ex_form_assign(m) != EX_OK)
 		fail(&P, EX_OUT_OF_MEMORY, "out of memory");
-out:
 	st = P.err;
 	free_parser(&P);
 	if (st != EX_OK) {

@@ -249,6 +249,8 @@ struct pvar {
 	uint8_t space;
 	uint8_t type;
 	bool managed, external, is_extern_shared;
+	bool weak;             /* .weak/.common: another definition may stand */
+	int unit;              /* the text that declared it (ex_module_link) */
 	bool kernel_param;     /* in the launch's parameter buffer */
 	uint64_t size;
 	uint32_t align;
@@ -264,6 +266,9 @@ struct pvar {
 struct pfunc {
 	char *name;
 	bool entry, defined, is_extern;
+	bool weak;             /* .weak: another text's definition may stand */
+	bool discarded;        /* a weak definition another stood for */
+	int unit;              /* the text that defined it (ex_module_link) */
 	int builtin;           /* OP_VPRINTF or OP_ASSERTFAIL for the externs */
 	int32_t first, end;    /* instructions [first, end); end is OP_FRET */
 	int nret, nparam;

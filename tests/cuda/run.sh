@@ -14,7 +14,10 @@
 # clock.cu runs with CUEMU_CLOCK=model: it times itself in model time.
 # Skipped, saying so, where nvcc is missing. coop: the runtime's
 # cooperative, extensible and library launches; rdc: relocatable device
-# code, refused in one line; clang: clang.cu built by clang++ (skipped,
+# code, linked from the PTX its objects carry; rdcsass: the same built
+# with machine code only, refused in one line; linkptx: a driver-API
+# program linking rdc_a's and rdc_b's PTX (nvcc -rdc=true -ptx) through
+# cuLink*; clang: clang.cu built by clang++ (skipped,
 # saying so, where no clang compiles CUDA for sm_90 or no ptxas is there).
 # managed: a __managed__ variable on two GPUs and across cudaDeviceReset;
 # reload: the program's kernels after a reset, beside modules loaded
@@ -24,7 +27,7 @@ set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc clang managed reload engine"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -96,6 +99,8 @@ for p in $programs; do
 	case $p in
 	units) files="$src/units_a.cu $src/units_b.cu" ;;
 	rdc) files="-rdc=true $src/rdc_a.cu $src/rdc_b.cu" ;;
+	rdcsass) files="-rdc=true -DRDC_SASS_ONLY $src/rdc_a.cu $src/rdc_b.cu" ;;
+	linkptx) files="$src/linkptx.cu -lcuda" ;;
 	reload) files="$src/reload.cu -lcuda" ;;
 	clang) files=$src/clang.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
@@ -121,8 +126,22 @@ for p in $programs; do
 		fi
 	elif [ $p = clang ]; then
 		clang_build "$files" || continue
-	elif ! "$NVCC" -cudart $runtime -arch=sm_90 -I"$src" -o "$tmp/$p" \
+	elif [ $p = linkptx ] && ! {
+		"$NVCC" -ptx -rdc=true -arch=sm_90 -DRDC_DEVICE_ONLY -I"$src" \
+			-o "$tmp/rdc_a.ptx" "$src/rdc_a.cu" &&
+		"$NVCC" -ptx -rdc=true -arch=sm_90 -o "$tmp/rdc_b.ptx" \
+			"$src/rdc_b.cu"; } >"$tmp/$p.build" 2>&1; then
+		echo "not ok $i - $p: nvcc -ptx failed"
+		sed 's/^/# /' "$tmp/$p.build"
+		continue
+	elif [ $p = rdcsass ] && ! "$NVCC" -cudart shared \
+		-gencode arch=compute_90,code=sm_90 -I"$src" -o "$tmp/$p" \
 		$files >"$tmp/$p.build" 2>&1; then
+		echo "not ok $i - $p: nvcc failed"
+		sed 's/^/# /' "$tmp/$p.build"
+		continue
+	elif [ $p != rdcsass ] && ! "$NVCC" -cudart $runtime -arch=sm_90 \
+		-I"$src" -o "$tmp/$p" $files >"$tmp/$p.build" 2>&1; then
 		echo "not ok $i - $p: nvcc failed"
 		sed 's/^/# /' "$tmp/$p.build"
 		continue
@@ -131,7 +150,10 @@ for p in $programs; do
 	clock=
 	case $p in clock) clock=model ;; esac
 	args=
-	case $p in lifetimes) args=40000000 ;; esac
+	case $p in
+	lifetimes) args=40000000 ;;
+	linkptx) args="$tmp/rdc_a.ptx $tmp/rdc_b.ptx" ;;
+	esac
 	LD_LIBRARY_PATH=$libs CUEMU_CLOCK=$clock PROBE_NO_SIGNALS=1 \
 		timeout 120 "$tmp/$p" $args \
 		>"$tmp/$p.out" 2>&1
@@ -156,11 +178,14 @@ for p in $programs; do
 		[ "$n" = 1 ] && ! grep -q -- "-cudart shared\` (CMake" "$tmp/$p.out" ||
 			missing="one line naming the library (said $n times)"
 	fi
-	if [ $p = rdc ]; then
-		n=$(grep -c "relocatable (nvcc -rdc=true or -dc).*without -rdc" \
+	if [ $p = rdcsass ]; then
+		n=$(grep -c "relocatable (nvcc -rdc=true or -dc).*machine code only" \
 			"$tmp/$p.out")
 		[ "$n" = 1 ] ||
 			missing="one line naming relocatable code (said $n times)"
+	fi
+	if [ $p = rdc ] && grep -q "relocatable" "$tmp/$p.out"; then
+		missing="no word of relocatable code where it links"
 	fi
 	# A probe's lines are the real runtime's, recorded: all must match.
 	if [ $p = rt_errors ] || [ $p = lifetimes ]; then
@@ -182,6 +207,12 @@ for p in $programs; do
 			"runtime is named as what carries it, once" ;;
 		clock) echo "ok $i - clock: with CUEMU_CLOCK=model, std::chrono" \
 			"and gettimeofday read model time" ;;
+		rdc) echo "ok $i - rdc: relocatable device code runs, its" \
+			"objects' PTX linked through cuLink*" ;;
+		rdcsass) echo "ok $i - rdcsass: relocatable machine code" \
+			"only is refused in one line" ;;
+		linkptx) echo "ok $i - linkptx: two PTX modules linked" \
+			"through cuLink*, loaded and run" ;;
 		*) echo "ok $i - $p runs on libcuemu's libcudart.so.13" ;;
 		esac
 	else

@@ -34,10 +34,13 @@ unset CUEMU_TOPOLOGY
 # (probes/<topic>-topology.json).
 topics="ctx pool ptrattr vmm managed legacy batch shape batch3d share"
 topics="$topics ptrsweep ptrattr_new ranges vmmsweep poolsweep visible ctxid"
-topics="$topics pack edges mcgran library kapi xctx"
+topics="$topics pack edges mcgran library kapi xctx link"
 # What a topic's probe is given: library loads tests/unit/kernels/, and
 # leaves out a launch of 2^31-1 blocks, hours on the host's cores.
 args_library="$srcdir/tests/unit/kernels"
+# link reads its images there too (fatbin, cubin, nvcc's relocatable
+# PTX, a host object and an archive of it).
+args_link="$srcdir/tests/unit/kernels"
 skip_library="grid_x_max"
 # xctx leaves its forked child out: a child may use the API here.
 skip_xctx="fork"
