@@ -214,10 +214,9 @@ static void tlb_flush(struct warp *w)
 	memset(w->tlb, 0, sizeof w->tlb);
 }
 
-/* May this warp make access a to the page of addr? Asks the model on a
- * miss; -1 with the launch failed where it refuses. */
-static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
-		     enum ex_access a, int *place)
+/* tlb_check's miss: asks the model for the page and fills the entry. */
+static int tlb_miss(struct blk *b, struct warp *w, int lane, uint64_t addr,
+		    enum ex_access a, int *place)
 {
 	uint64_t pg = addr >> EX_PAGE_SHIFT;
 	struct tlb *t = &w->tlb[pg % TLB_SIZE];
@@ -225,10 +224,6 @@ static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
 	enum ex_status st;
 	int pl = 0;
 
-	if (t->tag == pg + 1 && (t->granted & a) == a) {
-		*place = t->place;
-		return 0;
-	}
 	st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
 		EX_ILLEGAL_ADDRESS;
 	if (st != EX_OK) {
@@ -247,6 +242,22 @@ static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
 	t->place = (int8_t)pl;
 	*place = pl;
 	return 0;
+}
+
+/* May this warp make access a to the page of addr? A hit is answered
+ * inline (every whole-warp access asks); a miss asks the model, -1 with
+ * the launch failed where it refuses. */
+static inline int tlb_check(struct blk *b, struct warp *w, int lane,
+			    uint64_t addr, enum ex_access a, int *place)
+{
+	uint64_t pg = addr >> EX_PAGE_SHIFT;
+	const struct tlb *t = &w->tlb[pg % TLB_SIZE];
+
+	if (t->tag == pg + 1 && (t->granted & a) == a) {
+		*place = t->place;
+		return 0;
+	}
+	return tlb_miss(b, w, lane, addr, a, place);
 }
 
 /* The state of one memory instruction over its lanes: the last page
