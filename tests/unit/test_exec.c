@@ -906,9 +906,11 @@ static void test_grid_sync(struct mock *mk, struct ex_module *m)
 /* Whole warps at one address and in runs of each element size (the
  * shapes the engine moves without a per-lane walk): the values, sign and
  * zero extension, and the bytes, sectors, DRAM units and requests
- * counted as lane by lane. */
-static void test_spans(struct mock *mk, struct ex_module *m)
+ * counted as lane by lane; on the baseline loop and the AVX2 build. */
+static void test_spans(struct mock *mk, struct ex_module *m, bool baseline)
 {
+	const char *on = baseline ? "the baseline loop" :
+			 "the AVX2 build where the host has it";
 	enum { N = 1024, B = 256 };
 	int *one = mock_alloc(mk, 4, 1), *last = mock_alloc(mk, 4, 3), bad = 0;
 	int8_t *c = mock_alloc(mk, N, 0);
@@ -929,7 +931,9 @@ static void test_spans(struct mock *mk, struct ex_module *m)
 	put_ptr(&p, one); put_ptr(&p, c); put_ptr(&p, h); put_ptr(&p, u);
 	put_ptr(&p, q); put_ptr(&p, out); put_ptr(&p, last);
 	struct ex_launch l = mock_launch(mk, m, "spans", p.b, N / B, 1, B, 1, 1);
-	is_int(run(&l, &r), EX_OK, "spans: %d threads in %d blocks", N, N / B);
+	l.baseline = baseline;
+	is_int(run(&l, &r), EX_OK, "spans on %s: %d threads in %d blocks",
+	       on, N, N / B);
 	for (int t = 0; t < N; t++) {
 		int mirror = t / B * B + B - 1 - t % B;
 		bad += out[t] != 7000000ll + c[t] * 10000ll + h[mirror] * 10ll +
@@ -978,7 +982,8 @@ int main(void)
 		test_barriers(mk, c);
 		test_calls(mk, c);
 		test_memories(mk, c);
-		test_spans(mk, c);
+		test_spans(mk, c, false);
+		test_spans(mk, c, true);
 		test_special(mk, c);
 		test_faults(mk, c);
 		test_pages(mk, c);
