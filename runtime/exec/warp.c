@@ -14,9 +14,11 @@
  * 32-byte sectors, the 64-byte DRAM units those lie in and their read
  * requests (runs of sectors one after another) by the place the model
  * named (what the memory and the links move: model time is priced by
- * them); a whole warp aligned
- * on one page (or in
- * shared memory) is checked once and moved by a plain loop. The loops over
+ * them); a whole warp aligned on one page (or in shared memory) is
+ * checked once and moved by a plain loop, and where its lanes are all at
+ * one address or in a run of consecutive elements (the common cases) it
+ * is found so in one pass and read once or copied as a block, its sectors
+ * counted from its first and last lane. The loops over
  * a whole warp are marked free of dependences between lanes (a
  * destination row is a source row or none of it), so gcc vectorizes them;
  * warp_avx2.c builds this file again for AVX2 and FMA.
