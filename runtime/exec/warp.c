@@ -14,9 +14,11 @@
  * 32-byte sectors, the 64-byte DRAM units those lie in and their read
  * requests (runs of sectors one after another) by the place the model
  * named (what the memory and the links move: model time is priced by
- * them); a whole warp aligned
- * on one page (or in
- * shared memory) is checked once and moved by a plain loop. The loops over
+ * them); a whole warp aligned on one page (or in shared memory) is
+ * checked once and moved by a plain loop, and where its lanes are all at
+ * one address or in a run of consecutive elements (the common cases) it
+ * is found so in one pass and read once or copied as a block, its sectors
+ * counted from its first and last lane. The loops over
  * a whole warp are marked free of dependences between lanes (a
  * destination row is a source row or none of it), so gcc vectorizes them;
  * warp_avx2.c builds this file again for AVX2 and FMA.
@@ -214,10 +216,9 @@ static void tlb_flush(struct warp *w)
 	memset(w->tlb, 0, sizeof w->tlb);
 }
 
-/* May this warp make access a to the page of addr? Asks the model on a
- * miss; -1 with the launch failed where it refuses. */
-static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
-		     enum ex_access a, int *place)
+/* tlb_check's miss: asks the model for the page and fills the entry. */
+static int tlb_miss(struct blk *b, struct warp *w, int lane, uint64_t addr,
+		    enum ex_access a, int *place)
 {
 	uint64_t pg = addr >> EX_PAGE_SHIFT;
 	struct tlb *t = &w->tlb[pg % TLB_SIZE];
@@ -225,10 +226,6 @@ static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
 	enum ex_status st;
 	int pl = 0;
 
-	if (t->tag == pg + 1 && (t->granted & a) == a) {
-		*place = t->place;
-		return 0;
-	}
 	st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
 		EX_ILLEGAL_ADDRESS;
 	if (st != EX_OK) {
@@ -247,6 +244,22 @@ static int tlb_check(struct blk *b, struct warp *w, int lane, uint64_t addr,
 	t->place = (int8_t)pl;
 	*place = pl;
 	return 0;
+}
+
+/* May this warp make access a to the page of addr? A hit is answered
+ * inline (every whole-warp access asks); a miss asks the model, -1 with
+ * the launch failed where it refuses. */
+static inline int tlb_check(struct blk *b, struct warp *w, int lane,
+			    uint64_t addr, enum ex_access a, int *place)
+{
+	uint64_t pg = addr >> EX_PAGE_SHIFT;
+	const struct tlb *t = &w->tlb[pg % TLB_SIZE];
+
+	if (t->tag == pg + 1 && (t->granted & a) == a) {
+		*place = t->place;
+		return 0;
+	}
+	return tlb_miss(b, w, lane, addr, a, place);
 }
 
 /* The state of one memory instruction over its lanes: the last page
@@ -453,15 +466,67 @@ static void warp_sectors(const uint64_t *base, uint64_t off, struct wsec *o)
 	o->runs = r;
 }
 
+/* How a whole warp's lanes lie, which warp_span finds in one pass the
+ * compiler vectorizes: all at one address (a kernel's pointer argument,
+ * read by every thread), one after another size bytes apart (the
+ * coalesced access of consecutive elements), or anyhow. The first two
+ * need no per-lane minimum, maximum or sector walk: their sectors, DRAM
+ * units and requests follow from the first and last lane. */
+enum wpat { WP_ANY, WP_ONE, WP_RUN };
+
+static enum wpat warp_pattern(const uint64_t *base, unsigned size)
+{
+	uint64_t one = 0, run = 0, b0 = base[0];
+
+	_Pragma("GCC ivdep")
+	for (uint32_t l = 0; l < WARP; l++) {
+		one |= base[l] ^ b0;
+		run |= base[l] - b0 - (uint64_t)(l * size);
+	}
+	return !one ? WP_ONE : !run ? WP_RUN : WP_ANY;
+}
+
+/* warp_span for shared memory: a shared address is its low 32 bits, as
+ * lane_ptr reads it, so the lanes' bound is a maximum of 32-bit values
+ * (one vector instruction a step), taken with their alignment in one
+ * pass; lanes at one address or in a run need neither. */
+static int shared_span(struct blk *b, const uint64_t *base, uint64_t off,
+		       unsigned size, enum wpat pat, uint64_t *amask,
+		       uint64_t *delta)
+{
+	uint32_t top = 0, any = 0, o = (uint32_t)off;
+
+	if (pat != WP_ANY) {
+		any = (uint32_t)base[0] + o;
+		top = any + (pat == WP_RUN ? (WARP - 1) * size : 0);
+		if (top < any)   /* the run wraps past 4 GiB */
+			return 0;
+	} else {
+		_Pragma("GCC ivdep")
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint32_t x = (uint32_t)base[l] + o;
+			top = x > top ? x : top;
+			any |= x;
+		}
+	}
+	if (any & (size - 1) || (uint64_t)top + size > b->shared_bytes)
+		return 0;
+	*amask = 0xffffffffull;
+	*delta = (uint64_t)(uintptr_t)b->shared;
+	return 1;
+}
+
 /* A whole warp's access of size bytes at base[l] + off, when it needs no
  * lane-by-lane care: every lane aligned and in the block's shared memory,
  * or every lane on one page of global memory, which is translated once
  * for the warp and its bytes counted. Lane l's host pointer is then
- * ((base[l] + off) & *amask) + *delta. 1: so; 0: the lanes take the
- * per-lane path; -1: the page was refused (the launch failed). */
+ * ((base[l] + off) & *amask) + *delta, and *pat says how the lanes lie
+ * (WP_RUN only where size is at most a sector). 1: so; 0: the lanes
+ * take the per-lane path; -1: the page was refused (the launch failed). */
 static int warp_span(struct blk *b, struct warp *w, int sp,
 		     const uint64_t *base, uint64_t off, unsigned size,
-		     enum ex_access a, uint64_t *amask, uint64_t *delta)
+		     enum ex_access a, uint64_t *amask, uint64_t *delta,
+		     enum wpat *pat)
 {
 	uint64_t lo = ~0ull, hi = 0, any = 0;
 	struct wsec ws;
@@ -469,27 +534,24 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 
 	if (sp != SP_SHARED && sp > SP_GLOBAL)
 		return 0;
-	for (uint32_t l = 0; l < WARP; l++) {
-		uint64_t x = base[l] + off;
-		lo = x < lo ? x : lo;
-		hi = x > hi ? x : hi;
-		any |= x;
+	*pat = warp_pattern(base, size);
+	if (*pat == WP_RUN && size > 1u << EX_SECTOR_SHIFT)
+		*pat = WP_ANY;
+	if (sp == SP_SHARED)
+		return shared_span(b, base, off, size, *pat, amask, delta);
+	if (*pat != WP_ANY) {
+		lo = any = base[0] + off;
+		hi = lo + (*pat == WP_RUN ? (uint64_t)(WARP - 1) * size : 0);
+	} else {
+		for (uint32_t l = 0; l < WARP; l++) {
+			uint64_t x = base[l] + off;
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+			any |= x;
+		}
 	}
 	if (any & (size - 1))
 		return 0;
-	if (sp == SP_SHARED) {
-		/* a shared address is its low 32 bits, as lane_ptr reads it */
-		uint64_t top = 0;
-		for (uint32_t l = 0; l < WARP; l++) {
-			uint64_t x = (base[l] + off) & 0xffffffffull;
-			top = x > top ? x : top;
-		}
-		if (top + size > b->shared_bytes)
-			return 0;
-		*amask = 0xffffffffull;
-		*delta = (uint64_t)(uintptr_t)b->shared;
-		return 1;
-	}
 	/* global, or generic outside the engine's windows (which lie above
 	 * any host pointer): aligned lanes on one page stay on it */
 	if (hi >> 56 || (lo >> EX_PAGE_SHIFT) != (hi >> EX_PAGE_SHIFT))
@@ -500,7 +562,16 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 	 * instructions apart, more than the processor looks ahead: fetch the
 	 * line they will want (a prefetch never faults) */
 	__builtin_prefetch((const void *)(uintptr_t)(hi + 1024), 0, 0);
-	warp_sectors(base, off, &ws);
+	if (*pat != WP_ANY) {
+		/* a run at most a sector apart touches every sector (and
+		 * unit) from the first lane's to the last's, in one request */
+		ws.sectors = (hi >> EX_SECTOR_SHIFT) - (lo >> EX_SECTOR_SHIFT) + 1;
+		ws.atoms = (hi >> (EX_SECTOR_SHIFT + 1)) -
+			   (lo >> (EX_SECTOR_SHIFT + 1)) + 1;
+		ws.runs = 1;
+	} else {
+		warp_sectors(base, off, &ws);
+	}
 	if (a & EX_READ) {
 		b->bytes_read[place] += (uint64_t)WARP * size;
 		b->sectors_read[place] += ws.sectors;
@@ -537,7 +608,10 @@ static inline void store(uint8_t *p, uint64_t v, unsigned size)
 }
 
 /* warp_span's lanes loaded into D, sign-extended where sgn and cut to the
- * register's mask as the per-lane path does, and stored from S. */
+ * register's mask as the per-lane path does, and stored from S. Lanes at
+ * one address read it once; a run of single elements (n == 1) is one
+ * plain copy the compiler vectorizes. A store of lanes at one address
+ * leaves the last lane's value, as storing them in lane order does. */
 #define WARP_PTR(l) ((void *)(uintptr_t)(((base[l] + off) & am) + dl))
 #define WARP_LOAD(T, ST)                                                     \
 	for (uint32_t l = 0; l < WARP; l++) {                                \
@@ -545,16 +619,48 @@ static inline void store(uint8_t *p, uint64_t v, unsigned size)
 		memcpy(&v_, WARP_PTR(l), sizeof v_);                         \
 		D[l] = sgn ? (uint64_t)(int64_t)(ST)v_ & mask : v_;          \
 	}
+#define RUN_LOAD(T, ST)                                                      \
+	_Pragma("GCC ivdep")                                                 \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_;                                                        \
+		memcpy(&v_, p0 + l * sizeof v_, sizeof v_);                  \
+		D[l] = sgn ? (uint64_t)(int64_t)(ST)v_ & mask : v_;          \
+	}
 #define WARP_STORE(T)                                                        \
 	for (uint32_t l = 0; l < WARP; l++) {                                \
 		T v_ = (T)S[l];                                              \
 		memcpy(WARP_PTR(l), &v_, sizeof v_);                         \
 	}
+#define RUN_STORE(T)                                                         \
+	_Pragma("GCC ivdep")                                                 \
+	for (uint32_t l = 0; l < WARP; l++) {                                \
+		T v_ = (T)S[l];                                              \
+		memcpy(p0 + l * sizeof v_, &v_, sizeof v_);                  \
+	}
 
 static inline void warp_load(uint64_t *D, const uint64_t *base, uint64_t off,
 			     uint64_t am, uint64_t dl, unsigned size, bool sgn,
-			     uint64_t mask)
+			     uint64_t mask, enum wpat pat, unsigned n)
 {
+	const uint8_t *p0 = WARP_PTR(0);
+
+	if (pat == WP_ONE) {
+		uint64_t v = load(p0, size);
+		if (sgn)
+			v = (uint64_t)sext(v, size * 8) & mask;
+		for (uint32_t l = 0; l < WARP; l++)
+			D[l] = v;
+		return;
+	}
+	if (pat == WP_RUN && n == 1) {
+		switch (size) {
+		case 1: RUN_LOAD(uint8_t, int8_t); break;
+		case 2: RUN_LOAD(uint16_t, int16_t); break;
+		case 4: RUN_LOAD(uint32_t, int32_t); break;
+		default: RUN_LOAD(uint64_t, int64_t); break;
+		}
+		return;
+	}
 	switch (size) {
 	case 1: WARP_LOAD(uint8_t, int8_t); break;
 	case 2: WARP_LOAD(uint16_t, int16_t); break;
@@ -565,8 +671,23 @@ static inline void warp_load(uint64_t *D, const uint64_t *base, uint64_t off,
 
 static inline void warp_store(const uint64_t *S, const uint64_t *base,
 			      uint64_t off, uint64_t am, uint64_t dl,
-			      unsigned size)
+			      unsigned size, enum wpat pat, unsigned n)
 {
+	uint8_t *p0 = WARP_PTR(0);
+
+	if (pat == WP_ONE) {
+		store(p0, S[WARP - 1], size);
+		return;
+	}
+	if (pat == WP_RUN && n == 1) {
+		switch (size) {
+		case 1: RUN_STORE(uint8_t); break;
+		case 2: RUN_STORE(uint16_t); break;
+		case 4: RUN_STORE(uint32_t); break;
+		default: RUN_STORE(uint64_t); break;
+		}
+		return;
+	}
 	switch (size) {
 	case 1: WARP_STORE(uint8_t); break;
 	case 2: WARP_STORE(uint16_t); break;
@@ -575,7 +696,9 @@ static inline void warp_store(const uint64_t *S, const uint64_t *base,
 	}
 }
 #undef WARP_LOAD
+#undef RUN_LOAD
 #undef WARP_STORE
+#undef RUN_STORE
 #undef WARP_PTR
 
 /* The address of operand i (K_MEM) for lane l. */
@@ -631,14 +754,15 @@ static int do_ld(struct blk *b, struct warp *w, const struct insn *in,
 	}
 	if (act == FULL && base && size <= 8) {
 		uint64_t am, dl;
+		enum wpat pat;
 		int rc = warp_span(b, w, in->space, base, off, size * n,
-				   EX_READ, &am, &dl);
+				   EX_READ, &am, &dl, &pat);
 		if (rc < 0)
 			return -1;
 		if (rc > 0) {
 			for (unsigned e = 0; e < n; e++)
 				warp_load(dst[e], base, off + e * size, am, dl,
-					  size, sgn, mask[e]);
+					  size, sgn, mask[e], pat, n);
 			return 0;
 		}
 	}
@@ -692,13 +816,15 @@ static int do_st(struct blk *b, struct warp *w, const struct insn *in,
 	mem_begin(b, w, &c, EX_WRITE);
 	if (act == FULL && base && size <= 8) {
 		uint64_t am, dl;
+		enum wpat pat;
 		int rc = warp_span(b, w, in->space, base, off, size * n,
-				   EX_WRITE, &am, &dl);
+				   EX_WRITE, &am, &dl, &pat);
 		if (rc < 0)
 			return -1;
 		if (rc > 0) {
 			for (unsigned e = 0; e < n; e++)
-				warp_store(val[e], base, off + e * size, am, dl, size);
+				warp_store(val[e], base, off + e * size, am, dl,
+					   size, pat, n);
 			return 0;
 		}
 	}
@@ -889,8 +1015,10 @@ static int shared_add_warp(struct blk *b, struct warp *w,
 		       (a->var >= 0 ? b->g->varaddr[a->var] : 0), am, dl;
 	const uint64_t *base = w->r[a->reg];
 	struct macc c = { .lastpg = ~0ull, .a = EX_ATOMIC };
+	enum wpat pat;
 
-	if (warp_span(b, w, SP_SHARED, base, off, 4, EX_ATOMIC, &am, &dl) > 0) {
+	if (warp_span(b, w, SP_SHARED, base, off, 4, EX_ATOMIC, &am, &dl,
+		      &pat) > 0) {
 		for (uint32_t l = 0; l < WARP; l++) {
 			uint8_t *p = (uint8_t *)(uintptr_t)(((base[l] + off) & am) + dl);
 			uint32_t old, x = (uint32_t)S[l];

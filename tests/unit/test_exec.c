@@ -903,6 +903,63 @@ static void test_grid_sync(struct mock *mk, struct ex_module *m)
 	       "grid.sync() in a launch that is not cooperative traps, as on the device");
 }
 
+/* Whole warps at one address and in runs of each element size (the
+ * shapes the engine moves without a per-lane walk): the values, sign and
+ * zero extension, and the bytes, sectors, DRAM units and requests
+ * counted as lane by lane; on the baseline loop and the AVX2 build. */
+static void test_spans(struct mock *mk, struct ex_module *m, bool baseline)
+{
+	const char *on = baseline ? "the baseline loop" :
+			 "the AVX2 build where the host has it";
+	enum { N = 1024, B = 256 };
+	int *one = mock_alloc(mk, 4, 1), *last = mock_alloc(mk, 4, 3), bad = 0;
+	int8_t *c = mock_alloc(mk, N, 0);
+	int16_t *h = mock_alloc(mk, N * 2, 0);
+	uint8_t *u = mock_alloc(mk, N, 0);
+	int64_t *q = mock_alloc(mk, N * 8, 0), *out = mock_alloc(mk, N * 8, 2);
+	struct pb p = { 0 };
+	struct ex_result r;
+
+	*one = 7;
+	*last = -1;
+	for (int t = 0; t < N; t++) {
+		c[t] = (int8_t)(t % 200 - 100);
+		h[t] = (int16_t)(t * 37 % 2000 - 1000);
+		u[t] = (uint8_t)(200 + t % 50);
+		q[t] = -(int64_t)t * 3000000000ll;
+	}
+	put_ptr(&p, one); put_ptr(&p, c); put_ptr(&p, h); put_ptr(&p, u);
+	put_ptr(&p, q); put_ptr(&p, out); put_ptr(&p, last);
+	struct ex_launch l = mock_launch(mk, m, "spans", p.b, N / B, 1, B, 1, 1);
+	l.baseline = baseline;
+	is_int(run(&l, &r), EX_OK, "spans on %s: %d threads in %d blocks",
+	       on, N, N / B);
+	for (int t = 0; t < N; t++) {
+		int mirror = t / B * B + B - 1 - t % B;
+		bad += out[t] != 7000000ll + c[t] * 10000ll + h[mirror] * 10ll +
+		       u[t] + q[t];
+	}
+	is_int(bad, 0, "each sum is the host's: a word every lane read, "
+	       "signed bytes and shorts extended, unsigned bytes not, 8-byte "
+	       "runs, shared memory written in a run and read reversed");
+	is_int(*last % 32, 31, "every lane storing to one word leaves the "
+	       "last lane's value, as stores in lane order do");
+	is_int(r.bytes_read[1], N * 4ull, "a word every lane reads counts "
+	       "each lane's 4 bytes");
+	is_int(r.sectors_read[1], N / 32, "... one sector a warp");
+	is_int(r.atoms[1], N / 32, "... one DRAM unit a warp");
+	is_int(r.read_requests[1], N / 32, "... one request a warp");
+	is_int(r.bytes_read[0], N * (1ull + 2 + 1 + 8), "the runs' bytes");
+	is_int(r.bytes_written[2], N * 8ull, "an 8-byte run's writes");
+	is_int(r.sectors_written[2], N * 8 / 32, "... each sector once");
+	is_int(r.atoms[2], N * 8 / 64, "... each DRAM unit once");
+	is_int(r.read_requests[2], 0, "... and no read request");
+	is_int(r.bytes_written[3], N * 4ull, "a word every lane writes counts "
+	       "each lane's bytes");
+	is_int(r.sectors_written[3], N / 32, "... one sector a warp");
+	is_int(r.atoms[3], N / 32, "... one DRAM unit a warp");
+}
+
 int main(void)
 {
 	struct mock *mk = calloc(1, sizeof *mk);
@@ -925,6 +982,8 @@ int main(void)
 		test_barriers(mk, c);
 		test_calls(mk, c);
 		test_memories(mk, c);
+		test_spans(mk, c, false);
+		test_spans(mk, c, true);
 		test_special(mk, c);
 		test_faults(mk, c);
 		test_pages(mk, c);

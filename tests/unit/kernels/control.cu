@@ -196,3 +196,21 @@ extern "C" __global__ void gridSync(int *p, int *q, int rounds)
 		g.sync();
 	}
 }
+
+// A warp's accesses in the shapes the engine moves whole: every lane at
+// one address (a pointer argument all threads read), runs of consecutive
+// 1-, 2-, 4- and 8-byte elements, signed and not, in global and shared
+// memory, and a store of every lane to one address.
+extern "C" __global__ void spans(const int *one, const signed char *c,
+				 const short *h, const unsigned char *u,
+				 const long long *q, long long *out, int *last)
+{
+	__shared__ short s[256];
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+
+	s[threadIdx.x] = h[t];
+	__syncthreads();
+	out[t] = (long long)*one * 1000000 + c[t] * 10000 +
+		 s[blockDim.x - 1 - threadIdx.x] * 10 + u[t] + q[t];
+	*last = threadIdx.x;
+}
