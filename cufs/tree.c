@@ -8,7 +8,9 @@
  * lines), a value that is an object of objects is a directory, "json" is
  * the object pretty-printed, and the names in the object's "writable"
  * array are writable files. A file's text is taken once, at open, so one
- * read sequence shows one moment. The event log's files (events,
+ * read sequence shows one moment; the requests on an open file or
+ * directory find it by its handle, which keeps its path (libfuse builds
+ * them none: nullpath_ok). The event log's files (events,
  * events_pipe, events_dropped; at the top and in processes/<pid>/) are
  * cufs's own: events.c keeps what they show.
  *
@@ -1199,9 +1201,12 @@ struct fh {
 	struct cufs_ev_reader *ev;   /* F_EVENTS, F_EVENTS_PIPE */
 	pid_t pid;           /* writes */
 	char *setpath;
-	/* F_TEXT: where it was opened and its attributes then, for
-	 * open_attr(); linked in open_files. */
+	/* Where it was opened: libfuse hands the requests on an open file
+	 * no path (nullpath_ok, cu_init), and getattr of one needs it. */
 	char *path;
+	/* F_TEXT: its attributes when opened, for open_attr(); linked in
+	 * open_files. */
+	bool linked;
 	uid_t uid;
 	mode_t mode;
 	struct fh *next, **prevp;
@@ -1217,10 +1222,9 @@ struct fh {
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fh *open_files;
 
-static void open_link(struct fh *h, const char *path)
+static void open_link(struct fh *h)
 {
-	if (!(h->path = strdup(path)))
-		return; /* then only its own reads find it */
+	h->linked = true;
 	pthread_mutex_lock(&open_lock);
 	h->next = open_files;
 	h->prevp = &open_files;
@@ -1232,14 +1236,13 @@ static void open_link(struct fh *h, const char *path)
 
 static void open_unlink(struct fh *h)
 {
-	if (!h->path)
+	if (!h->linked)
 		return;
 	pthread_mutex_lock(&open_lock);
 	*h->prevp = h->next;
 	if (h->next)
 		h->next->prevp = h->prevp;
 	pthread_mutex_unlock(&open_lock);
-	free(h->path);
 }
 
 /* The attributes a file open on path had when it was opened: 0, or
@@ -1264,13 +1267,23 @@ static int open_attr(const char *path, struct stat *st)
 	return rc;
 }
 
+/* The path of a request on an open file or directory, which libfuse
+ * leaves NULL (nullpath_ok): the one its open kept. */
+static const char *path_of(const char *path, struct fuse_file_info *fi)
+{
+	if (path || !fi)
+		return path;
+	return ((struct fh *)(uintptr_t)fi->fh)->path;
+}
+
 static int cu_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
 	struct node n;
-	int rc = resolve(path, &n, false);
+	int rc;
 
-	(void)fi;
+	path = path_of(path, fi);
+	rc = resolve(path, &n, false);
 	if (rc < 0)
 		return open_attr(path, st) == 0 ? 0 : rc;
 	memset(st, 0, sizeof *st);
@@ -1303,11 +1316,11 @@ static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 		      enum fuse_readdir_flags flags)
 {
 	struct node n;
-	int rc = resolve(path, &n, true);
+	int rc = resolve(path_of(path, fi), &n, true);
 	size_t i;
 	json_t *e;
 
-	(void)off, (void)fi, (void)flags;
+	(void)off, (void)flags;
 	if (rc < 0)
 		return rc;
 	if (n.type != N_DIR) {
@@ -1323,6 +1336,30 @@ static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 	 * 270 MiB). */
 	if (i >= TRIM_ENTRIES)
 		cufs_tidy_heap();
+	return 0;
+}
+
+/* A directory's handle holds only its path, for readdir (nullpath_ok);
+ * what it lists is found at each readdir. */
+static int cu_opendir(const char *path, struct fuse_file_info *fi)
+{
+	struct fh *h = calloc(1, sizeof *h);
+
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
+		return -ENOMEM;
+	}
+	fi->fh = (uint64_t)(uintptr_t)h;
+	return 0;
+}
+
+static int cu_releasedir(const char *path, struct fuse_file_info *fi)
+{
+	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
+
+	(void)path;
+	free(h->path);
+	free(h);
 	return 0;
 }
 
@@ -1356,6 +1393,10 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		rc = -EACCES;
 	else if (!(h = calloc(1, sizeof *h)))
 		rc = -ENOMEM;
+	if (rc == 0 && !(h->path = strdup(path))) {
+		free(h);
+		rc = -ENOMEM;
+	}
 	if (rc < 0) {
 		node_free(&n);
 		return rc;
@@ -1369,6 +1410,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 			rc = cufs_events_open(n.pid, n.fkind == F_EVENTS_PIPE,
 					      caller_uid(), &h->ev);
 		if (rc < 0) {
+			free(h->path);
 			free(h);
 			node_free(&n);
 			return rc;
@@ -1382,7 +1424,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		n.text = NULL;
 		h->uid = n.uid;
 		h->mode = n.mode;
-		open_link(h, path);
+		open_link(h);
 	}
 	h->len = h->text ? strlen(h->text) : 0;
 	if (wr) {
@@ -1525,6 +1567,7 @@ static int cu_release(const char *path, struct fuse_file_info *fi)
 	(void)path;
 	cufs_events_close(h->ev);
 	open_unlink(h);
+	free(h->path);
 	free(h->text);
 	free(h->setpath);
 	free(h);
@@ -1571,6 +1614,11 @@ static void *cu_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->negative_timeout = 0;
 	cfg->direct_io = 1;
 	cfg->kernel_cache = 0;
+	/* A request on an open file (read, write, release, poll) needs no
+	 * path: libfuse then does not build one for it, which two of a
+	 * small read's four requests were spending (bench/fsbench.sh). The
+	 * handle keeps its path for getattr and readdir (path_of). */
+	cfg->nullpath_ok = 1;
 	return NULL;
 }
 
@@ -1591,6 +1639,8 @@ const struct fuse_operations cufs_ops = {
 	.write = cu_write,
 	.release = cu_release,
 	.readdir = cu_readdir,
+	.opendir = cu_opendir,
+	.releasedir = cu_releasedir,
 	.init = cu_init,
 	.destroy = cu_destroy,
 	.poll = cu_poll,

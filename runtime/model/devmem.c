@@ -8,7 +8,8 @@
  * parent's offsets, and what it inherited stays mapped.
  *
  * Locking: files[] has a leaf lock of its own (file_lock), taken inside
- * the process lock or without it; the epoch is an atomic.
+ * the process lock or without it; the epoch is an atomic, and so is each
+ * device's published descriptor (made_fd), read without the lock.
  */
 #include "model/ipc.h"
 
@@ -28,6 +29,11 @@ static struct {
 	int fd;
 	uint64_t next;          /* the next fresh offset */
 } files[CUEMU_MAX_DEVICES];
+/* A made file's descriptor plus one (0: none yet), stored once the file
+ * is whole: cuemu_devmem_fd (cuIpcGetMemHandle, a dma-buf) reads it
+ * without file_lock. Beside files[] because a zeroed static must mean
+ * "not made" before init_once has run. */
+static int made_fd[CUEMU_MAX_DEVICES];
 static uint32_t epoch = 1;      /* a forked child's files are new */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -39,6 +45,7 @@ static void child_after_fork(void)
 			close(files[d].fd);
 		files[d].fd = -1;
 		files[d].next = 0;
+		__atomic_store_n(&made_fd[d], 0, __ATOMIC_RELAXED);
 	}
 	__atomic_add_fetch(&epoch, 1, __ATOMIC_RELAXED);
 }
@@ -69,6 +76,7 @@ static int devfile(int dev)
 		return -1;
 	}
 	files[dev].fd = fd;
+	__atomic_store_n(&made_fd[dev], fd + 1, __ATOMIC_RELEASE);
 	return fd;
 }
 
@@ -121,6 +129,9 @@ int cuemu_devmem_fd(int dev)
 
 	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
 		return -1;
+	/* Once made, a file stays until a fork gives the child new ones. */
+	if ((fd = __atomic_load_n(&made_fd[dev], __ATOMIC_ACQUIRE)))
+		return fd - 1;
 	pthread_once(&once, init_once);
 	pthread_mutex_lock(&file_lock);
 	fd = devfile(dev);
