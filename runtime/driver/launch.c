@@ -12,7 +12,9 @@
  * where peer access is on, pool blocks where the pool grants access and
  * until their stream-ordered free runs, VMM mappings where cuMemSetAccess
  * grants it, IPC-opened memory on its device or, over a link, another's,
- * as the opening enabled peer access for it); anything else is ILLEGAL_ADDRESS, and
+ * as the opening enabled peer access for it; a page is the allocation's
+ * that holds any byte of it, as small device allocations share pages);
+ * anything else is ILLEGAL_ADDRESS, and
  * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
  *
@@ -173,7 +175,11 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	int owner;
 
 	cuemu_lock();
+	/* allocations under 2 MiB are packed 512 bytes apart (devheap.c):
+	 * a page's first bytes may be free while a later piece is live */
 	a = cuemu_va_find((uintptr_t)pg);
+	if (!a)
+		a = cuemu_va_overlap((uintptr_t)pg, EX_PAGE);
 	ok = a && reachable(j, a, (uintptr_t)pg, write, place);
 	/* A block freed in stream order is its pool's until the free runs:
 	 * a kernel queued before cudaFreeAsync still reads and writes it. */
