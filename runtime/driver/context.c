@@ -11,6 +11,7 @@
  * it.
  */
 #include "model/context.h"
+#include "model/kheap.h"
 #include "model/array.h"
 #include "model/module.h"
 #include "model/uvm.h"
@@ -119,8 +120,10 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 				  "context %p is not alive", (void *)ctx);
 	/* Its work finishes first: nothing may run on a dead context. */
 	cuemu_ctx_streams_destroy(ctx);
-	/* its modules go with it (libraries load again where asked) */
+	/* its modules go with it (libraries load again where asked), and
+	 * its device heap */
 	cuemu_module_destroy_ctx(ctx);
+	cuemu_kheap_forget(ctx, true);
 	cuemu_lock();
 	cuemu_ctx_kill(ctx);
 	cuemu_unlock();
@@ -449,6 +452,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		 * its streams finish and go, its peer access ends. */
 		cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
 		cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
+		cuemu_kheap_forget(cuemu_primary_ctx(dev), false);
 		cuemu_lock();
 		if (!cuemu_primary_retained(dev))
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
@@ -471,6 +475,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	 * every allocation made in it, as the driver documents. */
 	cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
 	cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
+	cuemu_kheap_forget(cuemu_primary_ctx(dev), false);
 	freed = cuemu_ctx_free_memory(cuemu_primary_ctx(dev));
 	freed += cuemu_ctx_free_arrays(cuemu_primary_ctx(dev));
 	cuemu_lock();

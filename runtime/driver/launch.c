@@ -12,9 +12,14 @@
  * where peer access is on, pool blocks where the pool grants access and
  * until their stream-ordered free runs, VMM mappings where cuMemSetAccess
  * grants it, IPC-opened memory on its device or, over a link, another's,
- * as the opening enabled peer access for it); anything else is ILLEGAL_ADDRESS, and
+ * as the opening enabled peer access for it; a page is the allocation's
+ * that holds any byte of it, as small device allocations share pages);
+ * anything else is ILLEGAL_ADDRESS, and
  * the context stays failed as on the device. The launch checks run in the real
  * driver's order (probes/results/launch.txt).
+ *
+ * A kernel that calls malloc or free gets the context's device heap
+ * (model/kheap.c), made by the first such launch, before it is queued.
  *
  * No state of its own: a launch owns its job until the stream runs it,
  * and the job holds its module (cuemu_module_hold) until it has run, so
@@ -28,6 +33,7 @@
 #include <string.h>
 
 #include "model/context.h"
+#include "model/kheap.h"
 #include "model/managed.h"
 #include "model/memory.h"
 #include "model/module.h"
@@ -63,6 +69,7 @@ struct job {
 	 * PEER_PLACES share the last place, at its first peer's rate. */
 	int peer[PEER_PLACES];
 	int npeers;
+	struct cuemu_kheap *heap; /* the context's, where the kernel uses it */
 };
 
 /* The place of peer memory on device d. */
@@ -173,7 +180,11 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	int owner;
 
 	cuemu_lock();
+	/* allocations under 2 MiB are packed 512 bytes apart (devheap.c):
+	 * a page's first bytes may be free while a later piece is live */
 	a = cuemu_va_find((uintptr_t)pg);
+	if (!a)
+		a = cuemu_va_overlap((uintptr_t)pg, EX_PAGE);
 	ok = a && reachable(j, a, (uintptr_t)pg, write, place);
 	/* A block freed in stream order is its pool's until the free runs:
 	 * a kernel queued before cudaFreeAsync still reads and writes it. */
@@ -201,6 +212,17 @@ static void worker_mark(void *ctx, bool begin)
 	fault_kernel_thread(begin ? j->dev : -1);
 }
 
+/* Device malloc and free: the context's heap (model/kheap.c). */
+static uint64_t dev_malloc(void *ctx, uint64_t size)
+{
+	return cuemu_kheap_malloc(((struct job *)ctx)->heap, size);
+}
+
+static void dev_free(void *ctx, uint64_t addr)
+{
+	cuemu_kheap_free(((struct job *)ctx)->heap, addr);
+}
+
 /* Device printf goes to the process's buffer (printf.c). */
 static int dev_vprintf(void *ctx, const char *fmt, const void *args)
 {
@@ -219,6 +241,8 @@ static CUresult status_result(enum ex_status s)
 		return CUDA_ERROR_MISALIGNED_ADDRESS;
 	case EX_ILLEGAL_INSTRUCTION:
 		return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+	case EX_INVALID_PC:
+		return CUDA_ERROR_INVALID_PC;
 	case EX_ASSERT:
 		return CUDA_ERROR_ASSERT;
 	case EX_OUT_OF_MEMORY:
@@ -494,6 +518,10 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.mem.page = page;
 	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
+	if (j->heap) {
+		j->l.mem.malloc = dev_malloc;
+		j->l.mem.free = dev_free;
+	}
 	j->l.mem.worker = worker_mark;
 }
 
@@ -674,6 +702,10 @@ static CUresult launch(struct launch_req *q)
 	r = q->params ? params_from_list(k, q->params, j->params) :
 	    q->extra ? params_from_extra(k, q->extra, j->params) :
 	    CUDA_SUCCESS;
+	/* the context's device heap is made (and its size fixed) by the
+	 * first launch of a kernel that calls malloc or free */
+	if (r == CUDA_SUCCESS && k->uses_heap)
+		r = cuemu_kheap_get(ctx, dev, &j->heap);
 	if (r == CUDA_SUCCESS && !cuemu_module_hold(j->mod))
 		r = cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "the function's "
 			       "module was unloaded");

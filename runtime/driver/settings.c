@@ -5,12 +5,15 @@
  * cuProfilerStart/Stop. A program reads back what it set, bounded and
  * rounded as an H200 did it (probes/results/stacklimit.txt), and gets the
  * driver's refusals; of the limits, only the stack size reaches a kernel
- * (driver/launch.c hands it to the engine).
+ * (driver/launch.c hands it to the engine), and the heap's size the
+ * heap the first launch of a kernel using malloc makes (model/kheap.c),
+ * after which the heap's size is refused.
  *
  * Locking: the settings live in the context (model/context.c) and change
  * under the process lock.
  */
 #include "model/context.h"
+#include "model/kheap.h"
 #include "driver/driver.h"
 
 #include "cudaProfiler.h"
@@ -144,7 +147,13 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 				  "limit %d can only be queried, on a CIG "
 				  "context", (int)limit);
 	cuemu_lock();
-	if ((r = limit_value(c, dev, limit, &value)) == CUDA_SUCCESS)
+	/* after the first launch that used it the heap keeps its size, and
+	 * an H200 refuses any size then, the same one too */
+	if (limit == CU_LIMIT_MALLOC_HEAP_SIZE && cuemu_kheap_fixed(c))
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the device heap is "
+			       "fixed at %zu bytes by a launch that used it",
+			       cuemu_ctx_limit(c, limit));
+	else if ((r = limit_value(c, dev, limit, &value)) == CUDA_SUCCESS)
 		cuemu_ctx_set_limit(c, limit, value);
 	cuemu_unlock();
 	return r;

@@ -41,6 +41,7 @@ enum ex_status {
 	EX_ILLEGAL_INSTRUCTION,
 	EX_ASSERT,               /* __assertfail */
 	EX_TRAP,                 /* trap, brkpt */
+	EX_INVALID_PC,           /* an indirect call to no function */
 	EX_LAUNCH_FAILED,        /* anything else that stops a running kernel */
 };
 
@@ -100,6 +101,7 @@ struct ex_kernel_info {
 	uint32_t minnctapersm;         /* .minnctapersm, 0 where not given */
 	uint32_t max_cluster_rank;     /* .maxclusterrank, 0 where not given */
 	bool uses_grid_sync;           /* reads %envreg for a cooperative launch */
+	bool uses_heap;                /* calls malloc or free (the device heap) */
 };
 
 int ex_module_kernel_count(const struct ex_module *m);
@@ -165,6 +167,12 @@ struct ex_memops {
 	 * formats it and keeps it for the flush at the next synchronization
 	 * point. May be NULL: printf then does nothing and returns 0. */
 	int (*vprintf)(void *ctx, const char *fmt, const void *args);
+	/* The device heap: malloc of size bytes answers a 16-byte aligned
+	 * address or 0 where the heap holds no such run; free of an
+	 * address malloc answered (0 does nothing). From any of the
+	 * launch's threads at once. May be NULL: malloc answers 0. */
+	uint64_t (*malloc)(void *ctx, uint64_t size);
+	void (*free)(void *ctx, uint64_t addr);
 	/* Called on each pool thread the engine hires for a launch, with
 	 * true before its first block and false after its last (never on
 	 * the thread that called ex_launch_run): the bridge makes the

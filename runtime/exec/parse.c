@@ -5,7 +5,9 @@
  * One pass over the tokens: directives, variables with their initializers,
  * functions and entries with their parameters, and instruction by
  * instruction the decoded form, names resolved through nested scopes as
- * PTX's braces open them, labels fixed up at each function's end. A
+ * PTX's braces open them, labels fixed up at each function's end, the
+ * functions' addresses (the module's table, ptx.h) written into the
+ * initializers and movs that name them once the parse is done. A
  * refusal names the line and the instruction in the log and stops the
  * parse: EX_INVALID_PTX for text that is not PTX, EX_UNSUPPORTED_PTX for a
  * .version newer than 9.0, EX_NO_BINARY_FOR_GPU for a .target the device
@@ -87,6 +89,11 @@ struct parser {
 	enum linkage linkage;   /* the module-scope directive being read */
 	const struct ex_text *texts; /* what ex_module_link was given */
 	unsigned flags;         /* its EX_LINK_* */
+	/* a function's address in an initializer (a vtable, a table of
+	 * function pointers): written once the address table exists */
+	struct addrfix { int var; uint64_t pos; int func; } *afix;
+	int nafix, capafix;
+	int init_var;           /* the variable parse_init fills */
 };
 
 /* ------------------------------------------------------------------ */
@@ -381,6 +388,32 @@ static int new_var(struct parser *P, const char *name, enum space sp,
 	return m->nvars++;
 }
 
+/* A function's name as an element of an initializer: its address, which
+ * the module's address table gives once the parse is done (addr_fixups);
+ * a 64-bit element only. A variable's address is not taken here. */
+static int init_func_addr(struct parser *P, uint64_t size, unsigned w,
+			  uint64_t *pos)
+{
+	struct sym *s = lookup(P, P->t.s, P->t.len);
+
+	if (!s || s->k != SY_FUNC)
+		return fail(P, EX_UNSUPPORTED,
+			    "an address initializer ('%.*s') that is not a "
+			    "function", P->t.len, P->t.s), -1;
+	if (w != 8)
+		return fail(P, EX_INVALID_PTX, "a function's address in a "
+			    "%u-byte element", w), -1;
+	if (*pos + w > size)
+		return fail(P, EX_INVALID_PTX, "too many initializers"), -1;
+	if (GROW(P, P->afix, P->nafix, P->capafix))
+		return -1;
+	P->afix[P->nafix++] = (struct addrfix){ P->init_var, *pos, s->idx };
+	P->m->funcs[s->idx].addressed = true;
+	*pos += w;
+	next(P);
+	return 0;
+}
+
 /* Reads an initializer list ({1, 2, ...} nested, or one value) into
  * init, element by element of width bytes. */
 static int parse_init(struct parser *P, uint8_t *init, uint64_t size,
@@ -399,11 +432,8 @@ static int parse_init(struct parser *P, uint8_t *init, uint64_t size,
 		} while (accept(P, ","));
 		return expect(P, "}");
 	}
-	if (P->t.k == TK_ID) {
-		return fail(P, EX_UNSUPPORTED,
-			    "an address initializer ('%.*s') is not supported",
-			    P->t.len, P->t.s), -1;
-	}
+	if (P->t.k == TK_ID)
+		return init_func_addr(P, size, w, pos);
 	neg = accept(P, "-");
 	if (P->t.k != TK_NUM)
 		return fail(P, EX_INVALID_PTX, "bad initializer"), -1;
@@ -515,7 +545,7 @@ static int parse_var(struct parser *P, enum space sp, bool external)
 	uint32_t align = 0, vec = 1;
 	bool managed = false, keep = false;
 	enum ptype t;
-	int idx = -1;
+	int idx = -1, nafix;
 
 	for (;;) {
 		if (accept(P, ".attribute")) {
@@ -616,13 +646,17 @@ static int parse_var(struct parser *P, enum space sp, bool external)
 			init = calloc(1, size ? size : 1);
 			if (!init)
 				return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
+			P->init_var = idx;
+			nafix = P->nafix;
 			bad = parse_init(P, init, size, t, &pos);
 			/* a weak definition that another's stands for: read
-			 * and let go */
-			if (keep)
+			 * and let go, with the function addresses it took */
+			if (keep) {
 				free(init);
-			else
+				P->nafix = nafix;
+			} else {
 				P->m->vars[idx].init = init;
+			}
 			if (bad)
 				return -1;
 		}
@@ -1197,6 +1231,8 @@ static int name_operand(struct parser *P, struct insn *in, int slot)
 	case SY_FUNC:
 		o->kind = K_FUNC;
 		o->target = s->idx;
+		if (in->op != OP_CALL)   /* its address, for an indirect call */
+			P->m->funcs[s->idx].addressed = true;
 		break;
 	}
 	next(P);
@@ -1338,9 +1374,12 @@ static int call_list(struct parser *P, struct insn *in, int slot)
 	return expect(P, ")");
 }
 
-/* call[.uni] [(ret),] func[, (args)][, proto]; */
+/* call[.uni] [(ret),] func[, (args)]; or an indirect call through a
+ * 64-bit register, naming its prototype or its targets' table last. */
 static int parse_call(struct parser *P, struct insn *in)
 {
+	enum ptype t;
+
 	if (is(P, "(")) {
 		if (call_list(P, in, 0) || expect(P, ","))
 			return -1;
@@ -1349,14 +1388,27 @@ static int parse_call(struct parser *P, struct insn *in)
 	}
 	if (operand(P, in, 1))
 		return -1;
-	if (in->o[1].kind != K_FUNC)
-		return fail(P, EX_UNSUPPORTED, "an indirect call"), -1;
+	t = in->o[1].kind == K_REG ? P->m->regtype[in->o[1].reg] : T_PRED;
+	if (in->o[1].kind != K_FUNC &&
+	    (in->o[1].kind != K_REG || ptype_bits(t) != 64 || ptype_float(t)))
+		return fail(P, EX_INVALID_PTX, "a call of neither a function "
+			    "nor a 64-bit register"), -1;
 	in->o[2].kind = K_LIST;
-	if (accept(P, ",") && call_list(P, in, 2))
-		return -1;
 	in->nops = 3;
-	if (accept(P, ","))
-		return fail(P, EX_UNSUPPORTED, "an indirect call"), -1;
+	if (!accept(P, ","))
+		return expect(P, ";");
+	if (is(P, "(")) {
+		if (call_list(P, in, 2))
+			return -1;
+		if (!accept(P, ","))
+			return expect(P, ";");
+	}
+	/* the prototype or the targets' table: warp.c finds the callee by
+	 * its address, whatever they say */
+	if (in->o[1].kind != K_REG || P->t.k != TK_ID || P->t.s[0] == '.')
+		return fail(P, EX_INVALID_PTX, "a prototype after a direct "
+			    "call, or one that is not a name"), -1;
+	next(P);
 	return expect(P, ";");
 }
 
@@ -1724,7 +1776,10 @@ static int body_stmt(struct parser *P)
 	if (is(P, ".global") || is(P, ".const"))
 		return fail(P, EX_INVALID_PTX, "%.*s inside a function",
 			    P->t.len, P->t.s), -1;
-	if (accept(P, ".pragma")) {
+	if (accept(P, ".pragma") || accept(P, ".callprototype") ||
+	    accept(P, ".calltargets")) {
+		/* an indirect call's prototype or target list, after its
+		 * label: nothing to run (warp.c finds a callee by address) */
 		while (!is(P, ";") && P->t.k != TK_EOF)
 			next(P);
 		return expect(P, ";");
@@ -1869,6 +1924,8 @@ static int parse_function(struct parser *P, bool entry, bool external)
 	if (s) {
 		fi = s->idx;
 		free(m->funcs[fi].name);
+		/* an initializer may have taken its address before */
+		f.addressed = m->funcs[fi].addressed;
 	} else if (f.discarded) {
 		if (GROW(P, m->funcs, m->nfuncs, m->capfuncs)) {
 			free(name);
@@ -1886,6 +1943,10 @@ static int parse_function(struct parser *P, bool entry, bool external)
 	}
 	if (!strcmp(name, "vprintf"))
 		f.builtin = OP_VPRINTF;
+	else if (!strcmp(name, "malloc"))
+		f.builtin = OP_MALLOC;
+	else if (!strcmp(name, "free"))
+		f.builtin = OP_FREE;
 	else if (!strcmp(name, "__assertfail"))
 		f.builtin = OP_ASSERTFAIL;
 	m->funcs[fi] = f;
@@ -2094,8 +2155,9 @@ static int check_vars(struct parser *P)
 	return 0;
 }
 
-/* Calls name functions that exist; builtins become
- * their own opcodes. */
+/* Calls name functions that exist; builtins become their own opcodes,
+ * with the arguments they take (malloc: a size, an address back; free:
+ * an address). An indirect call is checked where it runs (warp.c). */
 static int check_calls(struct parser *P)
 {
 	struct ex_module *m = P->m;
@@ -2103,10 +2165,20 @@ static int check_calls(struct parser *P)
 	for (int i = 0; i < m->ncode; i++) {
 		struct insn *in = &m->code[i];
 		struct pfunc *f;
-		if (in->op != OP_CALL)
+		if (in->op != OP_CALL || in->o[1].kind != K_FUNC)
 			continue;
 		f = &m->funcs[in->o[1].target];
 		P->t.line = (int)in->line;
+		if (f->builtin == OP_MALLOC || f->builtin == OP_FREE) {
+			int nret = f->builtin == OP_MALLOC;
+			if (in->o[2].n != 1 || in->o[0].n != nret ||
+			    m->vars[in->o[2].list[0]].size != 8 ||
+			    (nret && m->vars[in->o[0].list[0]].size != 8))
+				return fail(P, EX_INVALID_PTX, "call of '%s' "
+					    "with the wrong parameters",
+					    f->name), -1;
+			m->funcs[in->func].heap = true;
+		}
 		if (f->builtin) {
 			in->op = (uint16_t)f->builtin;
 			continue;
@@ -2129,6 +2201,22 @@ static int check_calls(struct parser *P)
 	return 0;
 }
 
+static void reach(const struct ex_module *m, int f, char *mark);
+
+/* Marks what a call may reach: its callee, or for an indirect call every
+ * function whose address the module takes. */
+static void reach_call(const struct ex_module *m, const struct insn *in,
+		       char *mark)
+{
+	if (in->o[1].kind == K_FUNC) {
+		reach(m, in->o[1].target, mark);
+		return;
+	}
+	for (int g = 0; g < m->nfuncs; g++)
+		if (m->funcs[g].addressed)
+			reach(m, g, mark);
+}
+
 /* Marks the functions f reaches (itself first); a circle stops at a
  * function already marked. */
 static void reach(const struct ex_module *m, int f, char *mark)
@@ -2138,7 +2226,7 @@ static void reach(const struct ex_module *m, int f, char *mark)
 	mark[f] = 1;
 	for (int i = m->funcs[f].first; i < m->funcs[f].end; i++)
 		if (m->code[i].op == OP_CALL)
-			reach(m, m->code[i].o[1].target, mark);
+			reach_call(m, &m->code[i], mark);
 }
 
 /* Which functions are recursive: those their own callees reach. */
@@ -2156,7 +2244,7 @@ static int find_recursion(struct parser *P)
 		memset(mark, 0, (size_t)m->nfuncs);
 		for (int i = fn->first; i < fn->end && !mark[f]; i++)
 			if (m->code[i].op == OP_CALL)
-				reach(m, m->code[i].o[1].target, mark);
+				reach_call(m, &m->code[i], mark);
 		fn->recursive = mark[f];
 	}
 	free(mark);
@@ -2305,6 +2393,8 @@ static int layout(struct parser *P)
 				continue;
 			if (m->funcs[g].recursive)
 				fn->reaches_recursion = true;
+			if (m->funcs[g].heap)
+				fn->info.uses_heap = true;
 			else    /* a recursive one's locals are in its frames */
 				fn->info.local_bytes += m->funcs[g].local_bytes;
 			if (m->funcs[g].reg_first < fn->reg_lo)
@@ -2371,6 +2461,60 @@ static int kernel_facts(struct parser *P)
 	return 0;
 }
 
+/* The module's function addresses (ptx.h, fntab): written into the
+ * initializers that name functions, and made the immediates of the
+ * instructions that take one (mov.u64 %rd, f). */
+static int addr_fixups(struct parser *P)
+{
+	struct ex_module *m = P->m;
+
+	m->fntab = aligned_alloc(FUNC_STRIDE,
+				 (size_t)(m->nfuncs + 1) * FUNC_STRIDE);
+	if (!m->fntab)
+		return fail(P, EX_OUT_OF_MEMORY, "out of memory"), -1;
+	for (int i = 0; i < P->nafix; i++) {
+		const struct addrfix *x = &P->afix[i];
+		uint64_t a = (uintptr_t)m->fntab + (uint64_t)x->func * FUNC_STRIDE;
+		memcpy(m->vars[x->var].init + x->pos, &a, 8);
+	}
+	for (int i = 0; i < m->ncode; i++) {
+		struct insn *in = &m->code[i];
+		if (in->op == OP_CALL || in->op == OP_VPRINTF ||
+		    in->op == OP_ASSERTFAIL || in->op == OP_MALLOC ||
+		    in->op == OP_FREE)
+			continue;
+		for (int k = 0; k < in->nops; k++) {
+			struct operand *o = &in->o[k];
+			if (o->kind != K_FUNC)
+				continue;
+			if (in->op != OP_MOV || ptype_bits(in->type) != 64) {
+				P->t.line = (int)in->line;
+				return fail(P, EX_INVALID_PTX, "a function's "
+					    "name where a 64-bit mov takes "
+					    "its address"), -1;
+			}
+			o->kind = K_IMM;
+			o->imm = (int64_t)((uintptr_t)m->fntab +
+					   (uint64_t)o->target * FUNC_STRIDE);
+			in->immv[k] = (uint64_t)o->imm;
+		}
+	}
+	return 0;
+}
+
+int ex_func_at(const struct ex_module *m, uint64_t a)
+{
+	uint64_t off = a - (uintptr_t)m->fntab;
+	const struct pfunc *f;
+
+	if (a < (uintptr_t)m->fntab || off % FUNC_STRIDE ||
+	    off / FUNC_STRIDE >= (uint64_t)m->nfuncs)
+		return -1;
+	f = &m->funcs[off / FUNC_STRIDE];
+	return f->defined && !f->entry && !f->builtin ?
+		(int)(off / FUNC_STRIDE) : -1;
+}
+
 static int public_vars(struct parser *P)
 {
 	struct ex_module *m = P->m;
@@ -2414,6 +2558,7 @@ static void free_parser(struct parser *P)
 	for (int i = 0; i < P->nfix; i++)
 		free(P->fix[i].name);
 	free(P->fix);
+	free(P->afix);
 }
 
 /* The internal names of the text just read go out of scope: the next
@@ -2502,6 +2647,8 @@ enum ex_status ex_module_link(const struct ex_text *texts, int n,
 		return EX_OK;
 	}
 	if (P.err == EX_OK)
+		addr_fixups(&P);
+	if (P.err == EX_OK)
 		layout(&P);
 	if (P.err == EX_OK)
 		kernel_facts(&P);
@@ -2548,6 +2695,7 @@ void ex_module_free(struct ex_module *m)
 	free(m->var_addr);
 	free(m->form);
 	free(m->krow);
+	free(m->fntab);
 	free(m);
 }
 

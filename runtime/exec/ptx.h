@@ -68,6 +68,7 @@ enum opcode {
 	OP_BAR, OP_BAR_ARRIVE, OP_BAR_RED, OP_BAR_WARP, OP_MEMBAR,
 	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
+	OP_MALLOC, OP_FREE, /* the device heap's, through ex_memops */
 	OP_MBARRIER,
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_COUNT
@@ -269,7 +270,11 @@ struct pfunc {
 	bool weak;             /* .weak: another text's definition may stand */
 	bool discarded;        /* a weak definition another stood for */
 	int unit;              /* the text that defined it (ex_module_link) */
-	int builtin;           /* OP_VPRINTF or OP_ASSERTFAIL for the externs */
+	int builtin;           /* OP_VPRINTF, OP_ASSERTFAIL, OP_MALLOC or
+				* OP_FREE for the externs */
+	bool addressed;        /* its address is taken (mov, an initializer):
+				* an indirect call may reach it */
+	bool heap;             /* it calls malloc or free */
 	int32_t first, end;    /* instructions [first, end); end is OP_FRET */
 	int nret, nparam;
 	int32_t ret[4], param[32]; /* variable indices */
@@ -316,7 +321,16 @@ struct ex_module {
 	struct xinsn *form;    /* ncode: each instruction's compact form */
 	uint64_t (*krow)[32];  /* the immediates the forms read, as rows */
 	int nkrow;
+	/* The functions' addresses: function f's is fntab + f * FUNC_STRIDE,
+	 * bytes of the process that nothing else is at, so an address is
+	 * one function of one module (ex_func_at). */
+	uint8_t *fntab;
 };
+
+#define FUNC_STRIDE 8   /* an H200's are 8 apart (probes/results/heap.txt) */
+/* The function of m at address a that an indirect call may reach, or -1:
+ * a defined device function, not an entry nor a builtin. */
+int ex_func_at(const struct ex_module *m, uint64_t a);
 
 /* form.c: gives every instruction its compact form and the module its
  * constant rows; EX_OUT_OF_MEMORY where they cannot be allocated. */

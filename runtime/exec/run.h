@@ -43,6 +43,8 @@ struct simt {
 struct frame {
 	int32_t ret_pc;
 	int32_t call;      /* the OP_CALL instruction */
+	int32_t callee;    /* the function called (an indirect call's
+			    * found by its address) */
 	uint32_t fbase;    /* the caller's frame, to return to */
 	int64_t save;      /* a recursive callee's: where the registers and
 			    * params it overwrites are kept (warp.save), -1 */

@@ -1,8 +1,10 @@
 /*
  * warp.c - one warp's instructions: 32 lanes in lockstep over an active
  * mask, a SIMT stack for divergence (entries reconverge at the
- * post-dominator cfg.c found), device-function calls, and every memory
- * access through the warp's translation cache of 4 KiB pages.
+ * post-dominator cfg.c found), device-function calls (indirect ones by
+ * the callee's address in the module's table, each target's lanes in
+ * turn), malloc and free through ex_memops, and every memory access
+ * through the warp's translation cache of 4 KiB pages.
  *
  * The loop decodes nothing: it reads each instruction's compact form
  * (form.c), one switch over a dense enum, and the common cases run as a
@@ -2327,17 +2329,18 @@ static bool simt_room(struct warp *w, int n)
 	return true;
 }
 
-/* A call. A recursive callee's lanes always get an entry of their own,
- * which its return pops (RPC_CALL never matches a pc): its body is its
- * caller's, so a reconvergence point of the caller's inside it must not
- * end the callee's entry. */
+/* A call of function fi by the lanes act. A recursive callee's lanes
+ * always get an entry of their own, which its return pops (RPC_CALL
+ * never matches a pc): its body is its caller's, so a reconvergence point
+ * of the caller's inside it must not end the callee's entry. The loop has
+ * set the caller's entry to go on at pc + 1. */
 #define RPC_CALL (-2)
-static int do_call(struct blk *b, struct warp *w, const struct insn *in,
-		   int pc, uint32_t act)
+static int call_into(struct blk *b, struct warp *w, const struct insn *in,
+		     int fi, int pc, uint32_t act)
 {
-	const struct pfunc *f = &b->m->funcs[in->o[1].target];
+	const struct pfunc *f = &b->m->funcs[fi];
 	struct simt *top;
-	struct frame fr = { pc + 1, pc, w->fbase, -1 };
+	struct frame fr = { pc + 1, pc, fi, w->fbase, -1 };
 
 	if (w->ncalls >= CALL_DEPTH || !simt_room(w, 1))
 		return ex_grid_fail(b, w, __builtin_ctz(act), EX_LAUNCH_FAILED, 0,
@@ -2356,14 +2359,58 @@ static int do_call(struct blk *b, struct warp *w, const struct insn *in,
 	copy_params(b, w, in->o[2].list, f->param, f->nparam, act);
 	w->calls[w->ncalls++] = fr;
 	top = &w->stack[w->sp - 1];
-	if (act == top->mask && !f->recursive) {
+	if (act == top->mask && !f->recursive)
 		top->pc = f->first;
-	} else {
-		top->pc = pc + 1;
+	else
 		w->stack[w->sp++] = (struct simt){ f->first,
 			f->recursive ? RPC_CALL : pc + 1, act };
-	}
 	return 0;
+}
+
+/* An indirect call: the lanes whose address is the first active lane's
+ * call that function now; the others get an entry that runs the call
+ * again once these return, so each target is called once with its lanes,
+ * as the device serializes a divergent indirect call. An address that is
+ * no function of the module fails the launch as an H200 does
+ * (probes/results/heap.txt): 0 is an invalid pc, one not 8-byte aligned
+ * a misaligned address; any other the device runs as code, and hung or
+ * faulted: here it is an invalid pc too. */
+static int do_icall(struct blk *b, struct warp *w, const struct insn *in,
+		    int pc, uint32_t act)
+{
+	const uint64_t *a = w->r[in->o[1].reg];
+	int l0 = __builtin_ctz(act), fi = ex_func_at(b->m, a[l0]);
+	uint32_t same = 0;
+	const struct pfunc *f;
+
+	if (fi < 0)
+		return ex_grid_fail(b, w, l0, a[l0] % 8 ? EX_MISALIGNED_ADDRESS :
+				    EX_INVALID_PC, a[l0], "line %u: an indirect "
+				    "call to 0x%llx, no function of the module",
+				    in->line, (unsigned long long)a[l0]), -1;
+	f = &b->m->funcs[fi];
+	if (in->o[2].n != f->nparam || in->o[0].n != f->nret)
+		return ex_grid_fail(b, w, l0, EX_ILLEGAL_INSTRUCTION, 0,
+				    "line %u: an indirect call of '%s' with %d "
+				    "arguments for %d", in->line, f->name,
+				    in->o[2].n, f->nparam), -1;
+	FOR_LANES(l, act)
+		same |= (uint32_t)(a[l] == a[l0]) << l;
+	if (same != act) {
+		if (!simt_room(w, 2))
+			return ex_grid_fail(b, w, l0, EX_LAUNCH_FAILED, 0,
+					    "calls nested too deep"), -1;
+		w->stack[w->sp++] = (struct simt){ pc, pc + 1, act & ~same };
+	}
+	return call_into(b, w, in, fi, pc, same);
+}
+
+static int do_call(struct blk *b, struct warp *w, const struct insn *in,
+		   int pc, uint32_t act)
+{
+	if (in->o[1].kind == K_REG)
+		return do_icall(b, w, in, pc, act);
+	return call_into(b, w, in, in->o[1].target, pc, act);
 }
 
 static int do_fret(struct blk *b, struct warp *w, uint32_t act)
@@ -2376,7 +2423,7 @@ static int do_fret(struct blk *b, struct warp *w, uint32_t act)
 		return 1;   /* a kernel's end: its lanes exit */
 	fr = w->calls[--w->ncalls];
 	call = &b->m->code[fr.call];
-	f = &b->m->funcs[call->o[1].target];
+	f = &b->m->funcs[fr.callee];
 	copy_params(b, w, f->ret, call->o[0].list, f->nret, act);
 	if (fr.save >= 0) {     /* the activation it interrupted comes back */
 		save_rows(b, w, f, false);
@@ -2455,6 +2502,26 @@ static int do_vprintf(struct blk *b, struct warp *w, const struct insn *in,
 		}
 	}
 	return 0;
+}
+
+/* malloc and free from the device heap (ex_memops), lane by lane in lane
+ * order; without a heap malloc answers 0. */
+static void do_heap(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	const struct ex_memops *mo = &b->l->mem;
+
+	FOR_LANES(l, act) {
+		uint64_t v = lane_param_u64(b, w, in->o[2].list[0], (int)l, 8);
+		if (in->op == OP_FREE) {
+			if (v && mo->free)
+				mo->free(mo->ctx, v);
+			continue;
+		}
+		v = mo->malloc ? mo->malloc(mo->ctx, v) : 0;
+		uint64_t off = lane_param_addr(b, in->o[0].list[0]) - LPARAM_BASE;
+		store(w->lparam + (size_t)l * b->lparam_bytes + off, v, 8);
+	}
 }
 
 /* One line for each lane that failed, in lane order, as the device
@@ -2869,6 +2936,9 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case OP_ASSERTFAIL:
 			do_assertfail(b, w, in, act);
 			return -1;
+		case OP_MALLOC: case OP_FREE:
+			do_heap(b, w, in, act);
+			break;
 		case OP_CPASYNC:
 			if ((in->sub == CP_ARRIVE ? do_cp_arrive(b, w, in, act) :
 			     in->sub == CP_BULK ? do_cpbulk(b, w, in, act) :

@@ -22,12 +22,13 @@
 # managed: a __managed__ variable on two GPUs and across cudaDeviceReset;
 # reload: the program's kernels after a reset, beside modules loaded
 # meanwhile. engine: half precision, cuda::barrier and device recursion
-# under the stack limit.
+# under the stack limit. heap: the device heap and indirect calls
+# (probes/results/heap.txt).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"

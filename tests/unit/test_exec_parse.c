@@ -168,6 +168,32 @@ static void test_refusals(void)
 		"too many initializers", "an initializer longer than its variable");
 	refused(HEAD ".global .u64 p = generic(a);\n", EX_UNSUPPORTED,
 		"an address initializer", "an address initializer: EX_UNSUPPORTED");
+	refused(HEAD ".global .u32 v = 1;\n.global .u64 p = v;\n",
+		EX_UNSUPPORTED, "an address initializer ('v') that is not a "
+		"function", "a variable's address in an initializer");
+	refused(HEAD ".func f()\n{\n\tret;\n}\n.global .u32 t[1] = {f};\n",
+		EX_INVALID_PTX, "a function's address in a 4-byte element",
+		"a function's address in 32 bits");
+	refused(HEAD ".func f()\n{\n\tret;\n}\n.entry k()\n{\n"
+		"\t.reg .b32 %r<2>;\n\tmov.u32 %r0, f;\n}\n", EX_INVALID_PTX,
+		"a function's name where a 64-bit mov", "a 32-bit mov of a "
+		"function's address");
+	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n"
+		"\tcall %r0, (), p;\n}\n", EX_INVALID_PTX, "nor a 64-bit "
+		"register", "a call through a 32-bit register");
+	refused(HEAD ".func f()\n{\n\tret;\n}\n.entry k()\n{\n"
+		"\tcall f, (), p;\n}\n", EX_INVALID_PTX, "a prototype after a "
+		"direct call", "a prototype named by a direct call");
+	refused(HEAD ".extern .func (.param .b64 r) malloc(.param .b64 s);\n"
+		".entry k()\n{\n\t.param .b32 a;\n\t.param .b64 r;\n"
+		"\tcall.uni (r), malloc, (a);\n}\n", EX_INVALID_PTX,
+		"call of 'malloc' with the wrong parameters",
+		"malloc with a 32-bit size");
+	refused(HEAD ".extern .func free(.param .b64 p);\n"
+		".entry k()\n{\n\t.param .b64 a;\n\t.param .b64 r;\n"
+		"\tcall.uni (r), free, (a);\n}\n", EX_INVALID_PTX,
+		"call of 'free' with the wrong parameters",
+		"free with a result");
 
 	/* the log is truncated to its size, NUL-terminated */
 	struct ex_module *m;
@@ -200,10 +226,54 @@ static void test_recursion(void)
 	}
 }
 
+/* A function reached only through its address in a table (a vtable's
+ * destructor that frees, declared before the table and defined after it,
+ * as nvcc orders them): its address is in the table's initializer, and
+ * the kernel that calls through the table uses the heap, as the one that
+ * does not call does not. */
+static void test_indirect(void)
+{
+	static const char text[] = HEAD
+		".extern .func free(.param .b64 p);\n"
+		".func d(.param .b64 p);\n"
+		".global .align 8 .u64 vt[2] = {0, d};\n"
+		".func d(.param .b64 p)\n{\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u64 %rd0, [p];\n\t{\n\t.param .b64 q;\n"
+		"\tst.param.b64 [q], %rd0;\n\tcall.uni free, (q);\n\t}\n"
+		"\tret;\n}\n"
+		".entry k(.param .u64 a)\n{\n\t.reg .b64 %rd<3>;\n"
+		"\tld.param.u64 %rd0, [a];\n\tmov.u64 %rd1, vt;\n"
+		"\tld.global.u64 %rd2, [%rd1+8];\n\t{\n\t.param .b64 q;\n"
+		"\tst.param.b64 [q], %rd0;\n"
+		"\tproto : .callprototype ()_ (.param .b64 _);\n"
+		"\tcall %rd2, (q), proto;\n\t}\n\tret;\n}\n"
+		".entry plain()\n{\n\tret;\n}\n";
+	struct ex_module *m = NULL;
+	char log[256] = "";
+	enum ex_status st = parse(text, 90, &m, log, sizeof log);
+	const struct ex_var_info *v;
+	uint64_t slot[2] = { 1, 0 };
+
+	if (!ok(st == EX_OK, "an indirect call through a vtable loads (%s)",
+		log))
+		return;
+	v = ex_module_var(m, ex_module_find_var(m, "vt"));
+	if (v && v->init)
+		memcpy(slot, v->init, sizeof slot);
+	ok(slot[0] == 0 && slot[1] != 0 && slot[1] % 8 == 0,
+	   "the table holds 0 and the function's address, 8-aligned");
+	ok(ex_module_kernel(m, ex_module_find_kernel(m, "k"))->uses_heap,
+	   "the kernel calling through it uses the heap");
+	ok(!ex_module_kernel(m, ex_module_find_kernel(m, "plain"))->uses_heap,
+	   "a kernel that calls nothing does not");
+	ex_module_free(m);
+}
+
 int main(void)
 {
 	test_header();
 	test_recursion();
+	test_indirect();
 	test_facts();
 	test_refusals();
 	return done_testing();
