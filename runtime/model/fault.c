@@ -14,14 +14,19 @@
  *
  * fault_launch (cuemuLaunchHostFunc) runs a function as a kernel on a
  * stream's device: the whole address space switches to that device's view
- * (what it holds is accessible, everything else PROT_NONE), the function's
- * touches fault as GPU faults, and the CPU view is put back afterwards.
- * Emulated kernels run one at a time in a process (kernel_lock); CPU
- * threads that touch managed memory meanwhile wait in the handler for the
- * kernel to end. A module's kernel (driver/launch.c) is such a function
- * that says its launch: this file keeps the running launch and puts its
- * beginning, its pages and its end on the event bus (perf.h), so that
- * every event its threads raise carries it.
+ * (everything PROT_NONE until the kernel touches it), the function's
+ * touches fault as GPU faults, and the CPU view is put back afterwards. A
+ * switch changes only the pages whose protection differs between the two
+ * views: this file keeps what every managed page shows (the runs below),
+ * so closing the address space for a kernel costs one mprotect a run of
+ * open pages, and coming back looks only at what the kernel's view closed,
+ * what its looks opened and what the model changed meanwhile, not at every
+ * allocation. Emulated kernels run one at a time in a process
+ * (kernel_lock); CPU threads that touch managed memory meanwhile wait in
+ * the handler for the kernel to end. A module's kernel (driver/launch.c)
+ * is such a function that says its launch: this file keeps the running
+ * launch and puts its beginning, its pages and its end on the event bus
+ * (perf.h), so that every event its threads raise carries it.
  *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
@@ -37,13 +42,15 @@
  * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
  * only cuemu_lock (its thread holds kernel_lock, and the worker threads it
  * runs blocks on are marked its own with fault_kernel_thread, so several
- * may fault at once, one at a time under cuemu_lock). The view state below is
- * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock, so
- * that the handler can ask "is this managed?" before taking any other.
+ * may fault at once, one at a time under cuemu_lock). The view state
+ * below (the current view, the runs each page shows, what to revisit) is
+ * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock,
+ * so that the handler can ask "is this managed?" before taking any other.
  */
 #include "model/managed.h"
 #include "model/perf.h"
 #include "model/clock.h"
+#include "model/spanset.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -113,23 +120,149 @@ int fault_initial_prot(void)
 	return real_faults ? PROT_NONE : PROT_READ | PROT_WRITE;
 }
 
-/* Every protection change goes through here. One that fails (ENOMEM: the
- * memory map is full, vm.max_map_count) leaves the pages as they were; the
- * access then faults again, and the repeat guard passes it on. */
+/* ------------------------------------------------------------------ */
+/* What the address space shows                                        */
+
+/* A run of an mprotect that failed: what its pages show is not known, so
+ * the next change over them is always made. */
+#define PROT_UNKNOWN (-1)
+/* The protections the managed pages actually have: runs of pages that are
+ * not PROT_NONE, sorted, disjoint, merged where they touch with the same
+ * protection. A page in no run is PROT_NONE, as every managed mapping
+ * starts (fault_initial_prot) and as fault_forget leaves a freed one. So a
+ * view switch changes only the pages whose protection differs between
+ * the two views: closing the address space for a kernel closes the runs,
+ * and a protection already in place costs no system call. Lost when a run
+ * could not be recorded (no memory): every change is then made, and the
+ * next switch to a kernel's view closes every allocation and finds the
+ * runs again. Global because the address space is; cuemu_lock. */
+struct prun {
+	uintptr_t s, e;
+	int prot;
+};
+static struct prun *shown;
+static size_t nshown, capshown;
+static bool shown_lost;
+
+/* The index of the first run ending after p. */
+static size_t shown_at(uintptr_t p)
+{
+	size_t lo = 0, hi = nshown;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (shown[mid].e <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether every page of [s, e) already shows prot. */
+static bool shown_same(uintptr_t s, uintptr_t e, int prot)
+{
+	size_t i;
+
+	if (shown_lost)
+		return false;
+	i = shown_at(s);
+	if (prot == PROT_NONE)
+		return i == nshown || shown[i].s >= e;
+	for (; i < nshown && shown[i].s < e; i++) {
+		if (shown[i].prot != prot || shown[i].s > s)
+			return false;
+		s = shown[i].e;
+		if (s >= e)
+			return true;
+	}
+	return false;
+}
+
+/* Merges run i into run i - 1 where they touch with one protection. */
+static void shown_merge(size_t i)
+{
+	if (i == 0 || i >= nshown || shown[i - 1].e != shown[i].s ||
+	    shown[i - 1].prot != shown[i].prot ||
+	    shown[i].prot == PROT_UNKNOWN)
+		return;
+	shown[i - 1].e = shown[i].e;
+	memmove(shown + i, shown + i + 1, (nshown - i - 1) * sizeof *shown);
+	nshown--;
+}
+
+/* Records that [s, e) now shows prot: the runs it covers go, the ends of
+ * those it cuts stay. */
+static void shown_set(uintptr_t s, uintptr_t e, int prot)
+{
+	struct prun keep[3];
+	size_t i, j, k = 0;
+
+	if (shown_lost)
+		return;
+	if (nshown + 2 > capshown) {
+		size_t cap = capshown ? capshown * 2 : 64;
+		struct prun *n = realloc(shown, cap * sizeof *n);
+		if (!n) {
+			shown_lost = true;
+			nshown = 0;
+			return;
+		}
+		shown = n;
+		capshown = cap;
+	}
+	i = shown_at(s);
+	for (j = i; j < nshown && shown[j].s < e; j++)
+		;
+	if (i < j && shown[i].s < s)
+		keep[k++] = (struct prun){ shown[i].s, s, shown[i].prot };
+	if (prot != PROT_NONE)
+		keep[k++] = (struct prun){ s, e, prot };
+	if (i < j && shown[j - 1].e > e)
+		keep[k++] = (struct prun){ e, shown[j - 1].e, shown[j - 1].prot };
+	memmove(shown + i + k, shown + j, (nshown - j) * sizeof *shown);
+	memcpy(shown + i, keep, k * sizeof *keep);
+	nshown = nshown - (j - i) + k;
+	shown_merge(i + k);
+	shown_merge(i);
+}
+
+/* Every protection change goes through here, and only a change: pages
+ * that already show prot are left alone. One that fails (ENOMEM: the
+ * memory map is full, vm.max_map_count) leaves the pages as they were (or
+ * some of them); the access then faults again, and the repeat guard passes
+ * it on. */
 static void protect(uintptr_t s, size_t n, int prot)
 {
-	if (real_faults && n) {
-		if (mprotect((void *)s, n, prot) != 0)
-			cuemu_debug("mprotect [0x%lx, +%zu): %s",
-				    (unsigned long)s, n, strerror(errno));
-		__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
+	int v = prot;
+
+	if (!real_faults || !n || shown_same(s, s + n, v))
+		return;
+	if (mprotect((void *)s, n, prot) != 0) {
+		cuemu_debug("mprotect [0x%lx, +%zu): %s",
+			    (unsigned long)s, n, strerror(errno));
+		v = PROT_UNKNOWN;
 	}
+	shown_set(s, s + n, v);
+	__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
+}
+
+/* What the CPU's view must look at again when it comes back: the runs a
+ * kernel's view closed, and every span the model changed while it was up
+ * (view_apply's); with the runs the kernel's looks opened, that is all
+ * whose protection can differ from the CPU's view, so switching back is
+ * O(what changed), not O(allocations). Global as the view is; cuemu_lock. */
+static struct spans revisit;
+
+void fault_forget(uintptr_t s, uintptr_t e)
+{
+	shown_set(s, e, PROT_NONE);
 }
 
 /* ------------------------------------------------------------------ */
 /* The watched spans: managed memory, asked about without cuemu_lock   */
 
-struct span {
+struct watched {
 	uintptr_t start, end;
 };
 /* The handler's first question, "is this managed?", is asked with no lock
@@ -137,7 +270,7 @@ struct span {
  * is the process's address space; guarded by spans_lock, a leaf lock
  * (nothing is called while it is held). */
 static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct span *spans;
+static struct watched *spans;
 static size_t nspans, capspans;
 
 static size_t span_floor(uintptr_t p)
@@ -162,7 +295,7 @@ int fault_watch(uintptr_t start, uintptr_t end)
 	pthread_rwlock_wrlock(&spans_lock);
 	if (nspans == capspans) {
 		size_t cap = capspans ? capspans * 2 : 16;
-		struct span *n = realloc(spans, cap * sizeof *n);
+		struct watched *n = realloc(spans, cap * sizeof *n);
 		if (!n) {
 			rc = -1;
 			goto out;
@@ -172,7 +305,7 @@ int fault_watch(uintptr_t start, uintptr_t end)
 	}
 	i = span_floor(start);
 	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
-	spans[i] = (struct span){ start, end };
+	spans[i] = (struct watched){ start, end };
 	nspans++;
 out:
 	pthread_rwlock_unlock(&spans_lock);
@@ -262,6 +395,8 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	if (st->a->kind != CUEMU_KIND_MANAGED)
 		return;
 	cuemu_reach_changed();
+	if (cur_view != CUEMU_PROC_HOST)
+		spans_add(&revisit, s, e);
 	/* One mprotect per run of equal protection, not per range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
@@ -310,12 +445,77 @@ static void apply_all(struct mstate *st, void *arg)
 	view_apply(st, st->a->base, st->a->base + st->a->span);
 }
 
-/* Switches the address space to view (lock held). */
+/* Closes every page that shows anything for a kernel's view (cur_view),
+ * where every page is closed until the kernel touches it: one mprotect a
+ * run of open pages, however many allocations it spans, each run kept to
+ * be revisited. With the runs lost, one an allocation, and the runs are
+ * known again (none). */
+static void close_all(void)
+{
+	size_t i = 0;
+
+	if (shown_lost) {
+		shown_lost = false;
+		nshown = 0;
+		revisit.oom = true; /* the way back walks everything too */
+		mg_each(apply_all, NULL);
+		return;
+	}
+	cuemu_reach_changed();
+	while (i < nshown) {
+		uintptr_t s = shown[i].s, e = shown[i].e;
+
+		while (++i < nshown && shown[i].s == e)
+			e = shown[i].e;
+		spans_add(&revisit, s, e);
+		protect(s, e - s, PROT_NONE);
+		i = shown_at(e);
+	}
+}
+
+/* The CPU's view over [s, e): each managed allocation in it as the model
+ * says. */
+static void host_view_over(uintptr_t s, uintptr_t e)
+{
+	struct cuemu_alloc *a = cuemu_va_overlap(s, e - s);
+
+	for (; a && a->base < e; a = cuemu_va_next(a)) {
+		uintptr_t x = a->base > s ? a->base : s;
+		uintptr_t y = a->base + a->span < e ? a->base + a->span : e;
+
+		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
+			view_apply(a->priv, x, y);
+	}
+}
+
+/* Back to the CPU's view: what a kernel's view closed, what its looks
+ * opened and what the model changed meanwhile, and nothing else; every
+ * allocation where any of that was lost. */
+static void open_changed(void)
+{
+	size_t i;
+
+	for (i = 0; i < nshown && !revisit.oom; i++)
+		spans_add(&revisit, shown[i].s, shown[i].e);
+	if (revisit.oom || shown_lost)
+		mg_each(apply_all, NULL);
+	else
+		for (i = 0; i < revisit.n; i++)
+			host_view_over(revisit.v[i].s, revisit.v[i].e);
+	revisit.n = 0;
+	revisit.oom = false;
+}
+
+/* Switches the address space to view (lock held). Only the pages whose
+ * protection differs between the two views change. */
 static void switch_view(int view)
 {
 	nopened = 0;
 	cur_view = view;
-	mg_each(apply_all, NULL);
+	if (view != CUEMU_PROC_HOST)
+		close_all();
+	else
+		open_changed();
 }
 
 /* ------------------------------------------------------------------ */

@@ -186,10 +186,10 @@ const char *mg_advice_name(CUmem_advise a);
 CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		  CUdeviceptr *dptr);
 /* The parts of mg_alloc and of the free a managed pool uses for its
- * blocks, with the lock held or not: mg_new maps a managed allocation and
- * its state, not yet in the address map (NULL, having failed with a
- * message, when it cannot); mg_delete undoes it once it left the map,
- * giving back what the GPUs held of it. */
+ * blocks: mg_new maps a managed allocation and its state, not yet in the
+ * address map (NULL, having failed with a message, when it cannot), with
+ * the lock held or not; mg_delete undoes it once it left the map, giving
+ * back what the GPUs held of it, with the lock held (fault_forget). */
 struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 			   unsigned int flags, CUresult *r);
 void mg_delete(struct cuemu_alloc *a);
@@ -293,6 +293,9 @@ int fault_install(void);
 /* The protection a new managed mapping starts with: PROT_NONE, or
  * read-write where real faults are off (under valgrind). */
 int fault_initial_prot(void);
+/* [start, end) is unmapped (a managed allocation freed): its pages show
+ * nothing any more, as a new mapping there starts. Lock held. */
+void fault_forget(uintptr_t start, uintptr_t end);
 /* Sets the protections of [start, end) of st to what the processor whose
  * view is current (the CPU, or the device of the running emulated kernel)
  * may touch without a fault. */
