@@ -22,11 +22,16 @@
  * open pages, and coming back looks only at what the kernel's view closed,
  * what its looks opened and what the model changed meanwhile, not at every
  * allocation. Emulated kernels run one at a time in a process
- * (kernel_lock); CPU threads that touch managed memory meanwhile wait in
- * the handler for the kernel to end. A module's kernel (driver/launch.c)
- * is such a function that says its launch: this file keeps the running
- * launch and puts its beginning, its pages and its end on the event bus
- * (perf.h), so that every event its threads raise carries it.
+ * (kernel_lock). Pages a kernel's faults open carry a protection key that
+ * only the kernel's threads may use, where the host has keys; a CPU
+ * thread's fault (on a closed page or on one of those) waits for the
+ * process's kernels in flight to end, or for none to begin or end for a
+ * second (a kernel polling memory the CPU is about to write), and is then
+ * served (DESIGN.md, "A CPU touch while kernels run"). A module's kernel
+ * (driver/launch.c) is such a function that says its launch: this file
+ * keeps the running launch and puts its beginning, its pages and its end
+ * on the event bus (perf.h), so that every event its threads raise
+ * carries it.
  *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
@@ -39,13 +44,14 @@
  * the faulting instruction itself, never delivered asynchronously) and the
  * rule of internal.h forbids touching managed memory while holding
  * cuemu_lock, so the faulting thread never holds it. A CPU thread's fault
- * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
- * only cuemu_lock (its thread holds kernel_lock, and the worker threads it
- * runs blocks on are marked its own with fault_kernel_thread, so several
- * may fault at once, one at a time under cuemu_lock). The view state
- * below (the current view, the runs each page shows, what to revisit) is
- * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock,
- * so that the handler can ask "is this managed?" before taking any other.
+ * waits under flight_lock (a leaf, let go before anything else is taken),
+ * then takes cuemu_lock; the kernel's own faults take only cuemu_lock (its
+ * thread holds kernel_lock, and the worker threads it runs blocks on are
+ * marked its own with fault_kernel_thread, so several may fault at once,
+ * one at a time under cuemu_lock). The view state below (the current view,
+ * the runs each page shows, what to revisit) is guarded by cuemu_lock; the
+ * watched spans by spans_lock, a leaf rwlock, so that the handler can ask
+ * "is this managed?" before taking any other.
  */
 #include "model/managed.h"
 #include "model/perf.h"
@@ -126,6 +132,18 @@ int fault_initial_prot(void)
 /* A run of an mprotect that failed: what its pages show is not known, so
  * the next change over them is always made. */
 #define PROT_UNKNOWN (-1)
+/* A run open to the running kernel's threads alone (kernel_key). */
+#define PROT_KEYED 0x100
+
+/* The protection key of the pages a running kernel's faults open: its
+ * threads (fault_kernel_thread, kernel_op) may use them, every other thread
+ * faults on them as on closed pages, so that a CPU thread never sees what a
+ * kernel has half done (the handler makes it wait, below). -1 where the
+ * host has no protection keys (pkey_alloc fails) or real faults are off:
+ * a CPU thread then sees the pages a running kernel opened. Set once, at
+ * the handler's installation; global because the address space is. */
+static int kernel_key = -1;
+
 /* The protections the managed pages actually have: runs of pages that are
  * not PROT_NONE, sorted, disjoint, merged where they touch with the same
  * protection. A page in no run is PROT_NONE, as every managed mapping
@@ -228,23 +246,47 @@ static void shown_set(uintptr_t s, uintptr_t e, int prot)
 }
 
 /* Every protection change goes through here, and only a change: pages
- * that already show prot are left alone. One that fails (ENOMEM: the
- * memory map is full, vm.max_map_count) leaves the pages as they were (or
- * some of them); the access then faults again, and the repeat guard passes
- * it on. */
-static void protect(uintptr_t s, size_t n, int prot)
+ * that already show prot (with the kernel's key or not) are left alone.
+ * keyed: the pages open for the running kernel's threads alone (kernel_key).
+ * One that fails (ENOMEM: the memory map is full, vm.max_map_count) leaves
+ * the pages as they were (or some of them); the access then faults again,
+ * and the repeat guard passes it on. */
+static void protect_as(uintptr_t s, size_t n, int prot, bool keyed)
 {
-	int v = prot;
+	int rc, v;
 
+	keyed = keyed && kernel_key >= 0 && prot != PROT_NONE;
+	v = keyed ? prot | PROT_KEYED : prot;
 	if (!real_faults || !n || shown_same(s, s + n, v))
 		return;
-	if (mprotect((void *)s, n, prot) != 0) {
+	rc = kernel_key >= 0 ?
+		pkey_mprotect((void *)s, n, prot, keyed ? kernel_key : 0) :
+		mprotect((void *)s, n, prot);
+	if (rc != 0) {
 		cuemu_debug("mprotect [0x%lx, +%zu): %s",
 			    (unsigned long)s, n, strerror(errno));
 		v = PROT_UNKNOWN;
 	}
 	shown_set(s, s + n, v);
 	__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
+}
+
+static void protect(uintptr_t s, size_t n, int prot)
+{
+	protect_as(s, n, prot, false);
+}
+
+/* Whether the CPU's access to p, a write or not, would now succeed: another
+ * thread's fault, or a kernel's end, opened its page while this one
+ * waited. */
+static bool cpu_may(uintptr_t p, bool write)
+{
+	size_t i = shown_at(p);
+	int need = write ? PROT_READ | PROT_WRITE : PROT_READ;
+
+	return real_faults && !shown_lost && i < nshown && shown[i].s <= p &&
+	       shown[i].prot != PROT_UNKNOWN &&
+	       !(shown[i].prot & PROT_KEYED) && (shown[i].prot & need) == need;
 }
 
 /* What the CPU's view must look at again when it comes back: the runs a
@@ -539,15 +581,20 @@ static bool was_write(void *uc)
 static bool resolve(uintptr_t addr, int proc, void *uc)
 {
 	struct fault_done d;
+	bool kernel = proc != CUEMU_PROC_HOST;
 
 	if (!resolver || !resolver(addr, proc, was_write(uc), &d))
 		return false;
 	if (d.prot >= 0)
-		protect(d.s, d.e - d.s, d.prot);
+		protect_as(d.s, d.e - d.s, d.prot, kernel);
 	else if (d.remote)
-		protect(d.s, d.e - d.s, PROT_READ | PROT_WRITE);
+		protect_as(d.s, d.e - d.s, PROT_READ | PROT_WRITE, kernel);
 	else
 		view_apply(d.st, d.s, d.e);
+	/* The CPU's access served while a kernel runs (its wait ran out): it
+	 * goes on as a copy does, through an opening the next switch closes. */
+	if (!kernel && cur_view != CUEMU_PROC_HOST)
+		view_open(d.s, d.e, was_write(uc));
 	return true;
 }
 
@@ -600,6 +647,71 @@ static void kernel_unlock(void)
 	__atomic_store_n(&kernel_published, coarse_ns(), __ATOMIC_RELAXED);
 }
 
+/* The process's kernels in flight: launched (fault_launch) and not yet
+ * ended, queued or running, and how many have begun or ended so far. A
+ * CPU thread's fault waits for them (kernels_wait). Global because the
+ * waiting threads are any of the process's; flight_lock, a leaf lock
+ * taken with nothing else held (in the handler, before cuemu_lock). */
+static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flight_cond = PTHREAD_COND_INITIALIZER;
+static uint64_t flight_n, flight_moves;
+
+/* How long a CPU fault waits without a kernel of the process beginning or
+ * ending before it is served while they run: a kernel that polls memory
+ * the CPU is about to write never ends until it is. Wall time, as the
+ * engine's pace is: no model time passes while a kernel waits for the
+ * CPU. */
+#define FLIGHT_WAIT_NS 1000000000ULL
+
+/* A kernel launched (n 1), begun (0) or ended (-1). */
+static void flight_note(int n)
+{
+	pthread_mutex_lock(&flight_lock);
+	flight_n += n;
+	if (n <= 0)
+		flight_moves++;
+	pthread_cond_broadcast(&flight_cond);
+	pthread_mutex_unlock(&flight_lock);
+}
+
+/* The wait of a CPU fault: until no kernel of the process is in flight,
+ * or none began or ended for FLIGHT_WAIT_NS. */
+static void kernels_wait(void)
+{
+	struct timespec t;
+	uint64_t seen;
+
+	pthread_mutex_lock(&flight_lock);
+	while (flight_n) {
+		seen = flight_moves;
+		cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_sec += FLIGHT_WAIT_NS / 1000000000ULL;
+		while (flight_n && flight_moves == seen)
+			if (cuemu_libc.cond_clockwait(&flight_cond, &flight_lock,
+						      CLOCK_MONOTONIC,
+						      &t) == ETIMEDOUT)
+				goto out;
+	}
+out:
+	pthread_mutex_unlock(&flight_lock);
+}
+
+/* Fork: the parent's kernels never run in the child (stream.c drops its
+ * queued work), and its threads held no lock here that the child has. */
+static void flight_child(void)
+{
+	pthread_mutex_init(&flight_lock, NULL);
+	pthread_cond_init(&flight_cond, NULL);
+	flight_n = 0;
+}
+
+/* The calling thread's use of pages open to the running kernel alone. */
+static void kernel_access(bool on)
+{
+	if (kernel_key >= 0)
+		pkey_set(kernel_key, on ? 0 : PKEY_DISABLE_ACCESS);
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
@@ -629,13 +741,15 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		kernel_unlock();
 	} else {
-		/* Wait for a running kernel: the CPU view comes back then. */
-		pthread_mutex_lock(&kernel_lock);
+		/* The kernels launched before the touch end first, as they
+		 * would have on the GPU (DESIGN.md, "A CPU touch while
+		 * kernels run"); the CPU's view comes back then. */
+		kernels_wait();
 		cuemu_lock();
-		ours = resolve(addr, CUEMU_PROC_HOST, uc);
+		ours = cpu_may(addr, was_write(uc)) ||
+		       resolve(addr, CUEMU_PROC_HOST, uc);
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		cuemu_unlock();
-		pthread_mutex_unlock(&kernel_lock);
 	}
 	if (!ours) {
 		cuemu_debug("fault at 0x%lx: no managed range", (unsigned long)addr);
@@ -654,6 +768,12 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS"))
 		real_faults = false;
+	/* No thread may use the key until it runs a kernel: each thread's
+	 * rights start from its creator's, and the program's threads were
+	 * made without it. */
+	if (real_faults)
+		kernel_key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
+	pthread_atfork(NULL, NULL, flight_child);
 	install_rc = sigaction(SIGSEGV, &sa, &old_segv);
 }
 
@@ -782,9 +902,10 @@ static void kernel_op(CUstream s, void *arg)
 	km_begin(k->dev, k->pl.start_ns);
 	running_k = k;
 	cuemu_unlock();
-	tls_dev = k->dev;
+	flight_note(0);
+	fault_kernel_thread(k->dev);
 	k->fn(k->arg);
-	tls_dev = -1;
+	fault_kernel_thread(-1);
 	cuemu_lock();
 	if (k->pl.seq)
 		k->pl.fault_ns = km_running_fault_ns();
@@ -806,11 +927,13 @@ static void kernel_op(CUstream s, void *arg)
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
 	free(k);
+	flight_note(-1);
 }
 
 void fault_kernel_thread(int dev)
 {
 	tls_dev = dev;
+	kernel_access(dev >= 0);
 }
 
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
@@ -826,7 +949,10 @@ CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 	k->fn = fn;
 	k->arg = arg;
 	k->dev = cuemu_stream_device(s);
-	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS)
+	flight_note(1);
+	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS) {
 		free(k);
+		flight_note(-1);
+	}
 	return r;
 }

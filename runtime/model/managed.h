@@ -327,7 +327,8 @@ void fault_launch_end(const uint64_t *bytes_read,
 const struct perf_launch *fault_launch_running(void);
 /* Marks the calling thread as one the running emulated kernel on dev
  * started (its touches fault as that device's, as the kernel's own
- * thread's do), or, with -1, as a CPU thread again. Only between the
+ * thread's do, and it may use the pages the kernel's faults opened), or,
+ * with -1, as a CPU thread again. Only between the
  * kernel's start and its end: fn's threads, joined before fn returns. */
 void fault_kernel_thread(int dev);
 
