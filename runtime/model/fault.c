@@ -21,7 +21,11 @@
  * so closing the address space for a kernel costs one mprotect a run of
  * open pages, and coming back looks only at what the kernel's view closed,
  * what its looks opened and what the model changed meanwhile, not at every
- * allocation. Emulated kernels run one at a time in a process
+ * allocation. A kernel that looks each managed page up before it touches
+ * it (fault_launch_looked: the engine's) takes its view lazily: a run the
+ * CPU's view opens is closed when the kernel first looks at a page of it
+ * (fault_look), so memory the kernel never touches is never switched.
+ * Emulated kernels run one at a time in a process
  * (kernel_lock). Pages a kernel's faults open carry a protection key that
  * only the kernel's threads may use, where the host has keys; a CPU
  * thread's fault (on a closed page or on one of those) waits for the
@@ -132,7 +136,8 @@ int fault_initial_prot(void)
 /* A run of an mprotect that failed: what its pages show is not known, so
  * the next change over them is always made. */
 #define PROT_UNKNOWN (-1)
-/* A run open to the running kernel's threads alone (kernel_key). */
+/* A run a running kernel's faults opened: its threads' alone where the
+ * host has protection keys (kernel_key), and never closed by fault_look. */
 #define PROT_KEYED 0x100
 
 /* The protection key of the pages a running kernel's faults open: its
@@ -247,7 +252,7 @@ static void shown_set(uintptr_t s, uintptr_t e, int prot)
 
 /* Every protection change goes through here, and only a change: pages
  * that already show prot (with the kernel's key or not) are left alone.
- * keyed: the pages open for the running kernel's threads alone (kernel_key).
+ * keyed: opened by the running kernel's faults (PROT_KEYED).
  * One that fails (ENOMEM: the memory map is full, vm.max_map_count) leaves
  * the pages as they were (or some of them); the access then faults again,
  * and the repeat guard passes it on. */
@@ -255,13 +260,12 @@ static void protect_as(uintptr_t s, size_t n, int prot, bool keyed)
 {
 	int rc, v;
 
-	keyed = keyed && kernel_key >= 0 && prot != PROT_NONE;
+	keyed = keyed && prot != PROT_NONE;
 	v = keyed ? prot | PROT_KEYED : prot;
 	if (!real_faults || !n || shown_same(s, s + n, v))
 		return;
-	rc = kernel_key >= 0 ?
-		pkey_mprotect((void *)s, n, prot, keyed ? kernel_key : 0) :
-		mprotect((void *)s, n, prot);
+	rc = kernel_key < 0 ? mprotect((void *)s, n, prot) :
+	     pkey_mprotect((void *)s, n, prot, keyed ? kernel_key : 0);
 	if (rc != 0) {
 		cuemu_debug("mprotect [0x%lx, +%zu): %s",
 			    (unsigned long)s, n, strerror(errno));
@@ -286,7 +290,8 @@ static bool cpu_may(uintptr_t p, bool write)
 
 	return real_faults && !shown_lost && i < nshown && shown[i].s <= p &&
 	       shown[i].prot != PROT_UNKNOWN &&
-	       !(shown[i].prot & PROT_KEYED) && (shown[i].prot & need) == need;
+	       (kernel_key < 0 || !(shown[i].prot & PROT_KEYED)) &&
+	       (shown[i].prot & need) == need;
 }
 
 /* What the CPU's view must look at again when it comes back: the runs a
@@ -530,15 +535,22 @@ static void host_view_over(uintptr_t s, uintptr_t e)
 	}
 }
 
-/* Back to the CPU's view: what a kernel's view closed, what its looks
- * opened and what the model changed meanwhile, and nothing else; every
- * allocation where any of that was lost. */
+/* Back to the CPU's view: what a kernel's view closed, what its faults
+ * opened (keyed runs), what copies opened and what the model changed
+ * meanwhile, and nothing else; every allocation where any of that was
+ * lost. What else shows is what the CPU's view opened and the kernel never
+ * looked at (a lazy view), as it was. */
 static void open_changed(void)
 {
 	size_t i;
 
 	for (i = 0; i < nshown && !revisit.oom; i++)
-		spans_add(&revisit, shown[i].s, shown[i].e);
+		if (shown[i].prot == PROT_UNKNOWN ||
+		    (shown[i].prot & PROT_KEYED))
+			spans_add(&revisit, shown[i].s, shown[i].e);
+	for (i = 0; i < (size_t)nopened; i++)
+		spans_add(&revisit, opened[i].s, opened[i].e);
+	nopened = 0;
 	if (revisit.oom || shown_lost)
 		mg_each(apply_all, NULL);
 	else
@@ -548,16 +560,59 @@ static void open_changed(void)
 	revisit.oom = false;
 }
 
-/* Switches the address space to view (lock held). Only the pages whose
- * protection differs between the two views change. */
-static void switch_view(int view)
+/* Whether the kernel's view is taken lazily: the running kernel looks
+ * every managed page up before it touches it (fault_look), so what the
+ * CPU's view opens stays open until the kernel looks at it. cuemu_lock. */
+static bool lazy_view;
+
+/* Whether p lies in an opening of a copy (or of a CPU fault served while
+ * a kernel runs): those stay open to everyone until the next switch. */
+static bool in_opening(uintptr_t p)
 {
-	nopened = 0;
+	for (int i = 0; i < nopened; i++)
+		if (opened[i].s <= p && p < opened[i].e)
+			return true;
+	return false;
+}
+
+void fault_look(uintptr_t p)
+{
+	size_t i;
+	struct mstate *st;
+
+	if (!lazy_view || cur_view == CUEMU_PROC_HOST || in_opening(p))
+		return;
+	if (shown_lost) {
+		/* what shows is not known: close the allocation */
+		if ((st = mg_find(p)))
+			view_apply(st, st->a->base, st->a->base + st->a->span);
+		return;
+	}
+	i = shown_at(p);
+	if (i == nshown || shown[i].s > p ||
+	    (shown[i].prot != PROT_UNKNOWN && (shown[i].prot & PROT_KEYED)))
+		return;
+	spans_add(&revisit, shown[i].s, shown[i].e);
+	protect(shown[i].s, shown[i].e - shown[i].s, PROT_NONE);
+}
+
+/* Switches the address space to view (lock held). Only the pages whose
+ * protection differs between the two views change; lazy (a kernel's view
+ * only): none at the switch, each open run as the kernel first looks at
+ * it. */
+static void switch_view(int view, bool lazy)
+{
 	cur_view = view;
-	if (view != CUEMU_PROC_HOST)
-		close_all();
-	else
+	lazy_view = lazy && view != CUEMU_PROC_HOST && !shown_lost;
+	if (view == CUEMU_PROC_HOST) {
 		open_changed();
+		return;
+	}
+	nopened = 0;
+	if (lazy_view)
+		cuemu_reach_changed();
+	else
+		close_all();
 }
 
 /* ------------------------------------------------------------------ */
@@ -790,6 +845,7 @@ struct kernel {
 	void (*fn)(void *);
 	void *arg;
 	int dev;
+	bool looks;              /* it calls fault_look before each touch */
 	CUstream s;
 	struct perf_launch pl;   /* a module's kernel's launch: pl.seq > 0 */
 };
@@ -896,7 +952,7 @@ static void kernel_op(CUstream s, void *arg)
 	pthread_mutex_lock(&kernel_lock);
 	cuemu_lock();
 	view_flush_open();
-	switch_view(k->dev);
+	switch_view(k->dev, k->looks);
 	k->s = s;
 	k->pl.start_ns = cuemu_stream_now(s);
 	km_begin(k->dev, k->pl.start_ns);
@@ -910,7 +966,7 @@ static void kernel_op(CUstream s, void *arg)
 	if (k->pl.seq)
 		k->pl.fault_ns = km_running_fault_ns();
 	cost = km_end();
-	switch_view(CUEMU_PROC_HOST);
+	switch_view(CUEMU_PROC_HOST, false);
 	if (k->pl.seq)
 		launch_done(k, cost);
 	running_k = NULL;
@@ -936,7 +992,8 @@ void fault_kernel_thread(int dev)
 	kernel_access(dev >= 0);
 }
 
-CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
+static CUresult launch_kernel(CUstream s, void (*fn)(void *), void *arg,
+			      bool looks)
 {
 	struct kernel *k;
 	CUresult r;
@@ -949,10 +1006,21 @@ CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 	k->fn = fn;
 	k->arg = arg;
 	k->dev = cuemu_stream_device(s);
+	k->looks = looks;
 	flight_note(1);
 	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS) {
 		free(k);
 		flight_note(-1);
 	}
 	return r;
+}
+
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
+{
+	return launch_kernel(s, fn, arg, false);
+}
+
+CUresult fault_launch_looked(CUstream s, void (*fn)(void *), void *arg)
+{
+	return launch_kernel(s, fn, arg, true);
 }

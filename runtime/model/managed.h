@@ -309,6 +309,16 @@ int view_current(void);
 /* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
  * managed memory fault as that device's (cuemuLaunchHostFunc). */
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
+/* The same for fn that calls fault_look on each managed page before its
+ * first touch of it (the engine's kernels, driver/launch.c): the address
+ * space then switches to the device's view lazily, a run of the CPU's
+ * open pages at a time as the kernel first looks at it, not all of them
+ * at the switch. */
+CUresult fault_launch_looked(CUstream s, void (*fn)(void *), void *arg);
+/* The running kernel is about to touch managed page p: closes what the
+ * CPU's view opens around it, so that the touch faults as the device's.
+ * Lock held. */
+void fault_look(uintptr_t p);
 /* A module's kernel running as such a function says so (driver/launch.c's
  * run(), on the kernel's thread): its launch begins, on the event bus
  * (perf.h), with what it is; a warp of it looked up a page of allocation
