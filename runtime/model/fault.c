@@ -703,13 +703,17 @@ static void kernel_unlock(void)
 }
 
 /* The process's kernels in flight: launched (fault_launch) and not yet
- * ended, queued or running, and how many have begun or ended so far. A
- * CPU thread's fault waits for them (kernels_wait). Global because the
- * waiting threads are any of the process's; flight_lock, a leaf lock
- * taken with nothing else held (in the handler, before cuemu_lock). */
+ * ended, queued or running, by the number of their launch (sorted: a
+ * launch appends, an end takes its own out), the last number given, and
+ * how many have begun or ended so far. A CPU thread's fault waits for
+ * those launched before it (kernels_wait). Global because the waiting
+ * threads are any of the process's; flight_lock, a leaf lock taken with
+ * nothing else held (in the handler, before cuemu_lock). */
 static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t flight_cond = PTHREAD_COND_INITIALIZER;
-static uint64_t flight_n, flight_moves;
+static uint64_t *flight;
+static size_t nflight, capflight;
+static uint64_t flight_seq, flight_moves;
 
 /* How long a CPU fault waits without a kernel of the process beginning or
  * ending before it is served while they run: a kernel that polls memory
@@ -718,30 +722,71 @@ static uint64_t flight_n, flight_moves;
  * CPU. */
 #define FLIGHT_WAIT_NS 1000000000ULL
 
-/* A kernel launched (n 1), begun (0) or ended (-1). */
-static void flight_note(int n)
+/* A kernel launched: its number, or 0 where there is no room to keep it
+ * (it is then not waited for). */
+static uint64_t flight_launched(void)
 {
+	uint64_t seq = 0;
+
 	pthread_mutex_lock(&flight_lock);
-	flight_n += n;
-	if (n <= 0)
-		flight_moves++;
+	if (nflight == capflight) {
+		size_t cap = capflight ? capflight * 2 : 64;
+		uint64_t *n = realloc(flight, cap * sizeof *n);
+		if (n) {
+			flight = n;
+			capflight = cap;
+		}
+	}
+	if (nflight < capflight) {
+		seq = ++flight_seq;
+		flight[nflight++] = seq;
+	}
+	pthread_mutex_unlock(&flight_lock);
+	return seq;
+}
+
+/* Kernel seq began (ended false) or ended (true). */
+static void flight_moved(uint64_t seq, bool ended)
+{
+	size_t lo = 0, hi;
+
+	pthread_mutex_lock(&flight_lock);
+	for (hi = nflight; ended && seq && lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (flight[mid] < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ended && seq && lo < nflight && flight[lo] == seq)
+		memmove(flight + lo, flight + lo + 1,
+			(--nflight - lo) * sizeof *flight);
+	flight_moves++;
 	pthread_cond_broadcast(&flight_cond);
 	pthread_mutex_unlock(&flight_lock);
 }
 
-/* The wait of a CPU fault: until no kernel of the process is in flight,
- * or none began or ended for FLIGHT_WAIT_NS. */
+/* The wait of a CPU fault: until every kernel launched before it has
+ * ended, or none of the process's began or ended for FLIGHT_WAIT_NS.
+ * Kernels launched meanwhile are not waited for, so that a thread
+ * launching kernels without end cannot hold it for ever. A stream's own
+ * operation (a host function, a copy) does not wait: it runs in stream
+ * order, after what it must see, and a kernel queued behind it could not
+ * begin until it returns. */
 static void kernels_wait(void)
 {
 	struct timespec t;
-	uint64_t seen;
+	uint64_t seen, last;
 
+	if (cuemu_stream_on_worker())
+		return;
 	pthread_mutex_lock(&flight_lock);
-	while (flight_n) {
+	last = flight_seq;
+	while (nflight && flight[0] <= last) {
 		seen = flight_moves;
 		cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
 		t.tv_sec += FLIGHT_WAIT_NS / 1000000000ULL;
-		while (flight_n && flight_moves == seen)
+		while (nflight && flight[0] <= last && flight_moves == seen)
 			if (cuemu_libc.cond_clockwait(&flight_cond, &flight_lock,
 						      CLOCK_MONOTONIC,
 						      &t) == ETIMEDOUT)
@@ -757,7 +802,7 @@ static void flight_child(void)
 {
 	pthread_mutex_init(&flight_lock, NULL);
 	pthread_cond_init(&flight_cond, NULL);
-	flight_n = 0;
+	nflight = 0;
 }
 
 /* The calling thread's use of pages open to the running kernel alone. */
@@ -846,6 +891,7 @@ struct kernel {
 	void *arg;
 	int dev;
 	bool looks;              /* it calls fault_look before each touch */
+	uint64_t flight;         /* its number among the kernels in flight */
 	CUstream s;
 	struct perf_launch pl;   /* a module's kernel's launch: pl.seq > 0 */
 };
@@ -958,7 +1004,7 @@ static void kernel_op(CUstream s, void *arg)
 	km_begin(k->dev, k->pl.start_ns);
 	running_k = k;
 	cuemu_unlock();
-	flight_note(0);
+	flight_moved(k->flight, false);
 	fault_kernel_thread(k->dev);
 	k->fn(k->arg);
 	fault_kernel_thread(-1);
@@ -982,8 +1028,8 @@ static void kernel_op(CUstream s, void *arg)
 	}
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
+	flight_moved(k->flight, true);
 	free(k);
-	flight_note(-1);
 }
 
 void fault_kernel_thread(int dev)
@@ -1007,10 +1053,10 @@ static CUresult launch_kernel(CUstream s, void (*fn)(void *), void *arg,
 	k->arg = arg;
 	k->dev = cuemu_stream_device(s);
 	k->looks = looks;
-	flight_note(1);
+	k->flight = flight_launched();
 	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS) {
+		flight_moved(k->flight, true);
 		free(k);
-		flight_note(-1);
 	}
 	return r;
 }

@@ -3,11 +3,14 @@
  * engine runs are in flight (DESIGN.md, "A CPU touch while kernels run";
  * libcuemu(3)): a program that launches kernels and reads their results
  * without synchronizing reads them finished, as it does on the GPU, where
- * the kernels have long ended by then; and a kernel that polls a flag the
- * CPU writes still sees the write and ends, however long the CPU's touch
- * waited for it. Kernels of tests/unit/kernels/cpuwait.cu.
+ * the kernels have long ended by then; a kernel that polls a flag the CPU
+ * writes still sees the write and ends, however long the CPU's touch
+ * waited for it; and a touch waits only for the kernels launched before
+ * it, not for those another thread keeps launching. Kernels of
+ * tests/unit/kernels/cpuwait.cu.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 
 static CUmodule mod;
 static CUstream st;
+static CUcontext ctx;
 
 static CUfunction fn(const char *name)
 {
@@ -32,11 +36,10 @@ static CUfunction fn(const char *name)
 	return f;
 }
 
-/* A kernel that never ends would hang the test: fail it instead. */
+/* A wait that never ends would hang the test: fail it instead. */
 static void on_alarm(int sig)
 {
-	static const char msg[] = "not ok - the kernel polling the flag "
-				  "never ended (60 s)\n";
+	static const char msg[] = "not ok - a wait never ended (60 s)\n";
 
 	(void)sig;
 	if (write(1, msg, sizeof msg - 1) < 0)
@@ -117,10 +120,88 @@ static void test_flag(void)
 	cuMemFree(seen);
 }
 
+/* A thread that keeps up to DEPTH launches in flight on a stream of its
+ * own until told to stop. */
+#define DEPTH 8
+struct launcher {
+	CUstream s;
+	CUdeviceptr y;
+	volatile int stop, launched;
+	int failed;
+};
+
+static void *launch_on(void *arg)
+{
+	struct launcher *l = arg;
+	CUfunction f = fn("bump");
+	CUevent ev[DEPTH + 1];
+	int n = 1 << 16, i;
+	void *args[] = { &n, &l->y };
+
+	cuCtxSetCurrent(ctx);
+	for (i = 0; i <= DEPTH; i++)
+		cuEventCreate(&ev[i], CU_EVENT_DISABLE_TIMING);
+	for (i = 0; !l->stop; i++) {
+		if (i >= DEPTH)
+			cuEventSynchronize(ev[(i - DEPTH) % (DEPTH + 1)]);
+		if (cuLaunchKernel(f, n / 256, 1, 1, 256, 1, 1, 0, l->s, args,
+				   NULL) != CUDA_SUCCESS ||
+		    cuEventRecord(ev[i % (DEPTH + 1)], l->s) != CUDA_SUCCESS) {
+			l->failed = 1;
+			break;
+		}
+		l->launched = i + 1;
+	}
+	cuStreamSynchronize(l->s);
+	for (i = 0; i <= DEPTH; i++)
+		cuEventDestroy(ev[i]);
+	return NULL;
+}
+
+/* A CPU touch while another thread keeps launching: it waits for the
+ * kernels launched before it, then goes on, though kernels stay in flight
+ * all the while. */
+static void test_launching(void)
+{
+	CUmemLocation gpu = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	struct launcher l = { 0 };
+	CUdeviceptr p;
+	pthread_t t;
+	int v;
+
+	if (!ok(cuMemAllocManaged(&l.y, (1 << 16) * sizeof(int),
+				  CU_MEM_ATTACH_GLOBAL) == CUDA_SUCCESS &&
+		cuMemAllocManaged(&p, 4, CU_MEM_ATTACH_GLOBAL) ==
+		CUDA_SUCCESS &&
+		cuStreamCreate(&l.s, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS,
+		"launching: two buffers and a stream"))
+		return;
+	*(int *)(uintptr_t)p = 5;
+	cuMemPrefetchAsync(p, 4, gpu, 0, st);
+	cuStreamSynchronize(st);
+	if (!ok(pthread_create(&t, NULL, launch_on, &l) == 0,
+		"launching: a thread launches without end"))
+		return;
+	while (l.launched < DEPTH && !l.failed)
+		usleep(1000);
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+	v = *(volatile int *)(uintptr_t)p;
+	alarm(0);
+	l.stop = 1;
+	pthread_join(t, NULL);
+	is_int(v, 5, "launching: the CPU's read of a page on the GPU returns "
+	       "while kernels stay in flight (%d launched by then)",
+	       l.launched);
+	is_int(l.failed, 0, "launching: every launch and record succeeded");
+	cuStreamDestroy(l.s);
+	cuMemFree(l.y);
+	cuMemFree(p);
+}
+
 int main(void)
 {
 	char *ptx = kernel_file("cpuwait.ptx", NULL);
-	CUcontext ctx;
 	CUdevice dev;
 
 	cuInit(0);
@@ -134,6 +215,7 @@ int main(void)
 	}
 	test_results();
 	test_flag();
+	test_launching();
 	cuStreamDestroy(st);
 	cuModuleUnload(mod);
 	cuDevicePrimaryCtxRelease(dev);
