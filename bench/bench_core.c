@@ -10,8 +10,11 @@
  * empty kernel of one block timed by events on one H200
  * (probes/results/sparse.txt, sparse.empty_16mib_65536's mean of 7).
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
@@ -263,6 +266,74 @@ static void launch_teardown(void *arg)
 	free(c);
 }
 
+/* The same launch with the process holding many managed allocations of
+ * 64 KiB, each written by the CPU (so the CPU's view shows it read-write
+ * and a kernel's view closes it) or each on the GPU (closed in both
+ * views). A launch switches the address space to the GPU's view and back
+ * (model/fault.c); what that costs should follow the pages whose
+ * protection differs between the views, not the allocations held. The
+ * row without allocations above is the reference. */
+#define HELD_MAX 1000
+
+struct held_ctx {
+	struct launch_ctx *l;
+	CUdeviceptr p[HELD_MAX];
+	int n;
+};
+
+static void held_teardown(void *arg)
+{
+	struct held_ctx *c = arg;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		cuMemFree(c->p[i]);
+	launch_teardown(c->l);
+	free(c);
+}
+
+static int held_setup(void **out, int n, bool on_gpu)
+{
+	struct held_ctx *c = calloc(1, sizeof *c);
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	void *l = NULL;
+	int i;
+
+	if (!c || launch_setup(&l)) {
+		free(c);
+		return 1;
+	}
+	c->l = l;
+	for (i = 0; i < n; i++) {
+		if (cuMemAllocManaged(&c->p[i], 65536, CU_MEM_ATTACH_GLOBAL))
+			break;
+		c->n++;
+		memset((void *)(uintptr_t)c->p[i], 1, 65536);
+		if (on_gpu &&
+		    cuMemPrefetchAsync(c->p[i], 65536, gpu0, 0, c->l->s))
+			break;
+	}
+	if (c->n < n || cuStreamSynchronize(c->l->s) != CUDA_SUCCESS) {
+		held_teardown(c);
+		return 1;
+	}
+	*out = c;
+	return 0;
+}
+
+static int held_cpu_1(void **out) { return held_setup(out, 1, false); }
+static int held_cpu_100(void **out) { return held_setup(out, 100, false); }
+static int held_cpu_1000(void **out) { return held_setup(out, 1000, false); }
+static int held_gpu_1000(void **out) { return held_setup(out, 1000, true); }
+
+static int held_launch(void *arg)
+{
+	struct held_ctx *c = arg;
+
+	return launch_sync(c->l);
+}
+
+
 const struct bench_row bench_core_rows[] = {
 	{ "cuCtxGetCurrent", 50, NULL, ctx_get_current, NULL, 0, NULL },
 	/* probes/results/families.txt, families.latency */
@@ -280,6 +351,14 @@ const struct bench_row bench_core_rows[] = {
 	  host_func_sync, stream_teardown, 0, NULL },
 	{ "cuLaunchKernel 1 block of 512, no work+cuStreamSynchronize", 5900,
 	  launch_setup, launch_sync, launch_teardown, 0, NULL },
+	{ "cuLaunchKernel as above, 1 managed 64KiB on the CPU held", 0,
+	  held_cpu_1, held_launch, held_teardown, 0, NULL },
+	{ "cuLaunchKernel as above, 100 managed 64KiB on the CPU held", 0,
+	  held_cpu_100, held_launch, held_teardown, 0, NULL },
+	{ "cuLaunchKernel as above, 1000 managed 64KiB on the CPU held", 0,
+	  held_cpu_1000, held_launch, held_teardown, 0, NULL },
+	{ "cuLaunchKernel as above, 1000 managed 64KiB on the GPU held", 0,
+	  held_gpu_1000, held_launch, held_teardown, 0, NULL },
 	{ "cuStreamSynchronize idle stream", 1538, stream_setup,
 	  stream_sync_idle, stream_teardown, 0, NULL },
 	{ "cuStreamQuery idle stream", 1408, stream_setup, stream_query_idle,

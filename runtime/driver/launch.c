@@ -1,8 +1,9 @@
 /*
  * launch.c - cuLaunchKernel: a module's kernel run by the PTX engine in
  * stream order, as an emulated kernel of the model (fault.c's
- * fault_launch): the address space shows the device's view while it
- * runs, so a load or store of managed memory the device does not hold is
+ * fault_launch_looked, since page() looks each managed page up before
+ * the engine touches it): the address space shows the device's view while
+ * it runs, so a load or store of managed memory the device does not hold is
  * a GPU fault the timing model services, and the launch's model time is
  * its faults' service, then the longer of its memory and compute time
  * (kernel.c). This file is the bridge
@@ -157,6 +158,7 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 	case CUEMU_KIND_POOL:
 		return pool_reachable(j, a, write, place);
 	case CUEMU_KIND_MANAGED:
+		fault_look(pg); /* the touch then faults as the device's */
 		*place = PLACE_MANAGED + place_of(j, km_lookup(pg, dev, write));
 		return true;
 	case CUEMU_KIND_HOST:
@@ -712,7 +714,7 @@ static CUresult launch(struct launch_req *q)
 	else if (r == CUDA_SUCCESS) {
 		job_fill(j, q->f, q->g, q->b, q->smem);
 		j->l.cooperative = q->cooperative;
-		if ((r = fault_launch(s, run, j)) != CUDA_SUCCESS)
+		if ((r = fault_launch_looked(s, run, j)) != CUDA_SUCCESS)
 			cuemu_module_release(j->mod);
 	}
 	if (r != CUDA_SUCCESS) {

@@ -14,14 +14,28 @@
  *
  * fault_launch (cuemuLaunchHostFunc) runs a function as a kernel on a
  * stream's device: the whole address space switches to that device's view
- * (what it holds is accessible, everything else PROT_NONE), the function's
- * touches fault as GPU faults, and the CPU view is put back afterwards.
- * Emulated kernels run one at a time in a process (kernel_lock); CPU
- * threads that touch managed memory meanwhile wait in the handler for the
- * kernel to end. A module's kernel (driver/launch.c) is such a function
- * that says its launch: this file keeps the running launch and puts its
- * beginning, its pages and its end on the event bus (perf.h), so that
- * every event its threads raise carries it.
+ * (everything PROT_NONE until the kernel touches it), the function's
+ * touches fault as GPU faults, and the CPU view is put back afterwards. A
+ * switch changes only the pages whose protection differs between the two
+ * views: this file keeps what every managed page shows (the runs below),
+ * so closing the address space for a kernel costs one mprotect a run of
+ * open pages, and coming back looks only at what the kernel's view closed,
+ * what its looks opened and what the model changed meanwhile, not at every
+ * allocation. A kernel that looks each managed page up before it touches
+ * it (fault_launch_looked: the engine's) takes its view lazily: a run the
+ * CPU's view opens is closed when the kernel first looks at a page of it
+ * (fault_look), so memory the kernel never touches is never switched.
+ * Emulated kernels run one at a time in a process
+ * (kernel_lock). Pages a kernel's faults open carry a protection key that
+ * only the kernel's threads may use, where the host has keys; a CPU
+ * thread's fault (on a closed page or on one of those) waits for the
+ * process's kernels in flight to end, or for none to begin or end for a
+ * second (a kernel polling memory the CPU is about to write), and is then
+ * served (DESIGN.md, "A CPU touch while kernels run"). A module's kernel
+ * (driver/launch.c) is such a function that says its launch: this file
+ * keeps the running launch and puts its beginning, its pages and its end
+ * on the event bus (perf.h), so that every event its threads raise
+ * carries it.
  *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
@@ -34,16 +48,19 @@
  * the faulting instruction itself, never delivered asynchronously) and the
  * rule of internal.h forbids touching managed memory while holding
  * cuemu_lock, so the faulting thread never holds it. A CPU thread's fault
- * takes kernel_lock first, then cuemu_lock; the kernel's own faults take
- * only cuemu_lock (its thread holds kernel_lock, and the worker threads it
- * runs blocks on are marked its own with fault_kernel_thread, so several
- * may fault at once, one at a time under cuemu_lock). The view state below is
- * guarded by cuemu_lock; the watched spans by spans_lock, a leaf rwlock, so
- * that the handler can ask "is this managed?" before taking any other.
+ * waits under flight_lock (a leaf, let go before anything else is taken),
+ * then takes cuemu_lock; the kernel's own faults take only cuemu_lock (its
+ * thread holds kernel_lock, and the worker threads it runs blocks on are
+ * marked its own with fault_kernel_thread, so several may fault at once,
+ * one at a time under cuemu_lock). The view state below (the current view,
+ * the runs each page shows, what to revisit) is guarded by cuemu_lock; the
+ * watched spans by spans_lock, a leaf rwlock, so that the handler can ask
+ * "is this managed?" before taking any other.
  */
 #include "model/managed.h"
 #include "model/perf.h"
 #include "model/clock.h"
+#include "model/spanset.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -113,23 +130,186 @@ int fault_initial_prot(void)
 	return real_faults ? PROT_NONE : PROT_READ | PROT_WRITE;
 }
 
-/* Every protection change goes through here. One that fails (ENOMEM: the
- * memory map is full, vm.max_map_count) leaves the pages as they were; the
- * access then faults again, and the repeat guard passes it on. */
+/* ------------------------------------------------------------------ */
+/* What the address space shows                                        */
+
+/* A run of an mprotect that failed: what its pages show is not known, so
+ * the next change over them is always made. */
+#define PROT_UNKNOWN (-1)
+/* A run a running kernel's faults opened: its threads' alone where the
+ * host has protection keys (kernel_key), and never closed by fault_look. */
+#define PROT_KEYED 0x100
+
+/* The protection key of the pages a running kernel's faults open: its
+ * threads (fault_kernel_thread, kernel_op) may use them, every other thread
+ * faults on them as on closed pages, so that a CPU thread never sees what a
+ * kernel has half done (the handler makes it wait, below). -1 where the
+ * host has no protection keys (pkey_alloc fails) or real faults are off:
+ * a CPU thread then sees the pages a running kernel opened. Set once, at
+ * the handler's installation; global because the address space is. */
+static int kernel_key = -1;
+
+/* The protections the managed pages actually have: runs of pages that are
+ * not PROT_NONE, sorted, disjoint, merged where they touch with the same
+ * protection. A page in no run is PROT_NONE, as every managed mapping
+ * starts (fault_initial_prot) and as fault_forget leaves a freed one. So a
+ * view switch changes only the pages whose protection differs between
+ * the two views: closing the address space for a kernel closes the runs,
+ * and a protection already in place costs no system call. Lost when a run
+ * could not be recorded (no memory): every change is then made, and the
+ * next switch to a kernel's view closes every allocation and finds the
+ * runs again. Global because the address space is; cuemu_lock. */
+struct prun {
+	uintptr_t s, e;
+	int prot;
+};
+static struct prun *shown;
+static size_t nshown, capshown;
+static bool shown_lost;
+
+/* The index of the first run ending after p. */
+static size_t shown_at(uintptr_t p)
+{
+	size_t lo = 0, hi = nshown;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (shown[mid].e <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether every page of [s, e) already shows prot. */
+static bool shown_same(uintptr_t s, uintptr_t e, int prot)
+{
+	size_t i;
+
+	if (shown_lost)
+		return false;
+	i = shown_at(s);
+	if (prot == PROT_NONE)
+		return i == nshown || shown[i].s >= e;
+	for (; i < nshown && shown[i].s < e; i++) {
+		if (shown[i].prot != prot || shown[i].s > s)
+			return false;
+		s = shown[i].e;
+		if (s >= e)
+			return true;
+	}
+	return false;
+}
+
+/* Merges run i into run i - 1 where they touch with one protection. */
+static void shown_merge(size_t i)
+{
+	if (i == 0 || i >= nshown || shown[i - 1].e != shown[i].s ||
+	    shown[i - 1].prot != shown[i].prot ||
+	    shown[i].prot == PROT_UNKNOWN)
+		return;
+	shown[i - 1].e = shown[i].e;
+	memmove(shown + i, shown + i + 1, (nshown - i - 1) * sizeof *shown);
+	nshown--;
+}
+
+/* Records that [s, e) now shows prot: the runs it covers go, the ends of
+ * those it cuts stay. */
+static void shown_set(uintptr_t s, uintptr_t e, int prot)
+{
+	struct prun keep[3];
+	size_t i, j, k = 0;
+
+	if (shown_lost)
+		return;
+	if (nshown + 2 > capshown) {
+		size_t cap = capshown ? capshown * 2 : 64;
+		struct prun *n = realloc(shown, cap * sizeof *n);
+		if (!n) {
+			shown_lost = true;
+			nshown = 0;
+			return;
+		}
+		shown = n;
+		capshown = cap;
+	}
+	i = shown_at(s);
+	for (j = i; j < nshown && shown[j].s < e; j++)
+		;
+	if (i < j && shown[i].s < s)
+		keep[k++] = (struct prun){ shown[i].s, s, shown[i].prot };
+	if (prot != PROT_NONE)
+		keep[k++] = (struct prun){ s, e, prot };
+	if (i < j && shown[j - 1].e > e)
+		keep[k++] = (struct prun){ e, shown[j - 1].e, shown[j - 1].prot };
+	memmove(shown + i + k, shown + j, (nshown - j) * sizeof *shown);
+	memcpy(shown + i, keep, k * sizeof *keep);
+	nshown = nshown - (j - i) + k;
+	shown_merge(i + k);
+	shown_merge(i);
+}
+
+/* Every protection change goes through here, and only a change: pages
+ * that already show prot (with the kernel's key or not) are left alone.
+ * keyed: opened by the running kernel's faults (PROT_KEYED).
+ * One that fails (ENOMEM: the memory map is full, vm.max_map_count) leaves
+ * the pages as they were (or some of them); the access then faults again,
+ * and the repeat guard passes it on. */
+static void protect_as(uintptr_t s, size_t n, int prot, bool keyed)
+{
+	int rc, v;
+
+	keyed = keyed && prot != PROT_NONE;
+	v = keyed ? prot | PROT_KEYED : prot;
+	if (!real_faults || !n || shown_same(s, s + n, v))
+		return;
+	rc = kernel_key < 0 ? mprotect((void *)s, n, prot) :
+	     pkey_mprotect((void *)s, n, prot, keyed ? kernel_key : 0);
+	if (rc != 0) {
+		cuemu_debug("mprotect [0x%lx, +%zu): %s",
+			    (unsigned long)s, n, strerror(errno));
+		v = PROT_UNKNOWN;
+	}
+	shown_set(s, s + n, v);
+	__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
+}
+
 static void protect(uintptr_t s, size_t n, int prot)
 {
-	if (real_faults && n) {
-		if (mprotect((void *)s, n, prot) != 0)
-			cuemu_debug("mprotect [0x%lx, +%zu): %s",
-				    (unsigned long)s, n, strerror(errno));
-		__atomic_add_fetch(&prot_gen, 1, __ATOMIC_RELAXED);
-	}
+	protect_as(s, n, prot, false);
+}
+
+/* Whether the CPU's access to p, a write or not, would now succeed: another
+ * thread's fault, or a kernel's end, opened its page while this one
+ * waited. */
+static bool cpu_may(uintptr_t p, bool write)
+{
+	size_t i = shown_at(p);
+	int need = write ? PROT_READ | PROT_WRITE : PROT_READ;
+
+	return real_faults && !shown_lost && i < nshown && shown[i].s <= p &&
+	       shown[i].prot != PROT_UNKNOWN &&
+	       (kernel_key < 0 || !(shown[i].prot & PROT_KEYED)) &&
+	       (shown[i].prot & need) == need;
+}
+
+/* What the CPU's view must look at again when it comes back: the runs a
+ * kernel's view closed, and every span the model changed while it was up
+ * (view_apply's); with the runs the kernel's looks opened, that is all
+ * whose protection can differ from the CPU's view, so switching back is
+ * O(what changed), not O(allocations). Global as the view is; cuemu_lock. */
+static struct spans revisit;
+
+void fault_forget(uintptr_t s, uintptr_t e)
+{
+	shown_set(s, e, PROT_NONE);
 }
 
 /* ------------------------------------------------------------------ */
 /* The watched spans: managed memory, asked about without cuemu_lock   */
 
-struct span {
+struct watched {
 	uintptr_t start, end;
 };
 /* The handler's first question, "is this managed?", is asked with no lock
@@ -137,7 +317,7 @@ struct span {
  * is the process's address space; guarded by spans_lock, a leaf lock
  * (nothing is called while it is held). */
 static pthread_rwlock_t spans_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct span *spans;
+static struct watched *spans;
 static size_t nspans, capspans;
 
 static size_t span_floor(uintptr_t p)
@@ -162,7 +342,7 @@ int fault_watch(uintptr_t start, uintptr_t end)
 	pthread_rwlock_wrlock(&spans_lock);
 	if (nspans == capspans) {
 		size_t cap = capspans ? capspans * 2 : 16;
-		struct span *n = realloc(spans, cap * sizeof *n);
+		struct watched *n = realloc(spans, cap * sizeof *n);
 		if (!n) {
 			rc = -1;
 			goto out;
@@ -172,7 +352,7 @@ int fault_watch(uintptr_t start, uintptr_t end)
 	}
 	i = span_floor(start);
 	memmove(spans + i + 1, spans + i, (nspans - i) * sizeof *spans);
-	spans[i] = (struct span){ start, end };
+	spans[i] = (struct watched){ start, end };
 	nspans++;
 out:
 	pthread_rwlock_unlock(&spans_lock);
@@ -262,6 +442,8 @@ void view_apply(struct mstate *st, uintptr_t s, uintptr_t e)
 	if (st->a->kind != CUEMU_KIND_MANAGED)
 		return;
 	cuemu_reach_changed();
+	if (cur_view != CUEMU_PROC_HOST)
+		spans_add(&revisit, s, e);
 	/* One mprotect per run of equal protection, not per range. */
 	for (; r && r->start < e; r = mr_next(&st->ranges, r)) {
 		uintptr_t a = r->start > s ? r->start : s;
@@ -310,12 +492,127 @@ static void apply_all(struct mstate *st, void *arg)
 	view_apply(st, st->a->base, st->a->base + st->a->span);
 }
 
-/* Switches the address space to view (lock held). */
-static void switch_view(int view)
+/* Closes every page that shows anything for a kernel's view (cur_view),
+ * where every page is closed until the kernel touches it: one mprotect a
+ * run of open pages, however many allocations it spans, each run kept to
+ * be revisited. With the runs lost, one an allocation, and the runs are
+ * known again (none). */
+static void close_all(void)
 {
+	size_t i = 0;
+
+	if (shown_lost) {
+		shown_lost = false;
+		nshown = 0;
+		revisit.oom = true; /* the way back walks everything too */
+		mg_each(apply_all, NULL);
+		return;
+	}
+	cuemu_reach_changed();
+	while (i < nshown) {
+		uintptr_t s = shown[i].s, e = shown[i].e;
+
+		while (++i < nshown && shown[i].s == e)
+			e = shown[i].e;
+		spans_add(&revisit, s, e);
+		protect(s, e - s, PROT_NONE);
+		i = shown_at(e);
+	}
+}
+
+/* The CPU's view over [s, e): each managed allocation in it as the model
+ * says. */
+static void host_view_over(uintptr_t s, uintptr_t e)
+{
+	struct cuemu_alloc *a = cuemu_va_overlap(s, e - s);
+
+	for (; a && a->base < e; a = cuemu_va_next(a)) {
+		uintptr_t x = a->base > s ? a->base : s;
+		uintptr_t y = a->base + a->span < e ? a->base + a->span : e;
+
+		if (a->kind == CUEMU_KIND_MANAGED && a->priv)
+			view_apply(a->priv, x, y);
+	}
+}
+
+/* Back to the CPU's view: what a kernel's view closed, what its faults
+ * opened (keyed runs), what copies opened and what the model changed
+ * meanwhile, and nothing else; every allocation where any of that was
+ * lost. What else shows is what the CPU's view opened and the kernel never
+ * looked at (a lazy view), as it was. */
+static void open_changed(void)
+{
+	size_t i;
+
+	for (i = 0; i < nshown && !revisit.oom; i++)
+		if (shown[i].prot == PROT_UNKNOWN ||
+		    (shown[i].prot & PROT_KEYED))
+			spans_add(&revisit, shown[i].s, shown[i].e);
+	for (i = 0; i < (size_t)nopened; i++)
+		spans_add(&revisit, opened[i].s, opened[i].e);
 	nopened = 0;
+	if (revisit.oom || shown_lost)
+		mg_each(apply_all, NULL);
+	else
+		for (i = 0; i < revisit.n; i++)
+			host_view_over(revisit.v[i].s, revisit.v[i].e);
+	revisit.n = 0;
+	revisit.oom = false;
+}
+
+/* Whether the kernel's view is taken lazily: the running kernel looks
+ * every managed page up before it touches it (fault_look), so what the
+ * CPU's view opens stays open until the kernel looks at it. cuemu_lock. */
+static bool lazy_view;
+
+/* Whether p lies in an opening of a copy (or of a CPU fault served while
+ * a kernel runs): those stay open to everyone until the next switch. */
+static bool in_opening(uintptr_t p)
+{
+	for (int i = 0; i < nopened; i++)
+		if (opened[i].s <= p && p < opened[i].e)
+			return true;
+	return false;
+}
+
+void fault_look(uintptr_t p)
+{
+	size_t i;
+	struct mstate *st;
+
+	if (!lazy_view || cur_view == CUEMU_PROC_HOST || in_opening(p))
+		return;
+	if (shown_lost) {
+		/* what shows is not known: close the allocation */
+		if ((st = mg_find(p)))
+			view_apply(st, st->a->base, st->a->base + st->a->span);
+		return;
+	}
+	i = shown_at(p);
+	if (i == nshown || shown[i].s > p ||
+	    (shown[i].prot != PROT_UNKNOWN && (shown[i].prot & PROT_KEYED)))
+		return;
+	spans_add(&revisit, shown[i].s, shown[i].e);
+	protect(shown[i].s, shown[i].e - shown[i].s, PROT_NONE);
+}
+
+/* Switches the address space to view (lock held). Only the pages whose
+ * protection differs between the two views change; lazy (a kernel's view
+ * only): none at the switch, each open run as the kernel first looks at
+ * it. */
+static void switch_view(int view, bool lazy)
+{
 	cur_view = view;
-	mg_each(apply_all, NULL);
+	lazy_view = lazy && view != CUEMU_PROC_HOST && !shown_lost;
+	if (view == CUEMU_PROC_HOST) {
+		open_changed();
+		return;
+	}
+	nopened = 0;
+	if (lazy_view)
+		cuemu_reach_changed();
+	else
+		close_all();
 }
 
 /* ------------------------------------------------------------------ */
@@ -339,15 +636,20 @@ static bool was_write(void *uc)
 static bool resolve(uintptr_t addr, int proc, void *uc)
 {
 	struct fault_done d;
+	bool kernel = proc != CUEMU_PROC_HOST;
 
 	if (!resolver || !resolver(addr, proc, was_write(uc), &d))
 		return false;
 	if (d.prot >= 0)
-		protect(d.s, d.e - d.s, d.prot);
+		protect_as(d.s, d.e - d.s, d.prot, kernel);
 	else if (d.remote)
-		protect(d.s, d.e - d.s, PROT_READ | PROT_WRITE);
+		protect_as(d.s, d.e - d.s, PROT_READ | PROT_WRITE, kernel);
 	else
 		view_apply(d.st, d.s, d.e);
+	/* The CPU's access served while a kernel runs (its wait ran out): it
+	 * goes on as a copy does, through an opening the next switch closes. */
+	if (!kernel && cur_view != CUEMU_PROC_HOST)
+		view_open(d.s, d.e, was_write(uc));
 	return true;
 }
 
@@ -400,6 +702,116 @@ static void kernel_unlock(void)
 	__atomic_store_n(&kernel_published, coarse_ns(), __ATOMIC_RELAXED);
 }
 
+/* The process's kernels in flight: launched (fault_launch) and not yet
+ * ended, queued or running, by the number of their launch (sorted: a
+ * launch appends, an end takes its own out), the last number given, and
+ * how many have begun or ended so far. A CPU thread's fault waits for
+ * those launched before it (kernels_wait). Global because the waiting
+ * threads are any of the process's; flight_lock, a leaf lock taken with
+ * nothing else held (in the handler, before cuemu_lock). */
+static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flight_cond = PTHREAD_COND_INITIALIZER;
+static uint64_t *flight;
+static size_t nflight, capflight;
+static uint64_t flight_seq, flight_moves;
+
+/* How long a CPU fault waits without a kernel of the process beginning or
+ * ending before it is served while they run: a kernel that polls memory
+ * the CPU is about to write never ends until it is. Wall time, as the
+ * engine's pace is: no model time passes while a kernel waits for the
+ * CPU. */
+#define FLIGHT_WAIT_NS 1000000000ULL
+
+/* A kernel launched: its number, or 0 where there is no room to keep it
+ * (it is then not waited for). */
+static uint64_t flight_launched(void)
+{
+	uint64_t seq = 0;
+
+	pthread_mutex_lock(&flight_lock);
+	if (nflight == capflight) {
+		size_t cap = capflight ? capflight * 2 : 64;
+		uint64_t *n = realloc(flight, cap * sizeof *n);
+		if (n) {
+			flight = n;
+			capflight = cap;
+		}
+	}
+	if (nflight < capflight) {
+		seq = ++flight_seq;
+		flight[nflight++] = seq;
+	}
+	pthread_mutex_unlock(&flight_lock);
+	return seq;
+}
+
+/* Kernel seq began (ended false) or ended (true). */
+static void flight_moved(uint64_t seq, bool ended)
+{
+	size_t lo = 0, hi;
+
+	pthread_mutex_lock(&flight_lock);
+	for (hi = nflight; ended && seq && lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (flight[mid] < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ended && seq && lo < nflight && flight[lo] == seq)
+		memmove(flight + lo, flight + lo + 1,
+			(--nflight - lo) * sizeof *flight);
+	flight_moves++;
+	pthread_cond_broadcast(&flight_cond);
+	pthread_mutex_unlock(&flight_lock);
+}
+
+/* The wait of a CPU fault: until every kernel launched before it has
+ * ended, or none of the process's began or ended for FLIGHT_WAIT_NS.
+ * Kernels launched meanwhile are not waited for, so that a thread
+ * launching kernels without end cannot hold it for ever. A stream's own
+ * operation (a host function, a copy) does not wait: it runs in stream
+ * order, after what it must see, and a kernel queued behind it could not
+ * begin until it returns. */
+static void kernels_wait(void)
+{
+	struct timespec t;
+	uint64_t seen, last;
+
+	if (cuemu_stream_on_worker())
+		return;
+	pthread_mutex_lock(&flight_lock);
+	last = flight_seq;
+	while (nflight && flight[0] <= last) {
+		seen = flight_moves;
+		cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_sec += FLIGHT_WAIT_NS / 1000000000ULL;
+		while (nflight && flight[0] <= last && flight_moves == seen)
+			if (cuemu_libc.cond_clockwait(&flight_cond, &flight_lock,
+						      CLOCK_MONOTONIC,
+						      &t) == ETIMEDOUT)
+				goto out;
+	}
+out:
+	pthread_mutex_unlock(&flight_lock);
+}
+
+/* Fork: the parent's kernels never run in the child (stream.c drops its
+ * queued work), and its threads held no lock here that the child has. */
+static void flight_child(void)
+{
+	pthread_mutex_init(&flight_lock, NULL);
+	pthread_cond_init(&flight_cond, NULL);
+	nflight = 0;
+}
+
+/* The calling thread's use of pages open to the running kernel alone. */
+static void kernel_access(bool on)
+{
+	if (kernel_key >= 0)
+		pkey_set(kernel_key, on ? 0 : PKEY_DISABLE_ACCESS);
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
@@ -429,13 +841,15 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		kernel_unlock();
 	} else {
-		/* Wait for a running kernel: the CPU view comes back then. */
-		pthread_mutex_lock(&kernel_lock);
+		/* The kernels launched before the touch end first, as they
+		 * would have on the GPU (DESIGN.md, "A CPU touch while
+		 * kernels run"); the CPU's view comes back then. */
+		kernels_wait();
 		cuemu_lock();
-		ours = resolve(addr, CUEMU_PROC_HOST, uc);
+		ours = cpu_may(addr, was_write(uc)) ||
+		       resolve(addr, CUEMU_PROC_HOST, uc);
 		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
 		cuemu_unlock();
-		pthread_mutex_unlock(&kernel_lock);
 	}
 	if (!ours) {
 		cuemu_debug("fault at 0x%lx: no managed range", (unsigned long)addr);
@@ -454,6 +868,12 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	if (RUNNING_ON_VALGRIND || getenv("CUEMU_NO_FAULTS"))
 		real_faults = false;
+	/* No thread may use the key until it runs a kernel: each thread's
+	 * rights start from its creator's, and the program's threads were
+	 * made without it. */
+	if (real_faults)
+		kernel_key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
+	pthread_atfork(NULL, NULL, flight_child);
 	install_rc = sigaction(SIGSEGV, &sa, &old_segv);
 }
 
@@ -470,6 +890,8 @@ struct kernel {
 	void (*fn)(void *);
 	void *arg;
 	int dev;
+	bool looks;              /* it calls fault_look before each touch */
+	uint64_t flight;         /* its number among the kernels in flight */
 	CUstream s;
 	struct perf_launch pl;   /* a module's kernel's launch: pl.seq > 0 */
 };
@@ -576,20 +998,21 @@ static void kernel_op(CUstream s, void *arg)
 	pthread_mutex_lock(&kernel_lock);
 	cuemu_lock();
 	view_flush_open();
-	switch_view(k->dev);
+	switch_view(k->dev, k->looks);
 	k->s = s;
 	k->pl.start_ns = cuemu_stream_now(s);
 	km_begin(k->dev, k->pl.start_ns);
 	running_k = k;
 	cuemu_unlock();
-	tls_dev = k->dev;
+	flight_moved(k->flight, false);
+	fault_kernel_thread(k->dev);
 	k->fn(k->arg);
-	tls_dev = -1;
+	fault_kernel_thread(-1);
 	cuemu_lock();
 	if (k->pl.seq)
 		k->pl.fault_ns = km_running_fault_ns();
 	cost = km_end();
-	switch_view(CUEMU_PROC_HOST);
+	switch_view(CUEMU_PROC_HOST, false);
 	if (k->pl.seq)
 		launch_done(k, cost);
 	running_k = NULL;
@@ -605,15 +1028,18 @@ static void kernel_op(CUstream s, void *arg)
 	}
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
+	flight_moved(k->flight, true);
 	free(k);
 }
 
 void fault_kernel_thread(int dev)
 {
 	tls_dev = dev;
+	kernel_access(dev >= 0);
 }
 
-CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
+static CUresult launch_kernel(CUstream s, void (*fn)(void *), void *arg,
+			      bool looks)
 {
 	struct kernel *k;
 	CUresult r;
@@ -626,7 +1052,21 @@ CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
 	k->fn = fn;
 	k->arg = arg;
 	k->dev = cuemu_stream_device(s);
-	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS)
+	k->looks = looks;
+	k->flight = flight_launched();
+	if ((r = cuemu_stream_enqueue_user(s, kernel_op, k)) != CUDA_SUCCESS) {
+		flight_moved(k->flight, true);
 		free(k);
+	}
 	return r;
+}
+
+CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg)
+{
+	return launch_kernel(s, fn, arg, false);
+}
+
+CUresult fault_launch_looked(CUstream s, void (*fn)(void *), void *arg)
+{
+	return launch_kernel(s, fn, arg, true);
 }

@@ -468,6 +468,9 @@ uint64_t cuemu_stream_now(CUstream s);
 /* Operations are enqueued on s behind the one its worker runs (asked by
  * that operation). */
 bool cuemu_stream_more_queued(CUstream s);
+/* Whether the calling thread is a stream's worker (it runs the stream's
+ * operations: host functions, copies, kernels). */
+bool cuemu_stream_on_worker(void);
 /* The host was busy with an operation until model time ns (staging a
  * pageable copy): its clock is at least that from now on. */
 void cuemu_host_busy_until(uint64_t ns);

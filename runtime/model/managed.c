@@ -664,6 +664,7 @@ void mg_delete(struct cuemu_alloc *a)
 
 	mg_uncharge(st);
 	fault_unwatch(a->base);
+	fault_forget(a->base, a->base + a->span);
 	arena_unmap((void *)a->base, a->span);
 	mr_destroy(&st->ranges);
 	free(st);
@@ -681,8 +682,8 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 	cuemu_lock();
 	view_flush_open();
 	if (cuemu_va_insert(a) < 0) {
+		mg_delete(a); /* under the lock: fault_forget's rule */
 		cuemu_unlock();
-		mg_delete(a);
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "address map is full");
 	}
 	cuemu_unlock();

@@ -186,10 +186,10 @@ const char *mg_advice_name(CUmem_advise a);
 CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 		  CUdeviceptr *dptr);
 /* The parts of mg_alloc and of the free a managed pool uses for its
- * blocks, with the lock held or not: mg_new maps a managed allocation and
- * its state, not yet in the address map (NULL, having failed with a
- * message, when it cannot); mg_delete undoes it once it left the map,
- * giving back what the GPUs held of it. */
+ * blocks: mg_new maps a managed allocation and its state, not yet in the
+ * address map (NULL, having failed with a message, when it cannot), with
+ * the lock held or not; mg_delete undoes it once it left the map, giving
+ * back what the GPUs held of it, with the lock held (fault_forget). */
 struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 			   unsigned int flags, CUresult *r);
 void mg_delete(struct cuemu_alloc *a);
@@ -293,6 +293,9 @@ int fault_install(void);
 /* The protection a new managed mapping starts with: PROT_NONE, or
  * read-write where real faults are off (under valgrind). */
 int fault_initial_prot(void);
+/* [start, end) is unmapped (a managed allocation freed): its pages show
+ * nothing any more, as a new mapping there starts. Lock held. */
+void fault_forget(uintptr_t start, uintptr_t end);
 /* Sets the protections of [start, end) of st to what the processor whose
  * view is current (the CPU, or the device of the running emulated kernel)
  * may touch without a fault. */
@@ -306,6 +309,16 @@ int view_current(void);
 /* Runs fn(arg) on s's worker as a kernel of s's device: its touches of
  * managed memory fault as that device's (cuemuLaunchHostFunc). */
 CUresult fault_launch(CUstream s, void (*fn)(void *), void *arg);
+/* The same for fn that calls fault_look on each managed page before its
+ * first touch of it (the engine's kernels, driver/launch.c): the address
+ * space then switches to the device's view lazily, a run of the CPU's
+ * open pages at a time as the kernel first looks at it, not all of them
+ * at the switch. */
+CUresult fault_launch_looked(CUstream s, void (*fn)(void *), void *arg);
+/* The running kernel is about to touch managed page p: closes what the
+ * CPU's view opens around it, so that the touch faults as the device's.
+ * Lock held. */
+void fault_look(uintptr_t p);
 /* A module's kernel running as such a function says so (driver/launch.c's
  * run(), on the kernel's thread): its launch begins, on the event bus
  * (perf.h), with what it is; a warp of it looked up a page of allocation
@@ -324,7 +337,8 @@ void fault_launch_end(const uint64_t *bytes_read,
 const struct perf_launch *fault_launch_running(void);
 /* Marks the calling thread as one the running emulated kernel on dev
  * started (its touches fault as that device's, as the kernel's own
- * thread's do), or, with -1, as a CPU thread again. Only between the
+ * thread's do, and it may use the pages the kernel's faults opened), or,
+ * with -1, as a CPU thread again. Only between the
  * kernel's start and its end: fn's threads, joined before fn returns. */
 void fault_kernel_thread(int dev);
 

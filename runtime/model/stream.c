@@ -883,6 +883,11 @@ static void catch_up(CUstream s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+bool cuemu_stream_on_worker(void)
+{
+	return self_worker != NULL;
+}
+
 CUresult cuemu_stream_sync(CUstream s)
 {
 	struct cuemu_spos p = cuemu_stream_pos(s);
