@@ -345,8 +345,6 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * frame, 4 KiB in its 18th to 25th and 64 KiB in its 258th to 513th: a
  * frame of 164 to 204 bytes). */
 #define FRAME_SAVE 48u
-/* The device's default CU_LIMIT_STACK_SIZE, where a launch gives none. */
-#define STACK_DEFAULT 1024u
 
 #define SMEM_RESERVED 1024u
 #define SMEM_RESERVED_END 288u
