@@ -65,6 +65,12 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 				  CUEMU_CTX_STACK_MAX);
 	cuemu_lock();
 	c = cuemu_ctx_new(dev, flags);
+	/* a context holds its stacks' memory from the start (stackmem.c) */
+	if (c && cuemu_stack_reserve(c, cuemu_ctx_limit(c, CU_LIMIT_STACK_SIZE))) {
+		cuemu_ctx_kill(c);
+		cuemu_unlock();
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	cuemu_unlock();
 	if (!c)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "context");
@@ -120,6 +126,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	/* its modules go with it (libraries load again where asked) */
 	cuemu_module_destroy_ctx(ctx);
 	cuemu_lock();
+	cuemu_stack_release(ctx);
 	cuemu_ctx_kill(ctx);
 	cuemu_unlock();
 	cuemu_ctx_unstack(ctx);
@@ -415,8 +422,13 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
 		return r;
 	cuemu_lock();
-	if (cuemu_primary_retain(dev) == 0)
+	if (cuemu_primary_retain(dev) == 0) {
+		/* its stacks' memory, as a created context's; where it does
+		 * not fit, the first launch asks again and fails (stackmem.c) */
+		CUcontext p = cuemu_primary_ctx(dev);
+		(void)cuemu_stack_reserve(p, cuemu_ctx_limit(p, CU_LIMIT_STACK_SIZE));
 		cuemu_event_log("context", "primary active dev=%d", dev);
+	}
 	cuemu_unlock();
 	*pctx = cuemu_primary_ctx(dev);
 	return CUDA_SUCCESS;
@@ -442,8 +454,10 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
 		cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
 		cuemu_lock();
-		if (!cuemu_primary_retained(dev))
+		if (!cuemu_primary_retained(dev)) {
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
+			cuemu_stack_release(cuemu_primary_ctx(dev));
+		}
 		cuemu_unlock();
 		cuemu_event_log("context", "primary inactive dev=%d", dev);
 	}
@@ -468,6 +482,13 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 	cuemu_ctx_set_flags(cuemu_primary_ctx(dev), 0);
 	cuemu_ctx_reset_settings(cuemu_primary_ctx(dev));
+	/* the default stack's memory again (stackmem.c); where it does not
+	 * fit, the first launch asks again */
+	if (cuemu_primary_retained(dev))
+		(void)cuemu_stack_reserve(cuemu_primary_ctx(dev), cuemu_ctx_limit(
+			cuemu_primary_ctx(dev), CU_LIMIT_STACK_SIZE));
+	else
+		cuemu_stack_release(cuemu_primary_ctx(dev));
 	cuemu_unlock();
 	cuemu_event_log("context", "primary reset dev=%d freed=%zu", dev,
 			freed);

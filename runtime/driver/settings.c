@@ -5,7 +5,9 @@
  * cuProfilerStart/Stop. A program reads back what it set, bounded and
  * rounded as an H200 did it (probes/results/stacklimit.txt), and gets the
  * driver's refusals; of the limits, only the stack size reaches a kernel
- * (driver/launch.c hands it to the engine).
+ * (driver/launch.c hands it to the engine), and only the stack size holds
+ * device memory (model/stackmem.c: a stack that does not fit is
+ * CUDA_ERROR_OUT_OF_MEMORY).
  *
  * Locking: the settings live in the context (model/context.c) and change
  * under the process lock.
@@ -144,7 +146,11 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 				  "limit %d can only be queried, on a CIG "
 				  "context", (int)limit);
 	cuemu_lock();
-	if ((r = limit_value(c, dev, limit, &value)) == CUDA_SUCCESS)
+	r = limit_value(c, dev, limit, &value);
+	/* the stacks' memory is taken or given back first (stackmem.c) */
+	if (r == CUDA_SUCCESS && limit == CU_LIMIT_STACK_SIZE)
+		r = cuemu_stack_reserve(c, value);
+	if (r == CUDA_SUCCESS)
 		cuemu_ctx_set_limit(c, limit, value);
 	cuemu_unlock();
 	return r;
