@@ -67,6 +67,12 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 				  CUEMU_CTX_STACK_MAX);
 	cuemu_lock();
 	c = cuemu_ctx_new(dev, flags);
+	/* a context holds its stacks' memory from the start (stackmem.c) */
+	if (c && cuemu_stack_reserve(c, cuemu_ctx_limit(c, CU_LIMIT_STACK_SIZE))) {
+		cuemu_ctx_kill(c);
+		cuemu_unlock();
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	cuemu_unlock();
 	if (!c)
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "context");
@@ -125,6 +131,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	cuemu_module_destroy_ctx(ctx);
 	cuemu_kheap_forget(ctx, true);
 	cuemu_lock();
+	cuemu_stack_release(ctx);
 	cuemu_ctx_kill(ctx);
 	cuemu_unlock();
 	cuemu_ctx_unstack(ctx);
@@ -423,8 +430,13 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		return r;
 	cuemu_lock();
 	made = cuemu_primary_retain(dev) == 0;
-	if (made)
+	if (made) {
+		/* its stacks' memory, as a created context's; where it does
+		 * not fit, the first launch asks again and fails (stackmem.c) */
+		CUcontext p = cuemu_primary_ctx(dev);
+		(void)cuemu_stack_reserve(p, cuemu_ctx_limit(p, CU_LIMIT_STACK_SIZE));
 		cuemu_event_log("context", "primary active dev=%d", dev);
+	}
 	cuemu_unlock();
 	/* the first retain makes the context, as cuCtxCreate does */
 	if (made)
@@ -454,8 +466,10 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
 		cuemu_kheap_forget(cuemu_primary_ctx(dev), false);
 		cuemu_lock();
-		if (!cuemu_primary_retained(dev))
+		if (!cuemu_primary_retained(dev)) {
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
+			cuemu_stack_release(cuemu_primary_ctx(dev));
+		}
 		cuemu_unlock();
 		cuemu_host_advance(cuemu_uvm()->ctx_destroy_ns);
 		cuemu_event_log("context", "primary inactive dev=%d", dev);
@@ -482,6 +496,13 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 	cuemu_ctx_set_flags(cuemu_primary_ctx(dev), 0);
 	cuemu_ctx_reset_settings(cuemu_primary_ctx(dev));
+	/* the default stack's memory again (stackmem.c); where it does not
+	 * fit, the first launch asks again */
+	if (cuemu_primary_retained(dev))
+		(void)cuemu_stack_reserve(cuemu_primary_ctx(dev), cuemu_ctx_limit(
+			cuemu_primary_ctx(dev), CU_LIMIT_STACK_SIZE));
+	else
+		cuemu_stack_release(cuemu_primary_ctx(dev));
 	cuemu_unlock();
 	cuemu_event_log("context", "primary reset dev=%d freed=%zu", dev,
 			freed);

@@ -17,7 +17,9 @@
  * that holds any byte of it, as small device allocations share pages);
  * anything else is ILLEGAL_ADDRESS, and
  * the context stays failed as on the device. The launch checks run in the real
- * driver's order (probes/results/launch.txt).
+ * driver's order (probes/results/launch.txt); after them the context's
+ * stacks are made to hold the kernel's frame (model/stackmem.c), which may
+ * raise the stack limit or refuse the launch with CUDA_ERROR_OUT_OF_MEMORY.
  *
  * A kernel that calls malloc or free gets the context's device heap
  * (model/kheap.c), made by the first such launch, before it is queued.
@@ -681,6 +683,20 @@ static CUresult events_check(const struct launch_req *q, CUcontext ctx)
 	return r;
 }
 
+/* The context's stacks made to hold the kernel's frame, the limit raised
+ * to it where it is more, as the driver does at a launch; a reservation
+ * that does not fit refuses the launch with CUDA_ERROR_OUT_OF_MEMORY, and
+ * the context goes on (probes/results/stackmem.txt, model/stackmem.c). */
+static CUresult stack_fit(CUcontext ctx, const struct ex_kernel_info *k)
+{
+	CUresult r;
+
+	cuemu_lock();
+	r = cuemu_stack_fit(ctx, k->local_bytes);
+	cuemu_unlock();
+	return r;
+}
+
 /* Every launch: its checks, then the job queued. */
 static CUresult launch(struct launch_req *q)
 {
@@ -697,7 +713,8 @@ static CUresult launch(struct launch_req *q)
 	launch_ctx(q->stream, &ctx, &dev);
 	if ((r = checks_in(q, ctx, cur, dev, &k)) != CUDA_SUCCESS ||
 	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS ||
-	    (r = events_check(q, ctx)) != CUDA_SUCCESS)
+	    (r = events_check(q, ctx)) != CUDA_SUCCESS ||
+	    (r = stack_fit(ctx, k)) != CUDA_SUCCESS)
 		return r;
 	if (!(j = job_new(q->f, k, ctx, dev)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");

@@ -7,7 +7,9 @@
  * driver's refusals; of the limits, only the stack size reaches a kernel
  * (driver/launch.c hands it to the engine), and the heap's size the
  * heap the first launch of a kernel using malloc makes (model/kheap.c),
- * after which the heap's size is refused.
+ * after which the heap's size is refused; only the stack size holds
+ * device memory (model/stackmem.c: a stack that does not fit is
+ * CUDA_ERROR_OUT_OF_MEMORY).
  *
  * Locking: the settings live in the context (model/context.c) and change
  * under the process lock.
@@ -153,7 +155,12 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the device heap is "
 			       "fixed at %zu bytes by a launch that used it",
 			       cuemu_ctx_limit(c, limit));
-	else if ((r = limit_value(c, dev, limit, &value)) == CUDA_SUCCESS)
+	else
+		r = limit_value(c, dev, limit, &value);
+	/* the stacks' memory is taken or given back first (stackmem.c) */
+	if (r == CUDA_SUCCESS && limit == CU_LIMIT_STACK_SIZE)
+		r = cuemu_stack_reserve(c, value);
+	if (r == CUDA_SUCCESS)
 		cuemu_ctx_set_limit(c, limit, value);
 	cuemu_unlock();
 	return r;

@@ -201,7 +201,7 @@ struct ex_launch {
 					   * the AVX2 build could (tests compare them) */
 	uint32_t stack_bytes;             /* a thread's stack for recursive
 					   * device functions' frames
-					   * (CU_LIMIT_STACK_SIZE); 0: 1024 */
+					   * (CU_LIMIT_STACK_SIZE; 0: none) */
 	struct ex_device dev;
 	struct ex_memops mem;
 };

@@ -232,9 +232,10 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	b->k = g->k;
 	b->nwarps = (int)((nthreads + WARP - 1) / WARP);
 	/* a kernel that reaches a recursive function has its stack after
-	 * the static locals */
+	 * the static locals; a stack of 0 holds no frame, so its first
+	 * recursive call faults, as on an H200 (probes/results/stackmem.txt) */
 	b->local_bytes = g->m->local_bytes + (g->k->reaches_recursion ?
-		(l->stack_bytes ? l->stack_bytes : STACK_DEFAULT) : 0);
+		l->stack_bytes : 0);
 	b->lparam_bytes = g->m->lane_param_bytes;
 	b->shared_bytes = shared_bytes;
 	nw = (size_t)b->nwarps;

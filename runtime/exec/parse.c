@@ -826,23 +826,36 @@ static int cp_arrive_modifier(struct parser *P, struct insn *in,
 		    "the instruction 'cp.async.mbarrier.arrive.%s'", w), -1;
 }
 
-/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
- * [dst], [src], size, [mbar]: its words after "bulk", in that order (the
- * destination may be shared::cta). Only this direction is run, without
- * multicast or a cache policy. */
+/* cp.async.bulk's words after "bulk", in their order: from global to
+ * shared memory completing on an mbarrier,
+ * .shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src],
+ * size, [mbar] (the destination may be shared::cta: a launch's clusters
+ * are of one block); from shared memory to global in a bulk group,
+ * .global.shared::cta.bulk_group [dst], [src], size; a bulk group's
+ * .commit_group and .wait_group(.read) N. Multicast, cache policies and
+ * the tensor forms are refused. */
 static int cp_bulk_modifier(struct parser *P, struct insn *in, const char *w)
 {
-	bool next = (in->sub == CP_BULK0 && (!strcmp(w, "shared::cluster") ||
-					     !strcmp(w, "shared::cta"))) ||
-		    (in->sub == CP_BULK1 && !strcmp(w, "global")) ||
-		    (in->sub == CP_BULK2 &&
-		     !strcmp(w, "mbarrier::complete_tx::bytes"));
+	static const struct { uint8_t at; const char *word; uint8_t to; } seq[] = {
+		{ CP_BULK0, "shared::cluster", CP_BULK1 },
+		{ CP_BULK0, "shared::cta", CP_BULK1 },
+		{ CP_BULK1, "global", CP_BULK2 },
+		{ CP_BULK2, "mbarrier::complete_tx::bytes", CP_BULK },
+		{ CP_BULK0, "global", CP_S2G0 },
+		{ CP_S2G0, "shared::cta", CP_S2G1 },
+		{ CP_S2G1, "bulk_group", CP_BULK_S2G },
+		{ CP_BULK0, "commit_group", CP_BULKGROUP },
+		{ CP_BULK0, "wait_group", CP_BULKGROUP },
+		{ CP_BULKGROUP, "read", CP_BULKGROUP },
+	};
 
-	if (!next)
-		return fail(P, EX_UNSUPPORTED,
-			    "the instruction 'cp.async.bulk' with '.%s'", w), -1;
-	in->sub++;
-	return 0;
+	for (size_t i = 0; i < sizeof seq / sizeof *seq; i++)
+		if (in->sub == seq[i].at && !strcmp(w, seq[i].word)) {
+			in->sub = seq[i].to;
+			return 0;
+		}
+	return fail(P, EX_UNSUPPORTED,
+		    "the instruction 'cp.async.bulk' with '.%s'", w), -1;
 }
 
 /* A modifier of cp: cp.async from global to shared memory, its bulk form
@@ -850,8 +863,9 @@ static int cp_bulk_modifier(struct parser *P, struct insn *in, const char *w)
  * runs, so commit_group and wait_group have nothing left to wait for: a
  * copy done early is one the program may see done (it may look only after
  * waiting); for the same reason the mbarrier's arrive-on and a bulk
- * copy's complete-tx happen when the instruction runs. The tensor forms,
- * and bulk copies of other directions, are refused. */
+ * copy's complete-tx happen when the instruction runs, and a bulk
+ * group's commit and wait have nothing to wait for either. The tensor
+ * forms are refused. */
 static int cp_modifier(struct parser *P, struct insn *in, const char *w)
 {
 	if (!in->sub) {
@@ -962,9 +976,14 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	case OP_MBARRIER: {
 		static const char *const mb[] = { NULL, "init", "arrive",
 			"arrive_drop", "test_wait", "try_wait", "pending_count",
-			"inval", "expect_tx" };
-		if ((k = find_word(mb, 9, w)) && !in->sub) {
+			"inval", "expect_tx", "complete_tx" };
+		if ((k = find_word(mb, 10, w)) && !in->sub) {
 			in->sub = (uint8_t)k;
+			return 0;
+		}
+		/* arrive.expect_tx: the bytes expected, then one arrival */
+		if (in->sub == MB_ARRIVE && !strcmp(w, "expect_tx")) {
+			in->sub = MB_ARRIVE_TX;
 			return 0;
 		}
 		if (!strcmp(w, "noComplete")) { in->flags |= F_NOCOMPLETE; return 0; }
@@ -1512,13 +1531,16 @@ static int mbarrier_operands(struct parser *P, struct insn *in)
 {
 	static const uint8_t mem_at[] = { [MB_INIT] = 0, [MB_ARRIVE] = 1,
 		[MB_ARRIVE_DROP] = 1, [MB_TEST_WAIT] = 1, [MB_TRY_WAIT] = 1,
-		[MB_INVAL] = 0, [MB_EXPECT_TX] = 0 };
+		[MB_INVAL] = 0, [MB_EXPECT_TX] = 0, [MB_COMPLETE_TX] = 0,
+		[MB_ARRIVE_TX] = 1 };
 	static const uint8_t min[] = { [MB_INIT] = 2, [MB_ARRIVE] = 2,
 		[MB_ARRIVE_DROP] = 2, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 3,
-		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2 };
+		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2,
+		[MB_COMPLETE_TX] = 2, [MB_ARRIVE_TX] = 3 };
 	static const uint8_t max[] = { [MB_INIT] = 2, [MB_ARRIVE] = 3,
 		[MB_ARRIVE_DROP] = 3, [MB_TEST_WAIT] = 3, [MB_TRY_WAIT] = 4,
-		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2 };
+		[MB_PENDING] = 2, [MB_INVAL] = 1, [MB_EXPECT_TX] = 2,
+		[MB_COMPLETE_TX] = 2, [MB_ARRIVE_TX] = 3 };
 
 	if (in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "mbarrier without an operation"), -1;
@@ -1567,20 +1589,32 @@ static int cp_arrive_operands(struct parser *P, const struct insn *in)
 	return 0;
 }
 
-/* cp.async.bulk: all its words, [shared], [global], a size (a register
- * or a multiple of 16), [mbarrier]. */
-static int cp_bulk_operands(struct parser *P, const struct insn *in)
+/* cp.async.bulk: all its words; [dst], [src], a size (a register or a
+ * multiple of 16), then [mbarrier] from global to shared memory. A bulk
+ * group's commit takes nothing, its wait a count; both become nops, the
+ * copies being made as they run. */
+static int cp_bulk_operands(struct parser *P, struct insn *in)
 {
 	const struct operand *o = in->o;
+	int nops = in->sub == CP_BULK ? 4 : 3;
 
-	if (in->sub != CP_BULK)
+	if (in->sub == CP_BULKGROUP) {
+		if (in->nops > 1 || (in->nops == 1 && o[0].kind != K_IMM))
+			return fail(P, EX_INVALID_PTX, "a bulk group's wait "
+				    "takes a count"), -1;
+		in->op = OP_NOP;
+		return 0;
+	}
+	if (in->sub != CP_BULK && in->sub != CP_BULK_S2G)
 		return fail(P, EX_UNSUPPORTED, "the instruction 'cp.async.bulk' "
-			    "without its spaces and mbarrier::complete_tx::bytes"), -1;
-	if (in->nops != 4 || o[0].kind != K_MEM || o[1].kind != K_MEM ||
-	    o[3].kind != K_MEM || (o[2].kind != K_REG && o[2].kind != K_IMM) ||
+			    "without its spaces and completion"), -1;
+	if (in->nops != nops || o[0].kind != K_MEM || o[1].kind != K_MEM ||
+	    (nops == 4 && o[3].kind != K_MEM) ||
+	    (o[2].kind != K_REG && o[2].kind != K_IMM) ||
 	    (o[2].kind == K_IMM && (o[2].imm <= 0 || o[2].imm % 16)))
-		return fail(P, EX_INVALID_PTX, "cp.async.bulk takes [shared], "
-			    "[global], a size of 16-byte units and [mbarrier]"), -1;
+		return fail(P, EX_INVALID_PTX, "cp.async.bulk takes [dst], "
+			    "[src], a size of 16-byte units and, to shared "
+			    "memory, [mbarrier]"), -1;
 	return 0;
 }
 

@@ -126,13 +126,17 @@ enum matchmode { M_ANY = 1, M_ALL };
 enum testpmode { TP_FINITE = 1, TP_INFINITE, TP_NUMBER, TP_NOTANUMBER,
 		 TP_NORMAL, TP_SUBNORMAL };
 enum mbarmode { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_TEST_WAIT,
-	       MB_TRY_WAIT, MB_PENDING, MB_INVAL, MB_EXPECT_TX };
+	       MB_TRY_WAIT, MB_PENDING, MB_INVAL, MB_EXPECT_TX, MB_COMPLETE_TX,
+	       MB_ARRIVE_TX };
 /* cp.async's forms (sub): a copy, the arrive-on of an mbarrier when the
- * thread's earlier copies complete, or a bulk copy from global to shared
- * memory that completes its bytes on an mbarrier (CP_MBARRIER and
- * CP_BULK0-2 only while parsing: the words read so far). */
+ * thread's earlier copies complete, a bulk copy from global to shared
+ * memory that completes its bytes on an mbarrier, or one from shared
+ * memory to global in a bulk group (CP_MBARRIER, CP_BULK0-2 and
+ * CP_S2G0-1 only while parsing: the words read so far; CP_BULKGROUP, a
+ * bulk group's commit or wait, becomes a nop once parsed). */
 enum cpmode { CP_COPY = 1, CP_MBARRIER, CP_ARRIVE, CP_BULK0, CP_BULK1,
-	      CP_BULK2, CP_BULK };
+	      CP_BULK2, CP_BULK, CP_S2G0, CP_S2G1, CP_BULK_S2G,
+	      CP_BULKGROUP };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
 
@@ -360,8 +364,6 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * frame, 4 KiB in its 18th to 25th and 64 KiB in its 258th to 513th: a
  * frame of 164 to 204 bytes). */
 #define FRAME_SAVE 48u
-/* The device's default CU_LIMIT_STACK_SIZE, where a launch gives none. */
-#define STACK_DEFAULT 1024u
 
 #define SMEM_RESERVED 1024u
 #define SMEM_RESERVED_END 288u

@@ -1124,21 +1124,34 @@ static uint64_t mb_pack(uint64_t bar, uint64_t expect, uint64_t pending,
 }
 
 /* One lane's arrival of count (arrive_drop: the expected count drops by
- * it first). */
-static uint64_t mb_arrive(uint8_t *p, uint64_t count, bool drop)
+ * it first), the state it returns in *state; false, changing nothing,
+ * where count is more than the phase still waits for: an H200 fails the
+ * launch (probes/results/mbartx.txt, mbartx.over). */
+static bool mb_arrive(uint8_t *p, uint64_t count, bool drop, uint64_t *state)
 {
-	uint64_t bar, state, expect, pending;
+	uint64_t bar, expect, pending;
 
 	memcpy(&bar, p, 8);
-	state = mb_state(bar);
 	expect = bar & MB_COUNT;
 	pending = bar >> 20 & MB_COUNT;
+	if (count > pending)
+		return false;
+	*state = mb_state(bar);
 	if (drop)
 		expect = expect > count ? expect - count : 0;
-	pending = pending > count ? pending - count : 0;
-	bar = mb_pack(bar, expect, pending, bar >> 40);
+	bar = mb_pack(bar, expect, pending - count, bar >> 40);
 	memcpy(p, &bar, 8);
-	return state;
+	return true;
+}
+
+/* The launch's failure at an arrival of count that mb_arrive refused. */
+static int mb_over(struct blk *b, struct warp *w, int l, const struct insn *in,
+		   uint64_t count)
+{
+	ex_grid_fail(b, w, l, EX_LAUNCH_FAILED, 0,
+		     "line %u: an arrival of %llu on an mbarrier that waits for "
+		     "fewer", in->line, (unsigned long long)count);
+	return -1;
 }
 
 /* expect_tx (bytes > 0) and complete_tx (bytes < 0): the phase's
@@ -1172,20 +1185,25 @@ static int do_cp_arrive(struct blk *b, struct warp *w, const struct insn *in,
 				      addr_of(b, w, &in->o[0], (int)l), 8, &c);
 		if (!p)
 			return -1;
-		if (in->flags & F_CPNOINC)
-			mb_arrive(p, 1, false);
+		uint64_t st;
+		if ((in->flags & F_CPNOINC) && !mb_arrive(p, 1, false, &st))
+			return mb_over(b, w, (int)l, in, 1);
 	}
 	mem_flush(b, &c);
 	return 0;
 }
 
-/* cp.async.bulk, global to shared, completing on an mbarrier: each
- * lane's size bytes (a multiple of 16, both addresses 16-byte aligned)
- * copied at once, then the bytes completed on its mbarrier
- * (complete_tx). 0, or -1 on a bad address or size. */
+/* cp.async.bulk: each lane's size bytes (a multiple of 16, both
+ * addresses 16-byte aligned) copied at once, from global to shared memory
+ * then the bytes completed on its mbarrier (complete_tx), or from shared
+ * memory to global (a bulk group, whose wait has nothing left to wait
+ * for). 0, or -1 on a bad address or size. */
 static int do_cpbulk(struct blk *b, struct warp *w, const struct insn *in,
 		     uint32_t act)
 {
+	bool to_shared = in->sub == CP_BULK;
+	int dsp = to_shared ? SP_SHARED : SP_GLOBAL,
+	    ssp = to_shared ? SP_GLOBAL : SP_SHARED;
 	struct src sz = src_of(b, w, in, 2);
 	struct macc cs, cd, cb;
 
@@ -1204,12 +1222,14 @@ static int do_cpbulk(struct blk *b, struct warp *w, const struct insn *in,
 			return -1;
 		}
 		for (uint64_t i = 0; i < n; i += 16) {
-			d = fast_ptr(b, w, (int)l, SP_SHARED, to + i, 16, &cd);
-			s = d ? fast_ptr(b, w, (int)l, SP_GLOBAL, from + i, 16, &cs) : NULL;
+			d = fast_ptr(b, w, (int)l, dsp, to + i, 16, &cd);
+			s = d ? fast_ptr(b, w, (int)l, ssp, from + i, 16, &cs) : NULL;
 			if (!s)
 				return -1;
 			memcpy(d, s, 16);
 		}
+		if (!to_shared)
+			continue;
 		bar = lane_ptr(b, w, (int)l, SP_SHARED,
 			       addr_of(b, w, &in->o[3], l), 8, &cb);
 		if (!bar)
@@ -1217,19 +1237,21 @@ static int do_cpbulk(struct blk *b, struct warp *w, const struct insn *in,
 		mb_tx(bar, -(int64_t)n);
 	}
 	mem_flush(b, &cs);
+	mem_flush(b, &cd);
 	mem_flush(b, &cb);
 	return 0;
 }
 
-/* mbarrier.init, arrive, arrive_drop, test_wait, try_wait, pending_count,
- * inval over the active lanes, one lane after another. A try_wait some
+/* mbarrier.init, arrive, arrive_drop, arrive.expect_tx, expect_tx,
+ * complete_tx, test_wait, try_wait, pending_count, inval over the active
+ * lanes, one lane after another. A try_wait some
  * lane of which found its phase incomplete gives the warp's turn away
  * (1), as the device suspends it; 0 otherwise, -1 on a bad address. */
 static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 		       uint32_t act)
 {
 	int mode = in->sub, mi = mode == MB_INIT || mode == MB_INVAL ||
-		mode == MB_EXPECT_TX ? 0 : 1;
+		mode == MB_EXPECT_TX || mode == MB_COMPLETE_TX ? 0 : 1;
 	uint64_t *D = dst_of(b, w, in->o[0].reg);
 	struct src sv = src_of(b, w, in, mode == MB_PENDING ? 1 : mi + 1);
 	bool yield = false;
@@ -1258,10 +1280,19 @@ static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 			memset(p, 0, 8);
 			break;
 		case MB_ARRIVE: case MB_ARRIVE_DROP:
-			D[l] = mb_arrive(p, n & MB_COUNT, mode == MB_ARRIVE_DROP);
+			if (!mb_arrive(p, n & MB_COUNT, mode == MB_ARRIVE_DROP, &D[l]))
+				return mb_over(b, w, (int)l, in, n & MB_COUNT);
 			break;
 		case MB_EXPECT_TX:
-			mb_tx(p, (int64_t)(V(sv, l) & MB_TX));
+			mb_tx(p, (int64_t)(V(sv, l) & MB_COUNT));
+			break;
+		case MB_COMPLETE_TX:
+			mb_tx(p, -(int64_t)(V(sv, l) & MB_COUNT));
+			break;
+		case MB_ARRIVE_TX:      /* the bytes first, then one arrival */
+			mb_tx(p, (int64_t)(V(sv, l) & MB_COUNT));
+			if (!mb_arrive(p, 1, false, &D[l]))
+				return mb_over(b, w, (int)l, in, 1);
 			break;
 		default:                /* test_wait, try_wait */
 			memcpy(&bar, p, 8);
@@ -2941,7 +2972,8 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case OP_CPASYNC:
 			if ((in->sub == CP_ARRIVE ? do_cp_arrive(b, w, in, act) :
-			     in->sub == CP_BULK ? do_cpbulk(b, w, in, act) :
+			     in->sub == CP_BULK || in->sub == CP_BULK_S2G ?
+			     do_cpbulk(b, w, in, act) :
 			     do_cpasync(b, w, in, act)))
 				return -1;
 			break;

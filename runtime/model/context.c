@@ -36,6 +36,7 @@ struct CUctx_st {
 	 * held to change; reset with the context. */
 	size_t limits[CUEMU_CTX_LIMITS];
 	uint32_t limits_set;
+	size_t stack_held;       /* device memory its stacks hold (stackmem.c) */
 	int cache_config;
 	int shmem_config;
 	struct CUctx_st *next;   /* created contexts: immutable once listed */
@@ -476,6 +477,16 @@ void cuemu_ctx_set_limit(CUcontext ctx, int limit, size_t value)
 {
 	ctx->limits[limit] = value;
 	ctx->limits_set |= 1u << limit;
+}
+
+size_t cuemu_ctx_stack_held(CUcontext ctx)
+{
+	return ctx->stack_held;
+}
+
+void cuemu_ctx_set_stack_held(CUcontext ctx, size_t bytes)
+{
+	ctx->stack_held = bytes;
 }
 
 int cuemu_ctx_cache_config(CUcontext ctx)

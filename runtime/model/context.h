@@ -59,6 +59,19 @@ void cuemu_ctx_set_limit(CUcontext ctx, int limit, size_t value);
 int cuemu_ctx_cache_config(CUcontext ctx);
 void cuemu_ctx_set_cache_config(CUcontext ctx, int config);
 int cuemu_ctx_shmem_config(CUcontext ctx);
+/* The device memory the context's stacks hold (model/stackmem.c keeps it;
+ * lock held). */
+size_t cuemu_ctx_stack_held(CUcontext ctx);
+void cuemu_ctx_set_stack_held(CUcontext ctx, size_t bytes);
+
+/* stackmem.c, lock held: the context's stacks made to hold per_thread
+ * bytes a thread (CUDA_ERROR_OUT_OF_MEMORY where they do not fit: the
+ * limit stays and what the stacks held is let go); made to hold a
+ * kernel's frame of frame bytes, the limit raised to it where it is more;
+ * and let go. */
+CUresult cuemu_stack_reserve(CUcontext c, size_t per_thread);
+CUresult cuemu_stack_fit(CUcontext c, size_t frame);
+void cuemu_stack_release(CUcontext c);
 
 bool cuemu_peer_link(int a, int b);
 bool cuemu_ctx_has_peer(CUcontext c, int dev);

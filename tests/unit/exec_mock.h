@@ -236,6 +236,7 @@ __attribute__((unused)) static struct ex_launch mock_launch(struct mock *mk, con
 	l.block[0] = bx; l.block[1] = by; l.block[2] = bz;
 	l.params = params;
 	l.threads = 2;
+	l.stack_bytes = 1024;   /* the device's default CU_LIMIT_STACK_SIZE */
 	l.dev.sm = 90;
 	l.dev.sm_count = 132;
 	l.dev.warps_per_sm = 64;

@@ -3,7 +3,8 @@
  * (tests/bats/users.bats): join-machine [MIB [hold]] joins the machine,
  * allocates MIB MiB on device 0, prints the device's use, and with "hold"
  * keeps its memory until its stdin closes. Prints what cuInit answered
- * when it cannot join; libcuemu says why on stderr.
+ * when it cannot join; libcuemu says why on stderr. Its context's stacks
+ * hold no memory (a stack size of 0), so the use is its allocations'.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (cuDevicePrimaryCtxRetain(&c, 0) != CUDA_SUCCESS ||
-	    cuCtxSetCurrent(c) != CUDA_SUCCESS)
+	    cuCtxSetCurrent(c) != CUDA_SUCCESS ||
+	    cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 0) != CUDA_SUCCESS)
 		return 2;
 	if (mib && (r = cuMemAlloc(&p, mib << 20)) != CUDA_SUCCESS) {
 		cuGetErrorName(r, &name);

@@ -173,8 +173,9 @@ static void test_refusals(void)
 		  EX_INVALID_PTX },
 		{ "cp.async.mbarrier.arrive.shared.b64 [%r1], 1;", "takes .b64",
 		  EX_INVALID_PTX },
-		{ "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 16;",
-		  "cp.async.bulk' with '.global", EX_UNSUPPORTED },
+		{ "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+		  ".multicast::cluster [%r1], [%rd1], 16, [%r1], 1;",
+		  "cp.async.bulk' with '.multicast::cluster", EX_UNSUPPORTED },
 		{ "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
 		  " [%r1], [%rd1], 24, [%r1];", "16-byte units", EX_INVALID_PTX },
 		{ "cp.reduce.async.bulk.global.shared::cta [%rd1], [%r1], 16;",

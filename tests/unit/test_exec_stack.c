@@ -6,7 +6,10 @@
  * an illegal address where the H200 did (probes/results/stack.txt). Then
  * kernels of our own (tests/unit/kernels/recursion.cu): values returned up
  * the calls with lanes at different depths, a callee writing into its
- * caller's frame, mutual recursion, and cuda::barrier's phases.
+ * caller's frame, mutual recursion, and cuda::barrier's phases. Last, the
+ * same kernel under a stack of 0 (probes/results/stackmem.txt, whose
+ * recursion is stack.cu's): the first recursive call faults, as on the
+ * H200, where the engine once ran it on 1 KiB.
  */
 #include "tap.h"
 #include "exec_mock.h"
@@ -29,7 +32,7 @@ static void replay_line(struct mock *mk, struct ex_module *m, const char *res,
 		lim = 0;                /* refused: the default stays */
 	struct { uint64_t out; int32_t depth; } params = { (uintptr_t)out, depth };
 	struct ex_launch l = mock_launch(mk, m, "run", &params, 1, 1, 32, 1, 1);
-	l.stack_bytes = (uint32_t)lim;
+	l.stack_bytes = lim ? (uint32_t)lim : 1024;
 	int want = 5;
 	for (int d = 1; d <= depth; d++)
 		want += d + d % 32;
@@ -69,6 +72,44 @@ static void replay(struct mock *mk)
 		}
 		ok(n == 46, "%d recorded launches replayed", n);
 	}
+	ex_module_free(m);
+	free(ptx);
+	free(res);
+}
+
+/* stackmem.txt's "stackmem.recD.launch ..." lines: the recursion D deep
+ * (D from 0: one call of the recursive function) under a stack of 0. */
+static void zero_stack(struct mock *mk)
+{
+	size_t plen = 0, rlen = 0;
+	char *ptx = slurp("probes/stack.ptx", &plen);
+	char *res = slurp("probes/results/stackmem.txt", &rlen), log[256] = "";
+	struct ex_module *m = NULL;
+	int n = 0;
+
+	if (!ok(ptx && res && ex_module_parse(ptx, plen, 90, &m, log, sizeof log) ==
+		EX_OK, "stack.ptx and results/stackmem.txt (%s)", log))
+		goto out;
+	for (const char *p = res; (p = strstr(p, "stackmem.rec")); p++) {
+		int depth, *out = mock_alloc(mk, 4096, 0);
+		char err[64] = "";
+		struct ex_result r;
+
+		if (sscanf(p, "stackmem.rec%d.launch local=0: cudaSuccess %63s",
+			   &depth, err) != 2)
+			continue;
+		struct { uint64_t out; int32_t depth; } params = { (uintptr_t)out, depth };
+		struct ex_launch l = mock_launch(mk, m, "run", &params, 1, 1, 32, 1, 1);
+		l.stack_bytes = 0;
+		enum ex_status st = ex_launch_run(&l, &r);
+		ok(!strcmp(err, "cudaErrorIllegalAddress") && st == EX_ILLEGAL_ADDRESS &&
+		   strstr(r.message, "stack overflow"),
+		   "depth %d under a stack of 0: an illegal address at the first "
+		   "recursive call, as on the H200 (%s)", depth, r.message);
+		n++;
+	}
+	ok(n == 3, "%d recorded launches under a stack of 0 replayed", n);
+out:
 	ex_module_free(m);
 	free(ptx);
 	free(res);
@@ -159,6 +200,7 @@ int main(void)
 	mock_init(mk);
 	replay(mk);
 	own(mk);
+	zero_stack(mk);
 	mock_free(mk);
 	free(mk);
 	return done_testing();

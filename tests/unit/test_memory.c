@@ -24,6 +24,7 @@
 #include "cuda_runtime_api.h"
 #include "cuemu.h"
 #include "spawn.h"
+#include "stacks.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
@@ -85,6 +86,8 @@ static int holder(void)
 	printf("done_sent %d\n", write(done, "a", 1) == 1);
 	printf("go_again %d\n", read(go, &b, 1) == 1);
 	printf("free %d\n", (int)cuMemFree(d));
+	/* its context's stacks go with the context */
+	printf("release %d\n", (int)cuDevicePrimaryCtxRelease(0));
 	return 0;
 }
 
@@ -95,7 +98,7 @@ static long long held(const char *key)
 
 static void test_two_processes(void)
 {
-	size_t before, during;
+	size_t before, during, stacks = context_stacks();
 	int go[2], done[2];
 	char b = 'g', goenv[48], doneenv[48];
 	char *env[] = { goenv, doneenv, NULL };
@@ -119,12 +122,15 @@ static void test_two_processes(void)
 	is_res(held("alloc"), CUDA_SUCCESS,
 	       "a second process allocates 64 MiB on gpu0");
 	during = free_mem();
-	is_int(before - during, 64 * MIB,
-	       "cuMemGetInfo here sees the other process's 64 MiB");
+	ok(stacks > 0, "a context's stacks hold %zu bytes", stacks);
+	is_int(before - during, 64 * MIB + stacks,
+	       "cuMemGetInfo here sees the other process's 64 MiB and its "
+	       "context's stacks");
 	ok(write(go[1], &b, 1) == 1, "the second is told to free");
 	is_int(pid > 0 ? wait_bounded(pid, 30) : -1, 0,
 	       "the other process exits");
 	is_res(held("free"), CUDA_SUCCESS, "the other process frees its 64 MiB");
+	is_res(held("release"), CUDA_SUCCESS, "and releases its context");
 	is_int(free_mem(), before, "its free gives the memory back");
 	close(go[1]);
 	close(done[0]);

@@ -21,6 +21,7 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "spawn.h"
+#include "stacks.h"
 #include "tap.h"
 
 #define MIB (1ULL << 20)
@@ -404,7 +405,7 @@ static void stable(void)
 static void charge(void)
 {
 	char *env[] = { "CUDA_VISIBLE_DEVICES=2", NULL };
-	size_t fr0, fr2, tot, fr0b, fr2b;
+	size_t fr0, fr2, tot, fr0b, fr2b, stacks;
 	CUcontext c0, c2;
 	pid_t pid;
 	int i;
@@ -415,6 +416,7 @@ static void charge(void)
 	cuMemGetInfo(&fr0, &tot);
 	cuCtxSetCurrent(c2);
 	cuMemGetInfo(&fr2, &tot);
+	stacks = context_stacks();      /* the holder's context holds them too */
 	pid = spawn_self("hold", env, file("hold.out"), NULL);
 	for (i = 0; i < 500 && child_value(file("hold.out"), "ready", 0) != 1;
 	     i++)
@@ -424,7 +426,8 @@ static void charge(void)
 	cuMemGetInfo(&fr2b, &tot);
 	cuCtxSetCurrent(c0);
 	cuMemGetInfo(&fr0b, &tot);
-	is_int(fr2 - fr2b, 64 * MIB, "... the machine's gpu2 has 64 MiB less");
+	is_int(fr2 - fr2b, 64 * MIB + stacks, "... the machine's gpu2 has 64 MiB "
+	       "and the holder's context's stacks less");
 	is_int(fr0 - fr0b, 0, "... its gpu0 is untouched");
 	is_int(wait_bounded(pid, 30), 0, "... it ends");
 	cuCtxSetCurrent(NULL);
