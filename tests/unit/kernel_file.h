@@ -1,11 +1,13 @@
 /*
  * kernel_file.h - the tests' one reader of a file of tests/unit/kernels/
  * (PTX, fatbins, cubins nvcc made of our own kernels): its bytes, NUL
- * terminated, and their count; a file that cannot be read bails out.
+ * terminated, and their count; a file that cannot be read bails out. And
+ * a loaded module's kernel by name, or a bail-out.
  */
 #ifndef CUEMU_TEST_KERNEL_FILE_H
 #define CUEMU_TEST_KERNEL_FILE_H
 
+#include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -35,6 +37,17 @@ static inline char *kernel_file(const char *name, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return b;
+}
+
+static inline CUfunction kernel_fn(CUmodule mod, const char *name)
+{
+	CUfunction f = NULL;
+
+	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
+		printf("Bail out! no kernel %s\n", name);
+		exit(1);
+	}
+	return f;
 }
 
 #endif

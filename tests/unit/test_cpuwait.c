@@ -27,13 +27,7 @@ static CUcontext ctx;
 
 static CUfunction fn(const char *name)
 {
-	CUfunction f = NULL;
-
-	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
-		printf("Bail out! no kernel %s\n", name);
-		exit(1);
-	}
-	return f;
+	return kernel_fn(mod, name);
 }
 
 /* A wait that never ends would hang the test: fail it instead. */

@@ -29,13 +29,7 @@ static char *ptx;
 
 static CUfunction fn(const char *name)
 {
-	CUfunction f = NULL;
-
-	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
-		printf("Bail out! no kernel %s\n", name);
-		exit(1);
-	}
-	return f;
+	return kernel_fn(mod, name);
 }
 
 /* The primary context afresh (its heap with it), heap.ptx loaded in it. */

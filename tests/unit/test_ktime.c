@@ -46,13 +46,7 @@ static CUstream s0;
 
 static CUfunction fn(const char *name)
 {
-	CUfunction f = NULL;
-
-	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
-		printf("Bail out! no kernel %s\n", name);
-		exit(1);
-	}
-	return f;
+	return kernel_fn(mod, name);
 }
 
 static unsigned long long now(void)

@@ -28,13 +28,7 @@ static char *slurp(const char *name)
 
 static CUfunction fn(const char *name)
 {
-	CUfunction f = NULL;
-
-	if (cuModuleGetFunction(&f, mod, name) != CUDA_SUCCESS) {
-		printf("Bail out! no kernel %s\n", name);
-		exit(1);
-	}
-	return f;
+	return kernel_fn(mod, name);
 }
 
 /* The primary context afresh, basic.ptx loaded in it. */
