@@ -10,7 +10,9 @@
  * past it, one entry sums the rest). A launch's pages are kept as spans
  * while it runs (spanset.h: a walk of memory is a handful of spans), and
  * turned into bytes per allocation at its end; the engine asks once per
- * warp and page, so nothing here runs per access.
+ * warp and page, so nothing here runs per access. A page the merged spans
+ * already hold is found from a hint (where the last asks were) and not
+ * gathered again: warps walking the same pages cost no sort.
  *
  * Locking: bus callbacks run under cuemu_lock(), and so do the readers.
  * Launches run one at a time in a process (fault.c's kernel_lock), so the
@@ -31,6 +33,10 @@
  * and adding each to a sorted array of up to KSTATS_SPANS would move half
  * of it a page. */
 #define KSTATS_GATHER 4096
+/* Where in the merged spans the last asks were found (spans_has_near):
+ * one per walk a launch makes at once, a warp's reads and its writes on
+ * each of the engine's threads. */
+#define KSTATS_HINTS 4
 
 /* The kernels, sorted by name (tab) and by record id (byid), KSTATS_OTHER
  * among them once the bound is reached. Global: the accounting is the
@@ -46,6 +52,7 @@ static struct {
 	struct spans pages;
 	struct span gather[KSTATS_GATHER];
 	size_t ngather;
+	size_t hint[KSTATS_HINTS], nexthint; /* into pages, until it merges */
 	uint64_t faults0, in0, out0; /* its kernel's totals at its start */
 } cur;
 
@@ -215,6 +222,7 @@ static void on_begin(enum perf_event ev, struct perf_data *d)
 	(void)ev;
 	spans_free(&cur.pages);
 	cur.ngather = 0;
+	memset(cur.hint, 0, sizeof cur.hint);
 	cur.l = NULL;
 	if (!(k = entry_of(l->kernel)))
 		return; /* no memory: this launch goes uncounted */
@@ -246,6 +254,24 @@ static void gather_flush(void)
 {
 	spans_add_many(&cur.pages, cur.gather, cur.ngather);
 	cur.ngather = 0;
+	memset(cur.hint, 0, sizeof cur.hint); /* the indexes moved */
+}
+
+/* Whether the merged spans hold the page at s: a warp's next page is most
+ * often in its last page's span or the next, so the hints are tried
+ * before a search, and a search's answer replaces the oldest hint. */
+static bool merged_has(uintptr_t s)
+{
+	size_t i;
+
+	for (i = 0; i < KSTATS_HINTS; i++)
+		if (spans_has_at(&cur.pages, s, &cur.hint[i]))
+			return true;
+	i = spans_floor(&cur.pages, s);
+	if (i == 0 || s >= cur.pages.v[i - 1].e)
+		return false;
+	cur.hint[cur.nexthint++ % KSTATS_HINTS] = i - 1;
+	return true;
 }
 
 /* Whether the page at s joined the last gathered span, which holds it or
@@ -265,6 +291,11 @@ static bool gather_joins(uintptr_t s)
 	return true;
 }
 
+/* A page goes into the gather unless it joins the last gathered span or
+ * the spans already merged hold it (merged_has): a grid-stride loop's warps
+ * each walk the same pages a warp apart (alignedTypes: 16,384 threads,
+ * every warp a page a step), and gathering each of their asks made the
+ * merge's sort (glibc's merge sort and by_start) 18% of its CPU. */
 static void on_page(enum perf_event ev, struct perf_data *d)
 {
 	struct kstat *k = of_launch(d);
@@ -276,7 +307,8 @@ static void on_page(enum perf_event ev, struct perf_data *d)
 	if (cur.ngather == KSTATS_GATHER)
 		gather_flush();
 	if (cur.pages.n < KSTATS_SPANS && !cur.pages.oom) {
-		if (!gather_joins(d->page.s))
+		if (!gather_joins(d->page.s) &&
+		    !merged_has(d->page.s))
 			cur.gather[cur.ngather++] = (struct span){
 				d->page.s, d->page.s + CUEMU_PAGE };
 		alloc_of(k, d->page.alloc); /* its link shows from now on */

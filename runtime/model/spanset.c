@@ -30,6 +30,17 @@ bool spans_has(const struct spans *x, uintptr_t p)
 	return i > 0 && p < x->v[i - 1].e;
 }
 
+bool spans_has_at(const struct spans *x, uintptr_t p, size_t *hint)
+{
+	for (size_t i = *hint; i < x->n && i <= *hint + 1; i++) {
+		if (x->v[i].s <= p && p < x->v[i].e) {
+			*hint = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool spans_overlap(const struct spans *x, uintptr_t s, uintptr_t e)
 {
 	size_t i = spans_floor(x, e - 1);

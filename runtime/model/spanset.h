@@ -29,6 +29,10 @@ struct spans {
 size_t spans_floor(const struct spans *x, uintptr_t p);
 /* Whether p lies in a span. */
 bool spans_has(const struct spans *x, uintptr_t p);
+/* Whether p lies in the span at *hint or the next, without a search: O(1)
+ * for a walk, which asks one span after another. Where it does, *hint
+ * becomes that span's index; a hint past the end finds nothing. */
+bool spans_has_at(const struct spans *x, uintptr_t p, size_t *hint);
 /* Whether [s, e) meets a span. */
 bool spans_overlap(const struct spans *x, uintptr_t s, uintptr_t e);
 /* Adds [s, e), merging what it reaches; sets oom when it cannot grow.

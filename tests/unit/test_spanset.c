@@ -2,7 +2,8 @@
  * test_spanset.c - sets of address spans (runtime/model/spanset.h): what
  * spans_add and spans_add_many make is the set of every address added,
  * sorted, disjoint and merged where spans touch, whatever order the spans
- * came in; and the two ways of adding make the same set.
+ * came in; and the two ways of adding make the same set. spans_has_at
+ * answers from a hint without a search: the hinted span or the next.
  */
 #include "config.h"
 #include "model/spanset.h"
@@ -96,9 +97,37 @@ static void test_random(void)
 	spans_free(&many);
 }
 
+/* spans_has_at looks at the hinted span and the next only, and moves the
+ * hint to the span it found p in. */
+static void test_has_at(void)
+{
+	struct spans x = { 0 };
+	size_t h = 0;
+
+	ok(!spans_has_at(&x, 10, &h), "an empty set holds nothing at hint 0");
+	spans_add(&x, 10, 20);
+	spans_add(&x, 30, 40);
+	spans_add(&x, 50, 60);
+	ok(spans_has_at(&x, 15, &h) && h == 0, "the hinted span: hint 0");
+	ok(spans_has_at(&x, 35, &h) && h == 1, "the next: the hint moves to 1");
+	ok(spans_has_at(&x, 59, &h) && h == 2, "and on to 2");
+	h = 0;
+	ok(!spans_has_at(&x, 55, &h) && h == 0,
+	   "two spans on is not looked at; the hint stays");
+	ok(!spans_has_at(&x, 25, &h) && !spans_has_at(&x, 20, &h) && h == 0,
+	   "a gap and a span's end are not held");
+	h = 3;
+	ok(!spans_has_at(&x, 15, &h) && h == 3,
+	   "a hint past the end finds nothing");
+	h = 1;
+	ok(!spans_has_at(&x, 15, &h) && h == 1, "nor does one past p's span");
+	spans_free(&x);
+}
+
 int main(void)
 {
 	test_merges();
 	test_random();
+	test_has_at();
 	return done_testing();
 }
