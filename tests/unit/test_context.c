@@ -580,6 +580,39 @@ static void runtime(void)
 	   "cudaGetErrorName of an unknown code");
 }
 
+/* A context destroyed while it is in the thread's stack leaves it
+ * wherever it lies, and the current context is what is then on top. */
+static void destroyed_in_stack(void)
+{
+	CUcontext a = NULL, b = NULL, cur, popped;
+
+	cuCtxGetCurrent(&cur);
+	ok(cur == NULL, "the stack is empty before two creates");
+	if (!ok(!cuCtxCreate(&a, NULL, 0, 0) && !cuCtxCreate(&b, NULL, 0, 1),
+		"cuCtxCreate of two contexts"))
+		goto out;
+	/* The stack: a, then b on top of it. */
+	is_res(cuCtxDestroy(b), CUDA_SUCCESS, "cuCtxDestroy of the top");
+	cuCtxGetCurrent(&cur);
+	ok(cur == a, "... makes the context under it current");
+	b = NULL;
+	is_res(cuCtxCreate(&b, NULL, 0, 1), CUDA_SUCCESS,
+	       "cuCtxCreate pushes another on top");
+	is_res(cuCtxDestroy(a), CUDA_SUCCESS, "cuCtxDestroy of the one under it");
+	a = NULL;
+	cuCtxGetCurrent(&cur);
+	ok(cur == b, "... leaves the top current");
+	cuCtxPopCurrent(&popped);
+	ok(popped == b, "popping gives the top");
+	cuCtxGetCurrent(&cur);
+	ok(cur == NULL, "... and nothing is left under it");
+out:
+	if (b)
+		cuCtxDestroy(b);
+	if (a)
+		cuCtxDestroy(a);
+}
+
 int main(void)
 {
 	setenv("CUEMU_CONTROL", "0", 1);
@@ -592,6 +625,7 @@ int main(void)
 	no_context();
 	primary();
 	created_and_stack();
+	destroyed_in_stack();
 	version_and_id();
 	stack_is_per_thread();
 	peers();
