@@ -90,7 +90,7 @@ static unsigned run1(const void *image, const char *kn, CUdeviceptr out)
 {
 	CUmodule m;
 	CUfunction f;
-	unsigned v = ~0u;
+	unsigned word = ~0u;
 	void *a[] = { &out };
 
 	if (cuModuleLoadData(&m, image) != CUDA_SUCCESS)
@@ -99,9 +99,9 @@ static unsigned run1(const void *image, const char *kn, CUdeviceptr out)
 	    cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, a, NULL) ==
 		    CUDA_SUCCESS &&
 	    cuCtxSynchronize() == CUDA_SUCCESS)
-		(void)cuMemcpyDtoH(&v, out, sizeof v);
+		(void)cuMemcpyDtoH(&word, out, sizeof word);
 	cuModuleUnload(m);
-	return v;
+	return word;
 }
 
 static void scopes(CUdeviceptr out)

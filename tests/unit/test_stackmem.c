@@ -222,7 +222,7 @@ static void replay_line(const char *line, CUdevice dev, enum phase *ph)
 		   "all but 2 GiB of free memory taken");
 		*ph = LOW;
 		m_before_refusal = free_now();
-	} else if (sscanf(line, "stackmem.%47[^ ] local=%*zu: %63s %63s %7s get=%zu "
+	} else if (sscanf(line, "stackmem.%47[^ ] local=%*u: %63s %63s %7s get=%zu "
 			  "free=%lld", tag, e1, e2, right, &got, &hf) == 6) {
 		char *dot = strrchr(tag, '.');
 		int depth = 0;
