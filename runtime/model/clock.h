@@ -88,6 +88,11 @@ void cuemu_clock_wait_end(uint64_t begun);
  * out what runs until the matching leave. Nest. */
 void cuemu_clock_enter(void);
 void cuemu_clock_leave(void);
+/* Leaves ns more of the thread's CPU time outside any bracket out of its
+ * clock: the host's own work on libcuemu's behalf that no bracket can
+ * enclose (a fault's trap, signal delivery and return: fault.c). Taken
+ * from the CPU time that follows, never more than it. */
+void cuemu_clock_leave_out(uint64_t ns);
 /* The program's own CPU time of the calling thread since it was last
  * taken, to be added to its model time (stream.c's thread clock); 0 when
  * the clocks are real, inside a bracket, or on a thread whose clock has

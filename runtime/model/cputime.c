@@ -5,7 +5,9 @@
  * choice of clocks (CUEMU_CLOCK) and each virtual clock's origin; and
  * each thread's CPU time as the program's own, with the brackets
  * (cuemu_clock_enter/leave) that leave libcuemu's own work in the thread
- * out of it. stream.c's thread clock takes that CPU time
+ * out of it, and what the host spends outside any bracket on libcuemu's
+ * behalf (a fault's trap: cuemu_clock_leave_out) taken from the CPU time
+ * that follows. stream.c's thread clock takes that CPU time
  * (cuemu_clock_cpu_take); this file calls nothing of the model above it,
  * so the process lock, the machine and the streams can all use it.
  *
@@ -163,12 +165,14 @@ static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
 /* The calling thread's clock: started at its first reading or wait; the
  * depth of libcuemu's brackets it is in; its CPU time when last taken,
- * and the program's CPU time taken at a bracket's entry and not yet
- * given to the thread's model clock (cuemu_clock_cpu_take). */
+ * the program's CPU time taken at a bracket's entry and not yet given to
+ * the thread's model clock (cuemu_clock_cpu_take), and the host's CPU
+ * time outside any bracket still to be left out (cuemu_clock_leave_out:
+ * a fault's trap). */
 static __thread struct {
 	bool started;
 	unsigned int depth;
-	uint64_t cpu_ns, pending_ns;
+	uint64_t cpu_ns, pending_ns, out_ns;
 } me;
 
 static uint64_t ts_ns(const struct timespec *ts)
@@ -317,6 +321,24 @@ static bool model_on(void)
 				__ATOMIC_RELAXED) == CUEMU_CLOCK_MODEL, 0);
 }
 
+/* The CPU time from the last taking to now, less what is still to be
+ * left out (never below 0: what is left over waits for the next). */
+static uint64_t cpu_since(uint64_t now)
+{
+	uint64_t d = now > me.cpu_ns ? now - me.cpu_ns : 0;
+	uint64_t out = d < me.out_ns ? d : me.out_ns;
+
+	me.out_ns -= out;
+	me.cpu_ns = now;
+	return d - out;
+}
+
+void cuemu_clock_leave_out(uint64_t ns)
+{
+	if (model_on() && me.started)
+		me.out_ns += ns;
+}
+
 void cuemu_clock_thread_start(void)
 {
 	if (!me.started) {
@@ -336,9 +358,7 @@ uint64_t cuemu_clock_cpu_take(void)
 	if (me.depth)
 		return d;
 	now = cpu_now();
-	d += now > me.cpu_ns ? now - me.cpu_ns : 0;
-	me.cpu_ns = now;
-	return d;
+	return d + cpu_since(now);
 }
 
 /* The CPU time before the bracket is the program's: it waits, pending,
@@ -352,8 +372,7 @@ void cuemu_clock_enter(void)
 		return;
 	if (me.depth == 0) {
 		now = cpu_now();
-		me.pending_ns += now > me.cpu_ns ? now - me.cpu_ns : 0;
-		me.cpu_ns = now;
+		me.pending_ns += cpu_since(now);
 	}
 	me.depth++;
 }

@@ -37,6 +37,12 @@
  * on the event bus (perf.h), so that every event its threads raise
  * carries it.
  *
+ * The whole handler is libcuemu's work, bracketed out of the faulting
+ * thread's model clock (clock.h); the host's trap around it (the signal's
+ * delivery and return, the restarted access), which no bracket encloses,
+ * is measured once at install with the clock in model time and left out
+ * of the thread's CPU time at each CPU fault the model serves.
+ *
  * Under valgrind (or with CUEMU_NO_FAULTS set) real faults are off: valgrind
  * loses the fault address when a handler changes protections and restarts
  * the access. Managed memory is then plain read-write memory; prefetch,
@@ -812,12 +818,140 @@ static void kernel_access(bool on)
 		pkey_set(kernel_key, on ? 0 : PKEY_DISABLE_ACCESS);
 }
 
+/* ------------------------------------------------------------------ */
+/* The host's trap: what a CPU fault costs the thread outside the handler */
+
+/* A CPU fault's CPU time in the faulting thread that no bracket can
+ * enclose: the host's trap, its delivery of SIGSEGV, the return from the
+ * handler and the restarted access. The model's charge for a CPU fault
+ * already stands for all of a real fault's time, so this is left out of
+ * the thread's clock at each CPU fault the model serves (DESIGN.md, "The
+ * timing model"). Measured once, at install, with the clock in model
+ * time; 0 otherwise. Global because the handler is; written once before
+ * the first managed allocation is made. */
+static uint64_t trap_ns;
+/* The pages the measurement traps on, while it runs (its thread's own:
+ * no other thread can touch them, as no other knows them). */
+static uintptr_t trap_base, trap_end;
+static __thread uint64_t trap_in_ns;
+
+#define TRAP_PAGES 16
+#define TRAP_ROUNDS 4
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	cuemu_libc.clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* The measurement's handler: it opens the page, as a CPU fault's handler
+ * does, and counts its own time, which a real fault's bracket leaves
+ * out already. */
+static void trap_opened(uintptr_t addr)
+{
+	uint64_t t0 = thread_cpu_ns();
+
+	mprotect((void *)CUEMU_ALIGN_DOWN(addr, CUEMU_PAGE), CUEMU_PAGE,
+		 PROT_READ | PROT_WRITE);
+	trap_in_ns += thread_cpu_ns() - t0;
+}
+
+/* One round: TRAP_PAGES populated pages closed, then each touched; the
+ * thread's CPU time a trap outside the handler. */
+static uint64_t trap_round(volatile char *p)
+{
+	size_t len = TRAP_PAGES * CUEMU_PAGE;
+	uint64_t t0, t1;
+
+	if (mprotect((void *)p, len, PROT_READ | PROT_WRITE) < 0)
+		return UINT64_MAX;
+	for (size_t i = 0; i < len; i += CUEMU_PAGE)
+		p[i] = 1;   /* populated: the restart is not a first touch */
+	if (mprotect((void *)p, len, PROT_NONE) < 0)
+		return UINT64_MAX;
+	trap_in_ns = 0;
+	t0 = thread_cpu_ns();
+	for (size_t i = 0; i < len; i += CUEMU_PAGE)
+		p[i]++;
+	t1 = thread_cpu_ns();
+	return t1 - t0 > trap_in_ns ? (t1 - t0 - trap_in_ns) / TRAP_PAGES : 0;
+}
+
+/* The least of a few rounds: a round the host disturbed (another
+ * process's cache use, an interrupt) counts more than a trap costs, and
+ * leaving out more than the trap would hide the program's own time. */
+static void measure_trap(void)
+{
+	size_t len = TRAP_PAGES * CUEMU_PAGE;
+	uint64_t best = UINT64_MAX;
+	char *p;
+
+	if (!real_faults || cuemu_clock_start() != CUEMU_CLOCK_MODEL)
+		return;
+	p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	__atomic_store_n(&trap_end, (uintptr_t)p + len, __ATOMIC_RELAXED);
+	__atomic_store_n(&trap_base, (uintptr_t)p, __ATOMIC_RELAXED);
+	for (int r = 0; r < TRAP_ROUNDS; r++) {
+		uint64_t t = trap_round(p);
+		if (t < best)
+			best = t;
+	}
+	__atomic_store_n(&trap_base, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&trap_end, 0, __ATOMIC_RELAXED);
+	munmap(p, len);
+	trap_ns = best == UINT64_MAX ? 0 : best;
+	cuemu_debug("a CPU fault's trap: %llu ns of the thread's CPU time",
+		    (unsigned long long)trap_ns);
+}
+
+uint64_t fault_trap_ns(void)
+{
+	return trap_ns;
+}
+
+/* Resolves a watched fault; lock taken inside. false: not ours. */
+static bool handle(uintptr_t addr, void *uc)
+{
+	bool ours;
+
+	if (tls_dev >= 0) {
+		cuemu_lock();
+		ours = resolve(addr, tls_dev, uc);
+		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
+		kernel_unlock();
+		return ours;
+	}
+	/* The kernels launched before the touch end first, as they
+	 * would have on the GPU (DESIGN.md, "A CPU touch while
+	 * kernels run"); the CPU's view comes back then. */
+	kernels_wait();
+	cuemu_lock();
+	ours = cpu_may(addr, was_write(uc)) ||
+	       resolve(addr, CUEMU_PROC_HOST, uc);
+	tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
+	cuemu_unlock();
+	/* What the host spends on the trap around this handler is the
+	 * emulator's; the model's charge is the fault's time. */
+	if (ours)
+		cuemu_clock_leave_out(trap_ns);
+	return ours;
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
 	int saved = errno;
 	bool ours;
 
+	if (addr >= __atomic_load_n(&trap_base, __ATOMIC_RELAXED) &&
+	    addr < __atomic_load_n(&trap_end, __ATOMIC_RELAXED)) {
+		trap_opened(addr);
+		return;
+	}
 	if (!fault_watched(addr)) {
 		chain(sig, si, uc);
 		return;
@@ -835,22 +969,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	tls_last_addr = addr;
-	if (tls_dev >= 0) {
-		cuemu_lock();
-		ours = resolve(addr, tls_dev, uc);
-		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
-		kernel_unlock();
-	} else {
-		/* The kernels launched before the touch end first, as they
-		 * would have on the GPU (DESIGN.md, "A CPU touch while
-		 * kernels run"); the CPU's view comes back then. */
-		kernels_wait();
-		cuemu_lock();
-		ours = cpu_may(addr, was_write(uc)) ||
-		       resolve(addr, CUEMU_PROC_HOST, uc);
-		tls_gen = __atomic_load_n(&prot_gen, __ATOMIC_RELAXED);
-		cuemu_unlock();
-	}
+	/* The whole handler is libcuemu's work, not the program's. */
+	cuemu_clock_enter();
+	ours = handle(addr, uc);
+	cuemu_clock_leave();
 	if (!ours) {
 		cuemu_debug("fault at 0x%lx: no managed range", (unsigned long)addr);
 		chain(sig, si, uc);
@@ -875,6 +997,8 @@ static void install(void)
 		kernel_key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
 	pthread_atfork(NULL, NULL, flight_child);
 	install_rc = sigaction(SIGSEGV, &sa, &old_segv);
+	if (install_rc == 0)
+		measure_trap();
 }
 
 int fault_install(void)

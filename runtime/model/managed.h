@@ -290,6 +290,10 @@ bool fault_watched(uintptr_t p);
 
 /* Installs the SIGSEGV handler once (cuMemAllocManaged calls it). 0/-1. */
 int fault_install(void);
+/* A CPU fault's host trap, measured at install with the clock in model
+ * time (ns of the thread's CPU time; 0 when not measured): left out of
+ * the faulting thread's clock at each CPU fault (fault.c). */
+uint64_t fault_trap_ns(void);
 /* The protection a new managed mapping starts with: PROT_NONE, or
  * read-write where real faults are off (under valgrind). */
 int fault_initial_prot(void);

@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,40 @@ static void host_func(CUstream s)
 	     (seen - t0) / 1e6);
 }
 
+/* A CPU thread touching every 4 KiB of GPU-resident managed memory: each
+ * 64 KiB faults once, and each fault is the model's charge on the clock;
+ * the host's trap around the handler is left out (its measure, at the
+ * first managed allocation, is on stderr under CUEMU_DEBUG: trap_said). */
+static int trap_role(void)
+{
+	size_t n = 16 << 20;
+	CUdeviceptr p = 0;
+	CUmemLocation gpu = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUstream s;
+	int64_t t0, d;
+
+	if (!(s = setup()))
+		return 1;
+	if (cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS) {
+		fact(0, "a managed allocation (%s)", "trap");
+		return 1;
+	}
+	memset((void *)p, 1, n);
+	fact(cuMemPrefetchAsync(p, n, gpu, 0, s) == CUDA_SUCCESS &&
+	     cuStreamSynchronize(s) == CUDA_SUCCESS, "16 MiB prefetched to "
+	     "the GPU");
+	t0 = now(CLOCK_MONOTONIC);
+	for (size_t i = 0; i < n; i += 4096)
+		((volatile char *)p)[i]++;
+	d = now(CLOCK_MONOTONIC) - t0;
+	fact(d > 0 && ((volatile char *)p)[n - 4096] == 2, "the CPU's "
+	     "touches of GPU-resident pages fault and land (%.3f ms)",
+	     d / 1e6);
+	cuMemFree(p);
+	cuStreamDestroy(s);
+	return failures != 0;
+}
+
 static int model_role(void)
 {
 	CUstream s;
@@ -504,17 +539,46 @@ static void bogus_said(void)
 	   "on stderr that names it (%d lines)", lines);
 }
 
+/* The trap a CPU fault leaves out is measured, in model time only, and
+ * said once under CUEMU_DEBUG with its cost: a host's trap and signal
+ * round trip is microseconds, not nothing and not a millisecond. */
+static void trap_said(bool model)
+{
+	char line[512];
+	unsigned long long ns = 0;
+	int said = 0;
+	FILE *f = fopen(file("err"), "r");
+	const char *m;
+
+	while (f && fgets(line, sizeof line, f))
+		if ((m = strstr(line, "a CPU fault's trap: ")) &&
+		    sscanf(m, "a CPU fault's trap: %llu ns", &ns) == 1)
+			said++;
+	if (f)
+		fclose(f);
+	if (model)
+		ok(said == 1 && ns > 100 && ns < 1000000, "CUEMU_CLOCK=model: "
+		   "a CPU fault's trap is measured once (%d lines, %.2f us)",
+		   said, ns / 1e3);
+	else
+		ok(said == 0, "real clocks: no trap is measured (%d lines)",
+		   said);
+}
+
 int main(int argc, char **argv)
 {
 	const char *role = child_role(argc, argv);
 	char *model[] = { "CUEMU_CLOCK=model", NULL };
 	char *unset[] = { "CUEMU_CLOCK", NULL };
 	char *bogus[] = { "CUEMU_CLOCK=bogus", NULL };
+	char *trap_model[] = { "CUEMU_CLOCK=model", "CUEMU_DEBUG=1", NULL };
+	char *trap_real[] = { "CUEMU_CLOCK", "CUEMU_DEBUG=1", NULL };
 
 	if (role)
 		return !strcmp(role, "model") ? model_role() :
 		       !strcmp(role, "real") ? real_role() :
-		       !strcmp(role, "pinned") ? pinned_role() : bogus_role();
+		       !strcmp(role, "pinned") ? pinned_role() :
+		       !strcmp(role, "trap") ? trap_role() : bogus_role();
 	setenv("CUEMU_CONTROL", "0", 1);
 	snprintf(dir, sizeof dir, "%s/cuemu-clock.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -527,6 +591,10 @@ int main(int argc, char **argv)
 	relay("pinned", model);
 	relay("bogus", bogus);
 	bogus_said();
+	relay("trap", trap_model);
+	trap_said(true);
+	relay("trap", trap_real);
+	trap_said(false);
 	unlink(file("err"));
 	rmdir(dir);
 	return done_testing();
