@@ -198,7 +198,7 @@ uint64_t hf_arith(const struct insn *in, uint64_t a, uint64_t b, uint64_t c)
 				c >> 16 & 0xffff) << 16 | lo;
 }
 
-static double round_int(double x, int rnd)
+double ex_round_int(double x, int rnd)
 {
 	switch (rnd) {
 	case R_RZ: return trunc(x);
@@ -253,7 +253,7 @@ static uint32_t to_half(const struct insn *in, enum ptype d, uint64_t a)
 	if (isnan(x))
 		return !f64nan ? HQNAN : d == T_F16 ? HQNAN_F64 : BQNAN_F64;
 	if (in->flags & F_INT_RND) {
-		x = round_int(x, rnd);
+		x = ex_round_int(x, rnd);
 		rnd = R_RN;             /* an integer in range is exact */
 	}
 	if ((in->flags & F_RELU) && (x < 0 || signbit(x)))

@@ -30,4 +30,9 @@ uint64_t hf_arith(const struct insn *in, uint64_t a, uint64_t b, uint64_t c);
  * b is the second source of the pair forms (cvt.f16x2.f32 d, a, b). */
 uint64_t hf_cvt(const struct insn *in, uint64_t a, uint64_t b);
 
+/* x rounded to an integer in rounding mode rnd (enum rnd: cvt's .rzi,
+ * .rmi, .rpi; .rni and none to nearest even), for the float and the half
+ * conversions alike. */
+double ex_round_int(double x, int rnd);
+
 #endif

@@ -1873,16 +1873,6 @@ static void do_selp(struct blk *b, struct warp *w, const struct insn *in,
 	}
 }
 
-static double round_int(double x, int rnd)
-{
-	switch (rnd) {
-	case R_RZ: return trunc(x);
-	case R_RM: return floor(x);
-	case R_RP: return ceil(x);
-	default: return nearbyint(x);
-	}
-}
-
 /* A float to an integer type: rounded, saturated. NaN is 0 from f32 to
  * 32 bits, the top bit alone otherwise (as the device answers). */
 static uint64_t f2i(double x, int rnd, enum ptype t, bool from32)
@@ -1891,7 +1881,7 @@ static uint64_t f2i(double x, int rnd, enum ptype t, bool from32)
 
 	if (isnan(x))
 		return from32 && bits <= 32 ? 0 : 1ull << (bits - 1);
-	x = round_int(x, rnd ? rnd : R_RZ);
+	x = ex_round_int(x, rnd ? rnd : R_RZ);
 	if (ptype_signed(t)) {
 		double lo = -ldexp(1, (int)bits - 1), hi = ldexp(1, (int)bits - 1);
 		if (x < lo)
@@ -1918,7 +1908,7 @@ static uint64_t cvt_one(const struct insn *in, uint64_t a)
 		if (!ptype_float(d))
 			return f2i(x, in->rnd, d, s == T_F32);
 		if (in->flags & F_INT_RND)
-			x = isnan(x) ? x : round_int(x, in->rnd);
+			x = isnan(x) ? x : ex_round_int(x, in->rnd);
 		if (sat)
 			x = sat01d(x);
 		if (d == T_F64)   /* a NaN kept, quieted, as the host converts */

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include "check.h"
 
 #define CK(call)                                                           \
 	do {                                                               \
@@ -33,14 +34,6 @@
 			cuGetErrorName(r_, &n_);                           \
 			std::printf("FAIL %s:%d: %s answered %s\n",       \
 				    __FILE__, __LINE__, #call, n_);        \
-			std::exit(1);                                      \
-		}                                                          \
-	} while (0)
-#define EXPECT(cond)                                                       \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, \
-				    #cond);                                \
 			std::exit(1);                                      \
 		}                                                          \
 	} while (0)
