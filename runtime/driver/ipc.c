@@ -21,6 +21,8 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
 		return r;
 	if (!pHandle)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "pHandle is NULL");
+	if (cuemu_ipc_mem_get_known((uintptr_t)dptr, pHandle))
+		return CUDA_SUCCESS;
 	cuemu_lock();
 	r = cuemu_ipc_mem_get((uintptr_t)dptr, pHandle);
 	cuemu_unlock();

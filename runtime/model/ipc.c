@@ -29,7 +29,8 @@
  *
  * Locking: the slot file has its own leaf lock (slot_lock),
  * taken inside the process lock or without it; a slot's contents are
- * atomics. The opened mappings and the exporters' blocks mapped here (the
+ * atomics. The table of handles already given out (known[]) is written
+ * under the process lock and read without it, each entry a seqlock. The opened mappings and the exporters' blocks mapped here (the
  * trees below) and their address-map entries are guarded by cuemu_lock().
  */
 #include "model/ipc.h"
@@ -68,6 +69,37 @@ static pid_t self_pid;          /* this process, for handles: getpid() is a
 static uint64_t self_start;     /* this process's start time, for handles */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Handles already given out, by the address asked with, so that asking
+ * again (a transport exports the same buffer for every message) is
+ * answered without the process lock: its pair was most of the call's
+ * cost (bench/, cuIpcGetMemHandle). An entry holds while the address map
+ * loses nothing (the reach generation, which moves when any entry goes)
+ * and the process is the one that filled it (a forked child empties the
+ * table). Direct-mapped, so O(1) and a few KiB whatever the allocations.
+ * Written only under the process lock; read without it, an entry's seq
+ * odd while it is being written, so a reader that sees seq move retries
+ * under the lock. Global because the handles are the process's. */
+#define KNOWN_SLOTS 64
+#define HANDLE_WORDS (sizeof(CUipcMemHandle) / sizeof(uint64_t))
+struct known {
+	uint64_t seq;
+	uint64_t addr;
+	uint64_t reach;       /* the reach generation it was made at */
+	uint64_t filled;      /* 0: empty */
+	uint64_t words[HANDLE_WORDS];
+};
+static struct known known[KNOWN_SLOTS];
+
+static struct known *known_slot(uintptr_t p)
+{
+	return &known[(p >> 9 ^ p >> 21) % KNOWN_SLOTS];
+}
+
+static void known_forget_all(void)
+{
+	memset(known, 0, sizeof known);
+}
+
 static int slot_new(uint64_t *index, void **ptr);
 static void *slot_map(pid_t pid, int fd, uint64_t start, uint64_t index);
 static void slot_unmap(void *p);
@@ -83,6 +115,7 @@ static void child_after_fork(void)
 	slots_next = 0;
 	self_pid = 0;
 	self_start = 0;
+	known_forget_all();
 }
 
 static void init_once(void)
@@ -194,6 +227,25 @@ static struct opened_tree opened_all = RB_INITIALIZER(&opened_all);
 	       sizeof v_);						\
 } while (0)
 
+/* Keeps the handle just made for p. Process lock held: writers are one
+ * at a time, and the reach generation moves only under it. */
+static void known_put(uintptr_t p, const CUipcMemHandle *h)
+{
+	struct known *k = known_slot(p);
+	uint64_t w[HANDLE_WORDS], seq = k->seq;
+
+	memcpy(w, h, sizeof w);
+	__atomic_store_n(&k->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&k->addr, p, __ATOMIC_RELAXED);
+	__atomic_store_n(&k->reach, *cuemu_reach_generation(),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&k->filled, 1, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < HANDLE_WORDS; i++)
+		__atomic_store_n(&k->words[i], w[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&k->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 {
 	struct cuemu_alloc *a = cuemu_va_find(p);
@@ -239,7 +291,28 @@ CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out)
 	WIRE_PUT(out, id, a->id);
 	WIRE_PUT(out, dev, a->device);
 	WIRE_PUT(out, slot, a->ipc_slot);
+	known_put(p, out);
 	return CUDA_SUCCESS;
+}
+
+bool cuemu_ipc_mem_get_known(uintptr_t p, CUipcMemHandle *out)
+{
+	const struct known *k = known_slot(p);
+	uint64_t seq = __atomic_load_n(&k->seq, __ATOMIC_ACQUIRE);
+	uint64_t w[HANDLE_WORDS];
+
+	if ((seq & 1) || !__atomic_load_n(&k->filled, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&k->addr, __ATOMIC_RELAXED) != p ||
+	    __atomic_load_n(&k->reach, __ATOMIC_RELAXED) !=
+		    __atomic_load_n(cuemu_reach_generation(), __ATOMIC_ACQUIRE))
+		return false;
+	for (size_t i = 0; i < HANDLE_WORDS; i++)
+		w[i] = __atomic_load_n(&k->words[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&k->seq, __ATOMIC_RELAXED) != seq)
+		return false;
+	memcpy(out, w, sizeof w);
+	return true;
 }
 
 /* Where the exporter's device memory at w->base is now: like the real

@@ -71,6 +71,9 @@ int cuemu_devmem_fd(int dev);
 /* The handle of the device allocation containing p (the same for every
  * address in it). INVALID_VALUE for any other memory. Lock held. */
 CUresult cuemu_ipc_mem_get(uintptr_t p, CUipcMemHandle *out);
+/* The handle cuemu_ipc_mem_get gave for p before, if it still holds:
+ * true with *out filled. Takes no lock (a miss asks cuemu_ipc_mem_get). */
+bool cuemu_ipc_mem_get_known(uintptr_t p, CUipcMemHandle *out);
 /* Opens a handle of another process in ctx: the mapping already open here
  * with one more reference, or what the exporter has at the handle's
  * address now, mapped. INVALID_VALUE for a handle that is none or whose

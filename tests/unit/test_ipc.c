@@ -311,6 +311,36 @@ static void refusals(CUdeviceptr a)
 	       "closing memory never opened is refused");
 }
 
+/* Asking again for a handle is answered from the handles already made
+ * (model/ipc.c, without the process lock): the same bytes while the
+ * allocation lives, and nothing of it once it is freed, also where a new
+ * allocation takes its address. */
+static void asked_again(void)
+{
+	CUipcMemHandle h, h2, h3;
+	CUdeviceptr b = 0, c = 0;
+	unsigned long long id_b = 0, id_c = 0;
+
+	cuMemAlloc(&b, SIZE);
+	cuPointerGetAttribute(&id_b, CU_POINTER_ATTRIBUTE_BUFFER_ID, b);
+	cuIpcGetMemHandle(&h, b);
+	is_res(cuIpcGetMemHandle(&h2, b), CUDA_SUCCESS,
+	       "a handle asked for again");
+	ok(!memcmp(&h, &h2, sizeof h), "... is the same handle");
+	cuIpcGetMemHandle(&h2, b + 4096);
+	ok(!memcmp(&h, &h2, sizeof h), "... for an interior address too");
+	cuMemFree(b);
+	is_res(cuIpcGetMemHandle(&h2, b), CUDA_ERROR_INVALID_VALUE,
+	       "once freed, the address it was asked with has none");
+	cuMemAlloc(&c, SIZE);
+	cuPointerGetAttribute(&id_c, CU_POINTER_ATTRIBUTE_BUFFER_ID, c);
+	is_int(c, b, "a new allocation of the size takes the address");
+	is_res(cuIpcGetMemHandle(&h3, c), CUDA_SUCCESS, "... and has a handle");
+	ok(memcmp(&h, &h3, sizeof h) != 0 && id_c != id_b,
+	   "... its own, not the freed one's");
+	cuMemFree(c);
+}
+
 /* The runtime's names: the same handles, the same refusals in its codes. */
 static void runtime_names(CUdeviceptr a, CUevent ev)
 {
@@ -488,6 +518,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	refusals(a);
+	asked_again();
 	cuIpcGetMemHandle(&m.mem, a);
 	cuPointerGetAttribute(&m.id, CU_POINTER_ATTRIBUTE_BUFFER_ID, a);
 	cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING);
