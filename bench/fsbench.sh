@@ -14,12 +14,13 @@
 # A step that takes longer than $FSBENCH_LIMIT seconds (default 60) is
 # stopped and reported as such: that is a finding, not a failure to hide.
 #
-# A small file's row is four FUSE requests for both (OPEN, READ, the READ
-# that finds the end, RELEASE; libfuse's debug output, -d, counts them):
-# cufs's ratio is its own work at OPEN over four kernel round trips, and
-# it cannot go under 1.0x without fewer requests (DESIGN.md, "What a read
-# costs"). The process's own CPU per read is noisy on a loaded machine;
-# the rows are medians of reads taken in turn with minfs's (fsread).
+# A small file's row is four FUSE requests for minfs (OPEN, READ, the READ
+# that finds the end, RELEASE; libfuse's debug output, -d, counts them),
+# which reads directly; cufs mounted without allow_other reads a value
+# that did not change from the kernel's page cache, with OPEN and RELEASE
+# alone (DESIGN.md, "What a read costs"). The process's own CPU per read
+# is noisy on a loaded machine; the rows are medians of reads taken in
+# turn with minfs's (fsread).
 #
 # Environment: top_builddir (default .), FSBENCH_N (default 100000),
 # FSBENCH_LIMIT. It runs on a private machine segment and run directory,

@@ -9,8 +9,10 @@
  *
  * Usage: minfs [-n N] MOUNTPOINT [fuse options...]   (N defaults to 100000)
  *
- * Files are reported with size 0 and read with direct_io, as cufs does, so
- * that every read reaches the daemon instead of the page cache.
+ * Files are reported with size 0 and read with direct_io, so that every
+ * read reaches the daemon instead of the page cache: the baseline of a
+ * filesystem that serves each read itself (cufs reads a read-only value
+ * that did not change from the page cache, and the rest directly).
  *
  * Locking: none. The only state is the file count, set before fuse_main
  * starts its threads and read-only afterwards.

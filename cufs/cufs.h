@@ -33,6 +33,7 @@
 struct cufs_options {
 	char rundir[4096];
 	char machine[256];
+	bool allow_other;   /* -o allow_other: other users reach the mount */
 };
 extern struct cufs_options cufs_opt;
 
@@ -138,10 +139,55 @@ void cufs_events_poll_wait(void *ph);
  * and once a second by the event relay; costs a walk of the free lists. */
 void cufs_tidy_heap(void);
 
-/* ---------------------------------------------------------------- tree.c */
+/* ---------------------------------------------------------------- tree.c
+ * The /cu tree by path, for lowlevel.c: each answers 0 (or a count) or
+ * -errno. */
 
-struct fuse_operations;
-extern const struct fuse_operations cufs_ops;
+struct fh;
+struct fuse_pollhandle;
+struct stat;
+
+/* What an open found: the handle, and for a read-only text file its text
+ * (owned by the handle), the text's length and the file's owner and mode;
+ * stream: the file has no offsets (events_pipe). */
+struct cufs_open {
+	struct fh *fh;
+	const char *text;
+	size_t len;
+	uid_t uid;
+	mode_t mode;
+	bool stream;
+};
+
+/* *ro: a read-only text file, whose size is its text's length. */
+int cufs_tree_getattr(const char *path, struct stat *st, bool *ro);
+/* A directory's names (a new reference), or -ENOTDIR. */
+int cufs_tree_list(const char *path, json_t **names);
+int cufs_tree_readlink(const char *path, char *buf, size_t size);
+int cufs_tree_open(const char *path, int flags, struct cufs_open *out);
+int cufs_tree_read(struct fh *h, char *buf, size_t size, off_t off);
+int cufs_tree_write(struct fh *h, const char *buf, size_t size);
+/* A truncation of path (opened: through a handle opened for writing). */
+int cufs_tree_truncate(const char *path, bool opened);
+void cufs_tree_release(struct fh *h);
+int cufs_tree_poll(struct fh *h, struct fuse_pollhandle *ph,
+		   unsigned *reventsp);
+/* The mount starts and stops: the event relay, the processes. */
+void cufs_tree_start(void);
+void cufs_tree_stop(void);
+
+/* ------------------------------------------------------------ lowlevel.c
+ * The kernel's requests (libfuse's low-level API) over the tree. */
+struct fuse_lowlevel_ops;
+struct fuse_session;
+extern const struct fuse_lowlevel_ops cufs_ll_ops;
+/* The session, once made: cufs_exiting asks it. */
+void cufs_ll_session(struct fuse_session *se);
+/* Who made the request this thread serves (cufs's own user outside one),
+ * whether it was interrupted, and whether the mount is stopping. */
+uid_t cufs_caller_uid(void);
+bool cufs_caller_interrupted(void);
+bool cufs_exiting(void);
 
 /* Text of a value as its file shows it: a scalar's line, an array's
  * words, an object's "key value" lines; malloc'd. */

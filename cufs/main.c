@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <malloc.h>
 #include <mntent.h>
-#include <fuse.h>
 #include <fuse_lowlevel.h>
 #include <signal.h>
 #include <stdio.h>
@@ -379,7 +378,6 @@ static int run_fuse(int argc, char **argv)
 	struct fuse_loop_config cfg_v1, *cfg = NULL;
 #endif
 	struct fuse_session *se;
-	struct fuse *fuse;
 	int rc;
 
 	/* It refuses a mount point that does not resolve, or a word too
@@ -391,18 +389,20 @@ static int run_fuse(int argc, char **argv)
 	/* It refuses an option nobody knows, and says which. It also fails
 	 * when it runs out of memory at the start, which this reports as a
 	 * bad command line too; nothing else makes it fail. */
-	if (!(fuse = fuse_new(&args, &cufs_ops, sizeof cufs_ops, NULL))) {
+	if (!(se = fuse_session_new(&args, &cufs_ll_ops, sizeof cufs_ll_ops,
+				    NULL))) {
 		rc = 2;
 		goto out_args;
 	}
+	cufs_ll_session(se);
 	if (setup() < 0) {
 		rc = 1;
-		goto out_fuse;
+		goto out_session;
 	}
 	if (mounted_already(opts.mountpoint) ||
-	    fuse_mount(fuse, opts.mountpoint) != 0) {
+	    fuse_session_mount(se, opts.mountpoint) != 0) {
 		rc = 4;
-		goto out_fuse;
+		goto out_session;
 	}
 	if (fuse_daemonize(opts.foreground) != 0) {
 		rc = 5;
@@ -410,14 +410,13 @@ static int run_fuse(int argc, char **argv)
 	}
 	if (!opts.foreground)
 		stderr_to_syslog();
-	se = fuse_get_session(fuse);
 	if (fuse_set_signal_handlers(se) != 0) {
 		rc = 6;
 		goto out_mount;
 	}
 	wrap_stop_signals(false);
 	if (opts.singlethread) {
-		rc = fuse_loop(fuse);
+		rc = fuse_session_loop(se);
 	} else {
 #if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
 		if ((cfg = fuse_loop_cfg_create())) {
@@ -431,7 +430,7 @@ static int run_fuse(int argc, char **argv)
 		cfg_v1.max_idle_threads = opts.max_idle_threads;
 		cfg = &cfg_v1;
 #endif
-		rc = cfg ? fuse_loop_mt(fuse, cfg) : -1;
+		rc = cfg ? fuse_session_loop_mt(se, cfg) : -1;
 	}
 	/* Asked to stop is a clean stop, whatever the loop answers for it
 	 * (libfuse 3.14 answers the signal's number). */
@@ -442,9 +441,10 @@ static int run_fuse(int argc, char **argv)
 	wrap_stop_signals(true);
 	fuse_remove_signal_handlers(se);
 out_mount:
-	fuse_unmount(fuse);
-out_fuse:
-	fuse_destroy(fuse);
+	fuse_session_unmount(se);
+out_session:
+	cufs_ll_session(NULL);
+	fuse_session_destroy(se);
 out_args:
 #if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
 	fuse_loop_cfg_destroy(cfg);
@@ -457,12 +457,26 @@ out_args:
 #define CUFS_STR_(x) #x
 #define CUFS_STR(x) CUFS_STR_(x)
 
-/* Whether the command line sets -o max_threads itself. */
-static bool max_threads_given(int n, char **args)
+/* Whether an -o list of the command line names option (alone, or with
+ * a value). */
+static bool option_named(int n, char **args, const char *name)
 {
-	for (int i = 1; i < n; i++)
-		if (strstr(args[i], "max_threads="))
-			return true;
+	size_t len = strlen(name);
+
+	for (int i = 1; i < n; i++) {
+		const char *a = args[i];
+
+		if (!strcmp(a, "-o") && i + 1 < n)
+			a = args[++i];
+		else if (!strncmp(a, "-o", 2))
+			a += 2;
+		else
+			continue;
+		for (const char *p = a; (p = strstr(p, name)); p += len)
+			if ((p == a || p[-1] == ',') &&
+			    (!p[len] || p[len] == ',' || p[len] == '='))
+				return true;
+	}
 	return false;
 }
 
@@ -521,9 +535,11 @@ int main(int argc, char **argv)
 #if FUSE_VERSION >= FUSE_MAKE_VERSION(3, 12)
 	/* libfuse's 10 would let ten readers of events_pipe, or writes to
 	 * processes that do not answer, stop every other request. */
-	if (!max_threads_given(n, args))
+	if (!option_named(n, args, "max_threads"))
 		args[n++] = "-omax_threads=" CUFS_STR(CUFS_FUSE_THREADS);
 #endif
+	/* Other users reach the mount: lowlevel.c keeps less for them. */
+	cufs_opt.allow_other = option_named(n, args, "allow_other");
 	/* The type mount(8), findmnt and fstab name it by: fuse.cufs. */
 	args[n++] = "-osubtype=cufs";
 	rc = run_fuse(n, args);

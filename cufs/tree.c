@@ -8,11 +8,10 @@
  * lines), a value that is an object of objects is a directory, "json" is
  * the object pretty-printed, and the names in the object's "writable"
  * array are writable files. A file's text is taken once, at open, so one
- * read sequence shows one moment; the requests on an open file or
- * directory find it by its handle, which keeps its path (libfuse builds
- * them none: nullpath_ok). The event log's files (events,
+ * read sequence shows one moment. The event log's files (events,
  * events_pipe, events_dropped; at the top and in processes/<pid>/) are
- * cufs's own: events.c keeps what they show.
+ * cufs's own: events.c keeps what they show. lowlevel.c answers the
+ * kernel's requests with what these functions find by path.
  *
  * Who sees what (cufs(8), PRIVACY AND BUDGETS): a process's directory and
  * its objects' are listed for everyone, but only its owner and root see
@@ -25,7 +24,7 @@
  * (kidx_lock), neither held while another is taken. Each FUSE request
  * works on its own copies.
  */
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 34
 #include "cufs.h"
 #include "pubread.h"
 #include "outward/cuemu-private.h"
@@ -34,7 +33,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <fuse.h>
 #include <fuse_lowlevel.h>
 #include <poll.h>
 #include <pthread.h>
@@ -45,8 +43,6 @@
 #include <unistd.h>
 
 #define MAX_DEPTH 32
-/* A listing of at least this many names tidies the heap (cu_readdir). */
-#define TRIM_ENTRIES 65536
 
 const char *const cufs_classes[CUFS_NCLASSES] = {
 	"allocations", "pools", "reservations", "handles", "multicast",
@@ -89,9 +85,7 @@ static void node_free(struct node *n)
 
 static uid_t caller_uid(void)
 {
-	struct fuse_context *c = fuse_get_context();
-
-	return c ? c->uid : getuid();
+	return cufs_caller_uid();
 }
 
 static bool caller_may_write(uid_t owner)
@@ -1201,12 +1195,12 @@ struct fh {
 	struct cufs_ev_reader *ev;   /* F_EVENTS, F_EVENTS_PIPE */
 	pid_t pid;           /* writes */
 	char *setpath;
-	/* Where it was opened: libfuse hands the requests on an open file
-	 * no path (nullpath_ok, cu_init), and getattr of one needs it. */
+	/* Where it was opened, for open_attr(). */
 	char *path;
 	/* F_TEXT: its attributes when opened, for open_attr(); linked in
-	 * open_files. */
+	 * open_files. ro: never written through cufs. */
 	bool linked;
+	bool ro;
 	uid_t uid;
 	mode_t mode;
 	struct fh *next, **prevp;
@@ -1214,7 +1208,7 @@ struct fh {
 
 /*
  * The F_TEXT files open now. A file already open keeps the text it had
- * (cufs(8), ROBUSTNESS), but fstat(2) of it reaches cu_getattr by path
+ * (cufs(8), ROBUSTNESS), but fstat(2) of it may reach cufs_tree_getattr by path
  * alone, with no handle: when the path no longer resolves (its process
  * exited or stops answering), the attributes come from a handle open on
  * it. Global: every request's getattr and open share it.
@@ -1267,22 +1261,14 @@ static int open_attr(const char *path, struct stat *st)
 	return rc;
 }
 
-/* The path of a request on an open file or directory, which libfuse
- * leaves NULL (nullpath_ok): the one its open kept. */
-static const char *path_of(const char *path, struct fuse_file_info *fi)
-{
-	if (path || !fi)
-		return path;
-	return ((struct fh *)(uintptr_t)fi->fh)->path;
-}
-
-static int cu_getattr(const char *path, struct stat *st,
-		      struct fuse_file_info *fi)
+/* The attributes of path: 0, or -errno. *ro: a file whose text is read
+ * and never written through cufs (its size is its text's length). */
+int cufs_tree_getattr(const char *path, struct stat *st, bool *ro)
 {
 	struct node n;
 	int rc;
 
-	path = path_of(path, fi);
+	*ro = false;
 	rc = resolve(path, &n, false);
 	if (rc < 0)
 		return open_attr(path, st) == 0 ? 0 : rc;
@@ -1302,6 +1288,10 @@ static int cu_getattr(const char *path, struct stat *st,
 		st->st_mode = S_IFREG | n.mode;
 		st->st_nlink = 1;
 	}
+	if (n.type == N_FILE && n.fkind == F_TEXT) {
+		st->st_size = n.text ? (off_t)strlen(n.text) : 0;
+		*ro = !n.writable;
+	}
 	/* The log grows like a file appended to: tail -f and less +F poll
 	 * the size (FUSE sends no inotify events), and the time is when
 	 * its last line came. */
@@ -1311,59 +1301,25 @@ static int cu_getattr(const char *path, struct stat *st,
 	return rc;
 }
 
-static int cu_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
-		      off_t off, struct fuse_file_info *fi,
-		      enum fuse_readdir_flags flags)
+int cufs_tree_list(const char *path, json_t **names)
 {
 	struct node n;
-	int rc = resolve(path_of(path, fi), &n, true);
-	size_t i;
-	json_t *e;
+	int rc = resolve(path, &n, true);
 
-	(void)off, (void)flags;
+	*names = NULL;
 	if (rc < 0)
 		return rc;
 	if (n.type != N_DIR) {
 		node_free(&n);
 		return -ENOTDIR;
 	}
-	fill(buf, ".", NULL, 0, 0);
-	fill(buf, "..", NULL, 0, 0);
-	json_array_foreach(n.entries, i, e)
-		fill(buf, json_string_value(e), NULL, 0, 0);
+	*names = n.entries;
+	n.entries = NULL;
 	node_free(&n);
-	/* A long listing frees much heap at once (a million names: some
-	 * 270 MiB). */
-	if (i >= TRIM_ENTRIES)
-		cufs_tidy_heap();
 	return 0;
 }
 
-/* A directory's handle holds only its path, for readdir (nullpath_ok);
- * what it lists is found at each readdir. */
-static int cu_opendir(const char *path, struct fuse_file_info *fi)
-{
-	struct fh *h = calloc(1, sizeof *h);
-
-	if (!h || !(h->path = strdup(path))) {
-		free(h);
-		return -ENOMEM;
-	}
-	fi->fh = (uint64_t)(uintptr_t)h;
-	return 0;
-}
-
-static int cu_releasedir(const char *path, struct fuse_file_info *fi)
-{
-	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
-
-	(void)path;
-	free(h->path);
-	free(h);
-	return 0;
-}
-
-static int cu_readlink(const char *path, char *buf, size_t size)
+int cufs_tree_readlink(const char *path, char *buf, size_t size)
 {
 	struct node n;
 	int rc = resolve(path, &n, false);
@@ -1378,13 +1334,14 @@ static int cu_readlink(const char *path, char *buf, size_t size)
 	return rc;
 }
 
-static int cu_open(const char *path, struct fuse_file_info *fi)
+int cufs_tree_open(const char *path, int flags, struct cufs_open *out)
 {
-	bool wr = (fi->flags & O_ACCMODE) != O_RDONLY;
+	bool wr = (flags & O_ACCMODE) != O_RDONLY;
 	struct node n;
 	struct fh *h;
 	int rc = resolve(path, &n, false);
 
+	memset(out, 0, sizeof *out);
 	if (rc < 0)
 		return rc;
 	if (n.type == N_DIR)
@@ -1402,7 +1359,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		return rc;
 	}
 	h->kind = n.fkind;
-	h->nonblock = fi->flags & O_NONBLOCK;
+	h->nonblock = flags & O_NONBLOCK;
 	if (n.fkind == F_EVENTS || n.fkind == F_EVENTS_PIPE) {
 		if (!n.pid && !cufs_may_see(caller_uid(), n.uid))
 			rc = -EACCES;
@@ -1416,7 +1373,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 			return rc;
 		}
 		/* The stream has no offsets; the log is read at any. */
-		fi->nonseekable = n.fkind == F_EVENTS_PIPE;
+		out->stream = n.fkind == F_EVENTS_PIPE;
 	} else if (n.fkind == F_SNAPSHOT) {
 		h->text = cufs_snapshot_text(caller_uid());
 	} else {
@@ -1424,6 +1381,7 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		n.text = NULL;
 		h->uid = n.uid;
 		h->mode = n.mode;
+		h->ro = !n.writable;
 		open_link(h);
 	}
 	h->len = h->text ? strlen(h->text) : 0;
@@ -1432,20 +1390,22 @@ static int cu_open(const char *path, struct fuse_file_info *fi)
 		h->setpath = strdup(n.setpath);
 	}
 	node_free(&n);
-	fi->fh = (uint64_t)(uintptr_t)h;
-	fi->direct_io = 1;
+	out->fh = h;
+	if (h->ro) {
+		out->text = h->text;
+		out->len = h->len;
+		out->uid = h->uid;
+		out->mode = h->mode;
+	}
 	return 0;
 }
 
-static int cu_read(const char *path, char *buf, size_t size, off_t off,
-		   struct fuse_file_info *fi)
+int cufs_tree_read(struct fh *h, char *buf, size_t size, off_t off)
 {
-	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
 	ssize_t r;
 	size_t n;
 
-	(void)path;
-	/* Every read is direct (cu_init), so the log's bytes at off come
+	/* The log's reads are direct (lowlevel.c), so its bytes at off come
 	 * from events.c, never from a page the kernel kept. */
 	if (h->kind == F_EVENTS)
 		return (int)cufs_events_read(h->ev, buf, size, off, 0);
@@ -1455,12 +1415,11 @@ static int cu_read(const char *path, char *buf, size_t size, off_t off,
 					     h->nonblock ? 0 : 100);
 			if (r != -EAGAIN || h->nonblock)
 				return (int)r;
-			if (fuse_interrupted())
+			if (cufs_caller_interrupted())
 				return -EINTR;
 			/* Unmounting, or told to stop: the stream ends, or
 			 * the loop would wait for this thread for ever. */
-			if (fuse_session_exited(
-				    fuse_get_session(fuse_get_context()->fuse)))
+			if (cufs_exiting())
 				return 0;
 		}
 	}
@@ -1471,14 +1430,11 @@ static int cu_read(const char *path, char *buf, size_t size, off_t off,
 	return (int)n;
 }
 
-static int cu_write(const char *path, const char *buf, size_t size, off_t off,
-		    struct fuse_file_info *fi)
+int cufs_tree_write(struct fh *h, const char *buf, size_t size)
 {
-	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
 	char *v;
 	int rc;
 
-	(void)path, (void)off;
 	if (!h->setpath)
 		return -EBADF;
 	/* The value is text: a NUL would cut it short, and the part before
@@ -1497,13 +1453,12 @@ static int cu_write(const char *path, const char *buf, size_t size, off_t off,
 	return rc < 0 ? rc : (int)size;
 }
 
-static int cu_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+int cufs_tree_truncate(const char *path, bool opened)
 {
 	struct node n;
 	int rc;
 
-	(void)size;
-	if (fi)
+	if (opened)
 		return 0; /* opened for writing already: the open checked */
 	if ((rc = resolve(path, &n, false)) < 0)
 		return rc;
@@ -1512,74 +1467,19 @@ static int cu_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return rc;
 }
 
-/* The tree is the model's: no name is made or taken away through it. As
- * procfs answers: a new name does not exist (ENOENT: touch, mkdir, a
- * write to a file that is not there), an existing one may not be removed,
- * renamed or have its times set (EPERM). Without these the kernel would
- * answer "Function not implemented". */
-static int cu_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+void cufs_tree_release(struct fh *h)
 {
-	(void)path, (void)mode, (void)fi;
-	return -ENOENT;
-}
-
-static int cu_mkdir(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	return -ENOENT;
-}
-
-static int cu_mknod(const char *path, mode_t mode, dev_t dev)
-{
-	(void)path, (void)mode, (void)dev;
-	return -ENOENT;
-}
-
-static int cu_symlink(const char *to, const char *path)
-{
-	(void)to, (void)path;
-	return -ENOENT;
-}
-
-static int cu_unlink(const char *path)
-{
-	(void)path;
-	return -EPERM;
-}
-
-static int cu_rename(const char *from, const char *to, unsigned int flags)
-{
-	(void)from, (void)to, (void)flags;
-	return -EPERM;
-}
-
-static int cu_utimens(const char *path, const struct timespec tv[2],
-		      struct fuse_file_info *fi)
-{
-	(void)path, (void)tv, (void)fi;
-	return -EPERM;
-}
-
-static int cu_release(const char *path, struct fuse_file_info *fi)
-{
-	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
-
-	(void)path;
 	cufs_events_close(h->ev);
 	open_unlink(h);
 	free(h->path);
 	free(h->text);
 	free(h->setpath);
 	free(h);
-	return 0;
 }
 
-static int cu_poll(const char *path, struct fuse_file_info *fi,
-		   struct fuse_pollhandle *ph, unsigned *reventsp)
+int cufs_tree_poll(struct fh *h, struct fuse_pollhandle *ph,
+		   unsigned *reventsp)
 {
-	struct fh *h = (struct fh *)(uintptr_t)fi->fh;
-
-	(void)path;
 	if (h->kind != F_EVENTS_PIPE) {
 		if (ph)
 			fuse_pollhandle_destroy(ph);
@@ -1593,63 +1493,20 @@ static int cu_poll(const char *path, struct fuse_file_info *fi,
 	return 0;
 }
 
-static void *cu_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+void cufs_tree_start(void)
 {
 	int rc;
 
-	(void)conn;
 	/* The log keeps lines from the start, read or not: a process keeps
 	 * only its newest, and takes them along when it exits. */
 	if ((rc = cufs_events_start()) < 0)
 		fprintf(stderr, "cufs: the event relay did not start: %s\n",
 			strerror(-rc));
-	/* Everything changes under us: the kernel must ask for attributes
-	 * every time (a file's mode also depends on who asks). A name is
-	 * kept for 0.1 s: ls -l walks each entry's path three times (stat
-	 * and two ACL xattrs), and without this every walk asked for every
-	 * component again, 7 requests an entry instead of 2. A freed object
-	 * can be looked up by name that much longer; reading it fails. */
-	cfg->entry_timeout = 0.1;
-	cfg->attr_timeout = 0;
-	cfg->negative_timeout = 0;
-	cfg->direct_io = 1;
-	cfg->kernel_cache = 0;
-	/* A request on an open file (read, write, release, poll) needs no
-	 * path: libfuse then does not build one for it, which two of a
-	 * small read's four requests were spending (bench/fsbench.sh). The
-	 * handle keeps its path for getattr and readdir (path_of). */
-	cfg->nullpath_ok = 1;
-	return NULL;
 }
 
-static void cu_destroy(void *data)
+void cufs_tree_stop(void)
 {
-	(void)data;
 	cufs_events_stop();
 	cufs_records_drop();
 	cufs_client_shutdown();
 }
-
-const struct fuse_operations cufs_ops = {
-	.getattr = cu_getattr,
-	.readlink = cu_readlink,
-	.truncate = cu_truncate,
-	.open = cu_open,
-	.read = cu_read,
-	.write = cu_write,
-	.release = cu_release,
-	.readdir = cu_readdir,
-	.opendir = cu_opendir,
-	.releasedir = cu_releasedir,
-	.init = cu_init,
-	.destroy = cu_destroy,
-	.poll = cu_poll,
-	.create = cu_create,
-	.mkdir = cu_mkdir,
-	.mknod = cu_mknod,
-	.symlink = cu_symlink,
-	.unlink = cu_unlink,
-	.rmdir = cu_unlink,
-	.rename = cu_rename,
-	.utimens = cu_utimens,
-};

@@ -9,6 +9,32 @@ load helpers
 # sees what another changed and any test can run alone (bats -f).
 workload_lifecycle
 
+# own_mount: a second mount of the machine at $OWN, without allow_other:
+# only cufs's user reaches it, so its read-only text files are read
+# through the page cache where the first mount keeps only devices/'
+# (lowlevel.c). Unmounted by teardown, also when the test fails.
+own_mount() {
+	OWN=$WORK/own
+	mkdir -p "$OWN"
+	"$CUFS_BIN" -f --machine "$(cat "$WORK/cufs.machine")" "$OWN" \
+		>>"$WORK/own.log" 2>&1 3>&- &
+	echo $! >"$WORK/own.pid"
+	wait_until 10 test -d "$OWN/devices"
+}
+
+own_unmount() {
+	[ -f "$WORK/own.pid" ] || return 0
+	fusermount3 -u "$OWN" 2>/dev/null || fusermount3 -u -z "$OWN" 2>/dev/null || true
+	kill "$(cat "$WORK/own.pid")" 2>/dev/null || true
+	rm -f "$WORK/own.pid"
+	rmdir "$OWN" 2>/dev/null || true
+}
+
+teardown() {
+	own_unmount
+	workload_teardown
+}
+
 # ---------------------------------------------------------------- browsing
 
 @test "the root has every top-level entry" {
@@ -81,11 +107,11 @@ workload_lifecycle
 	assert_line --regexp '^total_memory [0-9]+$'
 }
 
-@test "files are one value a line, sized 0, with sysfs modes" {
+@test "files are one value a line, sized as their text, with sysfs modes" {
 	id=$A_managed
 	run cat "$MNT/allocations/$id/kind"
 	assert_output managed
-	[ "$(stat -c %s "$MNT/allocations/$id/kind")" = 0 ]
+	[ "$(stat -c %s "$MNT/allocations/$id/kind")" = 8 ]
 	[ "$(stat -c %a "$MNT/allocations/$id/kind")" = 444 ]
 	[ "$(stat -c %a "$MNT/allocations/$id/prefetch")" = 644 ]
 	[ "$(stat -c %a "$MNT/allocations/$id")" = 555 ]
@@ -250,6 +276,73 @@ workload_lifecycle
 	echo cpu >"$M/prefetch"
 	run cat "$M/residency"
 	assert_line "cpu $A_managed_size"
+}
+
+# Reads through the page cache: an open keeps the kernel's pages only
+# when its text is the one they hold, at the size the kernel was told.
+@test "a value read again is the one it is now: unchanged, changed, longer, shorter" {
+	own_mount
+	M=$OWN/allocations/$A_managed
+	L=$M/last_prefetch_location
+	size_is_text() {
+		[ "$(stat -c %s "$1")" = "$(cat "$1" | wc -c)" ]
+	}
+	echo gpu2 >"$M/prefetch"
+	run cat "$L"
+	assert_output gpu2
+	run cat "$L"
+	assert_output gpu2
+	size_is_text "$L"
+	# the same length, another text, the size asked for first
+	run cat "$M/residency"
+	assert_line "gpu2 $A_managed_size"
+	echo gpu1 >"$M/prefetch"
+	size_is_text "$M/residency"
+	run cat "$M/residency"
+	assert_line "gpu1 $A_managed_size"
+	assert_line "gpu2 0"
+	run cat "$L"
+	assert_output gpu1
+	# shorter, then longer again
+	echo cpu >"$M/prefetch"
+	run cat "$L"
+	assert_output cpu
+	size_is_text "$L"
+	# longer at once, the kernel still keeping the name and the size it
+	# was told: the size is asked again
+	run python3 -c '
+import sys
+name, prefetch = sys.argv[1], sys.argv[2]
+with open(name) as f:
+    f.read()
+with open(prefetch, "w") as f:
+    f.write("gpu3\n")
+with open(name) as f:
+    print(f.read(), end="")' "$L" "$M/prefetch"
+	assert_output gpu3
+	size_is_text "$L"
+	# what the first mount shows, which reads directly
+	run cat "$MNT/allocations/$A_managed/last_prefetch_location"
+	assert_output gpu3
+}
+
+@test "a file held open keeps its text while a new open reads the new one" {
+	own_mount
+	M=$OWN/allocations/$A_managed
+	L=$M/last_prefetch_location
+	echo gpu2 >"$M/prefetch"
+	exec 5<"$L"
+	echo cpu >"$M/prefetch"
+	run cat "$L"
+	assert_output cpu
+	run cat <&5
+	assert_output gpu2
+	exec 5<&-
+	run cat "$L"
+	assert_output cpu
+	echo gpu0 >"$M/prefetch"
+	run cat "$L"
+	assert_output gpu0
 }
 
 @test "managed: a write to a subrange splits the ranges" {
