@@ -368,53 +368,16 @@ static void block_run(const struct kmodel *k, const struct mrange *r,
 	}
 }
 
-static bool same_policy(const struct mrange *a, const struct mrange *b)
-{
-	return a->pref.type == b->pref.type && a->pref.id == b->pref.id &&
-	       a->accessed_by == b->accessed_by &&
-	       a->read_mostly == b->read_mostly;
-}
-
-/* The most a fault at p may bring: its 2 MiB block, within the run of
- * ranges of one policy around p. */
-static void fault_bounds(struct mstate *st, struct mrange *r, uintptr_t p,
-			 uintptr_t *lo, uintptr_t *hi)
-{
-	uintptr_t b = CUEMU_ALIGN_DOWN(p, UVM_BLOCK);
-	struct mrange *q;
-
-	*lo = r->start;
-	for (q = mr_prev(&st->ranges, r); q && q->end > b && same_policy(q, r);
-	     q = mr_prev(&st->ranges, q))
-		*lo = q->start;
-	*hi = r->end;
-	for (q = mr_next(&st->ranges, r); q && q->start < b + UVM_BLOCK &&
-	     same_policy(q, r); q = mr_next(&st->ranges, q))
-		*hi = q->end;
-	*lo = cuemu_max_u(*lo, b);
-	*hi = cuemu_min_u(*hi, b + UVM_BLOCK);
-}
-
-/* The thrashing detector has found r thrashing: no growth. */
-static bool thrashing(const struct mrange *r)
-{
-	return r->pinned || r->moves >= cuemu_uvm()->thrash_threshold;
-}
-
 /* A fault at p that brings pages: the region the driver brings, resolved
  * as one fault. Returns the model cost; [*s, *e) is what it covered. */
 static uint64_t fault_region(struct mstate *st, struct mrange *r, uintptr_t p,
 			     int dev, int dest, bool write, uintptr_t *s,
 			     uintptr_t *e)
 {
-	const struct cuemu_uvm *u = cuemu_uvm();
-	uintptr_t lo, hi;
 	uint64_t cost = 0;
 	bool remote;
 
-	fault_bounds(st, r, p, &lo, &hi);
-	pf_region(&st->ranges, p, dest, lo, hi, u->prefetch_threshold,
-		  u->prefetch, thrashing(r), s, e);
+	pf_fault_region(&st->ranges, r, p, dest, s, e);
 	mg_fault(st, *s, *e, dev, write, 1, &cost, &remote);
 	return cost;
 }

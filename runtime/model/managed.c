@@ -538,8 +538,10 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	notify_fault(st, s, e, write, faults, &c);
 }
 
-/* A CPU fault at addr, which fault.c caught: the FAULT_BLOCK around it,
- * clipped to its range, resolved by the CPU, its cost on the faulting
+/* A CPU fault at addr, which fault.c caught: the region the driver
+ * brings for it (prefetch.c: its big page, grown by the prefetch
+ * heuristic as a GPU fault's is; a write to a read-only duplicate, the
+ * big page alone), resolved by the CPU, its cost on the faulting
  * thread's clock; an emulated kernel's is the kernel model's
  * (kernel.c). */
 static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
@@ -554,15 +556,23 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 		return false;
 	if (proc != CUEMU_PROC_HOST)
 		return km_touch(st, addr, proc, was_write, out);
-	bs = CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK);
-	be = bs + FAULT_BLOCK;
-	if (bs < r->start)
-		bs = r->start;
-	if (be > r->end)
-		be = r->end;
 	/* A fault on a page this processor holds is a write to a
 	 * read-only duplicate. */
 	write = (r->holders & cuemu_mask_bit(proc)) || was_write;
+	if ((write && (r->holders & cuemu_mask_bit(proc) || r->read_mostly)) ||
+	    r->pinned || r->moves >= cuemu_uvm()->thrash_threshold) {
+		/* The duplicates of the big page give way, no more; and a
+		 * thrashing block moves by big pages, as the thrashing
+		 * detector pins it (thrash.c), where the driver would
+		 * bring the faulted page alone. */
+		bs = cuemu_max_u(CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK), r->start);
+		be = cuemu_min_u(CUEMU_ALIGN_DOWN(addr, FAULT_BLOCK) +
+				 FAULT_BLOCK, r->end);
+	} else {
+		/* Pages come as a GPU fault brings them: the big page,
+		 * grown by the prefetch heuristic. */
+		pf_fault_region(&st->ranges, r, addr, proc, &bs, &be);
+	}
 	out->st = st;
 	out->s = bs;
 	out->e = be;

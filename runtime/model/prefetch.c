@@ -1,6 +1,7 @@
 /*
- * prefetch.c - how much a GPU fault brings: the driver's granularity and
- * its prefetch heuristic (NVIDIA's UVM driver, uvm_perf_prefetch.c:
+ * prefetch.c - how much a fault brings, a GPU's or the CPU's alike (the
+ * driver services both through uvm_va_block_service_locked, which asks
+ * the same hint): the driver's granularity and its prefetch heuristic (NVIDIA's UVM driver, uvm_perf_prefetch.c:
  * grow_fault_granularity widens a faulted page to its 64 KiB big page
  * unless the block thrashes; compute_prefetch_region walks a bitmap tree
  * over the 2 MiB block from the faulted page's leaf to the root and keeps
@@ -70,4 +71,42 @@ void pf_region(struct mranges *m, uintptr_t addr, int dest, uintptr_t lo,
 			*e = cuemu_max_u(*e, b);
 		}
 	}
+}
+
+static bool same_policy(const struct mrange *a, const struct mrange *b)
+{
+	return a->pref.type == b->pref.type && a->pref.id == b->pref.id &&
+	       a->accessed_by == b->accessed_by &&
+	       a->read_mostly == b->read_mostly;
+}
+
+/* The most a fault at p may bring: its 2 MiB block, within the run of
+ * ranges of one policy around p. */
+static void fault_bounds(struct mranges *m, struct mrange *r, uintptr_t p,
+			 uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t b = CUEMU_ALIGN_DOWN(p, UVM_BLOCK);
+	struct mrange *q;
+
+	*lo = r->start;
+	for (q = mr_prev(m, r); q && q->end > b && same_policy(q, r);
+	     q = mr_prev(m, q))
+		*lo = q->start;
+	*hi = r->end;
+	for (q = mr_next(m, r); q && q->start < b + UVM_BLOCK &&
+	     same_policy(q, r); q = mr_next(m, q))
+		*hi = q->end;
+	*lo = cuemu_max_u(*lo, b);
+	*hi = cuemu_min_u(*hi, b + UVM_BLOCK);
+}
+
+void pf_fault_region(struct mranges *m, struct mrange *r, uintptr_t addr,
+		     int dest, uintptr_t *s, uintptr_t *e)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	uintptr_t lo, hi;
+
+	fault_bounds(m, r, addr, &lo, &hi);
+	pf_region(m, addr, dest, lo, hi, u->prefetch_threshold, u->prefetch,
+		  r->pinned || r->moves >= u->thrash_threshold, s, e);
 }
