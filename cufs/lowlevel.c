@@ -729,10 +729,32 @@ static void ll_init(void *data, struct fuse_conn_info *conn)
 	cufs_tree_start();
 }
 
+static void inode_free(void *p)
+{
+	struct inode *in = p;
+
+	free(in->kept);
+	free(in->path);
+	free(in);
+}
+
+static void inode_keep(void *p)
+{
+	(void)p;
+}
+
 static void ll_destroy(void *data)
 {
 	(void)data;
 	cufs_tree_stop();
+	/* The mount is gone: so are the kernel's inodes. */
+	pthread_mutex_lock(&ino_lock);
+	tdestroy(by_ino, inode_keep);
+	tdestroy(by_path, inode_free);
+	by_ino = by_path = NULL;
+	free(root.kept);
+	root.kept = NULL;
+	pthread_mutex_unlock(&ino_lock);
 }
 
 void cufs_ll_session(struct fuse_session *se)
