@@ -62,13 +62,15 @@ struct inode {
 	size_t kept_len;
 };
 
-/* An open file: tree.c's handle, and whether it reads through the cache. */
+/* An open file: tree.c's handle, and whether it reads through the cache;
+ * linked in open_list until released. */
 struct llfile {
 	struct fh *fh;
 	struct inode *in;
 	bool cached;
 	uid_t uid;
 	mode_t mode;
+	struct llfile *next, **prevp;
 };
 
 /* An open directory: its names, taken at the first readdir. */
@@ -82,6 +84,10 @@ static pthread_mutex_t ino_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *by_ino, *by_path;
 static uint64_t next_ino = FUSE_ROOT_ID + 1;
 static struct inode root = { .ino = FUSE_ROOT_ID, .path = "/", .nlookup = 1 };
+/* The files open now (ino_lock): a mount that goes away with files open
+ * (a lazy unmount, a killed reader of a stream) sends no release, and
+ * destroy closes them. */
+static struct llfile *open_list;
 
 /* The session (cufs_exiting) and the request each worker serves (tree.c
  * asks who made it): libfuse's workers serve one request at a time, and
@@ -462,6 +468,11 @@ static void choose_cache(struct llfile *f, const struct cufs_open *o,
 static void file_close(struct llfile *f)
 {
 	pthread_mutex_lock(&ino_lock);
+	if (f->prevp) {
+		*f->prevp = f->next;
+		if (f->next)
+			f->next->prevp = f->prevp;
+	}
 	if (f->in) {
 		f->in->opens--;
 		if (f->cached)
@@ -507,6 +518,11 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->keep_cache = 0;
 	fi->nonseekable = o.stream;
 	pthread_mutex_lock(&ino_lock);
+	f->next = open_list;
+	f->prevp = &open_list;
+	if (open_list)
+		open_list->prevp = &f->next;
+	open_list = f;
 	if ((f->in = find_ino(ino))) {
 		f->in->opens++;
 		if (keep)
@@ -746,8 +762,10 @@ static void inode_keep(void *p)
 static void ll_destroy(void *data)
 {
 	(void)data;
+	/* The mount is gone: so are its open files and inodes. */
+	while (open_list)
+		file_close(open_list);
 	cufs_tree_stop();
-	/* The mount is gone: so are the kernel's inodes. */
 	pthread_mutex_lock(&ino_lock);
 	tdestroy(by_ino, inode_keep);
 	tdestroy(by_path, inode_free);
