@@ -188,6 +188,13 @@ struct kmodel {
  * kernel_lock). Global because the fault handler finds it. */
 static struct kmodel running;
 
+/* When each GPU's last kernel of this process ended, in model time, and
+ * whether one has run there: a kernel after the GPU sat idle pays its
+ * wake (km_wake_ns). Global because the GPUs are the process's; guarded
+ * by cuemu_lock(), as km_begin and km_end are. */
+static uint64_t gpu_idle_since[CUEMU_MAX_DEVICES];
+static bool gpu_ran[CUEMU_MAX_DEVICES];
+
 static bool mig_has(const struct kmodel *k, uintptr_t p)
 {
 	return spans_has(&k->mig, p);
@@ -233,13 +240,36 @@ void km_begin(int dev, uint64_t now)
 	running.start = now;
 }
 
+/* The wake the running kernel pays, if it is one whose launch is priced
+ * (a kernel the engine runs): since its GPU's last kernel ended, or the
+ * most when none has run there in this process. */
+static uint64_t running_wake(void)
+{
+	int d = running.dev;
+	uint64_t idle = UINT64_MAX;
+
+	if (!running.t.launch_ns || d < 0 || d >= CUEMU_MAX_DEVICES)
+		return 0;
+	if (gpu_ran[d])
+		idle = running.start > gpu_idle_since[d] ?
+		       running.start - gpu_idle_since[d] : 0;
+	return km_wake_ns(idle, cuemu_uvm());
+}
+
 uint64_t km_end(void)
 {
 	struct km_rates r;
 	uint64_t ns;
+	int d = running.dev;
 
-	km_rates_of(running.dev, &r);
+	running.t.launch_ns += running_wake();
+	km_rates_of(d, &r);
 	ns = km_cost(&running.t, &r);
+	if (d >= 0 && d < CUEMU_MAX_DEVICES) {
+		if (!gpu_ran[d] || running.start + ns > gpu_idle_since[d])
+			gpu_idle_since[d] = running.start + ns;
+		gpu_ran[d] = true;
+	}
 	kmodel_free(&running);
 	return ns;
 }

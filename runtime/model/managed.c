@@ -1030,7 +1030,10 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 	if (prefetch_resident(st, s, e, &c)) {
 		if (dst == CUEMU_PROC_HOST && node >= 0)
 			bind_node(st, s, e, node, true);
-		return 0;
+		/* Nothing moves, but the driver still walks each block. */
+		return (CUEMU_ALIGN_UP(e, UVM_BLOCK) -
+			CUEMU_ALIGN_DOWN(s, UVM_BLOCK)) / UVM_BLOCK *
+		       cuemu_uvm()->prefetch_block_ns;
 	}
 	if (dst != CUEMU_PROC_HOST) {
 		charged = missing(st, s, e, dst);

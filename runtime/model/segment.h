@@ -17,7 +17,9 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 10: the driver's initialization and a context's making and
+/* Version 11: a kernel's wake after its GPU sat idle (uvm.wake_*) and a
+ * prefetch's walk of blocks already in place (uvm.prefetch_block_ns);
+ * version 10: the driver's initialization and a context's making and
  * ending (uvm); version 9: a launch's fixed time and block dispatch, the host link's
  * rates each way and of read requests (uvm); version 8: the cost of a batch's writes to a block of read-duplicated
  * memory (uvm.rm_block_ns); version 7: a device's warp issue rate (the compute term), the
@@ -25,7 +27,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 10
+#define SEG_VERSION 11
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -420,6 +420,7 @@ static const struct {
 	UK("host_page_ns", host_page_ns, U_U64, 0, 1e9),
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
+	UK("prefetch_block_ns", prefetch_block_ns, U_U64, 0, 1e9),
 	UK("remote_host_gbps", remote_host_gbps, U_DBL, 0.001, 1e6),
 	UK("remote_host_read_gbps", remote_host_read_gbps, U_DBL, 0.001, 1e6),
 	UK("remote_host_write_gbps", remote_host_write_gbps, U_DBL, 0.001, 1e6),
@@ -431,6 +432,9 @@ static const struct {
 	UK("init_device_ns", init_device_ns, U_U64, 0, 1e10),
 	UK("context_create_ns", ctx_create_ns, U_U64, 0, 1e10),
 	UK("context_destroy_ns", ctx_destroy_ns, U_U64, 0, 1e10),
+	UK("wake_after_ns", wake_after_ns, U_U64, 0, 1e10),
+	UK("wake_decade_ns", wake_decade_ns, U_U64, 0, 1e9),
+	UK("wake_max_ns", wake_max_ns, U_U64, 0, 1e9),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
 	UK("read_mostly_block_ns", rm_block_ns, U_U64, 0, 1e9),
@@ -528,8 +532,12 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	if (u->batch_ns > 1000000000ULL || u->fault_ns > 1000000000ULL ||
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
 	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
-	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL)
+	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL ||
+	    u->wake_decade_ns > 1000000000ULL || u->wake_max_ns > 1000000000ULL ||
+	    u->prefetch_block_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
+	if (u->wake_after_ns > 10000000000ULL)
+		return reject(p, "uvm.wake_after_ns", "over 10 seconds");
 	if (u->init_ns > 10000000000ULL || u->init_device_ns > 10000000000ULL ||
 	    u->ctx_create_ns > 10000000000ULL ||
 	    u->ctx_destroy_ns > 10000000000ULL)

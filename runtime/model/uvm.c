@@ -36,6 +36,9 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.host_page_ns = 159,
 		.prefetch = true,
 		.prefetch_threshold = 51,
+		/* probes/results/resprefetch.txt: one H200, 128 MiB and 1 GiB
+		 * already resident, 1.2 to 2.2 us a block */
+		.prefetch_block_ns = 1250,
 		.remote_host_gbps = UVM_REMOTE_HOST_GBPS,
 		.remote_host_read_gbps = UVM_REMOTE_HOST_READ_GBPS,
 		.remote_host_write_gbps = UVM_REMOTE_HOST_WRITE_GBPS,
@@ -46,6 +49,11 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.init_device_ns = 104000000,
 		.ctx_create_ns = 112000000,
 		.ctx_destroy_ns = 60000000,
+		/* probes/results/idlewake.txt: one H200, a kernel after the
+		 * host slept 0.3 to 100 ms with nothing queued */
+		.wake_after_ns = 300000,
+		.wake_decade_ns = 18000,
+		.wake_max_ns = 38000,
 		.rm_upgrade_ns = 54700,
 		.rm_migrate_ns = 33700,
 		.rm_block_ns = 1355000,

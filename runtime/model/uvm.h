@@ -30,6 +30,9 @@ struct cuemu_uvm {
 	/* prefetch growth (uvm_perf_prefetch.c) */
 	bool prefetch;
 	uint32_t prefetch_threshold; /* percent of a region, > grows */
+	/* a prefetch that finds its range already at the destination still
+	 * walks it: this for each 2 MiB block */
+	uint64_t prefetch_block_ns;
 	/* a kernel's memory time: bytes of the buffer per second when a
 	 * GPU reads and writes host memory mapped over the host link */
 	double remote_host_gbps;
@@ -49,6 +52,10 @@ struct cuemu_uvm {
 	 * (cuCtxDestroy, a primary context's last release or reset) */
 	uint64_t init_ns, init_device_ns;
 	uint64_t ctx_create_ns, ctx_destroy_ns;
+	/* a kernel starting on a GPU whose SMs sat idle: nothing up to
+	 * wake_after_ns of idle time, then wake_decade_ns for each tenfold
+	 * of it, at most wake_max_ns (km_wake_ns) */
+	uint64_t wake_after_ns, wake_decade_ns, wake_max_ns;
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */

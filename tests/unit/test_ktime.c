@@ -13,7 +13,9 @@
  * moves the 64-byte units they lie in; host memory mapped into the GPU
  * costs what crosses the link, each way at its own rate, and its read
  * requests at the rate the link serves them; every launch costs its fixed
- * time, and a grid of many blocks the SMs' time to take them; writes to
+ * time, and a grid of many blocks the SMs' time to take them; a kernel
+ * after its GPU sat idle, its wake (the others follow a kernel at once,
+ * keep_awake); writes to
  * read-mostly memory are serviced a batch's entries a block at a time.
  * Rates themselves are bench/'s rows.
  */
@@ -57,6 +59,20 @@ static unsigned long long now(void)
 	return t;
 }
 
+/* A one-block kernel on s0, so that the next follows a kernel at once,
+ * as on a GPU kept busy: its time is its own terms, not the wake of an
+ * idle GPU (test_wake prices that). */
+static void keep_awake(void)
+{
+	static CUdeviceptr warm;
+	int iters = 0;
+	void *args[] = { &warm, &iters };
+
+	if (!warm && cuMemAlloc(&warm, 128 * sizeof(unsigned)) != CUDA_SUCCESS)
+		return;
+	cuLaunchKernel(fn("spin"), 1, 1, 1, 128, 1, 1, 0, s0, args, NULL);
+}
+
 /* Launches f over grid x block with args on s0 and waits: the model time
  * it took, or ~0 where it failed. */
 static unsigned long long launch(const char *name, unsigned grid,
@@ -66,6 +82,8 @@ static unsigned long long launch(const char *name, unsigned grid,
 
 	/* an idle stream comes up to the host's time at a synchronization:
 	 * what the host did before (CPU faults) is not the kernel's */
+	cuStreamSynchronize(s0);
+	keep_awake();
 	cuStreamSynchronize(s0);
 	t0 = now();
 	if (cuLaunchKernel(fn(name), grid, 1, 1, block, 1, 1, 0, s0, args,
@@ -265,6 +283,7 @@ static void test_time(unsigned long long *spin_ns)
 	       "time: %llu ns, its instructions hidden behind it", t);
 	cuEventCreate(&e0, CU_EVENT_DEFAULT);
 	cuEventCreate(&e1, CU_EVENT_DEFAULT);
+	keep_awake();
 	cuEventRecord(e0, s0);
 	cuLaunchKernel(fn("copy"), 4 * SMS, 1, 1, 256, 1, 1, 0, s0, args, NULL);
 	cuEventRecord(e1, s0);
@@ -291,6 +310,30 @@ static void test_time(unsigned long long *spin_ns)
 	t2 = spin(out, 2 * SMS, 1000) - LAUNCH_NS;
 	ok(t2 > 1.95 * t && t2 < 2.05 * t, "time: twice the grid on every SM "
 	   "takes twice as long (%llu ns)", t2);
+	cuMemFree(out);
+}
+
+/* A kernel after its GPU sat idle pays the wake (uvm.wake_*,
+ * probes/results/idlewake.txt): 10 ms of idle, 18 us a tenfold past
+ * 0.3 ms, 27.4 us; back to back, none. */
+static void test_wake(void)
+{
+	CUdeviceptr out;
+	int iters = 100;
+	void *args[] = { &out, &iters };
+	unsigned long long t0, busy, idle;
+
+	cuMemAlloc(&out, SMS * 128 * 4);
+	busy = launch("spin", SMS, 128, args);
+	cuemuStreamSleep(s0, 10000000);
+	cuStreamSynchronize(s0);
+	t0 = now();
+	cuLaunchKernel(fn("spin"), SMS, 1, 1, 128, 1, 1, 0, s0, args, NULL);
+	cuStreamSynchronize(s0);
+	idle = now() - t0;
+	ok(idle > busy + 27000 && idle < busy + 28000, "wake: after 10 ms "
+	   "idle a kernel takes %llu ns, %llu back to back: 27.4 us more",
+	   idle, busy);
 	cuMemFree(out);
 }
 
@@ -469,6 +512,7 @@ int main(void)
 		return 1;
 	}
 	test_time(&t);
+	test_wake();
 	test_sectors();
 	test_dram();
 	test_launch();

@@ -315,6 +315,36 @@ static void test_batches(void)
 	       "where the kernel has no rate cost nothing");
 }
 
+/* ---------------------------------------------------- a GPU's wake */
+
+/* probes/results/idlewake.txt, one H200: what a kernel took after the
+ * host slept with nothing queued, beyond the same kernel back to back;
+ * the mean of a 1 GiB touch's and an empty kernel's (five each). */
+static void test_wake(void)
+{
+	static const struct { uint64_t idle_ns, extra_ns; } real[] = {
+		{ 20000, 0 }, { 100000, 0 }, { 300000, 1000 },
+		{ 1000000, 9300 }, { 3000000, 13300 }, { 10000000, 24700 },
+		{ 30000000, 33200 }, { 100000000, 37200 },
+	};
+
+	for (size_t i = 0; i < sizeof real / sizeof *real; i++) {
+		uint64_t w = km_wake_ns(real[i].idle_ns, &params);
+		uint64_t d = w > real[i].extra_ns ? w - real[i].extra_ns
+						  : real[i].extra_ns - w;
+
+		ok(d <= 5000, "wake: after %llu us idle a kernel pays %llu ns, "
+		   "the H200 %llu (within 5 us)",
+		   (unsigned long long)real[i].idle_ns / 1000,
+		   (unsigned long long)w, (unsigned long long)real[i].extra_ns);
+	}
+	is_int(km_wake_ns(0, &params), 0, "wake: none back to back");
+	is_int(km_wake_ns(UINT64_MAX, &params), params.wake_max_ns,
+	       "wake: a first kernel, its idle unknown, pays the most");
+	ok(km_wake_ns(2000000, &params) < km_wake_ns(20000000, &params),
+	   "wake: the longer idle, the more");
+}
+
 /* ---------------------------------------------------- thrashing */
 
 /* A fault by proc at time t about to migrate r. */
@@ -465,6 +495,7 @@ int main(void)
 	test_decide();
 	test_prefetch();
 	test_batches();
+	test_wake();
 	test_thrash();
 	test_thrash_turns();
 	return done_testing();
