@@ -148,14 +148,12 @@ struct fuse_pollhandle;
 struct stat;
 
 /* What an open found: the handle, and for a read-only text file its text
- * (owned by the handle), the text's length and the file's owner and mode;
- * stream: the file has no offsets (events_pipe). */
+ * (owned by the handle) and the text's length; stream: the file has no
+ * offsets (events_pipe). */
 struct cufs_open {
 	struct fh *fh;
 	const char *text;
 	size_t len;
-	uid_t uid;
-	mode_t mode;
 	bool stream;
 };
 
@@ -166,6 +164,8 @@ int cufs_tree_list(const char *path, json_t **names);
 int cufs_tree_readlink(const char *path, char *buf, size_t size);
 int cufs_tree_open(const char *path, int flags, struct cufs_open *out);
 int cufs_tree_read(struct fh *h, char *buf, size_t size, off_t off);
+/* The attributes an open text file had when it was opened (size 0). */
+void cufs_tree_fh_stat(const struct fh *h, struct stat *st);
 int cufs_tree_write(struct fh *h, const char *buf, size_t size);
 /* A truncation of path (opened: through a handle opened for writing). */
 int cufs_tree_truncate(const char *path, bool opened);

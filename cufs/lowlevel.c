@@ -68,8 +68,6 @@ struct llfile {
 	struct fh *fh;
 	struct inode *in;
 	bool cached;
-	uid_t uid;
-	mode_t mode;
 	struct llfile *next, **prevp;
 };
 
@@ -313,19 +311,6 @@ static void ll_forget_multi(fuse_req_t req, size_t count,
 	fuse_reply_none(req);
 }
 
-/* The attributes of an open read-only text file that reads through the
- * cache: those it was opened with. ino_lock held. */
-static void open_attr(const struct llfile *f, struct stat *st)
-{
-	memset(st, 0, sizeof *st);
-	st->st_mode = S_IFREG | f->mode;
-	st->st_nlink = 1;
-	st->st_uid = f->uid;
-	st->st_gid = getgid();
-	st->st_size = (off_t)f->in->cached_len;
-	st->st_atime = st->st_mtime = st->st_ctime = time(NULL);
-}
-
 /* Replies with ino's attributes (fi: through an open file). */
 static void reply_attr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
@@ -358,8 +343,12 @@ static void reply_attr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	if (f && f->cached)
-		open_attr(f, &st);
+	/* A file read through the cache: what it was opened with, and its
+	 * text's length. */
+	if (f && f->cached) {
+		cufs_tree_fh_stat(f->fh, &st);
+		st.st_size = (off_t)in->cached_len;
+	}
 	reply_begin(in, &st, keep);
 	pthread_mutex_unlock(&ino_lock);
 	st.st_ino = (ino_t)ino;
@@ -511,8 +500,6 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	f->fh = o.fh;
-	f->uid = o.uid;
-	f->mode = o.mode;
 	/* Every read reaches cufs unless the cache may serve it. */
 	fi->direct_io = 1;
 	fi->keep_cache = 0;

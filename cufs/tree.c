@@ -1239,6 +1239,16 @@ static void open_unlink(struct fh *h)
 	pthread_mutex_unlock(&open_lock);
 }
 
+void cufs_tree_fh_stat(const struct fh *h, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_mode = S_IFREG | h->mode;
+	st->st_nlink = 1;
+	st->st_uid = h->uid;
+	st->st_gid = getgid();
+	st->st_atime = st->st_mtime = st->st_ctime = time(NULL);
+}
+
 /* The attributes a file open on path had when it was opened: 0, or
  * -ENOENT when none is open. */
 static int open_attr(const char *path, struct stat *st)
@@ -1248,12 +1258,7 @@ static int open_attr(const char *path, struct stat *st)
 	pthread_mutex_lock(&open_lock);
 	for (struct fh *h = open_files; h; h = h->next)
 		if (!strcmp(h->path, path)) {
-			memset(st, 0, sizeof *st);
-			st->st_mode = S_IFREG | h->mode;
-			st->st_nlink = 1;
-			st->st_uid = h->uid;
-			st->st_gid = getgid();
-			st->st_atime = st->st_mtime = st->st_ctime = time(NULL);
+			cufs_tree_fh_stat(h, st);
 			rc = 0;
 			break;
 		}
@@ -1394,8 +1399,6 @@ int cufs_tree_open(const char *path, int flags, struct cufs_open *out)
 	if (h->ro) {
 		out->text = h->text;
 		out->len = h->len;
-		out->uid = h->uid;
-		out->mode = h->mode;
 	}
 	return 0;
 }

@@ -560,7 +560,7 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 	 * read-only duplicate. */
 	write = (r->holders & cuemu_mask_bit(proc)) || was_write;
 	if ((write && (r->holders & cuemu_mask_bit(proc) || r->read_mostly)) ||
-	    r->pinned || r->moves >= cuemu_uvm()->thrash_threshold) {
+	    pf_thrashing(r)) {
 		/* The duplicates of the big page give way, no more; and a
 		 * thrashing block moves by big pages, as the thrashing
 		 * detector pins it (thrash.c), where the driver would

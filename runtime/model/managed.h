@@ -399,10 +399,13 @@ extern const struct mg_reach mg_machine_reach;
 void pf_region(struct mranges *m, uintptr_t addr, int dest, uintptr_t lo,
 	       uintptr_t hi, unsigned threshold, bool grow, bool thrashing,
 	       uintptr_t *s, uintptr_t *e);
+/* Whether r thrashes: pinned, or moved thrash_threshold times (a fault
+ * in it brings no more than it must). */
+bool pf_thrashing(const struct mrange *r);
 /* The region a fault at addr in r by dest brings (a GPU, or the CPU: the
  * driver asks the same hint for both): pf_region within addr's 2 MiB
  * block and the ranges of r's policy around it, grown unless r thrashes
- * (pinned, or moved thrash_threshold times). */
+ * (pf_thrashing). */
 void pf_fault_region(struct mranges *m, struct mrange *r, uintptr_t addr,
 		     int dest, uintptr_t *s, uintptr_t *e);
 /* Bytes of [s, e) that dest holds. */

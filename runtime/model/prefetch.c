@@ -100,6 +100,11 @@ static void fault_bounds(struct mranges *m, struct mrange *r, uintptr_t p,
 	*hi = cuemu_min_u(*hi, b + UVM_BLOCK);
 }
 
+bool pf_thrashing(const struct mrange *r)
+{
+	return r->pinned || r->moves >= cuemu_uvm()->thrash_threshold;
+}
+
 void pf_fault_region(struct mranges *m, struct mrange *r, uintptr_t addr,
 		     int dest, uintptr_t *s, uintptr_t *e)
 {
@@ -108,5 +113,5 @@ void pf_fault_region(struct mranges *m, struct mrange *r, uintptr_t addr,
 
 	fault_bounds(m, r, addr, &lo, &hi);
 	pf_region(m, addr, dest, lo, hi, u->prefetch_threshold, u->prefetch,
-		  r->pinned || r->moves >= u->thrash_threshold, s, e);
+		  pf_thrashing(r), s, e);
 }
