@@ -104,19 +104,6 @@ uint64_t km_dispatch_ns(const struct km_work *w, const struct km_rates *r)
 		     (double)r->block_ns);
 }
 
-uint64_t km_wake_ns(uint64_t idle_ns, const struct cuemu_uvm *u)
-{
-	double ns;
-
-	if (!u->wake_decade_ns || idle_ns <= u->wake_after_ns)
-		return 0;
-	if (!u->wake_after_ns)
-		return u->wake_max_ns;
-	ns = (double)u->wake_decade_ns *
-	     log2((double)idle_ns / (double)u->wake_after_ns) / log2(10.0);
-	return ns >= (double)u->wake_max_ns ? u->wake_max_ns : ns_of(ns);
-}
-
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r)
 {
 	uint64_t f = km_fault_ns(t, r), m = km_memory_ns(t, r);

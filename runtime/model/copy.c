@@ -39,6 +39,7 @@
 #include "model/multicast.h"
 #include "model/pool.h"
 #include "model/copy.h"
+#include "model/wake.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -263,10 +264,18 @@ static void charge(CUstream s, const struct copy_op *op)
 	 * moves 1 MiB as 1024 rows in the time of one 1 MiB copy
 	 * (probes/results/shapelat.txt). */
 
-	cuemu_stream_advance(s, cuemu_path_cost_ns(path, op->src.proc,
-						   op->dst.proc, op->bytes));
+	uint64_t ns = cuemu_path_cost_ns(path, op->src.proc, op->dst.proc,
+					 op->bytes);
+
+	cuemu_stream_advance(s, ns);
 	if (host)
 		cuemu_host_busy_until(start + host);
+	if (path == CUEMU_PATH_PEER) {
+		/* Both GPUs' memory is busy while the bytes cross: each
+		 * wakes faster after it (wake.c). */
+		wake_memory_busy(op->src.proc, start + ns);
+		wake_memory_busy(op->dst.proc, start + ns);
+	}
 }
 
 /* The bytes [p, p + span) a shaped end covers, for touching managed

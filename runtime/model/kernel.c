@@ -55,6 +55,7 @@
 #include "model/managed.h"
 #include "model/spanset.h"
 #include "model/uvm.h"
+#include "model/wake.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,18 +183,12 @@ struct kmodel {
 	                    * read-duplicated memory (rm_entry) */
 	struct rmblk *rm;  /* those entries by 2 MiB block, sorted */
 	size_t nrm, caprm;
+	cuemu_procmask served; /* who held what its faults brought */
 };
 
 /* The running emulated kernel (one a process at a time, fault.c's
  * kernel_lock). Global because the fault handler finds it. */
 static struct kmodel running;
-
-/* When each GPU's last kernel of this process ended, in model time, and
- * whether one has run there: a kernel after the GPU sat idle pays its
- * wake (km_wake_ns). Global because the GPUs are the process's; guarded
- * by cuemu_lock(), as km_begin and km_end are. */
-static uint64_t gpu_idle_since[CUEMU_MAX_DEVICES];
-static bool gpu_ran[CUEMU_MAX_DEVICES];
 
 static bool mig_has(const struct kmodel *k, uintptr_t p)
 {
@@ -241,35 +236,41 @@ void km_begin(int dev, uint64_t now)
 }
 
 /* The wake the running kernel pays, if it is one whose launch is priced
- * (a kernel the engine runs): since its GPU's last kernel ended, or the
- * most when none has run there in this process. */
+ * (a kernel the engine runs; wake.c). */
 static uint64_t running_wake(void)
 {
-	int d = running.dev;
-	uint64_t idle = UINT64_MAX;
-
-	if (!running.t.launch_ns || d < 0 || d >= CUEMU_MAX_DEVICES)
+	if (!running.t.launch_ns)
 		return 0;
-	if (gpu_ran[d])
-		idle = running.start > gpu_idle_since[d] ?
-		       running.start - gpu_idle_since[d] : 0;
-	return km_wake_ns(idle, cuemu_uvm());
+	return wake_kernel_ns(running.dev, running.start);
+}
+
+/* The other GPUs whose memory the running kernel used: read or written
+ * over a link, or the source of what its faults brought. */
+static cuemu_procmask peers_used(const struct kmodel *k)
+{
+	cuemu_procmask m = k->served;
+
+	for (int p = 0; p < CUEMU_MAX_DEVICES; p = cuemu_proc_next(p))
+		if (k->t.bytes[p] || k->t.link_read[p] || k->t.link_written[p])
+			m |= cuemu_mask_bit(p);
+	return m & ~cuemu_mask_bit(k->dev) & ~cuemu_mask_bit(CUEMU_PROC_HOST);
 }
 
 uint64_t km_end(void)
 {
 	struct km_rates r;
+	cuemu_procmask peers;
 	uint64_t ns;
 	int d = running.dev;
 
 	running.t.launch_ns += running_wake();
 	km_rates_of(d, &r);
 	ns = km_cost(&running.t, &r);
-	if (d >= 0 && d < CUEMU_MAX_DEVICES) {
-		if (!gpu_ran[d] || running.start + ns > gpu_idle_since[d])
-			gpu_idle_since[d] = running.start + ns;
-		gpu_ran[d] = true;
-	}
+	wake_kernel_ended(d, running.start + ns);
+	peers = peers_used(&running);
+	for (int p = cuemu_mask_next(peers, 0); p >= 0;
+	     p = cuemu_mask_next(peers, p + 1))
+		wake_memory_busy(p, running.start + ns);
 	kmodel_free(&running);
 	return ns;
 }
@@ -554,6 +555,7 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 	mg_set_now(k_now(k));
 	if (r->holders & cuemu_mask_bit(k->dev))
 		return touch_resident(k, st, r, p, write);
+	k->served |= r->holders;
 	ch = mg_decide(r, k->dev, write, &mg_machine_reach);
 	if (ch.act == MG_REMOTE)
 		return touch_remote(k, st, r, p, write, ch.to);

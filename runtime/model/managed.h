@@ -526,13 +526,6 @@ struct km_rates {
 	/* a launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns, block_ns;
 };
-/* What a kernel pays to start on a GPU whose SMs sat idle idle_ns: the
- * GPU's idle state deepens with the time, and the first kernel after it
- * waits for the SMs (probes/idlewake.cu on an H200: 0.3 ms of idle costs
- * nothing, 1 ms 9 us, 10 ms 25 us, 100 ms 37 us, an empty kernel and a
- * touch of 1 GiB alike). Nothing up to uvm.wake_after_ns, then
- * uvm.wake_decade_ns each tenfold, at most uvm.wake_max_ns. */
-uint64_t km_wake_ns(uint64_t idle_ns, const struct cuemu_uvm *u);
 /* Batches that entries take, batch_faults at most each. */
 uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
 /* The parts of a kernel's model time: its faults' service, its memory

@@ -17,7 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 11: a kernel's wake after its GPU sat idle (uvm.wake_*) and a
+/* Version 12: the share of the wake a GPU pays after another GPU's work
+ * kept its memory busy (uvm.wake_peer_share); version 11: a kernel's wake after its GPU sat idle (uvm.wake_*) and a
  * prefetch's walk of blocks already in place (uvm.prefetch_block_ns);
  * version 10: the driver's initialization and a context's making and
  * ending (uvm); version 9: a launch's fixed time and block dispatch, the host link's
@@ -27,7 +28,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 11
+#define SEG_VERSION 12
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -435,6 +435,7 @@ static const struct {
 	UK("wake_after_ns", wake_after_ns, U_U64, 0, 1e10),
 	UK("wake_decade_ns", wake_decade_ns, U_U64, 0, 1e9),
 	UK("wake_max_ns", wake_max_ns, U_U64, 0, 1e9),
+	UK("wake_peer_share", wake_peer_share, U_DBL, 0, 1),
 	UK("read_mostly_write_ns", rm_upgrade_ns, U_U64, 0, 1e9),
 	UK("read_mostly_migrate_ns", rm_migrate_ns, U_U64, 0, 1e9),
 	UK("read_mostly_block_ns", rm_block_ns, U_U64, 0, 1e9),
@@ -538,6 +539,9 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 		return reject(p, "uvm", "a cost is over a second");
 	if (u->wake_after_ns > 10000000000ULL)
 		return reject(p, "uvm.wake_after_ns", "over 10 seconds");
+	if (!isfinite(u->wake_peer_share) || u->wake_peer_share < 0 ||
+	    u->wake_peer_share > 1)
+		return reject(p, "uvm.wake_peer_share", "not in [0, 1]");
 	if (u->init_ns > 10000000000ULL || u->init_device_ns > 10000000000ULL ||
 	    u->ctx_create_ns > 10000000000ULL ||
 	    u->ctx_destroy_ns > 10000000000ULL)

@@ -56,6 +56,9 @@ struct cuemu_uvm {
 	 * wake_after_ns of idle time, then wake_decade_ns for each tenfold
 	 * of it, at most wake_max_ns (km_wake_ns) */
 	uint64_t wake_after_ns, wake_decade_ns, wake_max_ns;
+	/* ... of which it pays this share of what the SMs' idle adds,
+	 * where another GPU's work kept its memory busy meanwhile */
+	double wake_peer_share;
 	/* writes to read-mostly memory, serviced a 4 KiB page at a time */
 	uint64_t rm_upgrade_ns;     /* the writer holds a read-only copy */
 	uint64_t rm_migrate_ns;     /* the writer holds none */

@@ -2,7 +2,8 @@
  * test_uvm.c - the timing model's mechanisms, checked directly (the files
  * are compiled into this test): the residency decision in the driver's
  * order, one fact a branch (residency.c); prefetch growth inside a 2 MiB
- * block (prefetch.c); fault batches (batch.c); thrashing detection,
+ * block (prefetch.c); fault batches (batch.c); a GPU's wake (wake.c);
+ * thrashing detection,
  * throttling, pinning and unpinning in model time (thrash.c). No timings:
  * the costs are bench/'s ("model vs H200").
  *
@@ -12,6 +13,7 @@
  */
 #include "model/perf.h"
 #include "model/uvm.h"
+#include "model/wake.h"
 #include "tap.h"
 
 #define KIB (1UL << 10)
@@ -345,6 +347,48 @@ static void test_wake(void)
 	   "wake: the longer idle, the more");
 }
 
+/* probes/results/idlepeer.txt, two H200s: gpu0's 1 GiB touch after 10 ms
+ * of gpu0 idle took 35.6 us (5 kernels' mean) left alone, 23.9 with gpu1
+ * reading gpu0's memory, 22.3 with a peer copy out of it; 15.8 awake. */
+static void test_wake_kept(void)
+{
+	const uint64_t ms = 1000000, t0 = 50 * ms, start = t0 + 10 * ms;
+	struct gpu_idle alone = { true, t0, 0 };
+	struct gpu_idle peer = { true, t0, start };
+	struct gpu_idle before = { true, t0, t0 - ms };
+	struct gpu_idle fresh = { false, 0, start };
+	uint64_t w_alone = wake_due_ns(&alone, start, &params);
+	uint64_t w_peer = wake_due_ns(&peer, start, &params);
+
+	ok(w_alone > 0 && w_peer * 100 >= w_alone * 30 &&
+	   w_peer * 100 <= w_alone * 42, "wake kept: after 10 ms idle with a "
+	   "peer busy in its memory to the launch, %llu ns of the %llu alone "
+	   "(the H200 6.5 to 8.1 us of 19.8: 0.33 to 0.41)",
+	   (unsigned long long)w_peer, (unsigned long long)w_alone);
+	is_int(wake_due_ns(&before, start, &params), w_alone, "wake kept: "
+	       "memory busy only before its own last kernel keeps nothing");
+	ok(wake_due_ns(&fresh, start, &params) < params.wake_max_ns,
+	   "wake kept: a GPU no kernel of the process ran on, its memory "
+	   "busy to the launch, pays less than the most");
+	peer.mem_until = start - 5 * ms;
+	ok(wake_due_ns(&peer, start, &params) > w_peer &&
+	   wake_due_ns(&peer, start, &params) < w_alone, "wake kept: a peer "
+	   "done 5 ms before the launch: between the two");
+
+	wake_kernel_ended(3, t0);
+	is_int(wake_kernel_ns(3, start), w_alone, "wake kept: the process's "
+	       "GPU 3 after its kernel ended at t0, alone");
+	wake_memory_busy(3, start);
+	is_int(wake_kernel_ns(3, start), w_peer, "wake kept: ... and after "
+	       "another GPU's work used its memory to the launch");
+	wake_memory_busy(3, t0);
+	is_int(wake_kernel_ns(3, start), w_peer, "wake kept: an earlier end "
+	       "moves nothing back");
+	is_int(wake_kernel_ns(-1, start), 0, "wake kept: no GPU, no wake");
+	is_int(wake_kernel_ns(CUEMU_PROC_HOST, start), 0,
+	       "wake kept: the host has none");
+}
+
 /* ---------------------------------------------------- thrashing */
 
 /* A fault by proc at time t about to migrate r. */
@@ -496,6 +540,7 @@ int main(void)
 	test_prefetch();
 	test_batches();
 	test_wake();
+	test_wake_kept();
 	test_thrash();
 	test_thrash_turns();
 	return done_testing();
