@@ -5,7 +5,7 @@
 # the machine it ran on. Each scenario's time as the program prints it
 # (CUDA events around its kernel, the wall clock around a CPU loop; the
 # mean of its repetitions) beside the H200's mean and their ratio, and the
-# wall time the emulator took for it: from the line before to its own, so
+# wall time the emulator took for it: from the row before to its own, so
 # its setup (a prefetch, the CPU touching every page) is in it. Both run
 # with CUEMU_CLOCK=model, so that a CPU loop's wall clock reads the model's
 # time as the kernels' events do. Skipped, saying so, without nvcc.
@@ -14,7 +14,10 @@
 #   patterns  probes/patterns.cu on two H200s over NVLink
 #             (results/patterns.txt), the dgx-h200 topology with two GPUs
 #             visible
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns]
+#   slices    probes/slices.cu on one H200 (results/slices.txt), 3DCONV's
+#             254-kernel walk of managed slices: each case's whole loop
+#             by the wall clock, the default machine with one GPU visible
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,11 +33,24 @@ patterns)
 	set -- env CUDA_VISIBLE_DEVICES=0,1 CUEMU_TOPOLOGY=dgx-h200 \
 		CUEMU_TOPOLOGY_DIR="${CUEMU_TOPOLOGY_DIR:-$here/../topologies}" \
 		CUEMU_CLOCK=model ;;
+slices)
+	title="probes/slices.cu, one H200"
+	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
-	echo "realprog.sh: no probe '$probe' (faults or patterns)" >&2
+	echo "realprog.sh: no probe '$probe' (faults, patterns or slices)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
+
+# A probe's lines as scenario rows: slices.cu times each case's whole loop
+# on one line ("slices.<case> total: wall_ms=..."), the others a line a
+# repetition.
+rows() {
+	case $probe in
+	slices)	sed -u -E 's/^(slices\.[a-z_]+) total: wall_ms=([0-9.]+).*/\1 rep0: ms=\2/' ;;
+	*)	cat ;;
+	esac
+}
 
 echo "real program vs H200 ($title; nvcc -O2 -cudart shared)"
 if [ ! -x "$NVCC" ]; then
@@ -54,12 +70,13 @@ ln -s "$b/runtime/.libs/libcuemu.so.0" "$tmp/libcuda.so.1"
 # Each line stamped with the wall clock when it came.
 start=$(date +%s.%N)
 "$@" CUEMU_MACHINE="$machine" LD_LIBRARY_PATH="$tmp:$b/runtime/.libs" \
-	"$tmp/$probe" 2>"$tmp/err" |
+	stdbuf -oL "$tmp/$probe" 2>"$tmp/err" | rows |
 	while IFS= read -r line; do
 		echo "$(date +%s.%N) $line"
 	done >"$tmp/out"
 end=$(date +%s.%N)
 
+rows <"$real" >"$tmp/real"
 printf '  %-30s %10s %10s %7s %8s\n' scenario "model ms" "H200 ms" ratio "wall s"
 awk -v p="$probe" -v start="$start" -v end="$end" '
 # <probe>.<case> repN: bytes=... ms=... GBps=...
@@ -78,9 +95,9 @@ FNR == NR {
 		s = scen($0)
 		if (!(s in en)) order[++n] = s
 		es[s] += msof($0); en[s]++; wall[s] += t - prev
+		prev = t
 	} else if (index($0, p ".done") == 1)
 		done = 1
-	prev = t
 }
 BEGIN { prev = start }
 END {
@@ -96,7 +113,7 @@ END {
 	}
 	printf "  whole program: %.0f s of wall time%s\n", end - start,
 	       done ? "" : ", did not finish"
-}' "$real" "$tmp/out"
+}' "$tmp/real" "$tmp/out"
 if ! grep -q "^$probe\.done" "$tmp/out" 2>/dev/null; then
 	sed 's/^/  # /' "$tmp/err" | tail -5
 fi

@@ -33,7 +33,11 @@ static uint64_t ns_of(double ns)
 
 uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r)
 {
-	return ns_of((double)t->entries * (double)r->fault_ns +
+	unsigned waves = !!(t->waves & KM_WAVE_READ) +
+			 !!(t->waves & KM_WAVE_WRITE);
+
+	return ns_of((double)waves * (double)r->wave_ns +
+		     (double)t->entries * (double)r->fault_ns +
 		     (double)km_batches(t->entries, r->batch_faults) *
 		     (double)r->batch_ns + (double)t->service_ns +
 		     (double)t->rm_blocks * (double)r->rm_block_ns);

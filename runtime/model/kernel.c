@@ -10,7 +10,10 @@
  *    so each such page faults before the first batch is serviced, as
  *    NVIDIA's UVM driver sees them in uvm_gpu_replayable_faults.c), at
  *    fault_ns each, fetched and serviced batch_faults at a time, batch_ns a
- *    batch (fetch_fault_buffer_entries, service_fault_batch);
+ *    batch (fetch_fault_buffer_entries, service_fault_batch), and
+ *    fault_wave_ns for each wave they come in: the fault interrupt wakes
+ *    the servicing thread, which sleeps once the buffer is empty, and a
+ *    kernel's writes fault after its reads' replay (KM_WAVE_*);
  *  - the migrations its faults make, each a 64 KiB big page grown by the
  *    prefetch heuristic inside its 2 MiB block (prefetch.c), where the
  *    residency decision (residency.c) sends them: the transfer, and for
@@ -125,6 +128,7 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->batch_faults = u->batch_faults;
 	r->batch_ns = u->batch_ns;
 	r->fault_ns = u->fault_ns;
+	r->wave_ns = u->fault_wave_ns;
 	r->rm_block_ns = u->rm_block_ns;
 	r->launch_ns = u->launch_ns;
 	r->block_ns = u->block_launch_ns;
@@ -189,6 +193,12 @@ struct kmodel {
 /* The running emulated kernel (one a process at a time, fault.c's
  * kernel_lock). Global because the fault handler finds it. */
 static struct kmodel running;
+
+/* k's fault of a read or a write: the wave it comes in (KM_WAVE_*). */
+static void fault_wave(struct kmodel *k, bool write)
+{
+	k->t.waves |= write ? KM_WAVE_WRITE : KM_WAVE_READ;
+}
 
 static bool mig_has(const struct kmodel *k, uintptr_t p)
 {
@@ -344,6 +354,7 @@ static void rm_entry(struct kmodel *k, uintptr_t p)
 	uint64_t bf = cuemu_max_u(cuemu_uvm()->batch_faults, 1);
 	struct rmblk *b = rm_block(k, CUEMU_ALIGN_DOWN(p, UVM_BLOCK));
 
+	fault_wave(k, true);
 	if (!b || b->entries++ % bf == 0)
 		k->t.rm_blocks++;
 }
@@ -496,6 +507,7 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 		n = walk(k, page, mine ? cuemu_min_u(r->end, mig_end(k, page))
 				       : r->end, &s, &e);
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
+		fault_wave(k, true);
 		k->t.service_ns += cost + n * (mine ? u->rm_migrate_ns :
 					       k->sectors ? 0 : u->rm_upgrade_ns);
 		charge(k, k->dev, e - s);
@@ -534,8 +546,10 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 
 	block_run(k, r, p, &s, &e);
 	mg_fault(st, s, e, k->dev, write, mapped ? 0 : 1, &cost, &remote);
-	if (!mapped)
+	if (!mapped) {
 		k->t.entries++;
+		fault_wave(k, write);
+	}
 	k->t.service_ns += cost;
 	charge(k, at, e - s);
 	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
@@ -566,12 +580,14 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 		mg_fault(st, s, e, k->dev, true, n, &cost, &remote);
 		k->t.service_ns += cost + n * u->rm_migrate_ns;
 		k->t.entries += n;
+		fault_wave(k, true);
 		mig_add(k, s, e);
 		charge(k, k->dev, e - s);
 		return (struct look){ s, e, PROT_READ | PROT_WRITE };
 	}
 	k->t.service_ns += fault_region(st, r, p, k->dev, ch.to, write, &s, &e);
 	k->t.entries++;
+	fault_wave(k, write);
 	r = mr_find(&st->ranges, p);
 	if (!(r->holders & cuemu_mask_bit(k->dev))) {
 		/* Brought elsewhere (the preferred location, a pin, no room):
@@ -701,6 +717,7 @@ static void declared_rm_write(struct kmodel *k, struct mstate *st,
 					   u->rm_upgrade_ns : u->rm_migrate_ns);
 	if (!held)
 		k->t.entries += pages;
+	fault_wave(k, true);
 	charge(k, k->dev, x - p);
 }
 

@@ -486,9 +486,18 @@ int km_lookup(uintptr_t p, int dev, bool write);
  * account of it, before km_end prices it. */
 void km_work(const struct km_work *w);
 
+/* A kernel's faults come in waves, each waking the fault service anew
+ * (its interrupt, the servicing thread): its reads' faults, and its
+ * writes', which wait for the values read and so for the first wave's
+ * replay. A write to a page a read brought writable faults no more. */
+#define KM_WAVE_READ 1u
+#define KM_WAVE_WRITE 2u
+
 /* The pure part of the kernel model, for its tests. */
 struct km_tally {
 	uint64_t entries;                 /* fault entries */
+	unsigned waves;                   /* KM_WAVE_*: the waves they came
+	                                   * in */
 	uint64_t service_ns;              /* migrations, page services */
 	uint64_t bytes[CUEMU_NPROC];      /* accessed, by where they are:
 	                                   * bytes of buffer, each read and
@@ -510,6 +519,7 @@ struct km_tally {
 struct km_rates {
 	uint32_t batch_faults;
 	uint64_t batch_ns, fault_ns;
+	uint64_t wave_ns;                 /* a wave of faults' wake */
 	uint64_t rm_block_ns;             /* a rm_blocks pair's service */
 	double gbps[CUEMU_NPROC];         /* memory time by location: bytes
 	                                   * of buffer read and written a

@@ -417,6 +417,7 @@ static const struct {
 	UK("fault_batch", batch_faults, U_U32, 1, 65536),
 	UK("batch_ns", batch_ns, U_U64, 0, 1e9),
 	UK("fault_ns", fault_ns, U_U64, 0, 1e9),
+	UK("fault_wave_ns", fault_wave_ns, U_U64, 0, 1e9),
 	UK("host_page_ns", host_page_ns, U_U64, 0, 1e9),
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
@@ -531,6 +532,7 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 		return reject(p, "uvm.remote_peer_gbps", "not 0 or in "
 			      "[0.001, 1e6]");
 	if (u->batch_ns > 1000000000ULL || u->fault_ns > 1000000000ULL ||
+	    u->fault_wave_ns > 1000000000ULL ||
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
 	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
 	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL ||

@@ -33,6 +33,11 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.batch_faults = 256,
 		.batch_ns = 20000,
 		.fault_ns = 142,
+		/* probes/results/slices.txt: one H200, a 254-kernel stencil
+		 * whose kernels fault a 256 KiB slice each; a kernel whose
+		 * writes fault took 70 us (median) more than its batch and
+		 * entries, one whose reads and then writes fault 150-175 */
+		.fault_wave_ns = 75000,
 		.host_page_ns = 159,
 		.prefetch = true,
 		.prefetch_threshold = 51,

@@ -25,6 +25,8 @@ struct cuemu_uvm {
 	uint32_t batch_faults;      /* fault entries fetched per batch */
 	uint64_t batch_ns;          /* fixed cost of one batch */
 	uint64_t fault_ns;          /* cost of one fault entry */
+	uint64_t fault_wave_ns;     /* a wave of a kernel's faults: the
+	                             * service woken by its interrupt */
 	uint64_t host_page_ns;      /* unmapping a 4 KiB host page a GPU
 	                             * fault migrates away */
 	/* prefetch growth (uvm_perf_prefetch.c) */

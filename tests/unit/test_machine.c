@@ -164,6 +164,8 @@ static void test_topologies(void)
 		  "uvm.wake_decade_ns" },
 		{ "uvm wake at most", "{\"uvm\":{\"wake_max_ns\":2e9}}",
 		  "uvm.wake_max_ns" },
+		{ "uvm fault wave", "{\"uvm\":{\"fault_wave_ns\":2e9}}",
+		  "uvm.fault_wave_ns" },
 		{ "uvm wake kept", "{\"uvm\":{\"wake_peer_share\":1.5}}",
 		  "uvm.wake_peer_share" },
 		{ "uvm wake kept below", "{\"uvm\":{\"wake_peer_share\":-0.1}}",

@@ -315,6 +315,18 @@ static void test_batches(void)
 	t.bytes[1] = 1000;
 	is_int(km_cost(&t, &r), 512 * 10 + 2 * 1000 + 7, "batches: bytes "
 	       "where the kernel has no rate cost nothing");
+	r.wave_ns = 75000;
+	t.waves = KM_WAVE_WRITE;
+	is_int(km_cost(&t, &r), 75000 + 512 * 10 + 2 * 1000 + 7, "waves: "
+	       "faults in one wave wake the service once");
+	t.waves = KM_WAVE_READ | KM_WAVE_WRITE;
+	is_int(km_cost(&t, &r), 2 * 75000 + 512 * 10 + 2 * 1000 + 7, "waves: "
+	       "reads' faults, then writes' after their replay: twice");
+	t.entries = 0;
+	t.service_ns = 0;
+	t.waves = 0;
+	is_int(km_cost(&t, &r), 0, "waves: a kernel that faults nothing "
+	       "wakes nothing");
 }
 
 /* ---------------------------------------------------- a GPU's wake */
