@@ -1021,8 +1021,37 @@ static bool prefetch_resident(struct mstate *st, uintptr_t s, uintptr_t e,
 }
 
 /* Brings [s, e) of st to dst; lock held. Returns the model cost. */
+/* The GPUs a prefetch of this process has moved pages from, by the GPU
+ * it moved them to. Global because the driver's state it stands for is
+ * the process's; under cuemu_lock(), as every prefetch is. */
+static cuemu_procmask peer_prefetched[CUEMU_MAX_DEVICES];
+
+/* A process's first prefetch from one GPU to another, in each direction,
+ * pays uvm.peer_prefetch_first_ns more (probes/prefetch2m.cu on two H200s:
+ * 2 MiB took 0.58 and 0.34 ms the first time each way, 0.064 to 0.075 ms
+ * once warm, whatever the range; the driver's own setup of that
+ * direction, which a kernel's faults between the two GPUs do not do). */
+static uint64_t first_peer_prefetch(const struct moved *mv, int dst)
+{
+	uint64_t ns = 0;
+
+	if (dst < 0 || dst >= CUEMU_MAX_DEVICES)
+		return 0;
+	for (int p = 0; p < CUEMU_MAX_DEVICES; p = cuemu_proc_next(p)) {
+		if (p == dst || !mv->from[p] ||
+		    (peer_prefetched[dst] & cuemu_mask_bit(p)))
+			continue;
+		peer_prefetched[dst] |= cuemu_mask_bit(p);
+		ns += cuemu_uvm()->peer_prefetch_first_ns;
+	}
+	return ns;
+}
+
+/* Moves [s, e) of st to dst (a host NUMA node, or -1): a prefetch the
+ * program asked for (asked: cuMemPrefetchAsync, /cu's prefetch) or a
+ * migration the model makes (access counters). */
 static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
-			    int dst, int node, const char *why)
+			    int dst, int node, const char *why, bool asked)
 {
 	struct pf_ctx c = { .st = st, .dst = dst, .node = node };
 	uint64_t cost = 0, charged = 0;
@@ -1075,6 +1104,8 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 	if (dst == CUEMU_PROC_HOST && node >= 0)
 		bind_node(st, s, e, node, true);
 	cost += settle(st, &c.mv, dst, false, why);
+	if (asked)
+		cost += first_peer_prefetch(&c.mv, dst);
 	view_apply(st, s, e);
 	return cost;
 }
@@ -1082,7 +1113,7 @@ static uint64_t do_prefetch(struct mstate *st, uintptr_t s, uintptr_t e,
 uint64_t mg_migrate_to(struct mstate *st, uintptr_t s, uintptr_t e, int dst,
 		       const char *why)
 {
-	return do_prefetch(st, s, e, dst, -1, why);
+	return do_prefetch(st, s, e, dst, -1, why, false);
 }
 
 static void prefetch_op(CUstream s, void *arg)
@@ -1094,7 +1125,7 @@ static void prefetch_op(CUstream s, void *arg)
 	cuemu_lock();
 	if ((st = mg_op_state(pf->id, pf->s, pf->e)))
 		cost = do_prefetch(st, pf->s, pf->e, pf->dst, pf->node,
-				   "prefetch");
+				   "prefetch", true);
 	cuemu_unlock();
 	cuemu_stream_advance(s, cost);
 	free(pf);

@@ -422,6 +422,7 @@ static const struct {
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
 	UK("prefetch_block_ns", prefetch_block_ns, U_U64, 0, 1e9),
+	UK("peer_prefetch_first_ns", peer_prefetch_first_ns, U_U64, 0, 1e9),
 	UK("remote_host_gbps", remote_host_gbps, U_DBL, 0.001, 1e6),
 	UK("remote_host_read_gbps", remote_host_read_gbps, U_DBL, 0.001, 1e6),
 	UK("remote_host_write_gbps", remote_host_write_gbps, U_DBL, 0.001, 1e6),
@@ -537,7 +538,8 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
 	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL ||
 	    u->wake_decade_ns > 1000000000ULL || u->wake_max_ns > 1000000000ULL ||
-	    u->prefetch_block_ns > 1000000000ULL)
+	    u->prefetch_block_ns > 1000000000ULL ||
+	    u->peer_prefetch_first_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
 	if (u->wake_after_ns > 10000000000ULL)
 		return reject(p, "uvm.wake_after_ns", "over 10 seconds");

@@ -35,6 +35,8 @@ struct cuemu_uvm {
 	/* a prefetch that finds its range already at the destination still
 	 * walks it: this for each 2 MiB block */
 	uint64_t prefetch_block_ns;
+	/* a process's first prefetch from one GPU to another, each way */
+	uint64_t peer_prefetch_first_ns;
 	/* a kernel's memory time: bytes of the buffer per second when a
 	 * GPU reads and writes host memory mapped over the host link */
 	double remote_host_gbps;
