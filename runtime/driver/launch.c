@@ -40,6 +40,7 @@
 #include "model/managed.h"
 #include "model/memory.h"
 #include "model/module.h"
+#include "model/pageset.h"
 #include "model/perf.h"
 #include "model/pool.h"
 #include "model/stream.h"
@@ -73,6 +74,10 @@ struct job {
 	int peer[PEER_PLACES];
 	int npeers;
 	struct cuemu_kheap *heap; /* the context's, where the kernel uses it */
+	/* The distinct pages of its own GPU's memory it reached, and how:
+	 * what the DRAM moves at least once (account); cuemu_lock (page()
+	 * holds it). */
+	struct pageset own;
 };
 
 /* The place of peer memory on device d. */
@@ -200,6 +205,11 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	}
 	if (ok && a)
 		fault_launch_page(a->id, (uintptr_t)pg, write);
+	if (ok && (*place == PLACE_DEVICE ||
+		   *place == PLACE_MANAGED + PLACE_DEVICE))
+		pageset_add(&j->own, pg >> EX_PAGE_SHIFT,
+			    (acc & EX_READ ? PAGESET_READ : 0) |
+			    (acc & EX_WRITE ? PAGESET_WRITE : 0));
 	/* It changed nothing the lookup must publish: what the kernel's
 	 * faults changed is theirs to publish (fault.c), and a kernel's
 	 * counts are published with its end. */
@@ -290,6 +300,10 @@ static void account(const struct job *j)
 	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
 	w.warps = w.blocks * ((threads + 31) / 32);
 	add_place(&w, res, PLACE_DEVICE, j->dev);
+	if (!j->own.full) {
+		w.compulsory = (j->own.nread + j->own.nwritten) * EX_PAGE;
+		w.distinct = j->own.n * EX_PAGE;
+	}
 	add_place(&w, res, PLACE_HOST, CUEMU_PROC_HOST);
 	for (int i = 0; i < j->npeers; i++)
 		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
@@ -346,6 +360,7 @@ static void run(void *arg)
 			   j->registers);
 	ex_launch_run(&j->l, &j->res);
 	account(j);
+	pageset_free(&j->own);
 	r = status_result(j->res.status);
 	launch_end(j, r);
 	if (r != CUDA_SUCCESS) {

@@ -65,6 +65,19 @@ static double link_ns(const struct km_tally *t, const struct km_rates *r,
 	return ns;
 }
 
+uint64_t km_dram_bytes(uint64_t dram, uint64_t compulsory, uint64_t distinct,
+		       uint64_t l2_bytes)
+{
+	double spill;
+
+	if (!compulsory || dram <= compulsory)
+		return dram;
+	if (distinct <= l2_bytes)
+		return compulsory;
+	spill = 1.0 - (double)l2_bytes / (double)distinct;
+	return compulsory + ns_of((double)(dram - compulsory) * spill);
+}
+
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 {
 	double ns = 0;
@@ -74,9 +87,14 @@ uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 		double buf = (double)t->bytes[p] +
 			     ((double)t->link_read[p] +
 			      (double)t->link_written[p]) / 2;
+		double at = 0;
 
 		if (buf > 0 && r->gbps[p] > 0)
-			ns += max_d(buf / r->gbps[p], link_ns(t, r, p));
+			at = max_d(buf / r->gbps[p], link_ns(t, r, p));
+		/* every sector at its own GPU's memory passes its L2 */
+		if (p == t->cache_at && t->cache_traffic && r->cache_gbps > 0)
+			at = max_d(at, (double)t->cache_traffic / r->cache_gbps);
+		ns += at;
 	}
 	return ns_of(ns);
 }

@@ -150,7 +150,11 @@ void km_rates_of(int dev, struct km_rates *r)
 		r->sms = (uint32_t)d->attrs[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT];
 		r->clock_khz = (uint64_t)d->attrs[CU_DEVICE_ATTRIBUTE_CLOCK_RATE];
 		r->issue = (uint32_t)d->warp_issue;
+		if (d->attrs[CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE] > 0)
+			r->l2_bytes = (uint64_t)
+				d->attrs[CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE];
 	}
+	r->cache_gbps = u->cache_gbps;
 }
 
 /* ------------------------------------------------------------------ */
@@ -301,7 +305,12 @@ void km_work(const struct km_work *w)
 	running.t.launch_ns = r.launch_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (p == running.dev) {
-			running.t.bytes[p] += (w->dram[p] + 1) / 2;
+			uint64_t dram = km_dram_bytes(w->dram[p], w->compulsory,
+						      w->distinct, r.l2_bytes);
+
+			running.t.bytes[p] += (dram + 1) / 2;
+			running.t.cache_traffic += w->read[p] + w->written[p];
+			running.t.cache_at = p;
 			continue;
 		}
 		running.t.link_read[p] += w->read[p];

@@ -470,6 +470,11 @@ struct km_work {
 	uint64_t written[CUEMU_NPROC];    /* ... and written */
 	uint64_t dram[CUEMU_NPROC];       /* bytes of DRAM units, both */
 	uint64_t requests[CUEMU_NPROC];   /* read requests */
+	/* its own GPU's memory: the bytes of the distinct 4 KiB pages it
+	 * read plus those it wrote (each moved by the DRAM at least once),
+	 * and of the distinct pages (what the L2 must hold for rereads to
+	 * hit); 0: not known */
+	uint64_t compulsory, distinct;
 };
 /* The running kernel is the engine's, which counts the sectors it moves
  * and gives them to km_work: its looks charge no bytes of their own. */
@@ -512,6 +517,10 @@ struct km_tally {
 	                                   * others, whose launch nobody
 	                                   * made) */
 	uint64_t dispatch_ns;             /* the SMs taking its blocks */
+	uint64_t cache_traffic;           /* bytes of sectors its warps moved
+	                                   * at its own GPU's memory, every
+	                                   * one through the caches ... */
+	int cache_at;                     /* ... of this GPU */
 	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
 	                                   * of write entries to
 	                                   * read-duplicated memory */
@@ -535,7 +544,18 @@ struct km_rates {
 	uint64_t clock_khz;
 	/* a launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns, block_ns;
+	/* the GPU's caches: the sectors they serve a second (bytes), and
+	 * what its L2 holds (bytes; 0 none) */
+	double cache_gbps;
+	uint64_t l2_bytes;
 };
+/* The bytes of DRAM traffic of a kernel whose sectors' 64-byte units came
+ * to dram: where it reread what it had already moved (dram beyond the
+ * compulsory bytes of the pages it reached), the L2 served the rereads if
+ * its distinct pages fit in l2_bytes, else the share that did not fit
+ * went to the DRAM again. compulsory 0 (not known): dram. */
+uint64_t km_dram_bytes(uint64_t dram, uint64_t compulsory, uint64_t distinct,
+		       uint64_t l2_bytes);
 /* Batches that entries take, batch_faults at most each. */
 uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
 /* The parts of a kernel's model time: its faults' service, its memory

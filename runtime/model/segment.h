@@ -18,8 +18,10 @@
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
 /* Version 12: the share of the wake a GPU pays after another GPU's work
- * kept its memory busy (uvm.wake_peer_share) and a wave of faults' wake of
- * the fault service (uvm.fault_wave_ns); version 11: a kernel's wake after its GPU sat idle (uvm.wake_*) and a
+ * kept its memory busy (uvm.wake_peer_share), a wave of faults' wake of
+ * the fault service (uvm.fault_wave_ns), a process's first prefetch
+ * between two GPUs (uvm.peer_prefetch_first_ns) and the caches' rate
+ * (uvm.cache_gbps); version 11: a kernel's wake after its GPU sat idle (uvm.wake_*) and a
  * prefetch's walk of blocks already in place (uvm.prefetch_block_ns);
  * version 10: the driver's initialization and a context's making and
  * ending (uvm); version 9: a launch's fixed time and block dispatch, the host link's

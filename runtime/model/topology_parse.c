@@ -428,6 +428,7 @@ static const struct {
 	UK("remote_host_write_gbps", remote_host_write_gbps, U_DBL, 0.001, 1e6),
 	UK("remote_host_read_mrps", remote_host_read_mrps, U_DBL, 0.001, 1e6),
 	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
+	UK("cache_gbps", cache_gbps, U_DBL, 0.001, 1e6),
 	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
 	UK("block_launch_ns", block_launch_ns, U_U64, 0, 1e9),
 	UK("init_ns", init_ns, U_U64, 0, 1e10),
@@ -525,6 +526,8 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	    !in_rate(u->remote_host_write_gbps))
 		return reject(p, "uvm.remote_host_read_gbps", "a host link "
 			      "direction's rate is not in [0.001, 1e6]");
+	if (!in_rate(u->cache_gbps))
+		return reject(p, "uvm.cache_gbps", "not in [0.001, 1e6]");
 	if (!in_rate(u->remote_host_read_mrps))
 		return reject(p, "uvm.remote_host_read_mrps",
 			      "not in [0.001, 1e6]");

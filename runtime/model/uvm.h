@@ -47,6 +47,10 @@ struct cuemu_uvm {
 	double remote_host_read_mrps;
 	/* the same of a peer's memory over NVLink; 0: the link's rate */
 	double remote_peer_gbps;
+	/* the sectors a GPU's caches (L1, L2) serve a second, in bytes: a
+	 * kernel's memory time at its own GPU is at least its sectors at
+	 * this, however few of them reach the DRAM */
+	double cache_gbps;
 	/* a kernel launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns;
 	uint64_t block_launch_ns;

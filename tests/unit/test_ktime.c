@@ -382,6 +382,34 @@ static void test_wake_peer(void)
 	cuDevicePrimaryCtxRelease(1);
 }
 
+/* Rereads come from the caches (uvm.cache_gbps, 9,000 GB/s of sectors,
+ * probes/results/matmul.txt): 8,192 warps each sum 64 runs of 32 floats
+ * of one 4 MiB array, 64 MiB of sectors read and 1 MiB written. The DRAM
+ * moves the array once and the sums once (5 MiB, 1.4 us at 1850 GB/s of
+ * buffer); the caches serve the 65 MiB of sectors in 7.6 us, which is the
+ * kernel's memory time. Every sector's DRAM unit took 18.4 us before. */
+static void test_cache(void)
+{
+	CUdeviceptr a = 0, out = 0;
+	unsigned m = 1u << 20, rounds = 64;
+	void *args[] = { &a, &m, &rounds, &out };
+	unsigned long long t, sectors = 65ULL * MIB;
+
+	if (cuMemAlloc(&a, m * 4) || cuMemAlloc(&out, 1 * MIB) ||
+	    cuMemsetD8(a, 0, m * 4)) {
+		ok(0, "cache: two buffers");
+		return;
+	}
+	t = launch("reread", 1024, 256, args);
+	ok(t >= LAUNCH_NS + sectors / 9 / 1000 &&
+	   t <= LAUNCH_NS + sectors / 9 / 1000 + 50, "cache: 64 MiB of "
+	   "sectors reread from 4 MiB take their time at the caches' rate "
+	   "after the launch (%llu ns), not 65 MiB of DRAM units (18.4 us)",
+	   t);
+	cuMemFree(a);
+	cuMemFree(out);
+}
+
 /* The DRAM moves 64 bytes at a time: one byte every 32 bytes of 64 MiB
  * (two sectors a unit) costs what one byte every 64 does, 1 M units each
  * way; by sectors alone the second would cost half. */
@@ -561,6 +589,7 @@ int main(void)
 	test_wake_peer();
 	test_sectors();
 	test_dram();
+	test_cache();
 	test_launch();
 	test_host_link();
 	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "

@@ -167,6 +167,8 @@ static void test_topologies(void)
 		{ "uvm first peer prefetch",
 		  "{\"uvm\":{\"peer_prefetch_first_ns\":-5}}",
 		  "uvm.peer_prefetch_first_ns" },
+		{ "uvm cache rate", "{\"uvm\":{\"cache_gbps\":0}}",
+		  "uvm.cache_gbps" },
 		{ "uvm fault wave", "{\"uvm\":{\"fault_wave_ns\":2e9}}",
 		  "uvm.fault_wave_ns" },
 		{ "uvm wake kept", "{\"uvm\":{\"wake_peer_share\":1.5}}",

@@ -329,6 +329,38 @@ static void test_batches(void)
 	       "wakes nothing");
 }
 
+/* What the DRAM moves of a kernel that rereads (km_dram_bytes), and the
+ * caches' rate as a floor of its memory time. */
+static void test_cache(void)
+{
+	const uint64_t mib = 1 << 20, l2 = 60 * mib;
+	struct km_tally t;
+	struct km_rates r;
+
+	is_int(km_dram_bytes(64 * mib, 0, 0, l2), 64 * mib, "cache: pages "
+	       "not known, every unit from the DRAM");
+	is_int(km_dram_bytes(2 * mib, 128 * mib, 64 * mib, l2), 2 * mib,
+	       "cache: sparse touches move less than their pages: theirs");
+	is_int(km_dram_bytes(640 * mib, 10 * mib, 5 * mib, l2), 10 * mib,
+	       "cache: rereads of what fits in the L2: its pages once");
+	is_int(km_dram_bytes(640 * mib, 120 * mib, 120 * mib, l2),
+	       120 * mib + 260 * mib, "cache: 120 MiB past a 60 MiB L2: half "
+	       "the rereads from the DRAM again");
+	memset(&t, 0, sizeof t);
+	memset(&r, 0, sizeof r);
+	r.gbps[0] = 1000;
+	r.cache_gbps = 4000;
+	t.bytes[0] = 1000000;
+	t.cache_traffic = 8000000;
+	t.cache_at = 0;
+	is_int(km_memory_ns(&t, &r), 2000, "cache: sectors beyond the "
+	       "caches' rate bound the memory time (8 MB at 4000, not 1 MB "
+	       "at 1000)");
+	t.cache_traffic = 2000000;
+	is_int(km_memory_ns(&t, &r), 1000, "cache: ... and the DRAM's where "
+	       "it is slower");
+}
+
 /* ---------------------------------------------------- a GPU's wake */
 
 /* probes/results/idlewake.txt, one H200: what a kernel took after the
@@ -551,6 +583,7 @@ int main(void)
 	test_decide();
 	test_prefetch();
 	test_batches();
+	test_cache();
 	test_wake();
 	test_wake_kept();
 	test_thrash();

@@ -1,7 +1,8 @@
 // ktime.cu - kernels whose model time and faults test_ktime pins: touches
 // of one byte every `stride` bytes (one thread a touch), a grid-stride
 // stream of int4 read and written, a device-to-device copy, and a loop of
-// arithmetic that reaches memory once. Built to ktime.ptx by
+// arithmetic that reaches memory once, and a sum that rereads a small
+// array from every thread. Built to ktime.ptx by
 // `nvcc -arch=sm_90 -ptx` (make exec-ptx).
 
 extern "C" __global__ void touch(char *p, unsigned long long n,
@@ -52,4 +53,19 @@ extern "C" __global__ void spin(unsigned *out, int iters)
 		y ^= x >> 7;
 	}
 	out[blockIdx.x * blockDim.x + threadIdx.x] = x ^ y;
+}
+
+// Each thread sums rounds floats of a (m of them, m a power of two), a
+// warp's lanes on consecutive ones, the warps all over the same m: every
+// float is read threads * rounds / m times, from the caches after the
+// first.
+extern "C" __global__ void reread(const float *a, unsigned m,
+				  unsigned rounds, float *out)
+{
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	float s = 0;
+
+	for (unsigned r = 0; r < rounds; r++)
+		s += a[(t + r * 32u) & (m - 1)];
+	out[t] = s;
 }
