@@ -53,6 +53,14 @@ copy_ns() {
 		"$TOPOLOGIES/$1.json" || fail "$1.json: no GPU-to-GPU rate"
 }
 
+# first_ns TOPOLOGY: what a process's first prefetch from one GPU to
+# another, each way, pays on TOPOLOGY (uvm.peer_prefetch_first_ns, or the
+# default, cuemu-topology(5)).
+first_ns() {
+	jq -e '.uvm.peer_prefetch_first_ns // 370000' "$TOPOLOGIES/$1.json" ||
+		fail "$1.json: not read"
+}
+
 # round_ns TOPOLOGY BYTES: BYTES host to device and back over TOPOLOGY's
 # host links.
 round_ns() {
@@ -85,13 +93,14 @@ ratio() {
 	local w=$EXAMPLES/peer-ring.json size n dgx pcie
 	size=$(bytes "$(jq -r '.allocations[0].size' "$w")")
 	# Every step of the ring moves one buffer from one GPU to another:
-	# half of them peer copies, half prefetches.
+	# half of them peer copies, half prefetches, whose first round takes
+	# each of its four directions the first time.
 	n=$(jq '.streams[0].steps[0].repeat | .count * (.steps | length)' "$w")
 	[ "$n" -ge 8 ]
 	dgx=$(model_ns peer-ring dgx-h200)
 	pcie=$(model_ns peer-ring pcie-4x-h100)
-	want_dgx=$(( n / 2 * ($(copy_ns dgx-h200 "$size") + $(link_ns dgx-h200 gpu_gpu "$size")) ))
-	want_pcie=$(( n / 2 * ($(copy_ns pcie-4x-h100 "$size") + $(link_ns pcie-4x-h100 gpu_gpu "$size")) ))
+	want_dgx=$(( n / 2 * ($(copy_ns dgx-h200 "$size") + $(link_ns dgx-h200 gpu_gpu "$size")) + 4 * $(first_ns dgx-h200) ))
+	want_pcie=$(( n / 2 * ($(copy_ns pcie-4x-h100 "$size") + $(link_ns pcie-4x-h100 gpu_gpu "$size")) + 4 * $(first_ns pcie-4x-h100) ))
 	echo "dgx-h200 $dgx ns (links $want_dgx), pcie-4x-h100 $pcie ns (links $want_pcie)"
 	[ "$dgx" -lt "$pcie" ]
 	near "$dgx" "$want_dgx" 5
