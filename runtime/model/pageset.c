@@ -7,44 +7,42 @@
 
 #include <stdlib.h>
 
+#define HOW_BITS 2
+#define HOW_MASK ((1u << HOW_BITS) - 1)
+
+static uint64_t tag_of(uint64_t pg)
+{
+	return (pg + 1) << HOW_BITS;
+}
+
 static size_t slot_of(uint64_t pg, size_t cap)
 {
 	return (size_t)((pg * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
 }
 
 /* Where pg lies in s's table, or the empty slot it would take. */
-static size_t find(const struct pageset *s, uint64_t pg)
+static size_t find(const uint64_t *slot, size_t cap, uint64_t pg)
 {
-	size_t i = slot_of(pg, s->cap);
+	size_t i = slot_of(pg, cap);
 
-	while (s->key[i] && s->key[i] != pg + 1)
-		i = (i + 1) & (s->cap - 1);
+	while (slot[i] && (slot[i] & ~(uint64_t)HOW_MASK) != tag_of(pg))
+		i = (i + 1) & (cap - 1);
 	return i;
 }
 
 static bool grow(struct pageset *s)
 {
 	size_t cap = s->cap ? 2 * s->cap : 1024;
-	uint64_t *key = calloc(cap, sizeof *key);
-	uint8_t *how = calloc(cap, sizeof *how);
-	struct pageset t = { .key = key, .how = how, .cap = cap };
+	uint64_t *slot = calloc(cap, sizeof *slot);
 
-	if (!key || !how) {
-		free(key);
-		free(how);
+	if (!slot)
 		return false;
-	}
 	for (size_t i = 0; i < s->cap; i++)
-		if (s->key[i]) {
-			size_t j = find(&t, s->key[i] - 1);
-
-			key[j] = s->key[i];
-			how[j] = s->how[i];
-		}
-	free(s->key);
-	free(s->how);
-	s->key = key;
-	s->how = how;
+		if (s->slot[i])
+			slot[find(slot, cap, (s->slot[i] >> HOW_BITS) - 1)] =
+				s->slot[i];
+	free(s->slot);
+	s->slot = slot;
 	s->cap = cap;
 	return true;
 }
@@ -61,21 +59,21 @@ void pageset_add(struct pageset *s, uint64_t pg, unsigned how)
 		s->full = true;
 		return;
 	}
-	i = find(s, pg);
-	if (!s->key[i]) {
-		s->key[i] = pg + 1;
-		s->how[i] = 0;
+	i = find(s->slot, s->cap, pg);
+	if (!s->slot[i]) {
+		s->slot[i] = tag_of(pg);
 		s->n++;
 	}
-	add = how & ~s->how[i] & (PAGESET_READ | PAGESET_WRITE);
-	s->how[i] |= (uint8_t)add;
+	add = how & ~(unsigned)s->slot[i] & (PAGESET_READ | PAGESET_WRITE);
+	if (!add)
+		return;
+	s->slot[i] |= add;
 	s->nread += !!(add & PAGESET_READ);
 	s->nwritten += !!(add & PAGESET_WRITE);
 }
 
 void pageset_free(struct pageset *s)
 {
-	free(s->key);
-	free(s->how);
+	free(s->slot);
 	*s = (struct pageset){ 0 };
 }

@@ -21,8 +21,9 @@
 #define PAGESET_MAX (1UL << 24)
 
 struct pageset {
-	uint64_t *key;     /* page number + 1; 0 empty */
-	uint8_t *how;      /* PAGESET_* bits it was reached with */
+	uint64_t *slot;    /* (page number + 1) << 2 | its PAGESET_* bits:
+	                    * one word, so a lookup reads one cache line;
+	                    * 0 empty */
 	size_t cap, n;
 	size_t nread, nwritten; /* pages reached each way */
 	bool full;         /* a page could not be added: counts unknown */

@@ -32,7 +32,7 @@ int main(void)
 	ok(s.n == 2 && s.nread == 2 && s.nwritten == 2, "page 0 is a page "
 	   "like any (its slot is not taken for empty)");
 	pageset_free(&s);
-	ok(s.n == 0 && !s.key && !s.full, "freed, the set is empty");
+	ok(s.n == 0 && !s.slot && !s.full, "freed, the set is empty");
 
 	for (int i = 0; i < 200000; i++) {
 		unsigned pg, how;
