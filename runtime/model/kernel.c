@@ -27,7 +27,10 @@
  *  - the longest of its memory time, by where the bytes are (its own HBM,
  *    a peer's over NVLink, host memory over the host link where it is
  *    mapped remotely: for a kernel the PTX engine ran, the 64-byte DRAM
- *    units its warps' sectors lie in in its own GPU's memory, and what
+ *    units its warps' sectors lie in in its own GPU's memory, no more
+ *    than its distinct pages once where they fit in the L2 (rereads are
+ *    the caches', km_dram_bytes), at least its sectors at the caches'
+ *    rate, and what
  *    crosses a link elsewhere, each way and its read requests, where
  *    km_lookup found them; for the others, what their looks open), its
  *    compute time: the warp instructions a
