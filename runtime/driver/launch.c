@@ -535,6 +535,9 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.stack_bytes = stack > UINT32_MAX ? UINT32_MAX : (uint32_t)stack;
 	j->l.mem.ctx = j;
 	j->l.mem.page = page;
+	/* device, host and peer memory answer every warp alike; a managed
+	 * page's lookup is each warp's (its fault entries, km_lookup) */
+	j->l.mem.shared_places = PLACE_MANAGED;
 	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
 	if (j->heap) {

@@ -157,6 +157,11 @@ struct ex_memops {
 	 * any of the launch's worker threads at once. */
 	enum ex_status (*page)(void *ctx, uint64_t page, enum ex_access a,
 			       int *place);
+	/* Places below this keep what page() answered for every warp of
+	 * the launch until the generation moves (memory no fault moves,
+	 * where the model counts no entry a warp): a host thread's warps
+	 * share those answers and ask once a page. 0: every warp asks. */
+	int shared_places;
 	/* Bumped by the model whenever a page an earlier page() accepted may
 	 * have lost that access (eviction, migration away, a view change):
 	 * the engine drops its translation caches when it moves. May be NULL

@@ -69,6 +69,7 @@ struct blk_mem {
 				  * (SIMT stack, frames, saved rows) kept */
 	void *regs, *shared, *local, *lparam;
 	size_t nwarps_made, regs_cap, shared_cap, local_cap, lparam_cap;
+	struct stlb *stlb;       /* kept; its entries name their launch */
 };
 
 /* *p holds need bytes, zeroed: grown when it holds fewer. */
@@ -118,6 +119,7 @@ static void mem_free(struct blk_mem *m)
 	free(m->shared);
 	free(m->local);
 	free(m->lparam);
+	free(m->stlb);
 	free(m);
 }
 
@@ -251,6 +253,10 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	lparam = fit(&m->lparam, &m->lparam_cap, nw * pstride);
 	if (!b->warps || !b->shared || !b->regs || !local || !lparam)
 		return -1;
+	/* without it, every warp asks the model, as before */
+	if (!m->stlb && l->mem.shared_places > 0)
+		m->stlb = calloc(STLB_SIZE, sizeof *m->stlb);
+	b->stlb = m->stlb;
 	for (int i = 0; i < b->nwarps; i++) {
 		struct warp *w = &b->warps[i];
 		uint32_t first = (uint32_t)i * WARP;
@@ -644,6 +650,12 @@ static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
 	return ex_warp_run;
 }
 
+/* Launches so far: each names the host threads' shared translation
+ * entries it fills (struct stlb), so that a later launch, of another
+ * context or after memory was freed, never hits them. Global because
+ * the threads' kept caches are the process's. */
+static uint64_t launches;
+
 enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 {
 	struct crewjob cj = { 0 };
@@ -681,6 +693,7 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	g->l = l;
 	g->run = warp_loop(l);
 	g->varaddr = varaddr;
+	g->epoch = __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
 	g->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
 	g->r = r;
 	if ((uint64_t)n > g->nblocks)

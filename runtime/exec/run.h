@@ -35,6 +35,19 @@ struct tlb {
 	int8_t place;
 };
 
+/* A host thread's translation cache behind its warps' (ex_memops'
+ * shared_places): direct-mapped, its entries valid for the launch and
+ * generation they were filled in, so nothing is cleared between
+ * launches. 4,096 pages: a column walk of a 2048-square float matrix. */
+#define STLB_SIZE 4096
+struct stlb {
+	uint64_t tag;      /* page number + 1; 0 empty */
+	uint64_t epoch;    /* the launch's (struct grid) */
+	uint64_t gen;      /* the model's generation when filled */
+	uint8_t granted;
+	int8_t place;
+};
+
 struct simt {
 	int32_t pc, rpc;   /* rpc: where this entry's lanes reconverge, -1 */
 	uint32_t mask;
@@ -105,6 +118,7 @@ struct blk {
 	uint64_t scalar[S_ENVREG31 + 1]; /* uniform special registers */
 	uint32_t arrived[NBAR];   /* bar.arrive's warps, until the barrier opens */
 	uint32_t slice;           /* SLICE in a cooperative launch, 0 none */
+	struct stlb *stlb;        /* the host thread's, STLB_SIZE; NULL none */
 	uint64_t scratch[MAX_OPS][WARP];
 	uint64_t sink[WARP];
 	/* what this host thread counted, merged into the result at the end */
@@ -126,6 +140,7 @@ struct grid {
 	uint32_t shared_aggr;     /* the window's bytes asked for (ptx.h) */
 	int (*run)(struct blk *, struct warp *); /* ex_warp_run or its AVX2 build */
 	int stop;                 /* atomic: an error stops the launch */
+	uint64_t epoch;           /* the launch's, unique in the process */
 	pthread_mutex_t lock;     /* result below */
 	struct ex_result *r;
 };

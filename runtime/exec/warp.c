@@ -218,18 +218,63 @@ static void tlb_flush(struct warp *w)
 	memset(w->tlb, 0, sizeof w->tlb);
 }
 
-/* tlb_check's miss: asks the model for the page and fills the entry. */
+/* The model's generation now (0 where nothing moves under a launch). */
+static uint64_t generation(const struct blk *b)
+{
+	const volatile uint64_t *gen = b->l->mem.generation;
+
+	return gen ? *gen : 0;
+}
+
+/* The host thread's shared answer for access a to page pg, where it holds
+ * one of this launch and generation: its place, else -1. */
+static int stlb_find(const struct blk *b, uint64_t pg, enum ex_access a)
+{
+	const struct stlb *s;
+
+	if (!b->stlb)
+		return -1;
+	s = &b->stlb[pg % STLB_SIZE];
+	if (s->tag != pg + 1 || s->epoch != b->g->epoch ||
+	    (s->granted & a) != a || s->gen != generation(b))
+		return -1;
+	return s->place;
+}
+
+/* Keeps the model's answer for every warp of the thread, where its place
+ * is one whose answers hold for them all. */
+static void stlb_fill(struct blk *b, uint64_t pg, enum ex_access a, int pl,
+		      uint64_t gen)
+{
+	struct stlb *s;
+
+	if (!b->stlb || pl >= b->l->mem.shared_places)
+		return;
+	s = &b->stlb[pg % STLB_SIZE];
+	if (s->tag != pg + 1 || s->epoch != b->g->epoch || s->gen != gen)
+		*s = (struct stlb){ pg + 1, b->g->epoch, gen, 0, (int8_t)pl };
+	s->granted |= (uint8_t)a;
+}
+
+/* tlb_check's miss: asks the host thread's shared cache, then the model,
+ * for the page and fills the entry. */
 static int tlb_miss(struct blk *b, struct warp *w, int lane, uint64_t addr,
 		    enum ex_access a, int *place)
 {
 	uint64_t pg = addr >> EX_PAGE_SHIFT;
 	struct tlb *t = &w->tlb[pg % TLB_SIZE];
 	const struct ex_memops *mo = &b->l->mem;
-	enum ex_status st;
-	int pl = 0;
+	enum ex_status st = EX_OK;
+	uint64_t gen = generation(b);
+	int pl = stlb_find(b, pg, a);
 
-	st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
-		EX_ILLEGAL_ADDRESS;
+	if (pl < 0) {
+		pl = 0;
+		st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
+			EX_ILLEGAL_ADDRESS;
+		if (st == EX_OK)
+			stlb_fill(b, pg, a, pl, gen);
+	}
 	if (st != EX_OK) {
 		ex_grid_fail(b, w, lane, st == EX_OK ? EX_ILLEGAL_ADDRESS : st,
 			     addr, "%s of address 0x%llx",

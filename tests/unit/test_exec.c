@@ -598,8 +598,6 @@ static void test_pages(struct mock *mk, struct ex_module *m)
 	is_int(mk->page_calls - before, 3, "each launch asks again");
 }
 
-
-/* page() that moves the generation at each call, as an eviction would */
 static enum ex_status moving_page(void *ctx, uint64_t page, enum ex_access a,
 				  int *place)
 {
@@ -629,6 +627,45 @@ static void test_generation(struct mock *mk, struct ex_module *m)
 	is_int(run(&l, &r), EX_OK, "again while every page() moves the generation");
 	is_int(mk->page_calls - before, 3,
 	       "the cache is dropped when the generation moves: page() each time");
+}
+
+/* With shared_places, a host thread's warps share the model's answers for
+ * places below it: page() once a page and thread, again for a new launch
+ * or generation; places at or above it stay each warp's own. */
+static void test_shared_pages(struct mock *mk, struct ex_module *m)
+{
+	int *a = mock_alloc(mk, 3 * 4096, 0), *b = mock_alloc(mk, 3 * 4096, 1);
+	struct pb p = { 0 }, q = { 0 };
+	struct ex_result r;
+	uint64_t before;
+
+	put_ptr(&p, a + 1024 - 16); put_u32(&p, 9);
+	struct ex_launch l = mock_launch(mk, m, "store", p.b, 1, 1, 64, 1, 1);
+	l.threads = 1;
+	l.mem.shared_places = 1;
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "shared: 64 stores over two pages run");
+	is_int(mk->page_calls - before, 2, "shared: page() once a page, the "
+	       "second warp answered by the first's");
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "shared: the same launch again");
+	is_int(mk->page_calls - before, 2, "shared: a new launch asks again");
+	before = mk->page_calls;
+	l.mem.page = moving_page;
+	is_int(run(&l, &r), EX_OK, "shared: while every page() moves the "
+	       "generation");
+	is_int(mk->page_calls - before, 3, "shared: nothing kept across a "
+	       "generation: each warp asks");
+	put_ptr(&q, b + 1024 - 16); put_u32(&q, 9);
+	l = mock_launch(mk, m, "store", q.b, 1, 1, 64, 1, 1);
+	l.threads = 1;
+	l.mem.shared_places = 1;
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "shared: stores to place 1");
+	is_int(mk->page_calls - before, 3, "shared: a place at or past "
+	       "shared_places is each warp's own");
+	ok(a[1024 - 16] == 9 && b[1024 + 47] == 9, "shared: the values "
+	   "landed");
 }
 
 static void test_returns(struct mock *mk, struct ex_module *m)
@@ -988,6 +1025,7 @@ int main(void)
 		test_faults(mk, c);
 		test_pages(mk, c);
 		test_generation(mk, c);
+		test_shared_pages(mk, c);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}
