@@ -61,9 +61,10 @@ static double c_end(void)
 }
 
 static enum ex_status any_page(void *ctx, uint64_t page, enum ex_access a,
-			       int *place)
+			       int *place, bool *shared)
 {
 	*place = 0;
+	*shared = true;  /* device memory: the driver says so of it */
 	return EX_OK;
 }
 

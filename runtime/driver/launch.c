@@ -140,12 +140,15 @@ static bool vmm_reachable(struct job *j, uintptr_t pg, bool write,
 }
 
 /* Whether the job's GPU may reach page pg of allocation a, and at which
- * place. */
+ * place. *own: the answer is this warp's alone (a fault entry of its
+ * own); every other holds for the launch's warps until the generation
+ * moves. */
 static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
-		      bool write, int *place)
+		      bool write, int *place, bool *own)
 {
 	int dev = j->dev;
 
+	*own = false;
 	switch (a->kind) {
 	case CUEMU_KIND_DEVICE:
 	case CUEMU_KIND_IPC: /* another process's memory */
@@ -166,7 +169,8 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 		return pool_reachable(j, a, write, place);
 	case CUEMU_KIND_MANAGED:
 		fault_look(pg); /* the touch then faults as the device's */
-		*place = PLACE_MANAGED + place_of(j, km_lookup(pg, dev, write));
+		*place = PLACE_MANAGED + place_of(j, km_lookup(pg, dev, write,
+								 own));
 		return true;
 	case CUEMU_KIND_HOST:
 	case CUEMU_KIND_REGISTERED:
@@ -181,11 +185,11 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 }
 
 static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
-			   int *place)
+			   int *place, bool *shared)
 {
 	struct job *j = ctx;
 	struct cuemu_alloc *a;
-	bool ok, write = acc != EX_READ;
+	bool ok, own = true, write = acc != EX_READ;
 	int owner;
 
 	cuemu_lock();
@@ -194,7 +198,10 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 	a = cuemu_va_find((uintptr_t)pg);
 	if (!a)
 		a = cuemu_va_overlap((uintptr_t)pg, EX_PAGE);
-	ok = a && reachable(j, a, (uintptr_t)pg, write, place);
+	ok = a && reachable(j, a, (uintptr_t)pg, write, place, &own);
+	/* the engine's other warps may take the answer as theirs, but for
+	 * a block whose stream-ordered free is pending (below) */
+	*shared = ok && !own;
 	/* A block freed in stream order is its pool's until the free runs:
 	 * a kernel queued before cudaFreeAsync still reads and writes it. */
 	if (!a && cuemu_pool_pending_at((uintptr_t)pg, &owner)) {
@@ -535,9 +542,6 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.stack_bytes = stack > UINT32_MAX ? UINT32_MAX : (uint32_t)stack;
 	j->l.mem.ctx = j;
 	j->l.mem.page = page;
-	/* device, host and peer memory answer every warp alike; a managed
-	 * page's lookup is each warp's (its fault entries, km_lookup) */
-	j->l.mem.shared_places = PLACE_MANAGED;
 	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
 	if (j->heap) {

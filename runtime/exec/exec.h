@@ -154,14 +154,12 @@ struct ex_memops {
 	 * duplicate) and answers EX_OK with *place set, or
 	 * EX_ILLEGAL_ADDRESS. Called on a miss of the engine's translation
 	 * cache, once per warp and page, never per lane or per byte; from
-	 * any of the launch's worker threads at once. */
+	 * any of the launch's worker threads at once. *shared comes false;
+	 * the model sets it where its answer holds for every warp of the
+	 * launch until the generation moves (no entry of the warp's own is
+	 * counted): a host thread's warps then share it and ask once. */
 	enum ex_status (*page)(void *ctx, uint64_t page, enum ex_access a,
-			       int *place);
-	/* Places below this keep what page() answered for every warp of
-	 * the launch until the generation moves (memory no fault moves,
-	 * where the model counts no entry a warp): a host thread's warps
-	 * share those answers and ask once a page. 0: every warp asks. */
-	int shared_places;
+			       int *place, bool *shared);
 	/* Bumped by the model whenever a page an earlier page() accepted may
 	 * have lost that access (eviction, migration away, a view change):
 	 * the engine drops its translation caches when it moves. May be NULL

@@ -254,7 +254,7 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	if (!b->warps || !b->shared || !b->regs || !local || !lparam)
 		return -1;
 	/* without it, every warp asks the model, as before */
-	if (!m->stlb && l->mem.shared_places > 0)
+	if (!m->stlb)
 		m->stlb = calloc(STLB_SIZE, sizeof *m->stlb);
 	b->stlb = m->stlb;
 	for (int i = 0; i < b->nwarps; i++) {

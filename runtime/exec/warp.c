@@ -241,14 +241,14 @@ static int stlb_find(const struct blk *b, uint64_t pg, enum ex_access a)
 	return s->place;
 }
 
-/* Keeps the model's answer for every warp of the thread, where its place
- * is one whose answers hold for them all. */
+/* Keeps the model's answer, which holds for every warp, for the thread's
+ * others. */
 static void stlb_fill(struct blk *b, uint64_t pg, enum ex_access a, int pl,
 		      uint64_t gen)
 {
 	struct stlb *s;
 
-	if (!b->stlb || pl >= b->l->mem.shared_places)
+	if (!b->stlb)
 		return;
 	s = &b->stlb[pg % STLB_SIZE];
 	if (s->tag != pg + 1 || s->epoch != b->g->epoch || s->gen != gen)
@@ -269,10 +269,12 @@ static int tlb_miss(struct blk *b, struct warp *w, int lane, uint64_t addr,
 	int pl = stlb_find(b, pg, a);
 
 	if (pl < 0) {
+		bool shared = false;
+
 		pl = 0;
-		st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl) :
-			EX_ILLEGAL_ADDRESS;
-		if (st == EX_OK)
+		st = mo->page ? mo->page(mo->ctx, pg << EX_PAGE_SHIFT, a, &pl,
+					 &shared) : EX_ILLEGAL_ADDRESS;
+		if (st == EX_OK && shared)
 			stlb_fill(b, pg, a, pl, gen);
 	}
 	if (st != EX_OK) {

@@ -376,19 +376,22 @@ void km_sectors_counted(void)
 	running.sectors = true;
 }
 
-int km_lookup(uintptr_t p, int dev, bool write)
+int km_lookup(uintptr_t p, int dev, bool write, bool *own_entry)
 {
 	struct mstate *st = mg_find(p);
 	struct mrange *r = st ? mr_find(&st->ranges, p) : NULL;
 	struct mg_choice ch;
 
+	*own_entry = false;
 	if (!r)
 		return dev;
 	if (r->holders & cuemu_mask_bit(dev)) {
 		if (write && running.sectors && running.dev == dev &&
 		    (r->read_mostly || cuemu_mask_count(r->holders) > 1) &&
-		    !mig_has(&running, CUEMU_ALIGN_DOWN(p, UVM_PAGE)))
+		    !mig_has(&running, CUEMU_ALIGN_DOWN(p, UVM_PAGE))) {
 			rm_entry(&running, p);
+			*own_entry = true;
+		}
 		return dev;
 	}
 	ch = mg_decide(r, dev, write, &mg_machine_reach);

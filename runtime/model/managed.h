@@ -485,8 +485,10 @@ void km_sectors_counted(void);
  * decision leaves or brings it (a fault brings it to dev, a remote
  * mapping reads it where it is). A write to a read-duplicated page dev
  * holds a copy of is a fault entry of the warp's own, serviced with the
- * batch's others on its block. cuemu_lock held. */
-int km_lookup(uintptr_t p, int dev, bool write);
+ * batch's others on its block: *own_entry says so (every other answer
+ * holds for the kernel's other warps until the model's generation
+ * moves). cuemu_lock held. */
+int km_lookup(uintptr_t p, int dev, bool write, bool *own_entry);
 /* Gives the running kernel (km_begin's, on its thread) the engine's
  * account of it, before km_end prices it. */
 void km_work(const struct km_work *w);

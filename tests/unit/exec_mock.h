@@ -31,6 +31,7 @@ struct mock {
 	void *vars[MOCK_MAX];   /* by module variable index */
 	uint64_t page_calls;
 	uint64_t generation;
+	int shared_below;       /* page() says places below it are shared */
 	char printed[1 << 16];
 	size_t plen;
 	pthread_mutex_t lock;
@@ -67,7 +68,7 @@ __attribute__((unused)) static void *mock_alloc(struct mock *mk, size_t size, in
 }
 
 __attribute__((unused)) static enum ex_status mock_page(void *ctx, uint64_t page, enum ex_access a,
-				int *place)
+				int *place, bool *shared)
 {
 	struct mock *mk = ctx;
 	enum ex_status st = EX_ILLEGAL_ADDRESS;
@@ -80,6 +81,7 @@ __attribute__((unused)) static enum ex_status mock_page(void *ctx, uint64_t page
 			if (mk->a[i].readonly && a != EX_READ)
 				break;
 			*place = mk->a[i].place;
+			*shared = *place < mk->shared_below;
 			st = EX_OK;
 			break;
 		}

@@ -599,10 +599,10 @@ static void test_pages(struct mock *mk, struct ex_module *m)
 }
 
 static enum ex_status moving_page(void *ctx, uint64_t page, enum ex_access a,
-				  int *place)
+				  int *place, bool *shared)
 {
 	struct mock *mk = ctx;
-	enum ex_status st = mock_page(ctx, page, a, place);
+	enum ex_status st = mock_page(ctx, page, a, place, shared);
 
 	mk->generation++;
 	return st;
@@ -629,9 +629,9 @@ static void test_generation(struct mock *mk, struct ex_module *m)
 	       "the cache is dropped when the generation moves: page() each time");
 }
 
-/* With shared_places, a host thread's warps share the model's answers for
- * places below it: page() once a page and thread, again for a new launch
- * or generation; places at or above it stay each warp's own. */
+/* Where page() says its answer holds for every warp, a host thread's warps
+ * share it: page() once a page and thread, again for a new launch or
+ * generation; an answer it does not say so of stays each warp's own. */
 static void test_shared_pages(struct mock *mk, struct ex_module *m)
 {
 	int *a = mock_alloc(mk, 3 * 4096, 0), *b = mock_alloc(mk, 3 * 4096, 1);
@@ -642,7 +642,7 @@ static void test_shared_pages(struct mock *mk, struct ex_module *m)
 	put_ptr(&p, a + 1024 - 16); put_u32(&p, 9);
 	struct ex_launch l = mock_launch(mk, m, "store", p.b, 1, 1, 64, 1, 1);
 	l.threads = 1;
-	l.mem.shared_places = 1;
+	mk->shared_below = 1;
 	before = mk->page_calls;
 	is_int(run(&l, &r), EX_OK, "shared: 64 stores over two pages run");
 	is_int(mk->page_calls - before, 2, "shared: page() once a page, the "
@@ -659,13 +659,13 @@ static void test_shared_pages(struct mock *mk, struct ex_module *m)
 	put_ptr(&q, b + 1024 - 16); put_u32(&q, 9);
 	l = mock_launch(mk, m, "store", q.b, 1, 1, 64, 1, 1);
 	l.threads = 1;
-	l.mem.shared_places = 1;
 	before = mk->page_calls;
 	is_int(run(&l, &r), EX_OK, "shared: stores to place 1");
-	is_int(mk->page_calls - before, 3, "shared: a place at or past "
-	       "shared_places is each warp's own");
+	is_int(mk->page_calls - before, 3, "shared: an answer not said to "
+	       "hold for all is each warp's own");
 	ok(a[1024 - 16] == 9 && b[1024 + 47] == 9, "shared: the values "
 	   "landed");
+	mk->shared_below = 0;
 }
 
 static void test_returns(struct mock *mk, struct ex_module *m)
