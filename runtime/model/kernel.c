@@ -619,15 +619,29 @@ static struct look touch(struct kmodel *k, struct mstate *st, uintptr_t p,
 	return (struct look){ page, page + UVM_PAGE, local_prot(r, write) };
 }
 
+/* Clips [*s, *e) to the span of x holding p. */
+static void clip_to_span(const struct spans *x, uintptr_t p, uintptr_t *s,
+			 uintptr_t *e)
+{
+	size_t i = spans_floor(x, p);
+
+	*s = cuemu_max_u(*s, x->v[i - 1].s);
+	*e = cuemu_min_u(*e, x->v[i - 1].e);
+}
+
 /* A touch of a page this kernel's looks charged already, closed again
  * since (close_open): opened as that look left it, for nothing, as if it
- * had never been closed. Only while the page is still resident here and,
- * for a write, this GPU's alone: what moved it away since is a fault
+ * had never been closed, with the run of its 2 MiB block and range the
+ * looks charged around it (as prot allows): a kernel whose pages outnumber
+ * the looks kept open (OPEN_MAX) would otherwise fault on every page of
+ * every pass again (UVMBench's COVAR walks 4,100 pages of one array for
+ * each column of another). Only while the page is still resident here
+ * and, for a write, this GPU's alone: what moved it away since is a fault
  * again. false: not such a touch. */
 static bool seen_again(const struct kmodel *k, struct mstate *st,
 		       uintptr_t p, bool write, struct look *l)
 {
-	uintptr_t page = CUEMU_ALIGN_DOWN(p, UVM_PAGE);
+	uintptr_t page = CUEMU_ALIGN_DOWN(p, UVM_PAGE), s, e;
 	struct mrange *r = mr_find(&st->ranges, page);
 	bool w;
 
@@ -639,8 +653,13 @@ static bool seen_again(const struct kmodel *k, struct mstate *st,
 	    r->holders == cuemu_mask_bit(k->dev);
 	if (write && !w)
 		return false;
-	*l = (struct look){ page, page + UVM_PAGE,
-			    w ? PROT_READ | PROT_WRITE : PROT_READ };
+	/* one range holds its pages alike: their protection is one */
+	s = cuemu_max_u(CUEMU_ALIGN_DOWN(page, UVM_BLOCK), r->start);
+	e = cuemu_min_u(CUEMU_ALIGN_DOWN(page, UVM_BLOCK) + UVM_BLOCK, r->end);
+	clip_to_span(&k->seen, page, &s, &e);
+	if (w)
+		clip_to_span(&k->seen_w, page, &s, &e);
+	*l = (struct look){ s, e, w ? PROT_READ | PROT_WRITE : PROT_READ };
 	return true;
 }
 
