@@ -69,7 +69,8 @@ struct blk_mem {
 				  * (SIMT stack, frames, saved rows) kept */
 	void *regs, *shared, *local, *lparam;
 	size_t nwarps_made, regs_cap, shared_cap, local_cap, lparam_cap;
-	struct stlb *stlb;       /* kept; its entries name their launch */
+	struct stlb *stlb;       /* the thread's (thread_stlb), kept; its
+				  * entries name their launch */
 };
 
 /* *p holds need bytes, zeroed: grown when it holds fewer. */
@@ -153,6 +154,19 @@ static struct blk_mem *thread_mem(void)
 	}
 	ex_pool_keep(m);
 	return tls_mem = m;
+}
+
+/* The calling thread's shared translation entries, made at its first
+ * launch and kept in its blk_mem: every block the thread runs, a
+ * cooperative launch's resident ones too, uses them. NULL without
+ * memory: every warp then asks the model. */
+static struct stlb *thread_stlb(void)
+{
+	struct blk_mem *m = thread_mem();
+
+	if (m && !m->stlb)
+		m->stlb = calloc(STLB_SIZE, sizeof *m->stlb);
+	return m ? m->stlb : NULL;
 }
 
 /* A warp as calloc made it, but for the buffers it grew in earlier
@@ -253,10 +267,7 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	lparam = fit(&m->lparam, &m->lparam_cap, nw * pstride);
 	if (!b->warps || !b->shared || !b->regs || !local || !lparam)
 		return -1;
-	/* without it, every warp asks the model, as before */
-	if (!m->stlb)
-		m->stlb = calloc(STLB_SIZE, sizeof *m->stlb);
-	b->stlb = m->stlb;
+	b->stlb = thread_stlb();
 	for (int i = 0; i < b->nwarps; i++) {
 		struct warp *w = &b->warps[i];
 		uint32_t first = (uint32_t)i * WARP;

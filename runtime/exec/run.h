@@ -36,9 +36,10 @@ struct tlb {
 };
 
 /* A host thread's translation cache behind its warps', of the answers
- * the model says hold for every warp (ex_memops.page): direct-mapped, its entries valid for the launch and
- * generation they were filled in, so nothing is cleared between
- * launches. 4,096 pages: a column walk of a 2048-square float matrix. */
+ * the model says hold for every warp (ex_memops.page): direct-mapped,
+ * its entries valid for the launch and generation they were filled in,
+ * so nothing is cleared between launches. 4,096 pages: a column walk of
+ * a 2048-square float matrix. */
 #define STLB_SIZE 4096
 struct stlb {
 	uint64_t tag;      /* page number + 1; 0 empty */
