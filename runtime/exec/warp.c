@@ -435,7 +435,7 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 			     enum ex_access a)
 {
-	const volatile uint64_t *gen = b->l->mem.generation;
+	uint64_t gen = generation(b);
 
 	c->lastpg = ~0ull;
 	c->place = 0;
@@ -445,8 +445,8 @@ static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 	c->atoms = 0;
 	c->runs = 0;
 	c->lastsec = ~0ull;
-	if (gen && *gen != w->gen) {
-		w->gen = *gen;
+	if (gen != w->gen) {
+		w->gen = gen;
 		tlb_flush(w);
 	}
 }
