@@ -17,7 +17,7 @@
 
 #define WARP 32
 #define FULL 0xffffffffu
-#define TLB_SIZE 64
+#define TLB_SIZE 256
 /* A warp's SIMT stack: its first size, and how far it may grow (each
  * recursive call takes an entry). */
 #define SIMT_DEPTH 256
@@ -36,11 +36,15 @@ struct tlb {
 };
 
 /* A host thread's translation cache behind its warps', of the answers
- * the model says hold for every warp (ex_memops.page): direct-mapped,
+ * the model says hold for every warp (ex_memops.page): two ways a set,
  * its entries valid for the launch and generation they were filled in,
  * so nothing is cleared between launches. 4,096 pages: a column walk of
- * a 2048-square float matrix. */
+ * a 2048-square float matrix. Both caches place a page by a hash of its
+ * number (tlb_slot), not its low bits: arrays of a power of two of pages
+ * lie that far apart, and a kernel reading a row of each at once (a[r],
+ * b[r]) would have their pages evict each other at every step. */
 #define STLB_SIZE 4096
+#define STLB_WAYS 2
 struct stlb {
 	uint64_t tag;      /* page number + 1; 0 empty */
 	uint64_t epoch;    /* the launch's (struct grid) */

@@ -226,33 +226,70 @@ static uint64_t generation(const struct blk *b)
 	return gen ? *gen : 0;
 }
 
+/* Where page pg lies in a cache of 2^bits slots or sets: the high bits
+ * of its number times 2^64 over the golden ratio, which spreads pages a
+ * power of two apart, and keeps neighbours apart too. */
+static inline size_t tlb_slot(uint64_t pg, unsigned bits)
+{
+	return (size_t)((pg * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
+#define TLB_BITS 8
+#define STLB_SET_BITS 11
+_Static_assert((1u << TLB_BITS) == TLB_SIZE, "TLB_BITS");
+_Static_assert((1u << STLB_SET_BITS) * STLB_WAYS == STLB_SIZE,
+	       "STLB_SET_BITS");
+
+/* The ways of the host thread's set for page pg. */
+static inline struct stlb *stlb_set(const struct blk *b, uint64_t pg)
+{
+	return &b->stlb[tlb_slot(pg, STLB_SET_BITS) * STLB_WAYS];
+}
+
+/* Does s hold page pg for this launch and generation? */
+static inline bool stlb_holds(const struct blk *b, const struct stlb *s,
+			      uint64_t pg, uint64_t gen)
+{
+	return s->tag == pg + 1 && s->epoch == b->g->epoch && s->gen == gen;
+}
+
 /* The host thread's shared answer for access a to page pg, where it holds
  * one of this launch and generation: its place, else -1. */
 static int stlb_find(const struct blk *b, uint64_t pg, enum ex_access a)
 {
-	const struct stlb *s;
+	const struct stlb *set;
+	uint64_t gen;
 
 	if (!b->stlb)
 		return -1;
-	s = &b->stlb[pg % STLB_SIZE];
-	if (s->tag != pg + 1 || s->epoch != b->g->epoch ||
-	    (s->granted & a) != a || s->gen != generation(b))
-		return -1;
-	return s->place;
+	set = stlb_set(b, pg);
+	gen = generation(b);
+	for (int i = 0; i < STLB_WAYS; i++)
+		if (stlb_holds(b, &set[i], pg, gen) &&
+		    (set[i].granted & a) == a)
+			return set[i].place;
+	return -1;
 }
 
 /* Keeps the model's answer, which holds for every warp, for the thread's
- * others. */
+ * others: in the way that holds the page, else in the first, the way
+ * before it moving to the second (the older of the two leaves). */
 static void stlb_fill(struct blk *b, uint64_t pg, enum ex_access a, int pl,
 		      uint64_t gen)
 {
-	struct stlb *s;
+	struct stlb *set, *s = NULL;
 
 	if (!b->stlb)
 		return;
-	s = &b->stlb[pg % STLB_SIZE];
-	if (s->tag != pg + 1 || s->epoch != b->g->epoch || s->gen != gen)
+	set = stlb_set(b, pg);
+	for (int i = 0; i < STLB_WAYS && !s; i++)
+		if (stlb_holds(b, &set[i], pg, gen))
+			s = &set[i];
+	if (!s) {
+		memmove(&set[1], &set[0], (STLB_WAYS - 1) * sizeof *set);
+		s = &set[0];
 		*s = (struct stlb){ pg + 1, b->g->epoch, gen, 0, (int8_t)pl };
+	}
 	s->granted |= (uint8_t)a;
 }
 
@@ -262,7 +299,7 @@ static int tlb_miss(struct blk *b, struct warp *w, int lane, uint64_t addr,
 		    enum ex_access a, int *place)
 {
 	uint64_t pg = addr >> EX_PAGE_SHIFT;
-	struct tlb *t = &w->tlb[pg % TLB_SIZE];
+	struct tlb *t = &w->tlb[tlb_slot(pg, TLB_BITS)];
 	const struct ex_memops *mo = &b->l->mem;
 	enum ex_status st = EX_OK;
 	uint64_t gen = generation(b);
@@ -302,7 +339,7 @@ static inline int tlb_check(struct blk *b, struct warp *w, int lane,
 			    uint64_t addr, enum ex_access a, int *place)
 {
 	uint64_t pg = addr >> EX_PAGE_SHIFT;
-	const struct tlb *t = &w->tlb[pg % TLB_SIZE];
+	const struct tlb *t = &w->tlb[tlb_slot(pg, TLB_BITS)];
 
 	if (t->tag == pg + 1 && (t->granted & a) == a) {
 		*place = t->place;

@@ -698,6 +698,43 @@ static struct ex_module *inline_ptx(const char *text)
 	return m;
 }
 
+/* Each lane reads a page of its own and the page 16 MiB past it: two
+ * float arrays of 2048 rows, row r of each (SYR2K's a[j][k] and b[j][k]). */
+static const char far_pages_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry far(.param .u64 a)\n{\n"
+	"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n\t.reg .f32 %f<3>;\n"
+	"\tld.param.u64 %rd1, [a];\n"
+	"\tmov.u32 %r1, %tid.x;\n"
+	"\tand.b32 %r2, %r1, 31;\n"
+	"\tmul.wide.u32 %rd2, %r2, 4096;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.f32 %f1, [%rd3];\n"
+	"\tadd.s64 %rd4, %rd3, 16777216;\n"
+	"\tld.global.f32 %f2, [%rd4];\n"
+	"\tret;\n}\n";
+
+static void test_far_pages(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(far_pages_ptx);
+	float *a = mock_alloc(mk, (16 << 20) + 32 * 4096, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	uint64_t before;
+
+	put_ptr(&p, a);
+	struct ex_launch l = mock_launch(mk, m, "far", p.b, 1, 1, 128, 1, 1);
+	l.threads = 1;
+	mk->shared_below = 1;
+	before = mk->page_calls;
+	is_int(run(&l, &r), EX_OK, "far pages: four warps read 32 pages and "
+	       "the 32 16 MiB past them");
+	is_int(mk->page_calls - before, 64, "far pages: page() once a page: "
+	       "pages a power of two apart do not evict each other");
+	mk->shared_below = 0;
+	ex_module_free(m);
+}
+
 /* Two warps wait at different named barriers, each counting both: no
  * thread can ever arrive at the other's. */
 static const char deadlock_ptx[] =
@@ -1026,6 +1063,7 @@ int main(void)
 		test_pages(mk, c);
 		test_generation(mk, c);
 		test_shared_pages(mk, c);
+		test_far_pages(mk);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}
