@@ -354,15 +354,16 @@ struct macc {
 	uint64_t lastpg;
 	int place;
 	enum ex_access a;
-	uint64_t bytes;     /* on lastpg's place, not yet counted */
+	uint64_t bytes;     /* at place, not yet counted */
 	uint64_t sectors;   /* ... and the sectors they were in */
 	uint64_t atoms;     /* ... the 64-byte units of DRAM */
 	uint64_t runs;      /* ... the runs of sectors one after another */
 	uint64_t lastsec;   /* the sector of the lane before */
 };
 
-/* Counts the bytes of the page the instruction was on, their sectors,
- * DRAM units and (for a read) requests, at its place. */
+/* Counts the bytes the instruction's lanes moved at its place since the
+ * place last changed, their sectors, DRAM units and (for a read)
+ * requests. */
 static inline void mem_flush(struct blk *b, struct macc *c)
 {
 	if (!c->bytes)
@@ -451,10 +452,20 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 	default: {
 		uint64_t pg = addr >> EX_PAGE_SHIFT;
 		if (pg != c->lastpg) {
-			mem_flush(b, c);
+			int pl;
+
 			c->lastpg = ~0ull;
-			if (tlb_check(b, w, l, addr, c->a, &c->place))
+			if (tlb_check(b, w, l, addr, c->a, &pl)) {
+				mem_flush(b, c);
 				return NULL;
+			}
+			/* what the lanes before moved is counted at their
+			 * place when the place changes, not the page: lanes
+			 * a page apart each would otherwise cost a count */
+			if (pl != c->place) {
+				mem_flush(b, c);
+				c->place = pl;
+			}
 			c->lastpg = pg;
 		}
 		mem_count(c, addr, size);
