@@ -67,6 +67,7 @@ struct job {
 	CUmodule mod;         /* held until the job has run */
 	const char *name;     /* the kernel's, as long as its module lives */
 	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
+	uint32_t resident;    /* its blocks an SM holds at once; 0 unknown */
 	uint8_t *params;
 	/* The peer whose bytes each peer place counts, in the order the
 	 * kernel first reached them; cuemu_lock (page() holds it). Peers past
@@ -311,6 +312,9 @@ static void account(const struct job *j)
 		w.compulsory = (j->own.nread + j->own.nwritten) * EX_PAGE;
 		w.distinct = j->own.n * EX_PAGE;
 	}
+	w.chain_max = res->chain_max;
+	w.chain_sum = res->chain_sum;
+	w.resident = j->resident;
 	add_place(&w, res, PLACE_HOST, CUEMU_PROC_HOST);
 	for (int i = 0; i < j->npeers; i++)
 		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
@@ -505,6 +509,25 @@ static struct job *job_new(CUfunction f, const struct ex_kernel_info *k,
 	return j;
 }
 
+/* The latencies the engine times the kernel's chains with, and how many
+ * of its blocks an SM holds at once (the occupancy calculator's answer):
+ * what km_chain_ns needs. */
+static void chains_fill(struct job *j, CUfunction f, const unsigned b[3],
+			unsigned smem)
+{
+	struct km_latency lat;
+	int per_sm = 0;
+
+	km_latency_of(j->dev, &lat);
+	j->l.latency[EX_LAT_ALU] = lat.alu;
+	j->l.latency[EX_LAT_SHARED] = lat.l1;
+	j->l.latency[EX_LAT_GLOBAL] = lat.load;
+	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f,
+			(int)(b[0] * b[1] * b[2]), smem) == CUDA_SUCCESS &&
+	    per_sm > 0)
+		j->resident = (uint32_t)per_sm;
+}
+
 /* Fills what the engine needs to know of the device and the launch. */
 static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		     const unsigned b[3], unsigned smem)
@@ -549,6 +572,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		j->l.mem.free = dev_free;
 	}
 	j->l.mem.worker = worker_mark;
+	chains_fill(j, f, b, smem);
 }
 
 /* A launch as every entry asks for it. */

@@ -192,6 +192,11 @@ struct ex_device {
 	uint64_t (*globaltimer)(void *ctx); /* %globaltimer, ns; NULL: 0 */
 };
 
+/* The latency classes of what an instruction writes (chain.c): an
+ * arithmetic result; a load from shared or local memory (the L1) or a
+ * shuffle; a load or atomic of global memory. */
+enum ex_lat { EX_LAT_ALU, EX_LAT_SHARED, EX_LAT_GLOBAL, EX_LAT_COUNT };
+
 struct ex_launch {
 	const struct ex_module *module;
 	int kernel;                       /* index in the module */
@@ -207,6 +212,10 @@ struct ex_launch {
 					   * (CU_LIMIT_STACK_SIZE; 0: none) */
 	struct ex_device dev;
 	struct ex_memops mem;
+	/* each class's latency in cycles: a warp's dependent instruction
+	 * issues that long after the one it waits for; all 0: chains are
+	 * not timed (ex_result.chain_*) */
+	uint32_t latency[EX_LAT_COUNT];
 };
 
 /* What one launch did. Counts are exact: tests compare them. */
@@ -230,6 +239,11 @@ struct ex_result {
 	 * request, a lane a sector apart from the others one of its own) */
 	uint64_t read_requests[EX_MAX_PLACES];
 	uint64_t atomics;
+	/* Cycles of the blocks' chains (a block's: its slowest warp's, from
+	 * its first instruction's issue to its last's, barriers waiting for
+	 * the last warp to arrive): the longest block's, and their sum. 0
+	 * where the launch gave no latency. */
+	uint64_t chain_max, chain_sum;
 	/* Where it stopped, when status is not EX_OK. */
 	uint64_t fault_addr;
 	uint32_t block[3], thread[3];

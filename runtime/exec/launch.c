@@ -67,8 +67,9 @@ struct blk_mem {
 	struct blk b;
 	struct warp *warps;      /* nwarps_made of them, their own buffers
 				  * (SIMT stack, frames, saved rows) kept */
-	void *regs, *shared, *local, *lparam;
+	void *regs, *shared, *local, *lparam, *ready;
 	size_t nwarps_made, regs_cap, shared_cap, local_cap, lparam_cap;
+	size_t ready_cap;
 	struct stlb *stlb;       /* the thread's (thread_stlb), kept; its
 				  * entries name their launch */
 };
@@ -120,6 +121,7 @@ static void mem_free(struct blk_mem *m)
 	free(m->shared);
 	free(m->local);
 	free(m->lparam);
+	free(m->ready);
 	free(m->stlb);
 	free(m);
 }
@@ -224,6 +226,24 @@ static uint64_t (*warp_rows(struct blk *b, int i))[WARP]
 				    sizeof *b->regs);
 }
 
+/* Warp i's ready cycles in the block's slab, biased as its rows are. */
+static uint64_t *warp_ready(struct blk *b, uint64_t *slab, int i)
+{
+	size_t rows = (size_t)(b->k->reg_hi - b->k->reg_lo);
+	uintptr_t at = (uintptr_t)(slab + (size_t)i * rows);
+
+	return (uint64_t *)(at - (uintptr_t)b->k->reg_lo * sizeof *slab);
+}
+
+/* Whether the launch times its warps' chains: it gave a latency. */
+static bool chains_timed(const struct ex_launch *l)
+{
+	for (int c = 0; c < EX_LAT_COUNT; c++)
+		if (l->latency[c])
+			return true;
+	return false;
+}
+
 /* A warp's lanes' local (or param) memory, bytes a lane, in the block's
  * slab: each warp's part starts on a cache line, as its own allocation
  * did. */
@@ -240,6 +260,7 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	struct blk *b = &m->b;
 	size_t nw, lstride, pstride;
 	uint8_t *local, *lparam;
+	uint64_t *ready = NULL;
 
 	memset(b, 0, sizeof *b);
 	b->g = g;
@@ -265,7 +286,14 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 		      sizeof *b->regs);
 	local = fit(&m->local, &m->local_cap, nw * lstride);
 	lparam = fit(&m->lparam, &m->lparam_cap, nw * pstride);
-	if (!b->warps || !b->shared || !b->regs || !local || !lparam)
+	if (chains_timed(l)) {
+		b->lat = l->latency;
+		ready = fit(&m->ready, &m->ready_cap,
+			    (nw * (size_t)(b->k->reg_hi - b->k->reg_lo) + 1) *
+			    sizeof *ready);
+	}
+	if (!b->warps || !b->shared || !b->regs || !local || !lparam ||
+	    (b->lat && !ready))
 		return -1;
 	b->stlb = thread_stlb();
 	for (int i = 0; i < b->nwarps; i++) {
@@ -278,6 +306,7 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 		if (!w->stack)
 			return -1;
 		w->r = warp_rows(b, i);
+		w->ready = ready ? warp_ready(b, ready, i) : NULL;
 		w->local = local + (size_t)i * lstride;
 		w->lparam = lparam + (size_t)i * pstride;
 		w->id = (uint32_t)i;
@@ -321,9 +350,16 @@ static void start_block(struct blk *b, uint64_t i)
 	}
 	memset(b->arrived, 0, sizeof b->arrived);
 	memset(b->shared, 0, b->shared_bytes);
+	if (b->lat)   /* a block's chains start at its first issue */
+		memset(&b->warps[0].ready[b->k->reg_lo], 0,
+		       (size_t)b->nwarps * (size_t)(b->k->reg_hi -
+						    b->k->reg_lo) *
+		       sizeof *b->warps[0].ready);
 	for (int k = 0; k < b->nwarps; k++) {
 		struct warp *w = &b->warps[k];
 		w->exited = ~w->valid;
+		w->cyc = w->end = w->st = 0;
+		w->count = 0;
 		w->state = W_RUN;
 		w->bar = 0;
 		w->bar_red = -1;
@@ -371,6 +407,26 @@ static void bar_reduce(struct blk *b, int id)
 	}
 }
 
+/* The warps waiting at barrier id go on, in the cycle the last of them
+ * arrived. */
+static void leave_together(struct blk *b, int id)
+{
+	uint64_t last = 0;
+
+	for (int k = 0; k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		if (w->state == W_BAR && w->bar == id && w->end > last)
+			last = w->end;
+	}
+	for (int k = 0; k < b->nwarps; k++) {
+		struct warp *w = &b->warps[k];
+		if (w->state == W_BAR && w->bar == id) {
+			w->state = W_RUN;
+			w->cyc = w->end = last;
+		}
+	}
+}
+
 /* Opens every barrier that its warps complete; false when none. */
 static bool release(struct blk *b)
 {
@@ -396,11 +452,7 @@ static bool release(struct blk *b)
 		if (count ? (at + arrived[id]) * WARP < count : at < live)
 			continue;
 		bar_reduce(b, id);
-		for (int k = 0; k < b->nwarps; k++) {
-			struct warp *w = &b->warps[k];
-			if (w->state == W_BAR && w->bar == id)
-				w->state = W_RUN;
-		}
+		leave_together(b, id);
 		b->arrived[id] = 0;
 		any = true;
 	}
@@ -448,6 +500,21 @@ static int block_round(struct blk *b)
 	return 1;
 }
 
+/* Block b has ended: its chain is its slowest warp's. */
+static void block_ended(struct blk *b)
+{
+	uint64_t last = 0;
+
+	if (!b->lat)
+		return;
+	for (int k = 0; k < b->nwarps; k++)
+		if (b->warps[k].end > last)
+			last = b->warps[k].end;
+	b->chain_sum += last;
+	if (last > b->chain_max)
+		b->chain_max = last;
+}
+
 static int run_block(struct blk *b, uint64_t i)
 {
 	int rc;
@@ -455,6 +522,8 @@ static int run_block(struct blk *b, uint64_t i)
 	start_block(b, i);
 	while ((rc = block_round(b)) > 0)
 		;
+	if (rc == 0)
+		block_ended(b);
 	return rc;
 }
 
@@ -466,6 +535,9 @@ static void add_counts(struct grid *g, const struct blk *b)
 	r->warp_instructions += b->warp_insns;
 	r->lane_instructions += b->lane_insns;
 	r->atomics += b->atomics;
+	r->chain_sum += b->chain_sum;
+	if (b->chain_max > r->chain_max)
+		r->chain_max = b->chain_max;
 	for (int p = 0; p < EX_MAX_PLACES; p++) {
 		r->bytes_read[p] += b->bytes_read[p];
 		r->bytes_written[p] += b->bytes_written[p];
@@ -544,6 +616,7 @@ static void cooperative(struct crewjob *cj, int index)
 				break;
 			}
 			if (rc == 0) {
+				block_ended(&bs[k]->b);
 				live[k] = 0;
 				left--;
 			}

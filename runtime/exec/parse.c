@@ -2690,7 +2690,8 @@ enum ex_status ex_module_link(const struct ex_text *texts, int n,
 		public_vars(&P);
 	if (P.err == EX_OK)
 		P.err = ex_cfg_reconverge(m, log, logsz);
-	if (P.err == EX_OK && ex_form_assign(m) != EX_OK)
+	if (P.err == EX_OK && (ex_form_assign(m) != EX_OK ||
+			       ex_chain_assign(m) != EX_OK))
 		fail(&P, EX_OUT_OF_MEMORY, "out of memory");
 	st = P.err;
 	free_parser(&P);
@@ -2728,6 +2729,7 @@ void ex_module_free(struct ex_module *m)
 	free(m->pubinfo);
 	free(m->var_addr);
 	free(m->form);
+	free(m->dep);
 	free(m->krow);
 	free(m->fntab);
 	free(m);

@@ -247,6 +247,25 @@ struct xinsn {
 	uint64_t mask;      /* the destination's bits */
 };
 
+/* What an instruction waits for and makes wait (chain.c assigns it at
+ * load, in ex_module.dep beside code): the registers it reads (its guard,
+ * sources and addresses), those it writes, the latency class of what it
+ * writes (enum ex_lat), and how it orders memory and the code (DEP_*).
+ * Past DEP_SRC or DEP_DST the rest are left out: a chain then runs
+ * shorter, never a result otherwise. */
+#define DEP_SRC 8
+#define DEP_DST 5
+#define DEP_LOAD  1u   /* reads memory a store before may have written */
+#define DEP_STORE 2u   /* writes memory */
+#define DEP_END   4u   /* ends its basic block (a branch, a barrier ...) */
+struct xdep {
+	int32_t src[DEP_SRC];
+	int32_t dst[DEP_DST];
+	uint8_t nsrc, ndst;
+	uint8_t lat;
+	uint8_t mem;
+};
+
 /* A variable in any space: module-scope .global/.const/.shared, a
  * function's .local or .shared, its params and a call's params. */
 struct pvar {
@@ -323,6 +342,7 @@ struct ex_module {
 	uint64_t *var_addr;    /* bound addresses, by variable index */
 	bool uses_clock;
 	struct xinsn *form;    /* ncode: each instruction's compact form */
+	struct xdep *dep;      /* ncode: each instruction's dependences */
 	uint64_t (*krow)[32];  /* the immediates the forms read, as rows */
 	int nkrow;
 	/* The functions' addresses: function f's is fntab + f * FUNC_STRIDE,
@@ -339,6 +359,10 @@ int ex_func_at(const struct ex_module *m, uint64_t a);
 /* form.c: gives every instruction its compact form and the module its
  * constant rows; EX_OUT_OF_MEMORY where they cannot be allocated. */
 enum ex_status ex_form_assign(struct ex_module *m);
+
+/* chain.c: gives every instruction its dependence record;
+ * EX_OUT_OF_MEMORY where they cannot be allocated. */
+enum ex_status ex_chain_assign(struct ex_module *m);
 
 /* cfg.c: fills each bra's reconv (the immediate post-dominator of its
  * basic block, within its function). */

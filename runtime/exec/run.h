@@ -79,6 +79,13 @@ enum wstate { W_RUN, W_BAR, W_DONE };
 struct warp {
 	uint64_t (*r)[WARP];      /* the register file: r[reg][lane], for
 				   * the kernel's rows [reg_lo, reg_hi) */
+	uint64_t *ready;          /* the cycle each row's value is ready,
+				   * the same rows; NULL: chains untimed */
+	uint64_t cyc;             /* the cycle its basic block began */
+	uint64_t end;             /* ... the last of its instructions so far
+				   * issued, at one a cycle at most */
+	uint64_t st;              /* the cycle its last store issued */
+	uint32_t count;           /* the block's instructions issued */
 	uint32_t id;              /* warp index in the block */
 	uint32_t valid;           /* lanes that are threads of the block */
 	uint32_t exited;
@@ -124,10 +131,12 @@ struct blk {
 	uint32_t arrived[NBAR];   /* bar.arrive's warps, until the barrier opens */
 	uint32_t slice;           /* SLICE in a cooperative launch, 0 none */
 	struct stlb *stlb;        /* the host thread's, STLB_SIZE; NULL none */
+	const uint32_t *lat;      /* the launch's latencies; NULL: untimed */
 	uint64_t scratch[MAX_OPS][WARP];
 	uint64_t sink[WARP];
 	/* what this host thread counted, merged into the result at the end */
 	uint64_t warp_insns, lane_insns, atomics;
+	uint64_t chain_max, chain_sum;
 	uint64_t bytes_read[EX_MAX_PLACES], bytes_written[EX_MAX_PLACES];
 	uint64_t sectors_read[EX_MAX_PLACES], sectors_written[EX_MAX_PLACES];
 	uint64_t atoms[EX_MAX_PLACES], read_requests[EX_MAX_PLACES];

@@ -2867,6 +2867,35 @@ static uint32_t guard_mask(const struct warp *w, const struct xinsn *x,
 	return m & act;
 }
 
+/* The warp issues instruction d (chain.c): once its basic block began
+ * and its sources are ready, a load not before the last store; what it
+ * writes is ready its class's latency later. A branch or barrier ends
+ * the block when its last instruction has issued. */
+static inline void chain_issue(struct warp *w, const struct xdep *d,
+			       const uint32_t *lat)
+{
+	uint64_t t = w->cyc + 1, r;
+
+	for (int i = 0; i < d->nsrc; i++)
+		t = t > w->ready[d->src[i]] ? t : w->ready[d->src[i]];
+	if ((d->mem & DEP_LOAD) && t <= w->st)
+		t = w->st + 1;
+	if ((d->mem & DEP_STORE) && t > w->st)
+		w->st = t;
+	r = t + lat[d->lat];
+	for (int i = 0; i < d->ndst; i++)
+		w->ready[d->dst[i]] = r;
+	w->count++;
+	if (t < w->cyc + w->count)
+		t = w->cyc + w->count;
+	if (t > w->end)
+		w->end = t;
+	if (d->mem & DEP_END) {
+		w->cyc = w->end;
+		w->count = 0;
+	}
+}
+
 /* The baseline build's name; warp_avx2.c compiles this file again under
  * another. */
 #ifndef EX_WARP_RUN
@@ -2901,6 +2930,8 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		b->warp_insns++;
 		b->lane_insns += (uint64_t)lanes_of(act);
 		w->clock++;
+		if (b->lat)
+			chain_issue(w, &b->m->dep[pc], b->lat);
 		top->pc = pc + 1;
 		in = &code[pc];
 		if (!act && (x->form != FM_SLOW || in->op != OP_FRET))

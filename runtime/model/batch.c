@@ -126,11 +126,24 @@ uint64_t km_dispatch_ns(const struct km_work *w, const struct km_rates *r)
 		     (double)r->block_ns);
 }
 
+uint64_t km_chain_ns(const struct km_work *w, const struct km_rates *r)
+{
+	double slots, cycles;
+
+	if (!w->chain_max || !r->sms || !r->clock_khz)
+		return 0;
+	slots = (double)r->sms * (double)cuemu_max_u(w->resident, 1);
+	cycles = (double)w->chain_sum / slots;
+	if (cycles < (double)w->chain_max)
+		cycles = (double)w->chain_max;
+	return ns_of(cycles * 1e6 / (double)r->clock_khz);
+}
+
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r)
 {
 	uint64_t f = km_fault_ns(t, r), m = km_memory_ns(t, r);
 	uint64_t busy = cuemu_max_u(cuemu_max_u(m, t->compute_ns),
-				    t->dispatch_ns);
+				    cuemu_max_u(t->dispatch_ns, t->chain_ns));
 	double ns = (double)t->launch_ns + (double)f + (double)busy;
 
 	return ns_of(ns);

@@ -160,6 +160,29 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->cache_gbps = u->cache_gbps;
 }
 
+/* ns at a clock of khz, in whole cycles (at least one where ns is not
+ * 0) */
+static uint32_t cycles_of(double ns, uint64_t khz)
+{
+	double c = ns * (double)khz / 1e6;
+
+	if (ns <= 0)
+		return 0;
+	return c < 1 ? 1 : c > 1e9 ? 1000000000u : (uint32_t)(c + 0.5);
+}
+
+void km_latency_of(int dev, struct km_latency *l)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	const struct cuemu_device_info *d = cuemu_device(dev);
+	uint64_t khz = d ? (uint64_t)d->attrs[CU_DEVICE_ATTRIBUTE_CLOCK_RATE]
+			 : 0;
+
+	l->alu = cycles_of(u->alu_latency_ns, khz);
+	l->l1 = cycles_of(u->l1_latency_ns, khz);
+	l->load = cycles_of(u->load_latency_ns, khz);
+}
+
 /* ------------------------------------------------------------------ */
 /* A kernel's tally                                                    */
 
@@ -305,6 +328,7 @@ void km_work(const struct km_work *w)
 	km_rates_of(running.dev, &r);
 	running.t.compute_ns = km_compute_ns(w, &r);
 	running.t.dispatch_ns = km_dispatch_ns(w, &r);
+	running.t.chain_ns = km_chain_ns(w, &r);
 	running.t.launch_ns = r.launch_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (p == running.dev) {

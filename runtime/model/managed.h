@@ -475,7 +475,20 @@ struct km_work {
 	 * and of the distinct pages (what the L2 must hold for rereads to
 	 * hit); 0: not known */
 	uint64_t compulsory, distinct;
+	/* its blocks' chains of dependent instructions, in cycles (the
+	 * engine's ex_result.chain_*): the longest block's and their sum;
+	 * and the blocks of it an SM holds at once (the occupancy
+	 * calculator's); 0: not timed */
+	uint64_t chain_max, chain_sum;
+	uint32_t resident;
 };
+/* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
+ * at its clock): an arithmetic result, a load from the L1, a load of
+ * global memory. */
+struct km_latency {
+	uint32_t alu, l1, load;
+};
+void km_latency_of(int dev, struct km_latency *l);
 /* The running kernel is the engine's, which counts the sectors it moves
  * and gives them to km_work: its looks charge no bytes of their own. */
 void km_sectors_counted(void);
@@ -519,6 +532,9 @@ struct km_tally {
 	                                   * others, whose launch nobody
 	                                   * made) */
 	uint64_t dispatch_ns;             /* the SMs taking its blocks */
+	uint64_t chain_ns;                /* its blocks' chains, each SM
+	                                   * running those it holds at
+	                                   * once side by side */
 	uint64_t cache_traffic;           /* bytes of sectors its warps moved
 	                                   * at its own GPU's memory, every
 	                                   * one through the caches ... */
@@ -574,10 +590,13 @@ uint64_t km_compute_ns(const struct km_work *w, const struct km_rates *r);
 /* The time the SMs take to be given w's blocks: a block at a time each,
  * block_ns a block. */
 uint64_t km_dispatch_ns(const struct km_work *w, const struct km_rates *r);
+/* The time w's blocks' chains take: the longest block's, or the sum of
+ * them over the blocks the SMs hold at once, whichever is longer. */
+uint64_t km_chain_ns(const struct km_work *w, const struct km_rates *r);
 /* The model time of a kernel's tally: its launch's fixed time and its
- * faults' service, then the longest of its memory, compute and dispatch
- * time (a roofline: the SMs issue while memory streams and blocks
- * arrive). */
+ * faults' service, then the longest of its memory, compute, dispatch and
+ * chain time (a roofline: the SMs issue while memory streams and blocks
+ * arrive, and no warp runs faster than what it waits for). */
 uint64_t km_cost(const struct km_tally *t, const struct km_rates *r);
 /* The rates of a kernel on dev (the topology's). */
 void km_rates_of(int dev, struct km_rates *r);

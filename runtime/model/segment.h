@@ -17,7 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 12: the share of the wake a GPU pays after another GPU's work
+/* Version 13: the latencies of a warp's chains (uvm.alu_latency_ns,
+ * l1_latency_ns, load_latency_ns); version 12: the share of the wake a GPU pays after another GPU's work
  * kept its memory busy (uvm.wake_peer_share), a wave of faults' wake of
  * the fault service (uvm.fault_wave_ns), a process's first prefetch
  * between two GPUs (uvm.peer_prefetch_first_ns) and the caches' rate
@@ -31,7 +32,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 12
+#define SEG_VERSION 13
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

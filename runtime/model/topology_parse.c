@@ -429,6 +429,9 @@ static const struct {
 	UK("remote_host_read_mrps", remote_host_read_mrps, U_DBL, 0.001, 1e6),
 	UK("remote_peer_gbps", remote_peer_gbps, U_DBL, 0.001, 1e6),
 	UK("cache_gbps", cache_gbps, U_DBL, 0.001, 1e6),
+	UK("alu_latency_ns", alu_latency_ns, U_DBL, 0, 1e6),
+	UK("l1_latency_ns", l1_latency_ns, U_DBL, 0, 1e6),
+	UK("load_latency_ns", load_latency_ns, U_DBL, 0, 1e6),
 	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
 	UK("block_launch_ns", block_launch_ns, U_U64, 0, 1e9),
 	UK("init_ns", init_ns, U_U64, 0, 1e10),
@@ -512,6 +515,11 @@ static bool in_rate(double x)
 	return isfinite(x) && x >= 0.001 && x <= 1e6;
 }
 
+static bool in_latency(double ns)
+{
+	return isfinite(ns) && ns >= 0 && ns <= 1e6;
+}
+
 /* What a topology's uvm block must satisfy wherever it came from. */
 static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 {
@@ -528,6 +536,12 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 			      "direction's rate is not in [0.001, 1e6]");
 	if (!in_rate(u->cache_gbps))
 		return reject(p, "uvm.cache_gbps", "not in [0.001, 1e6]");
+	if (!in_latency(u->alu_latency_ns))
+		return reject(p, "uvm.alu_latency_ns", "not in [0, 1e6]");
+	if (!in_latency(u->l1_latency_ns))
+		return reject(p, "uvm.l1_latency_ns", "not in [0, 1e6]");
+	if (!in_latency(u->load_latency_ns))
+		return reject(p, "uvm.load_latency_ns", "not in [0, 1e6]");
 	if (!in_rate(u->remote_host_read_mrps))
 		return reject(p, "uvm.remote_host_read_mrps",
 			      "not in [0.001, 1e6]");

@@ -51,6 +51,11 @@ struct cuemu_uvm {
 	 * kernel's memory time at its own GPU is at least its sectors at
 	 * this, however few of them reach the DRAM */
 	double cache_gbps;
+	/* a warp's wait for what an instruction it depends on wrote, ns:
+	 * an arithmetic result, a load from the L1 (shared or local memory,
+	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's
+	 * chains are not timed */
+	double alu_latency_ns, l1_latency_ns, load_latency_ns;
 	/* a kernel launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns;
 	uint64_t block_launch_ns;

@@ -735,6 +735,108 @@ static void test_far_pages(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* Chains. chase: n loads, each address the load before's value (a
+ * pointer chase through zeros). pair: n steps of two loads of a[i] and
+ * a[i + 1], then their sum: the second load does not wait for the first.
+ * wait: warp 0 chases n loads, the block's warps meet at a barrier, then
+ * warp 1 chases n loads. */
+static const char chains_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry chase(.param .u64 a, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 0;\n"
+	"L:\n\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.u32 %r2, [%rd3];\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra L;\n\tret;\n}\n"
+	".visible .entry pair(.param .u64 a, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<7>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r3, 0;\n\tmov.u32 %r6, 0;\n"
+	"L:\n\tld.global.u32 %r4, [%rd1];\n\tld.global.u32 %r5, [%rd1+4];\n"
+	"\tadd.u32 %r6, %r6, %r4;\n\tadd.u32 %r6, %r6, %r5;\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra L;\n\tst.global.u32 [%rd1+8], %r6;\n\tret;\n}\n"
+	".visible .entry wait(.param .u64 a, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<3>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 0;\n"
+	"\tmov.u32 %r4, %tid.x;\n\tsetp.ge.u32 %p2, %r4, 32;\n"
+	"\t@%p2 bra B;\n"
+	"L:\n\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.u32 %r2, [%rd3];\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra L;\n"
+	"B:\n\tbar.sync 0;\n\t@!%p2 bra E;\n"
+	"M:\n\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.u32 %r2, [%rd3];\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra M;\n"
+	"E:\n\tret;\n}\n";
+
+static struct ex_launch chain_launch(struct mock *mk, struct ex_module *m,
+				     const char *k, struct pb *p,
+				     uint32_t blocks, uint32_t threads)
+{
+	struct ex_launch l = mock_launch(mk, m, k, p->b, blocks, 1, threads,
+					 1, 1);
+
+	l.threads = 1;
+	l.latency[EX_LAT_ALU] = 4;
+	l.latency[EX_LAT_SHARED] = 30;
+	l.latency[EX_LAT_GLOBAL] = 300;
+	return l;
+}
+
+static void test_chains(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(chains_ptx);
+	uint32_t *a = mock_alloc(mk, 4096, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	struct ex_launch l;
+
+	put_ptr(&p, a); put_u32(&p, 100);
+	l = chain_launch(mk, m, "chase", &p, 1, 1);
+	is_int(run(&l, &r), EX_OK, "chains: a chase of 100 loads runs");
+	/* a step: the address's mul and add wait for the load before (300),
+	 * then 4 cycles each; the last load's value waits for nobody */
+	ok(r.chain_max >= 99 * 308 && r.chain_max <= 99 * 308 + 40,
+	   "chains: each load waits for the one before: %llu cycles, "
+	   "99 x 308 and the start", (unsigned long long)r.chain_max);
+	is_int((int)r.chain_sum, (int)r.chain_max, "chains: one block: the "
+	       "sum is its chain");
+	l = chain_launch(mk, m, "chase", &p, 3, 1);
+	is_int(run(&l, &r), EX_OK, "chains: three blocks of it");
+	ok(r.chain_sum == 3 * r.chain_max && r.chain_max >= 99 * 308,
+	   "chains: the blocks' sum is three of the longest");
+	l.latency[EX_LAT_GLOBAL] = 0;
+	l.latency[EX_LAT_ALU] = 0;
+	l.latency[EX_LAT_SHARED] = 0;
+	is_int(run(&l, &r), EX_OK, "chains: the same, no latencies given");
+	ok(r.chain_max == 0 && r.chain_sum == 0, "chains: untimed: none");
+
+	l = chain_launch(mk, m, "pair", &p, 1, 1);
+	is_int(run(&l, &r), EX_OK, "chains: 100 pairs of loads run");
+	/* a step: two loads a cycle apart, the first add 300 after the
+	 * first load, the second 4 after it (the count's add, compare and
+	 * branch issue while they wait): 305, where a second load waiting
+	 * for the first would make it 605 */
+	ok(r.chain_max >= 100 * 305 && r.chain_max <= 100 * 305 + 20,
+	   "chains: the second load of a pair does not wait for the first: "
+	   "%llu cycles", (unsigned long long)r.chain_max);
+
+	l = chain_launch(mk, m, "wait", &p, 1, 64);
+	is_int(run(&l, &r), EX_OK, "chains: a chase in warp 0, a barrier, a "
+	       "chase in warp 1");
+	ok(r.chain_max >= 198 * 308 && r.chain_max <= 198 * 308 + 80,
+	   "chains: warp 1 leaves the barrier when warp 0 arrives: the "
+	   "block's chain is both chases (%llu)",
+	   (unsigned long long)r.chain_max);
+	ex_module_free(m);
+}
+
 /* Two warps wait at different named barriers, each counting both: no
  * thread can ever arrive at the other's. */
 static const char deadlock_ptx[] =
@@ -1064,6 +1166,7 @@ int main(void)
 		test_generation(mk, c);
 		test_shared_pages(mk, c);
 		test_far_pages(mk);
+		test_chains(mk);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}

@@ -179,6 +179,9 @@ static unsigned long long touch_ns(CUdeviceptr p, unsigned long long n,
 #define BLOCK_NS 85ULL
 #define HOST_READ_GBPS 51.0
 #define HOST_READ_MRPS 198.0
+/* a load of global memory's latency in a warp's chain (uvm.load_latency_ns,
+ * probes/results/chains.txt) */
+#define LOAD_NS 145ULL
 
 /* A warp's memory instruction moves the 32-byte sectors its lanes touch,
  * not their bytes nor the 2 MiB blocks around them, and the DRAM the
@@ -213,9 +216,10 @@ static void test_sectors(void)
 	       "on the GPU cost the same %llu ns, not 64 MiB of 2 MiB blocks "
 	       "(36,275 ns)", t);
 	t = touch_ns(p, n, 2 * MIB);
-	ok(t == t2 && t >= LAUNCH_NS && t < LAUNCH_NS + 100, "sectors: and one "
-	   "byte a 2 MiB block costs its 32 sectors after the launch, as in "
-	   "device memory (%llu ns, %llu there), not 32 blocks", t, t2);
+	ok(t == t2 && t >= LAUNCH_NS + LOAD_NS && t < LAUNCH_NS + LOAD_NS + 100,
+	   "sectors: and one byte a 2 MiB block costs its thread's load, add "
+	   "and store after the launch, a load's latency over its 32 sectors, "
+	   "as in device memory (%llu ns, %llu there), not 32 blocks", t, t2);
 	cuMemFree(p);
 }
 
@@ -249,8 +253,12 @@ static void test_read_mostly(void)
 	   "entries, 512 a block, so 2 batches a block and 8 block services, "
 	   "one wave (%llu ns), not 2,048 page services", t);
 	t = launch("stream", 4, 256, args);
-	ok(t >= 64 * RM_BLOCK_NS + WAVE_NS + LAUNCH_NS &&
-	   t < 64 * RM_BLOCK_NS + WAVE_NS + LAUNCH_NS + 10000, "read-mostly: "
+	/* and each thread's 512 steps of a load after the store before it
+	 * (the same pointer: the compiler keeps them in order), a load's
+	 * latency each */
+	ok(t >= 64 * RM_BLOCK_NS + WAVE_NS + LAUNCH_NS + 512 * LOAD_NS &&
+	   t < 64 * RM_BLOCK_NS + WAVE_NS + LAUNCH_NS + 512 * LOAD_NS + 10000,
+	   "read-mostly: "
 	   "a stream of int4 writes each page from 8 warps (512 bytes each): "
 	   "16,384 entries, 16 batches a block, 64 block services, one wave "
 	   "(%llu ns)", t);
@@ -264,6 +272,19 @@ static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
 	void *args[] = { &out, &iters };
 
 	return launch("spin", grid, 128, args);
+}
+
+/* The same in blocks of 512 threads: 16 warps an SM, four to each of its
+ * schedulers, which issue a round's instructions in more cycles than one
+ * warp's chain of a round takes (a multiply-add's and two 2 ns results):
+ * a compute-bound kernel. */
+#define WIDE 512
+static unsigned long long spin_wide(CUdeviceptr out, unsigned grid,
+				    int iters)
+{
+	void *args[] = { &out, &iters };
+
+	return launch("spin", grid, WIDE, args);
 }
 
 static void test_time(unsigned long long *spin_ns)
@@ -299,17 +320,17 @@ static void test_time(unsigned long long *spin_ns)
 	cuMemFree(a);
 	cuMemFree(b);
 
-	cuMemAlloc(&out, 2 * SMS * 128 * 4);
-	t = spin(out, SMS, 1000) - LAUNCH_NS;
-	t2 = spin(out, SMS, 2000) - LAUNCH_NS;
+	cuMemAlloc(&out, 2 * SMS * WIDE * 4);
+	t = spin_wide(out, SMS, 1000) - LAUNCH_NS;
+	t2 = spin_wide(out, SMS, 2000) - LAUNCH_NS;
 	*spin_ns = t;
 	ok(t > 100 && t2 > 1.9 * t && t2 < 2.1 * t, "time: a compute-bound "
 	   "kernel's time follows its instructions (%llu ns for 1000 rounds, "
 	   "%llu for 2000)", t, t2);
-	half = spin(out, SMS / 2, 1000) - LAUNCH_NS;
+	half = spin_wide(out, SMS / 2, 1000) - LAUNCH_NS;
 	ok(half == t, "time: half the grid on half the SMs takes as long "
 	   "(%llu ns): the other SMs idle", half);
-	t2 = spin(out, 2 * SMS, 1000) - LAUNCH_NS;
+	t2 = spin_wide(out, 2 * SMS, 1000) - LAUNCH_NS;
 	ok(t2 > 1.95 * t && t2 < 2.05 * t, "time: twice the grid on every SM "
 	   "takes twice as long (%llu ns)", t2);
 	cuMemFree(out);
@@ -432,6 +453,30 @@ static void test_dram(void)
 	       "twice the sectors, the same units", t32);
 }
 
+/* A warp's chain bounds its kernel: one warp following a pointer 1,000
+ * times waits a load's latency each time (an H200: 145 ns a hop through
+ * the L2, probes/results/chains.txt), where its sectors and instructions
+ * take a few microseconds. */
+static void test_chain(void)
+{
+	unsigned long long t;
+	CUdeviceptr next = 0, out = 0;
+	int steps = 1000;
+	void *args[] = { &next, &steps, &out };
+
+	if (!ok(cuMemAlloc(&next, 4096) == CUDA_SUCCESS &&
+		cuMemAlloc(&out, 128) == CUDA_SUCCESS &&
+		cuMemsetD8(next, 0, 4096) == CUDA_SUCCESS, "chain: the index"))
+		return;
+	t = launch("chase", 1, 32, args);
+	ok(t >= LAUNCH_NS + 999 * LOAD_NS &&
+	   t < LAUNCH_NS + 999 * (LOAD_NS + 10), "chain: a warp's 1,000 "
+	   "dependent loads take their latency each after the launch "
+	   "(%llu ns)", t);
+	cuMemFree(next);
+	cuMemFree(out);
+}
+
 /* A launch has a fixed time, and the SMs take a grid's blocks a few at a
  * time: the spin kernel with no rounds (a store a thread) in one block
  * costs the launch and one block; in 125 blocks an SM, the launch and
@@ -539,9 +584,9 @@ static unsigned long long spin_on(const char *tag, const char *device)
 		if (cuInit(0) || cuDevicePrimaryCtxRetain(&c, 0) ||
 		    cuCtxSetCurrent(c) || cuStreamCreate(&s0, 0) ||
 		    cuModuleLoadData(&mod, kernel_file("ktime.ptx", NULL)) ||
-		    cuMemAlloc(&out, SMS * 128 * 4))
+		    cuMemAlloc(&out, SMS * WIDE * 4))
 			_exit(1);
-		t = spin(out, SMS, 1000) - LAUNCH_NS;
+		t = spin_wide(out, SMS, 1000) - LAUNCH_NS;
 		_exit(write(fd[1], &t, sizeof t) == sizeof t ? 0 : 1);
 	}
 	close(fd[1]);
@@ -590,6 +635,7 @@ int main(void)
 	test_sectors();
 	test_dram();
 	test_cache();
+	test_chain();
 	test_launch();
 	test_host_link();
 	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "

@@ -361,6 +361,41 @@ static void test_cache(void)
 	       "it is slower");
 }
 
+/* A kernel's chains (km_chain_ns): its longest block's, or the blocks'
+ * sum over the SMs' places for them, whichever is longer; and a chain
+ * bounds the kernel's time as its memory and compute do (km_cost). */
+static void test_chains(void)
+{
+	struct km_work w;
+	struct km_rates r;
+	struct km_tally t;
+
+	memset(&w, 0, sizeof w);
+	memset(&r, 0, sizeof r);
+	r.sms = 132;
+	r.clock_khz = 2000000;   /* 2 cycles a ns */
+	w.chain_max = 2000000;
+	w.chain_sum = 8 * 2000000;
+	w.resident = 8;
+	is_int(km_chain_ns(&w, &r), 1000000, "chains: eight blocks of 2M "
+	       "cycles side by side: the longest, 1 ms at 2 GHz");
+	w.chain_sum = 132 * 8 * 3 * 2000000ULL;
+	is_int(km_chain_ns(&w, &r), 3000000, "chains: three blocks for each "
+	       "of an SM's eight places: three blocks' time");
+	w.resident = 0;
+	w.chain_sum = 132 * 2 * 2000000ULL;
+	is_int(km_chain_ns(&w, &r), 2000000, "chains: residency unknown, a "
+	       "block an SM");
+	w.chain_max = 0;
+	is_int(km_chain_ns(&w, &r), 0, "chains: untimed, nothing");
+	memset(&t, 0, sizeof t);
+	t.compute_ns = 500;
+	t.chain_ns = 1000000;
+	t.launch_ns = 5600;
+	is_int(km_cost(&t, &r), 1005600, "chains: a chain longer than the "
+	       "compute time is the kernel's, after its launch");
+}
+
 /* ---------------------------------------------------- a GPU's wake */
 
 /* probes/results/idlewake.txt, one H200: what a kernel took after the
@@ -584,6 +619,7 @@ int main(void)
 	test_prefetch();
 	test_batches();
 	test_cache();
+	test_chains();
 	test_wake();
 	test_wake_kept();
 	test_thrash();

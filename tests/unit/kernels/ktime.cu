@@ -69,3 +69,14 @@ extern "C" __global__ void reread(const float *a, unsigned m,
 		s += a[(t + r * 32u) & (m - 1)];
 	out[t] = s;
 }
+
+// A pointer chase: steps loads, each at the index the one before read.
+extern "C" __global__ void chase(const unsigned *next, int steps,
+				 unsigned *out)
+{
+	unsigned p = 0;
+
+	for (int s = 0; s < steps; s++)
+		p = next[p];
+	out[threadIdx.x] = p;
+}
