@@ -17,7 +17,9 @@
 #   slices    probes/slices.cu on one H200 (results/slices.txt), 3DCONV's
 #             254-kernel walk of managed slices: each case's whole loop
 #             by the wall clock, the default machine with one GPU visible
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices]
+#   chains    probes/chains.cu on one H200 (results/chains.txt): chains of
+#             dependent loads in few warps, their time a step
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,18 +38,25 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
+chains)
+	title="probes/chains.cu, one H200"
+	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
-	echo "realprog.sh: no probe '$probe' (faults, patterns or slices)" >&2
+	echo "realprog.sh: no probe '$probe' (faults, patterns, slices or" \
+	     "chains)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
-# on one line ("slices.<case> total: wall_ms=..."), the others a line a
-# repetition.
+# on one line ("slices.<case> total: wall_ms=..."), chains.cu each case
+# and size ("chains chase S=16384 rep0 steps=N: ms=..."), the others a
+# line a repetition.
 rows() {
 	case $probe in
 	slices)	sed -u -E 's/^(slices\.[a-z_]+) total: wall_ms=([0-9.]+).*/\1 rep0: ms=\2/' ;;
+	chains)	sed -u -E -e 's/ (S|W|blocks)=([0-9]+)/_\2/' -e 's/ rep[0-9]+//' \
+		-e 's/^chains ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/chains.\1 rep0: ms=\2/' ;;
 	*)	cat ;;
 	esac
 }
