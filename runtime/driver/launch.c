@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/context.h"
 #include "model/kheap.h"
@@ -41,6 +42,9 @@
 #include "model/memory.h"
 #include "model/module.h"
 #include "model/pageset.h"
+#include "model/kept.h"
+#include "model/clock.h"
+#include "model/uvm.h"
 #include "model/perf.h"
 #include "model/pool.h"
 #include "model/stream.h"
@@ -79,6 +83,9 @@ struct job {
 	 * what the DRAM moves at least once (account); cuemu_lock (page()
 	 * holds it). */
 	struct pageset own;
+	/* ... and of those it read, the pages its GPU's L2 held from the
+	 * kernel before (model/kept.c); cuemu_lock */
+	uint64_t kept;
 };
 
 /* The place of peer memory on device d. */
@@ -185,6 +192,20 @@ static bool reachable(struct job *j, struct cuemu_alloc *a, uintptr_t pg,
 	}
 }
 
+/* The kernel reached page number pg of its GPU's memory: in its set, and
+ * counted among those its GPU's L2 kept where it reads one for the first
+ * time that the kernel before reached. cuemu_lock held. */
+static void own_page(struct job *j, uint64_t pg, enum ex_access acc)
+{
+	unsigned before = pageset_add(&j->own, pg,
+				      (acc & EX_READ ? PAGESET_READ : 0) |
+				      (acc & EX_WRITE ? PAGESET_WRITE : 0));
+
+	if ((acc & EX_READ) && !(before & PAGESET_READ) &&
+	    l2_holds(j->dev, pg))
+		j->kept++;
+}
+
 static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 			   int *place, bool *shared)
 {
@@ -215,9 +236,7 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 		fault_launch_page(a->id, (uintptr_t)pg, write);
 	if (ok && (*place == PLACE_DEVICE ||
 		   *place == PLACE_MANAGED + PLACE_DEVICE))
-		pageset_add(&j->own, pg >> EX_PAGE_SHIFT,
-			    (acc & EX_READ ? PAGESET_READ : 0) |
-			    (acc & EX_WRITE ? PAGESET_WRITE : 0));
+		own_page(j, pg >> EX_PAGE_SHIFT, acc);
 	/* It changed nothing the lookup must publish: what the kernel's
 	 * faults changed is theirs to publish (fault.c), and a kernel's
 	 * counts are published with its end. */
@@ -312,6 +331,7 @@ static void account(const struct job *j)
 		w.compulsory = (j->own.nread + j->own.nwritten) * EX_PAGE;
 		w.distinct = j->own.n * EX_PAGE;
 	}
+	w.kept = (uint64_t)((double)j->kept * l2_share(j->dev)) * EX_PAGE;
 	w.chain_max = res->chain_max;
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;
@@ -371,6 +391,9 @@ static void run(void *arg)
 			   j->registers);
 	ex_launch_run(&j->l, &j->res);
 	account(j);
+	cuemu_lock();
+	l2_keep(j->dev, &j->own, EX_PAGE);
+	cuemu_unlock();
 	pageset_free(&j->own);
 	r = status_result(j->res.status);
 	launch_end(j, r);
@@ -744,7 +767,7 @@ static CUresult stack_fit(CUcontext ctx, const struct ex_kernel_info *k)
 }
 
 /* Every launch: its checks, then the job queued. */
-static CUresult launch(struct launch_req *q)
+static CUresult launch_work(struct launch_req *q)
 {
 	const struct ex_kernel_info *k;
 	CUcontext ctx, cur;
@@ -777,6 +800,8 @@ static CUresult launch(struct launch_req *q)
 	else if (r == CUDA_SUCCESS) {
 		job_fill(j, q->f, q->g, q->b, q->smem);
 		j->l.cooperative = q->cooperative;
+		/* the call's own time, before the kernel can start */
+		cuemu_host_advance(cuemu_uvm()->launch_call_ns);
 		if ((r = fault_launch_looked(s, run, j)) != CUDA_SUCCESS)
 			cuemu_module_release(j->mod);
 	}
@@ -790,6 +815,20 @@ static CUresult launch(struct launch_req *q)
 	if (cuemu_launch_blocking())
 		return cuemu_stream_sync(s);
 	return CUDA_SUCCESS;
+}
+
+/* A launch as the program's clock sees it (CUEMU_CLOCK=model): the
+ * call's price on one H200 (uvm.launch_call_ns), not libcuemu's CPU time
+ * for it, which is the host's and its load's: 13 to 16 us a call here on
+ * two busy cores against the H200's 4 (probes/results/launchloop.txt). */
+static CUresult launch(struct launch_req *q)
+{
+	CUresult r;
+
+	cuemu_clock_enter();
+	r = launch_work(q);
+	cuemu_clock_leave();
+	return r;
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,

@@ -78,6 +78,18 @@ uint64_t km_dram_bytes(uint64_t dram, uint64_t compulsory, uint64_t distinct,
 	return compulsory + ns_of((double)(dram - compulsory) * spill);
 }
 
+uint64_t km_dram_kept(uint64_t traffic, uint64_t dram, uint64_t compulsory,
+		      uint64_t kept)
+{
+	double moved;
+
+	if (!kept || !compulsory)
+		return traffic;
+	moved = (double)kept * (dram < compulsory ?
+				(double)dram / (double)compulsory : 1.0);
+	return (double)traffic > moved ? traffic - ns_of(moved) : 0;
+}
+
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 {
 	double ns = 0;

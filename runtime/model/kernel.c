@@ -335,6 +335,9 @@ void km_work(const struct km_work *w)
 			uint64_t dram = km_dram_bytes(w->dram[p], w->compulsory,
 						      w->distinct, r.l2_bytes);
 
+			dram = km_dram_kept(dram, w->dram[p], w->compulsory,
+					    w->kept);
+
 			running.t.bytes[p] += (dram + 1) / 2;
 			running.t.cache_traffic += w->read[p] + w->written[p];
 			running.t.cache_at = p;

@@ -481,6 +481,9 @@ struct km_work {
 	 * calculator's); 0: not timed */
 	uint64_t chain_max, chain_sum;
 	uint32_t resident;
+	/* bytes of the pages it read that its GPU's L2 kept from the kernel
+	 * before (kept.c): no DRAM moves them */
+	uint64_t kept;
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of
@@ -574,6 +577,11 @@ struct km_rates {
  * went to the DRAM again. compulsory 0 (not known): dram. */
 uint64_t km_dram_bytes(uint64_t dram, uint64_t compulsory, uint64_t distinct,
 		       uint64_t l2_bytes);
+/* traffic (km_dram_bytes') less what the L2 kept from the kernel before
+ * served: kept bytes of the pages read, each moving the share of its
+ * bytes the kernel's units came to (dram over compulsory, at most all). */
+uint64_t km_dram_kept(uint64_t traffic, uint64_t dram, uint64_t compulsory,
+		      uint64_t kept);
 /* Batches that entries take, batch_faults at most each. */
 uint64_t km_batches(uint64_t entries, uint32_t batch_faults);
 /* The parts of a kernel's model time: its faults' service, its memory

@@ -47,29 +47,44 @@ static bool grow(struct pageset *s)
 	return true;
 }
 
-void pageset_add(struct pageset *s, uint64_t pg, unsigned how)
+unsigned pageset_add(struct pageset *s, uint64_t pg, unsigned how)
 {
-	unsigned add;
+	unsigned add, before;
 	size_t i;
 
 	if (s->full)
-		return;
+		return PAGESET_READ | PAGESET_WRITE;
 	if (2 * (s->n + 1) > s->cap &&
 	    (s->n >= PAGESET_MAX || !grow(s))) {
 		s->full = true;
-		return;
+		return PAGESET_READ | PAGESET_WRITE;
 	}
 	i = find(s->slot, s->cap, pg);
 	if (!s->slot[i]) {
 		s->slot[i] = tag_of(pg);
 		s->n++;
 	}
-	add = how & ~(unsigned)s->slot[i] & (PAGESET_READ | PAGESET_WRITE);
+	before = (unsigned)s->slot[i] & HOW_MASK;
+	add = how & ~before & (PAGESET_READ | PAGESET_WRITE);
 	if (!add)
-		return;
+		return before;
 	s->slot[i] |= add;
 	s->nread += !!(add & PAGESET_READ);
 	s->nwritten += !!(add & PAGESET_WRITE);
+	return before;
+}
+
+bool pageset_has(const struct pageset *s, uint64_t pg)
+{
+	return s->cap && s->slot[find(s->slot, s->cap, pg)];
+}
+
+void pageset_merge(struct pageset *into, const struct pageset *from)
+{
+	for (size_t i = 0; i < from->cap && !into->full; i++)
+		if (from->slot[i])
+			pageset_add(into, (from->slot[i] >> HOW_BITS) - 1,
+				    (unsigned)from->slot[i] & HOW_MASK);
 }
 
 void pageset_free(struct pageset *s)

@@ -29,8 +29,13 @@ struct pageset {
 	bool full;         /* a page could not be added: counts unknown */
 };
 
-/* Adds page number pg, reached as how says. */
-void pageset_add(struct pageset *s, uint64_t pg, unsigned how);
+/* Adds page number pg, reached as how says; returns how it was reached
+ * before (0: it was not in s; both bits where s is full). */
+unsigned pageset_add(struct pageset *s, uint64_t pg, unsigned how);
+/* Whether page number pg is in s. */
+bool pageset_has(const struct pageset *s, uint64_t pg);
+/* Adds every page of from to into, as from reached it. */
+void pageset_merge(struct pageset *into, const struct pageset *from);
 void pageset_free(struct pageset *s);
 
 #endif

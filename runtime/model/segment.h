@@ -18,7 +18,9 @@
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
 /* Version 13: the latencies of a warp's chains (uvm.alu_latency_ns,
- * l1_latency_ns, load_latency_ns); version 12: the share of the wake a GPU pays after another GPU's work
+ * l1_latency_ns, load_latency_ns) and what the L2 keeps between kernels
+ * (uvm.l2_keep_bytes, l2_keep_none_bytes) and a launch call's own time
+ * (uvm.launch_call_ns); version 12: the share of the wake a GPU pays after another GPU's work
  * kept its memory busy (uvm.wake_peer_share), a wave of faults' wake of
  * the fault service (uvm.fault_wave_ns), a process's first prefetch
  * between two GPUs (uvm.peer_prefetch_first_ns) and the caches' rate

@@ -432,7 +432,10 @@ static const struct {
 	UK("alu_latency_ns", alu_latency_ns, U_DBL, 0, 1e6),
 	UK("l1_latency_ns", l1_latency_ns, U_DBL, 0, 1e6),
 	UK("load_latency_ns", load_latency_ns, U_DBL, 0, 1e6),
+	UK("l2_keep_bytes", l2_keep_bytes, U_U64, 0, 1e12),
+	UK("l2_keep_none_bytes", l2_keep_none_bytes, U_U64, 0, 1e12),
 	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
+	UK("launch_call_ns", launch_call_ns, U_U64, 0, 1e9),
 	UK("block_launch_ns", block_launch_ns, U_U64, 0, 1e9),
 	UK("init_ns", init_ns, U_U64, 0, 1e10),
 	UK("init_device_ns", init_device_ns, U_U64, 0, 1e10),
@@ -542,6 +545,10 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 		return reject(p, "uvm.l1_latency_ns", "not in [0, 1e6]");
 	if (!in_latency(u->load_latency_ns))
 		return reject(p, "uvm.load_latency_ns", "not in [0, 1e6]");
+	if (u->l2_keep_none_bytes > 1000000000000ULL ||
+	    u->l2_keep_bytes > u->l2_keep_none_bytes)
+		return reject(p, "uvm.l2_keep_bytes", "not at most "
+			      "uvm.l2_keep_none_bytes, itself at most 1e12");
 	if (!in_rate(u->remote_host_read_mrps))
 		return reject(p, "uvm.remote_host_read_mrps",
 			      "not in [0.001, 1e6]");
@@ -554,6 +561,7 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	    u->host_page_ns > 1000000000ULL || u->rm_upgrade_ns > 1000000000ULL ||
 	    u->rm_migrate_ns > 1000000000ULL || u->rm_block_ns > 1000000000ULL ||
 	    u->launch_ns > 1000000000ULL || u->block_launch_ns > 1000000000ULL ||
+	    u->launch_call_ns > 1000000000ULL ||
 	    u->wake_decade_ns > 1000000000ULL || u->wake_max_ns > 1000000000ULL ||
 	    u->prefetch_block_ns > 1000000000ULL ||
 	    u->peer_prefetch_first_ns > 1000000000ULL)

@@ -56,8 +56,14 @@ struct cuemu_uvm {
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's
 	 * chains are not timed */
 	double alu_latency_ns, l1_latency_ns, load_latency_ns;
+	/* what a GPU's L2 keeps of the pages a kernel reached for the next
+	 * kernel: all of them up to a footprint of l2_keep_bytes, none past
+	 * l2_keep_none_bytes, the share linear between */
+	uint64_t l2_keep_bytes, l2_keep_none_bytes;
 	/* a kernel launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns;
+	/* the launch call's own time on the calling thread */
+	uint64_t launch_call_ns;
 	uint64_t block_launch_ns;
 	/* the driver's own work, on the calling thread's clock: cuInit
 	 * (fixed, and for each device the process sees), making a context

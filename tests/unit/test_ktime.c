@@ -73,8 +73,13 @@ static void keep_awake(void)
 	cuLaunchKernel(fn("spin"), 1, 1, 1, 128, 1, 1, 0, s0, args, NULL);
 }
 
+/* The launch call's own time on the calling thread, before its kernel
+ * can start (uvm.launch_call_ns, probes/results/launchloop.txt): 4 us
+ * of LAUNCH_NS, the rest the GPU's. */
+#define LAUNCH_CALL_NS 4000ULL
+
 /* Launches f over grid x block with args on s0 and waits: the model time
- * it took, or ~0 where it failed. */
+ * it took from the call, or ~0 where it failed. */
 static unsigned long long launch(const char *name, unsigned grid,
 				 unsigned block, void **args)
 {
@@ -306,7 +311,7 @@ static void test_time(unsigned long long *spin_ns)
 	       "time: %llu ns, its instructions hidden behind it", t);
 	cuEventCreate(&e0, CU_EVENT_DEFAULT);
 	cuEventCreate(&e1, CU_EVENT_DEFAULT);
-	keep_awake();
+	cuStreamSynchronize(s0);   /* e0 at the host's time: the call next */
 	cuEventRecord(e0, s0);
 	cuLaunchKernel(fn("copy"), 4 * SMS, 1, 1, 256, 1, 1, 0, s0, args, NULL);
 	cuEventRecord(e1, s0);
@@ -477,6 +482,58 @@ static void test_chain(void)
 	cuMemFree(out);
 }
 
+/* The model time of readsum over mib MiB at a, in 1,056 blocks of 256. */
+static unsigned long long readsum_ns(CUdeviceptr a, unsigned long long mib,
+				     CUdeviceptr out)
+{
+	unsigned long long n = mib * MIB / 4;
+	void *args[] = { &a, &n, &out };
+
+	return launch("readsum", SMS * 8, 256, args);
+}
+
+/* The L2 keeps what a kernel reached for the next kernel (model/kept.c,
+ * probes/results/l2keep.txt: one H200, whole to 32 MiB, nothing at 48):
+ * reading 16 MiB right after reading them costs only the caches' rate,
+ * 64 MiB the DRAM's again, 40 MiB between; a kernel over other memory in
+ * between leaves nothing of them. */
+static void test_l2_keeps(void)
+{
+	CUdeviceptr a = 0, other = 0, out = 0;
+	unsigned long long cold, warm, c64, w64, c40, w40;
+
+	if (!ok(cuMemAlloc(&a, 64 * MIB) == CUDA_SUCCESS &&
+		cuMemAlloc(&other, 128 * MIB) == CUDA_SUCCESS &&
+		cuMemAlloc(&out, 64) == CUDA_SUCCESS, "l2: the arrays"))
+		return;
+	readsum_ns(other, 128, out);
+	cold = readsum_ns(a, 16, out);
+	warm = readsum_ns(a, 16, out);
+	/* the DRAM's part, 8 MiB of buffer at 1850 GB/s, goes; the sectors
+	 * at the caches' rate, the blocks' dispatch and chains stay */
+	ok(warm >= LAUNCH_NS + 16 * MIB / 9000 && cold >= warm + 2000 &&
+	   cold >= LAUNCH_NS + 8 * MIB / 1850 - 2 &&
+	   cold <= LAUNCH_NS + 8 * MIB / 1850 + 2,
+	   "l2: 16 MiB read again come from the L2 (%llu ns, %llu from the "
+	   "DRAM)", warm, cold);
+	readsum_ns(other, 128, out);
+	is_int(readsum_ns(a, 16, out), cold, "l2: after a kernel over 128 MiB "
+	       "of other memory, the DRAM again");
+	readsum_ns(other, 128, out);
+	c64 = readsum_ns(a, 64, out);
+	w64 = readsum_ns(a, 64, out);
+	is_int(w64, c64, "l2: 64 MiB read twice: the second from the DRAM "
+	       "too, a scan past the L2 (%llu ns)", w64);
+	readsum_ns(other, 128, out);
+	c40 = readsum_ns(a, 40, out);
+	w40 = readsum_ns(a, 40, out);
+	ok(w40 < c40 && w40 > LAUNCH_NS + 40 * MIB / 9000, "l2: 40 MiB read "
+	   "twice: half from the L2 (%llu ns, %llu cold)", w40, c40);
+	cuMemFree(a);
+	cuMemFree(other);
+	cuMemFree(out);
+}
+
 /* A launch has a fixed time, and the SMs take a grid's blocks a few at a
  * time: the spin kernel with no rounds (a store a thread) in one block
  * costs the launch and one block; in 125 blocks an SM, the launch and
@@ -494,6 +551,25 @@ static void test_launch(void)
 	is_int(t, LAUNCH_NS + BLOCK_NS, "launch: a kernel of one block with "
 	       "nothing to do takes the launch's 5.6 us and a block's 85 ns "
 	       "(%llu ns; old: 8)", t);
+	{
+		int iters = 0;
+		void *args[] = { &out, &iters };
+		unsigned long long t0;
+
+		cuStreamSynchronize(s0);
+		keep_awake();
+		cuStreamSynchronize(s0);
+		t0 = now();
+		for (int i = 0; i < 100; i++)
+			cuLaunchKernel(fn("spin"), 1, 1, 1, 128, 1, 1, 0, s0,
+				       args, NULL);
+		cuStreamSynchronize(s0);
+		is_int(now() - t0, 100 * LAUNCH_CALL_NS + LAUNCH_NS -
+		       LAUNCH_CALL_NS + BLOCK_NS, "launch: 100 empty kernels "
+		       "queued back to back take their calls' 4 us each, "
+		       "then the last kernel's own 1.6 us (an H200: 4.1 to "
+		       "4.7 us a launch; %llu ns)", now() - t0);
+	}
 	t = spin(out, SMS * waves, 0);
 	is_int(t, LAUNCH_NS + waves * BLOCK_NS, "launch: 125 blocks an SM take "
 	       "125 blocks' time after the launch (%llu ns), more than their "
@@ -636,6 +712,7 @@ int main(void)
 	test_dram();
 	test_cache();
 	test_chain();
+	test_l2_keeps();
 	test_launch();
 	test_host_link();
 	ok(t > 0 && clock2 >= 2 * t - 2 && clock2 <= 2 * t + 2, "fields: at clock_rate "

@@ -2,7 +2,8 @@
  * test_pageset.c - sets of page numbers with how each was reached
  * (runtime/model/pageset.h): a page counts once however often it is
  * added, each way (read, written) once, through the table's growth, and
- * the counts are those of a plain array kept beside it.
+ * the counts and members are those of a plain array kept beside it; an
+ * add says how the page was reached before; a merge adds another set.
  */
 #include "config.h"
 #include "model/pageset.h"
@@ -51,6 +52,30 @@ int main(void)
 	   "most half full (%zu of %zu)", s.n, s.cap);
 	ok(s.n == n && s.nread == nr && s.nwritten == nw, "... its counts "
 	   "are the array's: %zu pages, %zu read, %zu written", n, nr, nw);
+	{
+		size_t bad = 0;
+		for (unsigned pg = 0; pg < SPACE; pg++)
+			bad += pageset_has(&s, (uint64_t)pg << 20) != !!want[pg];
+		is_int(bad, 0, "... and it has exactly the array's pages");
+	}
+	pageset_free(&s);
+
+	is_int(pageset_add(&s, 9, PAGESET_READ), 0, "an add says the page "
+	       "was not there");
+	is_int(pageset_add(&s, 9, PAGESET_WRITE), PAGESET_READ, "... and "
+	       "then how it was reached before");
+	{
+		struct pageset t = { 0 };
+
+		pageset_add(&t, 9, PAGESET_WRITE);
+		pageset_add(&t, 11, PAGESET_READ);
+		pageset_merge(&t, &s);
+		ok(t.n == 2 && t.nread == 2 && t.nwritten == 1 &&
+		   pageset_has(&t, 9) && pageset_has(&t, 11) &&
+		   !pageset_has(&t, 10), "a merge adds the other set's pages "
+		   "as it reached them, once each");
+		pageset_free(&t);
+	}
 	pageset_free(&s);
 	return done_testing();
 }

@@ -80,3 +80,18 @@ extern "C" __global__ void chase(const unsigned *next, int steps,
 		p = next[p];
 	out[threadIdx.x] = p;
 }
+
+// Reads n floats, a warp's lanes on consecutive ones (a grid-stride sum
+// kept only where it could never be stored).
+extern "C" __global__ void readsum(const float *a, unsigned long long n,
+				   float *out)
+{
+	float s = 0;
+
+	for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x +
+				    threadIdx.x; i < n;
+	     i += (unsigned long long)gridDim.x * blockDim.x)
+		s += a[i];
+	if (s == 12345.0f)
+		out[0] = s;
+}

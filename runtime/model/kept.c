@@ -1,0 +1,87 @@
+/*
+ * kept.c - what each GPU's L2 keeps from one kernel to the next: the
+ * pages of its own memory that the last kernels the engine ran on it
+ * read or wrote, and the share of them still there, which their
+ * footprint decides. On one H200 (probes/results/l2keep.txt) a kernel
+ * reading S MiB right after one that read or wrote the same S MiB takes
+ * it from the L2
+ * whole up to 32 MiB, less and less of it to nothing at 48 MiB (a scan
+ * longer than the L2 evicts what the next one would find): the topology's
+ * uvm.l2_keep_bytes and l2_keep_none_bytes, the share linear between.
+ * A kernel's reads of pages kept here do not come from the DRAM
+ * (km_work.kept; batch.c km_dram_kept). What a kernel reached joins what
+ * the L2 held while the two fit (a small kernel between two passes over
+ * the same data evicts little of it); where they do not, the L2 holds
+ * the kernel's pages alone, the share its footprint leaves.
+ *
+ * Global state, one set a GPU: the L2 is the GPU's, whichever stream or
+ * thread the next kernel comes from.
+ *
+ * Locking: cuemu_lock, held by the caller of each function.
+ */
+#include "model/kept.h"
+#include "model/internal.h"
+#include "model/uvm.h"
+
+static struct {
+	struct pageset pages;   /* the last kernel's pages of its memory */
+	double share;           /* the share of them the L2 still holds */
+} kept[CUEMU_MAX_DEVICES];
+
+/* The share of a kernel's footprint of bytes the L2 holds after it. */
+static double share_of(uint64_t bytes)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+
+	if (bytes <= u->l2_keep_bytes)
+		return 1;
+	if (bytes >= u->l2_keep_none_bytes)
+		return 0;
+	return (double)(u->l2_keep_none_bytes - bytes) /
+	       (double)(u->l2_keep_none_bytes - u->l2_keep_bytes);
+}
+
+bool l2_holds(int dev, uint64_t pg)
+{
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES || !kept[dev].share)
+		return false;
+	return pageset_has(&kept[dev].pages, pg);
+}
+
+double l2_share(int dev)
+{
+	return dev >= 0 && dev < CUEMU_MAX_DEVICES ? kept[dev].share : 0;
+}
+
+/* dev's L2 holds s now, alone: the kernel's scan of s evicted the rest. */
+static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes)
+{
+	pageset_free(&kept[dev].pages);
+	kept[dev].pages = *s;
+	kept[dev].share = share_of((uint64_t)s->n * page_bytes);
+	*s = (struct pageset){ 0 };
+}
+
+void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)
+{
+	struct pageset *k;
+
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return;
+	k = &kept[dev].pages;
+	if (s->full) {
+		pageset_free(k);
+		kept[dev].share = 0;
+		return;
+	}
+	/* a small kernel leaves the L2 what it held, with its own pages */
+	if (kept[dev].share > 0) {
+		pageset_merge(k, s);
+		if (!k->full) {
+			kept[dev].share = share_of((uint64_t)k->n * page_bytes);
+			if (kept[dev].share > 0)
+				return;
+		}
+	}
+	keep_alone(dev, s, page_bytes);
+}

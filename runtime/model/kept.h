@@ -1,0 +1,28 @@
+/*
+ * kept.h - what each GPU's L2 keeps from one kernel to the next
+ * (kept.c): the pages the last kernels the engine ran on it reached, and
+ * the share of them still there.
+ *
+ * Locking: cuemu_lock, held by the caller of each function.
+ */
+#ifndef CUEMU_KEPT_H
+#define CUEMU_KEPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/pageset.h"
+
+/* Whether dev's L2 may hold page number pg of its memory: the last
+ * kernels on dev reached it, and the L2 kept a share of what they
+ * reached. */
+bool l2_holds(int dev, uint64_t pg);
+/* The share of the last kernels' pages that dev's L2 still holds. */
+double l2_share(int dev);
+/* A kernel on dev has ended, having reached the pages of s (page_bytes
+ * each): they join what dev's L2 holds while both fit, else stand alone.
+ * May take s's table (s is then left empty); a full set (its pages not
+ * known) keeps nothing. */
+void l2_keep(int dev, struct pageset *s, uint64_t page_bytes);
+
+#endif
