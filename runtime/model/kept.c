@@ -53,13 +53,18 @@ double l2_share(int dev)
 	return dev >= 0 && dev < CUEMU_MAX_DEVICES ? kept[dev].share : 0;
 }
 
-/* dev's L2 holds s now, alone: the kernel's scan of s evicted the rest. */
+/* dev's L2 holds s now, alone: the kernel's scan of s evicted the rest.
+ * A footprint it keeps none of is not kept (its table may be large). */
 static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes)
 {
+	double share = share_of((uint64_t)s->n * page_bytes);
+
 	pageset_free(&kept[dev].pages);
-	kept[dev].pages = *s;
-	kept[dev].share = share_of((uint64_t)s->n * page_bytes);
-	*s = (struct pageset){ 0 };
+	kept[dev].share = share;
+	if (share > 0) {
+		kept[dev].pages = *s;
+		*s = (struct pageset){ 0 };
+	}
 }
 
 void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)
