@@ -315,8 +315,9 @@ static void add_place(struct km_work *w, const struct ex_result *res,
 
 /* What the engine did, for the kernel's model time (kernel.c, km_work):
  * its instructions over its grid, and what its memory moved by the
- * processor that holds it, managed memory's among them. */
-static void account(const struct job *j)
+ * processor that holds it, managed memory's among them; kept_share, the
+ * share of the pages it found kept that its GPU's L2 held. */
+static void account(const struct job *j, double kept_share)
 {
 	const struct ex_result *res = &j->res;
 	uint64_t threads = (uint64_t)j->l.block[0] * j->l.block[1] *
@@ -331,7 +332,7 @@ static void account(const struct job *j)
 		w.compulsory = (j->own.nread + j->own.nwritten) * EX_PAGE;
 		w.distinct = j->own.n * EX_PAGE;
 	}
-	w.kept = (uint64_t)((double)j->kept * l2_share(j->dev)) * EX_PAGE;
+	w.kept = (uint64_t)((double)j->kept * kept_share) * EX_PAGE;
 	w.chain_max = res->chain_max;
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;
@@ -384,13 +385,17 @@ static void hold_drop(void *mod)
 static void run(void *arg)
 {
 	struct job *j = arg;
+	double kept_share;
 	CUresult r;
 
 	memset(&j->res, 0, sizeof j->res);
 	fault_launch_begin(j->name, j->l.grid, j->l.block, j->shared_bytes,
 			   j->registers);
 	ex_launch_run(&j->l, &j->res);
-	account(j);
+	cuemu_lock();
+	kept_share = l2_share(j->dev);
+	cuemu_unlock();
+	account(j, kept_share);
 	cuemu_lock();
 	l2_keep(j->dev, &j->own, EX_PAGE);
 	cuemu_unlock();
