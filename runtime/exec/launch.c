@@ -212,27 +212,19 @@ static void thread_ids(struct warp *w, uint32_t first, const uint32_t block[3])
 	}
 }
 
-/* Warp i's register file in the block's slab: only the rows the kernel
- * reaches, [reg_lo, reg_hi), are there (a module's registers are numbered
- * over all its functions, and a launch must not allocate, zero and fault
- * in every kernel's rows for each of its warps). The file's pointer is
- * biased by reg_lo rows, so that row reg is at r[reg] as everywhere. */
-static uint64_t (*warp_rows(struct blk *b, int i))[WARP]
+/* Warp i's part of a slab of per-register entries of elem bytes (its
+ * register file, its ready cycles): only the rows the kernel reaches,
+ * [reg_lo, reg_hi), are there (a module's registers are numbered over all
+ * its functions, and a launch must not allocate, zero and fault in every
+ * kernel's rows for each of its warps). The pointer is biased by reg_lo
+ * entries, so that register reg's is at [reg] as everywhere. */
+static uintptr_t warp_part(const struct blk *b, void *slab, size_t elem,
+			   int i)
 {
 	size_t rows = (size_t)(b->k->reg_hi - b->k->reg_lo);
-	uintptr_t at = (uintptr_t)(b->regs + (size_t)i * rows);
 
-	return (uint64_t (*)[WARP])(at - (uintptr_t)b->k->reg_lo *
-				    sizeof *b->regs);
-}
-
-/* Warp i's ready cycles in the block's slab, biased as its rows are. */
-static uint64_t *warp_ready(struct blk *b, uint64_t *slab, int i)
-{
-	size_t rows = (size_t)(b->k->reg_hi - b->k->reg_lo);
-	uintptr_t at = (uintptr_t)(slab + (size_t)i * rows);
-
-	return (uint64_t *)(at - (uintptr_t)b->k->reg_lo * sizeof *slab);
+	return (uintptr_t)slab + ((size_t)i * rows) * elem -
+	       (uintptr_t)b->k->reg_lo * elem;
 }
 
 /* Whether the launch times its warps' chains: it gave a latency. */
@@ -305,8 +297,11 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 			w->capstack = SIMT_DEPTH;
 		if (!w->stack)
 			return -1;
-		w->r = warp_rows(b, i);
-		w->ready = ready ? warp_ready(b, ready, i) : NULL;
+		w->r = (uint64_t (*)[WARP])warp_part(b, b->regs,
+						     sizeof *b->regs, i);
+		w->ready = ready ? (uint64_t *)warp_part(b, ready,
+							 sizeof *ready, i)
+				 : NULL;
 		w->local = local + (size_t)i * lstride;
 		w->lparam = lparam + (size_t)i * pstride;
 		w->id = (uint32_t)i;
@@ -350,14 +345,13 @@ static void start_block(struct blk *b, uint64_t i)
 	}
 	memset(b->arrived, 0, sizeof b->arrived);
 	memset(b->shared, 0, b->shared_bytes);
-	if (b->lat)   /* a block's chains start at its first issue */
-		memset(&b->warps[0].ready[b->k->reg_lo], 0,
-		       (size_t)b->nwarps * (size_t)(b->k->reg_hi -
-						    b->k->reg_lo) *
-		       sizeof *b->warps[0].ready);
 	for (int k = 0; k < b->nwarps; k++) {
 		struct warp *w = &b->warps[k];
 		w->exited = ~w->valid;
+		if (w->ready)   /* a block's chains start at its first issue */
+			memset(&w->ready[b->k->reg_lo], 0,
+			       (size_t)(b->k->reg_hi - b->k->reg_lo) *
+			       sizeof *w->ready);
 		w->cyc = w->end = w->st = 0;
 		w->count = 0;
 		w->state = W_RUN;
@@ -407,17 +401,27 @@ static void bar_reduce(struct blk *b, int id)
 	}
 }
 
-/* The warps waiting at barrier id go on, in the cycle the last of them
- * arrived. */
-static void leave_together(struct blk *b, int id)
+/* The last cycle a warp of b issued in: of those waiting at barrier id,
+ * or of them all where id is -1. */
+static uint64_t last_issue(const struct blk *b, int id)
 {
 	uint64_t last = 0;
 
 	for (int k = 0; k < b->nwarps; k++) {
-		struct warp *w = &b->warps[k];
-		if (w->state == W_BAR && w->bar == id && w->end > last)
+		const struct warp *w = &b->warps[k];
+		if ((id < 0 || (w->state == W_BAR && w->bar == id)) &&
+		    w->end > last)
 			last = w->end;
 	}
+	return last;
+}
+
+/* The warps waiting at barrier id go on, in the cycle the last of them
+ * arrived. */
+static void leave_together(struct blk *b, int id)
+{
+	uint64_t last = last_issue(b, id);
+
 	for (int k = 0; k < b->nwarps; k++) {
 		struct warp *w = &b->warps[k];
 		if (w->state == W_BAR && w->bar == id) {
@@ -503,13 +507,11 @@ static int block_round(struct blk *b)
 /* Block b has ended: its chain is its slowest warp's. */
 static void block_ended(struct blk *b)
 {
-	uint64_t last = 0;
+	uint64_t last;
 
 	if (!b->lat)
 		return;
-	for (int k = 0; k < b->nwarps; k++)
-		if (b->warps[k].end > last)
-			last = b->warps[k].end;
+	last = last_issue(b, -1);
 	b->chain_sum += last;
 	if (last > b->chain_max)
 		b->chain_max = last;

@@ -79,8 +79,11 @@ void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)
 		kept[dev].share = 0;
 		return;
 	}
-	/* a small kernel leaves the L2 what it held, with its own pages */
-	if (kept[dev].share > 0) {
+	/* a small kernel leaves the L2 what it held, with its own pages;
+	 * one past what it keeps is not merged (its pages alone, under the
+	 * process lock, could be millions) */
+	if (kept[dev].share > 0 &&
+	    (uint64_t)s->n * page_bytes < cuemu_uvm()->l2_keep_none_bytes) {
 		pageset_merge(k, s);
 		if (!k->full) {
 			kept[dev].share = share_of((uint64_t)k->n * page_bytes);
