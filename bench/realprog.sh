@@ -19,7 +19,9 @@
 #             by the wall clock, the default machine with one GPU visible
 #   chains    probes/chains.cu on one H200 (results/chains.txt): chains of
 #             dependent loads in few warps, their time a step
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains]
+#   l1        probes/l1.cu on one H200 (results/l1.txt): a pointer chase
+#             through rings of lines the L1 holds, or not
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,25 +40,26 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains)
-	title="probes/chains.cu, one H200"
+chains|l1)
+	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
-	echo "realprog.sh: no probe '$probe' (faults, patterns, slices or" \
-	     "chains)" >&2
+	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
+	     "chains or l1)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
-# on one line ("slices.<case> total: wall_ms=..."), chains.cu each case
-# and size ("chains chase S=16384 rep0 steps=N: ms=..."), the others a
-# line a repetition.
+# on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
+# each case and size ("chains chase S=16384 rep0 steps=N: ms=...", "l1
+# stride D=128 N=16 steps=N: ms=..."), the others a line a repetition.
 rows() {
 	case $probe in
 	slices)	sed -u -E 's/^(slices\.[a-z_]+) total: wall_ms=([0-9.]+).*/\1 rep0: ms=\2/' ;;
-	chains)	sed -u -E -e 's/ (S|W|blocks)=([0-9]+)/_\2/' -e 's/ rep[0-9]+//' \
-		-e 's/^chains ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/chains.\1 rep0: ms=\2/' ;;
+	chains|l1)
+		sed -u -E -e 's/ (S|W|blocks|D|N)=([0-9]+)/_\2/g' \
+		-e 's/ rep[0-9]+//' -e "s/^$probe ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/$probe.\\1 rep0: ms=\\2/" ;;
 	*)	cat ;;
 	esac
 }
@@ -89,8 +92,8 @@ rows <"$real" >"$tmp/real"
 printf '  %-30s %10s %10s %7s %8s\n' scenario "model ms" "H200 ms" ratio "wall s"
 awk -v p="$probe" -v start="$start" -v end="$end" '
 # <probe>.<case> repN: bytes=... ms=... GBps=...
-function isrow(l) { return index(l, p ".") == 1 && l ~ /^[a-z]+\.[a-z0-9_]+ rep[0-9]+: / }
-function scen(l) { sub(/^[a-z]+\./, "", l); sub(/ .*/, "", l); return l }
+function isrow(l) { return index(l, p ".") == 1 && l ~ /^[a-z0-9]+\.[a-z0-9_]+ rep[0-9]+: / }
+function scen(l) { sub(/^[a-z0-9]+\./, "", l); sub(/ .*/, "", l); return l }
 function msof(l) { sub(/.* ms=/, "", l); sub(/ .*/, "", l); return l + 0 }
 FNR == NR {
 	if (isrow($0)) {

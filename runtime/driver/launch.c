@@ -537,12 +537,35 @@ static struct job *job_new(CUfunction f, const struct ex_kernel_info *k,
 	return j;
 }
 
-/* The latencies the engine times the kernel's chains with, and how many
- * of its blocks an SM holds at once (the occupancy calculator's answer):
- * what km_chain_ns needs. */
-static void chains_fill(struct job *j, CUfunction f, const unsigned b[3],
-			unsigned smem)
+/* The shared memory an SM sets aside of its L1 for blocks that need
+ * `need` bytes of it together: the least of compute capability 9.0's
+ * sizes (the CUDA Programming Guide's) that holds them, at least 16 KiB.
+ * probes/results/l1.txt, one H200: a shuffled ring of lines is whole in
+ * the L1 to 208 KiB, half at 256, gone at 320 for a kernel of no shared
+ * memory (256 KiB less 16, in the engine's eight-way sets: whole to 208,
+ * 0.44 at 256, none at 304), and whole to 80 KiB, 0.7 at 96, beside 160
+ * KiB of it (the 164 KiB size: 92 KiB of L1). */
+static uint64_t carveout(uint64_t need)
 {
+	static const unsigned kib[] = { 16, 32, 64, 100, 132, 164, 196, 228 };
+
+	for (size_t i = 0; i < sizeof kib / sizeof kib[0]; i++)
+		if (need <= (uint64_t)kib[i] << 10)
+			return (uint64_t)kib[i] << 10;
+	return 228ULL << 10;
+}
+
+/* The latencies the engine times the kernel's chains with, how many of
+ * its blocks an SM holds at once (the occupancy calculator's answer:
+ * what km_chain_ns needs), and so the warps sharing an SM's memory
+ * pipeline: those of the blocks it holds, no more than the grid's share
+ * of the SMs gives it. */
+static void chains_fill(struct job *j, CUfunction f, const unsigned g[3],
+			const unsigned b[3], unsigned smem)
+{
+	uint64_t blocks = (uint64_t)g[0] * g[1] * g[2];
+	uint64_t warps = ((uint64_t)b[0] * b[1] * b[2] + 31) / 32;
+	uint64_t sms = cuemu_max_u(j->l.dev.sm_count, 1), held, carve;
 	struct km_latency lat;
 	int per_sm = 0;
 
@@ -554,6 +577,15 @@ static void chains_fill(struct job *j, CUfunction f, const unsigned b[3],
 			(int)(b[0] * b[1] * b[2]), smem) == CUDA_SUCCESS &&
 	    per_sm > 0)
 		j->resident = (uint32_t)per_sm;
+	held = cuemu_min_u(cuemu_max_u(j->resident, 1), (blocks + sms - 1) / sms);
+	j->l.sm_warps = (uint32_t)cuemu_min_u(held * warps,
+					      cuemu_max_u(j->l.dev.warps_per_sm, 1));
+	/* the L1 is what the shared memory carveout for the blocks leaves,
+	 * in equal shares */
+	carve = carveout(held * ((uint64_t)j->shared_bytes + 1024));
+	if (lat.l1_bytes > carve)
+		j->l.l1_lines = (uint32_t)cuemu_min_u((lat.l1_bytes - carve) /
+						      held / 128, UINT32_MAX);
 }
 
 /* Fills what the engine needs to know of the device and the launch. */
@@ -600,7 +632,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		j->l.mem.free = dev_free;
 	}
 	j->l.mem.worker = worker_mark;
-	chains_fill(j, f, b, smem);
+	chains_fill(j, f, g, b, smem);
 }
 
 /* A launch as every entry asks for it. */

@@ -216,6 +216,15 @@ struct ex_launch {
 	 * issues that long after the one it waits for; all 0: chains are
 	 * not timed (ex_result.chain_*) */
 	uint32_t latency[EX_LAT_COUNT];
+	/* the warps of the launch an SM holds at once, which share its
+	 * memory pipeline: a warp's global access takes it a cycle for each
+	 * 128-byte line it touches, and as long again for each of the
+	 * others doing the same (0 or 1: its own lines alone) */
+	uint32_t sm_warps;
+	/* the 128-byte lines of its SM's L1 a block has: a global load
+	 * whose lines the block's loads brought in since it began is served
+	 * by it, at the shared class's latency (0: no L1) */
+	uint32_t l1_lines;
 };
 
 /* What one launch did. Counts are exact: tests compare them. */

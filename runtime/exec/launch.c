@@ -67,9 +67,9 @@ struct blk_mem {
 	struct blk b;
 	struct warp *warps;      /* nwarps_made of them, their own buffers
 				  * (SIMT stack, frames, saved rows) kept */
-	void *regs, *shared, *local, *lparam, *ready;
+	void *regs, *shared, *local, *lparam, *ready, *l1;
 	size_t nwarps_made, regs_cap, shared_cap, local_cap, lparam_cap;
-	size_t ready_cap;
+	size_t ready_cap, l1_cap;
 	struct stlb *stlb;       /* the thread's (thread_stlb), kept; its
 				  * entries name their launch */
 };
@@ -122,6 +122,7 @@ static void mem_free(struct blk_mem *m)
 	free(m->local);
 	free(m->lparam);
 	free(m->ready);
+	free(m->l1);
 	free(m->stlb);
 	free(m);
 }
@@ -280,12 +281,17 @@ static int alloc_blk(struct blk_mem *m, struct grid *g, uint32_t shared_bytes)
 	lparam = fit(&m->lparam, &m->lparam_cap, nw * pstride);
 	if (chains_timed(l)) {
 		b->lat = l->latency;
+		b->sm_warps = l->sm_warps ? l->sm_warps : 1;
+		b->l1_sets = l->l1_lines / L1_WAYS;
+		b->l1 = !b->l1_sets ? NULL :
+			fit(&m->l1, &m->l1_cap, sizeof *b->l1 * L1_WAYS *
+						b->l1_sets);
 		ready = fit(&m->ready, &m->ready_cap,
 			    (nw * (size_t)(b->k->reg_hi - b->k->reg_lo) + 1) *
 			    sizeof *ready);
 	}
 	if (!b->warps || !b->shared || !b->regs || !local || !lparam ||
-	    (b->lat && !ready))
+	    (b->lat && !ready) || (b->lat && b->l1_sets && !b->l1))
 		return -1;
 	b->stlb = thread_stlb();
 	for (int i = 0; i < b->nwarps; i++) {
@@ -345,6 +351,8 @@ static void start_block(struct blk *b, uint64_t i)
 	}
 	memset(b->arrived, 0, sizeof b->arrived);
 	memset(b->shared, 0, b->shared_bytes);
+	if (b->l1)   /* a block's L1 starts empty: it may be another SM's */
+		memset(b->l1, 0, sizeof *b->l1 * L1_WAYS * b->l1_sets);
 	for (int k = 0; k < b->nwarps; k++) {
 		struct warp *w = &b->warps[k];
 		w->exited = ~w->valid;
@@ -352,7 +360,7 @@ static void start_block(struct blk *b, uint64_t i)
 			memset(&w->ready[b->k->reg_lo], 0,
 			       (size_t)(b->k->reg_hi - b->k->reg_lo) *
 			       sizeof *w->ready);
-		w->cyc = w->end = w->st = 0;
+		w->cyc = w->end = w->st = w->issued = w->lsu = 0;
 		w->count = 0;
 		w->state = W_RUN;
 		w->bar = 0;

@@ -763,7 +763,8 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 
 /* Modifiers that change nothing the engine computes: caching, memory
  * ordering and scope (every access is coherent here), alignment and
- * synchronization markers. */
+ * synchronization markers. (Those that keep a load out of the L1 are
+ * F_NOL1, for its chain's latency, before this list is read.) */
 static const char *const ignored[] = {
 	"ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
 	"acquire", "release", "acq_rel", "sc", "weak", "mmio", "cta", "gpu",
@@ -1027,6 +1028,11 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	if (!strcmp(w, "cc")) { in->flags |= F_CC; return 0; }
 	if (!strcmp(w, "to")) { in->flags |= F_TO; return 0; }
 	if (!strcmp(w, "nc")) { in->flags |= F_NC; return 0; }
+	if (!strcmp(w, "cg") || !strcmp(w, "cv") || !strcmp(w, "volatile") ||
+	    !strcmp(w, "relaxed") || !strcmp(w, "acquire")) {
+		in->flags |= F_NOL1;
+		return 0;
+	}
 	if (!strcmp(w, "relu")) { in->flags |= F_RELU; return 0; }
 	if (!strcmp(w, "NaN")) { in->flags |= F_NAN; return 0; }
 	if (!strcmp(w, "shiftamt")) { in->flags |= F_SHIFTAMT; return 0; }

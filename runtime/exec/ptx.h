@@ -105,6 +105,8 @@ enum space {
 #define F_PARITY  (1u << 21)  /* mbarrier.test_wait/try_wait.parity */
 #define F_HINT    (1u << 22)  /* .L2::cache_hint: a last operand, the policy */
 #define F_CPNOINC (1u << 23)  /* cp.async.mbarrier.arrive.noinc */
+#define F_NOL1    (1u << 24)  /* ld .cg, .cv, .volatile, .relaxed, .acquire:
+			       * served by the L2, never the SM's L1 */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 

@@ -75,6 +75,11 @@ enum wstate { W_RUN, W_BAR, W_DONE };
 #define W_YIELD 3
 /* Branches a warp of a cooperative launch takes before it yields. */
 #define SLICE 256
+/* The ways of a set of a block's L1: lines a power of two apart do not
+ * conflict in an H200's L1 (probes/results/l1.txt), so its sets are
+ * placed by a hash; eight ways, least recently used replaced, lose a
+ * ring of lines a little longer than the L1 as the H200's does. */
+#define L1_WAYS 8
 
 struct warp {
 	uint64_t (*r)[WARP];      /* the register file: r[reg][lane], for
@@ -85,6 +90,9 @@ struct warp {
 	uint64_t end;             /* ... the last of its instructions so far
 				   * issued, at one a cycle at most */
 	uint64_t st;              /* the cycle its last store issued */
+	uint64_t issued;          /* the cycle its last instruction issued */
+	uint64_t lsu;             /* the cycle its SM's memory pipeline is
+				   * through with its accesses so far */
 	uint32_t count;           /* the block's instructions issued */
 	uint32_t id;              /* warp index in the block */
 	uint32_t valid;           /* lanes that are threads of the block */
@@ -132,6 +140,11 @@ struct blk {
 	uint32_t slice;           /* SLICE in a cooperative launch, 0 none */
 	struct stlb *stlb;        /* the host thread's, STLB_SIZE; NULL none */
 	const uint32_t *lat;      /* the launch's latencies; NULL: untimed */
+	uint32_t sm_warps;        /* ex_launch.sm_warps, at least 1 */
+	uint64_t *l1;             /* its L1's lines (each line's number + 1,
+				   * 0 empty), in sets of L1_WAYS placed by
+				   * a hash (l1_holds); NULL: no L1 */
+	uint32_t l1_sets;         /* ... so many sets */
 	uint64_t scratch[MAX_OPS][WARP];
 	uint64_t sink[WARP];
 	/* what this host thread counted, merged into the result at the end */

@@ -2885,6 +2885,7 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
 	r = t + lat[d->lat];
 	for (int i = 0; i < d->ndst; i++)
 		w->ready[d->dst[i]] = r;
+	w->issued = t;
 	w->count++;
 	if (t < w->cyc + w->count)
 		t = w->cyc + w->count;
@@ -2894,6 +2895,94 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
 		w->cyc = w->end;
 		w->count = 0;
 	}
+}
+
+/* Whether the block's L1 holds line; it does from now on, the most
+ * recently used of its set, whose least recently used it replaces. Its
+ * set: the high half of the line's number times 2^64 over the golden
+ * ratio (tlb_slot's hash), scaled to the sets the L1 has; a set's ways
+ * are kept most recent first. So a ring of lines is whole in the L1 to
+ * about its size and gone at 1.25 times it, as on an H200 (S KiB of a
+ * shuffled ring, no shared memory: all hits to 208, 0.49 of them at 256,
+ * none at 320; here 0.74 at 256, 0.02 at 304: probes/results/l1.txt). */
+static inline bool l1_holds(struct blk *b, uint64_t line)
+{
+	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32, tag = line + 1;
+	uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+	bool hit;
+	int k = 0;
+
+	/* k: the way it is in, else the last, least recent, which goes */
+	while (k < L1_WAYS - 1 && set[k] != tag)
+		k++;
+	hit = set[k] == tag;
+	memmove(&set[1], &set[0], (size_t)k * sizeof *set);
+	set[0] = tag;
+	return hit;
+}
+
+/* The 128-byte lines a warp's global access (operand a) touches, counted
+ * as its sectors are: each lane in a line other than the lane before's
+ * starts one. A load's lines join the block's L1 (where the launch gave
+ * it one and the load may use it); *hit: it held every one before. */
+static uint32_t warp_lines(struct blk *b, const struct warp *w,
+			   const struct insn *in, const struct operand *a,
+			   uint32_t act, bool *hit)
+{
+	const uint64_t *base = a->reg >= 0 ? w->r[a->reg] : NULL;
+	uint64_t off = (uint64_t)a->imm +
+		       (a->var >= 0 ? b->g->varaddr[a->var] : 0);
+	bool l1 = b->l1 && in->op == OP_LD && !(in->flags & F_NOL1);
+	uint64_t last = ~0ull;
+	uint32_t n = 0;
+
+	*hit = l1 && act;
+	if (!act)
+		return 0;
+	if (!base) {
+		*hit = l1 && l1_holds(b, off >> 7);
+		return 1;
+	}
+	FOR_LANES(l, act) {
+		uint64_t line = (base[l] + off) >> 7;
+		if (line == last)
+			continue;
+		n++;
+		last = line;
+		if (l1 && !l1_holds(b, line))
+			*hit = false;
+	}
+	return n;
+}
+
+/* The access passes its SM's memory pipeline (chains timed): it starts
+ * when the warp's accesses before it are through, takes a cycle a line
+ * for itself and for each of the SM's other warps doing the same
+ * (blk.sm_warps), and a load's values are ready its latency after its
+ * last line went: the L1's where it held them all (hit), else its class's.
+ * So a store scattered over 32 lines in each of a block's eight warps
+ * holds the loads after it 256 cycles: CORR's step is twice a lone
+ * load's on an H200 (probes/chains.cu). */
+static inline void lsu_pass(const struct blk *b, struct warp *w,
+			    const struct xdep *d, uint32_t lines, bool load,
+			    bool hit)
+{
+	uint64_t start = w->issued > w->lsu ? w->issued : w->lsu;
+	uint32_t lat = b->lat[hit ? EX_LAT_SHARED : d->lat];
+
+	if (!lines)
+		return;
+	w->lsu = start + (uint64_t)lines * b->sm_warps;
+	if (load)
+		for (int i = 0; i < d->ndst; i++)
+			w->ready[d->dst[i]] = w->lsu - 1 + lat;
+}
+
+/* Whether an access of space sp goes through the SM's memory pipeline to
+ * the caches (a generic address is taken as global). */
+static inline bool global_space(int sp)
+{
+	return sp == SP_GLOBAL || sp == SP_GENERIC;
 }
 
 /* The baseline build's name; warp_avx2.c compiles this file again under
@@ -2940,14 +3029,24 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		switch ((enum form)x->form) {
 		case FM_SLOW:
 			break;
-		case FM_LD:
+		case FM_LD: {
+			bool hit = false;
+			uint32_t lines = b->lat && global_space(in->space) ?
+				warp_lines(b, w, in, &in->o[1], act, &hit) : 0;
 			if (do_ld(b, w, in, act))
 				return -1;
+			lsu_pass(b, w, &b->m->dep[pc], lines, true, hit);
 			continue;
-		case FM_ST:
+		}
+		case FM_ST: {
+			bool hit = false;
+			uint32_t lines = b->lat && global_space(in->space) ?
+				warp_lines(b, w, in, &in->o[0], act, &hit) : 0;
 			if (do_st(b, w, in, act))
 				return -1;
+			lsu_pass(b, w, &b->m->dep[pc], lines, false, false);
 			continue;
+		}
 		case FM_BRA:
 			/* another block's error stops this one at its next
 			 * branch: every loop has one */

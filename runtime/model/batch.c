@@ -90,6 +90,18 @@ uint64_t km_dram_kept(uint64_t traffic, uint64_t dram, uint64_t compulsory,
 	return (double)traffic > moved ? traffic - ns_of(moved) : 0;
 }
 
+/* The sectors a second the caches of the SMs t's blocks occupy serve:
+ * cache_gbps is the whole GPU's, an SM's share of it its own, so a
+ * kernel of few blocks has only their SMs' (CORR's last kernel, eight
+ * blocks each storing to 32 lines a warp each step, moves its 22 MB of
+ * sectors through eight SMs' caches). */
+static double cache_rate(const struct km_tally *t, const struct km_rates *r)
+{
+	if (!t->cache_sms || !r->sms || t->cache_sms >= r->sms)
+		return r->cache_gbps;
+	return r->cache_gbps * (double)t->cache_sms / (double)r->sms;
+}
+
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 {
 	double ns = 0;
@@ -103,9 +115,11 @@ uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 
 		if (buf > 0 && r->gbps[p] > 0)
 			at = max_d(buf / r->gbps[p], link_ns(t, r, p));
-		/* every sector at its own GPU's memory passes its L2 */
+		/* every sector at its own GPU's memory passes the caches
+		 * of the SM that asked for it */
 		if (p == t->cache_at && t->cache_traffic && r->cache_gbps > 0)
-			at = max_d(at, (double)t->cache_traffic / r->cache_gbps);
+			at = max_d(at, (double)t->cache_traffic /
+					       cache_rate(t, r));
 		ns += at;
 	}
 	return ns_of(ns);

@@ -181,6 +181,7 @@ void km_latency_of(int dev, struct km_latency *l)
 	l->alu = cycles_of(u->alu_latency_ns, khz);
 	l->l1 = cycles_of(u->l1_latency_ns, khz);
 	l->load = cycles_of(u->load_latency_ns, khz);
+	l->l1_bytes = u->l1_bytes;
 }
 
 /* ------------------------------------------------------------------ */
@@ -341,6 +342,7 @@ void km_work(const struct km_work *w)
 			running.t.bytes[p] += (dram + 1) / 2;
 			running.t.cache_traffic += w->read[p] + w->written[p];
 			running.t.cache_at = p;
+			running.t.cache_sms = cuemu_min_u(r.sms, w->blocks);
 			continue;
 		}
 		running.t.link_read[p] += w->read[p];

@@ -487,9 +487,10 @@ struct km_work {
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of
- * global memory. */
+ * global memory; and an SM's L1 and shared memory, bytes (uvm.l1_bytes). */
 struct km_latency {
 	uint32_t alu, l1, load;
+	uint64_t l1_bytes;
 };
 void km_latency_of(int dev, struct km_latency *l);
 /* The running kernel is the engine's, which counts the sectors it moves
@@ -541,7 +542,10 @@ struct km_tally {
 	uint64_t cache_traffic;           /* bytes of sectors its warps moved
 	                                   * at its own GPU's memory, every
 	                                   * one through the caches ... */
-	int cache_at;                     /* ... of this GPU */
+	int cache_at;                     /* ... of this GPU, ... */
+	uint64_t cache_sms;               /* ... of the SMs its blocks
+	                                   * occupy (0: all): each SM's
+	                                   * caches serve their share */
 	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
 	                                   * of write entries to
 	                                   * read-duplicated memory */

@@ -58,10 +58,17 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		/* probes/results/chains.txt: one H200 at 1980 MHz, a
 		 * pointer chase through 16 KiB (the L1) 20 ns a hop, through
 		 * 1 and 16 MiB (the L2) 145; an add into a register 2.3 ns a
-		 * step */
+		 * step. A hop is a load and the two steps of arithmetic that
+		 * make its address (4 ns): the loads' own latencies are 16
+		 * and 141 */
 		.alu_latency_ns = 2.0,
-		.l1_latency_ns = 20,
-		.load_latency_ns = 145,
+		.l1_latency_ns = 16,
+		.load_latency_ns = 141,
+		/* an H100 or H200 SM has 256 KiB of L1 and shared memory
+		 * (NVIDIA's Hopper tuning guide), of which the shared memory
+		 * carveout takes 0 to 228 KiB (the CUDA Programming Guide's
+		 * sizes for compute capability 9.0) */
+		.l1_bytes = 256ULL << 10,
 		/* probes/results/l2keep.txt: one H200, a kernel reading S
 		 * MiB right after one reached them: from the L2 whole to 32
 		 * MiB, 0.83 of them at 36, 0.54 at 40, 0.29 at 44, 0.06 at 48 */

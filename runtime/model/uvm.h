@@ -56,6 +56,10 @@ struct cuemu_uvm {
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's
 	 * chains are not timed */
 	double alu_latency_ns, l1_latency_ns, load_latency_ns;
+	/* an SM's L1 and shared memory together, bytes: what its blocks'
+	 * shared memory leaves is the L1 their global loads hit in, shared
+	 * between the blocks it holds; 0: no load hits an L1 */
+	uint64_t l1_bytes;
 	/* what a GPU's L2 keeps of the pages a kernel reached for the next
 	 * kernel: all of them up to a footprint of l2_keep_bytes, none past
 	 * l2_keep_none_bytes, the share linear between */

@@ -739,7 +739,9 @@ static void test_far_pages(struct mock *mk)
  * pointer chase through zeros). pair: n steps of two loads of a[i] and
  * a[i + 1], then their sum: the second load does not wait for the first.
  * wait: warp 0 chases n loads, the block's warps meet at a barrier, then
- * warp 1 chases n loads. */
+ * warp 1 chases n loads. chase_cg: chase's loads with .cg (never from the
+ * L1). scatter: n steps of each lane storing to a line of its own, then
+ * loading it back (.cg) for the next step's store. */
 static const char chains_ptx[] =
 	".version 9.0\n.target sm_90\n.address_size 64\n"
 	".visible .entry chase(.param .u64 a, .param .u32 n)\n{\n"
@@ -773,7 +775,23 @@ static const char chains_ptx[] =
 	"\tld.global.u32 %r2, [%rd3];\n"
 	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
 	"\t@%p1 bra M;\n"
-	"E:\n\tret;\n}\n";
+	"E:\n\tret;\n}\n"
+	".visible .entry chase_cg(.param .u64 a, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 0;\n"
+	"L:\n\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.cg.u32 %r2, [%rd3];\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra L;\n\tret;\n}\n"
+	".visible .entry scatter(.param .u64 a, .param .u32 n)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n"
+	"\tmov.u32 %r4, %tid.x;\n\tmul.wide.u32 %rd2, %r4, 128;\n"
+	"\tadd.s64 %rd3, %rd1, %rd2;\n\tmov.u32 %r3, 0;\n\tmov.u32 %r5, 0;\n"
+	"L:\n\tst.global.u32 [%rd3], %r5;\n\tld.global.cg.u32 %r5, [%rd3];\n"
+	"\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n"
+	"\t@%p1 bra L;\n\tret;\n}\n";
 
 static struct ex_launch chain_launch(struct mock *mk, struct ex_module *m,
 				     const char *k, struct pb *p,
@@ -834,6 +852,54 @@ static void test_chains(struct mock *mk)
 	   "chains: warp 1 leaves the barrier when warp 0 arrives: the "
 	   "block's chain is both chases (%llu)",
 	   (unsigned long long)r.chain_max);
+	ex_module_free(m);
+}
+
+/* The SM's L1 and memory pipeline in a warp's chain. */
+static void test_chains_l1(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(chains_ptx);
+	uint32_t *a = mock_alloc(mk, 4096, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	struct ex_launch l;
+	uint64_t one, four;
+
+	memset(a, 0, 4096);
+	put_ptr(&p, a); put_u32(&p, 100);
+	l = chain_launch(mk, m, "chase", &p, 1, 1);
+	l.l1_lines = 64;
+	is_int(run(&l, &r), EX_OK, "l1: a chase of 100 loads of one line");
+	/* the first load from the L2 (300), the 99 after from the L1 (30),
+	 * each then the address's two steps (4 each) */
+	ok(r.chain_max >= 300 + 98 * 38 && r.chain_max <= 300 + 98 * 38 + 40,
+	   "l1: the first load brings the line in, the 99 after hit it: %llu "
+	   "cycles, not 99 x 308", (unsigned long long)r.chain_max);
+	l = chain_launch(mk, m, "chase_cg", &p, 1, 1);
+	l.l1_lines = 64;
+	is_int(run(&l, &r), EX_OK, "l1: the same chase with ld.global.cg");
+	ok(r.chain_max >= 99 * 308 && r.chain_max <= 99 * 308 + 40,
+	   "l1: .cg loads are served by the L2 each time (%llu cycles)",
+	   (unsigned long long)r.chain_max);
+
+	p = (struct pb){ 0 };
+	put_ptr(&p, a); put_u32(&p, 100);
+	l = chain_launch(mk, m, "scatter", &p, 1, 32);
+	is_int(run(&l, &r), EX_OK, "lsu: 100 steps of a store and a load "
+	       "over 32 lines");
+	one = r.chain_max;
+	/* a step: the store's 32 lines through the pipeline, then the
+	 * load's 32, then its latency (299 after its last line); the last
+	 * step's store waits for nothing after it */
+	ok(one >= 99 * (64 + 299) && one <= 99 * (64 + 299) + 100,
+	   "lsu: a step is the store's and the load's 32 lines each, then "
+	   "the load's latency: %llu cycles", (unsigned long long)one);
+	l.sm_warps = 4;
+	is_int(run(&l, &r), EX_OK, "lsu: the same with 4 warps to an SM");
+	four = r.chain_max;
+	ok(four - one >= 99 * 3 * 64 && four - one <= 99 * 3 * 64 + 200,
+	   "lsu: each line waits for the SM's 3 other warps' too: %llu "
+	   "cycles more", (unsigned long long)(four - one));
 	ex_module_free(m);
 }
 
@@ -1167,6 +1233,7 @@ int main(void)
 		test_shared_pages(mk, c);
 		test_far_pages(mk);
 		test_chains(mk);
+		test_chains_l1(mk);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}

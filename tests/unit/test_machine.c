@@ -173,6 +173,8 @@ static void test_topologies(void)
 		  "uvm.load_latency_ns" },
 		{ "uvm L1 latency", "{\"uvm\":{\"l1_latency_ns\":2e6}}",
 		  "uvm.l1_latency_ns" },
+		{ "uvm L1 bytes", "{\"uvm\":{\"l1_bytes\":2e9}}",
+		  "uvm.l1_bytes" },
 		{ "uvm ALU latency", "{\"uvm\":{\"alu_latency_ns\":-0.5}}",
 		  "uvm.alu_latency_ns" },
 		{ "uvm L2 keeps more than its most",

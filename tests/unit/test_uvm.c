@@ -359,6 +359,15 @@ static void test_cache(void)
 	t.cache_traffic = 2000000;
 	is_int(km_memory_ns(&t, &r), 1000, "cache: ... and the DRAM's where "
 	       "it is slower");
+	r.sms = 132;
+	t.cache_sms = 33;
+	is_int(km_memory_ns(&t, &r), 2000, "cache: blocks on a quarter of "
+	       "the SMs have a quarter of the caches' rate: 2 MB at 1000");
+	t.cache_sms = 8;
+	is_int(km_memory_ns(&t, &r), 8250, "cache: ... on 8 of 132, 8/132 of "
+	       "it: 2 MB at 242 (CORR's last kernel, eight blocks)");
+	t.cache_sms = 132;
+	is_int(km_memory_ns(&t, &r), 1000, "cache: on all of them, all of it");
 }
 
 /* A kernel's chains (km_chain_ns): its longest block's, or the blocks'
