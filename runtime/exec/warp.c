@@ -2904,27 +2904,51 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
  * are kept most recent first. So a ring of lines is whole in the L1 to
  * about its size and gone at 1.25 times it, as on an H200 (S KiB of a
  * shuffled ring, no shared memory: all hits to 208, 0.49 of them at 256,
- * none at 320; here 0.74 at 256, 0.02 at 304: probes/results/l1.txt). */
+ * none at 320; here 0.45 at 256, none at 304: probes/results/l1.txt). */
 static inline bool l1_holds(struct blk *b, uint64_t line)
 {
 	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32, tag = line + 1;
 	uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
 	bool hit;
-	int k = 0;
+	int k = 1;
 
+	if (set[0] == tag)   /* the most recent already: nothing moves */
+		return true;
 	/* k: the way it is in, else the last, least recent, which goes */
 	while (k < L1_WAYS - 1 && set[k] != tag)
 		k++;
 	hit = set[k] == tag;
-	memmove(&set[1], &set[0], (size_t)k * sizeof *set);
+	for (int i = k; i > 0; i--)
+		set[i] = set[i - 1];
 	set[0] = tag;
 	return hit;
 }
 
-/* The 128-byte lines a warp's global access (operand a) touches, counted
- * as its sectors are: each lane in a line other than the lane before's
- * starts one. A load's lines join the block's L1 (where the launch gave
- * it one and the load may use it); *hit: it held every one before. */
+/* The 128-byte lines a warp's access at base + off touches, counted as
+ * its sectors are: each lane in a line other than the lane before's
+ * starts one. A whole warp's in one pass the compiler can vectorize. */
+static uint32_t lines_of(const uint64_t *base, uint64_t off, uint32_t act)
+{
+	uint64_t last = ~0ull;
+	uint32_t n = 0;
+
+	if (act == FULL) {
+		n = 1;
+		for (uint32_t l = 1; l < WARP; l++)
+			n += ((base[l] + off) >> 7) != ((base[l - 1] + off) >> 7);
+		return n;
+	}
+	FOR_LANES(l, act) {
+		uint64_t line = (base[l] + off) >> 7;
+		n += line != last;
+		last = line;
+	}
+	return n;
+}
+
+/* The lines a warp's global access (operand a) touches (lines_of). A
+ * load's lines join the block's L1 (where the launch gave it one and the
+ * load may use it); *hit: it held every one before. */
 static uint32_t warp_lines(struct blk *b, const struct warp *w,
 			   const struct insn *in, const struct operand *a,
 			   uint32_t act, bool *hit)
@@ -2936,20 +2960,23 @@ static uint32_t warp_lines(struct blk *b, const struct warp *w,
 	uint64_t last = ~0ull;
 	uint32_t n = 0;
 
-	*hit = l1 && act;
+	*hit = false;
 	if (!act)
 		return 0;
 	if (!base) {
 		*hit = l1 && l1_holds(b, off >> 7);
 		return 1;
 	}
+	if (!l1)
+		return lines_of(base, off, act);
+	*hit = true;
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
 		if (line == last)
 			continue;
 		n++;
 		last = line;
-		if (l1 && !l1_holds(b, line))
+		if (!l1_holds(b, line))
 			*hit = false;
 	}
 	return n;
