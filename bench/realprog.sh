@@ -21,7 +21,9 @@
 #             dependent loads in few warps, their time a step
 #   l1        probes/l1.cu on one H200 (results/l1.txt): a pointer chase
 #             through rings of lines the L1 holds, or not
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1]
+#   scatter   probes/scatter.cu on one H200 (results/scatter.txt):
+#             scattered touches of resident memory, the second kernel's
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,12 +42,12 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1)
+chains|l1|scatter)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains or l1)" >&2
+	     "chains, l1 or scatter)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -53,13 +55,22 @@ real=$here/../probes/results/$probe.txt
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
 # each case and size ("chains chase S=16384 rep0 steps=N: ms=...", "l1
-# stride D=128 N=16 steps=N: ms=..."), the others a line a repetition.
+# stride D=128 N=16 steps=N: ms=..."), scatter.cu each kind, stride and
+# span in microseconds ("scatter dev S=4096 span=8 touches=N: first_us=...
+# us=...": the second kernel's), the others a line a repetition.
 rows() {
 	case $probe in
 	slices)	sed -u -E 's/^(slices\.[a-z_]+) total: wall_ms=([0-9.]+).*/\1 rep0: ms=\2/' ;;
 	chains|l1)
 		sed -u -E -e 's/ (S|W|blocks|D|N)=([0-9]+)/_\2/g' \
 		-e 's/ rep[0-9]+//' -e "s/^$probe ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/$probe.\\1 rep0: ms=\\2/" ;;
+	scatter)
+		awk '/^scatter [a-z]+ S=[0-9]+ span=[0-9]+ / {
+			s = $3; sub(/S=/, "", s); z = $4; sub(/span=/, "", z)
+			u = $NF; sub(/us=/, "", u)
+			printf "scatter.%s_%s_%s rep0: ms=%.5f\n", $2, s, z, u / 1000
+			fflush(); next }
+		{ print; fflush() }' ;;
 	*)	cat ;;
 	esac
 }
