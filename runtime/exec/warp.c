@@ -2995,10 +2995,11 @@ static inline void lsu_pass(const struct blk *b, struct warp *w,
 			    bool hit)
 {
 	uint64_t start = w->issued > w->lsu ? w->issued : w->lsu;
-	uint32_t lat = b->lat[hit ? EX_LAT_SHARED : d->lat];
+	uint32_t lat;
 
-	if (!lines)
+	if (!lines)   /* chains untimed (b->lat NULL), or no lane active */
 		return;
+	lat = b->lat[hit ? EX_LAT_SHARED : d->lat];
 	w->lsu = start + (uint64_t)lines * b->sm_warps;
 	if (load)
 		for (int i = 0; i < d->ndst; i++)
