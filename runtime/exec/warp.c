@@ -2924,29 +2924,28 @@ static inline bool l1_holds(struct blk *b, uint64_t line)
 	return hit;
 }
 
-/* The 128-byte lines a warp's access at base + off touches, counted as
- * its sectors are: each lane in a line other than the lane before's
- * starts one. A whole warp's in one pass the compiler can vectorize. */
-static uint32_t lines_of(const uint64_t *base, uint64_t off, uint32_t act)
+/* The 128-byte lines a whole warp's access at base + off touches, each
+ * lane in a line other than the lane before's starting one: one pass the
+ * compiler can vectorize. */
+static uint32_t full_lines(const uint64_t *base, uint64_t off)
 {
-	uint64_t last = ~0ull;
-	uint32_t n = 0;
+	uint32_t n = 1;
 
-	if (act == FULL) {
-		n = 1;
-		for (uint32_t l = 1; l < WARP; l++)
-			n += ((base[l] + off) >> 7) != ((base[l - 1] + off) >> 7);
-		return n;
-	}
-	FOR_LANES(l, act) {
-		uint64_t line = (base[l] + off) >> 7;
-		n += line != last;
-		last = line;
-	}
+	for (uint32_t l = 1; l < WARP; l++)
+		n += ((base[l] + off) >> 7) != ((base[l - 1] + off) >> 7);
 	return n;
 }
 
-/* The lines a warp's global access (operand a) touches (lines_of). A
+/* Whether an access of space sp goes through the SM's memory pipeline to
+ * the caches (a generic address is taken as global). */
+static inline bool global_space(int sp)
+{
+	return sp == SP_GLOBAL || sp == SP_GENERIC;
+}
+
+/* The 128-byte lines a warp's global access (operand a) touches, counted
+ * as its sectors are: each lane in a line other than the lane before's
+ * starts one; 0 where chains are untimed or the access is not global. A
  * load's lines join the block's L1 (where the launch gave it one and the
  * load may use it); *hit: it held every one before. */
 static uint32_t warp_lines(struct blk *b, const struct warp *w,
@@ -2961,22 +2960,22 @@ static uint32_t warp_lines(struct blk *b, const struct warp *w,
 	uint32_t n = 0;
 
 	*hit = false;
-	if (!act)
+	if (!b->lat || !global_space(in->space) || !act)
 		return 0;
 	if (!base) {
 		*hit = l1 && l1_holds(b, off >> 7);
 		return 1;
 	}
-	if (!l1)
-		return lines_of(base, off, act);
-	*hit = true;
+	if (!l1 && act == FULL)
+		return full_lines(base, off);
+	*hit = l1;
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
 		if (line == last)
 			continue;
 		n++;
 		last = line;
-		if (!l1_holds(b, line))
+		if (l1 && !l1_holds(b, line))
 			*hit = false;
 	}
 	return n;
@@ -3004,13 +3003,6 @@ static inline void lsu_pass(const struct blk *b, struct warp *w,
 	if (load)
 		for (int i = 0; i < d->ndst; i++)
 			w->ready[d->dst[i]] = w->lsu - 1 + lat;
-}
-
-/* Whether an access of space sp goes through the SM's memory pipeline to
- * the caches (a generic address is taken as global). */
-static inline bool global_space(int sp)
-{
-	return sp == SP_GLOBAL || sp == SP_GENERIC;
 }
 
 /* The baseline build's name; warp_avx2.c compiles this file again under
@@ -3058,18 +3050,18 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case FM_SLOW:
 			break;
 		case FM_LD: {
-			bool hit = false;
-			uint32_t lines = b->lat && global_space(in->space) ?
-				warp_lines(b, w, in, &in->o[1], act, &hit) : 0;
+			bool hit;
+			uint32_t lines = warp_lines(b, w, in, &in->o[1], act,
+						    &hit);
 			if (do_ld(b, w, in, act))
 				return -1;
 			lsu_pass(b, w, &b->m->dep[pc], lines, true, hit);
 			continue;
 		}
 		case FM_ST: {
-			bool hit = false;
-			uint32_t lines = b->lat && global_space(in->space) ?
-				warp_lines(b, w, in, &in->o[0], act, &hit) : 0;
+			bool hit;
+			uint32_t lines = warp_lines(b, w, in, &in->o[0], act,
+						    &hit);
 			if (do_st(b, w, in, act))
 				return -1;
 			lsu_pass(b, w, &b->m->dep[pc], lines, false, false);
