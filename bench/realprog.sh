@@ -23,7 +23,14 @@
 #             through rings of lines the L1 holds, or not
 #   scatter   probes/scatter.cu on one H200 (results/scatter.txt):
 #             scattered touches of resident memory, the second kernel's
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter]
+#   atax      probes/atax.cu on one H200 (results/atax.txt): UVMBench's
+#             ATAX and MVT kernels, each timed, on managed memory the
+#             CPU wrote, resident, on device memory, after the L2 emptied
+#   l2size    probes/l2size.cu on one H200 (results/l2size.txt): a chase
+#             through rings of lines the L2 holds, or not: each ring's
+#             first pass right after the copy that wrote it (_copied)
+#             and the mean of the two after
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,12 +49,12 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter)
+chains|l1|scatter|l2size|atax)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1 or scatter)" >&2
+	     "chains, l1, scatter, l2size or atax)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -64,6 +71,11 @@ rows() {
 	chains|l1)
 		sed -u -E -e 's/ (S|W|blocks|D|N)=([0-9]+)/_\2/g' \
 		-e 's/ rep[0-9]+//' -e "s/^$probe ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/$probe.\\1 rep0: ms=\\2/" ;;
+	atax)	sed -u -E 's/^atax ([a-z]+) ([a-z0-9]+) rep[0-9]+: ms=([0-9.]+)/atax.\1_\2 rep0: ms=\3/' ;;
+	l2size)
+		sed -u -E -e 's/ N=([0-9]+) rep0 /_\1_copied /' \
+		-e 's/ N=([0-9]+) rep[0-9]+ /_\1 /' \
+		-e 's/^l2size ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/l2size.\1 rep0: ms=\2/' ;;
 	scatter)
 		awk '/^scatter [a-z]+ S=[0-9]+ span=[0-9]+ / {
 			s = $3; sub(/S=/, "", s); z = $4; sub(/span=/, "", z)

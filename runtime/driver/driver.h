@@ -36,6 +36,12 @@ CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
 int cuemu_devprintf(const char *fmt, const void *args);
 void cuemu_devprintf_flush(void);
 
+/* l2.c: dev's L2 as its kernels' loads see it, holding bytes of lines
+ * (made anew where it held another size), with the lines the copies and
+ * memsets since the last kernel passed through it; NULL where bytes is 0
+ * or out of memory (every load is then taken as the L2's). */
+struct ex_l2 *cuemu_gpu_l2(int dev, uint64_t bytes);
+
 /* launch.c: the multi-device cooperative launch, which the driver still
  * exports though CUDA 13's cuda.h no longer declares it. */
 CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *list,

@@ -72,6 +72,7 @@ struct job {
 	const char *name;     /* the kernel's, as long as its module lives */
 	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint32_t resident;    /* its blocks an SM holds at once; 0 unknown */
+	uint64_t l2_bytes;    /* the lines its GPU's L2 holds (l2.c); 0 none */
 	uint8_t *params;
 	/* The peer whose bytes each peer place counts, in the order the
 	 * kernel first reached them; cuemu_lock (page() holds it). Peers past
@@ -389,6 +390,9 @@ static void run(void *arg)
 	CUresult r;
 
 	memset(&j->res, 0, sizeof j->res);
+	/* the GPU's L2 as the copies before the kernel left it */
+	if (j->l2_bytes)
+		j->l.l2 = cuemu_gpu_l2(j->dev, j->l2_bytes);
 	fault_launch_begin(j->name, j->l.grid, j->l.block, j->shared_bytes,
 			   j->registers);
 	ex_launch_run(&j->l, &j->res);
@@ -573,6 +577,8 @@ static void chains_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.latency[EX_LAT_ALU] = lat.alu;
 	j->l.latency[EX_LAT_SHARED] = lat.l1;
 	j->l.latency[EX_LAT_GLOBAL] = lat.load;
+	j->l.latency[EX_LAT_DRAM] = lat.dram;
+	j->l2_bytes = lat.l2_bytes;
 	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f,
 			(int)(b[0] * b[1] * b[2]), smem) == CUDA_SUCCESS &&
 	    per_sm > 0)

@@ -194,8 +194,28 @@ struct ex_device {
 
 /* The latency classes of what an instruction writes (chain.c): an
  * arithmetic result; a load from shared or local memory (the L1) or a
- * shuffle; a load or atomic of global memory. */
-enum ex_lat { EX_LAT_ALU, EX_LAT_SHARED, EX_LAT_GLOBAL, EX_LAT_COUNT };
+ * shuffle; a load or atomic of global memory (from the L2); and, known
+ * only as it runs, a global load a line of which its GPU's L2 did not
+ * hold (from the DRAM). */
+enum ex_lat { EX_LAT_ALU, EX_LAT_SHARED, EX_LAT_GLOBAL, EX_LAT_DRAM,
+	      EX_LAT_COUNT };
+
+/* A GPU's L2 as its kernels' loads see it: which 128-byte lines it
+ * holds, in sets of eight placed by a hash, least recently used
+ * replaced (l2.c). It outlives a launch (the next kernel finds what the last
+ * left) and is shared by every block of one: its lines are read and
+ * written with relaxed atomics, so blocks on other host threads may race
+ * for a set's order, never for memory. */
+struct ex_l2;
+/* An L2 holding bytes of lines, empty; NULL where bytes holds no set of
+ * them, or out of memory. */
+struct ex_l2 *ex_l2_new(uint64_t bytes);
+void ex_l2_free(struct ex_l2 *c);
+/* The bytes of lines it holds. */
+uint64_t ex_l2_bytes(const struct ex_l2 *c);
+/* Whether c holds line (a 128-byte line's number, an address >> 7); it
+ * does from now on, the most recent of its set. */
+bool ex_l2_holds(struct ex_l2 *c, uint64_t line);
 
 struct ex_launch {
 	const struct ex_module *module;
@@ -225,6 +245,10 @@ struct ex_launch {
 	 * whose lines the block's loads brought in since it began is served
 	 * by it, at the shared class's latency (0: no L1) */
 	uint32_t l1_lines;
+	/* the lines its GPU's L2 holds: a global load finding a line of it
+	 * elsewhere waits the DRAM class's latency, and brings it in, as a
+	 * store does (NULL: every global load is taken as the L2's) */
+	struct ex_l2 *l2;
 };
 
 /* What one launch did. Counts are exact: tests compare them. */

@@ -2907,21 +2907,10 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
  * none at 320; here 0.45 at 256, none at 304: probes/results/l1.txt). */
 static inline bool l1_holds(struct blk *b, uint64_t line)
 {
-	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32, tag = line + 1;
-	uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
-	bool hit;
-	int k = 1;
+	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
 
-	if (set[0] == tag)   /* the most recent already: nothing moves */
-		return true;
-	/* k: the way it is in, else the last, least recent, which goes */
-	while (k < L1_WAYS - 1 && set[k] != tag)
-		k++;
-	hit = set[k] == tag;
-	for (int i = k; i > 0; i--)
-		set[i] = set[i - 1];
-	set[0] = tag;
-	return hit;
+	return lru_holds(&b->l1[((h * b->l1_sets) >> 32) * L1_WAYS], L1_WAYS,
+			 line + 1);
 }
 
 /* The 128-byte lines a whole warp's access at base + off touches, each
@@ -2943,63 +2932,86 @@ static inline bool global_space(int sp)
 	return sp == SP_GLOBAL || sp == SP_GENERIC;
 }
 
+/* Where a warp's load found its lines: each of them in its block's L1
+ * (the L1's latency), some not in its GPU's L2 (the DRAM's), else the
+ * class its instruction writes (the L2's). */
+struct lines {
+	uint32_t n;          /* the 128-byte lines it touched; 0: untimed */
+	bool l1;             /* the L1 held each of them */
+	bool dram;           /* the L2 did not hold one, read from the DRAM */
+};
+
+/* One line of a global access: it joins the block's L1 (for a load that
+ * may use it, l1) and, where the L1 did not hold it, the GPU's L2; a
+ * load that finds it in neither waits the DRAM's latency. */
+static inline void line_seen(struct blk *b, uint64_t line, bool l1,
+			     bool load, struct lines *s)
+{
+	if (l1 && l1_holds(b, line))
+		return;
+	s->l1 = false;
+	if (b->l->l2 && !ex_l2_holds(b->l->l2, line) && load)
+		s->dram = true;
+}
+
 /* The 128-byte lines a warp's global access (operand a) touches, counted
  * as its sectors are: each lane in a line other than the lane before's
- * starts one; 0 where chains are untimed or the access is not global. A
- * load's lines join the block's L1 (where the launch gave it one and the
- * load may use it); *hit: it held every one before. */
-static uint32_t warp_lines(struct blk *b, const struct warp *w,
-			   const struct insn *in, const struct operand *a,
-			   uint32_t act, bool *hit)
+ * starts one; none where chains are untimed or the access is not
+ * global. A load's lines join the block's L1 (where the launch gave it
+ * one and the load may use it), and every access's lines the L2's. */
+static struct lines warp_lines(struct blk *b, const struct warp *w,
+			       const struct insn *in, const struct operand *a,
+			       uint32_t act)
 {
 	const uint64_t *base = a->reg >= 0 ? w->r[a->reg] : NULL;
 	uint64_t off = (uint64_t)a->imm +
 		       (a->var >= 0 ? b->g->varaddr[a->var] : 0);
-	bool l1 = b->l1 && in->op == OP_LD && !(in->flags & F_NOL1);
+	bool load = in->op == OP_LD;
+	bool l1 = b->l1 && load && !(in->flags & F_NOL1);
+	struct lines s = { 0, l1, false };
 	uint64_t last = ~0ull;
-	uint32_t n = 0;
 
-	*hit = false;
 	if (!b->lat || !global_space(in->space) || !act)
-		return 0;
+		return s;
 	if (!base) {
-		*hit = l1 && l1_holds(b, off >> 7);
-		return 1;
+		line_seen(b, off >> 7, l1, load, &s);
+		s.n = 1;
+		return s;
 	}
-	if (!l1 && act == FULL)
-		return full_lines(base, off);
-	*hit = l1;
+	if (!l1 && !b->l->l2 && act == FULL) {
+		s.n = full_lines(base, off);
+		return s;
+	}
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
+
 		if (line == last)
 			continue;
-		n++;
+		s.n++;
 		last = line;
-		if (l1 && !l1_holds(b, line))
-			*hit = false;
+		line_seen(b, line, l1, load, &s);
 	}
-	return n;
+	return s;
 }
 
 /* The access passes its SM's memory pipeline (chains timed): it starts
  * when the warp's accesses before it are through, takes a cycle a line
  * for itself and for each of the SM's other warps doing the same
  * (blk.sm_warps), and a load's values are ready its latency after its
- * last line went: the L1's where it held them all (hit), else its class's.
+ * last line went: the latency of where it found its lines (warp_lines).
  * So a store scattered over 32 lines in each of a block's eight warps
  * holds the loads after it 256 cycles: CORR's step is twice a lone
  * load's on an H200 (probes/chains.cu). */
 static inline void lsu_pass(const struct blk *b, struct warp *w,
-			    const struct xdep *d, uint32_t lines, bool load,
-			    bool hit)
+			    const struct xdep *d, struct lines s, bool load)
 {
 	uint64_t start = w->issued > w->lsu ? w->issued : w->lsu;
 	uint32_t lat;
 
-	if (!lines)   /* chains untimed (b->lat NULL), or no lane active */
+	if (!s.n)   /* chains untimed (b->lat NULL), or no lane active */
 		return;
-	lat = b->lat[hit ? EX_LAT_SHARED : d->lat];
-	w->lsu = start + (uint64_t)lines * b->sm_warps;
+	w->lsu = start + (uint64_t)s.n * b->sm_warps;
+	lat = b->lat[s.dram ? EX_LAT_DRAM : s.l1 ? EX_LAT_SHARED : d->lat];
 	if (load)
 		for (int i = 0; i < d->ndst; i++)
 			w->ready[d->dst[i]] = w->lsu - 1 + lat;
@@ -3050,21 +3062,19 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 		case FM_SLOW:
 			break;
 		case FM_LD: {
-			bool hit;
-			uint32_t lines = warp_lines(b, w, in, &in->o[1], act,
-						    &hit);
+			struct lines s = warp_lines(b, w, in, &in->o[1], act);
+
 			if (do_ld(b, w, in, act))
 				return -1;
-			lsu_pass(b, w, &b->m->dep[pc], lines, true, hit);
+			lsu_pass(b, w, &b->m->dep[pc], s, true);
 			continue;
 		}
 		case FM_ST: {
-			bool hit;
-			uint32_t lines = warp_lines(b, w, in, &in->o[0], act,
-						    &hit);
+			struct lines s = warp_lines(b, w, in, &in->o[0], act);
+
 			if (do_st(b, w, in, act))
 				return -1;
-			lsu_pass(b, w, &b->m->dep[pc], lines, false, false);
+			lsu_pass(b, w, &b->m->dep[pc], s, false);
 			continue;
 		}
 		case FM_BRA:

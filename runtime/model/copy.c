@@ -39,6 +39,7 @@
 #include "model/multicast.h"
 #include "model/pool.h"
 #include "model/copy.h"
+#include "model/kept.h"
 #include "model/wake.h"
 
 #include <stdlib.h>
@@ -304,6 +305,19 @@ static void move_rows(const struct copy_op *op)
 		}
 }
 
+/* The ends of op in a GPU's memory passed its L2 (kept.c). */
+static void copied_through_l2(const struct copy_op *op)
+{
+	cuemu_lock();
+	if (op->dst.proc != CUEMU_PROC_HOST)
+		l2_copied(op->dst.proc, op->dst.p,
+			  extent_of(op, op->dpitch, op->dslice));
+	if (!op->elem && op->src.proc != CUEMU_PROC_HOST)
+		l2_copied(op->src.proc, op->src.p,
+			  extent_of(op, op->spitch, op->sslice));
+	cuemu_unlock();
+}
+
 static void copy_run(CUstream s, void *arg)
 {
 	struct copy_op *op = arg;
@@ -318,6 +332,7 @@ static void copy_run(CUstream s, void *arg)
 							 op->dslice),
 				    op->dst.proc, true, s);
 	move_rows(op);
+	copied_through_l2(op);
 	if (op->dst.multicast)
 		cuemu_mc_fanout(op->dst.p, extent_of(op, op->dpitch, op->dslice));
 	charge(s, op);

@@ -26,6 +26,10 @@
 static struct {
 	struct pageset pages;   /* the last kernel's pages of its memory */
 	double share;           /* the share of them the L2 still holds */
+	/* copies' and memsets' ranges no kernel took yet: a ring, the
+	 * oldest at copied[first] */
+	struct l2_range copied[L2_COPIES];
+	int first, ncopied;
 } kept[CUEMU_MAX_DEVICES];
 
 /* The share of a kernel's footprint of bytes the L2 holds after it. */
@@ -65,6 +69,33 @@ static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes)
 		kept[dev].pages = *s;
 		*s = (struct pageset){ 0 };
 	}
+}
+
+void l2_copied(int dev, uint64_t addr, uint64_t bytes)
+{
+	int i;
+
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES || !bytes)
+		return;
+	if (kept[dev].ncopied == L2_COPIES) {   /* the oldest goes */
+		kept[dev].first = (kept[dev].first + 1) % L2_COPIES;
+		kept[dev].ncopied--;
+	}
+	i = (kept[dev].first + kept[dev].ncopied++) % L2_COPIES;
+	kept[dev].copied[i] = (struct l2_range){ addr, bytes };
+}
+
+int l2_copied_take(int dev, struct l2_range *out)
+{
+	int n;
+
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return 0;
+	n = kept[dev].ncopied;
+	for (int i = 0; i < n; i++)
+		out[i] = kept[dev].copied[(kept[dev].first + i) % L2_COPIES];
+	kept[dev].first = kept[dev].ncopied = 0;
+	return n;
 }
 
 void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)

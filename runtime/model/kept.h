@@ -25,4 +25,16 @@ double l2_share(int dev);
  * known) keeps nothing. */
 void l2_keep(int dev, struct pageset *s, uint64_t page_bytes);
 
+/* The bytes of dev's memory a copy or memset read or wrote pass its L2,
+ * whose lines the next kernel's loads may find there (the engine's line
+ * by line L2, exec/l2.c, which the driver feeds with them,
+ * driver/l2.c): the last L2_COPIES of them since a kernel took them. */
+#define L2_COPIES 16
+struct l2_range {
+	uint64_t addr, bytes;
+};
+void l2_copied(int dev, uint64_t addr, uint64_t bytes);
+/* Takes dev's ranges, oldest first, into out (L2_COPIES); how many. */
+int l2_copied_take(int dev, struct l2_range *out);
+
 #endif

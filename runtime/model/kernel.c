@@ -181,7 +181,9 @@ void km_latency_of(int dev, struct km_latency *l)
 	l->alu = cycles_of(u->alu_latency_ns, khz);
 	l->l1 = cycles_of(u->l1_latency_ns, khz);
 	l->load = cycles_of(u->load_latency_ns, khz);
+	l->dram = cycles_of(u->dram_latency_ns, khz);
 	l->l1_bytes = u->l1_bytes;
+	l->l2_bytes = u->l2_hold_bytes;
 }
 
 /* ------------------------------------------------------------------ */

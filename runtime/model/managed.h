@@ -487,10 +487,12 @@ struct km_work {
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of
- * global memory; and an SM's L1 and shared memory, bytes (uvm.l1_bytes). */
+ * global memory from the L2, and from the DRAM; an SM's L1 and shared
+ * memory, bytes (uvm.l1_bytes), and the lines the L2 holds, bytes
+ * (uvm.l2_hold_bytes). */
 struct km_latency {
-	uint32_t alu, l1, load;
-	uint64_t l1_bytes;
+	uint32_t alu, l1, load, dram;
+	uint64_t l1_bytes, l2_bytes;
 };
 void km_latency_of(int dev, struct km_latency *l);
 /* The running kernel is the engine's, which counts the sectors it moves

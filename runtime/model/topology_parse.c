@@ -433,6 +433,8 @@ static const struct {
 	UK("l1_latency_ns", l1_latency_ns, U_DBL, 0, 1e6),
 	UK("load_latency_ns", load_latency_ns, U_DBL, 0, 1e6),
 	UK("l1_bytes", l1_bytes, U_U64, 0, 1e9),
+	UK("dram_latency_ns", dram_latency_ns, U_DBL, 0, 1e6),
+	UK("l2_hold_bytes", l2_hold_bytes, U_U64, 0, 1e12),
 	UK("l2_keep_bytes", l2_keep_bytes, U_U64, 0, 1e12),
 	UK("l2_keep_none_bytes", l2_keep_none_bytes, U_U64, 0, 1e12),
 	UK("launch_ns", launch_ns, U_U64, 0, 1e9),
@@ -548,6 +550,10 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 		return reject(p, "uvm.load_latency_ns", "not in [0, 1e6]");
 	if (u->l1_bytes > 1000000000ULL)
 		return reject(p, "uvm.l1_bytes", "not in [0, 1e9]");
+	if (!in_latency(u->dram_latency_ns))
+		return reject(p, "uvm.dram_latency_ns", "not in [0, 1e6]");
+	if (u->l2_hold_bytes > 1000000000000ULL)
+		return reject(p, "uvm.l2_hold_bytes", "not in [0, 1e12]");
 	if (u->l2_keep_none_bytes > 1000000000000ULL ||
 	    u->l2_keep_bytes > u->l2_keep_none_bytes)
 		return reject(p, "uvm.l2_keep_bytes", "not at most "

@@ -64,6 +64,13 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.alu_latency_ns = 2.0,
 		.l1_latency_ns = 16,
 		.load_latency_ns = 141,
+		/* probes/results/tlb.txt, l2size.txt: one H200, a chase
+		 * 350 ns a hop through lines the L2 does not hold, whatever
+		 * their span; a ring the L2 held loses 0.17 of itself at 24
+		 * MiB, 0.43 at 32, 0.58 at 40, as random placement in 36 MiB
+		 * of eight-way sets does (exec/l2.c) */
+		.dram_latency_ns = 346,
+		.l2_hold_bytes = 36ULL << 20,
 		/* an H100 or H200 SM has 256 KiB of L1 and shared memory
 		 * (NVIDIA's Hopper tuning guide), of which the shared memory
 		 * carveout takes 0 to 228 KiB (the CUDA Programming Guide's

@@ -56,6 +56,11 @@ struct cuemu_uvm {
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's
 	 * chains are not timed */
 	double alu_latency_ns, l1_latency_ns, load_latency_ns;
+	/* a global load whose line its GPU's L2 did not hold waits this,
+	 * from the DRAM; the L2 holds l2_hold_bytes of the lines its
+	 * kernels read and wrote last (0: every load is the L2's) */
+	double dram_latency_ns;
+	uint64_t l2_hold_bytes;
 	/* an SM's L1 and shared memory together, bytes: what its blocks'
 	 * shared memory leaves is the L1 their global loads hit in, shared
 	 * between the blocks it holds; 0: no load hits an L1 */

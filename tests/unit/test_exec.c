@@ -903,6 +903,79 @@ static void test_chains_l1(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* A ring of n 128-byte lines at a for chase_cg: each line's first word
+ * is the index of the next's. */
+static void ring_of(uint32_t *a, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		a[i * 32] = (i + 1) % n * 32;
+}
+
+/* The GPU's L2 (exec/l2.c): a chase (.cg, never the L1) through lines it
+ * does not hold waits the DRAM's latency each hop and brings them in, so
+ * the next launch's chase waits the L2's; a ring eight times the L2 is
+ * gone by the time it comes round; a launch given no L2 takes every load
+ * as the L2's; stores bring their lines in too. */
+static void test_chains_l2(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(chains_ptx);
+	uint32_t *a = mock_alloc(mk, 4096 * 128, 0);
+	uint32_t *b = mock_alloc(mk, 64 * 128, 0);
+	struct ex_l2 *l2 = ex_l2_new(64 << 10);   /* 512 lines, 64 sets */
+	struct pb p = { 0 };
+	struct ex_result r;
+	struct ex_launch l;
+
+	ok(ex_l2_new(0) == NULL && ex_l2_new(1023) == NULL,
+	   "l2: none holds less than a set of lines");
+	if (!ok(l2 && ex_l2_bytes(l2) == 64 << 10, "l2: one of 64 KiB"))
+		return;
+	ring_of(a, 16);
+	put_ptr(&p, a); put_u32(&p, 16);
+	l = chain_launch(mk, m, "chase_cg", &p, 1, 1);
+	l.latency[EX_LAT_DRAM] = 700;
+	l.l2 = l2;
+	is_int(run(&l, &r), EX_OK, "l2: a chase of 16 lines");
+	/* each hop the load's latency, then the address's two steps (4
+	 * each); the last load's value waits for nobody */
+	ok(r.chain_max >= 15 * 708 && r.chain_max <= 15 * 708 + 40,
+	   "l2: lines it does not hold: the DRAM's latency each (%llu "
+	   "cycles)", (unsigned long long)r.chain_max);
+	is_int(run(&l, &r), EX_OK, "l2: the same chase again");
+	ok(r.chain_max >= 15 * 308 && r.chain_max <= 15 * 308 + 40,
+	   "l2: the last launch brought them in: the L2's latency each (%llu "
+	   "cycles)", (unsigned long long)r.chain_max);
+
+	ring_of(a, 4096);
+	p = (struct pb){ 0 };
+	put_ptr(&p, a); put_u32(&p, 4096);
+	l = chain_launch(mk, m, "chase_cg", &p, 1, 1);
+	l.latency[EX_LAT_DRAM] = 700;
+	l.l2 = l2;
+	run(&l, &r);
+	is_int(run(&l, &r), EX_OK, "l2: a ring of 4,096 lines, twice");
+	ok(r.chain_max >= 4095 * 700,
+	   "l2: eight times the L2: the second round misses it too (%llu "
+	   "cycles)", (unsigned long long)r.chain_max);
+	l.l2 = NULL;
+	is_int(run(&l, &r), EX_OK, "l2: the same with no L2");
+	ok(r.chain_max >= 4095 * 308 && r.chain_max <= 4095 * 308 + 40,
+	   "l2: none given: every load is the L2's (%llu cycles)",
+	   (unsigned long long)r.chain_max);
+
+	p = (struct pb){ 0 };
+	put_ptr(&p, b); put_u32(&p, 1);
+	l = chain_launch(mk, m, "scatter", &p, 1, 32);
+	l.l2 = l2;
+	is_int(run(&l, &r), EX_OK, "l2: a store to 32 lines, each loaded back");
+	ok(ex_l2_holds(l2, ((uintptr_t)b >> 7) + 0) &&
+	   ex_l2_holds(l2, ((uintptr_t)b >> 7) + 31) &&
+	   !ex_l2_holds(l2, ((uintptr_t)b >> 7) + 32),
+	   "l2: it holds the 32 lines the warp touched, not the next");
+	ex_l2_free(l2);
+	ex_module_free(m);
+}
+
 /* Two warps wait at different named barriers, each counting both: no
  * thread can ever arrive at the other's. */
 static const char deadlock_ptx[] =
@@ -1234,6 +1307,7 @@ int main(void)
 		test_far_pages(mk);
 		test_chains(mk);
 		test_chains_l1(mk);
+		test_chains_l2(mk);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}
