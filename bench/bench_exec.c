@@ -260,6 +260,58 @@ static int histogram(char *value, size_t len, char *unit, size_t ulen)
 	return rc;
 }
 
+/* UVMBench BN's inner loop (gatherRows): 64K threads each walking 600
+ * rows of a 45-column table of 0s and 1s, comparing the columns its four
+ * parents name through a local array until one differs. */
+#define GROWS 600
+#define GCOLS 45
+#define GTHREADS (64u << 10)
+
+static int gather(char *value, size_t len, char *unit, size_t ulen)
+{
+	int *d = malloc(GROWS * GCOLS * 4), *out = malloc(GTHREADS * 4);
+	struct { uint64_t d; int32_t rows, cols; uint64_t out; } p;
+	int pre[GCOLS];
+	unsigned total = 0;
+	double e, c;
+	int rc;
+
+	if (!d || !out) {
+		free(d);
+		free(out);
+		return 1;
+	}
+	for (uint32_t i = 0; i < GROWS * GCOLS; i++)
+		d[i] = (int)((i * 2654435761u) >> 31);
+	p.d = (uintptr_t)d; p.rows = GROWS; p.cols = GCOLS;
+	p.out = (uintptr_t)out;
+	e = launch("gatherRows", &p, GTHREADS / 256, 1, 256, 1);
+	c_begin();
+	for (int i = 0; i < GCOLS; i++)
+		pre[i] = GCOLS - 1 - i;
+	for (uint32_t id = 0; id < GTHREADS; id++) {
+		int parent[4], count = 0;
+
+		for (int k = 0; k < 4; k++)
+			parent[k] = (int)((id * 7 + (unsigned)k * 13) % GCOLS);
+		for (int t = 0; t < GROWS; t++) {
+			int k = 0;
+
+			while (k < 4 &&
+			       d[t * GCOLS + pre[parent[k]]] == ((t >> k) & 1))
+				k++;
+			count += k == 4;
+		}
+		total += (unsigned)count;
+	}
+	c = c_end();
+	sink = (float)total;
+	rc = row(value, len, unit, ulen, e, c);
+	free(d);
+	free(out);
+	return rc;
+}
+
 /* LAUNCHES launches of saxpy over blocks blocks of 256 floats, beside the
  * C loop over the same floats as many times. */
 #define LAUNCHES 2000
@@ -335,6 +387,8 @@ const struct bench_row bench_exec_rows[] = {
 	  .report = reduce },
 	{ .name = "engine: histogram 16M bytes, atomics (goal 60x)",
 	  .report = histogram },
+	{ .name = "engine: BN's gather, 64K threads x 600 rows, local indices",
+	  .report = gather },
 	{ .name = "engine: 2,000 launches of one block, 256 floats",
 	  .report = small_launches },
 	{ .name = "engine: 2,000 launches of 8 blocks, 2 threads",

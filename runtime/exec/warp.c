@@ -511,24 +511,31 @@ static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 		}
 		if (sp == SP_SHARED && (addr & 0xffffffffull) + size <= b->shared_bytes)
 			return b->shared + (addr & 0xffffffffull);
+		/* a lane's own local memory (lane_ptr's case, inline: local
+		 * arrays indexed at run time are read a lane at a time) */
+		if (sp == SP_LOCAL && (addr & 0xffffffffull) + size <= b->local_bytes)
+			return w->local + (size_t)l * b->local_bytes +
+			       (addr & 0xffffffffull);
 	}
 	return lane_ptr(b, w, l, sp, addr, size, c);
 }
 
-/* What a whole warp's lanes at base[l] + off move: their distinct
- * sectors, the 64-byte DRAM units those lie in, and the requests they
- * make (runs of sectors one after another, as the lanes of a coalesced
- * access make one). Each lane in a sector other than the lane before's
- * starts one, which counts each once where the lanes' addresses never go
- * down (coalesced and strided accesses); otherwise each lane is compared
- * with those before it. */
+/* What a whole warp's lanes at base[l] + off move, all on one page:
+ * their distinct sectors, the 64-byte DRAM units those lie in, and the
+ * requests they make (runs of sectors one after another, as the lanes of
+ * a coalesced access make one). Where the lanes' addresses never go down
+ * (coalesced and strided accesses) each lane in a sector other than the
+ * lane before's starts one, in one pass the compiler vectorizes;
+ * otherwise (a gather in no order) the page's 128 sectors are a bitmap:
+ * the sectors are its bits, the units its bits taken in pairs, the runs
+ * the bits whose sector before is not set. */
 struct wsec {
 	uint64_t sectors, atoms, runs;
 };
 
 static void warp_sectors(const uint64_t *base, uint64_t off, struct wsec *o)
 {
-	uint64_t n = 1, a = 1, r = 1, down = 0;
+	uint64_t n = 1, a = 1, r = 1, down = 0, bm[2] = { 0, 0 }, pairs = 0;
 
 	_Pragma("GCC ivdep")
 	for (uint32_t l = 1; l < WARP; l++) {
@@ -540,23 +547,20 @@ static void warp_sectors(const uint64_t *base, uint64_t off, struct wsec *o)
 		down |= s1 < s0;
 	}
 	if (down) {
-		n = a = r = 0;
 		for (uint32_t l = 0; l < WARP; l++) {
-			uint64_t s1 = (base[l] + off) >> EX_SECTOR_SHIFT;
-			bool sec = true, atom = true, run = true;
+			/* the sector's index in its page: 0 to 127 */
+			uint64_t i = ((base[l] + off) >> EX_SECTOR_SHIFT) &
+				     ((EX_PAGE >> EX_SECTOR_SHIFT) - 1);
 
-			for (uint32_t k = 0; k < WARP; k++) {
-				uint64_t s0 = (base[k] + off) >> EX_SECTOR_SHIFT;
-				sec &= k >= l || s0 != s1;
-				atom &= k >= l || s0 >> 1 != s1 >> 1;
-				run &= s0 + 1 != s1;
-			}
-			n += sec;
-			a += atom;
-			/* a sector starts a run where no lane is in the one
-			 * before it; counted once, as the sector is */
-			r += sec && run;
+			bm[i >> 6] |= 1ull << (i & 63);
+			pairs |= 1ull << (i >> 1);
 		}
+		n = (uint64_t)__builtin_popcountll(bm[0]) +
+		    (uint64_t)__builtin_popcountll(bm[1]);
+		a = (uint64_t)__builtin_popcountll(pairs);
+		r = (uint64_t)__builtin_popcountll(bm[0] & ~(bm[0] << 1)) +
+		    (uint64_t)__builtin_popcountll(bm[1] &
+						   ~((bm[1] << 1) | (bm[0] >> 63)));
 	}
 	o->sectors = n;
 	o->atoms = a;
@@ -2913,16 +2917,22 @@ static inline bool l1_holds(struct blk *b, uint64_t line)
 			 line + 1);
 }
 
-/* The 128-byte lines a whole warp's access at base + off touches, each
+/* The 128-byte lines a whole warp's access at base + off touches where
+ * its lanes never go down (the coalesced and strided accesses), each
  * lane in a line other than the lane before's starting one: one pass the
- * compiler can vectorize. */
+ * compiler can vectorize; 0 where they go down (warp_lines walks them). */
 static uint32_t full_lines(const uint64_t *base, uint64_t off)
 {
 	uint32_t n = 1;
+	uint64_t down = 0;
 
-	for (uint32_t l = 1; l < WARP; l++)
-		n += ((base[l] + off) >> 7) != ((base[l - 1] + off) >> 7);
-	return n;
+	for (uint32_t l = 1; l < WARP; l++) {
+		uint64_t a = (base[l - 1] + off) >> 7, c = (base[l] + off) >> 7;
+
+		n += c != a;
+		down |= c < a;
+	}
+	return down ? 0 : n;
 }
 
 /* Whether an access of space sp goes through the SM's memory pipeline to
@@ -2954,11 +2964,22 @@ static inline void line_seen(struct blk *b, uint64_t line, bool l1,
 		s->dram = true;
 }
 
-/* The 128-byte lines a warp's global access (operand a) touches, counted
- * as its sectors are: each lane in a line other than the lane before's
- * starts one; none where chains are untimed or the access is not
- * global. A load's lines join the block's L1 (where the launch gave it
- * one and the load may use it), and every access's lines the L2's. */
+/* Whether line is one of the n seen. */
+static inline bool seen_before(const uint64_t *seen, uint32_t n,
+			       uint64_t line)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (seen[i] == line)
+			return true;
+	return false;
+}
+
+/* The distinct 128-byte lines a warp's global access (operand a)
+ * touches, as its sectors are counted: a lane in the line of the lane
+ * before, or (lanes in no order) of any lane before, adds none; none
+ * where chains are untimed or the access is not global. A load's lines
+ * join the block's L1 (where the launch gave it one and the load may use
+ * it), and every access's lines the L2's. */
 static struct lines warp_lines(struct blk *b, const struct warp *w,
 			       const struct insn *in, const struct operand *a,
 			       uint32_t act)
@@ -2969,7 +2990,7 @@ static struct lines warp_lines(struct blk *b, const struct warp *w,
 	bool load = in->op == OP_LD;
 	bool l1 = b->l1 && load && !(in->flags & F_NOL1);
 	struct lines s = { 0, l1, false };
-	uint64_t last = ~0ull;
+	uint64_t last = ~0ull, top = 0, seen[WARP];
 
 	if (!b->lat || !global_space(in->space) || !act)
 		return s;
@@ -2978,17 +2999,17 @@ static struct lines warp_lines(struct blk *b, const struct warp *w,
 		s.n = 1;
 		return s;
 	}
-	if (!l1 && !b->l->l2 && act == FULL) {
-		s.n = full_lines(base, off);
+	if (!l1 && !b->l->l2 && act == FULL &&
+	    (s.n = full_lines(base, off)) != 0)
 		return s;
-	}
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
 
-		if (line == last)
+		if (line == last || (line < top && seen_before(seen, s.n, line)))
 			continue;
-		s.n++;
+		seen[s.n++] = line;
 		last = line;
+		top = line > top ? line : top;
 		line_seen(b, line, l1, load, &s);
 	}
 	return s;

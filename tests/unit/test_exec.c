@@ -976,6 +976,82 @@ static void test_chains_l2(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* One warp gathers from a page in no order: lane l reads the first word
+ * of sector secs[l] of a (idx from place 1, so a's counts stand alone). */
+static const char gather_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry gather(.param .u64 a, .param .u64 idx, "
+	".param .u64 out)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u64 %rd2, [idx];\n"
+	"\tld.param.u64 %rd3, [out];\n\tmov.u32 %r1, %tid.x;\n"
+	"\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+	"\tld.global.u32 %r2, [%rd5];\n\tmul.wide.u32 %rd6, %r2, 32;\n"
+	"\tadd.s64 %rd6, %rd1, %rd6;\n\tld.global.u32 %r3, [%rd6];\n"
+	"\tadd.s64 %rd7, %rd3, %rd4;\n\tst.global.u32 [%rd7], %r3;\n"
+	"\tret;\n}\n";
+
+/* A warp's gather in no order counts what it moves as a coalesced
+ * access does: each distinct sector once, each 64-byte unit once, and a
+ * request for each run of sectors one after another. */
+static void test_gather_sectors(struct mock *mk)
+{
+	static const uint32_t secs[32] = {
+		5, 4, 3, 2, 1, 0, 10, 9, 12, 12, 12, 20, 21, 30, 31, 32,
+		63, 62, 64, 65, 100, 101, 102, 127, 126, 0, 1, 2, 3, 50, 51, 52
+	};
+	struct ex_module *m = inline_ptx(gather_ptx);
+	uint32_t *a = mock_alloc(mk, 4096, 0), *idx = mock_alloc(mk, 128, 1);
+	uint32_t *out = mock_alloc(mk, 128, 2);
+	struct ex_result r;
+	struct ex_launch l;
+	struct pb p = { 0 };
+	int bad = 0;
+
+	for (uint32_t i = 0; i < 1024; i++)
+		a[i] = i;
+	memcpy(idx, secs, sizeof secs);
+	put_ptr(&p, a); put_ptr(&p, idx); put_ptr(&p, out);
+	l = mock_launch(mk, m, "gather", p.b, 1, 1, 32, 1, 1);
+	is_int(run(&l, &r), EX_OK, "gather: a warp reads 32 sectors of a "
+	       "page in no order");
+	for (int i = 0; i < 32; i++)
+		bad += out[i] != secs[i] * 8;
+	is_int(bad, 0, "gather: each lane read its own word");
+	is_int(r.sectors_read[0], 26, "gather: 26 distinct sectors, each "
+	       "once (five lanes come back to one read before)");
+	is_int(r.atoms[0], 16, "gather: in 16 DRAM units");
+	is_int(r.read_requests[0], 9, "gather: 9 runs of sectors one after "
+	       "another, a request each");
+
+	/* the SM's pipeline takes a line once, however the lanes come to
+	 * it: lanes alternating between two lines cost what the same lanes
+	 * in order do, with or without an L2 */
+	for (int l2 = 0; l2 < 2; l2++) {
+		struct ex_l2 *c = l2 ? ex_l2_new(64 << 10) : NULL;
+		uint64_t alt, sorted;
+
+		for (int i = 0; i < 32; i++)
+			idx[i] = (uint32_t)(i & 1) * 4;
+		l = chain_launch(mk, m, "gather", &p, 1, 32);
+		l.l2 = c;
+		l.latency[EX_LAT_DRAM] = 300;
+		run(&l, &r);   /* the second of each, the L2 warm */
+		run(&l, &r);
+		alt = r.chain_max;
+		for (int i = 0; i < 32; i++)
+			idx[i] = (uint32_t)(i >= 16) * 4;
+		run(&l, &r);
+		run(&l, &r);
+		sorted = r.chain_max;
+		is_int(alt, sorted, "gather: lanes alternating between two "
+		       "lines pass the pipeline as two lines%s (%llu cycles)",
+		       l2 ? ", an L2 given" : "", (unsigned long long)alt);
+		ex_l2_free(c);
+	}
+	ex_module_free(m);
+}
+
 /* Two warps wait at different named barriers, each counting both: no
  * thread can ever arrive at the other's. */
 static const char deadlock_ptx[] =
@@ -1308,6 +1384,7 @@ int main(void)
 		test_chains(mk);
 		test_chains_l1(mk);
 		test_chains_l2(mk);
+		test_gather_sectors(mk);
 		test_returns(mk, c);
 		test_grid_sync(mk, c);
 	}

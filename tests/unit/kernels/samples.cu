@@ -112,3 +112,27 @@ extern "C" __global__ void matrixMul16(float *C, const float *A,
 {
 	matrixMulTiled<16>(C, A, B, wA, wB);
 }
+
+// UVMBench BN's inner loop (genScoreKernel): each thread walks the rows of
+// a table of cols columns, comparing the columns its parents name through
+// a local array indexed at run time (pre[], local memory) until one
+// differs: gathers within a row in no order, lanes leaving early.
+extern "C" __global__ void gatherRows(const int *data, int rows, int cols,
+				      int *out)
+{
+	int id = blockIdx.x * blockDim.x + threadIdx.x;
+	int pre[48], parent[4], count = 0;
+
+	for (int i = 0; i < cols; i++)
+		pre[i] = cols - 1 - i;
+	for (int k = 0; k < 4; k++)
+		parent[k] = (id * 7 + k * 13) % cols;
+	for (int t = 0; t < rows; t++) {
+		int k = 0;
+
+		while (k < 4 && data[t * cols + pre[parent[k]]] == ((t >> k) & 1))
+			k++;
+		count += k == 4;
+	}
+	out[id] = count;
+}
