@@ -201,11 +201,11 @@ enum ex_lat { EX_LAT_ALU, EX_LAT_SHARED, EX_LAT_GLOBAL, EX_LAT_DRAM,
 	      EX_LAT_COUNT };
 
 /* A GPU's L2 as its kernels' loads see it: which 128-byte lines it
- * holds, in sets of eight placed by a hash, least recently used
- * replaced (l2.c). It outlives a launch (the next kernel finds what the last
- * left) and is shared by every block of one: its lines are read and
- * written with relaxed atomics, so blocks on other host threads may race
- * for a set's order, never for memory. */
+ * holds, in sets of eight placed by a hash, each taking the lines it
+ * lacks in turn, the oldest going (l2.c). It outlives a launch (the next
+ * kernel finds what the last left) and is shared by every block of one:
+ * its lines are read and written with relaxed atomics, so blocks on
+ * other host threads may race for a way, never for memory. */
 struct ex_l2;
 /* An L2 holding bytes of lines, empty; NULL where bytes holds no set of
  * them, or out of memory. */

@@ -80,33 +80,10 @@ enum wstate { W_RUN, W_BAR, W_DONE };
  * placed by a hash; eight ways, least recently used replaced, lose a
  * ring of lines a little longer than the L1 as the H200's does. */
 #define L1_WAYS 8
-/* The ways of a set of a GPU's L2 (l2.c). */
+/* The ways of a set of a GPU's L2 (l2.c): eight lines, one host cache
+ * line. */
 #define L2_WAYS 8
 
-/* Whether a set of `ways` lines, most recent first, holds tag (a line's
- * number + 1); it does from now on, the most recent, and the least
- * recent goes where it did not. Each way is read and written with
- * relaxed atomics: the L2's sets are shared between host threads
- * (l2.c), an L1's are one block's, and on x86-64 both are plain moves. */
-static inline bool lru_holds(uint64_t *set, int ways, uint64_t tag)
-{
-	int k = 1;
-	bool hit;
-
-	if (__atomic_load_n(&set[0], __ATOMIC_RELAXED) == tag)
-		return true;   /* the most recent already: nothing moves */
-	/* k: the way it is in, else the last, least recent, which goes */
-	while (k < ways - 1 &&
-	       __atomic_load_n(&set[k], __ATOMIC_RELAXED) != tag)
-		k++;
-	hit = __atomic_load_n(&set[k], __ATOMIC_RELAXED) == tag;
-	for (int i = k; i > 0; i--)
-		__atomic_store_n(&set[i], __atomic_load_n(&set[i - 1],
-							  __ATOMIC_RELAXED),
-				 __ATOMIC_RELAXED);
-	__atomic_store_n(&set[0], tag, __ATOMIC_RELAXED);
-	return hit;
-}
 
 struct warp {
 	uint64_t (*r)[WARP];      /* the register file: r[reg][lane], for

@@ -2911,10 +2911,21 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
  * none at 320; here 0.45 at 256, none at 304: probes/results/l1.txt). */
 static inline bool l1_holds(struct blk *b, uint64_t line)
 {
-	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32, tag = line + 1;
+	uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+	bool hit;
+	int k = 1;
 
-	return lru_holds(&b->l1[((h * b->l1_sets) >> 32) * L1_WAYS], L1_WAYS,
-			 line + 1);
+	if (set[0] == tag)   /* the most recent already: nothing moves */
+		return true;
+	/* k: the way it is in, else the last, least recent, which goes */
+	while (k < L1_WAYS - 1 && set[k] != tag)
+		k++;
+	hit = set[k] == tag;
+	for (int i = k; i > 0; i--)
+		set[i] = set[i - 1];
+	set[0] = tag;
+	return hit;
 }
 
 /* The 128-byte lines a whole warp's access at base + off touches where
@@ -2951,15 +2962,33 @@ struct lines {
 	bool dram;           /* the L2 did not hold one, read from the DRAM */
 };
 
+/* Whether the block's L1 holds line, changing nothing (a store keeps
+ * the lines as they are). */
+static inline bool l1_has(const struct blk *b, uint64_t line)
+{
+	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+	const uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+
+	for (int k = 0; k < L1_WAYS; k++)
+		if (set[k] == line + 1)
+			return true;
+	return false;
+}
+
 /* One line of a global access: it joins the block's L1 (for a load that
  * may use it, l1) and, where the L1 did not hold it, the GPU's L2; a
- * load that finds it in neither waits the DRAM's latency. */
+ * load that finds it in neither waits the DRAM's latency. A store to a
+ * line the L1 holds finds it in the L2 too (a load brought it there):
+ * CORR's loop stores 32 lines a warp each step to lines its loads read,
+ * and asking the L2 for each took a third of its time. */
 static inline void line_seen(struct blk *b, uint64_t line, bool l1,
 			     bool load, struct lines *s)
 {
 	if (l1 && l1_holds(b, line))
 		return;
 	s->l1 = false;
+	if (!load && b->l1 && l1_has(b, line))
+		return;
 	if (b->l->l2 && !ex_l2_holds(b->l->l2, line) && load)
 		s->dram = true;
 }
