@@ -21,7 +21,7 @@
 
 static struct ex_l2 *gpu_l2[CUEMU_MAX_DEVICES];
 
-/* The lines of range r's last `most` bytes join c, in order. */
+/* The lines of range r's last `most` bytes (0: none) join c, in order. */
 static void pass_lines(struct ex_l2 *c, const struct l2_range *r,
 		       uint64_t most)
 {
@@ -37,6 +37,7 @@ static void pass_lines(struct ex_l2 *c, const struct l2_range *r,
 struct ex_l2 *cuemu_gpu_l2(int dev, uint64_t bytes)
 {
 	struct l2_range r[L2_COPIES];
+	uint64_t most[L2_COPIES], left = 4 * bytes;
 	struct ex_l2 *c;
 	int n;
 
@@ -50,10 +51,15 @@ struct ex_l2 *cuemu_gpu_l2(int dev, uint64_t bytes)
 	c = gpu_l2[dev];
 	n = l2_copied_take(dev, r);
 	cuemu_unlock();
-	/* a range longer than the L2 leaves its last part: four times the
-	 * L2's bytes, after which a set keeps a line older than them once in
-	 * millions (lines placed at random: 32 came to each set) */
+	/* the ranges leave the L2 their last four times its bytes, the
+	 * newest first, after which a set keeps a line older than them once
+	 * in millions (lines placed at random: 32 came to each set); they
+	 * pass it oldest first */
+	for (int i = n - 1; i >= 0; i--) {
+		most[i] = r[i].bytes + 255 < left ? r[i].bytes + 255 : left;
+		left -= most[i];
+	}
 	for (int i = 0; c && i < n; i++)
-		pass_lines(c, &r[i], 4 * bytes);
+		pass_lines(c, &r[i], most[i]);
 	return c;
 }
