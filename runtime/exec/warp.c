@@ -500,14 +500,29 @@ static inline void mem_begin(struct blk *b, struct warp *w, struct macc *c,
 }
 
 /* lane_ptr's common cases inline: a global or generic access on the page
- * the previous lane used, a shared access inside the block's memory. */
+ * the previous lane used, or on a page the warp's translation cache holds
+ * at the instruction's place (a warp whose lanes each read a row of their
+ * own: CORR's symmat, a page a lane); a shared access inside the block's
+ * memory; a lane's own local memory. */
 static inline uint8_t *fast_ptr(struct blk *b, struct warp *w, int l, int sp,
 				uint64_t addr, unsigned size, struct macc *c)
 {
 	if (!(addr & (size - 1))) {
-		if (sp <= SP_GLOBAL && (addr >> EX_PAGE_SHIFT) == c->lastpg) {
+		uint64_t pg = addr >> EX_PAGE_SHIFT;
+
+		if (sp <= SP_GLOBAL && pg == c->lastpg) {
 			mem_count(c, addr, size);
 			return (uint8_t *)(uintptr_t)addr;
+		}
+		if (sp <= SP_GLOBAL && !(addr & WIN_MASK)) {
+			const struct tlb *t = &w->tlb[tlb_slot(pg, TLB_BITS)];
+
+			if (t->tag == pg + 1 && (t->granted & c->a) == c->a &&
+			    t->place == c->place) {
+				c->lastpg = pg;
+				mem_count(c, addr, size);
+				return (uint8_t *)(uintptr_t)addr;
+			}
 		}
 		if (sp == SP_SHARED && (addr & 0xffffffffull) + size <= b->shared_bytes)
 			return b->shared + (addr & 0xffffffffull);
