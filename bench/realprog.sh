@@ -26,11 +26,14 @@
 #   atax      probes/atax.cu on one H200 (results/atax.txt): UVMBench's
 #             ATAX and MVT kernels, each timed, on managed memory the
 #             CPU wrote, resident, on device memory, after the L2 emptied
+#   halfpref  probes/halfpref.cu on one H200 (results/halfpref.txt):
+#             128 MiB read and written by one kernel with parts of it
+#             prefetched to the GPU, the rest faulted from the host
 #   l2size    probes/l2size.cu on one H200 (results/l2size.txt): a chase
 #             through rings of lines the L2 holds, or not: each ring's
 #             first pass right after the copy that wrote it (_copied)
 #             and the mean of the two after
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,12 +52,12 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax)
+chains|l1|scatter|l2size|atax|halfpref)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1, scatter, l2size or atax)" >&2
+	     "chains, l1, scatter, l2size, atax or halfpref)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
