@@ -34,10 +34,11 @@ struct ex_l2 {
 	uint8_t *next;       /* each set's way the next line it takes goes to */
 	/* sets * L2_WAYS: each line's fingerprint, 0 empty, from a host
 	 * cache line's start. A set's eight are half a host cache line and
-	 * the whole 36 MiB L2 1.2 MB of the host's: with whole line numbers
-	 * (2.4 MB) most lookups waited for the host's memory (perf: a third
-	 * of UVMBench's CORR). A line is taken for another of its set once
-	 * in 2^28 lookups. */
+	 * the whole 36 MiB L2 1.2 MB of the host's (whole line numbers took
+	 * 2.4 MB; 16-bit fingerprints, half of this, were no faster: a
+	 * lookup waits for the host's L3 either way, a quarter of
+	 * UVMBench's CORR by perf). A line is taken for another of its set
+	 * once in 2^28 lookups. */
 	uint32_t *way;
 };
 
