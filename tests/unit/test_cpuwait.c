@@ -12,11 +12,13 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "tap.h"
 #include "kernel_file.h"
@@ -41,9 +43,26 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
+/* Whether the host has memory protection keys (x86 pku, pkeys(7)), with
+ * which libcuemu keeps the pages a running kernel opened from other
+ * threads; without them a CPU thread's read of such a page does not fault,
+ * and sees the kernel's work as far as it has got (libcuemu(3)). */
+static bool host_has_pkeys(void)
+{
+	int k = pkey_alloc(0, 0);
+
+	if (k < 0)
+		return false;
+	pkey_free(k);
+	return true;
+}
+
 /* Results read without a synchronize: eight launches adding one to each of
  * 64 pages of ints that start on the GPU, queued on a stream; the CPU
- * reads every int right after the last launch returns. */
+ * reads every int right after the last launch returns. Where the host has
+ * no protection keys, a read of a page the first kernel already opened
+ * overlaps it (a race the test lost one run in five under ASan): only the
+ * results after the synchronize are asserted there. */
 static void test_results(void)
 {
 	enum { N = 1 << 16, LAUNCHES = 8 };
@@ -68,8 +87,14 @@ static void test_results(void)
 	is_int(i, LAUNCHES, "results: %d launches queued", LAUNCHES);
 	for (i = 0; i < N; i++)
 		early += p[i] != LAUNCHES;
-	is_int(early, 0, "results: read without a synchronize, every int is "
-	       "the last launch's (p[0] %d, p[N-1] %d)", p[0], p[N - 1]);
+	if (host_has_pkeys())
+		is_int(early, 0, "results: read without a synchronize, every "
+		       "int is the last launch's (p[0] %d, p[N-1] %d)", p[0],
+		       p[N - 1]);
+	else
+		ok(1, "# SKIP results read without a synchronize: this host has "
+		   "no memory protection keys, so the read may overlap the "
+		   "first kernel");
 	is_res(cuStreamSynchronize(st), CUDA_SUCCESS,
 	       "results: the stream then has nothing left");
 	for (early = 0, i = 0; i < N; i++)
