@@ -534,6 +534,15 @@ static void test_chain(void)
 	ok(t >= LAUNCH_NS + 999 * LOAD_NS &&
 	   t < LAUNCH_NS + 999 * (LOAD_NS + 10), "chain: the chase brought "
 	   "them back: the L2's again (%llu ns)", t);
+	/* the copies before a kernel pass the L2 in their order: the ring
+	 * written after a memset of 128 MiB is what the L2 holds last */
+	cuMemsetD8(other, 2, 128 * MIB);
+	chase_ring(next, 1000);
+	t = launch("chase", 1, 32, args);
+	ok(t >= LAUNCH_NS + 999 * LOAD_NS &&
+	   t < LAUNCH_NS + 999 * (LOAD_NS + 10), "chain: a ring copied after a "
+	   "memset of 128 MiB is in the L2: the L2's latency each (%llu ns)",
+	   t);
 	cuMemFree(other);
 	chase_ring(next, 16);
 	t = launch("chase", 1, 32, args);
