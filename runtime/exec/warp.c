@@ -2993,9 +2993,8 @@ static inline bool l1_has(const struct blk *b, uint64_t line)
 /* One line of a global access: it joins the block's L1 (for a load that
  * may use it, l1) and, where the L1 did not hold it, the GPU's L2; a
  * load that finds it in neither waits the DRAM's latency. A store to a
- * line the L1 holds finds it in the L2 too (a load brought it there):
- * CORR's loop stores 32 lines a warp each step to lines its loads read,
- * and asking the L2 for each took a third of its time. */
+ * line the L1 holds is taken to find it in the L2 too (a load brought it
+ * there), and does not ask. */
 static inline void line_seen(struct blk *b, uint64_t line, bool l1,
 			     bool load, struct lines *s)
 {
