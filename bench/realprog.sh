@@ -23,8 +23,8 @@
 #             through rings of lines the L1 holds, or not
 #   scatter   probes/scatter.cu on one H200 (results/scatter.txt):
 #             scattered touches of resident memory, the second kernel's
-#   atax      probes/atax.cu on one H200 (results/atax.txt): UVMBench's
-#             ATAX and MVT kernels, each timed, on managed memory the
+#   atax      probes/atax.cu on one H200 (results/atax.txt): the access
+#             shapes of UVMBench's ATAX and MVT, each timed, on managed memory the
 #             CPU wrote, resident, on device memory, after the L2 emptied
 #   halfpref  probes/halfpref.cu on one H200 (results/halfpref.txt):
 #             128 MiB read and written by one kernel with parts of it

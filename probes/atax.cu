@@ -1,6 +1,6 @@
 // atax.cu - where UVMBench's ATAX and MVT spend their time on one H200:
-// PolyBench's kernels as UVMBench builds them (n = 4096, blocks of 256,
-// each thread adding into its element of global memory every step), each
+// their two kernels' access shapes (below: n = 4096, blocks of 256, each
+// thread adding into its element of global memory every step), each
 // timed by events:
 //   managed:  A in managed memory the CPU wrote, as UVMBench runs it:
 //             kernel 1 faults A in (each thread walks a row of A: its
@@ -27,40 +27,28 @@
 #define N 4096
 #define FLUSH_BYTES (512ull << 20)
 
-__global__ void atax_kernel1(float *A, float *x, float *tmp)
+// ATAX's and MVT's two access shapes, written here: each thread adds a
+// product into its element of global memory every step (the pointers may
+// alias, so the compiler keeps the element in memory and the next step's
+// loads after its store). along_row: thread t walks row t of m (the
+// warp's lanes 16 KiB apart, each line serving 32 steps); down_col:
+// thread t walks column t, a row a step (the warp's lanes one line, a new
+// line of the matrix each step).
+__global__ void along_row(const float *m, const float *v, float *acc)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+	const float *row = m + (size_t)t * N;
 
-	if (i < N)
-		for (int j = 0; j < N; j++)
-			tmp[i] += A[i * N + j] * x[j];
+	for (int k = 0; k < N; k++)
+		acc[t] += row[k] * v[k];
 }
 
-__global__ void atax_kernel2(float *A, float *y, float *tmp)
+__global__ void down_col(const float *m, const float *v, float *acc)
 {
-	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (j < N)
-		for (int i = 0; i < N; i++)
-			y[j] += A[i * N + j] * tmp[i];
-}
-
-__global__ void mvt_kernel1(float *a, float *x1, float *y_1)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < N)
-		for (int j = 0; j < N; j++)
-			x1[i] += a[i * N + j] * y_1[j];
-}
-
-__global__ void mvt_kernel2(float *a, float *x2, float *y_2)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < N)
-		for (int j = 0; j < N; j++)
-			x2[i] += a[j * N + i] * y_2[j];
+	for (int k = 0; k < N; k++)
+		acc[t] += m[(size_t)k * N + t] * v[k];
 }
 
 __global__ void flush(const int4 *p, size_t n, int *out)
@@ -123,13 +111,13 @@ int main(void)
 				A[i * N + j] = host[i * N + j];
 		}
 		TIMED("managed", "k1", rep,
-		      (atax_kernel1<<<grid, block>>>(A, x, tmp)));
+		      (along_row<<<grid, block>>>(A, x, tmp)));
 		TIMED("managed", "k2", rep,
-		      (atax_kernel2<<<grid, block>>>(A, y, tmp)));
+		      (down_col<<<grid, block>>>(A, tmp, y)));
 		TIMED("resident", "k1", rep,
-		      (atax_kernel1<<<grid, block>>>(A, x, tmp)));
+		      (along_row<<<grid, block>>>(A, x, tmp)));
 		TIMED("resident", "k2", rep,
-		      (atax_kernel2<<<grid, block>>>(A, y, tmp)));
+		      (down_col<<<grid, block>>>(A, tmp, y)));
 		CK(cudaFree(A));
 		CK(cudaFree(x));
 		CK(cudaFree(y));
@@ -144,18 +132,18 @@ int main(void)
 		CK(cudaMemcpy(dA, host, sizeof(float) * N * N,
 			      cudaMemcpyHostToDevice));
 		TIMED("dev", "k1", rep,
-		      (atax_kernel1<<<grid, block>>>(dA, x, tmp)));
+		      (along_row<<<grid, block>>>(dA, x, tmp)));
 		TIMED("dev", "k2", rep,
-		      (atax_kernel2<<<grid, block>>>(dA, y, tmp)));
+		      (down_col<<<grid, block>>>(dA, tmp, y)));
 		flush<<<1056, 256>>>(junk, FLUSH_BYTES / 16, (int *)x);
 		TIMED("cold", "k2", rep,
-		      (atax_kernel2<<<grid, block>>>(dA, y, tmp)));
+		      (down_col<<<grid, block>>>(dA, tmp, y)));
 		TIMED("cold", "k2again", rep,
-		      (atax_kernel2<<<grid, block>>>(dA, y, tmp)));
+		      (down_col<<<grid, block>>>(dA, tmp, y)));
 		TIMED("mvt", "k1", rep,
-		      (mvt_kernel1<<<grid, block>>>(dA, x, y)));
+		      (along_row<<<grid, block>>>(dA, y, x)));
 		TIMED("mvt", "k2", rep,
-		      (mvt_kernel2<<<grid, block>>>(dA, tmp, y)));
+		      (down_col<<<grid, block>>>(dA, y, tmp)));
 	}
 	printf("atax.done: ok\n");
 	return 0;
