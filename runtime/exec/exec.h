@@ -214,7 +214,7 @@ void ex_l2_free(struct ex_l2 *c);
 /* The bytes of lines it holds. */
 uint64_t ex_l2_bytes(const struct ex_l2 *c);
 /* Whether c holds line (a 128-byte line's number, an address >> 7); it
- * does from now on, the most recent of its set. */
+ * does from now on (taken into its set in turn where it was not). */
 bool ex_l2_holds(struct ex_l2 *c, uint64_t line);
 
 struct ex_launch {

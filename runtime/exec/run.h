@@ -80,10 +80,9 @@ enum wstate { W_RUN, W_BAR, W_DONE };
  * placed by a hash; eight ways, least recently used replaced, lose a
  * ring of lines a little longer than the L1 as the H200's does. */
 #define L1_WAYS 8
-/* The ways of a set of a GPU's L2 (l2.c): eight lines, one host cache
- * line. */
+/* The ways of a set of a GPU's L2 (l2.c): eight 32-bit fingerprints,
+ * half a host cache line. */
 #define L2_WAYS 8
-
 
 struct warp {
 	uint64_t (*r)[WARP];      /* the register file: r[reg][lane], for

@@ -2916,18 +2916,26 @@ static inline void chain_issue(struct warp *w, const struct xdep *d,
 	}
 }
 
+/* Line's set in the block's L1: the high half of the line's number
+ * times 2^64 over the golden ratio (tlb_slot's hash), scaled to the sets
+ * the L1 has. */
+static inline uint64_t *l1_set(const struct blk *b, uint64_t line)
+{
+	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+
+	return &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+}
+
 /* Whether the block's L1 holds line; it does from now on, the most
- * recently used of its set, whose least recently used it replaces. Its
- * set: the high half of the line's number times 2^64 over the golden
- * ratio (tlb_slot's hash), scaled to the sets the L1 has; a set's ways
- * are kept most recent first. So a ring of lines is whole in the L1 to
- * about its size and gone at 1.25 times it, as on an H200 (S KiB of a
- * shuffled ring, no shared memory: all hits to 208, 0.49 of them at 256,
- * none at 320; here 0.45 at 256, none at 304: probes/results/l1.txt). */
+ * recently used of its set (l1_set), whose least recently used it
+ * replaces; a set's ways are kept most recent first. So a ring of lines
+ * is whole in the L1 to about its size and gone at 1.25 times it, as on
+ * an H200 (S KiB of a shuffled ring, no shared memory: all hits to 208,
+ * 0.49 of them at 256, none at 320; here 0.45 at 256, none at 304:
+ * probes/results/l1.txt). */
 static inline bool l1_holds(struct blk *b, uint64_t line)
 {
-	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32, tag = line + 1;
-	uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+	uint64_t *set = l1_set(b, line), tag = line + 1;
 	bool hit;
 	int k = 1;
 
@@ -2981,8 +2989,7 @@ struct lines {
  * the lines as they are). */
 static inline bool l1_has(const struct blk *b, uint64_t line)
 {
-	uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
-	const uint64_t *set = &b->l1[((h * b->l1_sets) >> 32) * L1_WAYS];
+	const uint64_t *set = l1_set(b, line);
 
 	for (int k = 0; k < L1_WAYS; k++)
 		if (set[k] == line + 1)
