@@ -303,7 +303,7 @@ static uint64_t place_sum(const uint64_t *by, int p)
 }
 
 /* Adds place p's counts to processor proc's in w: every sector and DRAM
- * unit moved whole. */
+ * unit moved whole, and those of them an L1 served or an SM merged. */
 static void add_place(struct km_work *w, const struct ex_result *res,
 		      int p, int proc)
 {
@@ -312,6 +312,9 @@ static void add_place(struct km_work *w, const struct ex_result *res,
 			    << EX_SECTOR_SHIFT;
 	w->dram[proc] += place_sum(res->atoms, p) << (EX_SECTOR_SHIFT + 1);
 	w->requests[proc] += place_sum(res->read_requests, p);
+	w->l1_read[proc] += place_sum(res->l1_sectors, p) << EX_SECTOR_SHIFT;
+	w->merged[proc] += place_sum(res->merged_sectors, p)
+			   << EX_SECTOR_SHIFT;
 }
 
 /* What the engine did, for the kernel's model time (kernel.c, km_work):

@@ -271,6 +271,13 @@ struct ex_result {
 	 * sectors one after another is one (a coalesced read is one
 	 * request, a lane a sector apart from the others one of its own) */
 	uint64_t read_requests[EX_MAX_PLACES];
+	/* of those sectors, by place, where chains are timed: the load
+	 * sectors the block's L1 served (an access whose lines it held in
+	 * part, that share of its sectors), and the store sectors to the
+	 * lines the warp's last store wrote (an SM merges them: a warp
+	 * storing its sum each step) */
+	uint64_t l1_sectors[EX_MAX_PLACES];
+	uint64_t merged_sectors[EX_MAX_PLACES];
 	uint64_t atomics;
 	/* Cycles of the blocks' chains (a block's: its slowest warp's, from
 	 * its first instruction's issue to its last's, barriers waiting for

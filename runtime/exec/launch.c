@@ -555,6 +555,8 @@ static void add_counts(struct grid *g, const struct blk *b)
 		r->sectors_written[p] += b->sectors_written[p];
 		r->atoms[p] += b->atoms[p];
 		r->read_requests[p] += b->read_requests[p];
+		r->l1_sectors[p] += b->l1_sectors[p];
+		r->merged_sectors[p] += b->merged_sectors[p];
 	}
 	pthread_mutex_unlock(&g->lock);
 }
@@ -608,7 +610,7 @@ static void cooperative(struct crewjob *cj, int index)
 				out_of_memory(g);
 			break;
 		}
-		bs[n]->b.slice = SLICE;
+		bs[n]->b.slice = bs[n]->b.l1 ? SLICE_L1 : SLICE;
 		start_block(&bs[n]->b, i);
 		live[n++] = 1;
 	}
@@ -661,7 +663,7 @@ static void blocks(struct crewjob *cj)
 	 * without a barrier (cooperative groups' tiles of more than a warp
 	 * spin on a word of the reserved region): each gives way every SLICE
 	 * branches, as the SM interleaves them. */
-	b->slice = SLICE;
+	b->slice = b->l1 ? SLICE_L1 : SLICE;
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(&g->next, 1, __ATOMIC_RELAXED);
 		if (i >= g->nblocks || __atomic_load_n(&g->stop, __ATOMIC_RELAXED))

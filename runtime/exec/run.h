@@ -73,8 +73,12 @@ enum wstate { W_RUN, W_BAR, W_DONE };
  * (so that a warp spinning on another's progress lets it run), or its
  * mbarrier.try_wait found the phase incomplete (the device suspends it). */
 #define W_YIELD 3
-/* Branches a warp of a cooperative launch takes before it yields. */
+/* Branches a warp takes before it yields to its block's others; fewer
+ * where the block has an L1, so that its warps go through their loops
+ * side by side as an SM's do and find the lines the others brought in
+ * (a naive matrix product's warps share each row of b they read). */
 #define SLICE 256
+#define SLICE_L1 4
 /* The ways of a set of a block's L1: lines a power of two apart do not
  * conflict in an H200's L1 (probes/results/l1.txt), so its sets are
  * placed by a hash; eight ways, least recently used replaced, lose a
@@ -96,6 +100,9 @@ struct warp {
 	uint64_t issued;          /* the cycle its last instruction issued */
 	uint64_t lsu;             /* the cycle its SM's memory pipeline is
 				   * through with its accesses so far */
+	uint64_t st_line;         /* its last global store's first line + 1
+				   * (0 none), ... */
+	uint32_t st_lines;        /* ... and its lines (chains timed) */
 	uint32_t count;           /* the block's instructions issued */
 	uint32_t id;              /* warp index in the block */
 	uint32_t valid;           /* lanes that are threads of the block */
@@ -156,6 +163,11 @@ struct blk {
 	uint64_t bytes_read[EX_MAX_PLACES], bytes_written[EX_MAX_PLACES];
 	uint64_t sectors_read[EX_MAX_PLACES], sectors_written[EX_MAX_PLACES];
 	uint64_t atoms[EX_MAX_PLACES], read_requests[EX_MAX_PLACES];
+	uint64_t l1_sectors[EX_MAX_PLACES], merged_sectors[EX_MAX_PLACES];
+	/* the sectors counted so far, any place, and the place of the last:
+	 * what an access moved is the difference across it (sectors_apart) */
+	uint64_t sectors_moved;
+	int last_place;
 };
 
 struct grid {

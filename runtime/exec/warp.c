@@ -378,6 +378,8 @@ static inline void mem_flush(struct blk *b, struct macc *c)
 		b->sectors_written[c->place] += c->sectors;
 	}
 	b->atoms[c->place] += c->atoms;
+	b->sectors_moved += c->sectors;
+	b->last_place = c->place;
 	c->bytes = 0;
 	c->sectors = 0;
 	c->atoms = 0;
@@ -698,6 +700,8 @@ static int warp_span(struct blk *b, struct warp *w, int sp,
 		b->sectors_written[place] += ws.sectors;
 	}
 	b->atoms[place] += ws.atoms;
+	b->sectors_moved += ws.sectors;
+	b->last_place = place;
 	*amask = ~0ull;
 	*delta = 0;
 	return 1;
@@ -2981,8 +2985,10 @@ static inline bool global_space(int sp)
  * class its instruction writes (the L2's). */
 struct lines {
 	uint32_t n;          /* the 128-byte lines it touched; 0: untimed */
+	uint32_t hits;       /* ... of which the L1 held so many */
 	bool l1;             /* the L1 held each of them */
 	bool dram;           /* the L2 did not hold one, read from the DRAM */
+	bool merged;         /* a store to the lines of the warp's last */
 };
 
 /* Whether the block's L1 holds line, changing nothing (a store keeps
@@ -3005,8 +3011,10 @@ static inline bool l1_has(const struct blk *b, uint64_t line)
 static inline void line_seen(struct blk *b, uint64_t line, bool l1,
 			     bool load, struct lines *s)
 {
-	if (l1 && l1_holds(b, line))
+	if (l1 && l1_holds(b, line)) {
+		s->hits++;
 		return;
+	}
 	s->l1 = false;
 	if (!load && b->l1 && l1_has(b, line))
 		return;
@@ -3024,13 +3032,27 @@ static inline bool seen_before(const uint64_t *seen, uint32_t n,
 	return false;
 }
 
+/* A store's lines against the warp's last store's: the same first line
+ * and as many lines is the same lines (a warp storing its sum each step),
+ * which its SM merges (l1rate.cu's store_same: 15 TB/s of sectors on an
+ * H200, where stores to new lines go at 4.6). This store is the warp's
+ * last from now on. */
+static inline void store_lines(struct warp *w, struct lines *s,
+			       uint64_t first)
+{
+	s->merged = w->st_line == first + 1 && w->st_lines == s->n;
+	w->st_line = first + 1;
+	w->st_lines = s->n;
+}
+
 /* The distinct 128-byte lines a warp's global access (operand a)
  * touches, as its sectors are counted: a lane in the line of the lane
  * before, or (lanes in no order) of any lane before, adds none; none
  * where chains are untimed or the access is not global. A load's lines
  * join the block's L1 (where the launch gave it one and the load may use
- * it), and every access's lines the L2's. */
-static struct lines warp_lines(struct blk *b, const struct warp *w,
+ * it), and every access's lines the L2's; a store's are compared with
+ * the warp's last store's (store_lines). */
+static struct lines warp_lines(struct blk *b, struct warp *w,
 			       const struct insn *in, const struct operand *a,
 			       uint32_t act)
 {
@@ -3039,7 +3061,7 @@ static struct lines warp_lines(struct blk *b, const struct warp *w,
 		       (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	bool load = in->op == OP_LD;
 	bool l1 = b->l1 && load && !(in->flags & F_NOL1);
-	struct lines s = { 0, l1, false };
+	struct lines s = { .l1 = l1 };
 	uint64_t last = ~0ull, top = 0, seen[WARP];
 
 	if (!b->lat || !global_space(in->space) || !act)
@@ -3047,11 +3069,16 @@ static struct lines warp_lines(struct blk *b, const struct warp *w,
 	if (!base) {
 		line_seen(b, off >> 7, l1, load, &s);
 		s.n = 1;
+		if (!load)
+			store_lines(w, &s, off >> 7);
 		return s;
 	}
 	if (!l1 && !b->l->l2 && act == FULL &&
-	    (s.n = full_lines(base, off)) != 0)
+	    (s.n = full_lines(base, off)) != 0) {
+		if (!load)
+			store_lines(w, &s, (base[0] + off) >> 7);
 		return s;
+	}
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
 
@@ -3062,7 +3089,27 @@ static struct lines warp_lines(struct blk *b, const struct warp *w,
 		top = line > top ? line : top;
 		line_seen(b, line, l1, load, &s);
 	}
+	if (!load && s.n)
+		store_lines(w, &s, seen[0]);
 	return s;
+}
+
+/* The sectors the access just counted (b->sectors_moved past before),
+ * at the place of its last lanes, that the L2 did not see: a load's
+ * share of its lines the L1 held, a merged store's all (model/batch.c
+ * prices them apart). */
+static inline void sectors_apart(struct blk *b, struct lines s,
+				 uint64_t before, bool load)
+{
+	uint64_t moved = b->sectors_moved - before;
+
+	if (!s.n || !moved)
+		return;
+	if (load && s.hits)
+		b->l1_sectors[b->last_place] += s.hits == s.n ? moved :
+						moved * s.hits / s.n;
+	else if (!load && s.merged)
+		b->merged_sectors[b->last_place] += moved;
 }
 
 /* The access passes its SM's memory pipeline (chains timed): it starts
@@ -3134,17 +3181,21 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case FM_LD: {
 			struct lines s = warp_lines(b, w, in, &in->o[1], act);
+			uint64_t before = b->sectors_moved;
 
 			if (do_ld(b, w, in, act))
 				return -1;
+			sectors_apart(b, s, before, true);
 			lsu_pass(b, w, &b->m->dep[pc], s, true);
 			continue;
 		}
 		case FM_ST: {
 			struct lines s = warp_lines(b, w, in, &in->o[0], act);
+			uint64_t before = b->sectors_moved;
 
 			if (do_st(b, w, in, act))
 				return -1;
+			sectors_apart(b, s, before, false);
 			lsu_pass(b, w, &b->m->dep[pc], s, false);
 			continue;
 		}

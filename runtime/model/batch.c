@@ -95,11 +95,37 @@ uint64_t km_dram_kept(uint64_t traffic, uint64_t dram, uint64_t compulsory,
  * kernel of few blocks has only their SMs' (CORR's last kernel, eight
  * blocks each storing to 32 lines a warp each step, moves its 22 MB of
  * sectors through eight SMs' caches). */
-static double cache_rate(const struct km_tally *t, const struct km_rates *r)
+static double cache_rate(const struct km_tally *t, const struct km_rates *r,
+			 double gbps)
 {
 	if (!t->cache_sms || !r->sms || t->cache_sms >= r->sms)
-		return r->cache_gbps;
-	return r->cache_gbps * (double)t->cache_sms / (double)r->sms;
+		return gbps;
+	return gbps * (double)t->cache_sms / (double)r->sms;
+}
+
+/* The time t's sectors at its own GPU's memory take the caches: every
+ * load sector passes its SM's L1 (l1_gbps), and what the L1 did not
+ * serve, the L2: loads it missed and merged stores at cache_gbps, stores
+ * to new lines at store_gbps, one after the other (the L2's slices take
+ * both). The two overlap: on an H200 loads the L1 holds beside stores
+ * take the stores' time (probes/results/l1rate.txt, mix_hit_st). A rate
+ * of 0 is cache_gbps's, which then serves the L1's share too. */
+static double cache_ns(const struct km_tally *t, const struct km_rates *r)
+{
+	double l2 = cache_rate(t, r, r->cache_gbps), l1_ns = 0;
+	double hits = 0, news = (double)(t->cache_written - t->cache_merged);
+	double l2_ns;
+
+	if (r->l1_gbps > 0) {
+		hits = (double)t->cache_l1;
+		l1_ns = (double)t->cache_read / cache_rate(t, r, r->l1_gbps);
+	}
+	l2_ns = ((double)t->cache_read - hits + (double)t->cache_merged) / l2;
+	if (r->store_gbps > 0)
+		l2_ns += news / cache_rate(t, r, r->store_gbps);
+	else
+		l2_ns += news / l2;
+	return max_d(l1_ns, l2_ns);
 }
 
 uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
@@ -117,9 +143,9 @@ uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 			at = max_d(buf / r->gbps[p], link_ns(t, r, p));
 		/* every sector at its own GPU's memory passes the caches
 		 * of the SM that asked for it */
-		if (p == t->cache_at && t->cache_traffic && r->cache_gbps > 0)
-			at = max_d(at, (double)t->cache_traffic /
-					       cache_rate(t, r));
+		if (p == t->cache_at && r->cache_gbps > 0 &&
+		    (t->cache_read || t->cache_written))
+			at = max_d(at, cache_ns(t, r));
 		ns += at;
 	}
 	return ns_of(ns);

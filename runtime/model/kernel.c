@@ -158,6 +158,8 @@ void km_rates_of(int dev, struct km_rates *r)
 				d->attrs[CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE];
 	}
 	r->cache_gbps = u->cache_gbps;
+	r->l1_gbps = u->l1_gbps;
+	r->store_gbps = u->store_gbps;
 }
 
 /* ns at a clock of khz, in whole cycles (at least one where ns is not
@@ -342,7 +344,10 @@ void km_work(const struct km_work *w)
 					    w->kept);
 
 			running.t.bytes[p] += (dram + 1) / 2;
-			running.t.cache_traffic += w->read[p] + w->written[p];
+			running.t.cache_read += w->read[p];
+			running.t.cache_l1 += w->l1_read[p];
+			running.t.cache_written += w->written[p];
+			running.t.cache_merged += w->merged[p];
 			running.t.cache_at = p;
 			running.t.cache_sms = cuemu_min_u(r.sms, w->blocks);
 			continue;

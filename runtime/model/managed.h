@@ -470,6 +470,9 @@ struct km_work {
 	uint64_t written[CUEMU_NPROC];    /* ... and written */
 	uint64_t dram[CUEMU_NPROC];       /* bytes of DRAM units, both */
 	uint64_t requests[CUEMU_NPROC];   /* read requests */
+	/* of read and written: the bytes of load sectors an L1 served, and
+	 * of store sectors a warp's SM merged (exec.h ex_result) */
+	uint64_t l1_read[CUEMU_NPROC], merged[CUEMU_NPROC];
 	/* its own GPU's memory: the bytes of the distinct 4 KiB pages it
 	 * read plus those it wrote (each moved by the DRAM at least once),
 	 * and of the distinct pages (what the L2 must hold for rereads to
@@ -541,9 +544,14 @@ struct km_tally {
 	uint64_t chain_ns;                /* its blocks' chains, each SM
 	                                   * running those it holds at
 	                                   * once side by side */
-	uint64_t cache_traffic;           /* bytes of sectors its warps moved
+	uint64_t cache_read;              /* bytes of sectors its warps read
 	                                   * at its own GPU's memory, every
 	                                   * one through the caches ... */
+	uint64_t cache_l1;                /* ... which its L1s served so
+	                                   * many of, ... */
+	uint64_t cache_written;           /* ... and wrote, ... */
+	uint64_t cache_merged;            /* ... so many to a warp's last
+	                                   * store's lines, ... */
 	int cache_at;                     /* ... of this GPU, ... */
 	uint64_t cache_sms;               /* ... of the SMs its blocks
 	                                   * occupy (0: all): each SM's
@@ -571,9 +579,10 @@ struct km_rates {
 	uint64_t clock_khz;
 	/* a launch's fixed time, and an SM's time to take a block */
 	uint64_t launch_ns, block_ns;
-	/* the GPU's caches: the sectors they serve a second (bytes), and
-	 * what its L2 holds (bytes; 0 none) */
-	double cache_gbps;
+	/* the GPU's caches: the sectors they serve a second (bytes), of
+	 * them the loads its L1s serve and the stores to new lines its L2
+	 * takes (0: at cache_gbps), and what its L2 holds (bytes; 0 none) */
+	double cache_gbps, l1_gbps, store_gbps;
 	uint64_t l2_bytes;
 };
 /* The bytes of DRAM traffic of a kernel whose sectors' 64-byte units came

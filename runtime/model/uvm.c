@@ -55,6 +55,13 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		 * product's sectors (its loads and its stores of the same
 		 * sum) at 7.2 TB/s (n=512), 8.7 (1024), 9.3 (2048) */
 		.cache_gbps = 9000,
+		/* probes/results/l1rate.txt: one H200, loads of float4s its
+		 * L1 holds at 30.5 TB/s of sectors, loads from the L2 at 8.7,
+		 * stores to new lines at 4.6 over 1 to 64 MiB (so not the
+		 * DRAM), the same loads and stores together at the stores'
+		 * rate */
+		.l1_gbps = 30500,
+		.store_gbps = 4600,
 		/* probes/results/chains.txt: one H200 at 1980 MHz, a
 		 * pointer chase through 16 KiB (the L1) 20 ns a hop, through
 		 * 1 and 16 MiB (the L2) 145; an add into a register 2.3 ns a

@@ -51,6 +51,11 @@ struct cuemu_uvm {
 	 * kernel's memory time at its own GPU is at least its sectors at
 	 * this, however few of them reach the DRAM */
 	double cache_gbps;
+	/* of those sectors, the bytes a second the SMs' L1s serve of the
+	 * loads (every load sector passes them; those they hold go no
+	 * further), and the bytes a second of stores to lines other than a
+	 * warp's last store's the L2 takes (cache_gbps serves the rest) */
+	double l1_gbps, store_gbps;
 	/* a warp's wait for what an instruction it depends on wrote, ns:
 	 * an arithmetic result, a load from the L1 (shared or local memory,
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's

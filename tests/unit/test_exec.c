@@ -911,6 +911,58 @@ static void ring_of(uint32_t *a, unsigned n)
 		a[i * 32] = (i + 1) % n * 32;
 }
 
+/* The sectors the L2 never sees, counted apart for the model's caches:
+ * those of loads the block's L1 held, of stores to the lines the warp's
+ * last store wrote (its SM merges them); and a block's warps go through
+ * their loops side by side, so one finds in the L1 the lines the other
+ * just brought in. */
+static void test_sectors_apart(struct mock *mk)
+{
+	struct ex_module *m = inline_ptx(chains_ptx);
+	uint32_t *a = mock_alloc(mk, 128 * 128, 0);
+	struct pb p = { 0 };
+	struct ex_result r;
+	struct ex_launch l;
+
+	memset(a, 0, 128 * 128);
+	put_ptr(&p, a); put_u32(&p, 100);
+	l = chain_launch(mk, m, "chase", &p, 1, 1);
+	l.l1_lines = 64;
+	is_int(run(&l, &r), EX_OK, "apart: a chase of 100 loads of one line");
+	is_int(r.sectors_read[0], 100, "apart: a sector each");
+	is_int(r.l1_sectors[0], 99, "apart: the L1 served the 99 after the "
+	       "first");
+	l = chain_launch(mk, m, "chase_cg", &p, 1, 1);
+	l.l1_lines = 64;
+	is_int(run(&l, &r), EX_OK, "apart: the same with ld.global.cg");
+	is_int(r.l1_sectors[0], 0, "apart: .cg: the L2 served them all");
+
+	l = chain_launch(mk, m, "scatter", &p, 1, 32);
+	is_int(run(&l, &r), EX_OK, "apart: 100 stores to the same 32 lines");
+	is_int(r.sectors_written[0], 3200, "apart: 32 sectors each");
+	is_int(r.merged_sectors[0], 99 * 32, "apart: the 99 after the first "
+	       "went to the lines of the warp's store before: merged");
+	l.latency[EX_LAT_GLOBAL] = 0;
+	l.latency[EX_LAT_ALU] = 0;
+	l.latency[EX_LAT_SHARED] = 0;
+	is_int(run(&l, &r), EX_OK, "apart: the same, chains untimed");
+	is_int(r.merged_sectors[0], 0, "apart: untimed: none counted apart");
+
+	ring_of(a, 128);
+	p = (struct pb){ 0 };
+	put_ptr(&p, a); put_u32(&p, 512);
+	l = chain_launch(mk, m, "chase", &p, 1, 64);
+	l.l1_lines = 64;
+	is_int(run(&l, &r), EX_OK, "apart: two warps each chase a ring of "
+	       "128 lines four times round, an L1 of 64");
+	is_int(r.sectors_read[0], 1024, "apart: 1,024 loads of a sector");
+	ok(r.l1_sectors[0] >= 500 && r.l1_sectors[0] <= 600, "apart: the "
+	   "second warp, a few steps behind the first, finds its lines in "
+	   "the L1 (%llu hits), where one after the other it would find "
+	   "none", (unsigned long long)r.l1_sectors[0]);
+	ex_module_free(m);
+}
+
 /* The GPU's L2 (exec/l2.c): a chase (.cg, never the L1) through lines it
  * does not hold waits the DRAM's latency each hop and brings them in, so
  * the next launch's chase waits the L2's; a ring eight times the L2 is
@@ -1383,6 +1435,7 @@ int main(void)
 		test_far_pages(mk);
 		test_chains(mk);
 		test_chains_l1(mk);
+		test_sectors_apart(mk);
 		test_chains_l2(mk);
 		test_gather_sectors(mk);
 		test_returns(mk, c);

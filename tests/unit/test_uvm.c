@@ -351,12 +351,12 @@ static void test_cache(void)
 	r.gbps[0] = 1000;
 	r.cache_gbps = 4000;
 	t.bytes[0] = 1000000;
-	t.cache_traffic = 8000000;
+	t.cache_read = 8000000;
 	t.cache_at = 0;
 	is_int(km_memory_ns(&t, &r), 2000, "cache: sectors beyond the "
 	       "caches' rate bound the memory time (8 MB at 4000, not 1 MB "
 	       "at 1000)");
-	t.cache_traffic = 2000000;
+	t.cache_read = 2000000;
 	is_int(km_memory_ns(&t, &r), 1000, "cache: ... and the DRAM's where "
 	       "it is slower");
 	r.sms = 132;
@@ -368,6 +368,52 @@ static void test_cache(void)
 	       "it: 2 MB at 242 (CORR's last kernel, eight blocks)");
 	t.cache_sms = 132;
 	is_int(km_memory_ns(&t, &r), 1000, "cache: on all of them, all of it");
+}
+
+/* The caches' paths (km_memory_ns): every load sector passes an L1 at
+ * l1_gbps, what the L1 did not serve goes on to the L2 (loads and merged
+ * stores at cache_gbps, stores to new lines at store_gbps, one after the
+ * other), and the L1 and the L2 work side by side. */
+static void test_cache_paths(void)
+{
+	struct km_tally t;
+	struct km_rates r;
+
+	memset(&t, 0, sizeof t);
+	memset(&r, 0, sizeof r);
+	r.gbps[0] = 1000;
+	r.cache_gbps = 8000;
+	r.l1_gbps = 32000;
+	r.store_gbps = 4000;
+	t.cache_at = 0;
+	t.cache_read = 32000000;
+	t.cache_l1 = 32000000;
+	is_int(km_memory_ns(&t, &r), 1000, "caches: 32 MB of loads the L1 "
+	       "held pass it at its rate, not the L2's 4000 ns");
+	t.cache_l1 = 24000000;
+	is_int(km_memory_ns(&t, &r), 1000, "caches: ... the 8 MB it missed "
+	       "go to the L2 beside it: 1000 ns each");
+	t.cache_l1 = 0;
+	is_int(km_memory_ns(&t, &r), 4000, "caches: loads it never held take "
+	       "the L2's 4000 ns");
+	t.cache_read = 32000000;
+	t.cache_l1 = 32000000;
+	t.cache_written = 8000000;
+	is_int(km_memory_ns(&t, &r), 2000, "caches: 8 MB of stores to new "
+	       "lines take the L2's store rate, 2000 ns, the L1's loads "
+	       "beside them");
+	t.cache_merged = 8000000;
+	is_int(km_memory_ns(&t, &r), 1000, "caches: ... stores to a warp's "
+	       "last store's lines at the L2's own rate, 1000 ns");
+	t.cache_l1 = 0;
+	t.cache_merged = 0;
+	is_int(km_memory_ns(&t, &r), 6000, "caches: loads from the L2 and "
+	       "stores to it one after the other: 4000 + 2000 ns");
+	r.l1_gbps = 0;
+	r.store_gbps = 0;
+	t.cache_l1 = 32000000;
+	is_int(km_memory_ns(&t, &r), 5000, "caches: no L1 or store rate: "
+	       "every sector at the caches' rate, 40 MB in 5000 ns");
 }
 
 /* A kernel's chains (km_chain_ns): its longest block's, or the blocks'
@@ -628,6 +674,7 @@ int main(void)
 	test_prefetch();
 	test_batches();
 	test_cache();
+	test_cache_paths();
 	test_chains();
 	test_wake();
 	test_wake_kept();
