@@ -33,7 +33,13 @@
 #             through rings of lines the L2 holds, or not: each ring's
 #             first pass right after the copy that wrote it (_copied)
 #             and the mean of the two after
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref]
+#   l1rate    probes/l1rate.cu on one H200 (results/l1rate.txt): loads
+#             the L1 holds, loads and stores the L2 takes, both, at full
+#             occupancy: the mean of each case's second and third runs
+#   gemm      probes/gemm.cu on one H200 (results/gemm.txt): a naive
+#             matrix product storing its sum each step or once, on
+#             device memory, managed memory faulted in and resident
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,12 +58,12 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1, scatter, l2size, atax or halfpref)" >&2
+	     "chains, l1, scatter, l2size, atax, halfpref, l1rate or gemm)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -75,6 +81,9 @@ rows() {
 		sed -u -E -e 's/ (S|W|blocks|D|N)=([0-9]+)/_\2/g' \
 		-e 's/ rep[0-9]+//' -e "s/^$probe ([a-z0-9_]+) steps=[0-9]+: ms=([0-9.]+).*/$probe.\\1 rep0: ms=\\2/" ;;
 	atax)	sed -u -E 's/^atax ([a-z]+) ([a-z0-9]+) rep[0-9]+: ms=([0-9.]+)/atax.\1_\2 rep0: ms=\3/' ;;
+	l1rate)	sed -u -E -e '/ rep0: /d' \
+		-e 's/^l1rate ([a-z0-9_]+) S=([0-9]+) rep[0-9]+: .* ms=([0-9.]+).*/l1rate.\1_\2 rep0: ms=\3/' ;;
+	gemm)	sed -u -E 's/^gemm ([a-z_]+) n=([0-9]+): ms=([0-9.]+).*/gemm.\1_\2 rep0: ms=\3/' ;;
 	l2size)
 		sed -u -E -e 's/ N=([0-9]+) rep0 /_\1_copied /' \
 		-e 's/ N=([0-9]+) rep[0-9]+ /_\1 /' \
