@@ -3003,23 +3003,25 @@ static inline bool l1_has(const struct blk *b, uint64_t line)
 	return false;
 }
 
+/* Where a line of a global access was found. */
+enum seen { SEEN_L2, SEEN_L1, SEEN_DRAM };
+
 /* One line of a global access: it joins the block's L1 (for a load that
  * may use it, l1) and, where the L1 did not hold it, the GPU's L2; a
  * load that finds it in neither waits the DRAM's latency. A store to a
  * line the L1 holds is taken to find it in the L2 too (a load brought it
- * there), and does not ask. */
-static inline void line_seen(struct blk *b, uint64_t line, bool l1,
-			     bool load, struct lines *s)
+ * there), and does not ask. A value, not a write through a pointer: the
+ * caller's loop keeps its counts in registers. */
+static inline enum seen line_seen(struct blk *b, uint64_t line, bool l1,
+				  bool load)
 {
-	if (l1 && l1_holds(b, line)) {
-		s->hits++;
-		return;
-	}
-	s->l1 = false;
+	if (l1 && l1_holds(b, line))
+		return SEEN_L1;
 	if (!load && b->l1 && l1_has(b, line))
-		return;
+		return SEEN_L2;
 	if (b->l->l2 && !ex_l2_holds(b->l->l2, line) && load)
-		s->dram = true;
+		return SEEN_DRAM;
+	return SEEN_L2;
 }
 
 /* Whether line is one of the n seen. */
@@ -3063,12 +3065,18 @@ static struct lines warp_lines(struct blk *b, struct warp *w,
 	bool l1 = b->l1 && load && !(in->flags & F_NOL1);
 	struct lines s = { .l1 = l1 };
 	uint64_t last = ~0ull, top = 0, seen[WARP];
+	uint32_t n = 0, hits = 0;
+	bool dram = false;
 
 	if (!b->lat || !global_space(in->space) || !act)
 		return s;
 	if (!base) {
-		line_seen(b, off >> 7, l1, load, &s);
+		enum seen at = line_seen(b, off >> 7, l1, load);
+
 		s.n = 1;
+		s.hits = at == SEEN_L1;
+		s.l1 = at == SEEN_L1;
+		s.dram = at == SEEN_DRAM;
 		if (!load)
 			store_lines(w, &s, off >> 7);
 		return s;
@@ -3081,15 +3089,22 @@ static struct lines warp_lines(struct blk *b, struct warp *w,
 	}
 	FOR_LANES(l, act) {
 		uint64_t line = (base[l] + off) >> 7;
+		enum seen at;
 
-		if (line == last || (line < top && seen_before(seen, s.n, line)))
+		if (line == last || (line < top && seen_before(seen, n, line)))
 			continue;
-		seen[s.n++] = line;
+		seen[n++] = line;
 		last = line;
 		top = line > top ? line : top;
-		line_seen(b, line, l1, load, &s);
+		at = line_seen(b, line, l1, load);
+		hits += at == SEEN_L1;
+		dram |= at == SEEN_DRAM;
 	}
-	if (!load && s.n)
+	s.n = n;
+	s.hits = hits;
+	s.l1 = l1 && hits == n;
+	s.dram = dram;
+	if (!load && n)
 		store_lines(w, &s, seen[0]);
 	return s;
 }
