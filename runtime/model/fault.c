@@ -10,7 +10,9 @@
  * page's protections then follow the model, and the instruction is
  * restarted. Addresses outside the watched spans go to the previous
  * handler. This file calls nothing of managed.c: it reads the range model
- * (range.c) and the address map, and asks the resolver.
+ * (range.c) and the address map, and asks the resolver; nor of kernel.c,
+ * whose model of a running kernel's time it reaches through the pricing
+ * hook kernel.c sets (fault_set_pricing).
  *
  * fault_launch (cuemuLaunchHostFunc) runs a function as a kernel on a
  * stream's device: the whole address space switches to that device's view
@@ -115,6 +117,9 @@ static bool real_faults = true;
 /* Who resolves a fault: managed.c registers it from a constructor, before
  * any thread runs; read by the handler. Global because the handler is. */
 static fault_resolver resolver;
+/* What prices a kernel: kernel.c sets it from a constructor, before any
+ * kernel runs; read by the kernel's thread. Global as the resolver is. */
+static const struct fault_pricing *pricing;
 
 static struct sigaction old_segv;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
@@ -123,6 +128,11 @@ static int install_rc;
 void fault_set_resolver(fault_resolver fn)
 {
 	resolver = fn;
+}
+
+void fault_set_pricing(const struct fault_pricing *p)
+{
+	pricing = p;
 }
 
 int view_current(void)
@@ -1050,7 +1060,8 @@ void fault_launch_begin(const char *kernel, const uint32_t grid[3],
 
 	if (tls_dev < 0 || !k || k->pl.seq)
 		return; /* not the kernel's thread */
-	km_sectors_counted();
+	if (pricing)
+		pricing->sectors_counted();
 	if (!(k->pl.kernel = strdup(kernel)))
 		return; /* no room: not counted */
 	l = &k->pl;
@@ -1125,7 +1136,8 @@ static void kernel_op(CUstream s, void *arg)
 	switch_view(k->dev, k->looks);
 	k->s = s;
 	k->pl.start_ns = cuemu_stream_now(s);
-	km_begin(k->dev, k->pl.start_ns);
+	if (pricing)
+		pricing->begin(k->dev, k->pl.start_ns);
 	running_k = k;
 	cuemu_unlock();
 	flight_moved(k->flight, false);
@@ -1133,9 +1145,9 @@ static void kernel_op(CUstream s, void *arg)
 	k->fn(k->arg);
 	fault_kernel_thread(-1);
 	cuemu_lock();
-	if (k->pl.seq)
-		k->pl.fault_ns = km_running_fault_ns();
-	cost = km_end();
+	if (k->pl.seq && pricing)
+		k->pl.fault_ns = pricing->fault_ns();
+	cost = pricing ? pricing->end() : 0;
 	switch_view(CUEMU_PROC_HOST, false);
 	if (k->pl.seq)
 		launch_done(k, cost);

@@ -17,7 +17,7 @@
  *  - the migrations its faults make, each a 64 KiB big page grown by the
  *    prefetch heuristic inside its 2 MiB block (prefetch.c), where the
  *    residency decision (residency.c) sends them: the transfer, and for
- *    host pages their unmapping (km_fault_move_ns);
+ *    host pages their unmapping (reach.c's km_fault_move_ns);
  *  - writes to read-mostly memory, serviced a 4 KiB page at a time
  *    (rm_upgrade_ns where the writer holds a read-only copy, rm_migrate_ns
  *    where it brought one this kernel), or for a kernel the engine runs,
@@ -68,59 +68,7 @@
 #include <sys/mman.h>
 
 /* ------------------------------------------------------------------ */
-/* Reach and model time                                                */
-
-/* A GPU maps the host's memory and an NVLink peer's; on a host without
- * coherence (the default machine) the CPU maps only its own, on a
- * hardware-coherent one every GPU's too. */
-static bool machine_can_map(int proc, int loc)
-{
-	if (proc == loc || loc == CUEMU_PROC_HOST)
-		return true;
-	if (proc == CUEMU_PROC_HOST)
-		return loc >= 0 && cuemu_machine_coherent();
-	if (loc < 0)
-		return false;
-	return cuemu_link(loc, proc)->kind == 1;
-}
-
-static double machine_gbps(int from, int to)
-{
-	return cuemu_link(from, to)->gbps;
-}
-
-const struct mg_reach mg_machine_reach = { machine_can_map, machine_gbps };
-
-/* The model time of the access being resolved on this thread: set by its
- * caller before mg_fault. Thread-local because each thread resolves its
- * own accesses. */
-static __thread uint64_t tls_now;
-
-void mg_set_now(uint64_t ns)
-{
-	tls_now = ns;
-}
-
-uint64_t mg_now(void)
-{
-	return tls_now;
-}
-
-/* ------------------------------------------------------------------ */
 /* Costs                                                               */
-
-uint64_t km_fault_move_ns(int from, int to, uint64_t bytes)
-{
-	const struct cuemu_link *l = cuemu_link(from, to);
-	uint64_t pages = (bytes + UVM_PAGE - 1) / UVM_PAGE;
-	uint64_t ns = l->gbps > 0 ? (uint64_t)((double)bytes / l->gbps) : 0;
-
-	if (to == CUEMU_PROC_HOST)
-		return cuemu_fault_cost_ns(from, to, bytes, UVM_PAGE);
-	if (from == CUEMU_PROC_HOST)
-		ns += pages * cuemu_uvm()->host_page_ns;
-	return ns;
-}
 
 void km_rates_of(int dev, struct km_rates *r)
 {
@@ -273,7 +221,9 @@ static uint64_t k_now(const struct kmodel *k)
 	return k->start + km_cost(&k->t, &r);
 }
 
-void km_begin(int dev, uint64_t now)
+/* Starts the kernel model of a kernel on dev whose stream is at model
+ * time now (the emulated kernel's thread; kernels run one at a time). */
+static void km_begin(int dev, uint64_t now)
 {
 	kmodel_free(&running);
 	running.dev = dev;
@@ -301,7 +251,8 @@ static cuemu_procmask peers_used(const struct kmodel *k)
 	return m & ~cuemu_mask_bit(k->dev) & ~cuemu_mask_bit(CUEMU_PROC_HOST);
 }
 
-uint64_t km_end(void)
+/* Ends it: the kernel's model time. */
+static uint64_t km_end(void)
 {
 	struct km_rates r;
 	cuemu_procmask peers;
@@ -407,7 +358,9 @@ static void rm_entry(struct kmodel *k, uintptr_t p)
 		k->t.rm_blocks++;
 }
 
-void km_sectors_counted(void)
+/* The running kernel is the engine's, which counts the sectors it moves
+ * and gives them to km_work: its looks charge no bytes of their own. */
+static void km_sectors_counted(void)
 {
 	running.sectors = true;
 }
@@ -435,7 +388,7 @@ int km_lookup(uintptr_t p, int dev, bool write, bool *own_entry)
 }
 
 /* The running kernel's fault service alone: no memory or compute time. */
-uint64_t km_running_fault_ns(void)
+static uint64_t km_running_fault_ns(void)
 {
 	struct km_rates r;
 
@@ -743,8 +696,11 @@ static void remember(struct kmodel *k, struct mstate *st,
 	note_open(k, l->s, l->e);
 }
 
-bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
-	      struct fault_done *out)
+/* An emulated kernel's touch of addr (a page it had not touched yet):
+ * resolves it as the GPU's fault or access, and says what to open
+ * (managed.c's resolver hands it a GPU's faults: mg_set_kernel_touch). */
+static bool km_touch(struct mstate *st, uintptr_t addr, int dev,
+		     bool was_write, struct fault_done *out)
 {
 	struct look l;
 
@@ -909,4 +865,19 @@ CUresult mg_access(CUstream s, CUdeviceptr p, size_t n, bool write)
 	if ((r = cuemu_stream_enqueue(s, access_op, ac)) != CUDA_SUCCESS)
 		free(ac);
 	return r;
+}
+
+/* fault.c's emulated kernels are priced by this model, and their
+ * touches resolved by it. */
+__attribute__((constructor)) static void register_pricing(void)
+{
+	static const struct fault_pricing pricing = {
+		.begin = km_begin,
+		.sectors_counted = km_sectors_counted,
+		.fault_ns = km_running_fault_ns,
+		.end = km_end,
+	};
+
+	fault_set_pricing(&pricing);
+	mg_set_kernel_touch(km_touch);
 }

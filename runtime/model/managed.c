@@ -31,7 +31,8 @@
 
 /* CPU faults and copies are resolved, and counted, in blocks of this many
  * bytes clipped to the range, and charged a 4 KiB page at a time
- * (km_fault_move_ns). GPU faults are the kernel model's (kernel.c). */
+ * (km_fault_move_ns, reach.c). GPU faults are the kernel model's
+ * (kernel.c, through kernel_touch). */
 #define FAULT_BLOCK (64UL << 10)
 
 bool cuemu_managed_contains(uintptr_t p)
@@ -538,12 +539,17 @@ void mg_fault(struct mstate *st, uintptr_t s, uintptr_t e, int proc,
 	notify_fault(st, s, e, write, faults, &c);
 }
 
+/* What resolves an emulated kernel's touches: the kernel model's
+ * (kernel.c sets it from a constructor, before any kernel runs). Global
+ * as fault.c's resolver is, which calls it. */
+static mg_kernel_touch kernel_touch;
+
 /* A CPU fault at addr, which fault.c caught: the region the driver
  * brings for it (prefetch.c: its big page, grown by the prefetch
  * heuristic as a GPU fault's is; a write to a read-only duplicate, the
  * big page alone), resolved by the CPU, its cost on the faulting
  * thread's clock; an emulated kernel's is the kernel model's
- * (kernel.c). */
+ * (kernel_touch). */
 static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 			  struct fault_done *out)
 {
@@ -555,7 +561,8 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 	if (!st || !(r = mr_find(&st->ranges, addr)))
 		return false;
 	if (proc != CUEMU_PROC_HOST)
-		return km_touch(st, addr, proc, was_write, out);
+		return kernel_touch && kernel_touch(st, addr, proc, was_write,
+						    out);
 	/* A fault on a page this processor holds is a write to a
 	 * read-only duplicate. */
 	write = (r->holders & cuemu_mask_bit(proc)) || was_write;
@@ -589,6 +596,11 @@ static bool resolve_fault(uintptr_t addr, int proc, bool was_write,
 __attribute__((constructor)) static void register_resolver(void)
 {
 	fault_set_resolver(resolve_fault);
+}
+
+void mg_set_kernel_touch(mg_kernel_touch fn)
+{
+	kernel_touch = fn;
 }
 
 /* ------------------------------------------------------------------ */
@@ -646,17 +658,6 @@ struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 	st->attach = flags;
 	*r = CUDA_SUCCESS;
 	return a;
-}
-
-void mg_uncharge(struct mstate *st)
-{
-	struct mrange *r;
-	int p;
-
-	for (r = mr_first(&st->ranges); r; r = mr_next(&st->ranges, r))
-		for (p = cuemu_mask_next(r->holders, 0); p >= 0 && p < CUEMU_PROC_HOST;
-		     p = cuemu_mask_next(r->holders, p + 1))
-			cuemu_mem_uncharge(p, r->end - r->start);
 }
 
 struct mstate *mg_op_state(uint64_t id, uintptr_t s, uintptr_t e)

@@ -193,7 +193,7 @@ CUresult mg_alloc(CUcontext ctx, int dev, size_t size, unsigned int flags,
 struct cuemu_alloc *mg_new(CUcontext ctx, int dev, size_t size,
 			   unsigned int flags, CUresult *r);
 void mg_delete(struct cuemu_alloc *a);
-/* Gives back the device memory st's ranges hold in the model. */
+/* Gives back the device memory st's ranges hold in the model (held.c). */
 void mg_uncharge(struct mstate *st);
 /* The ranged state a queued operation over [s, e) was made for: the
  * allocation id, or where that is gone, the system registration that now
@@ -280,6 +280,21 @@ typedef bool (*fault_resolver)(uintptr_t addr, int proc, bool was_write,
 			       struct fault_done *out);
 /* Sets the resolver; managed.c does, from a constructor. */
 void fault_set_resolver(fault_resolver fn);
+/* What prices an emulated kernel (kernel.c's model), each called on the
+ * kernel's thread, kernels one at a time: begin as it starts on a stream
+ * at model time now; sectors_counted when it says it is the engine's,
+ * which counts the sectors it moves (its looks then charge no bytes of
+ * their own); fault_ns, its faults' service so far (fault entries,
+ * batches, migrations, page services); end, its whole model time. */
+struct fault_pricing {
+	void (*begin)(int dev, uint64_t now);
+	void (*sectors_counted)(void);
+	uint64_t (*fault_ns)(void);
+	uint64_t (*end)(void);
+};
+/* Sets it; kernel.c does, from a constructor, so that the fault
+ * mechanism calls nothing of the models above it. */
+void fault_set_pricing(const struct fault_pricing *p);
 
 /* The address spans the handler takes faults in (the managed
  * allocations): watch at allocation, unwatch at free, and ask without any
@@ -387,7 +402,7 @@ struct mg_choice mg_decide(const struct mrange *r, int proc, bool write,
 /* The holder of holders closest to proc (fastest link), or -1. */
 int mg_closest(cuemu_procmask holders, int proc,
 	       double (*gbps)(int from, int to));
-/* The machine's reach (the topology's links). */
+/* The machine's reach (the topology's links; reach.c). */
 extern const struct mg_reach mg_machine_reach;
 
 /* The region a GPU fault at addr by dest brings (prefetch.c): the 64 KiB
@@ -413,7 +428,7 @@ uint64_t pf_resident(struct mranges *m, uintptr_t s, uintptr_t e, int dest);
 
 /* The model time of the access being resolved, for thrashing: set by
  * whoever calls mg_fault (the kernel model, the CPU fault handler, a
- * copy) on its own thread. */
+ * copy) on its own thread (reach.c). */
 void mg_set_now(uint64_t ns);
 uint64_t mg_now(void);
 
@@ -435,26 +450,23 @@ struct thrash_out thrash_step(struct mrange *r, int proc, uint64_t now,
 bool thrash_unpin_due(struct mrange *r, uint64_t now,
 		      const struct cuemu_uvm *u);
 
+/* A fault-driven migration of bytes from one processor to another
+ * (reach.c): the transfer, a CPU fault's service a 4 KiB page, and for a
+ * GPU fault the unmapping of each host page it takes. */
+uint64_t km_fault_move_ns(int from, int to, uint64_t bytes);
+
 /* The kernel model (kernel.c): what an emulated kernel's accesses cost.
  * An emulated kernel (cuemuLaunchHostFunc) or a declared access
  * (cuemuAccess) is one kernel: its fault entries, serviced in batches, the
  * migrations they make, and its memory time by where the bytes are. */
-/* A fault-driven migration of bytes from one processor to another: the
- * transfer, a CPU fault's service a 4 KiB page, and for a GPU fault the
- * unmapping of each host page it takes. */
-uint64_t km_fault_move_ns(int from, int to, uint64_t bytes);
-/* Starts the kernel model of a kernel on dev whose stream is at model
- * time now (the emulated kernel's thread; kernels run one at a time). */
-void km_begin(int dev, uint64_t now);
-/* Ends it: the kernel's model time. */
-uint64_t km_end(void);
-/* Of the running kernel's time so far, its faults' service (fault
- * entries, batches, migrations and page services). */
-uint64_t km_running_fault_ns(void);
-/* An emulated kernel's touch of addr (a page it had not touched yet):
- * resolves it as the GPU's fault or access, and says what to open. */
-bool km_touch(struct mstate *st, uintptr_t addr, int dev, bool was_write,
-	      struct fault_done *out);
+/* An emulated kernel's touch of addr (a page it had not touched yet) on
+ * dev: resolves it as the GPU's fault or access, and says what to open.
+ * managed.c's resolver hands a GPU's faults to it; kernel.c sets it,
+ * from a constructor, so that the managed model calls nothing of the
+ * kernel model above it. */
+typedef bool (*mg_kernel_touch)(struct mstate *st, uintptr_t addr, int dev,
+				bool was_write, struct fault_done *out);
+void mg_set_kernel_touch(mg_kernel_touch fn);
 
 /* What a kernel the PTX engine ran did, beside what its faults tell the
  * kernel model: its instructions and shape (the compute term and the
@@ -498,9 +510,6 @@ struct km_latency {
 	uint64_t l1_bytes, l2_bytes;
 };
 void km_latency_of(int dev, struct km_latency *l);
-/* The running kernel is the engine's, which counts the sectors it moves
- * and gives them to km_work: its looks charge no bytes of their own. */
-void km_sectors_counted(void);
 /* A warp of the running kernel on dev looks managed page p up (the
  * engine's translation cache missed): the processor whose memory serves
  * the access, dev where it holds the page, else where the residency
