@@ -39,7 +39,9 @@
 #   gemm      probes/gemm.cu on one H200 (results/gemm.txt): a naive
 #             matrix product storing its sum each step or once, on
 #             device memory, managed memory faulted in and resident
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm]
+#   stld      probes/stld.cu on one H200 (results/stld.txt): a load
+#             reading what a store just before it wrote, one thread
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,12 +60,12 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1, scatter, l2size, atax, halfpref, l1rate or gemm)" >&2
+	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm or stld)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -84,6 +86,7 @@ rows() {
 	l1rate)	sed -u -E -e '/ rep0: /d' \
 		-e 's/^l1rate ([a-z0-9_]+) S=([0-9]+) rep[0-9]+: .* ms=([0-9.]+).*/l1rate.\1_\2 rep0: ms=\3/' ;;
 	gemm)	sed -u -E 's/^gemm ([a-z_]+) n=([0-9]+): ms=([0-9.]+).*/gemm.\1_\2 rep0: ms=\3/' ;;
+	stld)	sed -u -E 's/^stld ([a-z]+) steps=[0-9]+: ms=([0-9.]+).*/stld.\1 rep0: ms=\2/' ;;
 	l2size)
 		sed -u -E -e 's/ N=([0-9]+) rep0 /_\1_copied /' \
 		-e 's/ N=([0-9]+) rep[0-9]+ /_\1 /' \
