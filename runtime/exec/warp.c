@@ -2985,8 +2985,8 @@ static inline bool global_space(int sp)
  * class its instruction writes (the L2's). */
 struct lines {
 	uint32_t n;          /* the 128-byte lines it touched; 0: untimed */
-	uint32_t hits;       /* ... of which the L1 held so many */
-	bool l1;             /* the L1 held each of them */
+	uint32_t hits;       /* ... of which the L1 held so many (all of
+			      * them: the L1's latency) */
 	bool dram;           /* the L2 did not hold one, read from the DRAM */
 	bool merged;         /* a store to the lines of the warp's last */
 };
@@ -3063,7 +3063,7 @@ static struct lines warp_lines(struct blk *b, struct warp *w,
 		       (a->var >= 0 ? b->g->varaddr[a->var] : 0);
 	bool load = in->op == OP_LD;
 	bool l1 = b->l1 && load && !(in->flags & F_NOL1);
-	struct lines s = { .l1 = l1 };
+	struct lines s = { 0 };
 	uint64_t last = ~0ull, top = 0, seen[WARP];
 	uint32_t n = 0, hits = 0;
 	bool dram = false;
@@ -3075,7 +3075,6 @@ static struct lines warp_lines(struct blk *b, struct warp *w,
 
 		s.n = 1;
 		s.hits = at == SEEN_L1;
-		s.l1 = at == SEEN_L1;
 		s.dram = at == SEEN_DRAM;
 		if (!load)
 			store_lines(w, &s, off >> 7);
@@ -3102,7 +3101,6 @@ static struct lines warp_lines(struct blk *b, struct warp *w,
 	}
 	s.n = n;
 	s.hits = hits;
-	s.l1 = l1 && hits == n;
 	s.dram = dram;
 	if (!load && n)
 		store_lines(w, &s, seen[0]);
@@ -3144,7 +3142,8 @@ static inline void lsu_pass(const struct blk *b, struct warp *w,
 	if (!s.n)   /* chains untimed (b->lat NULL), or no lane active */
 		return;
 	w->lsu = start + (uint64_t)s.n * b->sm_warps;
-	lat = b->lat[s.dram ? EX_LAT_DRAM : s.l1 ? EX_LAT_SHARED : d->lat];
+	lat = b->lat[s.dram ? EX_LAT_DRAM :
+		     s.hits == s.n ? EX_LAT_SHARED : d->lat];
 	if (load)
 		for (int i = 0; i < d->ndst; i++)
 			w->ready[d->dst[i]] = w->lsu - 1 + lat;
