@@ -41,7 +41,15 @@
 #             device memory, managed memory faulted in and resident
 #   stld      probes/stld.cu on one H200 (results/stld.txt): a load
 #             reading what a store just before it wrote, one thread
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld]
+#   afterfault probes/afterfault.cu on one H200 (results/afterfault.txt,
+#             two runs): scattered touches right after a sleep, after a
+#             kernel faulting 2 to 128 MiB in from the host, on other
+#             memory and on the pages just faulted in (its spinning
+#             cases need an argument and are the H200's alone)
+# Where a second run of the probe on another day's H200 is kept
+# (results/<probe>-run2.txt), its mean and the ratio to it stand beside
+# the first: the spread between two hosts of one GPU and driver.
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,12 +68,13 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm or stld)" >&2
+	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld" \
+	     "or afterfault)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -87,6 +96,12 @@ rows() {
 		-e 's/^l1rate ([a-z0-9_]+) S=([0-9]+) rep[0-9]+: .* ms=([0-9.]+).*/l1rate.\1_\2 rep0: ms=\3/' ;;
 	gemm)	sed -u -E 's/^gemm ([a-z_]+) n=([0-9]+): ms=([0-9.]+).*/gemm.\1_\2 rep0: ms=\3/' ;;
 	stld)	sed -u -E 's/^stld ([a-z]+) steps=[0-9]+: ms=([0-9.]+).*/stld.\1 rep0: ms=\2/' ;;
+	afterfault)
+		awk '/^afterfault\.[a-z0-9_]+ rep[0-9]+: .*us=/ {
+			u = $NF; sub(/us=/, "", u)
+			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
+			fflush(); next }
+		{ print; fflush() }' ;;
 	l2size)
 		sed -u -E -e 's/ N=([0-9]+) rep0 /_\1_copied /' \
 		-e 's/ N=([0-9]+) rep[0-9]+ /_\1 /' \
@@ -127,15 +142,37 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 
 rows <"$real" >"$tmp/real"
-printf '  %-30s %10s %10s %7s %8s\n' scenario "model ms" "H200 ms" ratio "wall s"
-awk -v p="$probe" -v start="$start" -v end="$end" '
+real2=$here/../probes/results/$probe-run2.txt
+: >"$tmp/real2"
+[ -f "$real2" ] && rows <"$real2" >"$tmp/real2"
+if [ -s "$tmp/real2" ]; then
+	printf '  %-30s %10s %10s %7s %10s %7s %8s\n' scenario "model ms" \
+		"H200 ms" ratio "run 2 ms" ratio "wall s"
+else
+	printf '  %-30s %10s %10s %7s %8s\n' scenario "model ms" "H200 ms" \
+		ratio "wall s"
+fi
+awk -v p="$probe" -v start="$start" -v end="$end" -v real="$tmp/real" \
+    -v real2="$tmp/real2" '
 # <probe>.<case> repN: bytes=... ms=... GBps=...
 function isrow(l) { return index(l, p ".") == 1 && l ~ /^[a-z0-9]+\.[a-z0-9_]+ rep[0-9]+: / }
 function scen(l) { sub(/^[a-z0-9]+\./, "", l); sub(/ .*/, "", l); return l }
 function msof(l) { sub(/.* ms=/, "", l); sub(/ .*/, "", l); return l + 0 }
-FNR == NR {
+function cell(s, sum, cnt, m) {
+	if (!(s in cnt))
+		return sprintf(" %10s %7s", "-", "-")
+	r = sum[s] / cnt[s]
+	return sprintf(" %10.3f %7.2f", r, r > 0 ? m / r : 0)
+}
+FILENAME == real {
 	if (isrow($0)) {
 		s = scen($0); rs[s] += msof($0); rn[s]++
+	}
+	next
+}
+FILENAME == real2 {
+	if (isrow($0)) {
+		s = scen($0); r2s[s] += msof($0); r2n[s]++; two = 1
 	}
 	next
 }
@@ -153,17 +190,12 @@ BEGIN { prev = start }
 END {
 	for (i = 1; i <= n; i++) {
 		s = order[i]; m = es[s] / en[s]
-		if (s in rn) {
-			r = rs[s] / rn[s]
-			printf "  %-30s %10.3f %10.3f %7.2f %8.1f\n", s, m, r,
-			       (r > 0 ? m / r : 0), wall[s] / en[s]
-		} else
-			printf "  %-30s %10.3f %10s %7s %8.1f\n", s, m, "-", "-",
-			       wall[s] / en[s]
+		printf "  %-30s %10.3f%s%s %8.1f\n", s, m, cell(s, rs, rn, m),
+		       two ? cell(s, r2s, r2n, m) : "", wall[s] / en[s]
 	}
 	printf "  whole program: %.0f s of wall time%s\n", end - start,
 	       done ? "" : ", did not finish"
-}' "$tmp/real" "$tmp/out"
+}' "$tmp/real" "$tmp/real2" "$tmp/out"
 if ! grep -q "^$probe\.done" "$tmp/out" 2>/dev/null; then
 	sed 's/^/  # /' "$tmp/err" | tail -5
 fi
