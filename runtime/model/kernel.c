@@ -262,11 +262,18 @@ static uint64_t km_end(void)
 	running.t.launch_ns += running_wake();
 	km_rates_of(d, &r);
 	ns = km_cost(&running.t, &r);
-	wake_kernel_ended(d, running.start + ns);
+	wake_kernel_ended(d, running.start + ns, km_fault_ns(&running.t, &r));
 	peers = peers_used(&running);
 	for (int p = cuemu_mask_next(peers, 0); p >= 0;
 	     p = cuemu_mask_next(peers, p + 1))
 		wake_memory_busy(p, running.start + ns);
+	/* Faults a peer GPU served kept this GPU's side of the fabric busy
+	 * too, as a peer's reads keep it (patterns.cu on two H200s: the
+	 * kernel after gpu1's read-duplicating faults from gpu0 took 4 us
+	 * more than gpu0's own read, where one after faults from the host
+	 * took 16 to 35 more). */
+	if (running.served & peers)
+		wake_memory_busy(d, running.start + ns);
 	kmodel_free(&running);
 	return ns;
 }

@@ -85,11 +85,14 @@ uint64_t wake_kernel_ns(int dev, uint64_t start)
 	return wake_due_ns(&g, start, cuemu_uvm());
 }
 
-void wake_kernel_ended(int dev, uint64_t end)
+/* The stalls are placed at the kernel's end: the wake tells no stall's
+ * place in the kernel, and the kernels that stall long (a first touch of
+ * managed memory) are stalls nearly whole. */
+void wake_kernel_ended(int dev, uint64_t end, uint64_t stalled_ns)
 {
 	if (!is_gpu(dev))
 		return;
-	raise_to(&gpus[dev].since, end);
+	raise_to(&gpus[dev].since, end - cuemu_min_u(stalled_ns, end));
 	__atomic_store_n(&gpus[dev].ran, true, __ATOMIC_RELEASE);
 }
 

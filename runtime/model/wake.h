@@ -35,12 +35,17 @@ uint64_t wake_due_ns(const struct gpu_idle *g, uint64_t start,
 		     const struct cuemu_uvm *u);
 
 /* The process's GPUs: the wake a kernel starting on dev at start pays;
- * that dev's kernel ended at end; that another GPU's work (its kernel
+ * that dev's kernel ended at end, its SMs stalled on faults stalled_ns of
+ * its time (idle as far as the wake goes: probes/afterfault.cu on an
+ * H200, the kernel after one that waited 20 ms on faults paid what one
+ * after 15 ms of sleep pays, on memory the faults never touched, where
+ * one after a kernel of one thread spinning 15 ms paid none); that
+ * another GPU's work (its kernel
  * reading or writing dev's memory, faults served from it, a copy out of
  * it or into it) kept dev's memory busy until `until`. dev outside the
  * GPUs: nothing. Thread-safe. */
 uint64_t wake_kernel_ns(int dev, uint64_t start);
-void wake_kernel_ended(int dev, uint64_t end);
+void wake_kernel_ended(int dev, uint64_t end, uint64_t stalled_ns);
 void wake_memory_busy(int dev, uint64_t until);
 
 #endif

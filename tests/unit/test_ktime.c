@@ -108,6 +108,20 @@ static unsigned long long launch(const char *name, unsigned grid,
 	return launch_shared(name, grid, block, 0, args);
 }
 
+/* Launches name right after whatever s0 ran last, nothing between: its
+ * model time from the call, as launch() times it; ~0 where it failed. */
+static unsigned long long launch_now(const char *name, unsigned grid,
+				     unsigned block, void **args)
+{
+	unsigned long long t0 = now();
+
+	if (cuLaunchKernel(fn(name), grid, 1, 1, block, 1, 1, 0, s0, args,
+			   NULL) != CUDA_SUCCESS ||
+	    cuStreamSynchronize(s0) != CUDA_SUCCESS)
+		return ~0ULL;
+	return now() - t0;
+}
+
 /* n bytes of managed memory, every page resident on the host. */
 static CUdeviceptr on_host(size_t n)
 {
@@ -431,6 +445,54 @@ static void test_wake_peer(void)
 	cuMemFree(dst);
 	cuCtxSetCurrent(c0);
 	cuDevicePrimaryCtxRelease(1);
+}
+
+/* A kernel stalled on faults leaves its GPU as idle as a sleep does
+ * (probes/results/afterfault.txt: on an H200 the kernel after one that
+ * waited 20 ms on faults from the host paid what one after 15 ms of sleep
+ * pays, on memory the faults never touched): the next kernel pays the wake
+ * of the faults' time, back to back with it. Faults a peer GPU served kept
+ * the fabric up, as a peer's reads do: only uvm.wake_peer_share of it. */
+static void test_wake_after_faults(void)
+{
+	CUdeviceptr out, p = on_host(64 * MIB);
+	CUcontext c0, c1;
+	int iters = 100, n = 0;
+	void *args[] = { &out, &iters };
+	unsigned long long busy, after, again, peer;
+
+	cuMemAlloc(&out, SMS * 128 * 4);
+	busy = launch("spin", SMS, 128, args);
+	touch(p, 64 * MIB, 4 * KIB);
+	after = launch_now("spin", SMS, 128, args);
+	ok(after > busy + 20000 && after <= busy + 38000, "wake after faults: "
+	   "the kernel right after 16,384 faults from the host takes %llu ns, "
+	   "%llu after a kernel that ran: their stall's wake", after, busy);
+	touch(p, 64 * MIB, 4 * KIB);
+	again = launch_now("spin", SMS, 128, args);
+	ok(again >= busy && again < busy + 100, "wake after faults: after the "
+	   "same touches of the now-resident pages, none (%llu ns)", again);
+	if (cuDeviceGetCount(&n) || n < 2) {
+		printf("ok %d - wake after a peer's faults # SKIP one GPU\n",
+		       ++tap_n);
+	} else {
+		CUmemLocation gpu1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+
+		cuCtxGetCurrent(&c0);
+		cuDevicePrimaryCtxRetain(&c1, 1);
+		ok(cuMemPrefetchAsync_v2(p, 64 * MIB, gpu1, 0, s0) ==
+		   CUDA_SUCCESS && cuStreamSynchronize(s0) == CUDA_SUCCESS,
+		   "wake after a peer's faults: 64 MiB prefetched to gpu1");
+		touch(p, 64 * MIB, 4 * KIB);
+		peer = launch_now("spin", SMS, 128, args);
+		ok(peer > busy && (peer - busy) * 100 < (after - busy) * 45,
+		   "wake after a peer's faults: gpu0's kernel right after its "
+		   "faults from gpu1 takes %llu ns, under half the host's "
+		   "wake", peer);
+		cuDevicePrimaryCtxRelease(1);
+	}
+	cuMemFree(p);
+	cuMemFree(out);
 }
 
 /* Rereads come from the caches: 8,192 warps each sum 64 runs of 32
@@ -842,6 +904,7 @@ int main(void)
 	} else if (ok(ctl_open() == 0, "the control socket answers")) {
 		test_faults();
 		test_read_mostly();
+		test_wake_after_faults();
 		close(ctl_fd);
 	}
 	cuModuleUnload(mod);

@@ -509,7 +509,7 @@ static void test_wake_kept(void)
 	   wake_due_ns(&peer, start, &params) < w_alone, "wake kept: a peer "
 	   "done 5 ms before the launch: between the two");
 
-	wake_kernel_ended(3, t0);
+	wake_kernel_ended(3, t0, 0);
 	is_int(wake_kernel_ns(3, start), w_alone, "wake kept: the process's "
 	       "GPU 3 after its kernel ended at t0, alone");
 	wake_memory_busy(3, start);
