@@ -46,10 +46,14 @@
 #             kernel faulting 2 to 128 MiB in from the host, on other
 #             memory and on the pages just faulted in (its spinning
 #             cases need an argument and are the H200's alone)
+#   prefnoop  probes/prefnoop.cu on one H200 (results/prefnoop.txt, two
+#             runs): a byte touched in each page of 1 GiB right after
+#             the same touches, a prefetch that moves nothing, a sleep,
+#             touches of other memory, and faults.cu's sequence
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,13 +72,13 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
-	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld" \
-	     "or afterfault)" >&2
+	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
+	     "afterfault or prefnoop)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -96,8 +100,8 @@ rows() {
 		-e 's/^l1rate ([a-z0-9_]+) S=([0-9]+) rep[0-9]+: .* ms=([0-9.]+).*/l1rate.\1_\2 rep0: ms=\3/' ;;
 	gemm)	sed -u -E 's/^gemm ([a-z_]+) n=([0-9]+): ms=([0-9.]+).*/gemm.\1_\2 rep0: ms=\3/' ;;
 	stld)	sed -u -E 's/^stld ([a-z]+) steps=[0-9]+: ms=([0-9.]+).*/stld.\1 rep0: ms=\2/' ;;
-	afterfault)
-		awk '/^afterfault\.[a-z0-9_]+ rep[0-9]+: .*us=/ {
+	afterfault|prefnoop)
+		awk '/^(afterfault|prefnoop)\.[a-z0-9_]+ rep[0-9]+: .*us=/ {
 			u = $NF; sub(/us=/, "", u)
 			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
 			fflush(); next }

@@ -17,6 +17,10 @@
 //   own_after_fault_N   the same, then the touches on the pages just
 //                       faulted in (patterns.cu's sequence)
 //   own_after_fault_N_again  the same touches once more
+//   dev_after_first_N   a kernel first touching N MiB of managed memory
+//                       nothing had touched (faults that populate the
+//                       GPU's pages, moving nothing), then the touches
+//                       on device memory
 // Each line: afterfault.<case> repR: us=... (the faulting kernel's own
 // time beside it where there is one: fault_us=...).
 // Build: nvcc -O2 -arch=sm_90 -cudart shared -o afterfault afterfault.cu
@@ -160,6 +164,23 @@ int main(int argc, char **argv)
 				 fault_mib[c]);
 			line(name, rep, timed_scramble(m, n));
 			fflush(stdout);
+		}
+	}
+	for (int c = 0; c < 3; c++) {
+		size_t n = fault_mib[c] * MIB;
+
+		for (int rep = 0; rep < REPS; rep++) {
+			char *f;
+			double t;
+
+			CK(cudaMallocManaged(&f, n));
+			t = timed_scramble(f, n);
+			snprintf(name, sizeof(name), "dev_after_first_%zu",
+				 fault_mib[c]);
+			printf("afterfault.%s rep%d: fault_us=%.1f us=%.1f\n",
+			       name, rep, t, timed_scramble(d, dn));
+			fflush(stdout);
+			CK(cudaFree(f));
 		}
 	}
 	CK(cudaFree(m));
