@@ -317,16 +317,34 @@ static void add_place(struct km_work *w, const struct ex_result *res,
 			   << EX_SECTOR_SHIFT;
 }
 
+/* Of the pages a kernel found kept, the share of their bytes that
+ * count as held for it: all where the L2 held as much of each page as
+ * the kernel moves of its pages (dram of compulsory), else what it held
+ * of that. Where all, the pages open no row of the DRAM. */
+static double held_for(const struct km_work *w, int dev, double density)
+{
+	double need = w->compulsory && w->dram[dev] < w->compulsory ?
+		      (double)w->dram[dev] / (double)w->compulsory : 1;
+
+	return density >= need ? 1 : density / need;
+}
+
 /* What the engine did, for the kernel's model time (kernel.c, km_work):
  * its instructions over its grid, and what its memory moved by the
  * processor that holds it, managed memory's among them; kept_share, the
- * share of the pages it found kept that its GPU's L2 held. */
-static void account(const struct job *j, double kept_share)
+ * share of the pages it found kept that its GPU's L2 held, density, the
+ * share of each such page's bytes. Returns the bytes of its GPU's memory
+ * the L2 holds of it after: its pages', or where its DRAM units came to
+ * less (a touch of a few bytes a page), those. */
+static uint64_t account(const struct job *j, double kept_share,
+			double density)
 {
 	const struct ex_result *res = &j->res;
 	uint64_t threads = (uint64_t)j->l.block[0] * j->l.block[1] *
 			   j->l.block[2];
 	struct km_work w = { 0 };
+	uint64_t kept;
+	double held;
 
 	w.warp_instructions = res->warp_instructions;
 	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
@@ -336,7 +354,12 @@ static void account(const struct job *j, double kept_share)
 		w.compulsory = (j->own.nread + j->own.nwritten) * EX_PAGE;
 		w.distinct = j->own.n * EX_PAGE;
 	}
-	w.kept = (uint64_t)((double)j->kept * kept_share) * EX_PAGE;
+	kept = (uint64_t)((double)j->kept * kept_share);
+	held = held_for(&w, j->dev, density);
+	w.kept = (uint64_t)((double)(kept * EX_PAGE) * held);
+	if (!j->own.full)
+		w.dram_pages = j->own.n - (held >= 1 && kept <= j->own.n ?
+					   kept : 0);
 	w.chain_max = res->chain_max;
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;
@@ -344,6 +367,7 @@ static void account(const struct job *j, double kept_share)
 	for (int i = 0; i < j->npeers; i++)
 		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
 	km_work(&w);
+	return cuemu_min_u(w.distinct, w.dram[j->dev]);
 }
 
 /* The engine's tallies by the kernel accounting's places (perf.h): every
@@ -389,7 +413,8 @@ static void hold_drop(void *mod)
 static void run(void *arg)
 {
 	struct job *j = arg;
-	double kept_share;
+	double kept_share, density;
+	uint64_t footprint;
 	CUresult r;
 
 	memset(&j->res, 0, sizeof j->res);
@@ -401,10 +426,11 @@ static void run(void *arg)
 	ex_launch_run(&j->l, &j->res);
 	cuemu_lock();
 	kept_share = l2_share(j->dev);
+	density = l2_density(j->dev);
 	cuemu_unlock();
-	account(j, kept_share);
+	footprint = account(j, kept_share, density);
 	cuemu_lock();
-	l2_keep(j->dev, &j->own, EX_PAGE);
+	l2_keep(j->dev, &j->own, EX_PAGE, footprint);
 	cuemu_unlock();
 	pageset_free(&j->own);
 	r = status_result(j->res.status);

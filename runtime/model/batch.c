@@ -146,6 +146,11 @@ uint64_t km_memory_ns(const struct km_tally *t, const struct km_rates *r)
 		if (p == t->cache_at && r->cache_gbps > 0 &&
 		    (t->cache_read || t->cache_written))
 			at = max_d(at, cache_ns(t, r));
+		/* and its DRAM opens a row for each page it reached that the
+		 * L2 did not keep: a sparse touch of many pages is bound by
+		 * their count, not its bytes */
+		if (p == t->cache_at && r->dram_pages_ns > 0)
+			at = max_d(at, (double)t->dram_pages / r->dram_pages_ns);
 		ns += at;
 	}
 	return ns_of(ns);

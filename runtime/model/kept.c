@@ -25,6 +25,8 @@
 
 static struct {
 	struct pageset pages;   /* the last kernel's pages of its memory */
+	uint64_t bytes;         /* the bytes of them the L2 must hold */
+	double density;         /* ... a share of their pages' bytes */
 	double share;           /* the share of them the L2 still holds */
 	/* copies' and memsets' ranges no kernel took yet: a ring, the
 	 * oldest at copied[first] */
@@ -57,14 +59,30 @@ double l2_share(int dev)
 	return dev >= 0 && dev < CUEMU_MAX_DEVICES ? kept[dev].share : 0;
 }
 
+double l2_density(int dev)
+{
+	return dev >= 0 && dev < CUEMU_MAX_DEVICES ? kept[dev].density : 0;
+}
+
+/* The share of n pages' bytes that bytes are, at most all. */
+static double density_of(uint64_t bytes, uint64_t n, uint64_t page_bytes)
+{
+	double all = (double)n * (double)page_bytes;
+
+	return all > 0 && (double)bytes < all ? (double)bytes / all : 1;
+}
+
 /* dev's L2 holds s now, alone: the kernel's scan of s evicted the rest.
  * A footprint it keeps none of is not kept (its table may be large). */
-static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes)
+static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes,
+		       uint64_t bytes)
 {
-	double share = share_of((uint64_t)s->n * page_bytes);
+	double share = share_of(bytes);
 
 	pageset_free(&kept[dev].pages);
 	kept[dev].share = share;
+	kept[dev].bytes = bytes;
+	kept[dev].density = density_of(bytes, s->n, page_bytes);
 	if (share > 0) {
 		kept[dev].pages = *s;
 		*s = (struct pageset){ 0 };
@@ -98,9 +116,11 @@ int l2_copied_take(int dev, struct l2_range *out)
 	return n;
 }
 
-void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)
+void l2_keep(int dev, struct pageset *s, uint64_t page_bytes,
+	     uint64_t bytes)
 {
 	struct pageset *k;
+	uint64_t both;
 
 	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
 		return;
@@ -110,17 +130,22 @@ void l2_keep(int dev, struct pageset *s, uint64_t page_bytes)
 		kept[dev].share = 0;
 		return;
 	}
+	bytes = cuemu_min_u(bytes, (uint64_t)s->n * page_bytes);
 	/* a small kernel leaves the L2 what it held, with its own pages;
 	 * one past what it keeps is not merged (its pages alone, under the
-	 * process lock, could be millions) */
-	if (kept[dev].share > 0 &&
-	    (uint64_t)s->n * page_bytes < cuemu_uvm()->l2_keep_none_bytes) {
+	 * process lock, could be millions). The two footprints together
+	 * are at most their sum, at most their pages' bytes. */
+	if (kept[dev].share > 0 && bytes < cuemu_uvm()->l2_keep_none_bytes) {
+		both = kept[dev].bytes + bytes;
 		pageset_merge(k, s);
 		if (!k->full) {
-			kept[dev].share = share_of((uint64_t)k->n * page_bytes);
+			both = cuemu_min_u(both, (uint64_t)k->n * page_bytes);
+			kept[dev].share = share_of(both);
+			kept[dev].bytes = both;
+			kept[dev].density = density_of(both, k->n, page_bytes);
 			if (kept[dev].share > 0)
 				return;
 		}
 	}
-	keep_alone(dev, s, page_bytes);
+	keep_alone(dev, s, page_bytes, bytes);
 }

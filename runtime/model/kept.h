@@ -19,11 +19,18 @@
 bool l2_holds(int dev, uint64_t pg);
 /* The share of the last kernels' pages that dev's L2 still holds. */
 double l2_share(int dev);
+/* ... and of each such page's bytes, the share it holds: 1 where the
+ * kernels moved their pages whole, less where they touched a few bytes
+ * of each. */
+double l2_density(int dev);
 /* A kernel on dev has ended, having reached the pages of s (page_bytes
- * each): they join what dev's L2 holds while both fit, else stand alone.
- * May take s's table (s is then left empty); a full set (its pages not
- * known) keeps nothing. */
-void l2_keep(int dev, struct pageset *s, uint64_t page_bytes);
+ * each) and moved bytes of them (at most their pages': a kernel touching
+ * a few bytes of each page leaves the L2 holding those alone, as one on
+ * an H200 did, probes/results/prefnoop.txt): they join what dev's L2
+ * holds while both fit, else stand alone. May take s's table (s is then
+ * left empty); a full set (its pages not known) keeps nothing. */
+void l2_keep(int dev, struct pageset *s, uint64_t page_bytes,
+	     uint64_t bytes);
 
 /* The bytes of dev's memory a copy or memset read or wrote pass its L2,
  * whose lines the next kernel's loads may find there (the engine's line

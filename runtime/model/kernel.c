@@ -108,6 +108,7 @@ void km_rates_of(int dev, struct km_rates *r)
 	r->cache_gbps = u->cache_gbps;
 	r->l1_gbps = u->l1_gbps;
 	r->store_gbps = u->store_gbps;
+	r->dram_pages_ns = u->dram_page_mps / 1e3;
 }
 
 /* ns at a clock of khz, in whole cycles (at least one where ns is not
@@ -308,6 +309,7 @@ void km_work(const struct km_work *w)
 			running.t.cache_merged += w->merged[p];
 			running.t.cache_at = p;
 			running.t.cache_sms = cuemu_min_u(r.sms, w->blocks);
+			running.t.dram_pages += w->dram_pages;
 			continue;
 		}
 		running.t.link_read[p] += w->read[p];

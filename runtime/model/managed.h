@@ -499,6 +499,8 @@ struct km_work {
 	/* bytes of the pages it read that its GPU's L2 kept from the kernel
 	 * before (kept.c): no DRAM moves them */
 	uint64_t kept;
+	/* of its distinct pages, those the L2 did not keep (0: not known) */
+	uint64_t dram_pages;
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of
@@ -565,6 +567,10 @@ struct km_tally {
 	uint64_t cache_sms;               /* ... of the SMs its blocks
 	                                   * occupy (0: all): each SM's
 	                                   * caches serve their share */
+	uint64_t dram_pages;              /* the distinct 4 KiB pages of its
+	                                   * own GPU's memory the L2 did not
+	                                   * keep for it: a row of the DRAM
+	                                   * opened each, at least */
 	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
 	                                   * of write entries to
 	                                   * read-duplicated memory */
@@ -593,6 +599,9 @@ struct km_rates {
 	 * takes (0: at cache_gbps), and what its L2 holds (bytes; 0 none) */
 	double cache_gbps, l1_gbps, store_gbps;
 	uint64_t l2_bytes;
+	/* the distinct pages of its memory the DRAM opens a nanosecond (0:
+	 * no such bound) */
+	double dram_pages_ns;
 };
 /* The bytes of DRAM traffic of a kernel whose sectors' 64-byte units came
  * to dram: where it reread what it had already moved (dram beyond the

@@ -431,6 +431,7 @@ static const struct {
 	UK("cache_gbps", cache_gbps, U_DBL, 0.001, 1e6),
 	UK("l1_gbps", l1_gbps, U_DBL, 0.001, 1e6),
 	UK("store_gbps", store_gbps, U_DBL, 0.001, 1e6),
+	UK("dram_page_mps", dram_page_mps, U_DBL, 0.001, 1e6),
 	UK("alu_latency_ns", alu_latency_ns, U_DBL, 0, 1e6),
 	UK("l1_latency_ns", l1_latency_ns, U_DBL, 0, 1e6),
 	UK("load_latency_ns", load_latency_ns, U_DBL, 0, 1e6),
@@ -548,6 +549,8 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 		return reject(p, "uvm.l1_gbps", "not in [0.001, 1e6]");
 	if (!in_rate(u->store_gbps))
 		return reject(p, "uvm.store_gbps", "not in [0.001, 1e6]");
+	if (!in_rate(u->dram_page_mps))
+		return reject(p, "uvm.dram_page_mps", "not in [0.001, 1e6]");
 	if (!in_latency(u->alu_latency_ns))
 		return reject(p, "uvm.alu_latency_ns", "not in [0, 1e6]");
 	if (!in_latency(u->l1_latency_ns))

@@ -56,6 +56,11 @@ struct cuemu_uvm {
 	 * further), and the bytes a second of stores to lines other than a
 	 * warp's last store's the L2 takes (cache_gbps serves the rest) */
 	double l1_gbps, store_gbps;
+	/* the distinct 4 KiB pages of a kernel's own GPU's memory its DRAM
+	 * opens a second, in millions: a page the L2 did not keep for the
+	 * kernel opens at least one of the DRAM's rows, so a kernel touching
+	 * a few bytes of many pages takes at least their count at this */
+	double dram_page_mps;
 	/* a warp's wait for what an instruction it depends on wrote, ns:
 	 * an arithmetic result, a load from the L1 (shared or local memory,
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's

@@ -219,16 +219,24 @@ static unsigned long long touch_ns(CUdeviceptr p, unsigned long long n,
  * pipeline is one, for each of the SM's warps */
 #define CYCLES_NS(n) ((unsigned long long)((n) / 1.98))
 
+/* The pages a second the default machine's DRAM opens, a row each at
+ * least (uvm.dram_page_mps, probes/results/prefnoop.txt), a nanosecond */
+#define DRAM_PAGES_NS 12.2
+
 /* A warp's memory instruction moves the 32-byte sectors its lanes touch,
  * not their bytes nor the 2 MiB blocks around them, and the DRAM the
  * 64-byte units they lie in: one byte every 4 KiB of 64 MiB is 16,384
- * units read and 16,384 written, 1 MiB of buffer at the HBM rate after
- * the launch's fixed time, in device memory and in managed memory
- * resident on the GPU alike. */
+ * units read and 16,384 written, 1 MiB of buffer at the HBM rate; but
+ * each of its 16,384 pages opens a row of the DRAM, which takes longer,
+ * after the launch's fixed time, in device memory and in managed memory
+ * resident on the GPU alike. The same touches right after find their
+ * bytes in the L2, which kept them (their 2 MiB of units, where their
+ * pages' 64 MiB it could not): no rows, and the reads' units spared. */
 static void test_sectors(void)
 {
 	unsigned long long n = 64 * MIB,
-		want = LAUNCH_NS + (unsigned long long)(16384ULL * 64 / HBM_GBPS);
+		want = LAUNCH_NS + (unsigned long long)(16384 / DRAM_PAGES_NS),
+		warm = LAUNCH_NS + (unsigned long long)(16384ULL * 32 / HBM_GBPS);
 	unsigned long long t, t2 = 0;
 	CUdeviceptr p = 0;
 	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
@@ -237,9 +245,14 @@ static void test_sectors(void)
 	cuMemsetD8(p, 0, n);
 	t = touch_ns(p, n, 4 * KIB);
 	is_int(t, want, "sectors: 16,384 one-byte touches of device memory "
-	       "move 16,384 64-byte DRAM units each way, 1 MiB at 1850 GB/s "
-	       "after the launch's 5.6 us (%llu ns), not their 32 KiB of "
-	       "bytes nor 512 KiB of sectors (old: 283 ns)", t);
+	       "open 16,384 pages of the DRAM at 12,200 a microsecond after "
+	       "the launch's 5.6 us (%llu ns), longer than their 64-byte "
+	       "units' 1 MiB at 1850 GB/s (567 ns), not their 32 KiB of "
+	       "bytes nor 512 KiB of sectors", t);
+	t = touch_ns(p, n, 4 * KIB);
+	ok(t >= warm && t < LAUNCH_NS + 600, "sectors: the same touches "
+	   "again find them in the L2: no rows, the writes' units (%llu ns: "
+	   "the loads' latency bounds it)", t);
 	t2 = touch_ns(p, n, 2 * MIB);
 	cuMemFree(p);
 
@@ -529,16 +542,25 @@ static void test_cache(void)
  * way; by sectors alone the second would cost half. */
 static void test_dram(void)
 {
-	unsigned long long n = 64 * MIB, t32, t64,
+	unsigned long long n = 64 * MIB, t, t32, t64,
 		want = LAUNCH_NS + (unsigned long long)(2 * MIB * 64 / 2 /
 							HBM_GBPS);
 	CUdeviceptr p = 0;
 
 	cuMemAlloc(&p, n);
 	cuMemsetD8(p, 0, n);
+	/* right after a touch of a byte a page: the L2 kept their 2 MiB of
+	 * units, a 32nd of the pages, which is all it spares a touch of
+	 * every 64th byte of them */
+	touch_ns(p, n, 4 * KIB);
+	t = touch_ns(p, n, 64);
+	/* each after a kernel whose 64 MiB the L2 keeps none of */
 	t32 = touch_ns(p, n, 32);
 	t64 = touch_ns(p, n, 64);
 	cuMemFree(p);
+	ok(t < want && t > want - (want - LAUNCH_NS) / 32 - 100, "dram: "
+	   "right after a byte a page of the same 64 MiB, the L2 spares only "
+	   "what it kept of them, a 32nd of the units (%llu ns)", t);
 	is_int(t64, want, "dram: one byte every 64 of 64 MiB moves 1 M 64-byte "
 	       "units each way, 64 MiB of buffer at 1850 GB/s after the launch "
 	       "(%llu ns; by sectors, old: 18,137 ns without the launch)", t64);

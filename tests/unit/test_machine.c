@@ -182,6 +182,8 @@ static void test_topologies(void)
 		{ "uvm L1 rate", "{\"uvm\":{\"l1_gbps\":0}}", "uvm.l1_gbps" },
 		{ "uvm store rate", "{\"uvm\":{\"store_gbps\":2e6}}",
 		  "uvm.store_gbps" },
+		{ "uvm dram pages", "{\"uvm\":{\"dram_page_mps\":0}}",
+		  "uvm.dram_page_mps" },
 		{ "uvm ALU latency", "{\"uvm\":{\"alu_latency_ns\":-0.5}}",
 		  "uvm.alu_latency_ns" },
 		{ "uvm L2 keeps more than its most",

@@ -370,6 +370,37 @@ static void test_cache(void)
 	is_int(km_memory_ns(&t, &r), 1000, "cache: on all of them, all of it");
 }
 
+/* A page of a kernel's own GPU's memory the L2 did not keep opens a row
+ * of the DRAM at least (uvm.dram_page_mps; probes/results/prefnoop.txt):
+ * a touch of a few bytes of many pages is bound by their count, a stream
+ * by its bytes. */
+static void test_dram_pages(void)
+{
+	struct km_tally t;
+	struct km_rates r;
+
+	memset(&t, 0, sizeof t);
+	memset(&r, 0, sizeof r);
+	r.gbps[0] = 1850;
+	r.dram_pages_ns = 12.2;
+	t.cache_at = 0;
+	t.bytes[0] = 262144 * 64;
+	t.dram_pages = 262144;
+	is_int(km_memory_ns(&t, &r), 21487, "dram pages: a byte touched in "
+	       "each page of 1 GiB the L2 did not keep takes 262,144 pages at "
+	       "12,200 a microsecond, not its 16 MiB of units' 9,068 ns");
+	t.dram_pages = 0;
+	is_int(km_memory_ns(&t, &r), 9068, "dram pages: ... where the L2 "
+	       "kept them, its units'");
+	t.bytes[0] = 1ULL << 30;
+	t.dram_pages = 262144;
+	is_int(km_memory_ns(&t, &r), 580400, "dram pages: a stream of the "
+	       "same pages, its bytes'");
+	t.bytes[0] = 262144 * 64;
+	r.dram_pages_ns = 0;
+	is_int(km_memory_ns(&t, &r), 9068, "dram pages: no rate, no bound");
+}
+
 /* The caches' paths (km_memory_ns): every load sector passes an L1 at
  * l1_gbps, what the L1 did not serve goes on to the L2 (loads and merged
  * stores at cache_gbps, stores to new lines at store_gbps, one after the
@@ -675,6 +706,7 @@ int main(void)
 	test_batches();
 	test_cache();
 	test_cache_paths();
+	test_dram_pages();
 	test_chains();
 	test_wake();
 	test_wake_kept();
