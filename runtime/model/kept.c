@@ -132,10 +132,12 @@ void l2_keep(int dev, struct pageset *s, uint64_t page_bytes,
 	}
 	bytes = cuemu_min_u(bytes, (uint64_t)s->n * page_bytes);
 	/* a small kernel leaves the L2 what it held, with its own pages;
-	 * one past what it keeps is not merged (its pages alone, under the
-	 * process lock, could be millions). The two footprints together
-	 * are at most their sum, at most their pages' bytes. */
-	if (kept[dev].share > 0 && bytes < cuemu_uvm()->l2_keep_none_bytes) {
+	 * one whose pages span past what it keeps is not merged (its pages
+	 * alone, under the process lock, could be millions; a sparse one
+	 * then stands alone, with the bytes it moved). The two footprints
+	 * together are at most their sum, at most their pages' bytes. */
+	if (kept[dev].share > 0 &&
+	    (uint64_t)s->n * page_bytes < cuemu_uvm()->l2_keep_none_bytes) {
 		both = kept[dev].bytes + bytes;
 		pageset_merge(k, s);
 		if (!k->full) {
