@@ -50,10 +50,14 @@
 #             runs): a byte touched in each page of 1 GiB right after
 #             the same touches, a prefetch that moves nothing, a sleep,
 #             touches of other memory, and faults.cu's sequence
+#   faultwindow probes/faultwindow.cu on one H200 (results/
+#             faultwindow.txt): 1 GiB the CPU wrote, faulted in by a
+#             touch a page, all at once or a window of pages at a time,
+#             and by a stream
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,13 +76,13 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault or prefnoop)" >&2
+	     "afterfault, prefnoop or faultwindow)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
