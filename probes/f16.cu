@@ -121,6 +121,27 @@ CD(cvt_rn_bf16_f64, u16, "h", "cvt.rn.bf16.f64") CDH(cvt_f64_bf16, "cvt.f64.bf16
 K1(cvt_rn_bf16_s32, u16, "h", unsigned, "r", "cvt.rn.bf16.s32")
 K1(cvt_rni_s32_bf16, unsigned, "r", u16, "h", "cvt.rni.s32.bf16")
 H1(cvt_rn_f16_bf16, "cvt.rn.f16.bf16") H1(cvt_rn_bf16_f16, "cvt.rn.bf16.f16")
+// atomics on the row's own word of D, which starts as a: the old value
+// high, the one left in memory low
+#define AH(name, ins) HEAD(name) u16 old; D[i] = A[i]; \
+	asm volatile(ins " %0, [%1], %2;" : "=h"(old) : "l"(&D[i]), \
+		     "h"((u16)B[i]) : "memory"); \
+	D[i] = (u64)old << 16 | *(volatile u16 *)&D[i]; }
+#define AX(name, ins) HEAD(name) unsigned old; D[i] = A[i]; \
+	asm volatile(ins " %0, [%1], %2;" : "=r"(old) : "l"(&D[i]), \
+		     "r"((unsigned)B[i]) : "memory"); \
+	D[i] = (u64)old << 32 | *(volatile unsigned *)&D[i]; }
+AH(atom_add_f16, "atom.add.noftz.f16") AX(atom_add_f16x2, "atom.global.add.noftz.f16x2")
+AH(atom_add_bf16, "atom.global.add.noftz.bf16")
+AX(atom_add_bf16x2, "atom.global.add.noftz.bf16x2")
+HEAD(red_add_f16) D[i] = A[i];
+	asm volatile("red.global.add.noftz.f16 [%0], %1;" : : "l"(&D[i]),
+		     "h"((u16)B[i]) : "memory");
+	D[i] = *(volatile u16 *)&D[i]; }
+HEAD(atom_cas_b16) u16 old; D[i] = A[i];
+	asm volatile("atom.global.cas.b16 %0, [%1], %2, %3;" : "=h"(old)
+		     : "l"(&D[i]), "h"((u16)B[i]), "h"((u16)C[i]) : "memory");
+	D[i] = (u64)old << 16 | *(volatile u16 *)&D[i]; }
 HEAD(mov_b32_pack) unsigned d; u16 a = (u16)A[i], b = (u16)B[i];
 	asm volatile("mov.b32 %0, {%1, %2};" : "=r"(d) : "h"(a), "h"(b)); D[i] = d; }
 HEAD(mov_b32_unpack_hi) u16 d; unsigned a = (unsigned)A[i];

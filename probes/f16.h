@@ -3,7 +3,8 @@
  * that runs them on the GPU (f16.cu) and the replay that runs them through
  * the engine (tests/unit/test_exec_f16.c): f16, f16x2, bf16 and bf16x2
  * arithmetic, comparisons, min/max, conversions to and from f32, f64 and
- * integers in each rounding mode PTX allows, over edge values (zeros of
+ * integers in each rounding mode PTX allows, the atomics (add.noftz of
+ * each type, cas.b16), over edge values (zeros of
  * both signs, subnormals, the largest finite, infinities, quiet and
  * signalling NaNs, rounding ties, values that overflow).
  *
@@ -80,7 +81,10 @@ enum hf_gen {
 	X(cvt_f64_bf16, C_B, 0) X(cvt_rn_bf16_s32, C_INT, 0) \
 	X(cvt_rni_s32_bf16, C_B, 0) X(cvt_rn_f16_bf16, C_B, 0) \
 	X(cvt_rn_bf16_f16, C_H, 0) \
-	X(mov_b32_pack, H_2, 0) X(mov_b32_unpack_hi, HX_1, 0)
+	X(mov_b32_pack, H_2, 0) X(mov_b32_unpack_hi, HX_1, 0) \
+	X(atom_add_f16, H_2, 0) X(red_add_f16, H_2, 0) \
+	X(atom_add_f16x2, HX_2, 0) X(atom_add_bf16, B_2, 0) \
+	X(atom_add_bf16x2, BX_2, 0) X(atom_cas_b16, H_3, 0)
 
 static const uint16_t hf_h[] = {
 	0x0000, 0x8000, 0x3c00, 0x3c01, 0xbe00, 0x0001, 0x83ff, 0x0400,

@@ -1524,6 +1524,12 @@ static int half_insn(struct parser *P, struct insn *in)
 		return 0;
 	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP:
 		return 0;
+	case OP_ATOM: case OP_RED:
+		/* add.noftz, the one half-precision atomic; its vector
+		 * forms (.v2 to .v8, min and max) are not run here */
+		if (in->sub == A_ADD && in->vec <= 1)
+			return 0;
+		break;
 	default:
 		break;
 	}
@@ -1642,6 +1648,10 @@ static int check_insn(struct parser *P, struct insn *in)
 		return fail(P, EX_INVALID_PTX, "redux without an operator"), -1;
 	if ((in->op == OP_ATOM || in->op == OP_RED) && in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "atom without an operator"), -1;
+	if ((in->op == OP_ATOM || in->op == OP_RED) && ptype_bits(t) == 16 &&
+	    !ptype_half(t) && in->sub != A_CAS)
+		return fail(P, EX_INVALID_PTX, "a 16-bit atomic other than cas.b16 "
+			    "or add.noftz.f16 or .bf16"), -1;
 	if ((in->op == OP_SETP || in->op == OP_SET) && in->sub == 0)
 		return fail(P, EX_INVALID_PTX, "setp without a comparison"), -1;
 	if (in->op == OP_SHFL && !(in->flags & 0) && in->nops < 4)

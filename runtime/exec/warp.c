@@ -1122,6 +1122,42 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 	}
 }
 
+/* Half-precision add.noftz (f16, bf16, or a pair of either in 32 bits):
+ * a compare-and-swap loop on the bits, the sum rounded as add.rn of the
+ * type rounds it, subnormals kept. */
+static uint64_t atom_half(uint8_t *p, enum ptype t, uint64_t b)
+{
+	struct insn add = { .op = OP_ADD, .type = t };
+
+	if (t == T_F16 || t == T_BF16) {
+		uint16_t *q = (uint16_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		do
+			nv = (uint16_t)hf_arith(&add, old, b, 0);
+		while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						    __ATOMIC_SEQ_CST,
+						    __ATOMIC_RELAXED));
+		return old;
+	} else {
+		uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		do
+			nv = (uint32_t)hf_arith(&add, old, b, 0);
+		while (!__atomic_compare_exchange_n(q, &old, nv, true,
+						    __ATOMIC_SEQ_CST,
+						    __ATOMIC_RELAXED));
+		return old;
+	}
+}
+
+/* cas.b16: the old 16 bits either way. */
+static uint64_t atom_cas16(uint8_t *p, uint64_t b, uint64_t c)
+{
+	uint16_t old = (uint16_t)b;
+
+	__atomic_compare_exchange_n((uint16_t *)p, &old, (uint16_t)c, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return old;
+}
+
 /* atom.shared.add.u32 by a whole warp (a histogram's): when every lane's
  * word lies in the block's shared memory, the lanes add in lane order,
  * plainly, as the block's shared memory is its host thread's alone. 0,
@@ -1175,7 +1211,7 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	unsigned size = ptype_bits(in->type) / 8;
 	struct macc c;
 
-	if (size != 4 && size != 8)
+	if (size != 2 && size != 4 && size != 8)
 		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
 				    "line %u: an atomic of %u bytes", in->line,
 				    size), -1;
@@ -1202,7 +1238,11 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 			memcpy(p, &old, 4);
 			continue;
 		}
-		if (ptype_float(in->type) && in->sub != A_CAS)
+		if (ptype_half(in->type))
+			D[l] = atom_half(p, in->type, V(sb, l));
+		else if (size == 2)
+			D[l] = atom_cas16(p, V(sb, l), V(sc, l));
+		else if (ptype_float(in->type) && in->sub != A_CAS)
 			D[l] = atom_float(p, in->sub, in->type, V(sb, l));
 		else
 			D[l] = atom_int(p, in->sub, in->type, V(sb, l),

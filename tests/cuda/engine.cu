@@ -1,6 +1,7 @@
 // engine.cu - what the engine gained for cuda-samples, through the
 // runtime: __half2 and __nv_bfloat16 arithmetic (cuda_fp16.h and
-// cuda_bf16.h as nvcc compiles them), a cuda::barrier's phases, a
+// cuda_bf16.h as nvcc compiles them), their atomicAdd and a 16-bit
+// atomicCAS by 256 threads at once, a cuda::barrier's phases, a
 // recursive device function under the stack limit it sets, and the
 // illegal address a recursion past the default limit ends in (last: it
 // leaves the context failed, as on the device).
@@ -19,6 +20,18 @@ __global__ void halves(const __half2 *a, const __half2 *b, float2 *out)
 	__nv_bfloat16 x = __float2bfloat16(__low2float(r));
 	x = __hmul(x, __float2bfloat16(2.0f));
 	out[i] = make_float2(__bfloat162float(x), __high2float(r));
+}
+
+// 256 threads add 1 to one __half, {1, 0.5} to one __half2 and 2 to one
+// __nv_bfloat16 (every partial sum exact), and race to swap 0 for 7
+__global__ void half_atomics(__half *h, __half2 *h2, __nv_bfloat16 *b,
+			     unsigned short *c, int *wins)
+{
+	atomicAdd(h, __float2half(1.0f));
+	atomicAdd(h2, __floats2half2_rn(1.0f, 0.5f));
+	atomicAdd(b, __float2bfloat16(2.0f));
+	if (atomicCAS(c, (unsigned short)0, (unsigned short)7) == 0)
+		atomicAdd(wins, 1);
 }
 
 __global__ void phases(int *out)
@@ -73,6 +86,23 @@ int main()
 	for (int i = 0; i < 32; i++)   // exact in both formats
 		EXPECT(f[i].x == 2.0f * (2.0f * i + 1.5f) &&
 		       f[i].y == 3.0f * (i % 5) + 0.5f);
+
+	struct {
+		__half h;
+		__half2 h2;
+		__nv_bfloat16 b;
+		unsigned short c;
+		int wins;
+	} *at;
+	CHECK(cudaMallocManaged(&at, sizeof *at));
+	CHECK(cudaMemset(at, 0, sizeof *at));
+	half_atomics<<<4, 64>>>(&at->h, &at->h2, &at->b, &at->c, &at->wins);
+	CHECK(cudaDeviceSynchronize());
+	EXPECT(__half2float(at->h) == 256.0f);
+	EXPECT(__low2float(at->h2) == 256.0f && __high2float(at->h2) == 128.0f);
+	EXPECT(__bfloat162float(at->b) == 512.0f);
+	EXPECT(at->c == 7 && at->wins == 1);
+	CHECK(cudaFree(at));
 
 	phases<<<1, 64>>>(o);
 	CHECK(cudaDeviceSynchronize());

@@ -97,11 +97,56 @@ static void typed_registers(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* Half-precision atomics are atomic: 64 threads of two blocks, which the
+ * engine's two host threads run at once, each add 1.0
+ * to one f16 (64.0, 0x5400), and {1, 2} to one bf16x2 ({64, 128}), every
+ * add counted though the lanes race; cas.b16 lets one thread of the 64
+ * swap. */
+static void contended_atomics(struct mock *mk)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 out)\n{\n"
+		".reg .b16 %rs<4>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+		".reg .pred %p<2>;\n"
+		"ld.param.u64 %rd0, [out];\n"
+		"mov.b16 %rs0, 0x3c00;\n"
+		"atom.global.add.noftz.f16 %rs1, [%rd0], %rs0;\n"
+		"mov.b32 %r0, 0x40003f80;\n"
+		"red.global.add.noftz.bf16x2 [%rd0+4], %r0;\n"
+		"mov.b16 %rs2, 0;\nmov.b16 %rs3, 1;\n"
+		"atom.global.cas.b16 %rs1, [%rd0+8], %rs2, %rs3;\n"
+		"setp.eq.u16 %p0, %rs1, 0;\n"
+		"@%p0 red.global.add.u32 [%rd0+12], 1;\n"
+		"ret;\n}\n";
+	struct ex_module *m = NULL;
+	struct ex_result r;
+	char log[256] = "";
+	uint16_t *out = mock_alloc(mk, 4096, 0);
+	struct { uint64_t out; } params = { (uintptr_t)out };
+	uint32_t pair, winners;
+
+	memset(out, 0, 16);
+	if (!ok(ex_module_parse(ptx, sizeof ptx - 1, 90, &m, log, sizeof log) == EX_OK,
+		"half-precision atomics and cas.b16 load (%s)", log))
+		return;
+	struct ex_launch l = mock_launch(mk, m, "k", &params, 2, 1, 32, 1, 1);
+	ok(ex_launch_run(&l, &r) == EX_OK, "their kernel runs");
+	memcpy(&pair, &out[2], 4);
+	memcpy(&winners, &out[6], 4);
+	is_int(out[0], 0x5400, "64 adds of 1.0 to one f16: 64.0");
+	is_int(pair, 0x43004280u, "64 adds of {1, 2} to one bf16x2: {64, 128}");
+	ok(out[4] == 1 && winners == 1, "cas.b16 from 0 to 1 by 64 threads: "
+	   "one finds 0 (%u winners)", winners);
+	ex_module_free(m);
+}
+
 /* What the engine still refuses of half precision, by line and name. */
 static void refusals(void)
 {
 	static const char *const texts[] = {
-		"atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;",
+		"atom.global.min.noftz.f16 %rs1, [%rd1], %rs2;",
+		"atom.global.add.noftz.v2.f16 {%rs1, %rs2}, [%rd1], {%rs2, %rs3};",
 		"min.xorsign.abs.f16 %rs1, %rs2, %rs3;",
 		"ex2.f16 %rs1, %rs2;",
 	};
@@ -149,6 +194,7 @@ int main(void)
 				    hf_rows(cases[k].gen), cases[k].gen, hf_row,
 				    cases[k].approx ? same_half : NULL, &x, pass);
 	typed_registers(mk);
+	contended_atomics(mk);
 	refusals();
 	ex_module_free(m);
 	mock_free(mk);

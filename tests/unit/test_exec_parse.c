@@ -145,8 +145,13 @@ static void test_refusals(void)
 		EX_UNSUPPORTED, "line 7: the instruction 'frob'",
 		"an unknown instruction: EX_UNSUPPORTED, named with its line");
 	refused(HEAD ".entry k()\n{\n\t.reg .b16 %h<2>;\n\t.reg .b32 %r<2>;\n"
-		"\tatom.shared.add.noftz.f16 %h1, [%r0], %h0;\n}\n",
-		EX_UNSUPPORTED, "half-precision", "f16 atomics: EX_UNSUPPORTED");
+		"\tatom.shared.max.f16 %h1, [%r0], %h0;\n}\n",
+		EX_UNSUPPORTED, "half-precision", "f16 atomics other than add: "
+		"EX_UNSUPPORTED");
+	refused(HEAD ".entry k()\n{\n\t.reg .b16 %h<2>;\n\t.reg .b32 %r<2>;\n"
+		"\tatom.shared.add.u16 %h1, [%r0], %h0;\n}\n",
+		EX_INVALID_PTX, "16-bit atomic", "a 16-bit integer add: "
+		"EX_INVALID_PTX, only cas.b16 is one");
 	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tadd.s32 %r1, %r9, 1;\n}\n",
 		EX_INVALID_PTX, "line 7: undeclared register '%r9'",
 		"an undeclared register: EX_INVALID_PTX");
