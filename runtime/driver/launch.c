@@ -358,8 +358,7 @@ static uint64_t account(const struct job *j, double kept_share,
 	held = held_for(&w, j->dev, density);
 	w.kept = (uint64_t)((double)(kept * EX_PAGE) * held);
 	if (!j->own.full)
-		w.dram_pages = j->own.n - (held >= 1 && kept <= j->own.n ?
-					   kept : 0);
+		w.dram_pages = j->own.n - (held >= 1 ? kept : 0);
 	w.chain_max = res->chain_max;
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;

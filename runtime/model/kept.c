@@ -26,7 +26,7 @@
 static struct {
 	struct pageset pages;   /* the last kernel's pages of its memory */
 	uint64_t bytes;         /* the bytes of them the L2 must hold */
-	double density;         /* ... a share of their pages' bytes */
+	uint64_t page_bytes;    /* a page's size */
 	double share;           /* the share of them the L2 still holds */
 	/* copies' and memsets' ranges no kernel took yet: a ring, the
 	 * oldest at copied[first] */
@@ -61,28 +61,24 @@ double l2_share(int dev)
 
 double l2_density(int dev)
 {
-	return dev >= 0 && dev < CUEMU_MAX_DEVICES ? kept[dev].density : 0;
-}
+	double all;
 
-/* The share of n pages' bytes that bytes are, at most all. */
-static double density_of(uint64_t bytes, uint64_t n, uint64_t page_bytes)
-{
-	double all = (double)n * (double)page_bytes;
-
-	return all > 0 && (double)bytes < all ? (double)bytes / all : 1;
+	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
+		return 0;
+	all = (double)kept[dev].pages.n * (double)kept[dev].page_bytes;
+	return all > 0 && (double)kept[dev].bytes < all ?
+	       (double)kept[dev].bytes / all : 1;
 }
 
 /* dev's L2 holds s now, alone: the kernel's scan of s evicted the rest.
  * A footprint it keeps none of is not kept (its table may be large). */
-static void keep_alone(int dev, struct pageset *s, uint64_t page_bytes,
-		       uint64_t bytes)
+static void keep_alone(int dev, struct pageset *s, uint64_t bytes)
 {
 	double share = share_of(bytes);
 
 	pageset_free(&kept[dev].pages);
 	kept[dev].share = share;
 	kept[dev].bytes = bytes;
-	kept[dev].density = density_of(bytes, s->n, page_bytes);
 	if (share > 0) {
 		kept[dev].pages = *s;
 		*s = (struct pageset){ 0 };
@@ -125,6 +121,7 @@ void l2_keep(int dev, struct pageset *s, uint64_t page_bytes,
 	if (dev < 0 || dev >= CUEMU_MAX_DEVICES)
 		return;
 	k = &kept[dev].pages;
+	kept[dev].page_bytes = page_bytes;
 	if (s->full) {
 		pageset_free(k);
 		kept[dev].share = 0;
@@ -144,10 +141,9 @@ void l2_keep(int dev, struct pageset *s, uint64_t page_bytes,
 			both = cuemu_min_u(both, (uint64_t)k->n * page_bytes);
 			kept[dev].share = share_of(both);
 			kept[dev].bytes = both;
-			kept[dev].density = density_of(both, k->n, page_bytes);
 			if (kept[dev].share > 0)
 				return;
 		}
 	}
-	keep_alone(dev, s, page_bytes, bytes);
+	keep_alone(dev, s, bytes);
 }
