@@ -39,7 +39,7 @@ static bool writes_first(int op)
 	case OP_RET: case OP_EXIT: case OP_FRET: case OP_BAR:
 	case OP_BAR_ARRIVE: case OP_BAR_WARP: case OP_MEMBAR: case OP_TRAP:
 	case OP_NANOSLEEP: case OP_ASSERTFAIL: case OP_NOP: case OP_CPASYNC:
-	case OP_FREE:
+	case OP_FREE: case OP_SUST:
 		return false;
 	default:
 		return true;
@@ -61,6 +61,8 @@ static uint8_t lat_class(const struct insn *in)
 		}
 	case OP_SHFL: case OP_REDUX: case OP_MATCH: case OP_BAR_RED:
 		return EX_LAT_SHARED;
+	case OP_TEX: case OP_TLD4: case OP_SULD:
+		return EX_LAT_GLOBAL;
 	default:
 		return EX_LAT_ALU;
 	}
@@ -88,6 +90,11 @@ static void add_operand(struct xdep *d, const struct operand *o, bool dst)
 	case K_MEM:
 		add_src(d, o->reg);
 		break;
+	case K_TEX:
+		add_src(d, o->reg);
+		for (int e = 0; e < o->n && e < MAX_VEC; e++)
+			add_src(d, o->vec[e]);
+		break;
 	case K_VEC:
 		for (int e = 0; e < o->n && e < MAX_VEC; e++)
 			dst ? add_dst(d, o->vec[e]) : add_src(d, o->vec[e]);
@@ -104,7 +111,9 @@ static uint8_t mem_order(const struct insn *in)
 	case OP_LD:
 		return in->space == SP_PARAM || in->space == SP_CONST ||
 		       (in->flags & F_NC) ? 0 : DEP_LOAD;
-	case OP_ST: case OP_RED:
+	case OP_SULD:
+		return DEP_LOAD;
+	case OP_ST: case OP_RED: case OP_SUST:
 		return DEP_STORE;
 	case OP_ATOM: case OP_CPASYNC:
 		return DEP_LOAD | DEP_STORE;

@@ -147,6 +147,51 @@ enum ex_access { EX_READ = 1, EX_WRITE = 2, EX_ATOMIC = 3 };
  * of it they use. */
 #define EX_SECTOR_SHIFT 5
 
+/* A texture or surface object as a kernel reads it (ex_memops.texture):
+ * its resource's elements, their format, and how a texture samples them.
+ * The engine samples; the bridge says what the handle names. */
+enum ex_tex_format {
+	EX_TF_U8 = 1, EX_TF_U16, EX_TF_U32, EX_TF_S8, EX_TF_S16, EX_TF_S32,
+	EX_TF_F16, EX_TF_F32,
+};
+/* The resource's shape: its dimensions, and layers or cube faces. */
+enum ex_tex_shape {
+	EX_TS_1D = 1, EX_TS_2D, EX_TS_3D, EX_TS_A1D, EX_TS_A2D, EX_TS_CUBE,
+	EX_TS_ACUBE,
+};
+/* What a coordinate outside [0, size) reads (cudaTextureAddressMode's
+ * values). */
+enum ex_tex_address { EX_TA_WRAP, EX_TA_CLAMP, EX_TA_MIRROR, EX_TA_BORDER };
+
+struct ex_tex {
+	/* where element (x, y, s) lies: base + s * slice + y * pitch +
+	 * x * elem; s is the slice of a 3D resource, the layer of a layered
+	 * one, layer * 6 + face of a cube map */
+	uint64_t base, pitch, slice;
+	uint64_t bytes;                /* from base: nothing past it is read */
+	uint32_t width, height, depth; /* depth: 3D's, or layers (cube maps:
+					* faces, 6 a layer) */
+	uint8_t format;                /* enum ex_tex_format */
+	uint8_t channels;              /* 1, 2 or 4 */
+	uint8_t elem;                  /* bytes of an element */
+	uint8_t shape;                 /* enum ex_tex_shape */
+	/* base is device memory, each element read through page() and
+	 * tallied at its place (linear and pitched resources); otherwise
+	 * the engine's to read at once, tallied at place (arrays) */
+	bool global;
+	bool fetch_only;               /* linear memory: integer fetches,
+					* 0 outside it */
+	int place;
+	/* textures: sampling */
+	bool linear_filter;            /* else the nearest element */
+	bool normalized_coords;        /* [0, 1) spans each dimension */
+	bool read_integer;             /* integer formats read as integers,
+					* else as floats in [0, 1] ([-1, 1]) */
+	bool srgb;
+	uint8_t address[3];            /* enum ex_tex_address, by dimension */
+	float border[4];
+};
+
 struct ex_memops {
 	void *ctx;
 	/* May the launching GPU make this access to the 4 KiB page at page?
@@ -182,6 +227,14 @@ struct ex_memops {
 	 * thread's touches of memory the launching device's, as the
 	 * caller's are. May be NULL. */
 	void (*worker)(void *ctx, bool begin);
+	/* What texture object (surface false) or surface object (true)
+	 * handle h names: EX_OK with *out filled, or EX_ILLEGAL_ADDRESS
+	 * (EX_UNSUPPORTED: an object of a kind the engine cannot read, the
+	 * bridge's message in *why). Asked once per warp instruction and
+	 * handle; from any of the launch's threads at once. May be NULL: no
+	 * handle names anything. */
+	enum ex_status (*texture)(void *ctx, uint64_t h, bool surface,
+				  struct ex_tex *out, const char **why);
 };
 
 /* What the device is, for special registers and the compute term. */

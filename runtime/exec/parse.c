@@ -576,6 +576,10 @@ static int parse_var(struct parser *P, enum space sp, bool external)
 		}
 	}
 	t = type_of(P->t.s, P->t.len);
+	if (is(P, ".texref") || is(P, ".samplerref") || is(P, ".surfref"))
+		return fail(P, EX_UNSUPPORTED, "a texture, sampler or surface "
+			    "reference (%.*s): texture and surface objects "
+			    "run", P->t.len, P->t.s), -1;
 	if (P->t.k != TK_ID || t == T_NONE)
 		return fail(P, EX_INVALID_PTX, "a type expected, found '%.*s'",
 			    P->t.len, P->t.s), -1;
@@ -759,6 +763,8 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "applypriority", OP_PREFETCH }, { "createpolicy", OP_NOP },
 	{ "cp", OP_CPASYNC },
 	{ "mbarrier", OP_MBARRIER },
+	{ "tex", OP_TEX }, { "tld4", OP_TLD4 }, { "suld", OP_SULD },
+	{ "sust", OP_SUST },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -913,6 +919,51 @@ static int find_word(const char *const *tab, size_t n, const char *w)
 }
 
 /* One modifier of an opcode (without its dot). */
+/* tex, tld4, suld and sust: their geometry, tld4's component, a
+ * surface's boundary mode; .b (unformatted) surface accesses only. */
+static int tex_modifier(struct parser *P, struct insn *in, const char *w)
+{
+	static const char *const geom[] = { NULL, "1d", "2d", "3d", "a1d",
+		"a2d", "cube", "acube" };
+	static const char *const comp[] = { "r", "g", "b", "a" };
+	static const char *const mode[] = { NULL, "trap", "clamp", "zero" };
+	int k;
+
+	if ((k = find_word(geom, sizeof geom / sizeof *geom, w)) && !in->sub) {
+		in->sub = (uint8_t)k;
+		return 0;
+	}
+	if (in->op == OP_TEX && !strcmp(w, "level")) { in->flags |= F_LEVEL; return 0; }
+	if (in->op == OP_TEX && !strcmp(w, "grad")) { in->flags |= F_GRAD; return 0; }
+	if (in->op == OP_TEX && !strcmp(w, "base")) return 0;
+	if (in->op == OP_TLD4) {
+		for (k = 0; k < 4; k++)
+			if (!strcmp(w, comp[k])) {
+				in->boolop = (uint8_t)k;
+				return 0;
+			}
+	}
+	if (in->op == OP_SULD || in->op == OP_SUST) {
+		if (!strcmp(w, "b"))
+			return 0;
+		if (!strcmp(w, "p"))
+			return fail(P, EX_UNSUPPORTED, "a formatted surface "
+				    "access (%s.p)", in->op == OP_SULD ?
+				    "suld" : "sust"), -1;
+		if ((k = find_word(mode, 4, w)) && !in->boolop) {
+			in->boolop = (uint8_t)k;
+			return 0;
+		}
+	}
+	if (!strcmp(w, "v2")) { in->vec = 2; return 0; }
+	if (!strcmp(w, "v4")) { in->vec = 4; return 0; }
+	for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
+		if (!strcmp(ignored[i], w))
+			return 0;
+	return fail(P, EX_UNSUPPORTED, "the modifier .%s of a texture or "
+		    "surface instruction", w), -1;
+}
+
 static int modifier(struct parser *P, struct modctx *c, const char *w)
 {
 	struct insn *in = c->in;
@@ -999,6 +1050,8 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		break;
 	case OP_CPASYNC:
 		return cp_modifier(P, in, w);
+	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST:
+		return tex_modifier(P, in, w);
 	case OP_BAR:
 		if (!strcmp(w, "arrive")) { in->op = OP_BAR_ARRIVE; return 0; }
 		if (!strcmp(w, "red")) { in->op = OP_BAR_RED; return 0; }
@@ -1318,6 +1371,35 @@ static int addr_operand(struct parser *P, struct insn *in, int slot)
 	return 0;
 }
 
+static int operand(struct parser *P, struct insn *in, int slot);
+
+/* [handle, {coordinates}] of tex, tld4, suld and sust, after its '[':
+ * the handle a 64-bit register (a texture or surface object); a name
+ * (a .texref, .samplerref or .surfref) is a reference, which nvcc no
+ * longer makes. */
+static int tex_operand(struct parser *P, struct insn *in, int slot)
+{
+	struct operand *o = &in->o[slot];
+	struct sym *s = P->t.k == TK_ID ? lookup(P, P->t.s, P->t.len) : NULL;
+
+	if (!s || s->k != SY_REG)
+		return fail(P, EX_UNSUPPORTED, "a texture or surface "
+			    "reference ('%.*s'): objects only", P->t.len,
+			    P->t.s), -1;
+	if (ptype_bits(P->m->regtype[s->idx]) != 64)
+		return fail(P, EX_INVALID_PTX, "a handle of other than 64 "
+			    "bits"), -1;
+	next(P);
+	if (expect(P, ",") || operand(P, in, slot))
+		return -1;
+	if (o->kind != K_VEC)
+		return fail(P, EX_INVALID_PTX, "coordinates expected as a "
+			    "vector"), -1;
+	o->kind = K_TEX;
+	o->reg = s->idx;
+	return expect(P, "]");
+}
+
 static int operand(struct parser *P, struct insn *in, int slot)
 {
 	struct operand *o = &in->o[slot];
@@ -1327,6 +1409,8 @@ static int operand(struct parser *P, struct insn *in, int slot)
 	if (accept(P, "[")) {
 		if (in->op == OP_CALL)
 			return fail(P, EX_UNSUPPORTED, "an indirect call"), -1;
+		if (in->op >= OP_TEX && in->op <= OP_SUST)
+			return tex_operand(P, in, slot);
 		return addr_operand(P, in, slot);
 	}
 	if (accept(P, "{")) {
@@ -1630,6 +1714,58 @@ static int cp_bulk_operands(struct parser *P, struct insn *in)
 	return 0;
 }
 
+/* tex, tld4, suld and sust: the operands their forms take. tex:
+ * {d0..d3}, [h, {c}] and, with .level, a level or, with .grad, two
+ * gradient vectors; tld4 the first two; suld {d}, [h, {c}]; sust [h,
+ * {c}], {s}. Results of f32, s32 or u32 from f32 or s32 coordinates
+ * (tld4: f32), surface elements of 8 to 64 bits; the coordinates the
+ * geometry needs (a layer first where it has one). */
+static int tex_operands(struct parser *P, struct insn *in)
+{
+	static const uint8_t need[] = { 0, 1, 2, 3, 2, 3, 3, 4 };
+	const struct operand *o = in->o;
+	bool st = in->op == OP_SUST, surf = in->op >= OP_SULD;
+	const struct operand *a = &o[st ? 0 : 1], *v = &o[st ? 1 : 0];
+	int extra = (in->flags & F_LEVEL) ? 1 : (in->flags & F_GRAD) ? 2 : 0;
+	enum ptype t = in->type, t2 = in->type2;
+
+	if (!in->sub)
+		return fail(P, EX_INVALID_PTX, "a texture or surface access "
+			    "without its geometry"), -1;
+	if (surf && in->sub > G_A2D)
+		return fail(P, EX_UNSUPPORTED, "a cube map surface"), -1;
+	if (in->op == OP_TLD4 && in->sub != G_2D && in->sub != G_A2D)
+		return fail(P, EX_UNSUPPORTED, "tld4 of other than .2d or .a2d"), -1;
+	if (in->nops != 2 + extra || a->kind != K_TEX || v->kind != K_VEC ||
+	    a->n < need[in->sub] || (extra == 1 && o[2].kind != K_REG &&
+	    o[2].kind != K_IMM) || (extra == 2 && (o[2].kind != K_VEC ||
+	    o[3].kind != K_VEC)))
+		return fail(P, EX_INVALID_PTX, "the operands of a texture or "
+			    "surface access"), -1;
+	if (surf) {
+		unsigned bits = ptype_bits(t);
+		if (t2 || bits < 8 || bits > 64 || ptype_float(t) ||
+		    v->n != in->vec)
+			return fail(P, EX_INVALID_PTX, "a surface access of "
+				    ".b8 to .b64, its vector as long as "
+				    "its .v"), -1;
+		if (!in->boolop)
+			in->boolop = SB_TRAP;
+		return 0;
+	}
+	if (in->vec != 4 || v->n != 4)
+		return fail(P, EX_UNSUPPORTED, "a texture fetch of other than "
+			    ".v4"), -1;
+	if ((t != T_F32 && t != T_S32 && t != T_U32) ||
+	    (t2 != T_F32 && t2 != T_S32) ||
+	    (in->op == OP_TLD4 && t2 != T_F32))
+		return fail(P, EX_UNSUPPORTED, "a texture fetch of .%s "
+			    "results from .%s coordinates",
+			    t == T_F16 || t == T_F16X2 ? "f16" : "other",
+			    t2 == T_F32 ? "f32" : "other"), -1;
+	return 0;
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
@@ -1672,6 +1808,8 @@ static int check_insn(struct parser *P, struct insn *in)
 			    "then a source size or ignore-src predicate"), -1;
 	if (in->op == OP_MBARRIER && mbarrier_operands(P, in))
 		return -1;
+	if (in->op >= OP_TEX && in->op <= OP_SUST)
+		return tex_operands(P, in);
 	return 0;
 }
 

@@ -71,6 +71,8 @@ enum opcode {
 	OP_MALLOC, OP_FREE, /* the device heap's, through ex_memops */
 	OP_MBARRIER,
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
+	OP_TEX, OP_TLD4, /* texture fetches through an object's handle */
+	OP_SULD, OP_SUST, /* surface loads and stores, .b forms */
 	OP_COUNT
 };
 
@@ -107,6 +109,8 @@ enum space {
 #define F_CPNOINC (1u << 23)  /* cp.async.mbarrier.arrive.noinc */
 #define F_NOL1    (1u << 24)  /* ld .cg, .cv, .volatile, .relaxed, .acquire:
 			       * served by the L2, never the SM's L1 */
+#define F_LEVEL   (1u << 25)  /* tex.level: an explicit level of detail */
+#define F_GRAD    (1u << 26)  /* tex.grad: gradients given */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -141,6 +145,11 @@ enum cpmode { CP_COPY = 1, CP_MBARRIER, CP_ARRIVE, CP_BULK0, CP_BULK1,
 	      CP_BULKGROUP };
 enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
 		PM_RC16 };
+/* tex, tld4, suld and sust: the geometry their coordinates name (sub),
+ * as ex_tex_shape numbers it; suld's and sust's boundary mode and tld4's
+ * component (boolop). */
+enum texgeom { G_1D = 1, G_2D, G_3D, G_A1D, G_A2D, G_CUBE, G_ACUBE };
+enum surfmode { SB_TRAP = 1, SB_CLAMP, SB_ZERO };
 
 /* Special registers. The .x/.y/.z forms are consecutive. */
 enum sreg {
@@ -167,6 +176,8 @@ enum okind {
 	K_LABEL,   /* target: an instruction index */
 	K_FUNC,    /* a function index */
 	K_LIST,    /* the argument list of a call: vec[] are variables */
+	K_TEX,     /* [handle, {coordinates}]: reg (or imm) the handle,
+		    * vec[0..n-1] the coordinates' registers */
 };
 
 #define MAX_VEC 4
@@ -195,7 +206,8 @@ struct insn {
 	uint8_t space;
 	uint8_t rnd;
 	uint8_t sub;            /* cmp, aop, shfl/vote/match/testp/prmt mode */
-	uint8_t boolop;         /* setp's combining operator */
+	uint8_t boolop;         /* setp's combining operator; tld4's
+				 * component; suld's and sust's enum surfmode */
 	uint8_t vec;            /* ld/st .v2/.v4: 2 or 4, else 1 */
 	uint8_t nops;
 	int8_t guard;           /* -1 none, else 0/1: the predicate's sense */

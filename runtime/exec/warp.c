@@ -31,6 +31,7 @@
  */
 #include "exec/run.h"
 #include "exec/half.h"
+#include "exec/texture.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -1462,6 +1463,175 @@ static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 	}
 	mem_flush(b, &c);
 	return yield;
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures and surfaces (texture.c samples; this reads the elements)  */
+
+/* One lane's reads of a texture's or surface's elements: within its
+ * resource, through the translation cache where the resource is device
+ * memory (tallied as a load of it), at once for an array (tallied at
+ * the array's place). */
+struct tex_lane {
+	struct blk *b;
+	struct warp *w;
+	int l;
+	struct macc *c;
+	const struct ex_tex *t;
+};
+
+static const uint8_t *tex_at(void *arg, uint64_t a, unsigned size)
+{
+	struct tex_lane *x = arg;
+	const struct ex_tex *t = x->t;
+
+	if (a < t->base || a - t->base > t->bytes ||
+	    t->bytes - (a - t->base) < size) {
+		ex_grid_fail(x->b, x->w, x->l, EX_ILLEGAL_ADDRESS, a,
+			     "a texture or surface access at 0x%llx outside "
+			     "its resource", (unsigned long long)a);
+		return NULL;
+	}
+	if (t->global)
+		return fast_ptr(x->b, x->w, x->l, SP_GLOBAL, a, size, x->c);
+	mem_count(x->c, a, size);
+	return (const uint8_t *)(uintptr_t)a;
+}
+
+/* The object lane l's handle h names, asked of the bridge when it is not
+ * the one the instruction's lanes before named (*have, h + 1). */
+static int tex_object(struct blk *b, struct warp *w, const struct insn *in,
+		      int l, uint64_t h, struct ex_tex *t, uint64_t *have,
+		      struct macc *c)
+{
+	const struct ex_memops *mo = &b->l->mem;
+	bool surface = in->op == OP_SULD || in->op == OP_SUST;
+	const char *why = NULL;
+	enum ex_status st;
+
+	if (*have == h + 1)
+		return 0;
+	mem_flush(b, c);
+	st = mo->texture ? mo->texture(mo->ctx, h, surface, t, &why) :
+			   EX_ILLEGAL_ADDRESS;
+	if (st != EX_OK) {
+		ex_grid_fail(b, w, l, st, h, "line %u: %s", in->line, why ? why :
+			     surface ? "no surface object of this handle" :
+			     "no texture object of this handle");
+		return -1;
+	}
+	if (!t->global) {
+		c->place = t->place;
+		c->lastpg = ~0ull;
+	}
+	*have = h + 1;
+	return 0;
+}
+
+/* tex and tld4: a fetch each active lane, four 32-bit results. */
+static int do_tex(struct blk *b, struct warp *w, const struct insn *in,
+		  uint32_t act)
+{
+	const struct operand *d = &in->o[0], *a = &in->o[1];
+	uint64_t *dst[4], have = 0;
+	struct ex_tex t;
+	struct macc c;
+
+	for (int e = 0; e < 4; e++)
+		dst[e] = dst_of(b, w, d->vec[e]);
+	mem_begin(b, w, &c, EX_READ);
+	FOR_LANES(l, act) {
+		struct tex_query q = { in->sub, in->type2 == T_S32,
+				       in->op == OP_TLD4 ? in->boolop : -1,
+				       { 0, 0, 0, 0 } };
+		struct tex_lane x = { b, w, (int)l, &c, &t };
+		struct tex_reader rd = { tex_at, &x };
+		uint32_t out[4];
+
+		for (int e = 0; e < a->n && e < 4; e++)
+			q.c[e] = a->vec[e] >= 0 ? (uint32_t)w->r[a->vec[e]][l] : 0;
+		if (tex_object(b, w, in, (int)l, w->r[a->reg][l], &t, &have, &c) ||
+		    tex_fetch(&t, &q, &rd, out))
+			return -1;
+		for (int e = 0; e < 4; e++)
+			dst[e][l] = out[e];
+	}
+	mem_flush(b, &c);
+	return 0;
+}
+
+/* A surface access's x (bytes), y and layer or slice from lane l's
+ * coordinates, by geometry ({x}, {x, y}, {x, y, z, _}, {layer, x},
+ * {layer, x, y, _}). */
+static void surf_coords(const struct warp *w, const struct insn *in,
+			const struct operand *a, int l, int64_t xyz[3])
+{
+	int32_t v[4] = { 0, 0, 0, 0 };
+	int first = in->sub == G_A1D || in->sub == G_A2D;
+
+	for (int e = 0; e < a->n && e < 4; e++)
+		v[e] = a->vec[e] >= 0 ? (int32_t)w->r[a->vec[e]][l] : 0;
+	xyz[0] = v[first];
+	xyz[1] = in->sub == G_A1D ? 0 : v[first + 1];
+	xyz[2] = first ? v[0] : in->sub == G_3D ? v[2] : 0;
+}
+
+/* suld.b and sust.b: each active lane's element of in->vec values of
+ * the instruction's type, at its byte x. */
+static int do_surf(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	bool st = in->op == OP_SUST;
+	const struct operand *a = &in->o[st ? 0 : 1], *v = &in->o[st ? 1 : 0];
+	unsigned esz = ptype_bits(in->type) / 8, size = esz * in->vec;
+	uint64_t have = 0;
+	struct ex_tex t;
+	struct macc c;
+
+	mem_begin(b, w, &c, st ? EX_WRITE : EX_READ);
+	FOR_LANES(l, act) {
+		struct tex_lane x = { b, w, (int)l, &c, &t };
+		int64_t xyz[3];
+		uint64_t addr = 0;
+		uint8_t *p = NULL;
+
+		if (tex_object(b, w, in, (int)l, w->r[a->reg][l], &t, &have, &c))
+			return -1;
+		surf_coords(w, in, a, (int)l, xyz);
+		switch (tex_surface_at(&t, in->sub, in->boolop, xyz[0], xyz[1],
+				       xyz[2], size, &addr)) {
+		case TEX_SURF_MISALIGNED:
+			ex_grid_fail(b, w, (int)l, EX_MISALIGNED_ADDRESS, addr,
+				     "line %u: a surface access of %u bytes at "
+				     "byte %lld", in->line, size, (long long)xyz[0]);
+			return -1;
+		case TEX_SURF_TRAP:
+			ex_grid_fail(b, w, (int)l, EX_ILLEGAL_ADDRESS, addr,
+				     "line %u: a surface access at (%lld, %lld, "
+				     "%lld) outside its surface (.trap)", in->line,
+				     (long long)xyz[0], (long long)xyz[1],
+				     (long long)xyz[2]);
+			return -1;
+		case TEX_SURF_ZERO:
+			break;
+		default:
+			p = (uint8_t *)tex_at(&x, addr, size);
+			if (!p)
+				return -1;
+			break;
+		}
+		for (unsigned e = 0; e < in->vec; e++) {
+			int reg = v->vec[e];
+			if (st) {
+				if (p && reg >= 0)
+					store(p + e * esz, w->r[reg][l], esz);
+			} else {
+				dst_of(b, w, reg)[l] = p ? load(p + e * esz, esz) : 0;
+			}
+		}
+	}
+	mem_flush(b, &c);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -3390,6 +3560,14 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			return -1;
 		case OP_MALLOC: case OP_FREE:
 			do_heap(b, w, in, act);
+			break;
+		case OP_TEX: case OP_TLD4:
+			if (do_tex(b, w, in, act))
+				return -1;
+			break;
+		case OP_SULD: case OP_SUST:
+			if (do_surf(b, w, in, act))
+				return -1;
 			break;
 		case OP_CPASYNC:
 			if ((in->sub == CP_ARRIVE ? do_cp_arrive(b, w, in, act) :

@@ -168,7 +168,8 @@ static void test_refusals(void)
 		"unresolved extern function 'f'", "a call of an undefined function");
 	refused(HEAD ".entry k()\n{\n\t.reg .b32 %r<2>;\n"
 		"\ttex.1d.v4.f32.s32 {%r0, %r0, %r0, %r0}, [t, {%r1}];\n}\n",
-		EX_UNSUPPORTED, "the instruction 'tex'", "textures: EX_UNSUPPORTED");
+		EX_UNSUPPORTED, "a texture or surface reference ('t')",
+		"a texture reference (a name, not an object's handle): EX_UNSUPPORTED");
 	refused(HEAD ".global .u32 a = {1, 2};\n", EX_INVALID_PTX,
 		"too many initializers", "an initializer longer than its variable");
 	refused(HEAD ".global .u64 p = generic(a);\n", EX_UNSUPPORTED,
