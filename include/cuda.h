@@ -2,10 +2,11 @@
  * cuda.h - the libcuemu driver API: the entry points of the CUDA memory API
  * (initialisation, devices, primary and regular contexts, streams, events,
  * device/host/managed allocation, copies and memsets, unified-memory advice
- * and prefetch, stream-ordered memory pools and virtual memory management),
- * and every type, enumerator and constant of CUDA 13's cuda.h, those of the
- * calls libcuemu does not serve too (graphs, stream capture, launches, the
- * JIT, textures, external memory and semaphores, green contexts...), so
+ * and prefetch, stream-ordered memory pools and virtual memory management,
+ * texture and surface objects), and every type, enumerator and constant of
+ * CUDA 13's cuda.h, those of the calls libcuemu does not serve too (graphs,
+ * stream capture, launches, the JIT, texture references, external memory
+ * and semaphores, green contexts...), so
  * that code written against the toolkit builds.
  *
  * Source-compatible with the CUDA 13 API: entry points whose exported symbol
@@ -3435,6 +3436,25 @@ CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps,
                                       CUDA_MEMCPY3D_BATCH_OP *opList,
                                       unsigned long long flags,
                                       CUstream hStream);
+
+/* ---- texture and surface objects (libcuemu(3), "Texture and surface
+ * objects") */
+CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject,
+                                   const CUDA_RESOURCE_DESC *pResDesc,
+                                   const CUDA_TEXTURE_DESC *pTexDesc,
+                                   const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
+CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);
+CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                            CUtexObject texObject);
+CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc,
+                                           CUtexObject texObject);
+CUresult CUDAAPI cuTexObjectGetResourceViewDesc(
+    CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);
+CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject,
+                                    const CUDA_RESOURCE_DESC *pResDesc);
+CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);
+CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                             CUsurfObject surfObject);
 
 #ifdef CUEMU_PER_THREAD_ENTRY_POINTS
 /* The per-thread default stream forms of the 2D/3D copies and arrays. */

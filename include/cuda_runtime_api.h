@@ -2,8 +2,8 @@
  * cuda_runtime_api.h - the libcuemu runtime API as a C program includes it:
  * the runtime entry points of the CUDA memory API (devices, streams,
  * events, device/host/managed allocation, copies, memsets, advice and
- * prefetch, stream-ordered allocation and memory pools) over the types of
- * builtin_types.h.
+ * prefetch, stream-ordered allocation and memory pools, CUDA arrays,
+ * texture and surface objects) over the types of builtin_types.h.
  *
  * Source-compatible with the CUDA 13 API: the guard, the version macro,
  * the layering (host_defines.h, builtin_types.h) and the exported symbol
@@ -313,6 +313,25 @@ cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
 cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst,
     cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
     enum cudaMemcpyKind kind, cudaStream_t stream CUEMU_DEFARG(0));
+
+/* Texture and surface objects (libcuemu(3), "Texture and surface
+ * objects"). */
+cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+    const struct cudaResourceDesc *pResDesc,
+    const struct cudaTextureDesc *pTexDesc,
+    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(
+    struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject);
+cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(
+    struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject);
+cudaError_t CUDARTAPI cudaGetTextureObjectResourceViewDesc(
+    struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject);
+cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+    const struct cudaResourceDesc *pResDesc);
+cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(
+    struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject);
 
 /* The runtime's helpers that make the 3D structures. */
 static __inline__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p,

@@ -1,9 +1,8 @@
 /*
  * surface_types.h - the runtime's surface types: boundary and format
  * modes, the kinds of surface and the surface object handle, with the
- * CUDA 13 values. libcuemu creates no surfaces (the calls answer
- * cudaErrorNotSupported); the types are here so that code naming them
- * builds. Types only, no state, nothing to lock.
+ * CUDA 13 values, as cudaCreateSurfaceObject and its getter take them
+ * (cudart/texture.c). Types only, no state, nothing to lock.
  */
 #if !defined(__SURFACE_TYPES_H__)
 #define __SURFACE_TYPES_H__

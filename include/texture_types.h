@@ -1,11 +1,9 @@
 /*
  * texture_types.h - the runtime's texture types: address, filter and read
- * modes, the texture descriptor cudaCreateTextureObject takes, the kinds of
- * texture, and the texture object handle, with the CUDA 13 values and
- * layout. libcuemu creates no textures (the calls answer
- * cudaErrorNotSupported); the types are here so that code naming them
- * builds and lays its structures out as the toolkit does. Types only, no
- * state, nothing to lock.
+ * modes, the texture descriptor, the kinds of texture, and the texture
+ * object handle, with the CUDA 13 values and layout, as
+ * cudaCreateTextureObject and its getters take them
+ * (cudart/texture.c). Types only, no state, nothing to lock.
  */
 #if !defined(__TEXTURE_TYPES_H__)
 #define __TEXTURE_TYPES_H__

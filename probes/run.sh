@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build and run the driver probes on a machine with a CUDA 13 driver.
 # Each topic's output goes to $OUT/<topic>.txt; build and environment notes to $OUT/env.txt.
-# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx ctxtime pool ptrattr vmm latency streamops families batch ptrsweep ptrattr_new ranges vmmsweep poolsweep faults ctxid pack edges kapi)
+# Usage: OUT=/some/dir bash probes/run.sh [topic...]   (topics: managed ctx ctxtime pool ptrattr vmm latency streamops families batch ptrsweep ptrattr_new ranges vmmsweep poolsweep faults ctxid pack edges kapi texobj)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/probes-out}

@@ -10,10 +10,11 @@
  *
  * The runtime speaks of an element by its channel descriptor (bits of x,
  * y, z, w and a kind); the driver by a format and a channel count. The
- * table here is the one mapping between them. 2D array copies take x
- * offsets and widths in bytes; the older 1D forms run on from row to row
- * (row-major), so they are split into at most three 2D copies, checked
- * as a whole first so that a refused one copies nothing.
+ * table here is the one mapping between them (shape.h gives it to
+ * texture.c). 2D array copies take x offsets and widths in bytes; the
+ * older 1D forms run on from row to row (row-major), so they are split
+ * into at most three 2D copies, checked as a whole first so that a
+ * refused one copies nothing.
  *
  * Locking: none of its own; the driver API takes what it needs.
  */
@@ -81,9 +82,8 @@ static const struct plain {
 
 #define N(a) (sizeof(a) / sizeof *(a))
 
-/* The driver's format and channels of desc. */
-static cudaError_t to_format(const struct cudaChannelFormatDesc *d,
-			     CUarray_format *f, unsigned *channels)
+cudaError_t cuemu_rt_to_format(const struct cudaChannelFormatDesc *d,
+			       CUarray_format *f, unsigned *channels)
 {
 	const int b[4] = { d->x, d->y, d->z, d->w };
 	unsigned n = 0;
@@ -147,6 +147,15 @@ static void from_format(CUarray_format f, unsigned n,
 		}
 }
 
+void cuemu_rt_channel_desc(CUarray_format f, unsigned n,
+			   struct cudaChannelFormatDesc *d)
+{
+	size_t elem;
+	bool block;
+
+	from_format(f, n, d, &elem, &block);
+}
+
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z,
 						   int w,
 						   enum cudaChannelFormatKind f)
@@ -203,7 +212,7 @@ static cudaError_t make(cudaArray_t *array,
 	RT_BEGIN();
 	if (!array || !desc)
 		return cuemu_rt_fail(cudaErrorInvalidValue);
-	if ((e = to_format(desc, &ad.Format, &ad.NumChannels)))
+	if ((e = cuemu_rt_to_format(desc, &ad.Format, &ad.NumChannels)))
 		return cuemu_rt_fail(e);
 	return cuemu_rt_result(cuArray3DCreate((CUarray *)array, &ad));
 }

@@ -1,7 +1,9 @@
 /*
- * shape.h - what the runtime's 2D/3D copies (copy2d.c) and its CUDA
- * arrays (array.c) share: the memory types a cudaMemcpyKind names, a
- * pointer end of a driver copy, and an array's element size.
+ * shape.h - what the runtime's 2D/3D copies (copy2d.c), its CUDA arrays
+ * (array.c) and its texture and surface objects (texture.c) share: the
+ * memory types a cudaMemcpyKind names, a pointer end of a driver copy, an
+ * array's element size, and the one mapping between channel descriptors
+ * and the driver's formats.
  *
  * Locking: none; the driver API takes what it needs.
  */
@@ -22,5 +24,13 @@ void cuemu_rt_ptr_end(CUmemorytype type, const void *p, bool dst,
                       CUDA_MEMCPY3D *c);
 /* The bytes of an element of a (a block, for a block-compressed one). */
 cudaError_t cuemu_rt_array_elem(cudaArray_const_t a, size_t *elem);
+/* The driver's format and channel count of channel descriptor d;
+ * cudaErrorInvalidChannelDescriptor for one no format has (array.c). */
+cudaError_t cuemu_rt_to_format(const struct cudaChannelFormatDesc *d,
+                               CUarray_format *f, unsigned *channels);
+/* The channel descriptor of format f with n channels (kind None for a
+ * format the runtime has no descriptor of). */
+void cuemu_rt_channel_desc(CUarray_format f, unsigned n,
+                           struct cudaChannelFormatDesc *d);
 
 #endif

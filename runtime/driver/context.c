@@ -14,6 +14,7 @@
 #include "model/kheap.h"
 #include "model/array.h"
 #include "model/module.h"
+#include "model/texobj.h"
 #include "model/uvm.h"
 #include "driver/driver.h"
 
@@ -130,6 +131,9 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
 	 * its device heap */
 	cuemu_module_destroy_ctx(ctx);
 	cuemu_kheap_forget(ctx, true);
+	/* its texture and surface objects (a later context may reuse the
+	 * handle) */
+	cuemu_ctx_free_texobjs(ctx);
 	cuemu_lock();
 	cuemu_stack_release(ctx);
 	cuemu_ctx_kill(ctx);
@@ -461,10 +465,12 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 				  dev);
 	if (released) {
 		/* Like the driver, the last release tears the context down:
-		 * its streams finish and go, its peer access ends. */
+		 * its streams finish and go, its texture and surface objects
+		 * go, its peer access ends. */
 		cuemu_ctx_streams_destroy(cuemu_primary_ctx(dev));
 		cuemu_module_destroy_ctx(cuemu_primary_ctx(dev));
 		cuemu_kheap_forget(cuemu_primary_ctx(dev), false);
+		cuemu_ctx_free_texobjs(cuemu_primary_ctx(dev));
 		cuemu_lock();
 		if (!cuemu_primary_retained(dev)) {
 			cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
@@ -492,6 +498,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 	cuemu_kheap_forget(cuemu_primary_ctx(dev), false);
 	freed = cuemu_ctx_free_memory(cuemu_primary_ctx(dev));
 	freed += cuemu_ctx_free_arrays(cuemu_primary_ctx(dev));
+	freed += cuemu_ctx_free_texobjs(cuemu_primary_ctx(dev));
 	cuemu_lock();
 	cuemu_ctx_clear_peers(cuemu_primary_ctx(dev));
 	cuemu_ctx_set_flags(cuemu_primary_ctx(dev), 0);

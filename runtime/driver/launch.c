@@ -50,6 +50,7 @@
 #include "model/stream.h"
 #include "model/vmm.h"
 #include "driver/driver.h"
+#include "driver/texview.h"
 #include "exec/exec.h"
 
 /* Places the engine tallies bytes and sectors by (ex_memops.page's
@@ -622,6 +623,17 @@ static void chains_fill(struct job *j, CUfunction f, const unsigned g[3],
 						      held / 128, UINT32_MAX);
 }
 
+/* ex_memops.texture: the object a handle names, on the job's device. */
+static enum ex_status texture(void *ctx, uint64_t h, bool surface,
+			      struct ex_tex *out, const char **why)
+{
+	struct job *j = ctx;
+	enum ex_status st = cuemu_texview_engine(h, surface, j->dev, out, why);
+
+	out->place = PLACE_DEVICE;
+	return st;
+}
+
 /* Fills what the engine needs to know of the device and the launch. */
 static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		     const unsigned b[3], unsigned smem)
@@ -666,6 +678,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		j->l.mem.free = dev_free;
 	}
 	j->l.mem.worker = worker_mark;
+	j->l.mem.texture = texture;
 	chains_fill(j, f, g, b, smem);
 }
 

@@ -23,12 +23,13 @@
 # reload: the program's kernels after a reset, beside modules loaded
 # meanwhile. engine: half precision, cuda::barrier and device recursion
 # under the stack limit. heap: the device heap and indirect calls
-# (probes/results/heap.txt).
+# (probes/results/heap.txt). texture: texture and surface objects through
+# the runtime (arrays, linear and pitched memory, layers, filtering).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"

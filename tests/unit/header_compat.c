@@ -1306,6 +1306,22 @@ static void driver_entries(void)
 	ENTRY(cuGetProcAddress, CUresult (*)(const char *symbol, void **pfn,
 	      int cudaVersion, cuuint64_t flags,
 	      CUdriverProcAddressQueryResult *symbolStatus));
+	ENTRY(cuTexObjectCreate, CUresult (*)(CUtexObject *pTexObject,
+	      const CUDA_RESOURCE_DESC *pResDesc,
+	      const CUDA_TEXTURE_DESC *pTexDesc,
+	      const CUDA_RESOURCE_VIEW_DESC *pResViewDesc));
+	ENTRY(cuTexObjectDestroy, CUresult (*)(CUtexObject texObject));
+	ENTRY(cuTexObjectGetResourceDesc, CUresult (*)(
+	      CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject));
+	ENTRY(cuTexObjectGetTextureDesc, CUresult (*)(
+	      CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject));
+	ENTRY(cuTexObjectGetResourceViewDesc, CUresult (*)(
+	      CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject));
+	ENTRY(cuSurfObjectCreate, CUresult (*)(CUsurfObject *pSurfObject,
+	      const CUDA_RESOURCE_DESC *pResDesc));
+	ENTRY(cuSurfObjectDestroy, CUresult (*)(CUsurfObject surfObject));
+	ENTRY(cuSurfObjectGetResourceDesc, CUresult (*)(
+	      CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject));
 }
 
 static void runtime_entries(void)
@@ -1436,6 +1452,27 @@ static void runtime_entries(void)
 	ENTRY(cudaGetDriverEntryPointByVersion, cudaError_t (*)(const char *symbol,
 	      void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
 	      enum cudaDriverEntryPointQueryResult *driverStatus));
+	ENTRY(cudaCreateTextureObject, cudaError_t (*)(
+	      cudaTextureObject_t *pTexObject,
+	      const struct cudaResourceDesc *pResDesc,
+	      const struct cudaTextureDesc *pTexDesc,
+	      const struct cudaResourceViewDesc *pResViewDesc));
+	ENTRY(cudaDestroyTextureObject,
+	      cudaError_t (*)(cudaTextureObject_t texObject));
+	ENTRY(cudaGetTextureObjectResourceDesc, cudaError_t (*)(
+	      struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject));
+	ENTRY(cudaGetTextureObjectTextureDesc, cudaError_t (*)(
+	      struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject));
+	ENTRY(cudaGetTextureObjectResourceViewDesc, cudaError_t (*)(
+	      struct cudaResourceViewDesc *pResViewDesc,
+	      cudaTextureObject_t texObject));
+	ENTRY(cudaCreateSurfaceObject, cudaError_t (*)(
+	      cudaSurfaceObject_t *pSurfObject,
+	      const struct cudaResourceDesc *pResDesc));
+	ENTRY(cudaDestroySurfaceObject,
+	      cudaError_t (*)(cudaSurfaceObject_t surfObject));
+	ENTRY(cudaGetSurfaceObjectResourceDesc, cudaError_t (*)(
+	      struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject));
 }
 
 /* The rest of the toolkit's header set (builtin_types.h and what it
