@@ -234,6 +234,11 @@ CUresult cuemu_array_check(const CUDA_ARRAY3D_DESCRIPTOR *d, int dev)
 	if (d->Flags & ~(unsigned)ARRAY_FLAGS)
 		return bad("flags %#zx are not ones the device takes",
 			   (size_t)d->Flags);
+	/* a compressed block is no element a surface stores (the H200:
+	 * NOT_SUPPORTED, probes/results/texobj.txt) */
+	if (t->block && (d->Flags & CUDA_ARRAY3D_SURFACE_LDST))
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a surface of "
+				  "block-compressed format %s", t->name);
 	if ((d->Flags & CUDA_ARRAY3D_SPARSE) &&
 	    attr(dev, CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED) != 1)
 		return bad("gpu%zu does not take sparse arrays "

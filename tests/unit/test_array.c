@@ -92,6 +92,9 @@ static void shapes(void)
 	       CUDA_ERROR_INVALID_VALUE, "unorm int8x2 with 1 channel");
 	is_res(try2(64, 64, CU_AD_FORMAT_BC6H_UF16, 3), CUDA_SUCCESS,
 	       "BC6H with its 3 channels");
+	is_res(make3(&a, 64, 64, 0, CU_AD_FORMAT_BC1_UNORM, 4,
+		     CUDA_ARRAY3D_SURFACE_LDST), CUDA_ERROR_NOT_SUPPORTED,
+	       "BC1 for surface stores: not supported (an H200's answer)");
 	is_res(try2(64, 64, CU_AD_FORMAT_NV12, 1), CUDA_ERROR_INVALID_VALUE,
 	       "NV12 is no format cuArrayCreate takes");
 	is_res(try2(0, 16, CU_AD_FORMAT_UNSIGNED_INT8, 1),
