@@ -765,6 +765,11 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "mbarrier", OP_MBARRIER },
 	{ "tex", OP_TEX }, { "tld4", OP_TLD4 }, { "suld", OP_SULD },
 	{ "sust", OP_SUST },
+	{ "vadd2", OP_VIDEO }, { "vadd4", OP_VIDEO }, { "vsub2", OP_VIDEO },
+	{ "vsub4", OP_VIDEO }, { "vavrg2", OP_VIDEO }, { "vavrg4", OP_VIDEO },
+	{ "vabsdiff2", OP_VIDEO }, { "vabsdiff4", OP_VIDEO },
+	{ "vmin2", OP_VIDEO }, { "vmin4", OP_VIDEO }, { "vmax2", OP_VIDEO },
+	{ "vmax4", OP_VIDEO }, { "vset2", OP_VIDEO }, { "vset4", OP_VIDEO },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -964,6 +969,36 @@ static int tex_modifier(struct parser *P, struct insn *in, const char *w)
 		    "surface instruction", w), -1;
 }
 
+/* A SIMD video instruction's words: its types (d, a, b; vset's a, b)
+ * as the signedness of each one's lanes, .sat, .add and vset's
+ * comparison. */
+static int video_modifier(struct parser *P, struct modctx *c, const char *w)
+{
+	static const uint32_t sign[2][3] = { { F_VD_S, F_VA_S, F_VB_S },
+					     { F_VA_S, F_VB_S, 0 } };
+	struct insn *in = c->in;
+	bool set = in->sub == VO_SET;
+	int k;
+
+	if (!strcmp(w, "u32") || !strcmp(w, "s32")) {
+		if (c->ntypes >= (set ? 2 : 3))
+			return fail(P, EX_INVALID_PTX, "too many types"), -1;
+		if (w[0] == 's')
+			in->flags |= sign[set][c->ntypes];
+		in->type = T_U32;
+		c->ntypes++;
+		return 0;
+	}
+	if (!set && !strcmp(w, "sat")) { in->flags |= F_SAT; return 0; }
+	if (!strcmp(w, "add")) { in->flags |= F_VACC; return 0; }
+	if (set && (k = find_word(cmps, 7, w)) && !in->boolop) {
+		in->boolop = (uint8_t)k;
+		return 0;
+	}
+	return fail(P, EX_INVALID_PTX, "the modifier .%s of a SIMD video "
+		    "instruction", w), -1;
+}
+
 static int modifier(struct parser *P, struct modctx *c, const char *w)
 {
 	struct insn *in = c->in;
@@ -971,6 +1006,8 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 	enum ptype t;
 	int k;
 
+	if (in->op == OP_VIDEO)
+		return video_modifier(P, c, w);
 	snprintf(dotted, sizeof dotted, ".%s", w);
 	t = type_of(dotted, (int)strlen(dotted));
 	if (t != T_NONE)
@@ -1149,6 +1186,15 @@ static int parse_opcode(struct parser *P, struct insn *in)
 	if (i == sizeof opcodes / sizeof *opcodes)
 		return fail(P, EX_UNSUPPORTED, "the instruction '%s'", word), -1;
 	in->op = (uint16_t)opcodes[i].op;
+	if (in->op == OP_VIDEO) {
+		static const char *const vops[] = { NULL, "vadd", "vsub",
+			"vavrg", "vabsdiff", "vmin", "vmax", "vset" };
+		size_t len = strlen(word) - 1;
+		for (int k = 1; k < 8; k++)
+			if (strlen(vops[k]) == len && !strncmp(word, vops[k], len))
+				in->sub = (uint8_t)k;
+		in->vec = (uint8_t)(word[len] - '0');
+	}
 	if (!strcmp(word, "addc") || !strcmp(word, "subc") ||
 	    !strcmp(word, "madc"))
 		in->flags |= F_CARRYIN;
@@ -1291,6 +1337,11 @@ static int name_operand(struct parser *P, struct insn *in, int slot)
 			next(P);
 			return 0;
 		}
+		if (P->t.s[0] == '%' && in->op == OP_VIDEO &&
+		    memchr(P->t.s, '.', (size_t)P->t.len))
+			return fail(P, EX_UNSUPPORTED, "a SIMD video "
+				    "instruction's mask or byte selector "
+				    "('%.*s')", P->t.len, P->t.s), -1;
 		if (P->t.s[0] == '%')
 			return fail(P, EX_INVALID_PTX, "undeclared register '%.*s'",
 				    P->t.len, P->t.s), -1;
@@ -1810,6 +1861,12 @@ static int check_insn(struct parser *P, struct insn *in)
 		return -1;
 	if (in->op >= OP_TEX && in->op <= OP_SUST)
 		return tex_operands(P, in);
+	if (in->op == OP_VIDEO && (in->nops != 4 || in->type != T_U32 ||
+	    (in->sub == VO_SET && !in->boolop) ||
+	    ((in->flags & F_SAT) && (in->flags & F_VACC))))
+		return fail(P, EX_INVALID_PTX, "a SIMD video instruction takes "
+			    "its types, d, a, b and c (vset a comparison; .sat "
+			    "or .add, not both)"), -1;
 	return 0;
 }
 

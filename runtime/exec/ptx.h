@@ -73,6 +73,7 @@ enum opcode {
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_TEX, OP_TLD4, /* texture fetches through an object's handle */
 	OP_SULD, OP_SUST, /* surface loads and stores, .b forms */
+	OP_VIDEO,        /* SIMD video: vadd2 ... vset4 (video.c) */
 	OP_COUNT
 };
 
@@ -111,6 +112,10 @@ enum space {
 			       * served by the L2, never the SM's L1 */
 #define F_LEVEL   (1u << 25)  /* tex.level: an explicit level of detail */
 #define F_GRAD    (1u << 26)  /* tex.grad: gradients given */
+#define F_VACC    (1u << 27)  /* SIMD video .add: accumulate onto c */
+#define F_VD_S    (1u << 28)  /* SIMD video: signed lanes of d, */
+#define F_VA_S    (1u << 29)  /* ... of a, */
+#define F_VB_S    (1u << 30)  /* ... of b */
 
 enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
 
@@ -150,6 +155,10 @@ enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
  * component (boolop). */
 enum texgeom { G_1D = 1, G_2D, G_3D, G_A1D, G_A2D, G_CUBE, G_ACUBE };
 enum surfmode { SB_TRAP = 1, SB_CLAMP, SB_ZERO };
+/* The SIMD video instructions' operations (sub; vec the lanes, 2 or 4;
+ * vset's comparison in boolop, as enum cmp). */
+enum videoop { VO_ADD = 1, VO_SUB, VO_AVRG, VO_ABSDIFF, VO_MIN, VO_MAX,
+	       VO_SET };
 
 /* Special registers. The .x/.y/.z forms are consecutive. */
 enum sreg {
@@ -207,7 +216,8 @@ struct insn {
 	uint8_t rnd;
 	uint8_t sub;            /* cmp, aop, shfl/vote/match/testp/prmt mode */
 	uint8_t boolop;         /* setp's combining operator; tld4's
-				 * component; suld's and sust's enum surfmode */
+				 * component; suld's and sust's enum surfmode;
+				 * vset's comparison */
 	uint8_t vec;            /* ld/st .v2/.v4: 2 or 4, else 1 */
 	uint8_t nops;
 	int8_t guard;           /* -1 none, else 0/1: the predicate's sense */

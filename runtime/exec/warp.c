@@ -32,6 +32,7 @@
 #include "exec/run.h"
 #include "exec/half.h"
 #include "exec/texture.h"
+#include "exec/video.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -1463,6 +1464,19 @@ static int do_mbarrier(struct blk *b, struct warp *w, const struct insn *in,
 	}
 	mem_flush(b, &c);
 	return yield;
+}
+
+/* The SIMD video instructions (video.c), lane by lane. */
+static void do_video(struct blk *b, struct warp *w, const struct insn *in,
+		     uint32_t act)
+{
+	struct src sa = src_of(b, w, in, 1), sb = src_of(b, w, in, 2),
+		   sc = src_of(b, w, in, 3);
+	uint64_t *D = dst_of(b, w, in->o[0].reg);
+
+	FOR_LANES(l, act)
+		D[l] = ex_video(in, (uint32_t)V(sa, l), (uint32_t)V(sb, l),
+				(uint32_t)V(sc, l));
 }
 
 /* ------------------------------------------------------------------ */
@@ -3560,6 +3574,9 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			return -1;
 		case OP_MALLOC: case OP_FREE:
 			do_heap(b, w, in, act);
+			break;
+		case OP_VIDEO:
+			do_video(b, w, in, act);
 			break;
 		case OP_TEX: case OP_TLD4:
 			if (do_tex(b, w, in, act))
