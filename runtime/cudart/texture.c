@@ -246,19 +246,27 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 	return cuemu_rt_result(cuTexObjectDestroy(texObject));
 }
 
-cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
-					     cudaTextureObject_t texObject)
+/* A texture's or surface's resource through the driver's getter of it. */
+static cudaError_t resource_of(struct cudaResourceDesc *out,
+			       unsigned long long h,
+			       CUresult (*get)(CUDA_RESOURCE_DESC *,
+					       unsigned long long))
 {
 	CUDA_RESOURCE_DESC res;
 	CUresult r;
 
-	RT_BEGIN();
 	memset(&res, 0, sizeof res);
-	if ((r = cuTexObjectGetResourceDesc(pResDesc ? &res : NULL,
-					    texObject)))
+	if ((r = get(out ? &res : NULL, h)))
 		return cuemu_rt_result(r);
-	from_res(&res, pResDesc);
+	from_res(&res, out);
 	return cudaSuccess;
+}
+
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+					     cudaTextureObject_t texObject)
+{
+	RT_BEGIN();
+	return resource_of(pResDesc, texObject, cuTexObjectGetResourceDesc);
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
@@ -319,14 +327,6 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 					     cudaSurfaceObject_t surfObject)
 {
-	CUDA_RESOURCE_DESC res;
-	CUresult r;
-
 	RT_BEGIN();
-	memset(&res, 0, sizeof res);
-	if ((r = cuSurfObjectGetResourceDesc(pResDesc ? &res : NULL,
-					     surfObject)))
-		return cuemu_rt_result(r);
-	from_res(&res, pResDesc);
-	return cudaSuccess;
+	return resource_of(pResDesc, surfObject, cuSurfObjectGetResourceDesc);
 }

@@ -45,15 +45,22 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject,
 				   pTexObject);
 }
 
-CUresult cuTexObjectDestroy(CUtexObject texObject)
+/* Destroys the texture or surface h of the current context; what is no
+ * such object is let be. */
+static CUresult destroy(uint64_t h, bool surface)
 {
 	CUcontext ctx;
 	CUresult r;
 
 	if ((r = cuemu_current(&ctx, NULL)))
 		return r;
-	cuemu_texobj_destroy(ctx, texObject, false);
+	cuemu_texobj_destroy(ctx, h, surface);
 	return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectDestroy(CUtexObject texObject)
+{
+	return destroy(texObject, false);
 }
 
 /* A getter of the texture or surface h: its out given, then the object. */
@@ -112,13 +119,7 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject,
 
 CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
 {
-	CUcontext ctx;
-	CUresult r;
-
-	if ((r = cuemu_current(&ctx, NULL)))
-		return r;
-	cuemu_texobj_destroy(ctx, surfObject, true);
-	return CUDA_SUCCESS;
+	return destroy(surfObject, true);
 }
 
 CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
