@@ -2,8 +2,10 @@
  * bench_exec.c - the PTX engine beside the same loop in C (gcc -O2, this
  * file), measured in the same run: saxpy over 16M floats, the shared-tile
  * transpose of a 2048x2048 matrix, a reduction with shuffles over 16M
- * floats and a 256-bin histogram with shared atomics over 16M bytes, each
- * from nvcc's PTX of tests/unit/kernels/samples.cu, on two host threads;
+ * floats, a 256-bin histogram with shared atomics over 16M bytes and a
+ * 2048-square resampling through a bilinear texture of 1024-square
+ * floats, each from nvcc's PTX of tests/unit/kernels/samples.cu, on two
+ * host threads;
  * what a small launch costs (one block, 2,000 times, beside the C loop
  * over its 256 floats, and 8 blocks on the two threads); and the
  * engine's lane instructions per second
@@ -14,6 +16,7 @@
  * (DESIGN.md, "The PTX engine") is saxpy within 30x of the C loop and the
  * others within 60x; the rows print the ratio and assert nothing.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,9 +106,12 @@ static struct ex_module *module(void)
 	return g.m;
 }
 
-/* Runs kernel name over grid x block; its seconds, or -1. */
-static double launch(const char *name, const void *params, uint32_t gx,
-		     uint32_t gy, uint32_t bx, uint32_t by)
+/* Runs kernel name over grid x block, textures answered by tex (NULL:
+ * none); its seconds, or -1. */
+static double launch_with(const char *name, const void *params, uint32_t gx,
+			  uint32_t gy, uint32_t bx, uint32_t by,
+			  enum ex_status (*tex)(void *, uint64_t, bool,
+						struct ex_tex *, const char **))
 {
 	struct ex_launch l = { 0 };
 	struct ex_result r;
@@ -122,6 +128,7 @@ static double launch(const char *name, const void *params, uint32_t gx,
 	l.dev.sm_count = 132;
 	l.dev.warps_per_sm = 64;
 	l.mem.page = any_page;
+	l.mem.texture = tex;
 	t0 = now_s();
 	le.cpu = cpu_s();
 	if (ex_launch_run(&l, &r) != EX_OK)
@@ -132,6 +139,12 @@ static double launch(const char *name, const void *params, uint32_t gx,
 	g.lanes += r.lane_instructions;
 	g.secs += t0;
 	return t0;
+}
+
+static double launch(const char *name, const void *params, uint32_t gx,
+		     uint32_t gy, uint32_t bx, uint32_t by)
+{
+	return launch_with(name, params, gx, gy, bx, by, NULL);
 }
 
 static int row(char *value, size_t len, char *unit, size_t ulen,
@@ -370,6 +383,75 @@ static int small_launches_8(char *value, size_t len, char *unit, size_t ulen)
 	return launches_of(8, value, len, unit, ulen);
 }
 
+/* The texture the resampling reads: a 1024-square float array of the
+ * engine's (read at once, as an array's bytes are), bilinear, clamped. */
+#define TSRC 1024
+#define TOUT 2048
+static struct ex_tex tex_src;
+
+static enum ex_status one_texture(void *ctx, uint64_t h, bool surface,
+				  struct ex_tex *out, const char **why)
+{
+	(void)ctx;
+	if (h != 1 || surface) {
+		*why = "no such object";
+		return EX_ILLEGAL_ADDRESS;
+	}
+	*out = tex_src;
+	return EX_OK;
+}
+
+/* The C loop's bilinear fetch at (x, y), in elements, clamped. */
+static float bilinear(const float *a, float x, float y)
+{
+	float xb = x - 0.5f, yb = y - 0.5f;
+	int i = (int)floorf(xb), j = (int)floorf(yb);
+	float fx = xb - (float)i, fy = yb - (float)j, r = 0;
+
+	for (int v = 0; v < 2; v++)
+		for (int u = 0; u < 2; u++) {
+			int xi = i + u < 0 ? 0 : i + u >= TSRC ? TSRC - 1 : i + u;
+			int yj = j + v < 0 ? 0 : j + v >= TSRC ? TSRC - 1 : j + v;
+			r += (u ? fx : 1 - fx) * (v ? fy : 1 - fy) * a[yj * TSRC + xi];
+		}
+	return r;
+}
+
+static int texture(char *value, size_t len, char *unit, size_t ulen)
+{
+	float *src = malloc(sizeof *src * TSRC * TSRC);
+	float *out = malloc(sizeof *out * TOUT * TOUT);
+	double e, c;
+	int rc = 1;
+
+	if (!src || !out)
+		goto done;
+	for (uint32_t i = 0; i < TSRC * TSRC; i++)
+		src[i] = (float)(i % 977) * 0.25f;
+	tex_src = (struct ex_tex){ .base = (uint64_t)(uintptr_t)src,
+		.pitch = TSRC * 4, .slice = (uint64_t)TSRC * TSRC * 4,
+		.bytes = (uint64_t)TSRC * TSRC * 4, .width = TSRC,
+		.height = TSRC, .format = EX_TF_F32, .channels = 1, .elem = 4,
+		.shape = EX_TS_2D, .linear_filter = true,
+		.address = { EX_TA_CLAMP, EX_TA_CLAMP, EX_TA_CLAMP } };
+	struct { uint64_t t, out; int32_t w, h; float s; } p =
+		{ 1, (uint64_t)(uintptr_t)out, TOUT, TOUT, 0.5f };
+	e = launch_with("texResample", &p, TOUT / 256, TOUT, 256, 1,
+			one_texture);
+	c_begin();
+	for (uint32_t y = 0; y < TOUT; y++)
+		for (uint32_t x = 0; x < TOUT; x++)
+			out[y * TOUT + x] = bilinear(src, x * 0.5f + 0.25f,
+						     y * 0.5f + 0.25f);
+	c = c_end();
+	sink = out[TOUT * TOUT / 2 + 7];
+	rc = row(value, len, unit, ulen, e, c);
+done:
+	free(src);
+	free(out);
+	return rc;
+}
+
 static int rate(char *value, size_t len, char *unit, size_t ulen)
 {
 	if (g.secs <= 0)
@@ -389,6 +471,8 @@ const struct bench_row bench_exec_rows[] = {
 	  .report = histogram },
 	{ .name = "engine: BN's gather, 64K threads x 600 rows, local indices",
 	  .report = gather },
+	{ .name = "engine: texture resampling 2048^2, bilinear (goal 60x)",
+	  .report = texture },
 	{ .name = "engine: 2,000 launches of one block, 256 floats",
 	  .report = small_launches },
 	{ .name = "engine: 2,000 launches of 8 blocks, 2 threads",

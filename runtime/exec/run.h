@@ -157,6 +157,15 @@ struct blk {
 	uint32_t l1_sets;         /* ... so many sets */
 	uint64_t scratch[MAX_OPS][WARP];
 	uint64_t sink[WARP];
+	/* the texture and surface objects this thread's blocks of the
+	 * launch named, as ex_memops.texture answered: asked once a launch
+	 * (an object outlives the kernels that read it), not at each fetch */
+	struct texheld {
+		uint64_t h;
+		bool surface;
+		struct ex_tex t;
+	} tex[4];
+	int ntex;
 	/* what this host thread counted, merged into the result at the end */
 	uint64_t warp_insns, lane_insns, atomics;
 	uint64_t chain_max, chain_sum;

@@ -1512,8 +1512,9 @@ static const uint8_t *tex_at(void *arg, uint64_t a, unsigned size)
 	return (const uint8_t *)(uintptr_t)a;
 }
 
-/* The object lane l's handle h names, asked of the bridge when it is not
- * the one the instruction's lanes before named (*have, h + 1). */
+/* The object lane l's handle h names: the one the instruction's lanes
+ * before named (*have, h + 1), or one this thread's blocks of the launch
+ * named before, or else the bridge's answer. */
 static int tex_object(struct blk *b, struct warp *w, const struct insn *in,
 		      int l, uint64_t h, struct ex_tex *t, uint64_t *have,
 		      struct macc *c)
@@ -1522,17 +1523,28 @@ static int tex_object(struct blk *b, struct warp *w, const struct insn *in,
 	bool surface = in->op == OP_SULD || in->op == OP_SUST;
 	const char *why = NULL;
 	enum ex_status st;
+	int k;
 
 	if (*have == h + 1)
 		return 0;
 	mem_flush(b, c);
-	st = mo->texture ? mo->texture(mo->ctx, h, surface, t, &why) :
-			   EX_ILLEGAL_ADDRESS;
-	if (st != EX_OK) {
-		ex_grid_fail(b, w, l, st, h, "line %u: %s", in->line, why ? why :
-			     surface ? "no surface object of this handle" :
-			     "no texture object of this handle");
-		return -1;
+	for (k = 0; k < b->ntex; k++)
+		if (b->tex[k].h == h && b->tex[k].surface == surface)
+			break;
+	if (k < b->ntex) {
+		*t = b->tex[k].t;
+	} else {
+		st = mo->texture ? mo->texture(mo->ctx, h, surface, t, &why) :
+				   EX_ILLEGAL_ADDRESS;
+		if (st != EX_OK) {
+			ex_grid_fail(b, w, l, st, h, "line %u: %s", in->line,
+				     why ? why : surface ?
+				     "no surface object of this handle" :
+				     "no texture object of this handle");
+			return -1;
+		}
+		k = b->ntex < 4 ? b->ntex++ : (int)(h & 3);
+		b->tex[k] = (struct texheld){ h, surface, *t };
 	}
 	if (!t->global) {
 		c->place = t->place;

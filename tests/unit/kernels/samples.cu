@@ -1,7 +1,8 @@
 // samples.cu - kernels written the way cuda-samples and UVMBench write
 // theirs (our own code): vectorAdd, saxpy, a reduction with shuffles, a
 // histogram with shared atomics, a transpose through shared memory and a
-// tiled matrix multiply. test_exec.c runs them against host loops.
+// tiled matrix multiply; test_exec.c runs them against host loops. And a
+// resampling through a texture, which bench_exec.c times.
 
 extern "C" __global__ void vectorAdd(const float *A, const float *B, float *C,
 				     int numElements)
@@ -135,4 +136,15 @@ extern "C" __global__ void gatherRows(const int *data, int rows, int cols,
 		count += k == 4;
 	}
 	out[id] = count;
+}
+
+// A resampling through a bilinear texture (cuda-samples' simpleTexture
+// and convolutionTexture read images so): each thread fetches its pixel
+// of a w x h output from a texture scaled by s.
+extern "C" __global__ void texResample(cudaTextureObject_t t, float *out,
+				       int w, int h, float s)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	if (x < w && y < h)
+		out[y * w + x] = tex2D<float>(t, x * s + 0.25f, y * s + 0.25f);
 }
