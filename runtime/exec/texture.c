@@ -93,9 +93,12 @@ static double far_clamp(double v)
 }
 
 /* Index j of a resource of n elements under address mode m: the element
- * read, or -1 for a border tap. */
+ * read, or -1 for a border tap (every tap of a resource of no elements:
+ * it reads the border colour, 0 unless one was given). */
 static int64_t address(int64_t j, int64_t n, int m)
 {
+	if (n <= 0)     /* a pitched resource of width or height 0 */
+		return -1;
 	switch (m) {
 	case EX_TA_WRAP:
 		j %= n;
@@ -126,8 +129,8 @@ static struct axis axis_of(const struct ex_tex *t, float x, int64_t n,
 		m = EX_TA_CLAMP;
 	if (x != x || isinf(x))
 		x = x != x || m == EX_TA_WRAP || m == EX_TA_MIRROR ? 0 : x;
-	/* a normalized coordinate is fixed point of NORM_BITS fractional
-	 * bits, truncated: 0.2f of 5 elements reads the first */
+	/* a normalized coordinate is fixed point of 24 fractional bits
+	 * (NORM_ONE), truncated: 0.2f of 5 elements reads the first */
 	xf = t->normalized_coords ? floor(far_clamp(x) * NORM_ONE) / NORM_ONE : x;
 	if (t->normalized_coords && (m == EX_TA_WRAP || m == EX_TA_MIRROR)) {
 		double p = floor(xf);

@@ -476,6 +476,39 @@ static void surface_faults(struct ex_module *m)
 	}
 }
 
+/* A pitched resource of width 0 (the driver takes one): every fetch
+ * reads 0 under each address mode, wrap and mirror too, and nothing
+ * outside it is read. */
+static void empty_resource(struct ex_module *m)
+{
+	for (int mode = EX_TA_WRAP; mode <= EX_TA_BORDER; mode++) {
+		struct tmock *t = calloc(1, sizeof *t);
+		struct ex_result r;
+		mock_init(&t->mk);
+		float *c = mock_alloc(&t->mk, 16 * 4, 0);
+		uint32_t *out = mock_alloc(&t->mk, 16 * 4, 0);
+		for (int i = 0; i < 16; i++)
+			c[i] = (float)i * 0.3f - 1.f;
+		memset(out, 0xcd, 16 * 4);
+		t->obj[0] = (struct ex_tex){ .base = (uint64_t)(uintptr_t)c,
+			.pitch = 32, .width = 0, .height = 4, .format = EX_TF_F32,
+			.channels = 1, .elem = 4, .shape = EX_TS_2D, .global = true,
+			.linear_filter = true, .normalized_coords = true,
+			.address = { (uint8_t)mode, (uint8_t)mode, (uint8_t)mode } };
+		t->nobj = 1;
+		struct { uint64_t h; int32_t kind, pad; uint64_t c, out; int32_t n; } p =
+			{ 1, K2D, 0, (uint64_t)(uintptr_t)c, (uint64_t)(uintptr_t)out, 4 };
+		struct ex_launch l = mock_launch(&t->mk, m, FETCH_F, &p, 1, 1, 32, 1, 1);
+		l.mem.texture = mock_texture;
+		bool zero = ex_launch_run(&l, &r) == EX_OK;
+		for (int i = 0; i < 16 && zero; i++)
+			zero = out[i] == 0;
+		ok(zero, "a resource of width 0 reads 0 under address mode %d", mode);
+		mock_free(&t->mk);
+		free(t);
+	}
+}
+
 /* What the engine does not run is refused at load, naming the line: a
  * texture reference (the form before objects, which nvcc no longer
  * makes) at its declaration, the rest at the instruction. */
@@ -533,6 +566,7 @@ int main(void)
 	fetches(m, res);
 	surfaces(m, res);
 	surface_faults(m);
+	empty_resource(m);
 	ex_module_free(m);
 	refusals();
 	free(ptx);
