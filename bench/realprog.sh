@@ -54,10 +54,15 @@
 #             faultwindow.txt): 1 GiB the CPU wrote, faulted in by a
 #             touch a page, all at once or a window of pages at a time,
 #             and by a stream
+#   advise    probes/advise.cu on one H200 (results/advise.txt, two
+#             runs): a byte touched in each page of 64 MiB and 1 GiB of
+#             resident managed memory right after an advice given and
+#             taken back over it (or over another range), a sleep as
+#             long, or nothing
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,13 +81,13 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault, prefnoop or faultwindow)" >&2
+	     "afterfault, prefnoop, faultwindow or advise)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
@@ -108,6 +113,13 @@ rows() {
 		awk '/^(afterfault|prefnoop)\.[a-z0-9_]+ rep[0-9]+: .*us=/ {
 			u = $NF; sub(/us=/, "", u)
 			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
+			fflush(); next }
+		{ print; fflush() }' ;;
+	advise)	# advise.<size>MiB.<case> repN: us=... -> advise.<case>_<size>m
+		awk '/^advise\.[0-9]+MiB\.[a-z_]+ rep[0-9]+: us=/ {
+			split($1, f, "."); sz = f[2]; sub(/MiB/, "m", sz)
+			u = $3; sub(/us=/, "", u)
+			printf "advise.%s_%s %s ms=%.5f\n", f[3], sz, $2, u / 1000
 			fflush(); next }
 		{ print; fflush() }' ;;
 	l2size)
