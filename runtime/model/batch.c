@@ -38,7 +38,8 @@ uint64_t km_fault_ns(const struct km_tally *t, const struct km_rates *r)
 
 	return ns_of((double)waves * (double)r->wave_ns +
 		     (double)t->entries * (double)r->fault_ns +
-		     (double)km_batches(t->entries, r->batch_faults) *
+		     (double)km_batches(t->entries + t->upgrades,
+					r->batch_faults) *
 		     (double)r->batch_ns + (double)t->service_ns +
 		     (double)t->rm_blocks * (double)r->rm_block_ns);
 }

@@ -171,6 +171,8 @@ struct kmodel {
 	                    * read-duplicated memory (rm_entry) */
 	struct rmblk *rm;  /* those entries by 2 MiB block, sorted */
 	size_t nrm, caprm;
+	struct spans ups;  /* pages its writes upgraded from a read-only
+	                    * mapping (struct mrange.ro): an entry each */
 	cuemu_procmask served; /* who held what its faults brought */
 };
 
@@ -194,6 +196,28 @@ static void mig_add(struct kmodel *k, uintptr_t s, uintptr_t e)
 	spans_add(&k->mig, s, e);
 }
 
+/* A warp's write to page p its GPU alone holds through a read-only
+ * mapping a read duplication left (struct mrange.ro): a fault entry that
+ * only upgrades the mapping; the page is writable from then on. */
+static void upgrade_entry(struct kmodel *k, uintptr_t p)
+{
+	fault_wave(k, true);
+	k->t.upgrades++;
+	spans_add(&k->ups, p, p + UVM_PAGE);
+}
+
+/* Lock held: the pages the running kernel's writes upgraded are mapped
+ * writable from now on. By 2 MiB block, so that a write a page leaves no
+ * range a page: the block's other pages, which the GPU still maps
+ * read-only, are taken as upgraded too. */
+static void upgrades_done(struct kmodel *k)
+{
+	for (size_t i = 0; i < k->ups.n; i++)
+		mg_write_upgraded(CUEMU_ALIGN_DOWN(k->ups.v[i].s, UVM_BLOCK),
+				  CUEMU_ALIGN_UP(k->ups.v[i].e, UVM_BLOCK),
+				  k->dev);
+}
+
 static void kmodel_free(struct kmodel *k)
 {
 	free(k->mig.v);
@@ -201,6 +225,7 @@ static void kmodel_free(struct kmodel *k)
 	free(k->seen_w.v);
 	free(k->open);
 	free(k->rm);
+	free(k->ups.v);
 	memset(k, 0, sizeof *k);
 }
 
@@ -275,6 +300,7 @@ static uint64_t km_end(void)
 	 * took 16 to 35 more). */
 	if (running.served & peers)
 		wake_memory_busy(d, running.start + ns);
+	upgrades_done(&running);
 	kmodel_free(&running);
 	return ns;
 }
@@ -384,10 +410,17 @@ int km_lookup(uintptr_t p, int dev, bool write, bool *own_entry)
 	if (!r)
 		return dev;
 	if (r->holders & cuemu_mask_bit(dev)) {
-		if (write && running.sectors && running.dev == dev &&
-		    (r->read_mostly || cuemu_mask_count(r->holders) > 1) &&
-		    !mig_has(&running, CUEMU_ALIGN_DOWN(p, UVM_PAGE))) {
+		bool ours = write && running.sectors && running.dev == dev;
+		uintptr_t pg = CUEMU_ALIGN_DOWN(p, UVM_PAGE);
+
+		if (ours && (r->read_mostly ||
+			     cuemu_mask_count(r->holders) > 1) &&
+		    !mig_has(&running, pg)) {
 			rm_entry(&running, p);
+			*own_entry = true;
+		} else if (ours && (r->ro & cuemu_mask_bit(dev)) &&
+			   !spans_has(&running.ups, pg)) {
+			upgrade_entry(&running, pg);
 			*own_entry = true;
 		}
 		return dev;

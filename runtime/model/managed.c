@@ -52,6 +52,25 @@ int mg_update(struct mstate *st, uintptr_t s, uintptr_t e, mr_fn fn,
 	return mr_update(&st->ranges, s, e, fn, arg);
 }
 
+static void writable_fn(struct mrange *r, void *arg)
+{
+	r->ro &= ~cuemu_mask_bit(*(const int *)arg);
+}
+
+void mg_write_upgraded(uintptr_t s, uintptr_t e, int dev)
+{
+	struct mstate *st = mg_find(s);
+
+	if (!st)
+		return;
+	s = cuemu_max_u(s, st->a->base);
+	e = cuemu_min_u(e, st->a->base + st->a->span);
+	if (s < e && mg_update(st, s, e, writable_fn, &dev) < 0)
+		/* out of memory to split: the range keeps its read-only
+		 * mapping, and its next write is an upgrade again */
+		return;
+}
+
 void mg_count(struct mstate *st, int proc, enum cuemu_counter c, uint64_t n)
 {
 	struct perf_data d = { .st = st };
@@ -803,9 +822,15 @@ static void advise_fn(struct mrange *r, void *arg)
 
 	switch (ad->what) {
 	case CU_MEM_ADVISE_SET_READ_MOSTLY:
+		/* the GPUs holding it map it read-only, and keep it so
+		 * until each writes it, also after the advice is taken
+		 * back (probes/results/advise.txt) */
 		r->read_mostly = true;
+		r->ro |= r->holders & ~cuemu_mask_bit(CUEMU_PROC_HOST);
 		break;
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+		if (r->read_mostly)
+			r->ro |= r->holders & ~cuemu_mask_bit(CUEMU_PROC_HOST);
 		r->read_mostly = false;
 		collapse_fn(r, ad);
 		break;
@@ -839,8 +864,10 @@ static bool loc_same(CUmemLocation a, CUmemLocation b)
 static bool advice_kept(const struct mrange *r, const struct advice *ad)
 {
 	switch (ad->what) {
-	case CU_MEM_ADVISE_SET_READ_MOSTLY:
-		return r->read_mostly;
+	case CU_MEM_ADVISE_SET_READ_MOSTLY: {
+		cuemu_procmask gpus = r->holders & ~cuemu_mask_bit(CUEMU_PROC_HOST);
+		return r->read_mostly && (r->ro & gpus) == gpus;
+	}
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
 		return !r->read_mostly && cuemu_mask_count(r->holders) < 2;
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:

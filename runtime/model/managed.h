@@ -32,6 +32,13 @@ struct mrange {
 	/* residency */
 	cuemu_procmask holders;        /* processors holding a copy; 0: never
 	                                * populated */
+	cuemu_procmask ro;             /* GPUs among them whose mapping a read
+	                                * duplication left read-only (the
+	                                * advice set or taken back): their
+	                                * next write faults to upgrade it
+	                                * (probes/results/advise.txt); a
+	                                * processor that stops holding a
+	                                * range loses its bit (mr_update) */
 	int host_node;                 /* node the host copy is bound to, -1:
 	                                * where the kernel chose */
 	bool pinned;                   /* thrashing: stays at pin_proc, the
@@ -133,6 +140,9 @@ static inline struct mstate *mg_find(uintptr_t p)
 void mg_fault(struct mstate *st, uintptr_t start, uintptr_t end, int proc,
 	      bool write, uint64_t faults, uint64_t *cost_ns, bool *remote);
 
+/* Lock held: dev's mappings of [s, e), within the allocation holding s,
+ * are writable again: its writes there upgraded them. */
+void mg_write_upgraded(uintptr_t s, uintptr_t e, int dev);
 /* mr_update of st's ranges that also marks the allocation changed, so
  * that /cu publishes it: what every change of a managed range goes
  * through. */
@@ -574,6 +584,10 @@ struct km_tally {
 	uint64_t rm_blocks;               /* the (batch, 2 MiB block) pairs
 	                                   * of write entries to
 	                                   * read-duplicated memory */
+	uint64_t upgrades;                /* write entries that only upgrade
+	                                   * a read-only mapping the GPU
+	                                   * holds (struct mrange.ro): they
+	                                   * fill batches, no service each */
 };
 struct km_rates {
 	uint32_t batch_faults;

@@ -322,6 +322,54 @@ static void test_read_mostly(void)
 	cuMemFree(p);
 }
 
+/* A fault batch's service (uvm.fault_batch_ns). */
+#define BATCH_NS 20000ULL
+
+/* A read duplication leaves the GPU's mapping read-only, also after the
+ * advice is taken back: each page's first write faults, an entry that
+ * only upgrades the mapping, which fills batches but has no service of
+ * its own; the next kernel writes freely. Pages that left the GPU and
+ * came back are mapped anew, writable. (An H200: 0.9 to 1.4 ms for
+ * 64 MiB, probes/results/advise.txt.) */
+static void test_read_only_after_read_mostly(void)
+{
+	unsigned long long n = 8 * MIB, t0, t1, t2, t3;
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+	CUdeviceptr p = on_host(n);
+
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	touch_ns(p, n, 4 * KIB);
+	t0 = touch_ns(p, n, 4 * KIB);
+	if (!ok(cuMemAdvise(p, n, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0) ==
+		CUDA_SUCCESS && cuMemAdvise(p, n, CU_MEM_ADVISE_UNSET_READ_MOSTLY,
+					    gpu0) == CUDA_SUCCESS,
+		"read-only after read-mostly: the advice given and taken back")) {
+		cuMemFree(p);
+		return;
+	}
+	t1 = touch_ns(p, n, 4 * KIB);
+	t2 = touch_ns(p, n, 4 * KIB);
+	ok(t1 >= t0 + 8 * BATCH_NS + WAVE_NS - 2000 &&
+	   t1 <= t0 + 8 * BATCH_NS + WAVE_NS + 2000, "read-only after "
+	   "read-mostly: a write a page of 8 MiB faults each page, 2,048 "
+	   "upgrades in 8 batches and one wave (%llu ns, %llu before)", t1, t0);
+	ok(t2 + 2000 >= t0 && t2 <= t0 + 2000, "read-only after read-mostly: "
+	   "the same writes right after upgrade nothing (%llu ns)", t2);
+	cuMemAdvise(p, n, CU_MEM_ADVISE_SET_READ_MOSTLY, gpu0);
+	cuMemAdvise(p, n, CU_MEM_ADVISE_UNSET_READ_MOSTLY, gpu0);
+	cuMemPrefetchAsync(p, n, host, 0, s0);
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	touch_ns(p, n, 4 * KIB);
+	t3 = touch_ns(p, n, 4 * KIB);
+	ok(t3 + 2000 >= t0 && t3 <= t0 + 2000, "read-only after read-mostly: "
+	   "pages that went to the host and back are mapped writable: the "
+	   "writes after them as before (%llu ns)", t3);
+	cuMemFree(p);
+}
+
 /* The model time of the spin kernel: grid blocks of 128 threads, iters
  * rounds each. */
 static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
@@ -926,6 +974,7 @@ int main(void)
 	} else if (ok(ctl_open() == 0, "the control socket answers")) {
 		test_faults();
 		test_read_mostly();
+		test_read_only_after_read_mostly();
 		test_wake_after_faults();
 		close(ctl_fd);
 	}
