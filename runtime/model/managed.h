@@ -38,7 +38,9 @@ struct mrange {
 	                                * next write faults to upgrade it
 	                                * (probes/results/advise.txt); a
 	                                * processor that stops holding a
-	                                * range loses its bit (mr_update) */
+	                                * range loses its bit (mr_update);
+	                                * not compared: a merge keeps the
+	                                * GPUs both sides had */
 	int host_node;                 /* node the host copy is bound to, -1:
 	                                * where the kernel chose */
 	bool pinned;                   /* thrashing: stays at pin_proc, the

@@ -93,7 +93,6 @@ bool mr_same(const struct mrange *a, const struct mrange *b)
 	       loc_eq(a->last_prefetch, b->last_prefetch) &&
 	       a->accessed_by == b->accessed_by &&
 	       a->read_mostly == b->read_mostly && a->holders == b->holders &&
-	       a->ro == b->ro &&
 	       a->host_node == b->host_node && a->pinned == b->pinned &&
 	       (!a->pinned || a->pin_proc == b->pin_proc);
 }
@@ -134,6 +133,10 @@ static void absorb(struct mranges *m, struct mrange *r, struct mrange *b)
 	if (b->pin_until_ns > r->pin_until_ns)
 		r->pin_until_ns = b->pin_until_ns;
 	r->thrashers |= b->thrashers;
+	/* read-only only where both were: the mapping's state prices a
+	 * write, it does not cut ranges (where it did, the thrashing
+	 * detector's ranges, and so its pins, came out otherwise) */
+	r->ro &= b->ro;
 	RB_REMOVE(mrtree, &m->tree, b);
 	free(b);
 	m->n--;
