@@ -17,7 +17,9 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 17: the pages a second the DRAM opens (uvm.dram_page_mps);
+/* Version 18: an advice call's time a MiB a GPU holds
+ * (uvm.advise_*_ns_mib); version 17: the pages a second the DRAM opens
+ * (uvm.dram_page_mps);
  * version 16: the L1's and the L2's stores' rates (uvm.l1_gbps,
  * store_gbps); version 15: a load from the DRAM and the lines the L2 holds
  * (uvm.dram_latency_ns, l2_hold_bytes); version 14: an SM's L1 (uvm.l1_bytes); version 13: the latencies of a warp's chains (uvm.alu_latency_ns,
@@ -37,7 +39,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 17
+#define SEG_VERSION 18
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

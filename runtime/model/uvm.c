@@ -68,6 +68,15 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		 * 18 where the kernel before touched the same bytes:
 		 * 262,144 pages in about 21.5 us */
 		.dram_page_mps = 12200,
+		/* probes/results/advise.txt: one H200, an advice given and
+		 * taken back over 64 MiB and 1 GiB of managed memory it held:
+		 * SetAccessedBy's pair 2.3 to 2.6 and 23 to 39 ms, about 19
+		 * us a MiB a call; SetReadMostly's 0.11 to 0.17 and 1.5 to
+		 * 1.9 ms, about 0.9; a preferred location's 8 to 41 us and
+		 * 0.1 to 0.25 ms, about 0.08 */
+		.advise_accessed_by_ns_mib = 19000,
+		.advise_read_mostly_ns_mib = 900,
+		.advise_preferred_ns_mib = 80,
 		/* probes/results/chains.txt: one H200 at 1980 MHz, a
 		 * pointer chase through 16 KiB (the L1) 20 ns a hop, through
 		 * 1 and 16 MiB (the L2) 145; an add into a register 2.3 ns a

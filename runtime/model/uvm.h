@@ -61,6 +61,12 @@ struct cuemu_uvm {
 	 * kernel opens at least one of the DRAM's rows, so a kernel touching
 	 * a few bytes of many pages takes at least their count at this */
 	double dram_page_mps;
+	/* what an advice call takes the host for each MiB of the range a GPU
+	 * holds (its mappings there change), ns: SetAccessedBy and its
+	 * unset, SetReadMostly and its unset, a preferred location set or
+	 * unset; the GPU idles meanwhile */
+	double advise_accessed_by_ns_mib, advise_read_mostly_ns_mib;
+	double advise_preferred_ns_mib;
 	/* a warp's wait for what an instruction it depends on wrote, ns:
 	 * an arithmetic result, a load from the L1 (shared or local memory,
 	 * a shuffle), a load of global memory (the L2's); all 0: a kernel's

@@ -370,6 +370,53 @@ static void test_read_only_after_read_mostly(void)
 	cuMemFree(p);
 }
 
+/* The default machine's advice calls over pages a GPU holds, a MiB
+ * (uvm.advise_*_ns_mib, probes/results/advise.txt). */
+#define ADVISE_AB_NS_MIB 19000ULL
+#define ADVISE_PREF_NS_MIB 80ULL
+
+/* An advice call rewrites the mappings of the pages a GPU holds: the
+ * host waits for it, a MiB at a time, and the GPU's next kernel starts
+ * that much later; its SMs slept, but not its memory, which the
+ * rewriting kept up, so the kernel pays only the wake's share a peer's
+ * traffic leaves. An advice that changes nothing, or over pages the
+ * host holds, takes nothing. */
+static void test_advice_time(void)
+{
+	unsigned long long n = 64 * MIB, base, t, t2, t3;
+	CUmemLocation gpu0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+	CUdeviceptr p = on_host(n), h = on_host(n);
+	unsigned long long q = 4 * KIB, m = n;
+	void *args[] = { &p, &m, &q };
+
+	cuMemPrefetchAsync(p, n, gpu0, 0, s0);
+	cuStreamSynchronize(s0);
+	touch_ns(p, n, 4 * KIB);
+	base = launch_now("touch", (unsigned)(n / q / 256), 256, args);
+	cuMemAdvise(p, n, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0);
+	t = launch_now("touch", (unsigned)(n / q / 256), 256, args);
+	ok(t >= base + 64 * ADVISE_AB_NS_MIB &&
+	   t < base + 64 * ADVISE_AB_NS_MIB + 6000, "advice's time: "
+	   "SetAccessedBy over 64 MiB gpu0 holds takes the host 64 x 19 us, "
+	   "and the kernel after it little more than back to back (%llu ns, "
+	   "%llu)", t, base);
+	cuMemAdvise(p, n, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0);
+	t2 = launch_now("touch", (unsigned)(n / q / 256), 256, args);
+	ok(t2 < base + 2000, "advice's time: the same advice again changes "
+	   "nothing and takes nothing (%llu ns)", t2);
+	cuMemAdvise(h, n, CU_MEM_ADVISE_SET_ACCESSED_BY, gpu0);
+	t3 = launch_now("touch", (unsigned)(n / q / 256), 256, args);
+	ok(t3 < base + 2000, "advice's time: over pages the host holds, "
+	   "nothing (%llu ns)", t3);
+	cuMemAdvise(p, n, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, gpu0);
+	t3 = launch_now("touch", (unsigned)(n / q / 256), 256, args);
+	ok(t3 >= t2 + 64 * ADVISE_PREF_NS_MIB &&
+	   t3 < t2 + 64 * ADVISE_PREF_NS_MIB + 2000, "advice's time: a "
+	   "preferred location 80 ns a MiB (%llu ns)", t3);
+	cuMemFree(p);
+	cuMemFree(h);
+}
+
 /* The model time of the spin kernel: grid blocks of 128 threads, iters
  * rounds each. */
 static unsigned long long spin(CUdeviceptr out, unsigned grid, int iters)
@@ -975,6 +1022,7 @@ int main(void)
 		test_faults();
 		test_read_mostly();
 		test_read_only_after_read_mostly();
+		test_advice_time();
 		test_wake_after_faults();
 		close(ctl_fd);
 	}

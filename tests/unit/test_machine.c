@@ -184,6 +184,8 @@ static void test_topologies(void)
 		  "uvm.store_gbps" },
 		{ "uvm dram pages", "{\"uvm\":{\"dram_page_mps\":0}}",
 		  "uvm.dram_page_mps" },
+		{ "uvm advice's time", "{\"uvm\":{\"advise_read_mostly_ns_mib\":-1}}",
+		  "uvm.advise_read_mostly_ns_mib" },
 		{ "uvm ALU latency", "{\"uvm\":{\"alu_latency_ns\":-0.5}}",
 		  "uvm.alu_latency_ns" },
 		{ "uvm L2 keeps more than its most",
