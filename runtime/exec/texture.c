@@ -433,7 +433,7 @@ int tex_fetch(const struct ex_tex *t, const struct tex_query *q,
 {
 	bool flt = returns_float(t);
 	bool filter = t->linear_filter && flt && !q->int_coords;
-	struct ex_tex face = *t;
+	struct ex_tex face;
 	const struct ex_tex *tt = t;
 	int dims, first = 0;
 	int64_t s0 = 0, n[3] = { t->width, t->height ? t->height : 1,
@@ -465,6 +465,7 @@ int tex_fetch(const struct ex_tex *t, const struct tex_query *q,
 				layer_of(q->c[0], n[2] / 6) : 0;
 		float s, u;
 		int f = cube_face(c[0], c[1], c[2], &s, &u);
+		face = *t;      /* a cube face is sampled as a 2D texture */
 		face.normalized_coords = true;
 		face.address[0] = face.address[1] = EX_TA_CLAMP;
 		tt = &face;
