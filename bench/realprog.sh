@@ -59,10 +59,15 @@
 #             resident managed memory right after an advice given and
 #             taken back over it (or over another range), a sleep as
 #             long, or nothing
+#   graph     probes/graph.cu's timing (`graph time`, results/
+#             graph-time.txt) on one H200: chains of 1, 10 and 100 empty
+#             kernels as a graph and launched one by one (the device's
+#             time from the call to the end), 1 to 8 independent
+#             branches of a spinning kernel, a copy and a memset of 64 MiB
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,16 +86,19 @@ patterns)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault, prefnoop, faultwindow or advise)" >&2
+	     "afterfault, prefnoop, faultwindow, advise or graph)" >&2
 	exit 2 ;;
 esac
 real=$here/../probes/results/$probe.txt
+# graph.cu times itself when asked to, into its own results
+args=
+[ $probe = graph ] && args=time real=$here/../probes/results/graph-time.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
@@ -113,6 +121,19 @@ rows() {
 		awk '/^(afterfault|prefnoop)\.[a-z0-9_]+ rep[0-9]+: .*us=/ {
 			u = $NF; sub(/us=/, "", u)
 			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
+			fflush(); next }
+		{ print; fflush() }' ;;
+	graph)	# graph.time.<case> repN: ... graph_gpu_us=G ... stream_gpu_us=S
+		awk '/^graph\.time\.[a-z0-9_]+ rep[0-9]+: / {
+			c = $1; sub(/^graph\.time\./, "", c)
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] == "graph_gpu_us" || kv[1] == "gpu_us" ||
+				    kv[1] == "graph_us")
+					printf "graph.%s %s ms=%.5f\n", c, $2, kv[2] / 1000
+				if (kv[1] == "stream_gpu_us" || kv[1] == "stream_us")
+					printf "graph.%s_stream %s ms=%.5f\n", c, $2, kv[2] / 1000
+			}
 			fflush(); next }
 		{ print; fflush() }' ;;
 	advise)	# advise.<size>MiB.<case> repN: us=... -> advise.<case>_<size>m
@@ -155,7 +176,7 @@ ln -s "$b/runtime/.libs/libcuemu.so.0" "$tmp/libcuda.so.1"
 # Each line stamped with the wall clock when it came.
 start=$(date +%s.%N)
 "$@" CUEMU_MACHINE="$machine" LD_LIBRARY_PATH="$tmp:$b/runtime/.libs" \
-	stdbuf -oL "$tmp/$probe" 2>"$tmp/err" | rows |
+	stdbuf -oL "$tmp/$probe" $args 2>"$tmp/err" | rows |
 	while IFS= read -r line; do
 		echo "$(date +%s.%N) $line"
 	done >"$tmp/out"

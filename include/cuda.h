@@ -3,9 +3,9 @@
  * (initialisation, devices, primary and regular contexts, streams, events,
  * device/host/managed allocation, copies and memsets, unified-memory advice
  * and prefetch, stream-ordered memory pools and virtual memory management,
- * texture and surface objects), and every type, enumerator and constant of
- * CUDA 13's cuda.h, those of the calls libcuemu does not serve too (graphs,
- * stream capture, launches, the JIT, texture references, external memory
+ * texture and surface objects, graphs and stream capture), and every type,
+ * enumerator and constant of CUDA 13's cuda.h, those of the calls libcuemu
+ * does not serve too (the JIT, texture references, external memory
  * and semaphores, green contexts...), so
  * that code written against the toolkit builds.
  *
@@ -3697,6 +3697,245 @@ CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type,
 #undef cuModuleGetGlobal
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
                                    CUmodule hmod, const char *name);
+#endif
+
+/* ------------------------------------------------------ graphs, capture
+ * Graphs of kernels, copies, memsets, host functions, child graphs, empty
+ * nodes and event record and wait nodes, built by hand or captured from
+ * streams, instantiated and launched (libcuemu(3), "Graphs"). */
+
+#define cuStreamBeginCapture        __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
+#define cuStreamEndCapture          __CUDA_API_PTSZ(cuStreamEndCapture)
+#define cuStreamIsCapturing         __CUDA_API_PTSZ(cuStreamIsCapturing)
+#define cuStreamGetCaptureInfo      __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuStreamUpdateCaptureDependencies \
+    __CUDA_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#define cuGraphInstantiate          cuGraphInstantiateWithFlags
+#define cuGraphInstantiateWithParams __CUDA_API_PTSZ(cuGraphInstantiateWithParams)
+#define cuGraphLaunch               __CUDA_API_PTSZ(cuGraphLaunch)
+#define cuGraphUpload               __CUDA_API_PTSZ(cuGraphUpload)
+#define cuGraphExecUpdate           cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode        cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams  cuGraphKernelNodeGetParams_v2
+#define cuGraphKernelNodeSetParams  cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2
+#define cuGraphGetEdges             cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies  cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies      cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies   cuGraphRemoveDependencies_v2
+
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream,
+                                         CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream,
+                                              CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph);
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream,
+                                     CUstreamCaptureStatus *captureStatus);
+CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream hStream,
+                                          CUstreamCaptureStatus *captureStatus);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out, CUgraph *graph_out,
+    const CUgraphNode **dependencies_out,
+    const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3_ptsz(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out, CUgraph *graph_out,
+    const CUgraphNode **dependencies_out,
+    const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(
+    CUstream hStream, CUgraphNode *dependencies,
+    const CUgraphEdgeData *edgeData, size_t numDependencies,
+    unsigned int flags);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2_ptsz(
+    CUstream hStream, CUgraphNode *dependencies,
+    const CUgraphEdgeData *edgeData, size_t numDependencies,
+    unsigned int flags);
+CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream,
+                                        unsigned int flags);
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream,
+                                             unsigned int flags);
+
+CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);
+CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);
+CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode,
+                                        CUgraphNode hOriginalNode,
+                                        CUgraph hClonedGraph);
+CUresult CUDAAPI cuGraphAddKernelNode_v2(
+    CUgraphNode *phGraphNode, CUgraph hGraph,
+    const CUgraphNode *dependencies, size_t numDependencies,
+    const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphKernelNodeGetParams_v2(
+    CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphKernelNodeSetParams_v2(
+    CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode,
+                                      CUgraph hGraph,
+                                      const CUgraphNode *dependencies,
+                                      size_t numDependencies,
+                                      const CUDA_MEMCPY3D *copyParams,
+                                      CUcontext ctx);
+CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode,
+                                            CUDA_MEMCPY3D *nodeParams);
+CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode,
+                                            const CUDA_MEMCPY3D *nodeParams);
+CUresult CUDAAPI cuGraphAddMemsetNode(
+    CUgraphNode *phGraphNode, CUgraph hGraph,
+    const CUgraphNode *dependencies, size_t numDependencies,
+    const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);
+CUresult CUDAAPI cuGraphMemsetNodeGetParams(
+    CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphMemsetNodeSetParams(
+    CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                    const CUgraphNode *dependencies,
+                                    size_t numDependencies,
+                                    const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode,
+                                          CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphHostNodeSetParams(
+    CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode,
+                                          CUgraph hGraph,
+                                          const CUgraphNode *dependencies,
+                                          size_t numDependencies,
+                                          CUgraph childGraph);
+CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode,
+                                               CUgraph *phGraph);
+CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                     const CUgraphNode *dependencies,
+                                     size_t numDependencies);
+CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode,
+                                           CUgraph hGraph,
+                                           const CUgraphNode *dependencies,
+                                           size_t numDependencies,
+                                           CUevent event);
+CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode,
+                                                CUevent *event_out);
+CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode,
+                                         CUgraph hGraph,
+                                         const CUgraphNode *dependencies,
+                                         size_t numDependencies,
+                                         CUevent event);
+CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode,
+                                              CUevent *event_out);
+CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes,
+                                 size_t *numNodes);
+CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes,
+                                     size_t *numRootNodes);
+CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from,
+                                    CUgraphNode *to,
+                                    CUgraphEdgeData *edgeData,
+                                    size_t *numEdges);
+CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);
+CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode,
+                                               CUgraphNode *dependencies,
+                                               CUgraphEdgeData *edgeData,
+                                               size_t *numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode,
+                                                 CUgraphNode *dependentNodes,
+                                                 CUgraphEdgeData *edgeData,
+                                                 size_t *numDependentNodes);
+CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph,
+                                           const CUgraphNode *from,
+                                           const CUgraphNode *to,
+                                           const CUgraphEdgeData *edgeData,
+                                           size_t numDependencies);
+CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph,
+                                              const CUgraphNode *from,
+                                              const CUgraphNode *to,
+                                              const CUgraphEdgeData *edgeData,
+                                              size_t numDependencies);
+CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
+                                             CUgraph hGraph,
+                                             unsigned long long flags);
+CUresult CUDAAPI cuGraphInstantiateWithParams(
+    CUgraphExec *phGraphExec, CUgraph hGraph,
+    CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
+CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(
+    CUgraphExec *phGraphExec, CUgraph hGraph,
+    CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(
+    CUgraphExec hGraphExec, CUgraphNode hNode,
+    const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode,
+    const CUDA_MEMCPY3D *copyParams, CUcontext ctx);
+CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode,
+    const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);
+CUresult CUDAAPI cuGraphExecHostNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode,
+    const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
+                                      CUgraphExecUpdateResultInfo *resultInfo);
+
+#ifdef CUEMU_SUPERSEDED_ENTRY_POINTS
+/* The entries the versioned ones superseded, under their old names. */
+#undef cuStreamBeginCapture
+#undef cuStreamGetCaptureInfo
+#undef cuStreamUpdateCaptureDependencies
+#undef cuGraphAddKernelNode
+#undef cuGraphKernelNodeGetParams
+#undef cuGraphKernelNodeSetParams
+#undef cuGraphExecKernelNodeSetParams
+#undef cuGraphGetEdges
+#undef cuGraphNodeGetDependencies
+#undef cuGraphNodeGetDependentNodes
+#undef cuGraphAddDependencies
+#undef cuGraphRemoveDependencies
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream);
+CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamGetCaptureInfo(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_ptsz(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out, CUgraph *graph_out,
+    const CUgraphNode **dependencies_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2_ptsz(
+    CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+    cuuint64_t *id_out, CUgraph *graph_out,
+    const CUgraphNode **dependencies_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies(
+    CUstream hStream, CUgraphNode *dependencies, size_t numDependencies,
+    unsigned int flags);
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_ptsz(
+    CUstream hStream, CUgraphNode *dependencies, size_t numDependencies,
+    unsigned int flags);
+CUresult CUDAAPI cuGraphAddKernelNode(
+    CUgraphNode *phGraphNode, CUgraph hGraph,
+    const CUgraphNode *dependencies, size_t numDependencies,
+    const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);
+CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from,
+                                 CUgraphNode *to, size_t *numEdges);
+CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode,
+                                            CUgraphNode *dependencies,
+                                            size_t *numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode,
+                                              CUgraphNode *dependentNodes,
+                                              size_t *numDependentNodes);
+CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph,
+                                        const CUgraphNode *from,
+                                        const CUgraphNode *to,
+                                        size_t numDependencies);
+CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph,
+                                           const CUgraphNode *from,
+                                           const CUgraphNode *to,
+                                           size_t numDependencies);
 #endif
 
 #ifdef __cplusplus

@@ -13,6 +13,14 @@
 #if !defined(__CUDA_RUNTIME_API_H__)
 #define __CUDA_RUNTIME_API_H__
 
+/* Trailing arguments C++ callers may leave out, as the toolkit's header
+ * gives them defaults. */
+#if defined(__cplusplus)
+#define CUEMU_DV(v) = v
+#else
+#define CUEMU_DV(v)
+#endif
+
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -514,6 +522,120 @@ cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
 				      size_t count, size_t offset,
 				      enum cudaMemcpyKind kind,
 				      cudaStream_t stream);
+
+/* ------------------------------------------------------ graphs, capture */
+cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream,
+				   enum cudaStreamCaptureMode mode);
+cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream,
+				  enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
+	enum cudaStreamCaptureStatus *captureStatus_out,
+	unsigned long long *id_out CUEMU_DV(0), cudaGraph_t *graph_out CUEMU_DV(0),
+	const cudaGraphNode_t **dependencies_out CUEMU_DV(0),
+	const cudaGraphEdgeData **edgeData_out CUEMU_DV(0),
+	size_t *numDependencies_out CUEMU_DV(0));
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+	cudaGraphNode_t *dependencies, const cudaGraphEdgeData *edgeData,
+	size_t numDependencies, unsigned int flags CUEMU_DV(0));
+cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event,
+	cudaStream_t stream CUEMU_DV(0), unsigned int flags CUEMU_DV(0));
+cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+cudaError_t CUDARTAPI cudaGraphNodeFindInClone(cudaGraphNode_t *pNode,
+	cudaGraphNode_t originalNode, cudaGraph_t clonedGraph);
+cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+	struct cudaKernelNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+	const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams);
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, void *dst, const void *src, size_t count,
+	enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+	struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+	const struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, const struct cudaMemsetParams *pMemsetParams);
+cudaError_t CUDARTAPI cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
+	struct cudaMemsetParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+	const struct cudaMemsetParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, const struct cudaHostNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphHostNodeGetParams(cudaGraphNode_t node,
+	struct cudaHostNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+	const struct cudaHostNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, cudaGraph_t childGraph);
+cudaError_t CUDARTAPI cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node,
+	cudaGraph_t *pGraph);
+cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node,
+	cudaEvent_t *event_out);
+cudaError_t CUDARTAPI cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node,
+	cudaEvent_t *event_out);
+cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
+	size_t *numNodes);
+cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph,
+	cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
+	cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges);
+cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node,
+	enum cudaGraphNodeType *pType);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+	cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData,
+	size_t *pNumDependencies);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+	cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData,
+	size_t *pNumDependentNodes);
+cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph,
+	const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+	const cudaGraphEdgeData *edgeData, size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph,
+	const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+	const cudaGraphEdgeData *edgeData, size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+	cudaGraph_t graph, unsigned long long flags CUEMU_DV(0));
+cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+	cudaGraph_t graph, unsigned long long flags CUEMU_DV(0));
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+	cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams);
+cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t CUDARTAPI cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec,
+	cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo);
 
 
 #ifdef __cplusplus

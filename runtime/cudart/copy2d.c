@@ -205,6 +205,13 @@ static cudaError_t to_3d(cudaArray_t sa, struct cudaPos sp,
 	return cudaSuccess;
 }
 
+cudaError_t cuemu_rt_copy3d_of(const struct cudaMemcpy3DParms *p,
+			       CUDA_MEMCPY3D *c)
+{
+	return to_3d(p->srcArray, p->srcPos, p->srcPtr, p->dstArray,
+		     p->dstPos, p->dstPtr, p->extent, p->kind, c);
+}
+
 /* A 3D copy, once built, on stream (or now, when sync). */
 static cudaError_t issue3d(const CUDA_MEMCPY3D *c, cudaStream_t stream,
 			   bool sync)

@@ -552,6 +552,23 @@ cudaError_t rt_function_of(const void *handle, CUfunction *fn)
 	return err;
 }
 
+const void *rt_stub_of(CUfunction fn)
+{
+	const void *stub = fn;
+
+	pthread_mutex_lock(&reg_lock);
+	for (size_t i = 0; i < reg_count && stub == fn; i++) {
+		const struct rt_entry *e = reg_table[i];
+		if (e->kind != RT_KERNEL)
+			continue;
+		for (const struct rt_function *f = e->functions; f; f = f->next)
+			if (f->fn == fn)
+				stub = e->host;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return stub;
+}
+
 /* The managed variable whose program copy is at p (what the host code
  * names a __managed__ variable by: the memory its pointer was set to);
  * reg_lock held. A walk of the table: a program's managed variables are

@@ -30,6 +30,11 @@ cudaError_t rt_kernel_of(const void *host, struct rt_kernel *out);
  * for a handle that names no registered kernel. */
 cudaError_t rt_function_of(const void *handle, CUfunction *fn);
 
+/* The stub of the registered kernel whose function (in some context) is
+ * fn: what a graph's kernel node answers as its func; fn itself for a
+ * function no registered kernel has. */
+const void *rt_stub_of(CUfunction fn);
+
 /* The device address and size of the variable whose shadow is at host
  * (cudaMemcpyToSymbol and friends), in the current context.
  * cudaErrorInvalidSymbol for an address no variable was registered at. */

@@ -22,6 +22,10 @@ CUresult cuemu_rt_kind_types(enum cudaMemcpyKind kind, CUmemorytype *src,
 /* Sets c's source (or destination) to p as memory of type. */
 void cuemu_rt_ptr_end(CUmemorytype type, const void *p, bool dst,
                       CUDA_MEMCPY3D *c);
+/* The driver's copy of a runtime 3D copy (cudaMemcpy3D's and a graph's
+ * copy node's), as cudaMemcpy3D checks it. */
+cudaError_t cuemu_rt_copy3d_of(const struct cudaMemcpy3DParms *p,
+                               CUDA_MEMCPY3D *c);
 /* The bytes of an element of a (a block, for a block-compressed one). */
 cudaError_t cuemu_rt_array_elem(cudaArray_const_t a, size_t *elem);
 /* The driver's format and channel count of channel descriptor d;

@@ -16,6 +16,7 @@
 #include "model/module.h"
 #include "model/texobj.h"
 #include "model/uvm.h"
+#include "driver/graph.h"
 #include "driver/driver.h"
 
 /* Flags a context accepts: scheduling (one of them), MAP_HOST, the local
@@ -263,7 +264,8 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
 	if (!cuemu_ctx_valid(ctx))
 		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
 				  "context %p does not exist", (void *)ctx);
-	if ((r = cuemu_ctx_sync(ctx)) != CUDA_SUCCESS)
+	if ((r = cuemu_capture_ctx_sync()) != CUDA_SUCCESS ||
+	    (r = cuemu_ctx_sync(ctx)) != CUDA_SUCCESS)
 		return r;
 	cuemu_host_synced();
 	return cuemu_ctx_sticky(ctx);
@@ -274,7 +276,8 @@ CUresult cuCtxSynchronize(void)
 	CUcontext c;
 	CUresult r;
 
-	if ((r = cuemu_current(&c, NULL)) != CUDA_SUCCESS)
+	if ((r = cuemu_current(&c, NULL)) != CUDA_SUCCESS ||
+	    (r = cuemu_capture_ctx_sync()) != CUDA_SUCCESS)
 		return r;
 	if ((r = cuemu_ctx_sync(c)) != CUDA_SUCCESS)
 		return r;

@@ -16,6 +16,47 @@
 #include "model/internal.h"
 #include "model/copy.h"
 #include "driver/driver.h"
+#include "driver/graph.h"
+
+/* An async copy on a capturing stream: a copy node of its graph, a box of
+ * one row (an end the API does not call device memory is whatever
+ * memory it is, as cuMemcpyAsync's ends). */
+static CUresult capture_copy(uintptr_t dst, uintptr_t src, size_t n,
+			     bool dst_dev, bool src_dev, CUstream h)
+{
+	CUDA_MEMCPY3D c = {
+		.srcMemoryType = src_dev ? CU_MEMORYTYPE_DEVICE :
+					   CU_MEMORYTYPE_UNIFIED,
+		.srcDevice = src,
+		.dstMemoryType = dst_dev ? CU_MEMORYTYPE_DEVICE :
+					   CU_MEMORYTYPE_UNIFIED,
+		.dstDevice = dst,
+		.WidthInBytes = n, .Height = 1, .Depth = 1,
+	};
+	CUgraphNode node;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, &node)) ==
+	    CUDA_SUCCESS)
+		node->p.copy.c = c;
+	return r;
+}
+
+/* A memset on a capturing stream: a memset node of its graph. */
+static CUresult capture_set(uintptr_t dst, uint32_t value, unsigned elem,
+			    size_t N, CUstream h)
+{
+	CUgraphNode node;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMSET, &node)) ==
+	    CUDA_SUCCESS)
+		node->p.set.m = (CUDA_MEMSET_NODE_PARAMS){
+			.dst = dst, .value = value, .elementSize = elem,
+			.width = N, .height = 1,
+		};
+	return r;
+}
 
 /* The common path of every copy. dst_dev/src_dev: the API calls that end a
  * device pointer. */
@@ -31,6 +72,8 @@ static CUresult do_copy(uintptr_t dst, uintptr_t src, size_t n, bool dst_dev,
 		return r;
 	if (n == 0)
 		return CUDA_SUCCESS;
+	if (!sync && cuemu_capturing(h))
+		return capture_copy(dst, src, n, dst_dev, src_dev, h);
 	return cuemu_copy(s, dst, src, n, dst_dev, src_dev, sync);
 }
 
@@ -54,6 +97,8 @@ static CUresult do_set(uintptr_t dst, uint32_t value, unsigned elem, size_t N,
 	if (__builtin_mul_overflow(N, (size_t)elem, &bytes))
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "%zu elements overflow", N);
+	if (!sync && cuemu_capturing(h))
+		return capture_set(dst, value, elem, N, h);
 	return cuemu_memset(s, dst, value, elem, bytes, sync);
 }
 

@@ -23,6 +23,7 @@
 #include "model/internal.h"
 #include "model/copy.h"
 #include "driver/driver.h"
+#include "driver/graph.h"
 
 /* One end of a copy as the CUDA_MEMCPY* structures give it. */
 struct api_end {
@@ -129,9 +130,34 @@ static void to_shape(const struct api_end *e, struct cuemu_shape_end *s)
 	}
 }
 
-/* The common path of every 2D and 3D copy, once the structure is read. */
-static CUresult do_shaped(const struct api_copy *k, bool three, CUstream s,
-			  bool sync)
+/* A copy on a capturing stream: a copy node of its graph, as a 3D copy. */
+static CUresult capture_shaped(const struct api_copy *k, CUstream h)
+{
+	CUDA_MEMCPY3D c = {
+		.srcXInBytes = k->src.x, .srcY = k->src.y, .srcZ = k->src.z,
+		.srcMemoryType = k->src.type, .srcHost = k->src.host,
+		.srcDevice = k->src.device, .srcArray = k->src.array,
+		.srcPitch = k->src.pitch, .srcHeight = k->src.height,
+		.dstXInBytes = k->dst.x, .dstY = k->dst.y, .dstZ = k->dst.z,
+		.dstMemoryType = k->dst.type, .dstHost = (void *)k->dst.host,
+		.dstDevice = k->dst.device, .dstArray = k->dst.array,
+		.dstPitch = k->dst.pitch, .dstHeight = k->dst.height,
+		.WidthInBytes = k->width, .Height = k->height,
+		.Depth = k->depth,
+	};
+	CUgraphNode node;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, &node)) ==
+	    CUDA_SUCCESS)
+		node->p.copy.c = c;
+	return r;
+}
+
+/* The common path of every 2D and 3D copy, once the structure is read;
+ * h: the stream as named, s: as resolved. */
+static CUresult do_shaped(const struct api_copy *k, bool three, CUstream h,
+			  CUstream s, bool sync)
 {
 	struct cuemu_shape_end dst, src;
 	CUresult r;
@@ -143,6 +169,8 @@ static CUresult do_shaped(const struct api_copy *k, bool three, CUstream s,
 	if ((r = check_pitch(&k->src, k, three, false)) ||
 	    (r = check_pitch(&k->dst, k, three, true)))
 		return r;
+	if (!sync && cuemu_capturing(h))
+		return capture_shaped(k, h);
 	to_shape(&k->src, &src);
 	to_shape(&k->dst, &dst);
 	return cuemu_copy_shaped(s, &dst, &src, k->width, k->height,
@@ -170,7 +198,7 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream h, bool sync)
 	if ((r = start(c, h, &s)))
 		return r;
 	from_2d(c, &k);
-	return do_shaped(&k, false, s, sync);
+	return do_shaped(&k, false, h, s, sync);
 }
 
 static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream h, bool sync)
@@ -182,7 +210,7 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream h, bool sync)
 	if ((r = start(c, h, &s)))
 		return r;
 	from_3d(c, &k);
-	return do_shaped(&k, true, s, sync);
+	return do_shaped(&k, true, h, s, sync);
 }
 
 /* The contexts of a peer copy are ignored under unified addressing, as
@@ -198,7 +226,23 @@ static CUresult copy3d_peer(const CUDA_MEMCPY3D_PEER *c, CUstream h,
 	if ((r = start(c, h, &s)))
 		return r;
 	from_peer(c, &k);
-	return do_shaped(&k, true, s, sync);
+	return do_shaped(&k, true, h, s, sync);
+}
+
+/* A 2D memset on a capturing stream: a memset node of its graph. */
+static CUresult capture_set2d(CUdeviceptr dst, size_t pitch, uint32_t value,
+			      unsigned elem, size_t w, size_t h, CUstream hs)
+{
+	CUgraphNode node;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(hs, CU_GRAPH_NODE_TYPE_MEMSET, &node)) ==
+	    CUDA_SUCCESS)
+		node->p.set.m = (CUDA_MEMSET_NODE_PARAMS){
+			.dst = dst, .pitch = pitch, .value = value,
+			.elementSize = elem, .width = w, .height = h,
+		};
+	return r;
 }
 
 /* A 2D memset: rows of Width elements of elem bytes, dstPitch apart. The
@@ -227,6 +271,8 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%#llx is not "
 				  "aligned to %u bytes",
 				  (unsigned long long)dst, elem);
+	if (!sync && cuemu_capturing(hs))
+		return capture_set2d(dst, pitch, value, elem, w, h, hs);
 	return cuemu_memset_shaped(s, dst, pitch, value, elem, bytes, h, sync);
 }
 

@@ -7,6 +7,7 @@
  * takes its own locks.
  */
 #include "model/stream.h"
+#include "driver/graph.h"
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
@@ -33,7 +34,9 @@ CUresult cuEventDestroy_v2(CUevent hEvent)
 
 	if ((r = cuemu_check_init()) != CUDA_SUCCESS)
 		return r;
-	return cuemu_event_release(hEvent);
+	if ((r = cuemu_event_release(hEvent)) == CUDA_SUCCESS)
+		cuemu_capture_event_forget(hEvent);
+	return r;
 }
 
 #undef cuEventDestroy
@@ -43,19 +46,46 @@ CUresult cuEventDestroy(CUevent hEvent)
 	return cuEventDestroy_v2(hEvent);
 }
 
+/* A record on a capturing stream marks the event with the stream's
+ * place in the capture (capture.c); an external one is a node too. */
+static CUresult record(CUevent hEvent, CUstream hStream, unsigned flags)
+{
+	bool taken;
+	CUresult r;
+
+	if (!hEvent)
+		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE, "NULL event");
+	r = cuemu_capture_record(hEvent, hStream, flags, &taken);
+	return taken ? r : cuemu_event_record(hEvent, hStream);
+}
+
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 {
-	return cuemu_event_record(hEvent, hStream);
+	return record(hEvent, hStream, CU_EVENT_RECORD_DEFAULT);
+}
+
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream,
+				unsigned int flags)
+{
+	if (flags & ~(unsigned int)CU_EVENT_RECORD_EXTERNAL)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "record flags %#x", flags);
+	return record(hEvent, hStream, flags);
 }
 
 CUresult cuEventQuery(CUevent hEvent)
 {
-	return cuemu_event_query(hEvent);
+	CUresult r = cuemu_capture_event_use(hEvent, true);
+
+	return r ? r : cuemu_event_query(hEvent);
 }
 
 CUresult cuEventSynchronize(CUevent hEvent)
 {
-	CUresult r = cuemu_event_sync(hEvent);
+	CUresult r = cuemu_capture_event_use(hEvent, true);
+
+	if (r == CUDA_SUCCESS)
+		r = cuemu_event_sync(hEvent);
 
 	if (r == CUDA_SUCCESS)
 		cuemu_host_synced();
@@ -74,7 +104,9 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 	/* Both events are checked before either is waited for: an end
 	 * never recorded is INVALID_HANDLE even while the start is still
 	 * pending (probes/results/ctx.txt: elapsed_end_never_recorded). */
-	if ((r = cuemu_event_timed(hStart)) != CUDA_SUCCESS ||
+	if ((r = cuemu_capture_event_use(hStart, false)) != CUDA_SUCCESS ||
+	    (r = cuemu_capture_event_use(hEnd, false)) != CUDA_SUCCESS ||
+	    (r = cuemu_event_timed(hStart)) != CUDA_SUCCESS ||
 	    (r = cuemu_event_timed(hEnd)) != CUDA_SUCCESS ||
 	    (r = cuemu_event_time(hStart, &t0)) != CUDA_SUCCESS ||
 	    (r = cuemu_event_time(hEnd, &t1)) != CUDA_SUCCESS)

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/context.h"
@@ -51,6 +52,7 @@
 #include "model/vmm.h"
 #include "driver/driver.h"
 #include "driver/texview.h"
+#include "driver/graph.h"
 #include "exec/exec.h"
 
 /* Places the engine tallies bytes and sectors by (ex_memops.page's
@@ -73,6 +75,10 @@ struct job {
 	const char *name;     /* the kernel's, as long as its module lives */
 	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint32_t resident;    /* its blocks an SM holds at once; 0 unknown */
+	bool graph;           /* a graph's node: the node's launch time */
+	/* %globaltimer's origin: the model time the kernel started at, and
+	 * the host's monotonic clock then */
+	uint64_t timer_model_ns, timer_host_ns;
 	uint64_t l2_bytes;    /* the lines its GPU's L2 holds (l2.c); 0 none */
 	uint8_t *params;
 	/* The peer whose bytes each peer place counts, in the order the
@@ -248,6 +254,26 @@ static enum ex_status page(void *ctx, uint64_t pg, enum ex_access acc,
 
 /* The engine's worker threads touch memory as the device, as the stream's
  * thread does while the kernel runs (fault.c). */
+static uint64_t host_ns(void)
+{
+	struct timespec t;
+
+	/* the C library's clock, never the program's model clock */
+	cuemu_libc.clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* %globaltimer: the model time the kernel started at, moving on with the
+ * host's clock while it runs, so that a kernel that waits on the timer
+ * (a timeout, a delay) ends as on the device, whatever the engine's
+ * speed; nanoseconds, as the device's timer. */
+static uint64_t dev_globaltimer(void *ctx)
+{
+	const struct job *j = ctx;
+
+	return j->timer_model_ns + (host_ns() - j->timer_host_ns);
+}
+
 static void worker_mark(void *ctx, bool begin)
 {
 	struct job *j = ctx;
@@ -363,6 +389,7 @@ static uint64_t account(const struct job *j, double kept_share,
 	w.chain_max = res->chain_max;
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;
+	w.graph_node = j->graph;
 	add_place(&w, res, PLACE_HOST, CUEMU_PROC_HOST);
 	for (int i = 0; i < j->npeers; i++)
 		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
@@ -423,6 +450,8 @@ static void run(void *arg)
 		j->l.l2 = cuemu_gpu_l2(j->dev, j->l2_bytes);
 	fault_launch_begin(j->name, j->l.grid, j->l.block, j->shared_bytes,
 			   j->registers);
+	j->timer_model_ns = cuemu_model_now();
+	j->timer_host_ns = host_ns();
 	ex_launch_run(&j->l, &j->res);
 	cuemu_lock();
 	kept_share = l2_share(j->dev);
@@ -670,6 +699,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	cuemu_unlock();
 	j->l.stack_bytes = stack > UINT32_MAX ? UINT32_MAX : (uint32_t)stack;
 	j->l.mem.ctx = j;
+	j->l.dev.globaltimer = dev_globaltimer;
 	j->l.mem.page = page;
 	j->l.mem.generation = cuemu_reach_generation();
 	j->l.mem.vprintf = dev_vprintf;
@@ -689,6 +719,7 @@ struct launch_req {
 	CUstream stream;
 	void **params, **extra;
 	bool cooperative;
+	bool graph;           /* a graph's node, its launch paid for */
 	const CUlaunchAttribute *attrs; /* cuLaunchKernelEx's, checked */
 	unsigned nattrs;
 };
@@ -850,6 +881,29 @@ static CUresult stack_fit(CUcontext ctx, const struct ex_kernel_info *k)
 	return r;
 }
 
+/* A launch on a capturing stream: a kernel node of the capture's graph,
+ * its arguments copied now, as the driver copies them. */
+static CUresult capture_launch(const struct launch_req *q,
+			       const struct ex_kernel_info *k, CUcontext ctx)
+{
+	struct gkernel gk = { 0 };
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_gkernel_fill(&gk, q->f, k, q->g, q->b, q->smem,
+				    q->params, q->extra)) != CUDA_SUCCESS)
+		return r;
+	gk.ctx = ctx;
+	gk.cooperative = q->cooperative;
+	if ((r = cuemu_capture_node(q->stream, CU_GRAPH_NODE_TYPE_KERNEL,
+				    &n)) != CUDA_SUCCESS) {
+		cuemu_gkernel_free(&gk);
+		return r;
+	}
+	n->p.k = gk;
+	return CUDA_SUCCESS;
+}
+
 /* Every launch: its checks, then the job queued. */
 static CUresult launch_work(struct launch_req *q)
 {
@@ -866,8 +920,11 @@ static CUresult launch_work(struct launch_req *q)
 	launch_ctx(q->stream, &ctx, &dev);
 	if ((r = checks_in(q, ctx, cur, dev, &k)) != CUDA_SUCCESS ||
 	    (r = cuemu_stream_get(q->stream, &s)) != CUDA_SUCCESS ||
-	    (r = events_check(q, ctx)) != CUDA_SUCCESS ||
-	    (r = stack_fit(ctx, k)) != CUDA_SUCCESS)
+	    (r = events_check(q, ctx)) != CUDA_SUCCESS)
+		return r;
+	if (cuemu_capturing(q->stream))
+		return capture_launch(q, k, ctx);
+	if ((r = stack_fit(ctx, k)) != CUDA_SUCCESS)
 		return r;
 	if (!(j = job_new(q->f, k, ctx, dev)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");
@@ -884,8 +941,11 @@ static CUresult launch_work(struct launch_req *q)
 	else if (r == CUDA_SUCCESS) {
 		job_fill(j, q->f, q->g, q->b, q->smem);
 		j->l.cooperative = q->cooperative;
-		/* the call's own time, before the kernel can start */
-		cuemu_host_advance(cuemu_uvm()->launch_call_ns);
+		j->graph = q->graph;
+		/* the call's own time, before the kernel can start; a graph's
+		 * node has none (the graph's launch paid once) */
+		if (!q->graph)
+			cuemu_host_advance(cuemu_uvm()->launch_call_ns);
 		if ((r = fault_launch_looked(s, run, j)) != CUDA_SUCCESS)
 			cuemu_module_release(j->mod);
 	}
@@ -913,6 +973,53 @@ static CUresult launch(struct launch_req *q)
 	r = launch_work(q);
 	cuemu_clock_leave();
 	return r;
+}
+
+/* ------------------------------------------------ what graphs ask of it */
+
+CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
+				  const unsigned b[3], unsigned smem,
+				  const struct ex_kernel_info **k)
+{
+	CUcontext ctx;
+	CUresult r;
+
+	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS ||
+	    (r = launch_function(&f, ctx)) != CUDA_SUCCESS ||
+	    (r = dims_check(f, g, b)) != CUDA_SUCCESS ||
+	    (r = smem_check(f, smem)) != CUDA_SUCCESS)
+		return r;
+	*k = ex_module_kernel(cuemu_module_code(cuemu_function_module(f)),
+			      cuemu_function_index(f));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_launch_args(const struct ex_kernel_info *k, void **params,
+			   void **extra, uint8_t *buf)
+{
+	struct launch_req q = { .params = params, .extra = extra };
+	CUresult r;
+
+	if ((r = params_check(&q, k)) != CUDA_SUCCESS)
+		return r;
+	return params ? params_from_list(k, params, buf) :
+	       extra ? params_from_extra(k, extra, buf) : CUDA_SUCCESS;
+}
+
+CUresult cuemu_launch_node(const struct gkernel *k, CUstream s)
+{
+	size_t size = k->nbytes;
+	void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, k->bytes,
+			  CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+			  CU_LAUNCH_PARAM_END };
+	struct launch_req q = {
+		.f = k->f, .g = { k->g[0], k->g[1], k->g[2] },
+		.b = { k->b[0], k->b[1], k->b[2] }, .smem = k->smem,
+		.stream = s, .extra = extra, .cooperative = k->cooperative,
+		.graph = true,
+	};
+
+	return launch_work(&q);
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,

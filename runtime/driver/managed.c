@@ -11,6 +11,7 @@
 #include "model/managed.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
+#include "driver/graph.h"
 
 CUEMU_HOOKABLE(cuMemAllocManaged)
 CUresult CUEMU_HOOKED(cuMemAllocManaged)(CUdeviceptr *dptr, size_t bytesize,
@@ -30,7 +31,7 @@ CUresult CUEMU_HOOKED(cuMemAllocManaged)(CUdeviceptr *dptr, size_t bytesize,
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "flags 0x%x: use CU_MEM_ATTACH_GLOBAL or "
 			       "CU_MEM_ATTACH_HOST", flags);
-	else
+	else if (!(r = cuemu_capture_unsafe("an allocation")))
 		r = mg_alloc(ctx, dev, bytesize, flags, dptr);
 	return cuemu_zero_ptr(r, dptr);
 }

@@ -17,6 +17,7 @@
 #include "model/internal.h"
 #include "driver/driver.h"
 #include "driver/hookable.h"
+#include "driver/graph.h"
 
 #include <stdbool.h>
 
@@ -53,7 +54,7 @@ CUresult CUEMU_HOOKED(cuMemAlloc)(CUdeviceptr *dptr, size_t bytesize)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "dptr is NULL");
 	if (bytesize == 0)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "size is 0");
-	else
+	else if (!(r = cuemu_capture_unsafe("an allocation")))
 		r = cuemu_device_alloc(ctx, dev, bytesize, dptr);
 	return cuemu_zero_ptr(r, dptr);
 }
@@ -81,7 +82,8 @@ CUresult CUEMU_HOOKED(cuMemAllocPitch)(CUdeviceptr *dptr, size_t *pPitch,
 	else if (WidthInBytes == 0 || Height == 0)
 		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 			       "width and height must not be 0");
-	else if (!(r = cuemu_pitch_layout(WidthInBytes, Height, &pitch,
+	else if (!(r = cuemu_capture_unsafe("an allocation")) &&
+		 !(r = cuemu_pitch_layout(WidthInBytes, Height, &pitch,
 					  &total)))
 		r = cuemu_device_alloc(ctx, dev, total, dptr);
 	if (pPitch)
@@ -98,6 +100,8 @@ CUresult CUEMU_HOOKED(cuMemFree)(CUdeviceptr dptr)
 		return r;
 	if (dptr == 0)
 		return CUDA_SUCCESS;
+	if ((r = cuemu_capture_unsafe("a free")))
+		return r;
 	return cuemu_device_free(dptr);
 }
 
@@ -123,6 +127,8 @@ static CUresult host_alloc(void **pp, size_t size, unsigned flags, bool null0)
 			*pp = NULL;
 		return CUDA_SUCCESS;
 	}
+	if ((r = cuemu_capture_unsafe("an allocation")))
+		return r;
 	return cuemu_host_alloc(ctx, dev, size, flags, pp);
 }
 
@@ -145,6 +151,8 @@ CUresult CUEMU_HOOKED(cuMemFreeHost)(void *p)
 		return r;
 	if (!p)
 		return CUDA_SUCCESS;
+	if ((r = cuemu_capture_unsafe("a free")))
+		return r;
 	return cuemu_host_free(p);
 }
 

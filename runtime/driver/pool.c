@@ -14,6 +14,7 @@
  */
 #include "model/pool.h"
 #include "driver/hookable.h"
+#include "driver/graph.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -72,6 +73,10 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
 		return r;
 	if (!bytesize)
 		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
+	/* a graph's allocation node is not emulated: refused, and the
+	 * capture with it, rather than memory handed out now */
+	if (cuemu_capturing(hStream))
+		return cuemu_capture_sync(hStream, "an allocation node");
 	cuemu_lock();
 	r = alloc_pool(&pool, current, s);
 	if (r == CUDA_SUCCESS)
@@ -104,6 +109,8 @@ CUresult CUEMU_HOOKED(cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream)
 		return r;
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
+	if (cuemu_capturing(hStream))
+		return cuemu_capture_sync(hStream, "a free node");
 	if (!dptr)
 		return CUDA_SUCCESS; /* what a zero-byte allocation returned */
 	cuemu_lock();

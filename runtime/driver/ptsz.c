@@ -138,3 +138,9 @@ CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize,
 {
 	return cuMemAllocFromPoolAsync(dptr, bytesize, pool, cuemu_ptsz(hStream));
 }
+
+CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream,
+				     unsigned int flags)
+{
+	return cuEventRecordWithFlags(hEvent, cuemu_ptsz(hStream), flags);
+}

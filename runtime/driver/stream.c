@@ -12,6 +12,7 @@
  */
 #include "model/stream.h"
 #include "driver/driver.h"
+#include "driver/graph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,8 @@ CUresult cuStreamQuery(CUstream hStream)
 
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
+	if (cuemu_capturing(hStream))
+		return cuemu_capture_sync(hStream, "a query");
 	return cuemu_stream_idle(s) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
@@ -136,6 +139,8 @@ CUresult cuStreamSynchronize(CUstream hStream)
 	CUresult r;
 
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS ||
+	    (r = cuemu_capture_sync(hStream, "a synchronization")) !=
+		    CUDA_SUCCESS ||
 	    (r = cuemu_stream_sync(s)) != CUDA_SUCCESS)
 		return r;
 	cuemu_host_synced();
@@ -148,10 +153,14 @@ CUresult cuStreamSynchronize(CUstream hStream)
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
 			   unsigned int Flags)
 {
+	bool taken;
+	CUresult r;
+
 	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "wait flags 0x%x are not valid", Flags);
-	return cuemu_stream_wait_event(hStream, hEvent);
+	r = cuemu_capture_wait(hStream, hEvent, Flags, &taken);
+	return taken ? r : cuemu_stream_wait_event(hStream, hEvent);
 }
 
 CUresult cuemuStreamGetTime(CUstream s, unsigned long long *ns)
@@ -189,6 +198,18 @@ static void host_call_op(CUstream s, void *arg)
 		c.cb(c.handle, CUDA_SUCCESS, c.user);
 }
 
+/* A host function on a capturing stream: a host node of its graph. */
+static CUresult capture_host(CUstream h, struct host_call c)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_HOST, &n)) ==
+	    CUDA_SUCCESS)
+		n->p.host = (CUDA_HOST_NODE_PARAMS){ c.fn, c.user };
+	return r;
+}
+
 static CUresult enqueue_host(CUstream h, struct host_call c)
 {
 	struct host_call *p;
@@ -197,6 +218,8 @@ static CUresult enqueue_host(CUstream h, struct host_call c)
 
 	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
 		return r;
+	if (c.fn && cuemu_capturing(h))
+		return capture_host(h, c);
 	if (!(p = malloc(sizeof *p)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "host function");
 	*p = c;

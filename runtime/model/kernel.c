@@ -319,7 +319,10 @@ void km_work(const struct km_work *w)
 	running.t.compute_ns = km_compute_ns(w, &r);
 	running.t.dispatch_ns = km_dispatch_ns(w, &r);
 	running.t.chain_ns = km_chain_ns(w, &r);
-	running.t.launch_ns = r.launch_ns;
+	/* a graph's kernel node starts behind the one before it without a
+	 * launch of its own (probes/results/graph-time.txt) */
+	running.t.launch_ns = w->graph_node ? cuemu_uvm()->graph_node_ns :
+			      r.launch_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (p == running.dev) {
 			uint64_t dram = km_dram_bytes(w->dram[p], w->compulsory,

@@ -513,6 +513,9 @@ struct km_work {
 	uint64_t kept;
 	/* of its distinct pages, those the L2 did not keep (0: not known) */
 	uint64_t dram_pages;
+	/* a graph's kernel node: its start costs uvm.graph_node_ns, not a
+	 * launch's launch_ns */
+	bool graph_node;
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of

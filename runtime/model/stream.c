@@ -95,6 +95,7 @@ struct CUstream_st {
 	bool destroying;
 	struct { uint64_t seq, ns; } ends[END_RING];
 
+	bool capturing;                 /* atomic: under stream capture */
 	uint64_t enq_seq;               /* atomic: last operation enqueued */
 	uint64_t done_seq;              /* atomic: last operation finished */
 	uint64_t clock;                 /* atomic: model time, ns */
@@ -125,6 +126,11 @@ static struct handle_tree streams = RB_INITIALIZER(&streams);
 static struct uid_tree by_uid = RB_INITIALIZER(&by_uid);
 static CUstream legacy[CUEMU_MAX_DEVICES];
 static uint64_t next_uid = 1;
+/* Stream capture (driver/capture.c): each device's blocking streams
+ * under capture, which its legacy stream may not run beside (atomic),
+ * and who hears of a refusal. Global as the streams are. */
+static int capturing_blocking[CUEMU_MAX_DEVICES];
+static void (*capture_refused)(CUstream s, CUresult r);
 
 /* Every finished operation bumps done_gen under done_lock and wakes all
  * waiters, which recheck their position. Global: a waiter may wait for any
@@ -707,6 +713,47 @@ static bool may_run_here(const struct op *op)
 	       deps_done(op);
 }
 
+/* Work the capture of a stream refuses: on the stream itself, what is no
+ * node of a graph (a prefetch, a callback: STREAM_CAPTURE_UNSUPPORTED);
+ * on the legacy stream while a blocking stream of its device captures,
+ * which would join the two (STREAM_CAPTURE_IMPLICIT), whatever the
+ * capture's mode (probes/results/graph.txt). */
+static CUresult capture_gate(CUstream s)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	if (__atomic_load_n(&s->capturing, __ATOMIC_ACQUIRE))
+		r = cuemu_fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+			       "the operation cannot be captured");
+	else if (s->kind == KIND_LEGACY &&
+		 __atomic_load_n(&capturing_blocking[s->dev], __ATOMIC_ACQUIRE))
+		r = cuemu_fail(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+			       "the legacy stream of device %d would join a "
+			       "blocking stream's capture", s->dev);
+	if (r != CUDA_SUCCESS && capture_refused)
+		capture_refused(s, r);
+	return r;
+}
+
+void cuemu_stream_set_capturing(CUstream s, bool on)
+{
+	if (__atomic_exchange_n(&s->capturing, on, __ATOMIC_ACQ_REL) == on)
+		return;
+	if (blocking(s))
+		__atomic_add_fetch(&capturing_blocking[s->dev], on ? 1 : -1,
+				   __ATOMIC_ACQ_REL);
+}
+
+void cuemu_on_capture_refusal(void (*fn)(CUstream s, CUresult r))
+{
+	capture_refused = fn;
+}
+
+bool cuemu_stream_blocking(CUstream s)
+{
+	return blocking(s);
+}
+
 /* Enqueues fn(arg) on s after the positions in deps (and the implicit ones)
  * and makes later work on s follow vc. here: fn is model work that may run
  * in the calling thread (internal.h); it does when may_run_here and s has
@@ -725,9 +772,11 @@ CUresult cuemu_st_enqueue(CUstream s, cuemu_op_fn fn, void *arg,
 			       s->kind == KIND_LEGACY ? stream_count() + 1 : 1);
 	struct vclock ivc = { 0 };
 	struct op *op;
-	CUresult r = CUDA_SUCCESS;
+	CUresult r;
 	int err = 0;
 
+	if ((r = capture_gate(s)) != CUDA_SUCCESS)
+		return r;
 	if (!(op = malloc(sizeof *op + room * sizeof op->deps[0])))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "stream operation");
 	*op = (struct op){ .fn = fn, .arg = arg, .drop = drop, .ndeps = ndeps,

@@ -36,6 +36,17 @@ CUcontext cuemu_stream_ctx(CUstream s);
 CUresult cuemu_stream_sleep(CUstream s, uint64_t ns);
 /* Every operation enqueued on s has finished. */
 bool cuemu_stream_idle(CUstream s);
+/* A blocking stream: not the legacy one, not made non-blocking. */
+bool cuemu_stream_blocking(CUstream s);
+/* Stream capture (driver/capture.c) marks the streams it captures. The
+ * engine refuses new work on such a stream (what reaches the engine is
+ * no node of the capture's graph: STREAM_CAPTURE_UNSUPPORTED), and on the
+ * legacy stream of a device one of whose blocking streams captures
+ * (STREAM_CAPTURE_IMPLICIT); fn hears of each refusal, in the refused
+ * caller's thread, no lock of the engine held. Register from a
+ * constructor. */
+void cuemu_stream_set_capturing(CUstream s, bool on);
+void cuemu_on_capture_refusal(void (*fn)(CUstream s, CUresult r));
 
 /* Events. Every call that takes a handle answers INVALID_HANDLE for one
  * that names no live event. */

@@ -89,6 +89,9 @@ struct cuemu_uvm {
 	uint64_t launch_ns;
 	/* the launch call's own time on the calling thread */
 	uint64_t launch_call_ns;
+	/* a graph: cuGraphLaunch's call on the calling thread, the graph's
+	 * start on its stream, and each kernel node's in place of launch_ns */
+	uint64_t graph_launch_call_ns, graph_launch_ns, graph_node_ns;
 	uint64_t block_launch_ns;
 	/* the driver's own work, on the calling thread's clock: cuInit
 	 * (fixed, and for each device the process sees), making a context

@@ -1,0 +1,132 @@
+/*
+ * graph.h - graphs, their nodes, stream capture and executable graphs as
+ * the driver's entry points share them: graph.c owns graphs and nodes
+ * (cuGraphCreate, the cuGraphAdd*Node calls, edges, clones), capture.c a
+ * stream's capture into a graph (cuStreamBeginCapture ... EndCapture, and
+ * what the other entries ask of it), graphexec.c instantiated graphs and
+ * their launches. A node keeps its parameters by value (a kernel's
+ * argument bytes, a copy's shape): what the node does is fixed when it is
+ * added, as the driver fixes it.
+ *
+ * Locking: a graph is the caller's to serialize, as CUDA asks of a program
+ * (a graph is not thread-safe); capture.c's state has its own lock.
+ */
+#ifndef CUEMU_DRIVER_GRAPH_H
+#define CUEMU_DRIVER_GRAPH_H
+
+#include "driver/driver.h"
+
+/* A kernel node's launch: the function, its shape and its argument bytes
+ * (args[i] points into bytes, as cuGraphKernelNodeGetParams answers). */
+struct gkernel {
+	CUfunction f;
+	CUkernel kern;          /* what was given, where it was a CUkernel */
+	CUcontext ctx;
+	unsigned g[3], b[3], smem;
+	bool cooperative;
+	uint8_t *bytes;
+	uint32_t nbytes, nargs;
+	void **args;
+};
+
+struct CUgraphNode_st {
+	uint32_t magic;
+	CUgraph graph;
+	CUgraphNodeType type;
+	CUgraphNode origin;     /* the node this one was cloned from */
+	bool seen;              /* a walk's mark (capture.c) */
+	CUgraphNode *deps, *outs;
+	size_t ndeps, nouts, deps_cap, outs_cap;
+	union {
+		struct gkernel k;
+		struct { CUDA_MEMCPY3D c; CUcontext ctx; } copy;
+		struct { CUDA_MEMSET_NODE_PARAMS m; CUcontext ctx; } set;
+		CUDA_HOST_NODE_PARAMS host;
+		CUgraph child;          /* the node's own copy */
+		CUevent event;          /* record and wait nodes */
+	} p;
+};
+
+struct CUgraph_st {
+	uint32_t magic;
+	CUgraphNode *nodes;     /* in the order they were added */
+	size_t n, cap;
+	CUgraph origin;         /* the graph this one was cloned from */
+};
+
+/* graph.c */
+/* NULL or a dead handle is CUDA_ERROR_INVALID_VALUE, as the driver
+ * answers a NULL graph or node. */
+CUresult cuemu_graph_check(CUgraph g);
+CUresult cuemu_graph_node_check(CUgraphNode n);
+/* A node of type t added to g after deps (checked: each a node of g,
+ * none twice), its parameters zero; the caller fills them. */
+CUresult cuemu_graph_node_new(CUgraph g, const CUgraphNode *deps,
+			      size_t ndeps, CUgraphNodeType t,
+			      CUgraphNode *out);
+/* Takes n out of its graph again (a node whose parameters were refused). */
+void cuemu_graph_node_drop(CUgraphNode n);
+/* A graph of its own holding what g holds, each node's origin its
+ * original (cuGraphClone; instantiation keeps one). */
+CUresult cuemu_graph_clone(CUgraph g, CUgraph *out);
+void cuemu_graph_free(CUgraph g);
+/* A kernel node's launch from a launch's arguments: f (a CUfunction or a
+ * CUkernel), checked and resolved in the current context, and its
+ * arguments copied from kernelParams or extra. */
+CUresult cuemu_gkernel_set(struct gkernel *k, const CUDA_KERNEL_NODE_PARAMS *p);
+/* The same from a launch's checked function and description: its
+ * arguments copied from params or extra. */
+CUresult cuemu_gkernel_fill(struct gkernel *k, CUfunction f,
+			    const struct ex_kernel_info *ki,
+			    const unsigned g[3], const unsigned b[3],
+			    unsigned smem, void **params, void **extra);
+void cuemu_gkernel_free(struct gkernel *k);
+/* A copy node's and a memset node's parameters as the driver checks them
+ * when they are given. */
+CUresult cuemu_gcopy_check(const CUDA_MEMCPY3D *c);
+CUresult cuemu_gset_check(const CUDA_MEMSET_NODE_PARAMS *m);
+
+/* capture.c */
+/* Whether stream handle h captures now; false at once while nothing in
+ * the process captures. */
+bool cuemu_capturing(CUstream h);
+/* Adds a node of type t to h's capture after the stream's dependencies
+ * and makes it the stream's one dependency: *out the node to fill; the
+ * caller drops it (cuemu_graph_node_drop) if its parameters are refused. */
+CUresult cuemu_capture_node(CUstream h, CUgraphNodeType t, CUgraphNode *out);
+/* The checks an operation that is no node makes while something
+ * captures: a potentially unsafe call (an allocation, a free, a
+ * synchronization of another stream) under the calling thread's mode;
+ * a synchronization or query of a capturing stream; of the whole
+ * context. Each refusal invalidates the captures it breaks. */
+CUresult cuemu_capture_unsafe(const char *what);
+CUresult cuemu_capture_sync(CUstream h, const char *what);
+CUresult cuemu_capture_ctx_sync(void);
+/* An event: recorded into a capture (h captures), waited on by a stream
+ * (joining it to the capture the event was recorded in), or asked about
+ * (query, synchronize, elapsed time). Each answers *taken = true where the
+ * capture took the call. */
+CUresult cuemu_capture_record(CUevent e, CUstream h, unsigned flags,
+			      bool *taken);
+CUresult cuemu_capture_wait(CUstream h, CUevent e, unsigned flags,
+			    bool *taken);
+CUresult cuemu_capture_event_use(CUevent e, bool invalidate);
+/* The event is recorded outside any capture again. */
+void cuemu_capture_event_forget(CUevent e);
+
+/* launch.c */
+/* A launch's function (resolved in the current context, where it must
+ * be), shape and shared memory checked as a launch checks them; *k the
+ * kernel's description. */
+CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
+				  const unsigned b[3], unsigned smem,
+				  const struct ex_kernel_info **k);
+/* The kernel's argument bytes from kernelParams or extra (buf holds
+ * k->param_bytes), as a launch takes them. */
+CUresult cuemu_launch_args(const struct ex_kernel_info *k, void **params,
+			   void **extra, uint8_t *buf);
+/* A kernel node launched on s by a graph's launch: the node's own device
+ * time (uvm.graph_node_ns), no call of the host's. */
+CUresult cuemu_launch_node(const struct gkernel *k, CUstream s);
+
+#endif
