@@ -3823,6 +3823,20 @@ CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode,
                                          CUevent event);
 CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode,
                                               CUevent *event_out);
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode,
+                                        CUgraph hGraph,
+                                        const CUgraphNode *dependencies,
+                                        size_t numDependencies,
+                                        CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphMemAllocNodeGetParams(
+    CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);
+CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
+                                       CUgraph hGraph,
+                                       const CUgraphNode *dependencies,
+                                       size_t numDependencies,
+                                       CUdeviceptr dptr);
+CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
+                                             CUdeviceptr *dptr_out);
 CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes,
                                  size_t *numNodes);
 CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes,

@@ -596,6 +596,16 @@ cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node,
 	cudaEvent_t *event_out);
 cudaError_t CUDARTAPI cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node,
 	cudaEvent_t *event_out);
+cudaError_t CUDARTAPI cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+	struct cudaMemAllocNodeParams *params_out);
+cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, void *dptr);
+cudaError_t CUDARTAPI cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node,
+	void *dptr_out);
 cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
 	size_t *numNodes);
 cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph,

@@ -406,6 +406,41 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node,
 	return cuemu_rt_result(cuGraphEventWaitNodeGetEvent(node, event));
 }
 
+/* The runtime's allocation node is the driver's, field for field. */
+_Static_assert(sizeof(struct cudaMemAllocNodeParams) ==
+	       sizeof(CUDA_MEM_ALLOC_NODE_PARAMS), "allocation node layout");
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *deps, size_t n,
+				     struct cudaMemAllocNodeParams *p)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphAddMemAllocNode(
+		pNode, graph, deps, n, (CUDA_MEM_ALLOC_NODE_PARAMS *)p));
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+					   struct cudaMemAllocNodeParams *p)
+{
+	return cuemu_rt_result(cuGraphMemAllocNodeGetParams(
+		node, (CUDA_MEM_ALLOC_NODE_PARAMS *)p));
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
+				    const cudaGraphNode_t *deps, size_t n,
+				    void *dptr)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphAddMemFreeNode(
+		pNode, graph, deps, n, (CUdeviceptr)(uintptr_t)dptr));
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+	return cuemu_rt_result(cuGraphMemFreeNodeGetParams(
+		node, (CUdeviceptr *)dptr_out));
+}
+
 /* ------------------------------------------------------------ its shape */
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,

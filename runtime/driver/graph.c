@@ -129,6 +129,8 @@ static void params_free(CUgraphNode n)
 		cuemu_gkernel_free(&n->p.k);
 	else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && n->p.child)
 		cuemu_graph_free(n->p.child);
+	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.alloc.m)
+		cuemu_gmem_unref(n->p.alloc.m);
 }
 
 static void node_free(CUgraphNode n)
@@ -343,6 +345,8 @@ static CUresult params_copy(CUgraphNode c, CUgraphNode n)
 		return gkernel_copy(&c->p.k, &n->p.k);
 	if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
 		return cuemu_graph_clone(n->p.child, &c->p.child);
+	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+		cuemu_gmem_ref(n->p.alloc.m);
 	return CUDA_SUCCESS;
 }
 

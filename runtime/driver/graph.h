@@ -44,6 +44,11 @@ struct CUgraphNode_st {
 		CUDA_HOST_NODE_PARAMS host;
 		CUgraph child;          /* the node's own copy */
 		CUevent event;          /* record and wait nodes */
+		struct {
+			CUDA_MEM_ALLOC_NODE_PARAMS a;
+			struct gmem *m;   /* a hold of the memory */
+		} alloc;
+		CUdeviceptr free_ptr;
 	} p;
 };
 
@@ -113,6 +118,21 @@ CUresult cuemu_capture_wait(CUstream h, CUevent e, unsigned flags,
 CUresult cuemu_capture_event_use(CUevent e, bool invalidate);
 /* The event is recorded outside any capture again. */
 void cuemu_capture_event_forget(CUevent e);
+
+/* graphmem.c: a graph's allocations, which live as long as a node holds
+ * them (graph.c takes and drops holds with the nodes). */
+struct gmem;
+void cuemu_gmem_ref(struct gmem *m);
+void cuemu_gmem_unref(struct gmem *m);
+/* p is where a graph's allocation starts: the program's free of it
+ * outside a graph is taken and does nothing. */
+bool cuemu_gmem_owns(CUdeviceptr p);
+/* cuMemAllocAsync and cuMemFreeAsync on a capturing stream: an
+ * allocation node (its memory made now, at the address answered), a
+ * free node of a graph's allocation. */
+CUresult cuemu_capture_alloc(CUstream h, size_t size, CUcontext ctx, int dev,
+			     CUdeviceptr *out);
+CUresult cuemu_capture_free(CUstream h, CUdeviceptr p);
 
 /* launch.c */
 /* A launch's function (resolved in the current context, where it must

@@ -102,6 +102,9 @@ CUresult CUEMU_HOOKED(cuMemFree)(CUdeviceptr dptr)
 		return CUDA_SUCCESS;
 	if ((r = cuemu_capture_unsafe("a free")))
 		return r;
+	/* a graph's memory is the graph's as long as it lives */
+	if (cuemu_gmem_owns(dptr))
+		return CUDA_SUCCESS;
 	return cuemu_device_free(dptr);
 }
 

@@ -73,10 +73,11 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytesize,
 		return r;
 	if (!bytesize)
 		return CUDA_SUCCESS; /* the driver's answer; *dptr untouched */
-	/* a graph's allocation node is not emulated: refused, and the
-	 * capture with it, rather than memory handed out now */
+	/* captured: a graph's allocation node (a pool named is the
+	 * graph's own pool then, as for the device's) */
 	if (cuemu_capturing(hStream))
-		return cuemu_capture_sync(hStream, "an allocation node");
+		return cuemu_capture_alloc(hStream, bytesize, ctx,
+					   cuemu_ctx_device(ctx), dptr);
 	cuemu_lock();
 	r = alloc_pool(&pool, current, s);
 	if (r == CUDA_SUCCESS)
@@ -110,9 +111,12 @@ CUresult CUEMU_HOOKED(cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream)
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
 	if (cuemu_capturing(hStream))
-		return cuemu_capture_sync(hStream, "a free node");
+		return cuemu_capture_free(hStream, dptr);
 	if (!dptr)
 		return CUDA_SUCCESS; /* what a zero-byte allocation returned */
+	/* a graph's memory is the graph's as long as it lives */
+	if (cuemu_gmem_owns(dptr))
+		return CUDA_SUCCESS;
 	cuemu_lock();
 	a = cuemu_va_find((uintptr_t)dptr);
 	if (a && a->kind == CUEMU_KIND_DEVICE && a->base == (uintptr_t)dptr) {

@@ -161,6 +161,41 @@ int main()
 	EXPECT(value(d) == 45);
 	CHECK(cudaGraphExecDestroy(x));
 
+	// a graph's own memory: allocated and freed in the capture, at the
+	// same address every launch, its free outside a graph taken as
+	// nothing while the graph holds it
+	{
+		cudaGraph_t mg;
+		int *tmp = NULL, *first = NULL, *h;
+		CHECK(cudaMallocHost(&h, sizeof(int)));
+		CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+		CHECK(cudaMallocAsync(&tmp, sizeof(int), s));
+		first = tmp;
+		CHECK(cudaMemsetAsync(tmp, 0, sizeof(int), s));
+		add<<<1, 1, 0, s>>>(tmp, 11);
+		CHECK(cudaMemcpyAsync(h, tmp, sizeof(int), cudaMemcpyDeviceToHost,
+				      s));
+		CHECK(cudaFreeAsync(tmp, s));
+		CHECK(cudaStreamEndCapture(s, &mg));
+		size_t k = 0;
+		CHECK(cudaGraphGetNodes(mg, NULL, &k));
+		EXPECT(k == 5);
+		CHECK(cudaGraphInstantiate(&x, mg, 0));
+		for (int i = 0; i < 3; i++) {
+			*h = 0;
+			CHECK(cudaGraphLaunch(x, s));
+			CHECK(cudaStreamSynchronize(s));
+			EXPECT(*h == 11);
+		}
+		CHECK(cudaFree(first));
+		CHECK(cudaGraphLaunch(x, s));
+		CHECK(cudaStreamSynchronize(s));
+		EXPECT(*h == 11);
+		CHECK(cudaGraphExecDestroy(x));
+		CHECK(cudaGraphDestroy(mg));
+		CHECK(cudaFreeHost(h));
+	}
+
 	// model time: 100 kernels as a graph, then one by one
 	cudaGraph_t chain;
 	CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
