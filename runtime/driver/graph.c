@@ -350,12 +350,10 @@ static CUresult params_copy(CUgraphNode c, CUgraphNode n)
 	return CUDA_SUCCESS;
 }
 
-static ssize_t index_of(CUgraph g, CUgraphNode n)
+void cuemu_graph_number(CUgraph g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		if (g->nodes[i] == n)
-			return (ssize_t)i;
-	return -1;
+		g->nodes[i]->at = i;
 }
 
 CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
@@ -378,10 +376,11 @@ CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
 		}
 	}
 	/* the edges, by the nodes' places in the original */
+	cuemu_graph_number(g);
 	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++)
 		for (size_t d = 0; d < g->nodes[i]->ndeps && !r; d++)
-			r = edge_add(c->nodes[index_of(g,
-					g->nodes[i]->deps[d])], c->nodes[i]);
+			r = edge_add(c->nodes[g->nodes[i]->deps[d]->at],
+				     c->nodes[i]);
 	if (r != CUDA_SUCCESS) {
 		cuemu_graph_free(c);
 		return r;

@@ -35,6 +35,7 @@ struct CUgraphNode_st {
 	CUgraphNodeType type;
 	CUgraphNode origin;     /* the node this one was cloned from */
 	bool seen;              /* a walk's mark (capture.c) */
+	size_t at;              /* its place in graph->nodes, once numbered */
 	CUgraphNode *deps, *outs;
 	size_t ndeps, nouts, deps_cap, outs_cap;
 	union {
@@ -75,6 +76,9 @@ void cuemu_graph_node_drop(CUgraphNode n);
  * original (cuGraphClone; instantiation keeps one). */
 CUresult cuemu_graph_clone(CUgraph g, CUgraph *out);
 void cuemu_graph_free(CUgraph g);
+/* Sets each node's `at` to its place in g->nodes: O(n), so that a walk
+ * of the edges finds a node's place in O(1). */
+void cuemu_graph_number(CUgraph g);
 /* A kernel node's launch from a launch's arguments: f (a CUfunction or a
  * CUkernel), checked and resolved in the current context, and its
  * arguments copied from kernelParams or extra. */

@@ -131,14 +131,6 @@ static CUresult plan_push(struct plan *p, CUgraphNode n, const struct iset *d,
 	return CUDA_SUCCESS;
 }
 
-static ssize_t node_index(CUgraph g, CUgraphNode n)
-{
-	for (size_t i = 0; i < g->n; i++)
-		if (g->nodes[i] == n)
-			return (ssize_t)i;
-	return -1;
-}
-
 static void isets_free(struct iset *s, size_t n)
 {
 	for (size_t i = 0; s && i < n; i++)
@@ -187,6 +179,7 @@ static CUresult flatten(struct plan *p, CUgraph g, const struct iset *entry,
 			       "child graphs nest past 64");
 	else if (!indeg || !queue || !exits)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	cuemu_graph_number(g);
 	for (size_t i = 0; r == CUDA_SUCCESS && i < g->n; i++)
 		if (!(indeg[i] = g->nodes[i]->ndeps))
 			queue[tail++] = i;
@@ -195,7 +188,7 @@ static CUresult flatten(struct plan *p, CUgraph g, const struct iset *entry,
 		CUgraphNode n = g->nodes[i];
 		struct iset d = { 0 };
 		for (size_t k = 0; k < n->ndeps && r == CUDA_SUCCESS; k++)
-			if (iset_union(&d, &exits[node_index(g, n->deps[k])]))
+			if (iset_union(&d, &exits[n->deps[k]->at]))
 				r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY,
 					       "graph");
 		if (r == CUDA_SUCCESS)
@@ -203,7 +196,7 @@ static CUresult flatten(struct plan *p, CUgraph g, const struct iset *entry,
 					 &exits[i], depth);
 		free(d.v);
 		for (size_t k = 0; k < n->nouts && r == CUDA_SUCCESS; k++) {
-			size_t o = (size_t)node_index(g, n->outs[k]);
+			size_t o = n->outs[k]->at;
 			if (!--indeg[o])
 				queue[tail++] = o;
 		}
