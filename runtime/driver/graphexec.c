@@ -22,7 +22,10 @@
  * (2 us; a launch of each kernel 4), the graph starts uvm.graph_launch_ns
  * after its stream reaches it, and each kernel node starts
  * uvm.graph_node_ns (0.53 us) behind the work it follows instead of a
- * launch's launch_ns.
+ * launch's launch_ns. The host's instantiation takes
+ * uvm.graph_instantiate_ns and graph_instantiate_node_ns a node, the
+ * first launch or upload graph_upload_node_ns a node
+ * (results/graph-perfscaling.txt).
  *
  * An executable graph is the program's to serialize, as CUDA asks; no
  * lock.
@@ -64,6 +67,7 @@ struct CUgraphExec_st {
 	CUevent *ev;            /* per node, where it signals */
 	CUevent start, done, lane_end[MAX_LANES];
 	bool launched;
+	bool uploaded;          /* its first launch or upload has been */
 };
 
 /* ------------------------------------------------------------ the plan */
@@ -341,10 +345,16 @@ static CUresult instantiate(CUgraphExec *out, CUgraph g,
 	if (!(x = calloc(1, sizeof *x)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
 	x->magic = EXEC_MAGIC;
+	cuemu_clock_enter();
 	if ((r = cuemu_current(&x->ctx, NULL)) == CUDA_SUCCESS &&
 	    (r = cuemu_graph_clone(g, &x->g)) == CUDA_SUCCESS &&
 	    (r = plan_make(x->g, &x->p)) == CUDA_SUCCESS)
 		r = exec_resources(x);
+	if (r == CUDA_SUCCESS)
+		cuemu_host_advance(cuemu_uvm()->graph_instantiate_ns +
+				   cuemu_uvm()->graph_instantiate_node_ns *
+				   x->p.n);
+	cuemu_clock_leave();
 	if (r != CUDA_SUCCESS) {
 		exec_free(x);
 		return r;
@@ -425,6 +435,14 @@ static CUresult replay(CUgraphExec x, CUstream h)
 	return r;
 }
 
+/* The host's time to upload x, at its first launch or upload only. */
+static void upload_time(CUgraphExec x)
+{
+	if (!x->uploaded)
+		cuemu_host_advance(cuemu_uvm()->graph_upload_node_ns * x->p.n);
+	x->uploaded = true;
+}
+
 /* The launch: after h's work and the previous launch, the lanes from its
  * start, the stream after every lane. */
 static CUresult launch_in(CUgraphExec x, CUstream h)
@@ -465,6 +483,7 @@ static CUresult launch(CUgraphExec x, CUstream h)
 		return cuemu_capture_sync(h, "a graph's launch");
 	cuemu_clock_enter();
 	cuemu_host_advance(cuemu_uvm()->graph_launch_call_ns);
+	upload_time(x);
 	if (cur != x->ctx && (r = cuCtxPushCurrent(x->ctx)) != CUDA_SUCCESS) {
 		cuemu_clock_leave();
 		return r;
@@ -536,6 +555,9 @@ static CUresult upload(CUgraphExec x, CUstream h)
 		return r;
 	if (cuemu_capturing(h))
 		return cuemu_capture_sync(h, "a graph's upload");
+	cuemu_clock_enter();
+	upload_time(x);
+	cuemu_clock_leave();
 	return CUDA_SUCCESS;
 }
 

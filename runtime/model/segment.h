@@ -17,8 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 19: a graph's launch call, start and kernel nodes
- * (uvm.graph_launch_call_ns, graph_launch_ns, graph_node_ns); version 18: an advice call's time a MiB a GPU holds
+/* Version 19: a graph's launch call, start and kernel nodes, its
+ * instantiation and upload (uvm.graph_*); version 18: an advice call's time a MiB a GPU holds
  * (uvm.advise_*_ns_mib); version 17: the pages a second the DRAM opens
  * (uvm.dram_page_mps);
  * version 16: the L1's and the L2's stores' rates (uvm.l1_gbps,

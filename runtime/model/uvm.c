@@ -115,6 +115,12 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.graph_launch_call_ns = 2000,
 		.graph_launch_ns = 1000,
 		.graph_node_ns = 530,
+		/* results/graph-perfscaling.txt: 61 to 1,040 nodes
+		 * instantiated in 0.9 to 1.8 us a node past 4 us, the first
+		 * launch's call 1.1 to 1.3 us a node */
+		.graph_instantiate_ns = 4000,
+		.graph_instantiate_node_ns = 1000,
+		.graph_upload_node_ns = 1200,
 		.block_launch_ns = 85,
 		.init_ns = 25000000,
 		.init_device_ns = 104000000,

@@ -92,6 +92,10 @@ struct cuemu_uvm {
 	/* a graph: cuGraphLaunch's call on the calling thread, the graph's
 	 * start on its stream, and each kernel node's in place of launch_ns */
 	uint64_t graph_launch_call_ns, graph_launch_ns, graph_node_ns;
+	/* the host's time to instantiate a graph (fixed and a node) and to
+	 * upload an executable graph, a node, at its first launch or upload */
+	uint64_t graph_instantiate_ns, graph_instantiate_node_ns;
+	uint64_t graph_upload_node_ns;
 	uint64_t block_launch_ns;
 	/* the driver's own work, on the calling thread's clock: cuInit
 	 * (fixed, and for each device the process sees), making a context
