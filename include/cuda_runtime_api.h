@@ -13,14 +13,6 @@
 #if !defined(__CUDA_RUNTIME_API_H__)
 #define __CUDA_RUNTIME_API_H__
 
-/* Trailing arguments C++ callers may leave out, as the toolkit's header
- * gives them defaults. */
-#if defined(__cplusplus)
-#define CUEMU_DV(v) = v
-#else
-#define CUEMU_DV(v)
-#endif
-
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -531,16 +523,16 @@ cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream,
 				  enum cudaStreamCaptureStatus *pCaptureStatus);
 cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
 	enum cudaStreamCaptureStatus *captureStatus_out,
-	unsigned long long *id_out CUEMU_DV(0), cudaGraph_t *graph_out CUEMU_DV(0),
-	const cudaGraphNode_t **dependencies_out CUEMU_DV(0),
-	const cudaGraphEdgeData **edgeData_out CUEMU_DV(0),
-	size_t *numDependencies_out CUEMU_DV(0));
+	unsigned long long *id_out CUEMU_DEFARG(0), cudaGraph_t *graph_out CUEMU_DEFARG(0),
+	const cudaGraphNode_t **dependencies_out CUEMU_DEFARG(0),
+	const cudaGraphEdgeData **edgeData_out CUEMU_DEFARG(0),
+	size_t *numDependencies_out CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
 	cudaGraphNode_t *dependencies, const cudaGraphEdgeData *edgeData,
-	size_t numDependencies, unsigned int flags CUEMU_DV(0));
+	size_t numDependencies, unsigned int flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
 cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event,
-	cudaStream_t stream CUEMU_DV(0), unsigned int flags CUEMU_DV(0));
+	cudaStream_t stream CUEMU_DEFARG(0), unsigned int flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
@@ -628,9 +620,9 @@ cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph,
 	const cudaGraphEdgeData *edgeData, size_t numDependencies);
 cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
 cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
-	cudaGraph_t graph, unsigned long long flags CUEMU_DV(0));
+	cudaGraph_t graph, unsigned long long flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
-	cudaGraph_t graph, unsigned long long flags CUEMU_DV(0));
+	cudaGraph_t graph, unsigned long long flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
 	cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams);
 cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
@@ -646,6 +638,58 @@ cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
 	cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
 cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec,
 	cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo);
+
+/* The per-thread default stream forms (cudart/ptds.c): what a program
+ * built with --default-stream per-thread calls. */
+cudaError_t CUDARTAPI cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
+cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
+cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemset_ptds(void *devPtr, int value, size_t count);
+cudaError_t CUDARTAPI cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t CUDARTAPI cudaMemset3D_ptds(struct cudaPitchedPtr p, int value, struct cudaExtent extent);
+cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cudaExtent extent, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t s);
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t s);
+cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t s);
+cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t s);
+cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t s, unsigned int flags);
+cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t s, cudaHostFn_t fn, void *userData);
+cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t s, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned int *flags);
+cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority);
+cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t s);
+cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t s);
+cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t event, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t s, enum cudaStreamCaptureMode mode);
+cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *pGraph);
+cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus *status);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges, size_t *ndeps);
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s, cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n, unsigned int flags);
+cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t s);
+cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t exec, cudaStream_t s);
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pExec, cudaGraph_t graph, cudaGraphInstantiateParams *p);
 
 
 #ifdef __cplusplus

@@ -11,6 +11,8 @@
 # engine's clock (one tick an instruction) where the H200's spun 1e9, and
 # it leaves its SIGSEGV guard out (PROBE_NO_SIGNALS), which would take
 # libcuemu's fault handler's place.
+# perthread: graph.cu built with --default-stream per-thread, so that it
+# calls the runtime's per-thread forms (cudaMemcpy_ptds, ..._ptsz).
 # clock.cu runs with CUEMU_CLOCK=model: it times itself in model time.
 # Skipped, saying so, where nvcc is missing. coop: the runtime's
 # cooperative, extensible and library launches; rdc: relocatable device
@@ -29,7 +31,7 @@ set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -107,6 +109,9 @@ for p in $programs; do
 	clang) files=$src/clang.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	graphprobe) files=$srcdir/probes/graph.cu ;;
+	# graph.cu again, built with a per-thread default stream: every
+	# call it makes is a _ptsz or _ptds form
+	perthread) files="--default-stream per-thread $src/graph.cu" ;;
 	lifetimes) files="$srcdir/probes/lifetimes.cu -lcuda" ;;
 	*) files=$src/$p.cu ;;
 	esac
