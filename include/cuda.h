@@ -3837,6 +3837,13 @@ CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
                                        CUdeviceptr dptr);
 CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
                                              CUdeviceptr *dptr_out);
+CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device,
+                                              CUgraphMem_attribute attr,
+                                              void *value);
+CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device,
+                                              CUgraphMem_attribute attr,
+                                              void *value);
+CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);
 CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes,
                                  size_t *numNodes);
 CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes,

@@ -598,6 +598,11 @@ cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode,
 	size_t numDependencies, void *dptr);
 cudaError_t CUDARTAPI cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node,
 	void *dptr_out);
+cudaError_t CUDARTAPI cudaDeviceGetGraphMemAttribute(int device,
+	enum cudaGraphMemAttributeType attr, void *value);
+cudaError_t CUDARTAPI cudaDeviceSetGraphMemAttribute(int device,
+	enum cudaGraphMemAttributeType attr, void *value);
+cudaError_t CUDARTAPI cudaDeviceGraphMemTrim(int device);
 cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
 	size_t *numNodes);
 cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph,

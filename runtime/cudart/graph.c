@@ -441,6 +441,30 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
 		node, (CUdeviceptr *)dptr_out));
 }
 
+cudaError_t cudaDeviceGetGraphMemAttribute(int device,
+					   enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuDeviceGetGraphMemAttribute(
+		device, (CUgraphMem_attribute)attr, value));
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device,
+					   enum cudaGraphMemAttributeType attr,
+					   void *value)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuDeviceSetGraphMemAttribute(
+		device, (CUgraphMem_attribute)attr, value));
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuDeviceGraphMemTrim(device));
+}
+
 /* ------------------------------------------------------------ its shape */
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,

@@ -1,7 +1,8 @@
 /*
  * graphmem.c - a graph's memory: cuGraphAddMemAllocNode, MemAllocNodeGetParams,
- * cuGraphAddMemFreeNode, MemFreeNodeGetParams, and cudaMallocAsync and
- * cudaFreeAsync captured into a graph's allocation and free nodes.
+ * cuGraphAddMemFreeNode, MemFreeNodeGetParams, cudaMallocAsync and
+ * cudaFreeAsync captured into a graph's allocation and free nodes, and a
+ * device's graph memory (cuDeviceGetGraphMemAttribute, Set, Trim).
  *
  * On the device an allocation node's address is fixed when the node is
  * made and its memory is the graph's from the node's run to a free node's
@@ -13,9 +14,15 @@
  * does nothing. What differs: cuMemGetInfo counts the memory from the
  * node's making, where the device counts it while the graph holds it.
  *
+ * A device's graph memory, used and reserved, is the bytes of its live
+ * graph allocations (the two are one here: nothing is reserved beyond
+ * what the nodes hold, so a trim has nothing to give back), with the
+ * highest each reached since the program reset it.
+ *
  * State: the live graph allocations, by address, for the frees that name
- * them; under gmem_lock (a leaf). Global because a free names an address
- * alone, whatever graph made it.
+ * them, and each device's bytes of them and their high mark; under
+ * gmem_lock (a leaf). Global because a free names an address alone,
+ * whatever graph made it.
  */
 #include "driver/graph.h"
 #include "model/memory.h"
@@ -33,6 +40,8 @@ struct gmem {
 
 static pthread_mutex_t gmem_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct gmem *gmems;
+static uint64_t dev_bytes[CUEMU_MAX_DEVICES], dev_high[CUEMU_MAX_DEVICES],
+		dev_reserved_high[CUEMU_MAX_DEVICES];
 
 static CUresult gmem_new(CUcontext ctx, int dev, size_t size,
 			 struct gmem **out)
@@ -52,6 +61,10 @@ static CUresult gmem_new(CUcontext ctx, int dev, size_t size,
 	pthread_mutex_lock(&gmem_lock);
 	m->next = gmems;
 	gmems = m;
+	dev_bytes[dev] += size;
+	dev_high[dev] = cuemu_max_u(dev_high[dev], dev_bytes[dev]);
+	dev_reserved_high[dev] = cuemu_max_u(dev_reserved_high[dev],
+					     dev_bytes[dev]);
 	pthread_mutex_unlock(&gmem_lock);
 	*out = m;
 	return CUDA_SUCCESS;
@@ -70,12 +83,14 @@ void cuemu_gmem_unref(struct gmem *m)
 
 	pthread_mutex_lock(&gmem_lock);
 	last = !--m->refs;
-	if (last)
+	if (last) {
+		dev_bytes[m->dev] -= m->size;
 		for (struct gmem **p = &gmems; *p; p = &(*p)->next)
 			if (*p == m) {
 				*p = m->next;
 				break;
 			}
+	}
 	pthread_mutex_unlock(&gmem_lock);
 	if (last) {
 		cuemu_device_free(m->p);
@@ -249,4 +264,65 @@ CUresult cuemu_capture_free(CUstream h, CUdeviceptr p)
 	    CUDA_SUCCESS)
 		n->p.free_ptr = p;
 	return r;
+}
+
+/* ---------------------------------------------- a device's graph memory */
+
+static CUresult attr_check(CUdevice dev, CUgraphMem_attribute attr,
+			   const void *value)
+{
+	CUresult r;
+
+	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
+		return r;
+	if (!value || (unsigned)attr > CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !value ? "value is NULL" :
+				  "no such graph memory attribute");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device,
+				      CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = attr_check(device, attr, value);
+	uint64_t v;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&gmem_lock);
+	v = attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH ? dev_high[device] :
+	    attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH ?
+		    dev_reserved_high[device] : dev_bytes[device];
+	pthread_mutex_unlock(&gmem_lock);
+	*(cuuint64_t *)value = v;
+	return CUDA_SUCCESS;
+}
+
+/* Only the high marks are set, and only to 0 (reset to what is in use). */
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
+				      CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = attr_check(device, attr, value);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH &&
+	     attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
+	    *(const cuuint64_t *)value)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "only a high mark "
+				  "is set, and only to 0");
+	pthread_mutex_lock(&gmem_lock);
+	if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
+		dev_high[device] = dev_bytes[device];
+	else
+		dev_reserved_high[device] = dev_bytes[device];
+	pthread_mutex_unlock(&gmem_lock);
+	return CUDA_SUCCESS;
+}
+
+/* Every byte reserved is held by a node: nothing to give back. */
+CUresult cuDeviceGraphMemTrim(CUdevice device)
+{
+	return cuemu_check_dev(device);
 }
