@@ -359,6 +359,12 @@ static void memory(void)
 	       "INVALID_VALUE");
 	cuGraphMemFreeNodeGetParams(f, &q);
 	ok(q == p.dptr, "the free node names it");
+	cuuint64_t used = 0, high = 0, zero = 0;
+	is_res(cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+					    &used), CUDA_SUCCESS,
+	       "the device's graph memory is read");
+	ok(used == 64 << 20, "64 MiB of it in use (%llu)",
+	   (unsigned long long)used);
 	cuGraphClone(&c, g);
 	cuGraphDestroy(g);
 	is_res(cuMemFree(p.dptr), CUDA_SUCCESS,
@@ -369,6 +375,21 @@ static void memory(void)
 	cuGraphDestroy(c);
 	cuMemGetInfo(&after, &total);
 	ok(after == before, "and goes with the last holder");
+	cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+				     &used);
+	cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high);
+	ok(used == 0 && high == 64 << 20, "none in use after, its high mark "
+	   "64 MiB");
+	is_res(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
+					    &zero), CUDA_SUCCESS,
+	       "the high mark is reset");
+	cuDeviceGetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high);
+	ok(high == 0, "to what is in use");
+	is_res(cuDeviceSetGraphMemAttribute(0,
+					    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+					    &zero), CUDA_ERROR_INVALID_VALUE,
+	       "what is in use is not set: INVALID_VALUE");
+	is_res(cuDeviceGraphMemTrim(0), CUDA_SUCCESS, "a trim succeeds");
 	p.poolProps.location.id = 99;
 	cuGraphCreate(&g, 0);
 	is_res(cuGraphAddMemAllocNode(&a, g, NULL, 0, &p),
