@@ -507,6 +507,45 @@ CUresult cuemu_capture_event_use(CUevent e, bool invalidating)
 	return r;
 }
 
+/* --------------------------------------------- a graph's memory */
+
+CUresult cuemu_capture_alloc(CUstream h, size_t size, CUcontext ctx, int dev,
+			     CUdeviceptr *out)
+{
+	struct gmem *m;
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_gmem_new(ctx, dev, size, &m)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &n))) {
+		cuemu_gmem_unref(m);
+		return r;
+	}
+	n->p.alloc.a = (CUDA_MEM_ALLOC_NODE_PARAMS){
+		.poolProps = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+			       .location = { CU_MEM_LOCATION_TYPE_DEVICE, dev } },
+		.bytesize = size, .dptr = cuemu_gmem_ptr(m),
+	};
+	n->p.alloc.m = m;
+	*out = cuemu_gmem_ptr(m);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_capture_free(CUstream h, CUdeviceptr p)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if (!cuemu_gmem_owns(p))
+		return cuemu_capture_sync(h, "a free of memory no graph "
+					  "allocated");
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEM_FREE, &n)) ==
+	    CUDA_SUCCESS)
+		n->p.free_ptr = p;
+	return r;
+}
+
 /* ------------------------------------------------------------ entries */
 
 static bool mode_valid(CUstreamCaptureMode mode)
@@ -534,7 +573,7 @@ static CUresult begin(CUstream h, CUstreamCaptureMode mode)
 				  "the legacy stream cannot capture");
 	if (!(c = calloc(1, sizeof *c)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "capture");
-	if ((r = cuGraphCreate(&c->g, 0)) != CUDA_SUCCESS) {
+	if ((r = cuemu_graph_new(&c->g)) != CUDA_SUCCESS) {
 		free(c);
 		return r;
 	}

@@ -2,9 +2,12 @@
  * graph.c - graphs and their nodes: cuGraphCreate, Destroy, Clone,
  * NodeFindInClone, the cuGraphAdd*Node calls for kernels, copies,
  * memsets, host functions, child graphs, empty nodes and event record and
- * wait nodes, each kind's Get/SetParams, the edges (AddDependencies,
- * RemoveDependencies, GetEdges, NodeGetDependencies, GetDependentNodes),
- * GetNodes, GetRootNodes, NodeGetType and DestroyNode.
+ * wait nodes, and memory allocation and free nodes, each kind's
+ * Get/SetParams, the edges (AddDependencies, RemoveDependencies, GetEdges,
+ * NodeGetDependencies, GetDependentNodes), GetNodes, GetRootNodes,
+ * NodeGetType and DestroyNode; a device's graph memory
+ * (cuDeviceGetGraphMemAttribute, Set, Trim: gmem.c's figures). The objects
+ * are graphnode.c's.
  *
  * Each call checks what the real driver checks, in its order
  * (probes/graph.cu, results/graph.txt): a NULL graph, node or output is
@@ -14,180 +17,17 @@
  * when it is added (a later change of the program's variables does not
  * reach it); a child graph node holds a copy of the graph it was given.
  *
- * Handles are checked by a magic word: a graph is the program's to keep
- * alive and to serialize, as CUDA asks; nothing here is shared between
- * graphs, so there is no lock.
+ * No state of its own (graphnode.c's objects, gmem.c's memory).
  */
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "driver/graph.h"
-#include "model/module.h"
 #include "model/stream.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define GRAPH_MAGIC 0x67726168u /* "grah" */
-#define NODE_MAGIC  0x6e6f6465u /* "node" */
-
-CUresult cuemu_graph_check(CUgraph g)
-{
-	if (!g || g->magic != GRAPH_MAGIC)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  g ? "no such graph" : "the graph is NULL");
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_graph_node_check(CUgraphNode n)
-{
-	if (!n || n->magic != NODE_MAGIC)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  n ? "no such graph node" :
-				  "the graph node is NULL");
-	return CUDA_SUCCESS;
-}
-
-/* ------------------------------------------------------------- edges */
-
-static int push(CUgraphNode **v, size_t *n, size_t *cap, CUgraphNode x)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 4;
-		CUgraphNode *nv = realloc(*v, c * sizeof *nv);
-		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = c;
-	}
-	(*v)[(*n)++] = x;
-	return 0;
-}
-
-static bool holds(CUgraphNode const *v, size_t n, CUgraphNode x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
-static void pull(CUgraphNode *v, size_t *n, CUgraphNode x)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (v[i] == x) {
-			memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof *v);
-			(*n)--;
-			return;
-		}
-}
-
-static CUresult edge_add(CUgraphNode from, CUgraphNode to)
-{
-	if (push(&to->deps, &to->ndeps, &to->deps_cap, from) < 0)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph edge");
-	if (push(&from->outs, &from->nouts, &from->outs_cap, to) < 0) {
-		to->ndeps--;
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph edge");
-	}
-	return CUDA_SUCCESS;
-}
-
-static void edge_remove(CUgraphNode from, CUgraphNode to)
-{
-	pull(to->deps, &to->ndeps, from);
-	pull(from->outs, &from->nouts, to);
-}
-
-/* The dependencies a new node of g is given: each a live node of g, none
- * twice (probes/results/graph.txt: kernel_dup_deps, add_dep_other_graph). */
-static CUresult deps_check(CUgraph g, const CUgraphNode *deps, size_t n)
-{
-	CUresult r;
-
-	if (n && !deps)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%zu dependencies at NULL", n);
-	for (size_t i = 0; i < n; i++) {
-		if ((r = cuemu_graph_node_check(deps[i])) != CUDA_SUCCESS)
-			return r;
-		if (deps[i]->graph != g)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dependency %zu is a node of another "
-					  "graph", i);
-		if (holds(deps, i, deps[i]))
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "dependency %zu is given twice", i);
-	}
-	return CUDA_SUCCESS;
-}
-
-/* ------------------------------------------------------------- nodes */
-
-static void params_free(CUgraphNode n)
-{
-	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
-		cuemu_gkernel_free(&n->p.k);
-	else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && n->p.child)
-		cuemu_graph_free(n->p.child);
-	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.alloc.m)
-		cuemu_gmem_unref(n->p.alloc.m);
-}
-
-static void node_free(CUgraphNode n)
-{
-	params_free(n);
-	free(n->deps);
-	free(n->outs);
-	n->magic = 0;
-	free(n);
-}
-
-CUresult cuemu_graph_node_new(CUgraph g, const CUgraphNode *deps,
-			      size_t ndeps, CUgraphNodeType t,
-			      CUgraphNode *out)
-{
-	CUgraphNode n;
-	CUresult r;
-
-	if ((r = deps_check(g, deps, ndeps)) != CUDA_SUCCESS)
-		return r;
-	if (!(n = calloc(1, sizeof *n)) ||
-	    push(&g->nodes, &g->n, &g->cap, n) < 0) {
-		free(n);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph node");
-	}
-	*n = (struct CUgraphNode_st){ .magic = NODE_MAGIC, .graph = g,
-				      .type = t };
-	for (size_t i = 0; i < ndeps; i++)
-		if ((r = edge_add(deps[i], n)) != CUDA_SUCCESS) {
-			cuemu_graph_node_drop(n);
-			return r;
-		}
-	*out = n;
-	return CUDA_SUCCESS;
-}
-
-void cuemu_graph_node_drop(CUgraphNode n)
-{
-	CUgraph g = n->graph;
-
-	while (n->ndeps)
-		edge_remove(n->deps[0], n);
-	while (n->nouts)
-		edge_remove(n, n->outs[0]);
-	pull(g->nodes, &g->n, n);
-	node_free(n);
-}
-
-/* ------------------------------------------------------------ kernels */
-
-void cuemu_gkernel_free(struct gkernel *k)
-{
-	free(k->bytes);
-	free(k->args);
-	k->bytes = NULL;
-	k->args = NULL;
-}
+/* ---------------------------------------------------- kernel nodes */
 
 /* The function a node names, in the current context: f, or the context's
  * function of kern where f is NULL. */
@@ -200,32 +40,6 @@ static CUresult gkernel_function(const CUDA_KERNEL_NODE_PARAMS *p,
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "the kernel node names no function");
 	return cuemu_function_resolve(named, f);
-}
-
-CUresult cuemu_gkernel_fill(struct gkernel *k, CUfunction f,
-			    const struct ex_kernel_info *ki,
-			    const unsigned g[3], const unsigned b[3],
-			    unsigned smem, void **params, void **extra)
-{
-	CUresult r;
-
-	*k = (struct gkernel){ .f = f, .smem = smem, .nbytes = ki->param_bytes,
-			       .nargs = ki->nparams };
-	memcpy(k->g, g, sizeof k->g);
-	memcpy(k->b, b, sizeof k->b);
-	k->bytes = calloc(1, ki->param_bytes ? ki->param_bytes : 1);
-	k->args = calloc(ki->nparams ? ki->nparams : 1, sizeof *k->args);
-	if (!k->bytes || !k->args)
-		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node");
-	else
-		r = cuemu_launch_args(ki, params, extra, k->bytes);
-	if (r != CUDA_SUCCESS) {
-		cuemu_gkernel_free(k);
-		return r;
-	}
-	for (uint32_t i = 0; i < ki->nparams; i++)
-		k->args[i] = k->bytes + ki->params[i].offset;
-	return CUDA_SUCCESS;
 }
 
 CUresult cuemu_gkernel_set(struct gkernel *k, const CUDA_KERNEL_NODE_PARAMS *p)
@@ -252,143 +66,6 @@ CUresult cuemu_gkernel_set(struct gkernel *k, const CUDA_KERNEL_NODE_PARAMS *p)
 	return CUDA_SUCCESS;
 }
 
-/* A copy of src: its own bytes, and pointers at the same offsets. */
-static CUresult gkernel_copy(struct gkernel *dst, const struct gkernel *src)
-{
-	size_t n = src->nargs;
-
-	*dst = *src;
-	dst->bytes = malloc(src->nbytes ? src->nbytes : 1);
-	dst->args = calloc(n ? n : 1, sizeof *dst->args);
-	if (!dst->bytes || !dst->args) {
-		cuemu_gkernel_free(dst);
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node");
-	}
-	memcpy(dst->bytes, src->bytes, src->nbytes);
-	for (size_t i = 0; i < n; i++)
-		dst->args[i] = dst->bytes +
-			       ((uint8_t *)src->args[i] - src->bytes);
-	return CUDA_SUCCESS;
-}
-
-/* ---------------------------------------------------- copies, memsets */
-
-CUresult cuemu_gcopy_check(const CUDA_MEMCPY3D *c)
-{
-	if (!c)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the copy is NULL");
-	if (!c->WidthInBytes || !c->Height || !c->Depth)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a copy node of %zux%zux%zu moves nothing",
-				  c->WidthInBytes, c->Height, c->Depth);
-	if (c->srcMemoryType < CU_MEMORYTYPE_HOST ||
-	    c->srcMemoryType > CU_MEMORYTYPE_UNIFIED ||
-	    c->dstMemoryType < CU_MEMORYTYPE_HOST ||
-	    c->dstMemoryType > CU_MEMORYTYPE_UNIFIED)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "memory types %d and %d",
-				  (int)c->srcMemoryType, (int)c->dstMemoryType);
-	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_gset_check(const CUDA_MEMSET_NODE_PARAMS *m)
-{
-	if (!m)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "the memset is NULL");
-	if (m->elementSize != 1 && m->elementSize != 2 && m->elementSize != 4)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "elements of %u bytes: 1, 2 or 4",
-				  m->elementSize);
-	if (!m->width || !m->height)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "a memset node of %zux%zu sets nothing",
-				  m->width, m->height);
-	if (m->height > 1 && m->pitch < m->width * m->elementSize)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "pitch %zu holds no row of %zu elements",
-				  m->pitch, m->width);
-	if (m->dst % m->elementSize)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%#llx is not aligned to %u bytes",
-				  (unsigned long long)m->dst, m->elementSize);
-	return CUDA_SUCCESS;
-}
-
-/* ------------------------------------------------------ whole graphs */
-
-static CUresult graph_new(CUgraph *out)
-{
-	CUgraph g = calloc(1, sizeof *g);
-
-	if (!g)
-		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
-	g->magic = GRAPH_MAGIC;
-	*out = g;
-	return CUDA_SUCCESS;
-}
-
-void cuemu_graph_free(CUgraph g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		node_free(g->nodes[i]);
-	free(g->nodes);
-	g->magic = 0;
-	free(g);
-}
-
-/* A copy of n's parameters into c (a node of another graph). */
-static CUresult params_copy(CUgraphNode c, CUgraphNode n)
-{
-	c->p = n->p;
-	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
-		return gkernel_copy(&c->p.k, &n->p.k);
-	if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
-		return cuemu_graph_clone(n->p.child, &c->p.child);
-	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
-		cuemu_gmem_ref(n->p.alloc.m);
-	return CUDA_SUCCESS;
-}
-
-void cuemu_graph_number(CUgraph g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		g->nodes[i]->at = i;
-}
-
-CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
-{
-	CUgraph c = NULL;
-	CUresult r;
-
-	if ((r = graph_new(&c)) != CUDA_SUCCESS)
-		return r;
-	c->origin = g;
-	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++) {
-		CUgraphNode n = g->nodes[i], m;
-		if ((r = cuemu_graph_node_new(c, NULL, 0, n->type, &m)) !=
-		    CUDA_SUCCESS)
-			break;
-		m->origin = n;
-		if ((r = params_copy(m, n)) != CUDA_SUCCESS) {
-			m->type = CU_GRAPH_NODE_TYPE_EMPTY;
-			break;
-		}
-	}
-	/* the edges, by the nodes' places in the original */
-	cuemu_graph_number(g);
-	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++)
-		for (size_t d = 0; d < g->nodes[i]->ndeps && !r; d++)
-			r = edge_add(c->nodes[g->nodes[i]->deps[d]->at],
-				     c->nodes[i]);
-	if (r != CUDA_SUCCESS) {
-		cuemu_graph_free(c);
-		return r;
-	}
-	*out = c;
-	return CUDA_SUCCESS;
-}
-
 /* ------------------------------------------------------------ entries */
 
 CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
@@ -401,7 +78,7 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
 				  !phGraph ? "phGraph is NULL" :
 				  "graph flags must be 0");
-	return graph_new(phGraph);
+	return cuemu_graph_new(phGraph);
 }
 
 CUresult cuGraphDestroy(CUgraph hGraph)
@@ -976,13 +653,13 @@ CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
 	if ((r = pairs_check(hGraph, from, to, edgeData, numDependencies)))
 		return r;
 	for (size_t i = 0; i < numDependencies; i++)
-		if (holds(to[i]->deps, to[i]->ndeps, from[i]))
+		if (cuemu_graph_holds(to[i]->deps, to[i]->ndeps, from[i]))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "edge %zu is there already", i);
 	for (size_t i = 0; i < numDependencies; i++)
-		if ((r = edge_add(from[i], to[i])) != CUDA_SUCCESS) {
+		if ((r = cuemu_graph_edge_add(from[i], to[i])) != CUDA_SUCCESS) {
 			while (i--)
-				edge_remove(from[i], to[i]);
+				cuemu_graph_edge_remove(from[i], to[i]);
 			return r;
 		}
 	return CUDA_SUCCESS;
@@ -1005,11 +682,11 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
 	if ((r = pairs_check(hGraph, from, to, edgeData, numDependencies)))
 		return r;
 	for (size_t i = 0; i < numDependencies; i++)
-		if (!holds(to[i]->deps, to[i]->ndeps, from[i]))
+		if (!cuemu_graph_holds(to[i]->deps, to[i]->ndeps, from[i]))
 			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 					  "edge %zu is not there", i);
 	for (size_t i = 0; i < numDependencies; i++)
-		edge_remove(from[i], to[i]);
+		cuemu_graph_edge_remove(from[i], to[i]);
 	return CUDA_SUCCESS;
 }
 
@@ -1029,4 +706,182 @@ CUresult cuGraphDestroyNode(CUgraphNode hNode)
 		return r;
 	cuemu_graph_node_drop(hNode);
 	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------ memory nodes */
+
+/* An allocation node's pool: pinned memory of a device of the machine,
+ * no handle to share it by (probes/results/graph.txt's captures make
+ * such nodes; the device's graph pool has these properties). */
+static CUresult props_check(const CUDA_MEM_ALLOC_NODE_PARAMS *p, int *dev)
+{
+	int n = 0;
+	CUresult r;
+
+	if (p->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "an allocation "
+				  "node's pool is pinned memory of a device");
+	if ((r = cuDeviceGetCount(&n)) != CUDA_SUCCESS)
+		return r;
+	if (p->poolProps.location.id < 0 || p->poolProps.location.id >= n)
+		return cuemu_fail(CUDA_ERROR_INVALID_DEVICE,
+				  "device %d is none",
+				  p->poolProps.location.id);
+	if (p->poolProps.handleTypes)
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a graph's memory "
+				  "is not shared through handles");
+	if (!p->bytesize)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "an allocation node of 0 bytes");
+	*dev = p->poolProps.location.id;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+				const CUgraphNode *dependencies,
+				size_t numDependencies,
+				CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams)
+{
+	struct gmem *m;
+	CUgraphNode n;
+	CUcontext ctx;
+	int dev = 0;
+	CUresult r;
+
+	if ((r = cuemu_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return r;
+	if (!phGraphNode || !nodeParams)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s is NULL",
+				  !phGraphNode ? "phGraphNode" : "nodeParams");
+	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS ||
+	    (r = props_check(nodeParams, &dev)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_gmem_new(ctx, dev, nodeParams->bytesize, &m)) != CUDA_SUCCESS)
+		return r;
+	if ((r = cuemu_graph_node_new(hGraph, dependencies, numDependencies,
+				      CU_GRAPH_NODE_TYPE_MEM_ALLOC, &n))) {
+		cuemu_gmem_unref(m);
+		return r;
+	}
+	nodeParams->dptr = cuemu_gmem_ptr(m);
+	n->p.alloc.a = *nodeParams;
+	n->p.alloc.a.accessDescs = NULL;
+	n->p.alloc.a.accessDescCount = 0;
+	n->p.alloc.m = m;
+	*phGraphNode = n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode,
+				      CUDA_MEM_ALLOC_NODE_PARAMS *params_out)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_node_check(hNode)) != CUDA_SUCCESS)
+		return r;
+	if (!params_out || hNode->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !params_out ? "params_out is NULL" :
+				  "not an allocation node");
+	*params_out = hNode->p.alloc.a;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			       const CUgraphNode *dependencies,
+			       size_t numDependencies, CUdeviceptr dptr)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_current(NULL, NULL)) != CUDA_SUCCESS)
+		return r;
+	if (!phGraphNode)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "phGraphNode is NULL");
+	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS)
+		return r;
+	if (!cuemu_gmem_owns(dptr))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%#llx is no "
+				  "graph's allocation",
+				  (unsigned long long)dptr);
+	if ((r = cuemu_graph_node_new(hGraph, dependencies, numDependencies,
+				      CU_GRAPH_NODE_TYPE_MEM_FREE, &n)))
+		return r;
+	n->p.free_ptr = dptr;
+	*phGraphNode = n;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_node_check(hNode)) != CUDA_SUCCESS)
+		return r;
+	if (!dptr_out || hNode->type != CU_GRAPH_NODE_TYPE_MEM_FREE)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !dptr_out ? "dptr_out is NULL" :
+				  "not a free node");
+	*dptr_out = hNode->p.free_ptr;
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------- a device's graph memory */
+
+static CUresult attr_check(CUdevice dev, CUgraphMem_attribute attr,
+			   const void *value)
+{
+	CUresult r;
+
+	if ((r = cuemu_check_dev(dev)) != CUDA_SUCCESS)
+		return r;
+	if (!value || (unsigned)attr > CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !value ? "value is NULL" :
+				  "no such graph memory attribute");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device,
+				      CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = attr_check(device, attr, value);
+	uint64_t v;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	uint64_t used, high, reserved_high;
+
+	cuemu_gmem_usage(device, &used, &high, &reserved_high);
+	v = attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH ? high :
+	    attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH ? reserved_high :
+	    used;
+	*(cuuint64_t *)value = v;
+	return CUDA_SUCCESS;
+}
+
+/* Only the high marks are set, and only to 0 (reset to what is in use). */
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
+				      CUgraphMem_attribute attr, void *value)
+{
+	CUresult r = attr_check(device, attr, value);
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if ((attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH &&
+	     attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) ||
+	    *(const cuuint64_t *)value)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "only a high mark "
+				  "is set, and only to 0");
+	cuemu_gmem_reset_high(device,
+			      attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH);
+	return CUDA_SUCCESS;
+}
+
+/* Every byte reserved is held by a node: nothing to give back. */
+CUresult cuDeviceGraphMemTrim(CUdevice device)
+{
+	return cuemu_check_dev(device);
 }

@@ -1,12 +1,15 @@
 /*
  * graph.h - graphs, their nodes, stream capture and executable graphs as
- * the driver's entry points share them: graph.c owns graphs and nodes
- * (cuGraphCreate, the cuGraphAdd*Node calls, edges, clones), capture.c a
- * stream's capture into a graph (cuStreamBeginCapture ... EndCapture, and
- * what the other entries ask of it), graphexec.c instantiated graphs and
- * their launches. A node keeps its parameters by value (a kernel's
- * argument bytes, a copy's shape): what the node does is fixed when it is
- * added, as the driver fixes it.
+ * the driver's entry points share them. Below every entry: kargs.c (a
+ * kernel's arguments), gmem.c (a graph's memory), graphnode.c (graphs
+ * and nodes as objects), capture.c (a stream's capture into a graph:
+ * cuStreamBeginCapture ... EndCapture, and what the other entries ask of
+ * it); above them, calling the entries: graph.c (cuGraphCreate, the
+ * cuGraphAdd*Node calls, edges, queries) and graphexec.c (instantiated
+ * graphs and their launches). Calls go down that list, never up
+ * (tests/unit/circles.sh). A node keeps its parameters by value (a
+ * kernel's argument bytes, a copy's shape): what the node does is fixed
+ * when it is added, as the driver fixes it.
  *
  * Locking: a graph is the caller's to serialize, as CUDA asks of a program
  * (a graph is not thread-safe); capture.c's state has its own lock.
@@ -60,7 +63,36 @@ struct CUgraph_st {
 	CUgraph origin;         /* the graph this one was cloned from */
 };
 
-/* graph.c */
+/* kargs.c */
+/* A launch's arguments as the driver checks them (not both kernelParams
+ * and extra; some where the kernel takes some), and copied into buf
+ * (k->param_bytes); cuemu_launch_args does both. */
+CUresult cuemu_kargs_check(const struct ex_kernel_info *k, void **params,
+			   void **extra);
+CUresult cuemu_kargs_copy(const struct ex_kernel_info *k, void **params,
+			  void **extra, uint8_t *buf);
+CUresult cuemu_launch_args(const struct ex_kernel_info *k, void **params,
+			   void **extra, uint8_t *buf);
+
+/* gmem.c: a graph's allocations, which live as long as a node holds
+ * them (graphnode.c takes and drops holds with the nodes). */
+struct gmem;
+/* size bytes of dev's memory in ctx, one hold. */
+CUresult cuemu_gmem_new(CUcontext ctx, int dev, size_t size,
+			struct gmem **out);
+void cuemu_gmem_ref(struct gmem *m);
+void cuemu_gmem_unref(struct gmem *m);
+CUdeviceptr cuemu_gmem_ptr(const struct gmem *m);
+/* p is where a graph's allocation starts: the program's free of it
+ * outside a graph is taken and does nothing. */
+bool cuemu_gmem_owns(CUdeviceptr p);
+/* dev's bytes of live graph allocations and their high marks; a high
+ * mark reset to what is in use. */
+void cuemu_gmem_usage(int dev, uint64_t *used, uint64_t *high,
+		      uint64_t *reserved_high);
+void cuemu_gmem_reset_high(int dev, bool reserved);
+
+/* graphnode.c */
 /* NULL or a dead handle is CUDA_ERROR_INVALID_VALUE, as the driver
  * answers a NULL graph or node. */
 CUresult cuemu_graph_check(CUgraph g);
@@ -72,6 +104,13 @@ CUresult cuemu_graph_node_new(CUgraph g, const CUgraphNode *deps,
 			      CUgraphNode *out);
 /* Takes n out of its graph again (a node whose parameters were refused). */
 void cuemu_graph_node_drop(CUgraphNode n);
+/* An empty graph. */
+CUresult cuemu_graph_new(CUgraph *out);
+/* An edge from -> to (to depends on from), and its removal; whether x is
+ * among the n nodes of v. */
+CUresult cuemu_graph_edge_add(CUgraphNode from, CUgraphNode to);
+void cuemu_graph_edge_remove(CUgraphNode from, CUgraphNode to);
+bool cuemu_graph_holds(CUgraphNode const *v, size_t n, CUgraphNode x);
 /* A graph of its own holding what g holds, each node's origin its
  * original (cuGraphClone; instantiation keeps one). */
 CUresult cuemu_graph_clone(CUgraph g, CUgraph *out);
@@ -122,21 +161,19 @@ CUresult cuemu_capture_wait(CUstream h, CUevent e, unsigned flags,
 CUresult cuemu_capture_event_use(CUevent e, bool invalidate);
 /* The event is recorded outside any capture again. */
 void cuemu_capture_event_forget(CUevent e);
-
-/* graphmem.c: a graph's allocations, which live as long as a node holds
- * them (graph.c takes and drops holds with the nodes). */
-struct gmem;
-void cuemu_gmem_ref(struct gmem *m);
-void cuemu_gmem_unref(struct gmem *m);
-/* p is where a graph's allocation starts: the program's free of it
- * outside a graph is taken and does nothing. */
-bool cuemu_gmem_owns(CUdeviceptr p);
 /* cuMemAllocAsync and cuMemFreeAsync on a capturing stream: an
  * allocation node (its memory made now, at the address answered), a
  * free node of a graph's allocation. */
 CUresult cuemu_capture_alloc(CUstream h, size_t size, CUcontext ctx, int dev,
 			     CUdeviceptr *out);
 CUresult cuemu_capture_free(CUstream h, CUdeviceptr p);
+
+/* graph.c */
+/* A kernel node's launch from cuGraphAddKernelNode's (or SetParams')
+ * parameters: f (a CUfunction or a CUkernel), checked and resolved in the
+ * current context, its arguments copied from kernelParams or extra. */
+CUresult cuemu_gkernel_set(struct gkernel *k, const CUDA_KERNEL_NODE_PARAMS *p);
+
 
 /* launch.c */
 /* A launch's function (resolved in the current context, where it must
@@ -145,10 +182,6 @@ CUresult cuemu_capture_free(CUstream h, CUdeviceptr p);
 CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
 				  const unsigned b[3], unsigned smem,
 				  const struct ex_kernel_info **k);
-/* The kernel's argument bytes from kernelParams or extra (buf holds
- * k->param_bytes), as a launch takes them. */
-CUresult cuemu_launch_args(const struct ex_kernel_info *k, void **params,
-			   void **extra, uint8_t *buf);
 /* A kernel node launched on s by a graph's launch: the node's own device
  * time (uvm.graph_node_ns), no call of the host's. */
 CUresult cuemu_launch_node(const struct gkernel *k, CUstream s);

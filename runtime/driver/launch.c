@@ -481,49 +481,6 @@ static void run(void *arg)
 	free(j);
 }
 
-/* The parameter buffer from kernelParams: each argument copied to its
- * offset, as the kernel declares it. */
-static CUresult params_from_list(const struct ex_kernel_info *k, void **kp,
-				 uint8_t *buf)
-{
-	for (uint32_t i = 0; i < k->nparams; i++) {
-		if (!kp[i])
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "kernelParams[%u] is NULL", i);
-		memcpy(buf + k->params[i].offset, kp[i], k->params[i].size);
-	}
-	return CUDA_SUCCESS;
-}
-
-/* The parameter buffer from `extra`: a pointer and a size, then END. The
- * driver takes a size short of the kernel's (bytes past it read as zeros
- * here) and refuses a longer one (probes/results/library.txt). */
-static CUresult params_from_extra(const struct ex_kernel_info *k,
-				  void **extra, uint8_t *buf)
-{
-	const void *p = NULL;
-	const size_t *size = NULL;
-
-	for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
-		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-			p = extra[i + 1];
-		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
-			size = extra[i + 1];
-		else
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "extra[%zu] is no launch key", i);
-	}
-	if (!p || !size)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "extra lacks its %s", p ? "size" : "pointer");
-	if (*size > k->param_bytes)
-		return cuemu_fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
-				  "extra's %zu bytes of parameters: %s takes "
-				  "%u", *size, k->name, k->param_bytes);
-	memcpy(buf, p, *size < k->param_bytes ? *size : k->param_bytes);
-	return CUDA_SUCCESS;
-}
-
 /* The grid's and block's dimensions, as the driver checks them. */
 static CUresult dims_check(CUfunction f, const unsigned g[3],
 			   const unsigned b[3])
@@ -765,19 +722,6 @@ static CUresult launch_function(CUfunction *f, CUcontext ctx)
 	return CUDA_SUCCESS;
 }
 
-static CUresult params_check(const struct launch_req *q,
-			     const struct ex_kernel_info *k)
-{
-	if (q->params && q->extra)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "both kernelParams and extra");
-	if (k->nparams && !q->params && !q->extra)
-		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-				  "%s takes %u parameters; none given",
-				  k->name, k->nparams);
-	return CUDA_SUCCESS;
-}
-
 /* What a launch's events (cuLaunchKernelEx's programmatic and completion
  * events) are recorded with: after the kernel, in its stream, so that
  * both fire no earlier than the real ones may. */
@@ -809,7 +753,7 @@ static CUresult launch_checks(struct launch_req *q, CUcontext ctx, int dev,
 		return r;
 	*k = ex_module_kernel(cuemu_module_code(cuemu_function_module(q->f)),
 			      cuemu_function_index(q->f));
-	if ((r = params_check(q, *k)) != CUDA_SUCCESS ||
+	if ((r = cuemu_kargs_check(*k, q->params, q->extra)) != CUDA_SUCCESS ||
 	    (q->cooperative && (r = coop_check(q, dev)) != CUDA_SUCCESS) ||
 	    (r = cluster_check(q->f, q->g)) != CUDA_SUCCESS)
 		return r;
@@ -928,9 +872,7 @@ static CUresult launch_work(struct launch_req *q)
 		return r;
 	if (!(j = job_new(q->f, k, ctx, dev)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "launch");
-	r = q->params ? params_from_list(k, q->params, j->params) :
-	    q->extra ? params_from_extra(k, q->extra, j->params) :
-	    CUDA_SUCCESS;
+	r = cuemu_kargs_copy(k, q->params, q->extra, j->params);
 	/* the context's device heap is made (and its size fixed) by the
 	 * first launch of a kernel that calls malloc or free */
 	if (r == CUDA_SUCCESS && k->uses_heap)
@@ -992,18 +934,6 @@ CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
 	*k = ex_module_kernel(cuemu_module_code(cuemu_function_module(f)),
 			      cuemu_function_index(f));
 	return CUDA_SUCCESS;
-}
-
-CUresult cuemu_launch_args(const struct ex_kernel_info *k, void **params,
-			   void **extra, uint8_t *buf)
-{
-	struct launch_req q = { .params = params, .extra = extra };
-	CUresult r;
-
-	if ((r = params_check(&q, k)) != CUDA_SUCCESS)
-		return r;
-	return params ? params_from_list(k, params, buf) :
-	       extra ? params_from_extra(k, extra, buf) : CUDA_SUCCESS;
 }
 
 CUresult cuemu_launch_node(const struct gkernel *k, CUstream s)

@@ -1,0 +1,343 @@
+/*
+ * graphnode.c - graphs and their nodes as objects: making and freeing
+ * them, their edges, copies of a graph (a clone, an instantiation's), and
+ * each kind of node's parameters kept by value (a kernel's argument
+ * bytes copied, a child graph's own copy, a hold of a graph's memory).
+ * The entries that build graphs are graph.c's; capture.c and launch.c
+ * make nodes here too, so this file calls no entry of the driver: it is
+ * below them all (tests/unit/circles.sh).
+ *
+ * Handles are checked by a magic word: a graph is the program's to keep
+ * alive and to serialize, as CUDA asks; nothing here is shared between
+ * graphs, so there is no lock.
+ */
+#include "driver/graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GRAPH_MAGIC 0x67726168u /* "grah" */
+#define NODE_MAGIC  0x6e6f6465u /* "node" */
+
+CUresult cuemu_graph_check(CUgraph g)
+{
+	if (!g || g->magic != GRAPH_MAGIC)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  g ? "no such graph" : "the graph is NULL");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_graph_node_check(CUgraphNode n)
+{
+	if (!n || n->magic != NODE_MAGIC)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  n ? "no such graph node" :
+				  "the graph node is NULL");
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------- edges */
+
+static int push(CUgraphNode **v, size_t *n, size_t *cap, CUgraphNode x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+		CUgraphNode *nv = realloc(*v, c * sizeof *nv);
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+bool cuemu_graph_holds(CUgraphNode const *v, size_t n, CUgraphNode x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static void pull(CUgraphNode *v, size_t *n, CUgraphNode x)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == x) {
+			memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof *v);
+			(*n)--;
+			return;
+		}
+}
+
+CUresult cuemu_graph_edge_add(CUgraphNode from, CUgraphNode to)
+{
+	if (push(&to->deps, &to->ndeps, &to->deps_cap, from) < 0)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph edge");
+	if (push(&from->outs, &from->nouts, &from->outs_cap, to) < 0) {
+		to->ndeps--;
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph edge");
+	}
+	return CUDA_SUCCESS;
+}
+
+void cuemu_graph_edge_remove(CUgraphNode from, CUgraphNode to)
+{
+	pull(to->deps, &to->ndeps, from);
+	pull(from->outs, &from->nouts, to);
+}
+
+/* The dependencies a new node of g is given: each a live node of g, none
+ * twice (probes/results/graph.txt: kernel_dup_deps, add_dep_other_graph). */
+static CUresult deps_check(CUgraph g, const CUgraphNode *deps, size_t n)
+{
+	CUresult r;
+
+	if (n && !deps)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%zu dependencies at NULL", n);
+	for (size_t i = 0; i < n; i++) {
+		if ((r = cuemu_graph_node_check(deps[i])) != CUDA_SUCCESS)
+			return r;
+		if (deps[i]->graph != g)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dependency %zu is a node of another "
+					  "graph", i);
+		if (cuemu_graph_holds(deps, i, deps[i]))
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dependency %zu is given twice", i);
+	}
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------- nodes */
+
+static void params_free(CUgraphNode n)
+{
+	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
+		cuemu_gkernel_free(&n->p.k);
+	else if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && n->p.child)
+		cuemu_graph_free(n->p.child);
+	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.alloc.m)
+		cuemu_gmem_unref(n->p.alloc.m);
+}
+
+static void node_free(CUgraphNode n)
+{
+	params_free(n);
+	free(n->deps);
+	free(n->outs);
+	n->magic = 0;
+	free(n);
+}
+
+CUresult cuemu_graph_node_new(CUgraph g, const CUgraphNode *deps,
+			      size_t ndeps, CUgraphNodeType t,
+			      CUgraphNode *out)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = deps_check(g, deps, ndeps)) != CUDA_SUCCESS)
+		return r;
+	if (!(n = calloc(1, sizeof *n)) ||
+	    push(&g->nodes, &g->n, &g->cap, n) < 0) {
+		free(n);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph node");
+	}
+	*n = (struct CUgraphNode_st){ .magic = NODE_MAGIC, .graph = g,
+				      .type = t };
+	for (size_t i = 0; i < ndeps; i++)
+		if ((r = cuemu_graph_edge_add(deps[i], n)) != CUDA_SUCCESS) {
+			cuemu_graph_node_drop(n);
+			return r;
+		}
+	*out = n;
+	return CUDA_SUCCESS;
+}
+
+void cuemu_graph_node_drop(CUgraphNode n)
+{
+	CUgraph g = n->graph;
+
+	while (n->ndeps)
+		cuemu_graph_edge_remove(n->deps[0], n);
+	while (n->nouts)
+		cuemu_graph_edge_remove(n, n->outs[0]);
+	pull(g->nodes, &g->n, n);
+	node_free(n);
+}
+
+/* ------------------------------------------------------------ kernels */
+
+void cuemu_gkernel_free(struct gkernel *k)
+{
+	free(k->bytes);
+	free(k->args);
+	k->bytes = NULL;
+	k->args = NULL;
+}
+
+CUresult cuemu_gkernel_fill(struct gkernel *k, CUfunction f,
+			    const struct ex_kernel_info *ki,
+			    const unsigned g[3], const unsigned b[3],
+			    unsigned smem, void **params, void **extra)
+{
+	CUresult r;
+
+	*k = (struct gkernel){ .f = f, .smem = smem, .nbytes = ki->param_bytes,
+			       .nargs = ki->nparams };
+	memcpy(k->g, g, sizeof k->g);
+	memcpy(k->b, b, sizeof k->b);
+	k->bytes = calloc(1, ki->param_bytes ? ki->param_bytes : 1);
+	k->args = calloc(ki->nparams ? ki->nparams : 1, sizeof *k->args);
+	if (!k->bytes || !k->args)
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node");
+	else
+		r = cuemu_launch_args(ki, params, extra, k->bytes);
+	if (r != CUDA_SUCCESS) {
+		cuemu_gkernel_free(k);
+		return r;
+	}
+	for (uint32_t i = 0; i < ki->nparams; i++)
+		k->args[i] = k->bytes + ki->params[i].offset;
+	return CUDA_SUCCESS;
+}
+
+/* A copy of src: its own bytes, and pointers at the same offsets. */
+static CUresult gkernel_copy(struct gkernel *dst, const struct gkernel *src)
+{
+	size_t n = src->nargs;
+
+	*dst = *src;
+	dst->bytes = malloc(src->nbytes ? src->nbytes : 1);
+	dst->args = calloc(n ? n : 1, sizeof *dst->args);
+	if (!dst->bytes || !dst->args) {
+		cuemu_gkernel_free(dst);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "kernel node");
+	}
+	memcpy(dst->bytes, src->bytes, src->nbytes);
+	for (size_t i = 0; i < n; i++)
+		dst->args[i] = dst->bytes +
+			       ((uint8_t *)src->args[i] - src->bytes);
+	return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------- copies, memsets */
+
+CUresult cuemu_gcopy_check(const CUDA_MEMCPY3D *c)
+{
+	if (!c)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the copy is NULL");
+	if (!c->WidthInBytes || !c->Height || !c->Depth)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a copy node of %zux%zux%zu moves nothing",
+				  c->WidthInBytes, c->Height, c->Depth);
+	if (c->srcMemoryType < CU_MEMORYTYPE_HOST ||
+	    c->srcMemoryType > CU_MEMORYTYPE_UNIFIED ||
+	    c->dstMemoryType < CU_MEMORYTYPE_HOST ||
+	    c->dstMemoryType > CU_MEMORYTYPE_UNIFIED)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "memory types %d and %d",
+				  (int)c->srcMemoryType, (int)c->dstMemoryType);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_gset_check(const CUDA_MEMSET_NODE_PARAMS *m)
+{
+	if (!m)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the memset is NULL");
+	if (m->elementSize != 1 && m->elementSize != 2 && m->elementSize != 4)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "elements of %u bytes: 1, 2 or 4",
+				  m->elementSize);
+	if (!m->width || !m->height)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a memset node of %zux%zu sets nothing",
+				  m->width, m->height);
+	if (m->height > 1 && m->pitch < m->width * m->elementSize)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "pitch %zu holds no row of %zu elements",
+				  m->pitch, m->width);
+	if (m->dst % m->elementSize)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%#llx is not aligned to %u bytes",
+				  (unsigned long long)m->dst, m->elementSize);
+	return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------ whole graphs */
+
+CUresult cuemu_graph_new(CUgraph *out)
+{
+	CUgraph g = calloc(1, sizeof *g);
+
+	if (!g)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	g->magic = GRAPH_MAGIC;
+	*out = g;
+	return CUDA_SUCCESS;
+}
+
+void cuemu_graph_free(CUgraph g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		node_free(g->nodes[i]);
+	free(g->nodes);
+	g->magic = 0;
+	free(g);
+}
+
+/* A copy of n's parameters into c (a node of another graph). */
+static CUresult params_copy(CUgraphNode c, CUgraphNode n)
+{
+	c->p = n->p;
+	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
+		return gkernel_copy(&c->p.k, &n->p.k);
+	if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+		return cuemu_graph_clone(n->p.child, &c->p.child);
+	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+		cuemu_gmem_ref(n->p.alloc.m);
+	return CUDA_SUCCESS;
+}
+
+void cuemu_graph_number(CUgraph g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		g->nodes[i]->at = i;
+}
+
+CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
+{
+	CUgraph c = NULL;
+	CUresult r;
+
+	if ((r = cuemu_graph_new(&c)) != CUDA_SUCCESS)
+		return r;
+	c->origin = g;
+	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++) {
+		CUgraphNode n = g->nodes[i], m;
+		if ((r = cuemu_graph_node_new(c, NULL, 0, n->type, &m)) !=
+		    CUDA_SUCCESS)
+			break;
+		m->origin = n;
+		if ((r = params_copy(m, n)) != CUDA_SUCCESS) {
+			m->type = CU_GRAPH_NODE_TYPE_EMPTY;
+			break;
+		}
+	}
+	/* the edges, by the nodes' places in the original */
+	cuemu_graph_number(g);
+	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++)
+		for (size_t d = 0; d < g->nodes[i]->ndeps && !r; d++)
+			r = cuemu_graph_edge_add(c->nodes[g->nodes[i]->deps[d]->at],
+				     c->nodes[i]);
+	if (r != CUDA_SUCCESS) {
+		cuemu_graph_free(c);
+		return r;
+	}
+	*out = c;
+	return CUDA_SUCCESS;
+}
+
