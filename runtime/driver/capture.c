@@ -326,6 +326,28 @@ CUresult cuemu_capture_ctx_sync(void)
 		CUDA_SUCCESS;
 }
 
+void cuemu_capture_stream_gone(CUstream h)
+{
+	struct member *m;
+	CUstream s;
+
+	if (!any_live() || cuemu_stream_get(h, &s) != CUDA_SUCCESS)
+		return;
+	pthread_mutex_lock(&cap_lock);
+	if ((m = member_of(s))) {
+		struct capture *c = m->c;
+		invalidate(c);
+		if (c->origin == s)
+			capture_end(c, false);
+		else {
+			cuemu_stream_set_capturing(s, false);
+			free(m->deps);
+			*m = members[--nmembers];
+		}
+	}
+	pthread_mutex_unlock(&cap_lock);
+}
+
 /* --------------------------------------------------------------- events */
 
 static struct cevent *cevent_of(CUevent e)

@@ -161,6 +161,9 @@ CUresult cuemu_capture_wait(CUstream h, CUevent e, unsigned flags,
 CUresult cuemu_capture_event_use(CUevent e, bool invalidate);
 /* The event is recorded outside any capture again. */
 void cuemu_capture_event_forget(CUevent e);
+/* Stream h is being destroyed: it leaves its capture, which is
+ * invalidated (and ended, where h began it). */
+void cuemu_capture_stream_gone(CUstream h);
 /* cuMemAllocAsync and cuMemFreeAsync on a capturing stream: an
  * allocation node (its memory made now, at the address answered), a
  * free node of a graph's allocation. */

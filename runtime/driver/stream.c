@@ -58,6 +58,7 @@ CUresult cuStreamDestroy_v2(CUstream hStream)
 	    hStream == CU_STREAM_PER_THREAD)
 		return cuemu_fail(CUDA_ERROR_INVALID_HANDLE,
 				  "an implicit stream cannot be destroyed");
+	cuemu_capture_stream_gone(hStream);
 	return cuemu_stream_release(hStream);
 }
 

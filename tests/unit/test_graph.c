@@ -201,6 +201,28 @@ static void merge(void)
 	cuEventDestroy(e);
 	cuStreamDestroy(a);
 	cuStreamDestroy(b);
+	/* a capturing stream destroyed: its capture goes with it, a joined
+	 * one's is invalidated */
+	CUstreamCaptureStatus st;
+	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&b, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+	cuStreamBeginCapture(a, CU_STREAM_CAPTURE_MODE_RELAXED);
+	cuEventRecord(e, a);
+	cuStreamWaitEvent(b, e, 0);
+	is_res(cuStreamDestroy(b), CUDA_SUCCESS,
+	       "a joined stream is destroyed while it captures");
+	cuStreamIsCapturing(a, &st);
+	ok(st == CU_STREAM_CAPTURE_STATUS_INVALIDATED,
+	   "its capture is invalidated");
+	is_res(cuStreamDestroy(a), CUDA_SUCCESS,
+	       "the first stream is destroyed too");
+	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
+	cuStreamIsCapturing(a, &st);
+	ok(st == CU_STREAM_CAPTURE_STATUS_NONE,
+	   "a new stream captures nothing, at whatever address");
+	cuStreamDestroy(a);
+	cuEventDestroy(e);
 	cuMemFree(d);
 }
 
