@@ -255,6 +255,28 @@ CUresult cuemu_capture_node(CUstream h, CUgraphNodeType t, CUgraphNode *out)
 	return r;
 }
 
+CUresult cuemu_capture_copy(CUstream h, const CUDA_MEMCPY3D *c)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, &n)) ==
+	    CUDA_SUCCESS)
+		n->p.copy.c = *c;
+	return r;
+}
+
+CUresult cuemu_capture_memset(CUstream h, const CUDA_MEMSET_NODE_PARAMS *m)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMSET, &n)) ==
+	    CUDA_SUCCESS)
+		n->p.set.m = *m;
+	return r;
+}
+
 /* Is the calling thread barred from an unsafe call, and by which
  * captures (invalidated)? cap_lock held. */
 static bool unsafe_here(void)

@@ -33,29 +33,20 @@ static CUresult capture_copy(uintptr_t dst, uintptr_t src, size_t n,
 		.dstDevice = dst,
 		.WidthInBytes = n, .Height = 1, .Depth = 1,
 	};
-	CUgraphNode node;
-	CUresult r;
 
-	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, &node)) ==
-	    CUDA_SUCCESS)
-		node->p.copy.c = c;
-	return r;
+	return cuemu_capture_copy(h, &c);
 }
 
 /* A memset on a capturing stream: a memset node of its graph. */
 static CUresult capture_set(uintptr_t dst, uint32_t value, unsigned elem,
 			    size_t N, CUstream h)
 {
-	CUgraphNode node;
-	CUresult r;
+	const CUDA_MEMSET_NODE_PARAMS m = {
+		.dst = dst, .value = value, .elementSize = elem,
+		.width = N, .height = 1,
+	};
 
-	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMSET, &node)) ==
-	    CUDA_SUCCESS)
-		node->p.set.m = (CUDA_MEMSET_NODE_PARAMS){
-			.dst = dst, .value = value, .elementSize = elem,
-			.width = N, .height = 1,
-		};
-	return r;
+	return cuemu_capture_memset(h, &m);
 }
 
 /* The common path of every copy. dst_dev/src_dev: the API calls that end a

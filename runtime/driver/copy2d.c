@@ -145,13 +145,8 @@ static CUresult capture_shaped(const struct api_copy *k, CUstream h)
 		.WidthInBytes = k->width, .Height = k->height,
 		.Depth = k->depth,
 	};
-	CUgraphNode node;
-	CUresult r;
 
-	if ((r = cuemu_capture_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, &node)) ==
-	    CUDA_SUCCESS)
-		node->p.copy.c = c;
-	return r;
+	return cuemu_capture_copy(h, &c);
 }
 
 /* The common path of every 2D and 3D copy, once the structure is read;
@@ -233,16 +228,12 @@ static CUresult copy3d_peer(const CUDA_MEMCPY3D_PEER *c, CUstream h,
 static CUresult capture_set2d(CUdeviceptr dst, size_t pitch, uint32_t value,
 			      unsigned elem, size_t w, size_t h, CUstream hs)
 {
-	CUgraphNode node;
-	CUresult r;
+	const CUDA_MEMSET_NODE_PARAMS m = {
+		.dst = dst, .pitch = pitch, .value = value,
+		.elementSize = elem, .width = w, .height = h,
+	};
 
-	if ((r = cuemu_capture_node(hs, CU_GRAPH_NODE_TYPE_MEMSET, &node)) ==
-	    CUDA_SUCCESS)
-		node->p.set.m = (CUDA_MEMSET_NODE_PARAMS){
-			.dst = dst, .pitch = pitch, .value = value,
-			.elementSize = elem, .width = w, .height = h,
-		};
-	return r;
+	return cuemu_capture_memset(hs, &m);
 }
 
 /* A 2D memset: rows of Width elements of elem bytes, dstPitch apart. The

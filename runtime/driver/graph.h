@@ -142,6 +142,9 @@ bool cuemu_capturing(CUstream h);
  * and makes it the stream's one dependency: *out the node to fill; the
  * caller drops it (cuemu_graph_node_drop) if its parameters are refused. */
 CUresult cuemu_capture_node(CUstream h, CUgraphNodeType t, CUgraphNode *out);
+/* A copy node, a memset node, so made. */
+CUresult cuemu_capture_copy(CUstream h, const CUDA_MEMCPY3D *c);
+CUresult cuemu_capture_memset(CUstream h, const CUDA_MEMSET_NODE_PARAMS *m);
 /* The checks an operation that is no node makes while something
  * captures: a potentially unsafe call (an allocation, a free, a
  * synchronization of another stream) under the calling thread's mode;
