@@ -633,6 +633,8 @@ int main(int argc, char **argv)
 	cudaDeviceSynchronize();
 	if (argc > 1 && !strcmp(argv[1], "time")) {
 		timing();
+		// (this line came after results/graph-time.txt was taken)
+		P("graph.done: %s\n", en(cudaDeviceSynchronize()));
 		return 0;
 	}
 	capture_state();
