@@ -2794,6 +2794,8 @@ CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 #define cuMemsetD32Async            __CUDA_API_PTSZ(cuMemsetD32Async)
 #define cuStreamGetPriority         __CUDA_API_PTSZ(cuStreamGetPriority)
 #define cuStreamGetFlags            __CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamGetId               __CUDA_API_PTSZ(cuStreamGetId)
+#define cuStreamGetDevice           __CUDA_API_PTSZ(cuStreamGetDevice)
 #define cuStreamGetCtx              __CUDA_API_PTSZ(cuStreamGetCtx)
 #define cuStreamGetCtx_v2           __CUDA_API_PTSZ(cuStreamGetCtx_v2)
 #define cuStreamWaitEvent           __CUDA_API_PTSZ(cuStreamWaitEvent)
@@ -2913,6 +2915,8 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream,
                                             unsigned int flags, int priority);
 CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
 CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);
 CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
 CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx,
                                    CUgreenCtx *pGreenCtx);
@@ -3196,6 +3200,9 @@ CUresult CUDAAPI cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
                                             unsigned int flags,
                                             CUstream hStream);
 CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream hStream, int *priority);
+CUresult CUDAAPI cuStreamGetId_ptsz(CUstream hStream,
+                                    unsigned long long *streamId);
+CUresult CUDAAPI cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device);
 CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream hStream,
                                        unsigned int *flags);
 CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx);

@@ -107,6 +107,10 @@ cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream,
                                             int *priority);
 cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream,
                                          unsigned int *flags);
+cudaError_t CUDARTAPI cudaStreamGetId(cudaStream_t hStream,
+				     unsigned long long *streamId);
+cudaError_t CUDARTAPI cudaStreamGetDevice(cudaStream_t hStream, int *device);
+cudaError_t CUDARTAPI cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream,
                                           cudaEvent_t event,
@@ -684,6 +688,9 @@ cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t s, cudaHostFn_t fn, v
 cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t s, cudaStreamCallback_t callback, void *userData, unsigned int flags);
 cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned int *flags);
 cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority);
+cudaError_t CUDARTAPI cudaStreamGetId_ptsz(cudaStream_t s, unsigned long long *streamId);
+cudaError_t CUDARTAPI cudaStreamGetDevice_ptsz(cudaStream_t s, int *device);
+cudaError_t CUDARTAPI cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src);
 cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t s);
 cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t s);
 cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t event, unsigned int flags);

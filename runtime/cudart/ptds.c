@@ -323,6 +323,21 @@ cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority)
 	return cudaStreamGetPriority(pt(s), priority);
 }
 
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t s, unsigned long long *streamId)
+{
+	return cudaStreamGetId(pt(s), streamId);
+}
+
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t s, int *device)
+{
+	return cudaStreamGetDevice(pt(s), device);
+}
+
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
+{
+	return cudaStreamCopyAttributes(pt(dst), pt(src));
+}
+
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t s)
 {
 	return cudaStreamQuery(pt(s));

@@ -1,6 +1,7 @@
 /*
  * stream.c - the runtime API's stream management: cudaStreamCreate (and
- * WithFlags, WithPriority), GetPriority, GetFlags, Destroy, WaitEvent,
+ * WithFlags, WithPriority), GetPriority, GetFlags, GetId, GetDevice,
+ * CopyAttributes, Destroy, WaitEvent,
  * AddCallback, Synchronize, Query, cudaLaunchHostFunc and the stream
  * attributes (cudaStreamSetAttribute, GetAttribute), each on its
  * driver twin (the per-thread forms on its _ptsz exports). No state; the
@@ -42,6 +43,24 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
 	RT_BEGIN();
 	return cuemu_rt_result(cuStreamGetFlags(hStream, flags));
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetId(hStream, streamId));
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamGetDevice(hStream, (CUdevice *)device));
+}
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamCopyAttributes(dst, src));
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)

@@ -144,3 +144,13 @@ CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream,
 {
 	return cuEventRecordWithFlags(hEvent, cuemu_ptsz(hStream), flags);
 }
+
+CUresult cuStreamGetId_ptsz(CUstream hStream, unsigned long long *streamId)
+{
+	return cuStreamGetId(cuemu_ptsz(hStream), streamId);
+}
+
+CUresult cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device)
+{
+	return cuStreamGetDevice(cuemu_ptsz(hStream), device);
+}

@@ -1,6 +1,7 @@
 /*
  * stream.c - the driver API's stream management entries (cuStreamCreate,
- * WithPriority, Destroy, GetPriority, GetFlags, GetCtx, Query, Synchronize,
+ * WithPriority, Destroy, GetPriority, GetFlags, GetId, GetDevice, GetCtx,
+ * Query, Synchronize,
  * WaitEvent), host functions on a stream (cuLaunchHostFunc,
  * cuStreamAddCallback), the stream's attributes (cuStreamSetAttribute,
  * GetAttribute, CopyAttributes) and the stream's model clock
@@ -92,6 +93,38 @@ CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags)
 	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
 		return r;
 	*flags = cuemu_stream_flags(s);
+	return CUDA_SUCCESS;
+}
+
+/* A stream's id: unique in the process, made in order, never reused
+ * (probes/results/streamid.txt: two streams made in turn one apart, the
+ * next after a destroy one further; the legacy stream's the same by NULL
+ * and CU_STREAM_LEGACY, the per-thread stream one of its own). The
+ * driver's own streams take ids libcuemu has no streams for, so ids
+ * differ from the H200's by those. */
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!streamId)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL streamId");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*streamId = cuemu_stream_uid(s);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device)
+{
+	CUstream s;
+	CUresult r;
+
+	if (!device)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "NULL device");
+	if ((r = cuemu_stream_get(hStream, &s)) != CUDA_SUCCESS)
+		return r;
+	*device = cuemu_stream_device(s);
 	return CUDA_SUCCESS;
 }
 

@@ -866,6 +866,48 @@ static void held_install(void)
 	sigaction(SIGSEGV, &sa, NULL);
 }
 
+/* Stream ids and devices (probes/results/streamid.txt): ids in the order
+ * streams are made, never reused; the legacy stream's by NULL and by
+ * CU_STREAM_LEGACY alike; a NULL output refused. */
+static void ids(void)
+{
+	unsigned long long a_id = 0, b_id = 0, c_id = 0, n_id = 0, l_id = 1,
+			   p_id = 0;
+	CUstream a, b, c;
+	CUdevice d = -1;
+	int rd = -1;
+
+	cuStreamCreate(&a, 0);
+	cuStreamCreate(&b, CU_STREAM_NON_BLOCKING);
+	is_res(cuStreamGetId(a, &a_id), CUDA_SUCCESS, "a stream's id");
+	cuStreamGetId(b, &b_id);
+	ok(a_id && b_id == a_id + 1, "the next stream's is one more");
+	cuStreamDestroy(b);
+	cuStreamCreate(&c, 0);
+	cuStreamGetId(c, &c_id);
+	ok(c_id == a_id + 2, "a destroyed stream's id is not given again");
+	is_res(cuStreamGetId(NULL, &n_id), CUDA_SUCCESS, "the legacy stream's");
+	cuStreamGetId(CU_STREAM_LEGACY, &l_id);
+	ok(n_id == l_id, "by NULL and by CU_STREAM_LEGACY alike");
+	cuStreamGetId(CU_STREAM_PER_THREAD, &p_id);
+	ok(p_id && p_id != n_id && p_id != a_id && p_id != c_id,
+	   "the per-thread stream has one of its own");
+	is_res(cuStreamGetId(a, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL id: INVALID_VALUE");
+	is_res(cuStreamGetDevice(c, &d), CUDA_SUCCESS, "a stream's device");
+	ok(d == 0, "device 0");
+	is_res(cuStreamGetDevice(NULL, NULL), CUDA_ERROR_INVALID_VALUE,
+	       "a NULL device: INVALID_VALUE");
+	ok(cudaStreamGetId((cudaStream_t)a, &b_id) == cudaSuccess &&
+	   b_id == a_id, "the runtime's id is the driver's");
+	ok(cudaStreamGetDevice((cudaStream_t)a, &rd) == cudaSuccess && rd == 0,
+	   "the runtime's device too");
+	ok(cudaStreamCopyAttributes((cudaStream_t)c, (cudaStream_t)a) ==
+	   cudaSuccess, "the runtime copies a stream's attributes");
+	cuStreamDestroy(a);
+	cuStreamDestroy(c);
+}
+
 int main(void)
 {
 	CUcontext ctx;
@@ -895,6 +937,7 @@ int main(void)
 	host_work_on_worker();
 	model_work_inline();
 	held_inline();
+	ids();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
