@@ -3731,6 +3731,7 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
 #define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
 #define cuGraphAddDependencies      cuGraphAddDependencies_v2
 #define cuGraphRemoveDependencies   cuGraphRemoveDependencies_v2
+#define cuGraphAddNode              cuGraphAddNode_v2
 
 CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream,
                                          CUstreamCaptureMode mode);
@@ -3879,6 +3880,14 @@ CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph,
                                               const CUgraphEdgeData *edgeData,
                                               size_t numDependencies);
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                   const CUgraphNode *dependencies,
+                                   const CUgraphEdgeData *dependencyData,
+                                   size_t numDependencies,
+                                   CUgraphNodeParams *nodeParams);
+CUresult CUDAAPI cuGraphConditionalHandleCreate(
+    CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,
+    unsigned int defaultLaunchValue, unsigned int flags);
 CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
                                              CUgraph hGraph,
                                              unsigned long long flags);
@@ -3922,6 +3931,11 @@ CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
 #undef cuGraphNodeGetDependentNodes
 #undef cuGraphAddDependencies
 #undef cuGraphRemoveDependencies
+#undef cuGraphAddNode
+CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                const CUgraphNode *dependencies,
+                                size_t numDependencies,
+                                CUgraphNodeParams *nodeParams);
 CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream);
 CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream);
 CUresult CUDAAPI cuStreamGetCaptureInfo(

@@ -628,6 +628,14 @@ cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph,
 	const cudaGraphNode_t *from, const cudaGraphNode_t *to,
 	const cudaGraphEdgeData *edgeData, size_t numDependencies);
 cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+	struct cudaGraphNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(
+	cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+	unsigned int defaultLaunchValue CUEMU_DEFARG(0),
+	unsigned int flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
 	cudaGraph_t graph, unsigned long long flags CUEMU_DEFARG(0));
 cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,

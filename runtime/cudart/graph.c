@@ -535,6 +535,65 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
 	return cuemu_rt_result(cuGraphDestroyNode(node));
 }
 
+/* cudaGraphAddNode: the driver's, with a kernel node's stub made its
+ * function and a copy node's runtime copy the driver's. */
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *deps,
+			     const cudaGraphEdgeData *edges, size_t n,
+			     struct cudaGraphNodeParams *p)
+{
+	CUgraphNodeParams d;
+	CUcontext ctx;
+	cudaError_t e = cudaSuccess;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	if (!p)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	_Static_assert(sizeof d == sizeof *p, "node parameters' layout");
+	memcpy(&d, p, sizeof d);
+	if (p->type == cudaGraphNodeTypeKernel) {
+		struct cudaKernelNodeParams k = {
+			.func = p->kernel.func, .gridDim = p->kernel.gridDim,
+			.blockDim = p->kernel.blockDim,
+			.sharedMemBytes = p->kernel.sharedMemBytes,
+			.kernelParams = p->kernel.kernelParams,
+			.extra = p->kernel.extra,
+		};
+		CUDA_KERNEL_NODE_PARAMS kd;
+		if ((e = kernel_params(&k, &kd)) == cudaSuccess)
+			memcpy(&d.kernel, &kd, sizeof kd);
+	} else if (p->type == cudaGraphNodeTypeMemcpy) {
+		memset(&d.memcpy, 0, sizeof d.memcpy);
+		d.memcpy.copyCtx = ctx;
+		e = copy_params(&p->memcpy.copyParams, &d.memcpy.copyParams);
+	} else if (p->type == cudaGraphNodeTypeMemset) {
+		d.memset.ctx = ctx;
+	}
+	if (e != cudaSuccess)
+		return cuemu_rt_fail(e);
+	r = cuGraphAddNode_v2(pNode, graph, deps,
+			      (const CUgraphEdgeData *)edges, n, &d);
+	if (r == CUDA_SUCCESS && p->type == cudaGraphNodeTypeMemAlloc)
+		p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;
+	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(
+	cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+	unsigned int defaultLaunchValue, unsigned int flags)
+{
+	CUcontext ctx;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	return cuemu_rt_result(cuGraphConditionalHandleCreate(
+		(CUgraphConditionalHandle *)pHandle_out, graph, ctx,
+		defaultLaunchValue, flags));
+}
+
 /* ---------------------------------------------------- executable graphs */
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pExec, cudaGraph_t graph,

@@ -885,3 +885,139 @@ CUresult cuDeviceGraphMemTrim(CUdevice device)
 {
 	return cuemu_check_dev(device);
 }
+
+/* ------------------------------------------------------ any node's kind */
+
+/* Edge data on a node's dependencies: only the default kind. */
+static CUresult default_edges(const CUgraphEdgeData *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++)
+		if (d[i].type || d[i].from_port || d[i].to_port)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "dependency %zu: only default edges",
+					  i);
+	return CUDA_SUCCESS;
+}
+
+/* A child graph node that takes the graph itself (ownership moved). */
+static CUresult add_moved_child(CUgraphNode *out, CUgraph g,
+				const CUgraphNode *deps, size_t n,
+				CUgraph child)
+{
+	CUgraphNode node;
+	CUresult r;
+
+	if ((r = add_check(out, g)) != CUDA_SUCCESS ||
+	    (r = cuemu_graph_check(child)) != CUDA_SUCCESS)
+		return r;
+	if (child == g)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "a graph cannot be its own child");
+	if ((r = cuemu_graph_node_new(g, deps, n, CU_GRAPH_NODE_TYPE_GRAPH,
+				      &node)) != CUDA_SUCCESS)
+		return r;
+	node->p.child = child;
+	*out = node;
+	return CUDA_SUCCESS;
+}
+
+/* cuGraphAddNode: each kind's own call. Conditional nodes, external
+ * semaphores and batch memory operations are not emulated. */
+CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+			   const CUgraphNode *dependencies,
+			   const CUgraphEdgeData *dependencyData,
+			   size_t numDependencies,
+			   CUgraphNodeParams *nodeParams)
+{
+	const CUgraphNode *d = dependencies;
+	size_t n = numDependencies;
+	CUresult r;
+
+	if (!nodeParams)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "nodeParams is NULL");
+	if ((r = default_edges(dependencyData, n)) != CUDA_SUCCESS)
+		return r;
+	switch (nodeParams->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return cuGraphAddKernelNode_v2(
+			phGraphNode, hGraph, d, n,
+			(const CUDA_KERNEL_NODE_PARAMS *)&nodeParams->kernel);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuGraphAddMemcpyNode(phGraphNode, hGraph, d, n,
+					    &nodeParams->memcpy.copyParams,
+					    nodeParams->memcpy.copyCtx);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return cuGraphAddMemsetNode(
+			phGraphNode, hGraph, d, n,
+			(const CUDA_MEMSET_NODE_PARAMS *)&nodeParams->memset,
+			nodeParams->memset.ctx);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return cuGraphAddHostNode(
+			phGraphNode, hGraph, d, n,
+			(const CUDA_HOST_NODE_PARAMS *)&nodeParams->host);
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		if (nodeParams->graph.ownership ==
+		    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE)
+			return add_moved_child(phGraphNode, hGraph, d, n,
+					       nodeParams->graph.graph);
+		return cuGraphAddChildGraphNode(phGraphNode, hGraph, d, n,
+						nodeParams->graph.graph);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return cuGraphAddEmptyNode(phGraphNode, hGraph, d, n);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuGraphAddEventWaitNode(phGraphNode, hGraph, d, n,
+					       nodeParams->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuGraphAddEventRecordNode(phGraphNode, hGraph, d, n,
+						 nodeParams->eventRecord.event);
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		return cuGraphAddMemAllocNode(
+			phGraphNode, hGraph, d, n,
+			(CUDA_MEM_ALLOC_NODE_PARAMS *)&nodeParams->alloc);
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return cuGraphAddMemFreeNode(phGraphNode, hGraph, d, n,
+					     nodeParams->free.dptr);
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "graph nodes of "
+				  "type %d are not emulated",
+				  (int)nodeParams->type);
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "node type %d is none",
+				  (int)nodeParams->type);
+	}
+}
+
+/* CUDA 12.2's form, without edge data. */
+CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			const CUgraphNode *dependencies,
+			size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+	return cuGraphAddNode_v2(phGraphNode, hGraph, dependencies, NULL,
+				 numDependencies, nodeParams);
+}
+
+/* Conditional nodes are not emulated: their handles are refused, and
+ * with them the program's conditional graph, in one clear answer. */
+CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out,
+					CUgraph hGraph, CUcontext ctx,
+					unsigned int defaultLaunchValue,
+					unsigned int flags)
+{
+	CUresult r;
+
+	(void)ctx;
+	(void)defaultLaunchValue;
+	(void)flags;
+	if (!pHandle_out)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "pHandle_out is NULL");
+	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS)
+		return r;
+	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "conditional graph "
+			  "nodes are not emulated");
+}

@@ -161,6 +161,36 @@ int main()
 	EXPECT(value(d) == 45);
 	CHECK(cudaGraphExecDestroy(x));
 
+	// cudaGraphAddNode's kernel and memset kinds, as their own calls
+	{
+		cudaGraph_t an;
+		cudaGraphNode_t ms, kn;
+		cudaGraphNodeParams p = {};
+		int nine = 9;
+		void *args[2] = { &d, &nine };
+		CHECK(cudaGraphCreate(&an, 0));
+		p.type = cudaGraphNodeTypeMemset;
+		p.memset.dst = d;
+		p.memset.value = 0;
+		p.memset.elementSize = 4;
+		p.memset.width = 1;
+		p.memset.height = 1;
+		CHECK(cudaGraphAddNode(&ms, an, NULL, NULL, 0, &p));
+		p = {};
+		p.type = cudaGraphNodeTypeKernel;
+		p.kernel.func = (void *)add;
+		p.kernel.gridDim = dim3(1);
+		p.kernel.blockDim = dim3(1);
+		p.kernel.kernelParams = args;
+		CHECK(cudaGraphAddNode(&kn, an, &ms, NULL, 1, &p));
+		CHECK(cudaGraphInstantiate(&x, an, 0));
+		CHECK(cudaGraphLaunch(x, s));
+		CHECK(cudaStreamSynchronize(s));
+		EXPECT(value(d) == 9);
+		CHECK(cudaGraphExecDestroy(x));
+		CHECK(cudaGraphDestroy(an));
+	}
+
 	// a graph's own memory: allocated and freed in the capture, at the
 	// same address every launch, its free outside a graph taken as
 	// nothing while the graph holds it

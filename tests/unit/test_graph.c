@@ -420,6 +420,64 @@ static void memory(void)
 	cuGraphDestroy(g);
 }
 
+/* cuGraphAddNode: each kind through its own call; what is not emulated
+ * refused as such. */
+static void any_node(void)
+{
+	CUgraph g, child;
+	CUgraphNode n, h, c;
+	CUgraphNodeParams p;
+	CUgraphEdgeData ed;
+	CUgraphExec x;
+	CUgraphConditionalHandle handle;
+	CUgraphNodeType t;
+
+	cuGraphCreate(&g, 0);
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+	is_res(cuGraphAddNode(&n, g, NULL, NULL, 0, &p), CUDA_SUCCESS,
+	       "an empty node through cuGraphAddNode");
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_HOST;
+	p.host.fn = note;
+	p.host.userData = (void *)(intptr_t)7;
+	is_res(cuGraphAddNode(&h, g, &n, NULL, 1, &p), CUDA_SUCCESS,
+	       "a host node after it");
+	cuGraphNodeGetType(h, &t);
+	ok(t == CU_GRAPH_NODE_TYPE_HOST, "of the host kind");
+	memset(&ed, 0, sizeof ed);
+	ed.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+	is_res(cuGraphAddNode(&c, g, &n, &ed, 1, &p), CUDA_ERROR_INVALID_VALUE,
+	       "a programmatic edge: INVALID_VALUE");
+	cuGraphCreate(&child, 0);
+	cuGraphAddEmptyNode(&c, child, NULL, 0);
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_GRAPH;
+	p.graph.graph = child;
+	p.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE;
+	is_res(cuGraphAddNode(&c, g, &h, NULL, 1, &p), CUDA_SUCCESS,
+	       "a child graph moved into its node");
+	CUgraph inner = NULL;
+	cuGraphChildGraphNodeGetGraph(c, &inner);
+	ok(inner == child, "the node holds that graph itself");
+	memset(&p, 0, sizeof p);
+	p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+	is_res(cuGraphAddNode(&c, g, NULL, NULL, 0, &p),
+	       CUDA_ERROR_NOT_SUPPORTED, "a conditional node: NOT_SUPPORTED");
+	p.type = (CUgraphNodeType)99;
+	is_res(cuGraphAddNode(&c, g, NULL, NULL, 0, &p),
+	       CUDA_ERROR_INVALID_VALUE, "a kind that is none: INVALID_VALUE");
+	is_res(cuGraphConditionalHandleCreate(&handle, g, g_ctx, 0, 0),
+	       CUDA_ERROR_NOT_SUPPORTED, "a conditional handle: NOT_SUPPORTED");
+	g_count = 0;
+	cuGraphInstantiate(&x, g, 0);
+	cuGraphLaunch(x, NULL);
+	cuStreamSynchronize(NULL);
+	ok(g_count == 1 && g_order[0] == 7, "the host node runs");
+	cuGraphExecDestroy(x);
+	cuGraphDestroy(g);
+}
+
 int main(void)
 {
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&g_ctx, 0) ||
@@ -434,6 +492,7 @@ int main(void)
 	order();
 	memset_box();
 	memory();
+	any_node();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
