@@ -3713,6 +3713,7 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes,
 
 #define cuStreamBeginCapture        __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
 #define cuStreamEndCapture          __CUDA_API_PTSZ(cuStreamEndCapture)
+#define cuStreamBeginCaptureToGraph __CUDA_API_PTSZ(cuStreamBeginCaptureToGraph)
 #define cuStreamIsCapturing         __CUDA_API_PTSZ(cuStreamIsCapturing)
 #define cuStreamGetCaptureInfo      __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
 #define cuStreamUpdateCaptureDependencies \
@@ -3880,6 +3881,34 @@ CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph,
                                               const CUgraphEdgeData *edgeData,
                                               size_t numDependencies);
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode,
+                                                CUevent event);
+CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode,
+                                              CUevent event);
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec,
+                                                    CUgraphNode hNode,
+                                                    CUevent event);
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
+                                                  CUgraphNode hNode,
+                                                  CUevent event);
+CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec,
+                                       CUgraphNode hNode,
+                                       unsigned int isEnabled);
+CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec,
+                                       CUgraphNode hNode,
+                                       unsigned int *isEnabled);
+CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
+                                     cuuint64_t *flags);
+CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
+                                      unsigned int flags);
+CUresult CUDAAPI cuStreamBeginCaptureToGraph(
+    CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+    const CUgraphEdgeData *dependencyData, size_t numDependencies,
+    CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamBeginCaptureToGraph_ptsz(
+    CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+    const CUgraphEdgeData *dependencyData, size_t numDependencies,
+    CUstreamCaptureMode mode);
 CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
                                    const CUgraphNode *dependencies,
                                    const CUgraphEdgeData *dependencyData,

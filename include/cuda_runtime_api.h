@@ -628,6 +628,52 @@ cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph,
 	const cudaGraphNode_t *from, const cudaGraphNode_t *to,
 	const cudaGraphEdgeData *edgeData, size_t numDependencies);
 cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, const void *symbol, const void *src,
+	size_t count, size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	size_t numDependencies, void *dst, const void *symbol, size_t count,
+	size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node,
+	void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node,
+	const void *symbol, const void *src, size_t count, size_t offset,
+	enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node,
+	void *dst, const void *symbol, size_t count, size_t offset,
+	enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t node, void *dst, const void *src, size_t count,
+	enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParamsToSymbol(
+	cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void *symbol,
+	const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParamsFromSymbol(
+	cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst,
+	const void *symbol, size_t count, size_t offset,
+	enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node,
+	cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node,
+	cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t hNode, cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t hNode, cudaEvent_t event);
+cudaError_t CUDARTAPI cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t hNode, unsigned int isEnabled);
+cudaError_t CUDARTAPI cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec,
+	cudaGraphNode_t hNode, unsigned int *isEnabled);
+cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
+	unsigned long long *flags);
+cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
+	unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+	cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+	const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+	enum cudaStreamCaptureMode mode);
 cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode,
 	cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
 	const cudaGraphEdgeData *dependencyData, size_t numDependencies,
@@ -703,6 +749,7 @@ cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t s);
 cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t s);
 cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t event, unsigned int flags);
 cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t s, enum cudaStreamCaptureMode mode);
+cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t graph, const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n, enum cudaStreamCaptureMode mode);
 cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *pGraph);
 cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus *status);
 cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges, size_t *ndeps);

@@ -205,24 +205,90 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
 						    ctx));
 }
 
+/* A driver copy of count bytes from src to dst, as kind names them. */
+static cudaError_t copy_1d(void *dst, const void *src, size_t count,
+			   enum cudaMemcpyKind kind, CUDA_MEMCPY3D *c)
+{
+	CUmemorytype st, dt;
+
+	*c = (CUDA_MEMCPY3D){ .WidthInBytes = count, .Height = 1,
+			      .Depth = 1 };
+	if (cuemu_rt_kind_types(kind, &st, &dt))
+		return cudaErrorInvalidMemcpyDirection;
+	cuemu_rt_ptr_end(st, src, false, c);
+	cuemu_rt_ptr_end(dt, dst, true, c);
+	return cudaSuccess;
+}
+
+/* The same to or from a variable: its device address and offset, the
+ * copy held within the variable. */
+static cudaError_t copy_symbol(const void *symbol, size_t count,
+			       size_t offset, void **at)
+{
+	CUdeviceptr d;
+	size_t size;
+	cudaError_t e;
+
+	if ((e = rt_symbol_of(symbol, &d, &size)) != cudaSuccess)
+		return e;
+	if (offset > size || count > size - offset)
+		return cudaErrorInvalidValue;
+	*at = (void *)(uintptr_t)(d + offset);
+	return cudaSuccess;
+}
+
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pNode, cudaGraph_t graph,
 				     const cudaGraphNode_t *deps, size_t n,
 				     void *dst, const void *src, size_t count,
 				     enum cudaMemcpyKind kind)
 {
-	CUDA_MEMCPY3D c = { .WidthInBytes = count, .Height = 1, .Depth = 1 };
-	CUmemorytype st, dt;
+	CUDA_MEMCPY3D c;
 	CUcontext ctx;
+	cudaError_t e;
 	CUresult r;
 
 	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
 		return cuemu_rt_result(r);
-	if (cuemu_rt_kind_types(kind, &st, &dt))
-		return cuemu_rt_fail(cudaErrorInvalidMemcpyDirection);
-	cuemu_rt_ptr_end(st, src, false, &c);
-	cuemu_rt_ptr_end(dt, dst, true, &c);
+	if ((e = copy_1d(dst, src, count, kind, &c)) != cudaSuccess)
+		return cuemu_rt_fail(e);
 	return cuemu_rt_result(cuGraphAddMemcpyNode(pNode, graph, deps, n, &c,
 						    ctx));
+}
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pNode,
+					   cudaGraph_t graph,
+					   const cudaGraphNode_t *deps,
+					   size_t n, const void *symbol,
+					   const void *src, size_t count,
+					   size_t offset,
+					   enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphAddMemcpyNode1D(pNode, graph, deps, n, at, src, count,
+					kind);
+}
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pNode,
+					     cudaGraph_t graph,
+					     const cudaGraphNode_t *deps,
+					     size_t n, void *dst,
+					     const void *symbol, size_t count,
+					     size_t offset,
+					     enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphAddMemcpyNode1D(pNode, graph, deps, n, dst, at, count,
+					kind);
 }
 
 /* A pointer end of a driver copy as a runtime pitched pointer. */
@@ -297,6 +363,48 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
 	m = memset_params(p);
 	return cuemu_rt_result(cuGraphAddMemsetNode(pNode, graph, deps, n, &m,
 						    ctx));
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst,
+					   const void *src, size_t count,
+					   enum cudaMemcpyKind kind)
+{
+	CUDA_MEMCPY3D c;
+	cudaError_t e;
+
+	if ((e = copy_1d(dst, src, count, kind, &c)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cuemu_rt_result(cuGraphMemcpyNodeSetParams(node, &c));
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node,
+						 const void *symbol,
+						 const void *src, size_t count,
+						 size_t offset,
+						 enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphMemcpyNodeSetParams1D(node, at, src, count, kind);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node,
+						   void *dst,
+						   const void *symbol,
+						   size_t count, size_t offset,
+						   enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphMemcpyNodeSetParams1D(node, dst, at, count, kind);
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
@@ -666,6 +774,49 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec,
 							      NULL));
 }
 
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec,
+					       cudaGraphNode_t node, void *dst,
+					       const void *src, size_t count,
+					       enum cudaMemcpyKind kind)
+{
+	CUDA_MEMCPY3D c;
+	cudaError_t e;
+
+	if ((e = copy_1d(dst, src, count, kind, &c)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cuemu_rt_result(cuGraphExecMemcpyNodeSetParams(exec, node, &c,
+							      NULL));
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(
+	cudaGraphExec_t exec, cudaGraphNode_t node, const void *symbol,
+	const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphExecMemcpyNodeSetParams1D(exec, node, at, src, count,
+						  kind);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(
+	cudaGraphExec_t exec, cudaGraphNode_t node, void *dst,
+	const void *symbol, size_t count, size_t offset,
+	enum cudaMemcpyKind kind)
+{
+	void *at;
+	cudaError_t e;
+
+	RT_BEGIN();
+	if ((e = copy_symbol(symbol, count, offset, &at)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cudaGraphExecMemcpyNodeSetParams1D(exec, node, dst, at, count,
+						  kind);
+}
+
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec,
 					     cudaGraphNode_t node,
 					     const struct cudaMemsetParams *p)
@@ -692,4 +843,73 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
 {
 	return cuemu_rt_result(cuGraphExecUpdate_v2(
 		exec, graph, (CUgraphExecUpdateResultInfo *)info));
+}
+
+/* ------------------------------------------- events, switches, flags */
+
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node,
+					     cudaEvent_t event)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphEventRecordNodeSetEvent(node, event));
+}
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node,
+					   cudaEvent_t event)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphEventWaitNodeSetEvent(node, event));
+}
+
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t exec,
+						 cudaGraphNode_t node,
+						 cudaEvent_t event)
+{
+	return cuemu_rt_result(cuGraphExecEventRecordNodeSetEvent(exec, node,
+								  event));
+}
+
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t exec,
+					       cudaGraphNode_t node,
+					       cudaEvent_t event)
+{
+	return cuemu_rt_result(cuGraphExecEventWaitNodeSetEvent(exec, node,
+								event));
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+				    unsigned int isEnabled)
+{
+	return cuemu_rt_result(cuGraphNodeSetEnabled(exec, node, isEnabled));
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
+				    unsigned int *isEnabled)
+{
+	return cuemu_rt_result(cuGraphNodeGetEnabled(exec, node, isEnabled));
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t exec,
+				  unsigned long long *flags)
+{
+	return cuemu_rt_result(cuGraphExecGetFlags(exec, (cuuint64_t *)flags));
+}
+
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
+				   unsigned int flags)
+{
+	return cuemu_rt_result(cuGraphDebugDotPrint(graph, path, flags));
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+					  cudaGraph_t graph,
+					  const cudaGraphNode_t *deps,
+					  const cudaGraphEdgeData *edges,
+					  size_t n,
+					  enum cudaStreamCaptureMode mode)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuStreamBeginCaptureToGraph(
+		stream, graph, deps, (const CUgraphEdgeData *)edges, n,
+		(CUstreamCaptureMode)mode));
 }

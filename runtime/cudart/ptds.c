@@ -362,6 +362,17 @@ cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s,
 	return cudaStreamBeginCapture(pt(s), mode);
 }
 
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s,
+					       cudaGraph_t graph,
+					       const cudaGraphNode_t *deps,
+					       const cudaGraphEdgeData *edges,
+					       size_t n,
+					       enum cudaStreamCaptureMode mode)
+{
+	return cudaStreamBeginCaptureToGraph(pt(s), graph, deps, edges, n,
+					     mode);
+}
+
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *pGraph)
 {
 	return cudaStreamEndCapture(pt(s), pGraph);

@@ -45,6 +45,7 @@
 
 struct capture {
 	CUgraph g;
+	bool program_graph;     /* the program's (BeginCaptureToGraph) */
 	CUstreamCaptureMode mode;
 	uint64_t id;
 	CUstream origin;
@@ -186,7 +187,7 @@ static void capture_end(struct capture *c, bool keep_graph)
 			cevents[i].deps = NULL;
 			cevents[i].ndeps = 0;
 		}
-	if (!keep_graph)
+	if (!keep_graph && !c->program_graph)
 		cuemu_graph_free(c->g);
 	free(c);
 	__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL);
@@ -599,7 +600,10 @@ static bool mode_valid(CUstreamCaptureMode mode)
 	       mode == CU_STREAM_CAPTURE_MODE_RELAXED;
 }
 
-static CUresult begin(CUstream h, CUstreamCaptureMode mode)
+/* A capture of h into graph g (made here where NULL), its first nodes
+ * after deps. */
+static CUresult begin_into(CUstream h, CUstreamCaptureMode mode, CUgraph g,
+			   const CUgraphNode *deps, size_t ndeps)
 {
 	struct capture *c;
 	CUstream s;
@@ -615,9 +619,22 @@ static CUresult begin(CUstream h, CUstreamCaptureMode mode)
 	if (!h || h == CU_STREAM_LEGACY)
 		return cuemu_fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
 				  "the legacy stream cannot capture");
+	if (g && (r = cuemu_graph_check(g)) != CUDA_SUCCESS)
+		return r;
+	if (ndeps && !deps)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "%zu dependencies at NULL", ndeps);
+	for (size_t i = 0; i < ndeps; i++)
+		if ((r = cuemu_graph_node_check(deps[i])) != CUDA_SUCCESS ||
+		    deps[i]->graph != g)
+			return r ? r : cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				"dependency %zu is not of the graph", i);
 	if (!(c = calloc(1, sizeof *c)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "capture");
-	if ((r = cuemu_graph_new(&c->g)) != CUDA_SUCCESS) {
+	c->program_graph = g != NULL;
+	if (g)
+		c->g = g;
+	else if ((r = cuemu_graph_new(&c->g)) != CUDA_SUCCESS) {
 		free(c);
 		return r;
 	}
@@ -628,16 +645,60 @@ static CUresult begin(CUstream h, CUstreamCaptureMode mode)
 	if (member_of(s))
 		r = cuemu_fail(CUDA_ERROR_ILLEGAL_STATE,
 			       "the stream captures already");
-	else if ((r = member_add(s, c, NULL, 0)) == CUDA_SUCCESS) {
+	else if ((r = member_add(s, c, deps, ndeps)) == CUDA_SUCCESS) {
 		c->id = ++last_id;
 		__atomic_add_fetch(&live, 1, __ATOMIC_ACQ_REL);
 	}
 	pthread_mutex_unlock(&cap_lock);
 	if (r != CUDA_SUCCESS) {
-		cuemu_graph_free(c->g);
+		if (!c->program_graph)
+			cuemu_graph_free(c->g);
 		free(c);
 	}
 	return r;
+}
+
+static CUresult begin(CUstream h, CUstreamCaptureMode mode)
+{
+	return begin_into(h, mode, NULL, NULL, 0);
+}
+
+static CUresult begin_to_graph(CUstream h, CUgraph g, const CUgraphNode *deps,
+			       const CUgraphEdgeData *edges, size_t n,
+			       CUstreamCaptureMode mode)
+{
+	CUresult r;
+
+	if (!g)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "the graph is NULL");
+	for (size_t i = 0; edges && i < n; i++)
+		if (edges[i].type || edges[i].from_port || edges[i].to_port)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "only default edges");
+	r = begin_into(h, mode, g, deps, n);
+	return r;
+}
+
+CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
+				     const CUgraphNode *dependencies,
+				     const CUgraphEdgeData *dependencyData,
+				     size_t numDependencies,
+				     CUstreamCaptureMode mode)
+{
+	return begin_to_graph(hStream, hGraph, dependencies, dependencyData,
+			      numDependencies, mode);
+}
+
+CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream hStream, CUgraph hGraph,
+					  const CUgraphNode *dependencies,
+					  const CUgraphEdgeData *dependencyData,
+					  size_t numDependencies,
+					  CUstreamCaptureMode mode)
+{
+	return begin_to_graph(hStream ? hStream : CU_STREAM_PER_THREAD,
+			      hGraph, dependencies, dependencyData,
+			      numDependencies, mode);
 }
 
 CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)

@@ -22,8 +22,11 @@
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "driver/graph.h"
+#include "model/module.h"
 #include "model/stream.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -446,6 +449,20 @@ CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
 	if (r == CUDA_SUCCESS)
 		*event_out = hNode->p.event;
 	return r;
+}
+
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+	CUresult r = typed(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, &event);
+
+	return r ? r : set_event(hNode, event);
+}
+
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+	CUresult r = typed(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, &event);
+
+	return r ? r : set_event(hNode, event);
 }
 
 /* --------------------------------------------------- the graph's shape */
@@ -1020,4 +1037,72 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out,
 		return r;
 	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "conditional graph "
 			  "nodes are not emulated");
+}
+
+/* ---------------------------------------------------- a graph as DOT */
+
+static const char *kind_name(CUgraphNodeType t)
+{
+	static const char *const names[] = {
+		"KERNEL", "MEMCPY", "MEMSET", "HOST", "GRAPH", "EMPTY",
+		"WAIT_EVENT", "EVENT_RECORD", "EXT_SEMAS_SIGNAL",
+		"EXT_SEMAS_WAIT", "MEM_ALLOC", "MEM_FREE", "BATCH_MEM_OP",
+		"CONDITIONAL",
+	};
+
+	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+/* g's nodes (a child graph's as a cluster of its own) and edges, each
+ * node named by its place and kind, a kernel by its function too. */
+static void dot_graph(FILE *f, CUgraph g, const char *prefix, int depth)
+{
+	cuemu_graph_number(g);
+	for (size_t i = 0; i < g->n; i++) {
+		CUgraphNode n = g->nodes[i];
+		fprintf(f, "%*s\"%s%zu\" [label=\"%zu %s%s%s\"];\n",
+			depth * 2, "", prefix, i, i, kind_name(n->type),
+			n->type == CU_GRAPH_NODE_TYPE_KERNEL ? " " : "",
+			n->type == CU_GRAPH_NODE_TYPE_KERNEL ?
+				cuemu_function_name(n->p.k.f) : "");
+		if (n->type == CU_GRAPH_NODE_TYPE_GRAPH && depth < 64) {
+			char sub[256];
+			snprintf(sub, sizeof sub, "%s%zu_", prefix, i);
+			fprintf(f, "%*ssubgraph \"cluster_%s\" {\n",
+				depth * 2, "", sub);
+			dot_graph(f, n->p.child, sub, depth + 1);
+			fprintf(f, "%*s}\n", depth * 2, "");
+		}
+	}
+	cuemu_graph_number(g);
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
+			fprintf(f, "%*s\"%s%zu\" -> \"%s%zu\";\n", depth * 2,
+				"", prefix, g->nodes[i]->deps[d]->at, prefix,
+				i);
+}
+
+/* The graph for Graphviz: its nodes and edges (the flags ask for more
+ * detail of each node's parameters; the names are what is written). */
+CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
+			      unsigned int flags)
+{
+	CUresult r;
+	FILE *f;
+
+	(void)flags;
+	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS)
+		return r;
+	if (!path)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "path is NULL");
+	if (!(f = fopen(path, "w")))
+		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: %s", path,
+				  strerror(errno));
+	fprintf(f, "digraph cuemu_graph {\n");
+	dot_graph(f, hGraph, "n", 1);
+	fprintf(f, "}\n");
+	if (fclose(f) != 0)
+		return cuemu_fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: %s", path,
+				  strerror(errno));
+	return CUDA_SUCCESS;
 }

@@ -38,6 +38,7 @@ struct CUgraphNode_st {
 	CUgraphNodeType type;
 	CUgraphNode origin;     /* the node this one was cloned from */
 	bool seen;              /* a walk's mark (capture.c) */
+	bool disabled;          /* in an executable graph: runs as nothing */
 	size_t at;              /* its place in graph->nodes, once numbered */
 	CUgraphNode *deps, *outs;
 	size_t ndeps, nouts, deps_cap, outs_cap;

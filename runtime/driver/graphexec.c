@@ -68,6 +68,7 @@ struct CUgraphExec_st {
 	CUevent start, done, lane_end[MAX_LANES];
 	bool launched;
 	bool uploaded;          /* its first launch or upload has been */
+	unsigned long long flags; /* as instantiated */
 };
 
 /* ------------------------------------------------------------ the plan */
@@ -345,6 +346,7 @@ static CUresult instantiate(CUgraphExec *out, CUgraph g,
 	if (!(x = calloc(1, sizeof *x)))
 		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
 	x->magic = EXEC_MAGIC;
+	x->flags = flags;
 	cuemu_clock_enter();
 	if ((r = cuemu_current(&x->ctx, NULL)) == CUDA_SUCCESS &&
 	    (r = cuemu_graph_clone(g, &x->g)) == CUDA_SUCCESS &&
@@ -394,6 +396,8 @@ static CUresult run_memset(const CUDA_MEMSET_NODE_PARAMS *m, CUstream s)
 
 static CUresult run_node(CUgraphNode n, CUstream s)
 {
+	if (n->disabled)
+		return CUDA_SUCCESS;
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		return cuemu_launch_node(&n->p.k, s);
@@ -726,10 +730,91 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
 				  "graph's at node %zu", at);
 	}
 	/* the same shape: the new copy's nodes take the old ones' places */
-	for (size_t i = 0; i < q.n; i++)
+	for (size_t i = 0; i < q.n; i++) {
+		q.x[i].n->disabled = hGraphExec->p.x[i].n->disabled;
 		hGraphExec->p.x[i].n = q.x[i].n;
+	}
 	plan_free(&q);
 	cuemu_graph_free(hGraphExec->g);
 	hGraphExec->g = g;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec,
+					    CUgraphNode hNode, CUevent event)
+{
+	CUgraphNode n;
+	CUresult r = exec_node(hGraphExec, hNode,
+			       CU_GRAPH_NODE_TYPE_EVENT_RECORD, &event, &n);
+
+	if (r == CUDA_SUCCESS && !event)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the event is NULL");
+	if (r == CUDA_SUCCESS)
+		n->p.event = event;
+	return r;
+}
+
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
+					  CUgraphNode hNode, CUevent event)
+{
+	CUgraphNode n;
+	CUresult r = exec_node(hGraphExec, hNode,
+			       CU_GRAPH_NODE_TYPE_WAIT_EVENT, &event, &n);
+
+	if (r == CUDA_SUCCESS && !event)
+		r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the event is NULL");
+	if (r == CUDA_SUCCESS)
+		n->p.event = event;
+	return r;
+}
+
+/* The executable graph's copy of a node that may be turned off: a
+ * kernel, copy or memset node. */
+static CUresult switchable(CUgraphExec x, CUgraphNode n, const void *out,
+			   CUgraphNode *copy)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_node_check(n)) != CUDA_SUCCESS)
+		return r;
+	if (n->type != CU_GRAPH_NODE_TYPE_KERNEL &&
+	    n->type != CU_GRAPH_NODE_TYPE_MEMCPY &&
+	    n->type != CU_GRAPH_NODE_TYPE_MEMSET)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "only kernel, "
+				  "copy and memset nodes are turned off");
+	return exec_node(x, n, n->type, out, copy);
+}
+
+CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode,
+			       unsigned int isEnabled)
+{
+	CUgraphNode n;
+	CUresult r = switchable(hGraphExec, hNode, &isEnabled, &n);
+
+	if (r == CUDA_SUCCESS)
+		n->disabled = !isEnabled;
+	return r;
+}
+
+CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode,
+			       unsigned int *isEnabled)
+{
+	CUgraphNode n;
+	CUresult r = switchable(hGraphExec, hNode, isEnabled, &n);
+
+	if (r == CUDA_SUCCESS)
+		*isEnabled = !n->disabled;
+	return r;
+}
+
+CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
+{
+	CUresult r;
+
+	if ((r = exec_check(hGraphExec)) != CUDA_SUCCESS)
+		return r;
+	if (!flags)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "flags is NULL");
+	*flags = hGraphExec->flags;
 	return CUDA_SUCCESS;
 }

@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 #include "check.h"
 
+__device__ int symbol_value;
+
 __global__ void add(int *p, int v) { atomicAdd(p, v); }
 __global__ void scale(int *p, int k) { *p *= k; }
 __global__ void empty(int *p, int t) { if (t < 0) *p = t; }
@@ -189,6 +191,36 @@ int main()
 		EXPECT(value(d) == 9);
 		CHECK(cudaGraphExecDestroy(x));
 		CHECK(cudaGraphDestroy(an));
+	}
+
+	// copy nodes to and from a variable
+	{
+		cudaGraph_t sg;
+		cudaGraphNode_t to, from;
+		int in = 1234, *out;
+		CHECK(cudaMallocHost(&out, sizeof(int)));
+		*out = 0;
+		CHECK(cudaGraphCreate(&sg, 0));
+		CHECK(cudaGraphAddMemcpyNodeToSymbol(&to, sg, NULL, 0,
+						     symbol_value, &in,
+						     sizeof in, 0,
+						     cudaMemcpyHostToDevice));
+		CHECK(cudaGraphAddMemcpyNodeFromSymbol(&from, sg, &to, 1, out,
+						       symbol_value,
+						       sizeof in, 0,
+						       cudaMemcpyDeviceToHost));
+		EXPECT(cudaGraphAddMemcpyNodeToSymbol(&to, sg, NULL, 0,
+						      symbol_value, &in, 8, 0,
+						      cudaMemcpyHostToDevice) ==
+		       cudaErrorInvalidValue);
+		cudaGetLastError();
+		CHECK(cudaGraphInstantiate(&x, sg, 0));
+		CHECK(cudaGraphLaunch(x, s));
+		CHECK(cudaStreamSynchronize(s));
+		EXPECT(*out == 1234);
+		CHECK(cudaGraphExecDestroy(x));
+		CHECK(cudaGraphDestroy(sg));
+		CHECK(cudaFreeHost(out));
 	}
 
 	// a graph's own memory: allocated and freed in the capture, at the

@@ -478,6 +478,105 @@ static void any_node(void)
 	cuGraphDestroy(g);
 }
 
+/* Turning a node off in an executable graph, its flags, event nodes'
+ * events set, a graph printed for Graphviz, a capture into a graph the
+ * program made. */
+static void more(void)
+{
+	CUgraph g, got = NULL;
+	CUgraphNode set, first, ev;
+	CUgraphExec x;
+	CUdeviceptr d;
+	CUcontext ctx;
+	CUevent e1, e2, eo = NULL;
+	CUstream s;
+	unsigned int on = 9;
+	cuuint64_t flags = 99;
+	uint32_t v = 0;
+	char path[] = "/tmp/cuemu-graph-dot.XXXXXX";
+	char line[256];
+	int fd, arrows = 0, digraph = 0;
+	FILE *f;
+
+	cuCtxGetCurrent(&ctx);
+	cuMemAlloc(&d, 64);
+	cuMemsetD32(d, 0, 16);
+	cuEventCreate(&e1, CU_EVENT_DISABLE_TIMING);
+	cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING);
+	cuGraphCreate(&g, 0);
+	CUDA_MEMSET_NODE_PARAMS m = { .dst = d, .value = 5, .elementSize = 4,
+				      .width = 1, .height = 1 };
+	cuGraphAddMemsetNode(&set, g, NULL, 0, &m, ctx);
+	cuGraphAddEventRecordNode(&ev, g, &set, 1, e1);
+	is_res(cuGraphEventRecordNodeSetEvent(ev, e2), CUDA_SUCCESS,
+	       "an event record node's event is set");
+	cuGraphEventRecordNodeGetEvent(ev, &eo);
+	ok(eo == e2, "and read back");
+	is_res(cuGraphEventWaitNodeSetEvent(ev, e1), CUDA_ERROR_INVALID_VALUE,
+	       "a record node is no wait node: INVALID_VALUE");
+	is_res(cuGraphInstantiate(&x, g, CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY),
+	       CUDA_SUCCESS, "instantiated with a flag");
+	cuGraphExecGetFlags(x, &flags);
+	ok(flags == CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY,
+	   "which the executable graph answers");
+	is_res(cuGraphNodeSetEnabled(x, set, 0), CUDA_SUCCESS,
+	       "the memset node is turned off");
+	cuGraphNodeGetEnabled(x, set, &on);
+	ok(on == 0, "and says so");
+	is_res(cuGraphNodeSetEnabled(x, ev, 0), CUDA_ERROR_INVALID_VALUE,
+	       "an event node cannot be: INVALID_VALUE");
+	cuGraphLaunch(x, NULL);
+	cuStreamSynchronize(NULL);
+	cuMemcpyDtoH(&v, d, 4);
+	ok(v == 0, "a launch leaves its memory alone");
+	cuGraphNodeSetEnabled(x, set, 1);
+	cuGraphLaunch(x, NULL);
+	cuStreamSynchronize(NULL);
+	cuMemcpyDtoH(&v, d, 4);
+	ok(v == 5, "turned on again, it sets it");
+	is_res(cuGraphExecEventRecordNodeSetEvent(x, ev, e1), CUDA_SUCCESS,
+	       "the executable graph's record node takes another event");
+	cuGraphExecDestroy(x);
+	/* the graph for Graphviz */
+	if ((fd = mkstemp(path)) >= 0)
+		close(fd);
+	is_res(cuGraphDebugDotPrint(g, path, 0), CUDA_SUCCESS,
+	       "the graph is printed as DOT");
+	if ((f = fopen(path, "r"))) {
+		while (fgets(line, sizeof line, f)) {
+			digraph += !strncmp(line, "digraph", 7);
+			arrows += strstr(line, "->") != NULL;
+		}
+		fclose(f);
+	}
+	unlink(path);
+	ok(digraph == 1 && arrows == 1, "a digraph with its one edge");
+	is_res(cuGraphDebugDotPrint(g, "/nonexistent/dir/g.dot", 0),
+	       CUDA_ERROR_OPERATING_SYSTEM, "a path it cannot write: "
+	       "OPERATING_SYSTEM");
+	/* a capture into it, after its first node */
+	cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+	first = set;
+	is_res(cuStreamBeginCaptureToGraph(s, g, &first, NULL, 1,
+					   CU_STREAM_CAPTURE_MODE_GLOBAL),
+	       CUDA_SUCCESS, "a capture into the program's graph");
+	cuMemsetD32Async(d, 7, 1, s);
+	is_res(cuStreamEndCapture(s, &got), CUDA_SUCCESS, "it ends");
+	size_t n = 0, deps = 0;
+	cuGraphGetNodes(g, NULL, &n);
+	CUgraphNode nodes[4];
+	size_t k = 4;
+	cuGraphGetNodes(g, nodes, &k);
+	cuGraphNodeGetDependencies(nodes[2], NULL, NULL, &deps);
+	ok(got == g && n == 3 && deps == 1, "the same graph, its new node "
+	   "after the one named");
+	cuStreamDestroy(s);
+	cuGraphDestroy(g);
+	cuEventDestroy(e1);
+	cuEventDestroy(e2);
+	cuMemFree(d);
+}
+
 int main(void)
 {
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&g_ctx, 0) ||
@@ -493,6 +592,7 @@ int main(void)
 	memset_box();
 	memory();
 	any_node();
+	more();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
