@@ -3901,6 +3901,17 @@ CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
                                      cuuint64_t *flags);
 CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
                                       unsigned int flags);
+CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr,
+                                    CUhostFn destroy,
+                                    unsigned int initialRefcount,
+                                    unsigned int flags);
+CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);
+CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);
+CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object,
+                                         unsigned int count,
+                                         unsigned int flags);
+CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object,
+                                          unsigned int count);
 CUresult CUDAAPI cuStreamBeginCaptureToGraph(
     CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
     const CUgraphEdgeData *dependencyData, size_t numDependencies,

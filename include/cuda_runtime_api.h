@@ -670,6 +670,18 @@ cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
 	unsigned long long *flags);
 cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
 	unsigned int flags);
+cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t *object_out,
+	void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount,
+	unsigned int flags);
+cudaError_t CUDARTAPI cudaUserObjectRetain(cudaUserObject_t object,
+	unsigned int count CUEMU_DEFARG(1));
+cudaError_t CUDARTAPI cudaUserObjectRelease(cudaUserObject_t object,
+	unsigned int count CUEMU_DEFARG(1));
+cudaError_t CUDARTAPI cudaGraphRetainUserObject(cudaGraph_t graph,
+	cudaUserObject_t object, unsigned int count CUEMU_DEFARG(1),
+	unsigned int flags CUEMU_DEFARG(0));
+cudaError_t CUDARTAPI cudaGraphReleaseUserObject(cudaGraph_t graph,
+	cudaUserObject_t object, unsigned int count CUEMU_DEFARG(1));
 cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph(cudaStream_t stream,
 	cudaGraph_t graph, const cudaGraphNode_t *dependencies,
 	const cudaGraphEdgeData *dependencyData, size_t numDependencies,

@@ -913,3 +913,40 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
 		stream, graph, deps, (const CUgraphEdgeData *)edges, n,
 		(CUstreamCaptureMode)mode));
 }
+
+/* ------------------------------------------------------ user objects */
+
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr,
+				 cudaHostFn_t destroy,
+				 unsigned int initialRefcount,
+				 unsigned int flags)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuUserObjectCreate(object_out, ptr, destroy,
+						  initialRefcount, flags));
+}
+
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count)
+{
+	return cuemu_rt_result(cuUserObjectRetain(object, count));
+}
+
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count)
+{
+	return cuemu_rt_result(cuUserObjectRelease(object, count));
+}
+
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph,
+				      cudaUserObject_t object,
+				      unsigned int count, unsigned int flags)
+{
+	return cuemu_rt_result(cuGraphRetainUserObject(graph, object, count,
+						       flags));
+}
+
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
+				       cudaUserObject_t object,
+				       unsigned int count)
+{
+	return cuemu_rt_result(cuGraphReleaseUserObject(graph, object, count));
+}

@@ -1106,3 +1106,37 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
 				  strerror(errno));
 	return CUDA_SUCCESS;
 }
+
+/* ------------------------------------------------------ user objects */
+
+CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object,
+				 unsigned int count, unsigned int flags)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_check(graph)) != CUDA_SUCCESS ||
+	    (r = cuemu_uobj_check(object)) != CUDA_SUCCESS)
+		return r;
+	if (!count || (flags & ~(unsigned)CU_GRAPH_USER_OBJECT_MOVE))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !count ? "a count of 0" : "flags are none");
+	if ((r = cuemu_graph_uobj_add(graph, object, count)) != CUDA_SUCCESS)
+		return r;
+	/* moved: the caller's references become the graph's */
+	if (!(flags & CU_GRAPH_USER_OBJECT_MOVE))
+		cuemu_uobj_ref(object, count);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object,
+				  unsigned int count)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_check(graph)) != CUDA_SUCCESS ||
+	    (r = cuemu_uobj_check(object)) != CUDA_SUCCESS)
+		return r;
+	if (!count)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a count of 0");
+	return cuemu_graph_uobj_drop(graph, object, count);
+}

@@ -57,11 +57,19 @@ struct CUgraphNode_st {
 	} p;
 };
 
+/* A graph's references to a user object (userobj.c). */
+struct guobj {
+	CUuserObject o;
+	unsigned count;
+};
+
 struct CUgraph_st {
 	uint32_t magic;
 	CUgraphNode *nodes;     /* in the order they were added */
 	size_t n, cap;
 	CUgraph origin;         /* the graph this one was cloned from */
+	struct guobj *uobjs;    /* the user objects it holds */
+	size_t nuobjs;
 };
 
 /* kargs.c */
@@ -93,6 +101,12 @@ void cuemu_gmem_usage(int dev, uint64_t *used, uint64_t *high,
 		      uint64_t *reserved_high);
 void cuemu_gmem_reset_high(int dev, bool reserved);
 
+/* userobj.c */
+CUresult cuemu_uobj_check(CUuserObject o);
+void cuemu_uobj_ref(CUuserObject o, unsigned count);
+/* The last reference let go runs the destructor, in this thread. */
+void cuemu_uobj_unref(CUuserObject o, unsigned count);
+
 /* graphnode.c */
 /* NULL or a dead handle is CUDA_ERROR_INVALID_VALUE, as the driver
  * answers a NULL graph or node. */
@@ -107,6 +121,10 @@ CUresult cuemu_graph_node_new(CUgraph g, const CUgraphNode *deps,
 void cuemu_graph_node_drop(CUgraphNode n);
 /* An empty graph. */
 CUresult cuemu_graph_new(CUgraph *out);
+/* g's references to o: count more (retained already where moved), or
+ * count fewer (INVALID_VALUE for more than g holds). */
+CUresult cuemu_graph_uobj_add(CUgraph g, CUuserObject o, unsigned count);
+CUresult cuemu_graph_uobj_drop(CUgraph g, CUuserObject o, unsigned count);
 /* An edge from -> to (to depends on from), and its removal; whether x is
  * among the n nodes of v. */
 CUresult cuemu_graph_edge_add(CUgraphNode from, CUgraphNode to);

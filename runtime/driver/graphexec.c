@@ -271,6 +271,10 @@ static CUresult plan_make(CUgraph g, struct plan *p)
 
 static void exec_free(CUgraphExec x)
 {
+	/* its user objects outlive its launches (their destructors may free
+	 * what the work uses) */
+	if (x->launched && x->g && x->g->nuobjs)
+		cuEventSynchronize(x->done);
 	for (int l = 1; l < MAX_LANES; l++) {
 		if (x->lanes[l])
 			cuStreamDestroy(x->lanes[l]);

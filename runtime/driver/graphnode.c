@@ -280,10 +280,47 @@ CUresult cuemu_graph_new(CUgraph *out)
 	return CUDA_SUCCESS;
 }
 
+CUresult cuemu_graph_uobj_add(CUgraph g, CUuserObject o, unsigned count)
+{
+	struct guobj *v;
+
+	for (size_t i = 0; i < g->nuobjs; i++)
+		if (g->uobjs[i].o == o) {
+			g->uobjs[i].count += count;
+			return CUDA_SUCCESS;
+		}
+	if (!(v = realloc(g->uobjs, (g->nuobjs + 1) * sizeof *v)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "user object");
+	g->uobjs = v;
+	g->uobjs[g->nuobjs++] = (struct guobj){ o, count };
+	return CUDA_SUCCESS;
+}
+
+CUresult cuemu_graph_uobj_drop(CUgraph g, CUuserObject o, unsigned count)
+{
+	for (size_t i = 0; i < g->nuobjs; i++) {
+		struct guobj *u = &g->uobjs[i];
+		if (u->o != o)
+			continue;
+		if (count > u->count)
+			break;
+		u->count -= count;
+		if (!u->count)
+			*u = g->uobjs[--g->nuobjs];
+		cuemu_uobj_unref(o, count);
+		return CUDA_SUCCESS;
+	}
+	return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the graph holds fewer "
+			  "references to the user object");
+}
+
 void cuemu_graph_free(CUgraph g)
 {
 	for (size_t i = 0; i < g->n; i++)
 		node_free(g->nodes[i]);
+	for (size_t i = 0; i < g->nuobjs; i++)
+		cuemu_uobj_unref(g->uobjs[i].o, g->uobjs[i].count);
+	free(g->uobjs);
 	free(g->nodes);
 	g->magic = 0;
 	free(g);
@@ -333,6 +370,12 @@ CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
 		for (size_t d = 0; d < g->nodes[i]->ndeps && !r; d++)
 			r = cuemu_graph_edge_add(c->nodes[g->nodes[i]->deps[d]->at],
 				     c->nodes[i]);
+	/* a clone holds the user objects its original holds */
+	for (size_t i = 0; i < g->nuobjs && r == CUDA_SUCCESS; i++)
+		if ((r = cuemu_graph_uobj_add(c, g->uobjs[i].o,
+					      g->uobjs[i].count)) ==
+		    CUDA_SUCCESS)
+			cuemu_uobj_ref(g->uobjs[i].o, g->uobjs[i].count);
 	if (r != CUDA_SUCCESS) {
 		cuemu_graph_free(c);
 		return r;

@@ -577,6 +577,58 @@ static void more(void)
 	cuMemFree(d);
 }
 
+static int g_destroyed;
+
+static void destroyed(void *p)
+{
+	g_destroyed += (int)(intptr_t)p;
+}
+
+/* A user object lives while the program or a graph, a clone or an
+ * executable graph holds a reference, and its destructor runs once. */
+static void user_objects(void)
+{
+	CUuserObject o, m;
+	CUgraph g, c;
+	CUgraphNode e;
+	CUgraphExec x;
+
+	g_destroyed = 0;
+	is_res(cuUserObjectCreate(&o, (void *)1, destroyed, 1, 0),
+	       CUDA_ERROR_INVALID_VALUE, "without NO_DESTRUCTOR_SYNC: "
+	       "INVALID_VALUE");
+	is_res(cuUserObjectCreate(&o, (void *)1, destroyed, 1,
+				  CU_USER_OBJECT_NO_DESTRUCTOR_SYNC),
+	       CUDA_SUCCESS, "a user object of one reference");
+	cuGraphCreate(&g, 0);
+	cuGraphAddEmptyNode(&e, g, NULL, 0);
+	is_res(cuGraphRetainUserObject(g, o, 2, 0), CUDA_SUCCESS,
+	       "a graph takes two");
+	is_res(cuUserObjectRelease(o, 4), CUDA_ERROR_INVALID_VALUE,
+	       "letting go more than the object has: INVALID_VALUE");
+	cuUserObjectRelease(o, 1);
+	ok(g_destroyed == 0, "the program's gone, the graph's keep it");
+	cuGraphClone(&c, g);
+	cuGraphDestroy(g);
+	ok(g_destroyed == 0, "a clone keeps it after its original goes");
+	cuGraphInstantiate(&x, c, 0);
+	cuGraphDestroy(c);
+	ok(g_destroyed == 0, "an executable graph after its graph goes");
+	cuGraphLaunch(x, NULL);
+	cuGraphExecDestroy(x);
+	ok(g_destroyed == 1, "gone with the last holder, its destructor run "
+	   "once");
+	cuUserObjectCreate(&m, (void *)10, destroyed, 1,
+			   CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+	cuGraphCreate(&g, 0);
+	is_res(cuGraphRetainUserObject(g, m, 1, CU_GRAPH_USER_OBJECT_MOVE),
+	       CUDA_SUCCESS, "the program's reference moved to a graph");
+	is_res(cuGraphReleaseUserObject(g, m, 2), CUDA_ERROR_INVALID_VALUE,
+	       "a graph lets go more than it holds: INVALID_VALUE");
+	cuGraphDestroy(g);
+	ok(g_destroyed == 11, "gone with the graph");
+}
+
 int main(void)
 {
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&g_ctx, 0) ||
@@ -593,6 +645,7 @@ int main(void)
 	memory();
 	any_node();
 	more();
+	user_objects();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
