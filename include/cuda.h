@@ -3901,6 +3901,14 @@ CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
                                      cuuint64_t *flags);
 CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path,
                                       unsigned int flags);
+CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode,
+                                               CUkernelNodeAttrID attr,
+                                               CUkernelNodeAttrValue *value_out);
+CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
+                                               CUkernelNodeAttrID attr,
+                                               const CUkernelNodeAttrValue *value);
+CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst,
+                                                 CUgraphNode src);
 CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr,
                                     CUhostFn destroy,
                                     unsigned int initialRefcount,

@@ -670,6 +670,12 @@ cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
 	unsigned long long *flags);
 cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
 	unsigned int flags);
+cudaError_t CUDARTAPI cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
+	cudaKernelNodeAttrID attr, cudaKernelNodeAttrValue *value_out);
+cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
+	cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *value);
+cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
+	cudaGraphNode_t hSrc);
 cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t *object_out,
 	void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount,
 	unsigned int flags);

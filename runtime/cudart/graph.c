@@ -950,3 +950,31 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph,
 {
 	return cuemu_rt_result(cuGraphReleaseUserObject(graph, object, count));
 }
+
+/* ------------------------------------------ a kernel node's attributes */
+
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t node,
+					    cudaKernelNodeAttrID attr,
+					    cudaKernelNodeAttrValue *value_out)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphKernelNodeGetAttribute(
+		node, (CUkernelNodeAttrID)attr,
+		(CUkernelNodeAttrValue *)value_out));
+}
+
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node,
+					    cudaKernelNodeAttrID attr,
+					    const cudaKernelNodeAttrValue *value)
+{
+	RT_BEGIN();
+	return cuemu_rt_result(cuGraphKernelNodeSetAttribute(
+		node, (CUkernelNodeAttrID)attr,
+		(const CUkernelNodeAttrValue *)value));
+}
+
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
+					      cudaGraphNode_t hSrc)
+{
+	return cuemu_rt_result(cuGraphKernelNodeCopyAttributes(hDst, hSrc));
+}

@@ -64,6 +64,10 @@ CUresult cuemu_gkernel_set(struct gkernel *k, const CUDA_KERNEL_NODE_PARAMS *p)
 		return r;
 	nk.ctx = ctx;
 	nk.kern = p->func ? NULL : p->kern;
+	/* its attributes stay the node's */
+	memcpy(nk.attrs, k->attrs, sizeof nk.attrs);
+	nk.nattrs = k->nattrs;
+	nk.cooperative = k->cooperative;
 	cuemu_gkernel_free(k);
 	*k = nk;
 	return CUDA_SUCCESS;
@@ -1139,4 +1143,128 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object,
 	if (!count)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a count of 0");
 	return cuemu_graph_uobj_drop(graph, object, count);
+}
+
+/* ------------------------------------------------ a kernel node's attributes */
+
+/* The attributes a kernel node takes. */
+static CUresult node_attr_known(CUkernelNodeAttrID id)
+{
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+	case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+	case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "device-updatable "
+				  "kernel nodes are not emulated");
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "attribute %d is no kernel node's", (int)id);
+	}
+}
+
+/* An attribute's value checked as a launch's. */
+static CUresult node_attr_check(CUkernelNodeAttrID id,
+				const CUkernelNodeAttrValue *v)
+{
+	int dev = 0;
+	CUresult r;
+
+	if ((r = node_attr_known(id)) != CUDA_SUCCESS ||
+	    (r = cuemu_current(NULL, &dev)) != CUDA_SUCCESS)
+		return r;
+	switch (id) {
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+		return cuemu_attr_common_check(id, v, dev);
+	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		if ((unsigned)v->clusterSchedulingPolicyPreference >
+		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "cluster scheduling policy %d",
+					  (int)v->clusterSchedulingPolicyPreference);
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		if (v->sharedMemCarveout > 100)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "carveout %u: 0 to 100 percent",
+					  v->sharedMemCarveout);
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_SUCCESS;
+	}
+}
+
+static CUlaunchAttribute *node_attr(struct gkernel *k, CUkernelNodeAttrID id)
+{
+	for (unsigned i = 0; i < k->nattrs; i++)
+		if (k->attrs[i].id == id)
+			return &k->attrs[i];
+	return NULL;
+}
+
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
+				       CUkernelNodeAttrID attr,
+				       const CUkernelNodeAttrValue *value)
+{
+	CUresult r = typed(hNode, CU_GRAPH_NODE_TYPE_KERNEL, value);
+	struct gkernel *k = &hNode->p.k;
+	CUlaunchAttribute *a;
+
+	if (r != CUDA_SUCCESS || (r = node_attr_check(attr, value)))
+		return r;
+	if (!(a = node_attr(k, attr))) {
+		if (k->nattrs == sizeof k->attrs / sizeof k->attrs[0])
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "too many attributes");
+		a = &k->attrs[k->nattrs++];
+		memset(a, 0, sizeof *a);
+		a->id = attr;
+	}
+	a->value = *value;
+	if (attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+		k->cooperative = value->cooperative != 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode,
+				       CUkernelNodeAttrID attr,
+				       CUkernelNodeAttrValue *value_out)
+{
+	CUresult r = typed(hNode, CU_GRAPH_NODE_TYPE_KERNEL, value_out);
+	CUlaunchAttribute *a;
+
+	if (r != CUDA_SUCCESS || (r = node_attr_known(attr)) != CUDA_SUCCESS)
+		return r;
+	memset(value_out, 0, sizeof *value_out);
+	if ((a = node_attr(&hNode->p.k, attr)))
+		*value_out = a->value;
+	else if (attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+		value_out->cooperative = hNode->p.k.cooperative;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_node_check(dst)) != CUDA_SUCCESS ||
+	    (r = cuemu_graph_node_check(src)) != CUDA_SUCCESS)
+		return r;
+	if (dst->type != CU_GRAPH_NODE_TYPE_KERNEL ||
+	    src->type != CU_GRAPH_NODE_TYPE_KERNEL)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "attributes are kernel nodes'");
+	memcpy(dst->p.k.attrs, src->p.k.attrs, sizeof dst->p.k.attrs);
+	dst->p.k.nattrs = src->p.k.nattrs;
+	dst->p.k.cooperative = src->p.k.cooperative;
+	return CUDA_SUCCESS;
 }

@@ -27,6 +27,10 @@ struct gkernel {
 	CUcontext ctx;
 	unsigned g[3], b[3], smem;
 	bool cooperative;
+	/* cuGraphKernelNodeSetAttribute's, each id once (COOPERATIVE sets
+	 * cooperative too) */
+	CUlaunchAttribute attrs[12];
+	unsigned nattrs;
 	uint8_t *bytes;
 	uint32_t nbytes, nargs;
 	void **args;

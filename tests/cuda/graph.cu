@@ -185,10 +185,35 @@ int main()
 		p.kernel.blockDim = dim3(1);
 		p.kernel.kernelParams = args;
 		CHECK(cudaGraphAddNode(&kn, an, &ms, NULL, 1, &p));
+		// a kernel node's attributes: kept, checked, copied
+		cudaKernelNodeAttrValue av = {}, got = {};
+		av.accessPolicyWindow.base_ptr = d;
+		av.accessPolicyWindow.num_bytes = 4096;
+		av.accessPolicyWindow.hitRatio = 0.5f;
+		av.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+		av.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+		CHECK(cudaGraphKernelNodeSetAttribute(
+			kn, cudaKernelNodeAttributeAccessPolicyWindow, &av));
+		CHECK(cudaGraphKernelNodeGetAttribute(
+			kn, cudaKernelNodeAttributeAccessPolicyWindow, &got));
+		EXPECT(got.accessPolicyWindow.num_bytes == 4096 &&
+		       got.accessPolicyWindow.hitRatio == 0.5f);
+		av.accessPolicyWindow.hitRatio = 2.0f;
+		EXPECT(cudaGraphKernelNodeSetAttribute(
+			       kn, cudaKernelNodeAttributeAccessPolicyWindow,
+			       &av) == cudaErrorInvalidValue);
+		cudaGetLastError();
+		cudaGraphNode_t kn2;
+		CHECK(cudaGraphAddNode(&kn2, an, &kn, NULL, 1, &p));
+		CHECK(cudaGraphKernelNodeCopyAttributes(kn2, kn));
+		got = {};
+		CHECK(cudaGraphKernelNodeGetAttribute(
+			kn2, cudaKernelNodeAttributeAccessPolicyWindow, &got));
+		EXPECT(got.accessPolicyWindow.num_bytes == 4096);
 		CHECK(cudaGraphInstantiate(&x, an, 0));
 		CHECK(cudaGraphLaunch(x, s));
 		CHECK(cudaStreamSynchronize(s));
-		EXPECT(value(d) == 9);
+		EXPECT(value(d) == 18);
 		CHECK(cudaGraphExecDestroy(x));
 		CHECK(cudaGraphDestroy(an));
 	}
