@@ -3909,6 +3909,11 @@ CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
                                                const CUkernelNodeAttrValue *value);
 CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst,
                                                  CUgraphNode src);
+CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode,
+                                      CUgraphNodeParams *nodeParams);
+CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec,
+                                          CUgraphNode hNode,
+                                          CUgraphNodeParams *nodeParams);
 CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr,
                                     CUhostFn destroy,
                                     unsigned int initialRefcount,

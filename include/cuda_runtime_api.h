@@ -676,6 +676,10 @@ cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
 	cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *value);
 cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
 	cudaGraphNode_t hSrc);
+cudaError_t CUDARTAPI cudaGraphNodeSetParams(cudaGraphNode_t node,
+	struct cudaGraphNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
+	cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t *object_out,
 	void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount,
 	unsigned int flags);

@@ -643,24 +643,16 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
 	return cuemu_rt_result(cuGraphDestroyNode(node));
 }
 
-/* cudaGraphAddNode: the driver's, with a kernel node's stub made its
- * function and a copy node's runtime copy the driver's. */
-cudaError_t cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
-			     const cudaGraphNode_t *deps,
-			     const cudaGraphEdgeData *edges, size_t n,
-			     struct cudaGraphNodeParams *p)
+/* The driver's parameters of a runtime node's (cudaGraphNodeParams): a
+ * kernel node's stub made its function, a copy node's runtime copy the
+ * driver's, copies and memsets in the current context. */
+static cudaError_t driver_params(const struct cudaGraphNodeParams *p,
+				 CUgraphNodeParams *d, CUcontext ctx)
 {
-	CUgraphNodeParams d;
-	CUcontext ctx;
 	cudaError_t e = cudaSuccess;
-	CUresult r;
 
-	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
-		return cuemu_rt_result(r);
-	if (!p)
-		return cuemu_rt_fail(cudaErrorInvalidValue);
-	_Static_assert(sizeof d == sizeof *p, "node parameters' layout");
-	memcpy(&d, p, sizeof d);
+	_Static_assert(sizeof *d == sizeof *p, "node parameters' layout");
+	memcpy(d, p, sizeof *d);
 	if (p->type == cudaGraphNodeTypeKernel) {
 		struct cudaKernelNodeParams k = {
 			.func = p->kernel.func, .gridDim = p->kernel.gridDim,
@@ -671,21 +663,73 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
 		};
 		CUDA_KERNEL_NODE_PARAMS kd;
 		if ((e = kernel_params(&k, &kd)) == cudaSuccess)
-			memcpy(&d.kernel, &kd, sizeof kd);
+			memcpy(&d->kernel, &kd, sizeof kd);
 	} else if (p->type == cudaGraphNodeTypeMemcpy) {
-		memset(&d.memcpy, 0, sizeof d.memcpy);
-		d.memcpy.copyCtx = ctx;
-		e = copy_params(&p->memcpy.copyParams, &d.memcpy.copyParams);
+		memset(&d->memcpy, 0, sizeof d->memcpy);
+		d->memcpy.copyCtx = ctx;
+		e = copy_params(&p->memcpy.copyParams, &d->memcpy.copyParams);
 	} else if (p->type == cudaGraphNodeTypeMemset) {
-		d.memset.ctx = ctx;
+		d->memset.ctx = ctx;
 	}
-	if (e != cudaSuccess)
+	return e;
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *deps,
+			     const cudaGraphEdgeData *edges, size_t n,
+			     struct cudaGraphNodeParams *p)
+{
+	CUgraphNodeParams d;
+	CUcontext ctx;
+	cudaError_t e;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	if (!p)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	if ((e = driver_params(p, &d, ctx)) != cudaSuccess)
 		return cuemu_rt_fail(e);
 	r = cuGraphAddNode_v2(pNode, graph, deps,
 			      (const CUgraphEdgeData *)edges, n, &d);
 	if (r == CUDA_SUCCESS && p->type == cudaGraphNodeTypeMemAlloc)
 		p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;
 	return cuemu_rt_result(r);
+}
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,
+				   struct cudaGraphNodeParams *p)
+{
+	CUgraphNodeParams d;
+	CUcontext ctx;
+	cudaError_t e;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	if (!p)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	if ((e = driver_params(p, &d, ctx)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cuemu_rt_result(cuGraphNodeSetParams(node, &d));
+}
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec,
+				       cudaGraphNode_t node,
+				       struct cudaGraphNodeParams *p)
+{
+	CUgraphNodeParams d;
+	CUcontext ctx;
+	cudaError_t e;
+	CUresult r;
+
+	if ((r = cuemu_rt_current(&ctx, NULL)) != CUDA_SUCCESS)
+		return cuemu_rt_result(r);
+	if (!p)
+		return cuemu_rt_fail(cudaErrorInvalidValue);
+	if ((e = driver_params(p, &d, ctx)) != cudaSuccess)
+		return cuemu_rt_fail(e);
+	return cuemu_rt_result(cuGraphExecNodeSetParams(exec, node, &d));
 }
 
 cudaError_t cudaGraphConditionalHandleCreate(

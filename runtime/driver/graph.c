@@ -1268,3 +1268,46 @@ CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
 	dst->p.k.cooperative = src->p.k.cooperative;
 	return CUDA_SUCCESS;
 }
+
+/* --------------------------------------------- any node's parameters */
+
+/* cuGraphNodeSetParams: the kind's own call; the node keeps its kind,
+ * and the kinds whose parameters are fixed (child graphs, memory nodes)
+ * refuse. */
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+	CUresult r;
+
+	if ((r = cuemu_graph_node_check(hNode)) != CUDA_SUCCESS)
+		return r;
+	if (!nodeParams || nodeParams->type != hNode->type)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !nodeParams ? "nodeParams is NULL" :
+				  "a node keeps its kind");
+	switch (hNode->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return cuGraphKernelNodeSetParams_v2(
+			hNode, (const CUDA_KERNEL_NODE_PARAMS *)&nodeParams->kernel);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuGraphMemcpyNodeSetParams(
+			hNode, &nodeParams->memcpy.copyParams);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return cuGraphMemsetNodeSetParams(
+			hNode, (const CUDA_MEMSET_NODE_PARAMS *)&nodeParams->memset);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return cuGraphHostNodeSetParams(
+			hNode, (const CUDA_HOST_NODE_PARAMS *)&nodeParams->host);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuGraphEventRecordNodeSetEvent(
+			hNode, nodeParams->eventRecord.event);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuGraphEventWaitNodeSetEvent(hNode,
+						    nodeParams->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a node of type "
+				  "%d keeps its parameters",
+				  (int)hNode->type);
+	}
+}

@@ -822,3 +822,49 @@ CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
 	*flags = hGraphExec->flags;
 	return CUDA_SUCCESS;
 }
+
+/* cuGraphExecNodeSetParams: the kind's own executable-graph call. */
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+				  CUgraphNodeParams *nodeParams)
+{
+	CUresult r;
+
+	if ((r = exec_check(hGraphExec)) != CUDA_SUCCESS ||
+	    (r = cuemu_graph_node_check(hNode)) != CUDA_SUCCESS)
+		return r;
+	if (!nodeParams || nodeParams->type != hNode->type)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "%s",
+				  !nodeParams ? "nodeParams is NULL" :
+				  "a node keeps its kind");
+	switch (hNode->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return cuGraphExecKernelNodeSetParams_v2(
+			hGraphExec, hNode,
+			(const CUDA_KERNEL_NODE_PARAMS *)&nodeParams->kernel);
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuGraphExecMemcpyNodeSetParams(
+			hGraphExec, hNode, &nodeParams->memcpy.copyParams,
+			nodeParams->memcpy.copyCtx);
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return cuGraphExecMemsetNodeSetParams(
+			hGraphExec, hNode,
+			(const CUDA_MEMSET_NODE_PARAMS *)&nodeParams->memset,
+			nodeParams->memset.ctx);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return cuGraphExecHostNodeSetParams(
+			hGraphExec, hNode,
+			(const CUDA_HOST_NODE_PARAMS *)&nodeParams->host);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuGraphExecEventRecordNodeSetEvent(
+			hGraphExec, hNode, nodeParams->eventRecord.event);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuGraphExecEventWaitNodeSetEvent(
+			hGraphExec, hNode, nodeParams->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return CUDA_SUCCESS;
+	default:
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a node of type "
+				  "%d keeps its parameters in an executable "
+				  "graph", (int)hNode->type);
+	}
+}

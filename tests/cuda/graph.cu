@@ -214,6 +214,21 @@ int main()
 		CHECK(cudaGraphLaunch(x, s));
 		CHECK(cudaStreamSynchronize(s));
 		EXPECT(value(d) == 18);
+		// the generic parameter calls: the executable graph's first
+		// kernel now adds 3, a node keeps its kind
+		int three = 3;
+		void *args3[2] = { &d, &three };
+		p.kernel.kernelParams = args3;
+		CHECK(cudaGraphExecNodeSetParams(x, kn, &p));
+		CHECK(cudaGraphLaunch(x, s));
+		CHECK(cudaStreamSynchronize(s));
+		EXPECT(value(d) == 12);
+		cudaGraphNodeParams other = {};
+		other.type = cudaGraphNodeTypeEmpty;
+		EXPECT(cudaGraphNodeSetParams(kn, &other) ==
+		       cudaErrorInvalidValue);
+		cudaGetLastError();
+		CHECK(cudaGraphNodeSetParams(kn2, &p));
 		CHECK(cudaGraphExecDestroy(x));
 		CHECK(cudaGraphDestroy(an));
 	}
