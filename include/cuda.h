@@ -3911,6 +3911,9 @@ CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst,
                                                  CUgraphNode src);
 CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode,
                                       CUgraphNodeParams *nodeParams);
+CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec,
+                                                    CUgraphNode hNode,
+                                                    CUgraph childGraph);
 CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec,
                                           CUgraphNode hNode,
                                           CUgraphNodeParams *nodeParams);

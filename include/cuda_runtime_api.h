@@ -678,6 +678,9 @@ cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
 	cudaGraphNode_t hSrc);
 cudaError_t CUDARTAPI cudaGraphNodeSetParams(cudaGraphNode_t node,
 	struct cudaGraphNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphExecChildGraphNodeSetParams(
+	cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+	cudaGraph_t childGraph);
 cudaError_t CUDARTAPI cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec,
 	cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t *object_out,

@@ -1022,3 +1022,11 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst,
 {
 	return cuemu_rt_result(cuGraphKernelNodeCopyAttributes(hDst, hSrc));
 }
+
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec,
+						 cudaGraphNode_t node,
+						 cudaGraph_t childGraph)
+{
+	return cuemu_rt_result(cuGraphExecChildGraphNodeSetParams(exec, node,
+								  childGraph));
+}

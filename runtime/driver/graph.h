@@ -141,6 +141,9 @@ void cuemu_graph_free(CUgraph g);
 /* Sets each node's `at` to its place in g->nodes: O(n), so that a walk
  * of the edges finds a node's place in O(1). */
 void cuemu_graph_number(CUgraph g);
+/* b's parameters into a's nodes where b has a's shape (nodes in the same
+ * order, kinds and edges); INVALID_VALUE where not, a unchanged. */
+CUresult cuemu_graph_update(CUgraph a, CUgraph b);
 /* A kernel node's launch from a launch's arguments: f (a CUfunction or a
  * CUkernel), checked and resolved in the current context, and its
  * arguments copied from kernelParams or extra. */

@@ -868,3 +868,41 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
 				  "graph", (int)hNode->type);
 	}
 }
+
+/* The executable graph's copy of node n, child graphs searched too. */
+static CUgraphNode copy_of(CUgraph g, CUgraphNode n, int depth)
+{
+	CUgraphNode found = NULL;
+
+	for (size_t i = 0; i < g->n && !found && depth < 64; i++) {
+		CUgraphNode m = g->nodes[i];
+		if (m->origin == n)
+			found = m;
+		else if (m->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			found = copy_of(m->p.child, n, depth + 1);
+	}
+	return found;
+}
+
+/* A child graph node's graph replaced in the executable graph by one of
+ * the same shape: its nodes take the new graph's parameters. */
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec,
+					    CUgraphNode hNode,
+					    CUgraph childGraph)
+{
+	CUgraphNode n;
+	CUresult r;
+
+	if ((r = exec_check(hGraphExec)) != CUDA_SUCCESS ||
+	    (r = cuemu_graph_node_check(hNode)) != CUDA_SUCCESS ||
+	    (r = cuemu_graph_check(childGraph)) != CUDA_SUCCESS)
+		return r;
+	if (hNode->type != CU_GRAPH_NODE_TYPE_GRAPH)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "not a child graph node");
+	if (!(n = copy_of(hGraphExec->g, hNode, 0)))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the node is not "
+				  "in the graph the executable graph was made "
+				  "from");
+	return cuemu_graph_update(n->p.child, childGraph);
+}

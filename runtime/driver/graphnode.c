@@ -384,3 +384,55 @@ CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
 	return CUDA_SUCCESS;
 }
 
+
+/* Whether b has a's shape: as many nodes, in order of the same kinds and
+ * the same edges, child graphs alike. */
+static bool same_shape(CUgraph a, CUgraph b, int depth)
+{
+	if (a->n != b->n || depth > 64)
+		return false;
+	cuemu_graph_number(a);
+	cuemu_graph_number(b);
+	for (size_t i = 0; i < a->n; i++) {
+		CUgraphNode x = a->nodes[i], y = b->nodes[i];
+		if (x->type != y->type || x->ndeps != y->ndeps)
+			return false;
+		for (size_t d = 0; d < x->ndeps; d++)
+			if (x->deps[d]->at != y->deps[d]->at)
+				return false;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		if (a->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+		    !same_shape(a->nodes[i]->p.child, b->nodes[i]->p.child,
+				depth + 1))
+			return false;
+	return true;
+}
+
+/* b's parameters into a's nodes, which stay (what points at them, an
+ * executable graph's plan, keeps pointing). */
+static CUresult update_nodes(CUgraph a, CUgraph b)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < a->n && r == CUDA_SUCCESS; i++) {
+		CUgraphNode x = a->nodes[i], y = b->nodes[i];
+		if (x->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+			r = update_nodes(x->p.child, y->p.child);
+			continue;
+		}
+		params_free(x);
+		if ((r = params_copy(x, y)) != CUDA_SUCCESS)
+			x->type = CU_GRAPH_NODE_TYPE_EMPTY;
+	}
+	return r;
+}
+
+CUresult cuemu_graph_update(CUgraph a, CUgraph b)
+{
+	if (!same_shape(a, b, 0))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the graph's shape "
+				  "differs: nodes, their kinds and edges, in "
+				  "the order they were added");
+	return update_nodes(a, b);
+}

@@ -577,6 +577,55 @@ static void more(void)
 	cuMemFree(d);
 }
 
+/* A child graph node's graph replaced in an executable graph by one of
+ * the same shape, and refused where the shape differs. */
+static void child_update(void)
+{
+	CUgraph parent, c1, c2, c3;
+	CUgraphNode n, cn, e;
+	CUgraphExec x;
+	CUdeviceptr d;
+	CUcontext ctx;
+	uint32_t v = 0;
+
+	cuCtxGetCurrent(&ctx);
+	cuMemAlloc(&d, 64);
+	CUDA_MEMSET_NODE_PARAMS m = { .dst = d, .value = 5, .elementSize = 4,
+				      .width = 1, .height = 1 };
+	cuGraphCreate(&c1, 0);
+	cuGraphAddMemsetNode(&n, c1, NULL, 0, &m, ctx);
+	cuGraphCreate(&parent, 0);
+	cuGraphAddChildGraphNode(&cn, parent, NULL, 0, c1);
+	cuGraphInstantiate(&x, parent, 0);
+	cuGraphLaunch(x, NULL);
+	cuStreamSynchronize(NULL);
+	cuMemcpyDtoH(&v, d, 4);
+	ok(v == 5, "the child graph's memset ran");
+	m.value = 9;
+	cuGraphCreate(&c2, 0);
+	cuGraphAddMemsetNode(&n, c2, NULL, 0, &m, ctx);
+	is_res(cuGraphExecChildGraphNodeSetParams(x, cn, c2), CUDA_SUCCESS,
+	       "a child graph of the same shape takes its place");
+	cuGraphLaunch(x, NULL);
+	cuStreamSynchronize(NULL);
+	cuMemcpyDtoH(&v, d, 4);
+	ok(v == 9, "the executable graph sets 9 now");
+	cuGraphCreate(&c3, 0);
+	cuGraphAddMemsetNode(&n, c3, NULL, 0, &m, ctx);
+	cuGraphAddEmptyNode(&e, c3, &n, 1);
+	is_res(cuGraphExecChildGraphNodeSetParams(x, cn, c3),
+	       CUDA_ERROR_INVALID_VALUE, "one of another shape: INVALID_VALUE");
+	is_res(cuGraphExecChildGraphNodeSetParams(x, n, c2),
+	       CUDA_ERROR_INVALID_VALUE, "a node that is no child graph's: "
+	       "INVALID_VALUE");
+	cuGraphExecDestroy(x);
+	cuGraphDestroy(parent);
+	cuGraphDestroy(c1);
+	cuGraphDestroy(c2);
+	cuGraphDestroy(c3);
+	cuMemFree(d);
+}
+
 static int g_destroyed;
 
 static void destroyed(void *p)
@@ -646,6 +695,7 @@ int main(void)
 	any_node();
 	more();
 	user_objects();
+	child_update();
 	cuDevicePrimaryCtxRelease(0);
 	return done_testing();
 }
