@@ -115,9 +115,10 @@ CUresult cuemu_parse_result(enum ex_status s);
  * CUfunction); else INVALID_HANDLE. */
 CUresult cuemu_function_resolve(CUfunction f, CUfunction *out);
 
-/* stream.c: an attribute a stream and a launch both take, checked alike
- * for either: an access policy window, a memory sync domain or domain
- * map (id one of the three). */
+/* stream.c: an attribute's value checked alike for a stream, a launch
+ * and a kernel node: an access policy window, a memory sync domain or
+ * domain map, a cluster scheduling policy, a shared memory carveout (id
+ * one of the five). */
 CUresult cuemu_attr_common_check(CUlaunchAttributeID id,
 				 const CUlaunchAttributeValue *v, int dev);
 

@@ -1184,20 +1184,9 @@ static CUresult node_attr_check(CUkernelNodeAttrID id,
 	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-		return cuemu_attr_common_check(id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		if ((unsigned)v->clusterSchedulingPolicyPreference >
-		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "cluster scheduling policy %d",
-					  (int)v->clusterSchedulingPolicyPreference);
-		return CUDA_SUCCESS;
 	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		if (v->sharedMemCarveout > 100)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "carveout %u: 0 to 100 percent",
-					  v->sharedMemCarveout);
-		return CUDA_SUCCESS;
+		return cuemu_attr_common_check(id, v, dev);
 	default:
 		return CUDA_SUCCESS;
 	}

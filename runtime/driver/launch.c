@@ -1169,12 +1169,7 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
 		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		if ((unsigned)v->clusterSchedulingPolicyPreference >
-		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "cluster scheduling policy %d",
-					  (int)v->clusterSchedulingPolicyPreference);
-		return CUDA_SUCCESS;
+		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
 		return ex_event(v->programmaticEvent.event);
 	case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
@@ -1183,11 +1178,7 @@ static CUresult ex_attr(const CUlaunchAttribute *a, int dev, bool *coop,
 	case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
 		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		if (v->sharedMemCarveout > 100)
-			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
-					  "carveout %u: 0 to 100 percent",
-					  v->sharedMemCarveout);
-		return CUDA_SUCCESS;
+		return cuemu_attr_common_check(a->id, v, dev);
 	case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
 		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED,
 				  "device-updatable kernel nodes are a "

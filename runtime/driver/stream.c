@@ -319,6 +319,21 @@ CUresult cuemu_attr_common_check(CUlaunchAttributeID id,
 					  (int)v->memSyncDomain);
 		return CUDA_SUCCESS;
 	}
+	if (id == CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE) {
+		if ((unsigned)v->clusterSchedulingPolicyPreference >
+		    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "cluster scheduling policy %d",
+					  (int)v->clusterSchedulingPolicyPreference);
+		return CUDA_SUCCESS;
+	}
+	if (id == CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+		if (v->sharedMemCarveout > 100)
+			return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+					  "carveout %u: 0 to 100 percent",
+					  v->sharedMemCarveout);
+		return CUDA_SUCCESS;
+	}
 	cuDeviceGetAttribute(&max, CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,
 			     dev);
 	if (v->memSyncDomainMap.default_ >= max ||
