@@ -724,54 +724,51 @@ CUresult cuStreamBeginCapture_v2_ptsz(CUstream hStream,
 	return begin(hStream ? hStream : CU_STREAM_PER_THREAD, mode);
 }
 
-/* Whether every node in d is n, or something n depends on, for some n in
- * of: a joined stream's work joined back. */
-static bool reaches(CUgraphNode const *of, size_t nof, CUgraphNode target,
-		    CUgraphNode *stack, size_t cap, CUgraph g)
+/* Marks (seen) the nodes in of and every node they depend on: the work
+ * a stream's end follows. */
+static bool mark_ancestors(CUgraph g, CUgraphNode const *of, size_t nof)
 {
-	size_t top = 0;
-	bool found = false;
+	size_t cap = nof + 1, top = 0;
+	CUgraphNode *stack;
 
-	for (size_t i = 0; i < g->n; i++)
+	for (size_t i = 0; i < g->n; i++) {
 		g->nodes[i]->seen = false;
-	for (size_t i = 0; i < nof && top < cap; i++)
+		cap += g->nodes[i]->ndeps;
+	}
+	if (!(stack = malloc(cap * sizeof *stack)))
+		return false;
+	for (size_t i = 0; i < nof; i++)
 		stack[top++] = of[i];
-	while (top && !found) {
+	while (top) {
 		CUgraphNode n = stack[--top];
 		if (n->seen)
 			continue;
 		n->seen = true;
-		found = n == target;
-		for (size_t d = 0; d < n->ndeps && top < cap; d++)
+		for (size_t d = 0; d < n->ndeps; d++)
 			stack[top++] = n->deps[d];
 	}
-	return found;
+	free(stack);
+	return true;
 }
 
-/* Every stream that joined c has its work joined back into the origin's.
- * cap_lock held. */
+/* Every stream that joined c has its work joined back into the origin's:
+ * each of its dependencies is one the origin's work follows (one walk of
+ * the graph, whatever the streams). cap_lock held. */
 static bool all_joined(struct capture *c)
 {
 	struct member *o = member_of(c->origin);
-	size_t cap = 0;
-	CUgraphNode *stack;
-	bool ok = true;
 
-	for (size_t i = 0; i < c->g->n; i++)
-		cap += c->g->nodes[i]->ndeps;
-	cap += o->ndeps + 1;
-	if (!(stack = malloc(cap * sizeof *stack)))
+	if (!mark_ancestors(c->g, o->deps, o->ndeps))
 		return true;
-	for (size_t i = 0; i < nmembers && ok; i++) {
+	for (size_t i = 0; i < nmembers; i++) {
 		struct member *m = &members[i];
 		if (m->c != c || m == o)
 			continue;
-		for (size_t d = 0; d < m->ndeps && ok; d++)
-			ok = reaches(o->deps, o->ndeps, m->deps[d], stack,
-				     cap, c->g);
+		for (size_t d = 0; d < m->ndeps; d++)
+			if (!m->deps[d]->seen)
+				return false;
 	}
-	free(stack);
-	return ok;
+	return true;
 }
 
 static CUresult end(CUstream h, CUgraph *out)

@@ -201,6 +201,30 @@ static void merge(void)
 	cuEventDestroy(e);
 	cuStreamDestroy(a);
 	cuStreamDestroy(b);
+	/* a joined stream's work not joined back: UNJOINED; joined back,
+	 * the capture ends */
+	CUgraph ug = NULL;
+	cuStreamCreate(&a, CU_STREAM_NON_BLOCKING);
+	cuStreamCreate(&b, CU_STREAM_NON_BLOCKING);
+	cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+	cuStreamBeginCapture(a, CU_STREAM_CAPTURE_MODE_RELAXED);
+	cuEventRecord(e, a);
+	cuStreamWaitEvent(b, e, 0);
+	cuMemsetD8Async(d, 1, 64, b);
+	is_res(cuStreamEndCapture(a, &ug), CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
+	       "a joined stream's work not joined back: UNJOINED");
+	cuStreamBeginCapture(a, CU_STREAM_CAPTURE_MODE_RELAXED);
+	cuEventRecord(e, a);
+	cuStreamWaitEvent(b, e, 0);
+	cuMemsetD8Async(d, 1, 64, b);
+	cuEventRecord(e, b);
+	cuStreamWaitEvent(a, e, 0);
+	is_res(cuStreamEndCapture(a, &ug), CUDA_SUCCESS,
+	       "joined back, the capture ends");
+	cuGraphDestroy(ug);
+	cuEventDestroy(e);
+	cuStreamDestroy(a);
+	cuStreamDestroy(b);
 	/* a capturing stream destroyed: its capture goes with it, a joined
 	 * one's is invalidated */
 	CUstreamCaptureStatus st;
@@ -493,9 +517,9 @@ static void more(void)
 	unsigned int on = 9;
 	cuuint64_t flags = 99;
 	uint32_t v = 0;
-	char path[] = "/tmp/cuemu-graph-dot.XXXXXX";
+	char path[64];
 	char line[256];
-	int fd, arrows = 0, digraph = 0;
+	int arrows = 0, digraph = 0;
 	FILE *f;
 
 	cuCtxGetCurrent(&ctx);
@@ -538,8 +562,7 @@ static void more(void)
 	       "the executable graph's record node takes another event");
 	cuGraphExecDestroy(x);
 	/* the graph for Graphviz */
-	if ((fd = mkstemp(path)) >= 0)
-		close(fd);
+	snprintf(path, sizeof path, "/tmp/cuemu-graph-dot.%d", (int)getpid());
 	is_res(cuGraphDebugDotPrint(g, path, 0), CUDA_SUCCESS,
 	       "the graph is printed as DOT");
 	if ((f = fopen(path, "r"))) {
