@@ -40,6 +40,7 @@
 #include "model/pool.h"
 #include "model/copy.h"
 #include "model/kept.h"
+#include "model/uvm.h"
 #include "model/wake.h"
 
 #include <stdlib.h>
@@ -267,6 +268,14 @@ static void charge(CUstream s, const struct copy_op *op)
 
 	uint64_t ns = cuemu_path_cost_ns(path, op->src.proc, op->dst.proc,
 					 op->bytes);
+
+	/* A copy over a link between the GPUs that the source GPU's own
+	 * stream does not carry (the destination's, or a legacy stream)
+	 * waits for the other GPU (probes/results/peermig.txt) */
+	if (path == CUEMU_PATH_PEER &&
+	    cuemu_link(op->src.proc, op->dst.proc)->kind &&
+	    (cuemu_stream_legacy(s) || cuemu_stream_device(s) != op->src.proc))
+		ns += cuemu_uvm()->peer_copy_cross_ns;
 
 	cuemu_stream_advance(s, ns);
 	if (host)

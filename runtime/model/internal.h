@@ -434,6 +434,8 @@ const volatile uint64_t *cuemu_reach_generation(void);
  * there is no current context. */
 CUresult cuemu_stream_get(CUstream h, CUstream *out);
 int cuemu_stream_device(CUstream s);
+/* s is a device's legacy default stream. */
+bool cuemu_stream_legacy(CUstream s);
 /* s's id, as cuStreamGetId answers it. */
 uint64_t cuemu_stream_uid(CUstream s);
 

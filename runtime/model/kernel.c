@@ -582,14 +582,26 @@ static struct look touch_resident(struct kmodel *k, struct mstate *st,
 	return (struct look){ s, e, local_prot(r, write) };
 }
 
-/* Remote: the bytes are read where they are. */
+static void maps_fn(struct mrange *r, void *arg)
+{
+	r->maps |= cuemu_mask_bit(*(const int *)arg);
+}
+
+/* Remote: the bytes are read where they are. A GPU that accessed_by
+ * does not map is mapped by its fault, a 2 MiB block at a time; a
+ * peer's memory (not the host's: probes/results/faults.txt, a stream
+ * preferring the CPU as fast with accessed_by as without) costs the
+ * peer mapping's uvm.peer_map_ns beside the entry, and the mapping stays
+ * until the pages move (struct mrange.maps). A thrashing pin's mapping
+ * lasts the pin, which thrash.c times. */
 static struct look touch_remote(struct kmodel *k, struct mstate *st,
 				struct mrange *r, uintptr_t p, bool write,
 				int at)
 {
 	uintptr_t s, e;
 	uint64_t cost = 0;
-	bool remote, mapped = r->accessed_by & cuemu_mask_bit(k->dev);
+	bool remote, mapped = (r->accessed_by | r->maps) &
+			      cuemu_mask_bit(k->dev);
 	int pref = cuemu_loc_proc(r->pref);
 	bool pinned = r->pinned;
 
@@ -598,10 +610,15 @@ static struct look touch_remote(struct kmodel *k, struct mstate *st,
 	if (!mapped) {
 		k->t.entries++;
 		fault_wave(k, write);
+		if (at != CUEMU_PROC_HOST && !pinned)
+			k->t.service_ns += cuemu_uvm()->peer_map_ns;
 	}
 	k->t.service_ns += cost;
 	charge(k, at, e - s);
 	k->t.service_ns += access_counted(st, pref, pinned, s, e, k->dev);
+	/* out of memory to split: the next kernel faults here again */
+	if (!mapped && !pinned)
+		(void)mg_update(st, s, e, maps_fn, &k->dev);
 	return (struct look){ s, e, PROT_READ | PROT_WRITE };
 }
 

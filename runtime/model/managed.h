@@ -41,6 +41,15 @@ struct mrange {
 	                                * range loses its bit (mr_update);
 	                                * not compared: a merge keeps the
 	                                * GPUs both sides had */
+	cuemu_procmask maps;           /* GPUs that map it remotely by a
+	                                * fault of theirs (a preferred
+	                                * location they reach, no
+	                                * accessed_by): their later accesses
+	                                * do not fault; gone for all when
+	                                * its holders change (mr_update),
+	                                * the mapping pointing where the
+	                                * pages were. Compared: a kernel
+	                                * maps block by block */
 	int host_node;                 /* node the host copy is bound to, -1:
 	                                * where the kernel chose */
 	bool pinned;                   /* thrashing: stays at pin_proc, the
@@ -464,7 +473,8 @@ bool thrash_unpin_due(struct mrange *r, uint64_t now,
 
 /* A fault-driven migration of bytes from one processor to another
  * (reach.c): the transfer, a CPU fault's service a 4 KiB page, and for a
- * GPU fault the unmapping of each host page it takes. */
+ * GPU fault the unmapping of each page it takes, from the host or from
+ * another GPU (uvm.host_page_ns, peer_page_ns). */
 uint64_t km_fault_move_ns(int from, int to, uint64_t bytes);
 
 /* The kernel model (kernel.c): what an emulated kernel's accesses cost.

@@ -93,7 +93,7 @@ bool mr_same(const struct mrange *a, const struct mrange *b)
 	       loc_eq(a->last_prefetch, b->last_prefetch) &&
 	       a->accessed_by == b->accessed_by &&
 	       a->read_mostly == b->read_mostly && a->holders == b->holders &&
-	       a->host_node == b->host_node && a->pinned == b->pinned &&
+	       a->maps == b->maps && a->host_node == b->host_node && a->pinned == b->pinned &&
 	       (!a->pinned || a->pin_proc == b->pin_proc);
 }
 
@@ -182,10 +182,15 @@ int mr_update(struct mranges *m, uintptr_t start, uintptr_t end, mr_fn fn,
 			return -1;
 	}
 	for (r = first; r && r->start < end; r = mr_next(m, r)) {
+		cuemu_procmask was = r->holders;
+
 		fn(r, arg);
 		/* a processor that no longer holds the range has no mapping
 		 * of it: when the pages come back, it maps them writable */
 		r->ro &= r->holders;
+		/* pages that moved are mapped remotely by no one */
+		if (r->holders != was)
+			r->maps = 0;
 	}
 	merge_span(m, first, end);
 	return 0;
@@ -202,6 +207,7 @@ static void graft_fn(struct mrange *r, void *arg)
 	r->read_mostly = src->read_mostly;
 	r->holders = src->holders;
 	r->ro = src->ro;
+	r->maps = src->maps;
 	r->host_node = src->host_node;
 	r->pinned = src->pinned;
 	r->pin_proc = src->pin_proc;

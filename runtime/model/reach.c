@@ -56,7 +56,11 @@ uint64_t km_fault_move_ns(int from, int to, uint64_t bytes)
 
 	if (to == CUEMU_PROC_HOST)
 		return cuemu_fault_cost_ns(from, to, bytes, UVM_PAGE);
+	/* the pages leave the processor they were on: its mappings of
+	 * them go (the host's page tables, or the source GPU's) */
 	if (from == CUEMU_PROC_HOST)
 		ns += pages * cuemu_uvm()->host_page_ns;
+	else if (from != to)
+		ns += pages * cuemu_uvm()->peer_page_ns;
 	return ns;
 }

@@ -17,7 +17,9 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 19: a graph's launch call, start and kernel nodes, its
+/* Version 20: a page unmapped from the GPU a fault takes it from, a
+ * peer's block mapped by a fault and a peer copy's wait for the other GPU
+ * (uvm.peer_page_ns, peer_map_ns, peer_copy_cross_ns); version 19: a graph's launch call, start and kernel nodes, its
  * instantiation and upload (uvm.graph_*); version 18: an advice call's time a MiB a GPU holds
  * (uvm.advise_*_ns_mib); version 17: the pages a second the DRAM opens
  * (uvm.dram_page_mps);
@@ -40,7 +42,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 19
+#define SEG_VERSION 20
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -902,6 +902,11 @@ int cuemu_stream_device(CUstream s)
 	return s->dev;
 }
 
+bool cuemu_stream_legacy(CUstream s)
+{
+	return s->kind == KIND_LEGACY;
+}
+
 /* Model time at which s's operation seq ended, seq done: as spos_end_ns,
  * from the caller's handle, without the registry. */
 static uint64_t stream_end_ns(CUstream s, uint64_t seq)

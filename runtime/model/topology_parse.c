@@ -419,6 +419,9 @@ static const struct {
 	UK("fault_ns", fault_ns, U_U64, 0, 1e9),
 	UK("fault_wave_ns", fault_wave_ns, U_U64, 0, 1e9),
 	UK("host_page_ns", host_page_ns, U_U64, 0, 1e9),
+	UK("peer_page_ns", peer_page_ns, U_U64, 0, 1e9),
+	UK("peer_map_ns", peer_map_ns, U_U64, 0, 1e9),
+	UK("peer_copy_cross_ns", peer_copy_cross_ns, U_U64, 0, 1e9),
 	UK("prefetch", prefetch, U_BOOL, -1, -1),
 	UK("prefetch_threshold", prefetch_threshold, U_U32, 1, 100),
 	UK("prefetch_block_ns", prefetch_block_ns, U_U64, 0, 1e9),
@@ -591,7 +594,9 @@ static int check_uvm(struct parse *p, const struct cuemu_uvm *u)
 	    u->launch_call_ns > 1000000000ULL ||
 	    u->wake_decade_ns > 1000000000ULL || u->wake_max_ns > 1000000000ULL ||
 	    u->prefetch_block_ns > 1000000000ULL ||
-	    u->peer_prefetch_first_ns > 1000000000ULL)
+	    u->peer_prefetch_first_ns > 1000000000ULL ||
+	    u->peer_page_ns > 1000000000ULL || u->peer_map_ns > 1000000000ULL ||
+	    u->peer_copy_cross_ns > 1000000000ULL)
 		return reject(p, "uvm", "a cost is over a second");
 	if (u->wake_after_ns > 10000000000ULL)
 		return reject(p, "uvm.wake_after_ns", "over 10 seconds");

@@ -39,6 +39,22 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		 * entries, one whose reads and then writes fault 150-175 */
 		.fault_wave_ns = 75000,
 		.host_page_ns = 159,
+		/* probes/results/peermig.txt, faults-h200x2.txt,
+		 * peer-h200.txt and the shared reference: two H200s, gpu1
+		 * reading 1 GiB resident on gpu0 with no advice, eight runs
+		 * of 57 to 117 ms (two modes, 57-74 and 105-117), 88.75 the
+		 * mean, where entries, batches and the link give 67: the
+		 * source GPU's pages unmapped, 83 ns each */
+		.peer_page_ns = 83,
+		/* probes/results/peermig.txt: two H200s, gpu1's first read
+		 * of memory preferring gpu0 over its second, 33.0 ms for 1
+		 * GiB and 17.1 for 512 MiB: 64 us a 2 MiB block mapped */
+		.peer_map_ns = 64000,
+		/* probes/results/peermig.txt: two H200s, 100 back-to-back
+		 * peer copies of 4 KiB, 1.7-1.9 us each on a non-blocking
+		 * stream of the source, 8.0 on either legacy stream and 8.4
+		 * to 8.7 on a stream of the destination */
+		.peer_copy_cross_ns = 6200,
 		.prefetch = true,
 		.prefetch_threshold = 51,
 		/* probes/results/resprefetch.txt: one H200, 128 MiB and 1 GiB

@@ -29,6 +29,14 @@ struct cuemu_uvm {
 	                             * service woken by its interrupt */
 	uint64_t host_page_ns;      /* unmapping a 4 KiB host page a GPU
 	                             * fault migrates away */
+	uint64_t peer_page_ns;      /* unmapping a 4 KiB page from the GPU
+	                             * a GPU fault migrates it away from */
+	uint64_t peer_map_ns;       /* a GPU's fault mapping a 2 MiB block
+	                             * of a peer's memory remotely: the
+	                             * peer mapping made */
+	uint64_t peer_copy_cross_ns; /* a peer copy that a stream of the
+	                              * destination GPU, or a legacy stream,
+	                              * carries waits this for the other */
 	/* prefetch growth (uvm_perf_prefetch.c) */
 	bool prefetch;
 	uint32_t prefetch_threshold; /* percent of a region, > grows */
