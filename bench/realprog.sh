@@ -11,9 +11,18 @@
 # time as the kernels' events do. Skipped, saying so, without nvcc.
 #   faults    probes/faults.cu on one H200 (results/faults.txt), the
 #             default machine with one GPU visible
+#   faults2   probes/faults.cu on two H200s over NVLink
+#             (results/faults-h200x2.txt), the dgx-h200 topology with two
+#             GPUs visible: its rows between the GPUs too
 #   patterns  probes/patterns.cu on two H200s over NVLink
 #             (results/patterns.txt), the dgx-h200 topology with two GPUs
 #             visible
+#   peermig   probes/peermig.cu on two H200s over NVLink
+#             (results/peermig.txt), the same way: peer copies by the
+#             stream that carries them (a non-blocking stream, nb, or the
+#             legacy one, of the source or the destination), back to
+#             back (b2b) and alone (one), fault migration from gpu0 and from the host by size,
+#             the first and second read of memory preferring gpu0
 #   slices    probes/slices.cu on one H200 (results/slices.txt), 3DCONV's
 #             254-kernel walk of managed slices: each case's whole loop
 #             by the wall clock, the default machine with one GPU visible
@@ -67,19 +76,22 @@
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|patterns|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=$(cd "${top_builddir:-.}" && pwd)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 probe=${1:-faults}
+real=$here/../probes/results/$probe.txt
 case $probe in
 faults)
 	title="probes/faults.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-patterns)
-	title="probes/patterns.cu, two H200s over NVLink, dgx-h200"
+faults2|patterns|peermig)
+	[ $probe = faults2 ] &&
+		probe=faults real=$here/../probes/results/faults-h200x2.txt
+	title="probes/$probe.cu, two H200s over NVLink, dgx-h200"
 	set -- env CUDA_VISIBLE_DEVICES=0,1 CUEMU_TOPOLOGY=dgx-h200 \
 		CUEMU_TOPOLOGY_DIR="${CUEMU_TOPOLOGY_DIR:-$here/../topologies}" \
 		CUEMU_CLOCK=model ;;
@@ -90,12 +102,11 @@ chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faul
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
-	echo "realprog.sh: no probe '$probe' (faults, patterns, slices," \
+	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
 	     "afterfault, prefnoop, faultwindow, advise or graph)" >&2
 	exit 2 ;;
 esac
-real=$here/../probes/results/$probe.txt
 # graph.cu times itself when asked to, into its own results
 args=
 [ $probe = graph ] && args=time real=$here/../probes/results/graph-time.txt
@@ -154,6 +165,11 @@ rows() {
 			printf "scatter.%s_%s_%s rep0: ms=%.5f\n", $2, s, z, u / 1000
 			fflush(); next }
 		{ print; fflush() }' ;;
+	peermig) # the copies by carrier and size, the rest by size
+		sed -u -E -e '/ default [0-9]+KiB:/d' -e 's/_current / /' \
+		-e 's/ nonblocking_/ nb_/' \
+		-e 's/^peermig\.(copy_[a-z0-9]+) gpu([01])->gpu([01]) ([a-z_]+) peer ([0-9]+)KiB: .*ms=([0-9.]+).*/peermig.\1_\2\3_\4_\5k rep0: ms=\6/' \
+		-e 's/^peermig\.([a-z0-9_]+) ([0-9]+)MiB (rep[0-9]+): .*ms=([0-9.]+).*/peermig.\1_\2m \3: ms=\4/' ;;
 	*)	cat ;;
 	esac
 }
@@ -183,7 +199,7 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 
 rows <"$real" >"$tmp/real"
-real2=$here/../probes/results/$probe-run2.txt
+real2=${real%.txt}-run2.txt
 : >"$tmp/real2"
 [ -f "$real2" ] && rows <"$real2" >"$tmp/real2"
 if [ -s "$tmp/real2" ]; then
