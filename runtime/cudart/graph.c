@@ -670,6 +670,9 @@ static cudaError_t driver_params(const struct cudaGraphNodeParams *p,
 		e = copy_params(&p->memcpy.copyParams, &d->memcpy.copyParams);
 	} else if (p->type == cudaGraphNodeTypeMemset) {
 		d->memset.ctx = ctx;
+	} else if (p->type == cudaGraphNodeTypeConditional) {
+		/* the runtime's parameters have no context: the current */
+		d->conditional.ctx = ctx;
 	}
 	return e;
 }
@@ -694,6 +697,8 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pNode, cudaGraph_t graph,
 			      (const CUgraphEdgeData *)edges, n, &d);
 	if (r == CUDA_SUCCESS && p->type == cudaGraphNodeTypeMemAlloc)
 		p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;
+	if (r == CUDA_SUCCESS && p->type == cudaGraphNodeTypeConditional)
+		p->conditional.phGraph_out = d.conditional.phGraph_out;
 	return cuemu_rt_result(r);
 }
 

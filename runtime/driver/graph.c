@@ -94,6 +94,10 @@ CUresult cuGraphDestroy(CUgraph hGraph)
 
 	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS)
 		return r;
+	if (hGraph->owner)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "the graph is a "
+				  "conditional node's body: it goes with the "
+				  "node");
 	cuemu_graph_free(hGraph);
 	return CUDA_SUCCESS;
 }
@@ -107,6 +111,10 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
 				  "phGraphClone is NULL");
 	if ((r = cuemu_graph_check(originalGraph)) != CUDA_SUCCESS)
 		return r;
+	/* probes/results/conditional.txt */
+	if (cuemu_graph_has_cond(originalGraph))
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a graph with "
+				  "conditional nodes is not cloned");
 	return cuemu_graph_clone(originalGraph, phGraphClone);
 }
 
@@ -275,6 +283,11 @@ static CUresult set_child(CUgraphNode n, const void *arg)
 
 	if ((r = cuemu_graph_check(child)) != CUDA_SUCCESS)
 		return r;
+	/* its copy would number its handles apart from n's graph's */
+	if (cuemu_graph_has_cond(child))
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a graph with "
+				  "conditional nodes is not copied into a "
+				  "child graph node");
 	return cuemu_graph_clone(child, &n->p.child);
 }
 
@@ -934,6 +947,10 @@ static CUresult add_moved_child(CUgraphNode *out, CUgraph g,
 	if (child == g)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "a graph cannot be its own child");
+	if (child->owner || cuemu_graph_has_cond(child))
+		return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "a conditional "
+				  "node's body, or a graph with conditional "
+				  "nodes, as a child graph");
 	if ((r = cuemu_graph_node_new(g, deps, n, CU_GRAPH_NODE_TYPE_GRAPH,
 				      &node)) != CUDA_SUCCESS)
 		return r;
@@ -942,8 +959,13 @@ static CUresult add_moved_child(CUgraphNode *out, CUgraph g,
 	return CUDA_SUCCESS;
 }
 
-/* cuGraphAddNode: each kind's own call. Conditional nodes, external
- * semaphores and batch memory operations are not emulated. */
+static CUresult set_cond(CUgraphNode n, const void *arg)
+{
+	return cuemu_graph_cond_set(n, (CUDA_CONDITIONAL_NODE_PARAMS *)arg);
+}
+
+/* cuGraphAddNode: each kind's own call. External semaphores and batch
+ * memory operations are not emulated. */
 CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
 			   const CUgraphNode *dependencies,
 			   const CUgraphEdgeData *dependencyData,
@@ -1000,6 +1022,9 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
 		return cuGraphAddMemFreeNode(phGraphNode, hGraph, d, n,
 					     nodeParams->free.dptr);
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return add_node(phGraphNode, hGraph, d, n,
+				CU_GRAPH_NODE_TYPE_CONDITIONAL, set_cond,
+				&nodeParams->conditional);
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
 	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
 	case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
@@ -1022,8 +1047,8 @@ CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
 				 numDependencies, nodeParams);
 }
 
-/* Conditional nodes are not emulated: their handles are refused, and
- * with them the program's conditional graph, in one clear answer. */
+/* probes/results/conditional.txt: NULL out or graph, flags other than
+ * 0 and ASSIGN_DEFAULT: INVALID_VALUE; no context: INVALID_CONTEXT. */
 CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out,
 					CUgraph hGraph, CUcontext ctx,
 					unsigned int defaultLaunchValue,
@@ -1031,16 +1056,20 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out,
 {
 	CUresult r;
 
-	(void)ctx;
-	(void)defaultLaunchValue;
-	(void)flags;
 	if (!pHandle_out)
 		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
 				  "pHandle_out is NULL");
 	if ((r = cuemu_graph_check(hGraph)) != CUDA_SUCCESS)
 		return r;
-	return cuemu_fail(CUDA_ERROR_NOT_SUPPORTED, "conditional graph "
-			  "nodes are not emulated");
+	if (flags & ~(unsigned)CU_GRAPH_COND_ASSIGN_DEFAULT)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				  "conditional handle flags %#x", flags);
+	if (!ctx)
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT,
+				  "the handle's context is NULL");
+	return cuemu_graph_cond_handle(hGraph, defaultLaunchValue,
+				       flags & CU_GRAPH_COND_ASSIGN_DEFAULT,
+				       pHandle_out);
 }
 
 /* ---------------------------------------------------- a graph as DOT */

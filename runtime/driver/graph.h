@@ -58,7 +58,27 @@ struct CUgraphNode_st {
 			struct gmem *m;   /* a hold of the memory */
 		} alloc;
 		CUdeviceptr free_ptr;
+		/* a conditional node: its handle, kind and body graphs
+		 * (size of them, each owned by the node) */
+		struct {
+			CUgraphConditionalHandle h;
+			CUgraphConditionalNodeType type;
+			unsigned size;
+			CUcontext ctx;
+			CUgraph *bodies;
+		} cond;
 	} p;
+};
+
+/* A conditional handle: its default, whether each launch assigns it,
+ * whether a node took it. A graph and the bodies of its conditional
+ * nodes share one numbering, kept by the outermost graph: handles are
+ * 1, 2, ... in the order made (probes/results/conditional.txt: each
+ * graph's first two handles are 1 and 2). */
+struct gcondh {
+	unsigned dflt;
+	bool assign;
+	bool used;
 };
 
 /* A graph's references to a user object (userobj.c). */
@@ -74,6 +94,9 @@ struct CUgraph_st {
 	CUgraph origin;         /* the graph this one was cloned from */
 	struct guobj *uobjs;    /* the user objects it holds */
 	size_t nuobjs;
+	CUgraphNode owner;      /* the conditional node it is a body of */
+	struct gcondh *conds;   /* an outermost graph's handles */
+	size_t nconds;
 };
 
 /* kargs.c */
@@ -144,6 +167,18 @@ void cuemu_graph_number(CUgraph g);
 /* b's parameters into a's nodes where b has a's shape (nodes in the same
  * order, kinds and edges); INVALID_VALUE where not, a unchanged. */
 CUresult cuemu_graph_update(CUgraph a, CUgraph b);
+/* The graph g is a body of, outward to the one that is no body: where
+ * its conditional handles are kept. */
+CUgraph cuemu_graph_root(CUgraph g);
+/* A new conditional handle of g's outermost graph. */
+CUresult cuemu_graph_cond_handle(CUgraph g, unsigned dflt, bool assign,
+				 CUgraphConditionalHandle *out);
+/* Makes n (a new node of type CONDITIONAL) the conditional node p
+ * describes, checked as the driver checks it, its body graphs made and
+ * answered in p->phGraph_out. */
+CUresult cuemu_graph_cond_set(CUgraphNode n, CUDA_CONDITIONAL_NODE_PARAMS *p);
+/* Whether g, or a child graph of it, holds a conditional node. */
+bool cuemu_graph_has_cond(CUgraph g);
 /* A kernel node's launch from a launch's arguments: f (a CUfunction or a
  * CUkernel), checked and resolved in the current context, and its
  * arguments copied from kernelParams or extra. */
@@ -215,7 +250,9 @@ CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
 				  const unsigned b[3], unsigned smem,
 				  const struct ex_kernel_info **k);
 /* A kernel node launched on s by a graph's launch: the node's own device
- * time (uvm.graph_node_ns), no call of the host's. */
-CUresult cuemu_launch_node(const struct gkernel *k, CUstream s);
+ * time (uvm.graph_node_ns), no call of the host's. Its
+ * cudaGraphSetConditional(h, v) sets conds[h - 1] (h from 1 to n). */
+CUresult cuemu_launch_node(const struct gkernel *k, CUstream s,
+			   uint32_t *conds, size_t nconds);
 
 #endif

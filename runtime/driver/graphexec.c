@@ -58,11 +58,26 @@ struct plan {
 	int nlanes;
 };
 
+/* A conditional node as a launch runs it: its bodies' executable graphs,
+ * each run on a stream of the node's own when the node's value picks it. */
+struct xcond {
+	CUgraphExec *bodies;
+	unsigned n;
+	CUstream cs;
+};
+
 struct CUgraphExec_st {
 	uint32_t magic;
 	CUcontext ctx;
 	CUgraph g;              /* the copy the nodes live in */
 	struct plan p;
+	struct xcond **cond;    /* per node: a conditional node's, else NULL */
+	/* the values of the conditional handles, numbered from 1: the
+	 * outermost executable graph's, which its bodies' share */
+	uint32_t *vals;
+	size_t nvals;
+	bool body;              /* a conditional node's body: g and vals are
+				 * the outer executable graph's */
 	CUstream lanes[MAX_LANES];  /* [0] unused: the launch's stream */
 	CUevent *ev;            /* per node, where it signals */
 	CUevent start, done, lane_end[MAX_LANES];
@@ -155,6 +170,7 @@ static CUresult flatten_node(struct plan *p, CUgraphNode n,
 	size_t index = 0;
 	CUresult r;
 
+	/* a conditional node stays one node: its bodies run apart */
 	if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
 		if ((r = flatten(p, n->p.child, deps, exit, depth + 1)))
 			return r;
@@ -218,18 +234,48 @@ static CUresult flatten(struct plan *p, CUgraph g, const struct iset *entry,
 	return r;
 }
 
+/* A conditional node follows every node placed before it, edge or not:
+ * on the device a conditional node reads the value a kernel added before
+ * it sets, where the program gave no edge between them (20 launches of
+ * 20: probes/results/conditional.txt, unordered; cuda-samples'
+ * graphConditionalNodes adds its nodes so). Its dependencies become the
+ * lanes' last nodes as well as its own. */
+static CUresult cond_after_all(struct plan *p, struct xnode *x,
+			       const size_t *tail, size_t start)
+{
+	for (int l = 0; l < p->nlanes; l++) {
+		size_t *v;
+		bool has = tail[l] == start;
+
+		for (size_t k = 0; k < x->ndeps && !has; k++)
+			has = x->deps[k] == tail[l];
+		if (has)
+			continue;
+		if (!(v = realloc(x->deps, (x->ndeps + 1) * sizeof *v)))
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+		x->deps = v;
+		x->deps[x->ndeps++] = tail[l];
+	}
+	return CUDA_SUCCESS;
+}
+
 /* Each node on a lane: that of a dependency its lane ended with, else a
  * new one; the virtual start ends lane 0 at first. */
 static CUresult lay_lanes(struct plan *p)
 {
 	const size_t START = (size_t)-1;
 	size_t tail[MAX_LANES];
+	CUresult r;
 
 	p->nlanes = 1;
 	tail[0] = START;
 	for (size_t i = 0; i < p->n; i++) {
 		struct xnode *x = &p->x[i];
 		int lane = -1;
+
+		if (x->n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+		    (r = cond_after_all(p, x, tail, START)) != CUDA_SUCCESS)
+			return r;
 
 		for (size_t k = 0; k < x->ndeps && lane < 0; k++)
 			if (tail[p->x[x->deps[k]].lane] == x->deps[k])
@@ -269,12 +315,19 @@ static CUresult plan_make(CUgraph g, struct plan *p)
 
 /* ------------------------------------------------------------ the exec */
 
+static void cond_free(struct xcond *c);
+
 static void exec_free(CUgraphExec x)
 {
 	/* its user objects outlive its launches (their destructors may free
-	 * what the work uses) */
-	if (x->launched && x->g && x->g->nuobjs)
+	 * what the work uses), and so do the conditional values and bodies
+	 * its launches use */
+	if (x->launched && x->g && (x->g->nuobjs || x->nvals))
 		cuEventSynchronize(x->done);
+	for (size_t i = 0; x->cond && i < x->p.n; i++)
+		if (x->cond[i])
+			cond_free(x->cond[i]);
+	free(x->cond);
 	for (int l = 1; l < MAX_LANES; l++) {
 		if (x->lanes[l])
 			cuStreamDestroy(x->lanes[l]);
@@ -290,8 +343,10 @@ static void exec_free(CUgraphExec x)
 		cuEventDestroy(x->done);
 	free(x->ev);
 	plan_free(&x->p);
-	if (x->g)
+	if (x->g && !x->body)
 		cuemu_graph_free(x->g);
+	if (!x->body)
+		free(x->vals);
 	x->magic = 0;
 	free(x);
 }
@@ -299,6 +354,97 @@ static void exec_free(CUgraphExec x)
 static CUresult event_new(CUevent *e)
 {
 	return cuEventCreate(e, CU_EVENT_DISABLE_TIMING);
+}
+
+static void cond_free(struct xcond *c)
+{
+	for (unsigned i = 0; c->bodies && i < c->n; i++)
+		if (c->bodies[i])
+			exec_free(c->bodies[i]);
+	free(c->bodies);
+	if (c->cs)
+		cuStreamDestroy(c->cs);
+	free(c);
+}
+
+/* What a conditional node's body may hold, child graphs' nodes among it
+ * (CUDA_CONDITIONAL_NODE_PARAMS; probes/results/conditional.txt: a body
+ * holding a host node, an event record node or a memory allocation node
+ * is taken when added and refused at instantiation, INVALID_VALUE). */
+static CUresult body_check(CUgraph g, int depth)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++)
+		switch (g->nodes[i]->type) {
+		case CU_GRAPH_NODE_TYPE_KERNEL:
+		case CU_GRAPH_NODE_TYPE_EMPTY:
+		case CU_GRAPH_NODE_TYPE_MEMSET:
+		case CU_GRAPH_NODE_TYPE_MEMCPY:
+		case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+			break;
+		case CU_GRAPH_NODE_TYPE_GRAPH:
+			r = depth < 64 ? body_check(g->nodes[i]->p.child,
+						    depth + 1) :
+			    cuemu_fail(CUDA_ERROR_INVALID_VALUE,
+				       "child graphs nest past 64");
+			break;
+		default:
+			r = cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a conditional "
+				       "node's body holds a node of type %d",
+				       (int)g->nodes[i]->type);
+		}
+	return r;
+}
+
+static CUresult exec_resources(CUgraphExec x);
+
+/* The executable graph of body g of one of outer's conditional nodes. */
+static CUresult body_exec(CUgraphExec outer, CUgraph g, CUgraphExec *out)
+{
+	CUgraphExec x = calloc(1, sizeof *x);
+	CUresult r;
+
+	if (!x)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	*x = (struct CUgraphExec_st){ .magic = EXEC_MAGIC, .ctx = outer->ctx,
+				      .g = g, .vals = outer->vals,
+				      .nvals = outer->nvals, .body = true,
+				      .flags = outer->flags };
+	if ((r = body_check(g, 0)) == CUDA_SUCCESS &&
+	    (r = plan_make(g, &x->p)) == CUDA_SUCCESS)
+		r = exec_resources(x);
+	if (r != CUDA_SUCCESS) {
+		exec_free(x);
+		return r;
+	}
+	*out = x;
+	return CUDA_SUCCESS;
+}
+
+/* Each conditional node's bodies and stream. */
+static CUresult conds_make(CUgraphExec x)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < x->p.n && r == CUDA_SUCCESS; i++) {
+		CUgraphNode n = x->p.x[i].n;
+		struct xcond *c;
+
+		if (n->type != CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			continue;
+		if ((!x->cond && !(x->cond = calloc(x->p.n, sizeof *x->cond))) ||
+		    !(c = calloc(1, sizeof *c)))
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+		x->cond[i] = c;   /* exec_free frees what is made of it */
+		if (!(c->bodies = calloc(n->p.cond.size, sizeof *c->bodies)))
+			return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+		c->n = n->p.cond.size;
+		r = cuStreamCreate(&c->cs, CU_STREAM_NON_BLOCKING);
+		for (unsigned b = 0; b < c->n && r == CUDA_SUCCESS; b++)
+			r = body_exec(x, n->p.cond.bodies[b], &c->bodies[b]);
+	}
+	return r;
 }
 
 /* The lanes' streams and the events the plan needs, in x->ctx. */
@@ -320,7 +466,20 @@ static CUresult exec_resources(CUgraphExec x)
 		r = event_new(&x->start);
 	if (r == CUDA_SUCCESS)
 		r = event_new(&x->done);
+	if (r == CUDA_SUCCESS)
+		r = conds_make(x);
 	return r;
+}
+
+/* The conditional handles' values, 0 until a launch assigns a default or
+ * a kernel sets them (probes/results/conditional.txt: a handle made with
+ * a default and no ASSIGN_DEFAULT reads 0). */
+static CUresult cond_values(CUgraphExec x)
+{
+	x->nvals = x->g->nconds;
+	if (x->nvals && !(x->vals = calloc(x->nvals, sizeof *x->vals)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	return CUDA_SUCCESS;
 }
 
 static CUresult instantiate(CUgraphExec *out, CUgraph g,
@@ -354,6 +513,7 @@ static CUresult instantiate(CUgraphExec *out, CUgraph g,
 	cuemu_clock_enter();
 	if ((r = cuemu_current(&x->ctx, NULL)) == CUDA_SUCCESS &&
 	    (r = cuemu_graph_clone(g, &x->g)) == CUDA_SUCCESS &&
+	    (r = cond_values(x)) == CUDA_SUCCESS &&
 	    (r = plan_make(x->g, &x->p)) == CUDA_SUCCESS)
 		r = exec_resources(x);
 	if (r == CUDA_SUCCESS)
@@ -398,13 +558,19 @@ static CUresult run_memset(const CUDA_MEMSET_NODE_PARAMS *m, CUstream s)
 	}
 }
 
-static CUresult run_node(CUgraphNode n, CUstream s)
+static CUresult cond_enqueue(CUgraphExec x, size_t i, CUstream s);
+
+static CUresult run_node(CUgraphExec x, size_t i, CUstream s)
 {
+	CUgraphNode n = x->p.x[i].n;
+
 	if (n->disabled)
 		return CUDA_SUCCESS;
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
-		return cuemu_launch_node(&n->p.k, s);
+		return cuemu_launch_node(&n->p.k, s, x->vals, x->nvals);
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return cond_enqueue(x, i, s);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 		return cuMemcpy3DAsync(&n->p.copy.c, s);
 	case CU_GRAPH_NODE_TYPE_MEMSET:
@@ -436,7 +602,7 @@ static CUresult replay(CUgraphExec x, CUstream h)
 		for (size_t k = 0; k < n->nwaits && r == CUDA_SUCCESS; k++)
 			r = cuStreamWaitEvent(s, x->ev[n->waits[k]], 0);
 		if (r == CUDA_SUCCESS)
-			r = run_node(n->n, s);
+			r = run_node(x, i, s);
 		if (r == CUDA_SUCCESS && n->signal)
 			r = cuEventRecord(x->ev[i], s);
 	}
@@ -451,16 +617,21 @@ static void upload_time(CUgraphExec x)
 	x->uploaded = true;
 }
 
+static CUresult assign_defaults(CUgraphExec x, CUstream h);
+
 /* The launch: after h's work and the previous launch, the lanes from its
- * start, the stream after every lane. */
+ * start, the stream after every lane. A conditional node's body starts
+ * where its node put it (cond_op). */
 static CUresult launch_in(CUgraphExec x, CUstream h)
 {
 	CUresult r = CUDA_SUCCESS;
 
 	if (x->launched)
 		r = cuStreamWaitEvent(h, x->done, 0);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS && !x->body)
 		r = cuemuStreamSleep(h, cuemu_uvm()->graph_launch_ns);
+	if (r == CUDA_SUCCESS && !x->body)
+		r = assign_defaults(x, h);
 	if (r == CUDA_SUCCESS && x->p.nlanes > 1)
 		r = cuEventRecord(x->start, h);
 	for (int l = 1; l < x->p.nlanes && r == CUDA_SUCCESS; l++)
@@ -474,6 +645,127 @@ static CUresult launch_in(CUgraphExec x, CUstream h)
 	if (r == CUDA_SUCCESS && (r = cuEventRecord(x->done, h)) ==
 	    CUDA_SUCCESS)
 		x->launched = true;
+	return r;
+}
+
+/* ------------------------------------------------------ conditionals */
+
+/* At a launch's start on the device, each handle made with
+ * ASSIGN_DEFAULT takes its default. */
+struct assign {
+	uint32_t *vals;
+	size_t n;
+	uint32_t v[];           /* v[2i]: whether handle i + 1 takes its
+				 * default, v[2i + 1] the default */
+};
+
+static void assign_op(CUstream s, void *arg)
+{
+	struct assign *a = arg;
+
+	(void)s;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[2 * i])
+			__atomic_store_n(&a->vals[i], a->v[2 * i + 1],
+					 __ATOMIC_RELAXED);
+	free(a);
+}
+
+static CUresult assign_defaults(CUgraphExec x, CUstream h)
+{
+	struct assign *a;
+	CUstream s;
+	CUresult r;
+
+	if (!x->nvals)
+		return CUDA_SUCCESS;
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS)
+		return r;
+	if (!(a = malloc(sizeof *a + 2 * x->nvals * sizeof a->v[0])))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	a->vals = x->vals;
+	a->n = x->nvals;
+	for (size_t i = 0; i < x->nvals; i++) {
+		a->v[2 * i] = x->g->conds[i].assign;
+		a->v[2 * i + 1] = x->g->conds[i].dflt;
+	}
+	if ((r = cuemu_stream_enqueue(s, assign_op, a)) != CUDA_SUCCESS)
+		free(a);
+	return r;
+}
+
+/* The body a conditional node runs for value v, or -1: IF's first where
+ * v is not 0, else its second where it has one; WHILE's while v is not
+ * 0; SWITCH's v-th where it has that many
+ * (probes/results/conditional.txt). */
+static int cond_pick(CUgraphNode n, uint32_t v)
+{
+	switch (n->p.cond.type) {
+	case CU_GRAPH_COND_TYPE_IF:
+		return v ? 0 : n->p.cond.size == 2 ? 1 : -1;
+	case CU_GRAPH_COND_TYPE_WHILE:
+		return v ? 0 : -1;
+	default:
+		return v < n->p.cond.size ? (int)v : -1;
+	}
+}
+
+struct condrun {
+	CUgraphExec x;
+	size_t i;
+};
+
+/* A conditional node on its lane s, once the work it follows is done:
+ * the node takes uvm.graph_cond_ns of the device's time, and each body
+ * its value picks starts graph_cond_body_ns later on the node's stream,
+ * s's clock coming to its end; the value is read again after a WHILE
+ * node's body. The lane's worker waits meanwhile, as the work behind the
+ * node on the device does. */
+static void cond_op(CUstream s, void *arg)
+{
+	struct condrun *c = arg;
+	CUgraphExec x = c->x;
+	CUgraphNode n = x->p.x[c->i].n;
+	struct xcond *xc = x->cond[c->i];
+	uint64_t t = cuemu_stream_now(s) + cuemu_uvm()->graph_cond_ns;
+	CUstream cs;
+	int b;
+
+	free(c);
+	if (cuCtxPushCurrent(x->ctx) != CUDA_SUCCESS)
+		return;
+	if (cuemu_stream_get(xc->cs, &cs) == CUDA_SUCCESS)
+		for (;;) {
+			uint32_t v = __atomic_load_n(&x->vals[n->p.cond.h - 1],
+						     __ATOMIC_RELAXED);
+			if ((b = cond_pick(n, v)) < 0)
+				break;
+			t += cuemu_uvm()->graph_cond_body_ns;
+			cuemu_stream_not_before(cs, t);
+			if (launch_in(xc->bodies[b], xc->cs) != CUDA_SUCCESS ||
+			    cuemu_stream_join(s, cs) != CUDA_SUCCESS)
+				break;
+			t = cuemu_stream_now(s);
+			if (n->p.cond.type != CU_GRAPH_COND_TYPE_WHILE)
+				break;
+		}
+	cuCtxPopCurrent(NULL);
+	if (t > cuemu_stream_now(s))
+		cuemu_stream_advance(s, t - cuemu_stream_now(s));
+}
+
+static CUresult cond_enqueue(CUgraphExec x, size_t i, CUstream h)
+{
+	struct condrun *c = malloc(sizeof *c);
+	CUstream s;
+	CUresult r;
+
+	if (!c)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	*c = (struct condrun){ x, i };
+	if ((r = cuemu_stream_get(h, &s)) != CUDA_SUCCESS ||
+	    (r = cuemu_stream_enqueue_user(s, cond_op, c)) != CUDA_SUCCESS)
+		free(c);
 	return r;
 }
 

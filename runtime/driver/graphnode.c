@@ -112,6 +112,8 @@ static CUresult deps_check(CUgraph g, const CUgraphNode *deps, size_t n)
 
 /* ------------------------------------------------------------- nodes */
 
+static void cond_free(CUgraphNode n);
+
 static void params_free(CUgraphNode n)
 {
 	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL)
@@ -120,6 +122,8 @@ static void params_free(CUgraphNode n)
 		cuemu_graph_free(n->p.child);
 	else if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->p.alloc.m)
 		cuemu_gmem_unref(n->p.alloc.m);
+	else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		cond_free(n);
 }
 
 static void node_free(CUgraphNode n)
@@ -322,8 +326,153 @@ void cuemu_graph_free(CUgraph g)
 		cuemu_uobj_unref(g->uobjs[i].o, g->uobjs[i].count);
 	free(g->uobjs);
 	free(g->nodes);
+	free(g->conds);
 	g->magic = 0;
 	free(g);
+}
+
+/* ------------------------------------------------------ conditionals */
+
+CUgraph cuemu_graph_root(CUgraph g)
+{
+	while (g->owner)
+		g = g->owner->graph;
+	return g;
+}
+
+CUresult cuemu_graph_cond_handle(CUgraph g, unsigned dflt, bool assign,
+				 CUgraphConditionalHandle *out)
+{
+	CUgraph root = cuemu_graph_root(g);
+	struct gcondh *v = realloc(root->conds,
+				   (root->nconds + 1) * sizeof *v);
+
+	if (!v)
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "conditional handle");
+	root->conds = v;
+	v[root->nconds++] = (struct gcondh){ .dflt = dflt, .assign = assign };
+	*out = root->nconds;
+	return CUDA_SUCCESS;
+}
+
+/* The handle h of g's numbering, or NULL. */
+static struct gcondh *cond_handle(CUgraph g, CUgraphConditionalHandle h)
+{
+	CUgraph root = cuemu_graph_root(g);
+
+	return h >= 1 && h <= root->nconds ? &root->conds[h - 1] : NULL;
+}
+
+/* A conditional node's bodies go with it, and its handle (0 until the
+ * node was made) is free again. */
+static void cond_free(CUgraphNode n)
+{
+	struct gcondh *c = n->p.cond.h ? cond_handle(n->graph, n->p.cond.h) :
+					 NULL;
+
+	for (unsigned i = 0; n->p.cond.bodies && i < n->p.cond.size; i++)
+		if (n->p.cond.bodies[i])
+			cuemu_graph_free(n->p.cond.bodies[i]);
+	free(n->p.cond.bodies);
+	n->p.cond.bodies = NULL;
+	if (c)
+		c->used = false;
+}
+
+/* The bodies a conditional node of type t and size may have: WHILE one,
+ * IF one or two (its else), SWITCH one or more. */
+static bool cond_size_ok(CUgraphConditionalNodeType t, unsigned size)
+{
+	switch (t) {
+	case CU_GRAPH_COND_TYPE_IF:
+		return size == 1 || size == 2;
+	case CU_GRAPH_COND_TYPE_WHILE:
+		return size == 1;
+	case CU_GRAPH_COND_TYPE_SWITCH:
+		return size >= 1;
+	default:
+		return false;
+	}
+}
+
+/* n's body graphs, empty, each owned by n. */
+static CUresult cond_bodies(CUgraphNode n, unsigned size)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	if (!(n->p.cond.bodies = calloc(size, sizeof *n->p.cond.bodies)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "conditional node");
+	n->p.cond.size = size;
+	for (unsigned i = 0; i < size && r == CUDA_SUCCESS; i++)
+		if ((r = cuemu_graph_new(&n->p.cond.bodies[i])) == CUDA_SUCCESS)
+			n->p.cond.bodies[i]->owner = n;
+	return r;
+}
+
+/* probes/results/conditional.txt: a size its kind does not take, a kind
+ * that is none, handle 0 or one the graph has not made: INVALID_VALUE;
+ * no context: INVALID_CONTEXT; a handle another node took:
+ * INVALID_VALUE. */
+CUresult cuemu_graph_cond_set(CUgraphNode n, CUDA_CONDITIONAL_NODE_PARAMS *p)
+{
+	struct gcondh *c = cond_handle(n->graph, p->handle);
+	CUresult r;
+
+	if (!cond_size_ok(p->type, p->size))
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "a conditional node "
+				  "of type %d with %u bodies", (int)p->type,
+				  p->size);
+	if (!c)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "conditional handle "
+				  "%llu is none of the graph's",
+				  (unsigned long long)p->handle);
+	if (!p->ctx)
+		return cuemu_fail(CUDA_ERROR_INVALID_CONTEXT, "the conditional "
+				  "node's context is NULL");
+	if (c->used)
+		return cuemu_fail(CUDA_ERROR_INVALID_VALUE, "conditional handle "
+				  "%llu is another node's",
+				  (unsigned long long)p->handle);
+	n->p.cond.type = p->type;
+	n->p.cond.ctx = p->ctx;
+	if ((r = cond_bodies(n, p->size)) != CUDA_SUCCESS)
+		return r;
+	n->p.cond.h = p->handle;
+	c->used = true;
+	p->phGraph_out = n->p.cond.bodies;
+	return CUDA_SUCCESS;
+}
+
+bool cuemu_graph_has_cond(CUgraph g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL ||
+		    (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+		     cuemu_graph_has_cond(g->nodes[i]->p.child)))
+			return true;
+	return false;
+}
+
+/* c's bodies, copies of n's, owned by c. */
+static CUresult cond_copy(CUgraphNode c, CUgraphNode n)
+{
+	CUresult r = CUDA_SUCCESS;
+	unsigned size = n->p.cond.size;
+
+	if (!(c->p.cond.bodies = calloc(size, sizeof *c->p.cond.bodies)))
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "conditional node");
+	for (unsigned i = 0; i < size && r == CUDA_SUCCESS; i++)
+		if ((r = cuemu_graph_clone(n->p.cond.bodies[i],
+					   &c->p.cond.bodies[i])) == CUDA_SUCCESS)
+			c->p.cond.bodies[i]->owner = c;
+	if (r != CUDA_SUCCESS) {
+		for (unsigned i = 0; i < size; i++)
+			if (c->p.cond.bodies[i])
+				cuemu_graph_free(c->p.cond.bodies[i]);
+		free(c->p.cond.bodies);
+		c->p.cond.bodies = NULL;
+	}
+	return r;
 }
 
 /* A copy of n's parameters into c (a node of another graph). */
@@ -336,6 +485,8 @@ static CUresult params_copy(CUgraphNode c, CUgraphNode n)
 		return cuemu_graph_clone(n->p.child, &c->p.child);
 	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
 		cuemu_gmem_ref(n->p.alloc.m);
+	if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+		return cond_copy(c, n);
 	return CUDA_SUCCESS;
 }
 
@@ -353,6 +504,12 @@ CUresult cuemu_graph_clone(CUgraph g, CUgraph *out)
 	if ((r = cuemu_graph_new(&c)) != CUDA_SUCCESS)
 		return r;
 	c->origin = g;
+	if (g->nconds && !(c->conds = malloc(g->nconds * sizeof *c->conds)))
+		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "graph");
+	else if (g->nconds) {
+		memcpy(c->conds, g->conds, g->nconds * sizeof *c->conds);
+		c->nconds = g->nconds;
+	}
 	for (size_t i = 0; i < g->n && r == CUDA_SUCCESS; i++) {
 		CUgraphNode n = g->nodes[i], m;
 		if ((r = cuemu_graph_node_new(c, NULL, 0, n->type, &m)) !=
@@ -401,11 +558,22 @@ static bool same_shape(CUgraph a, CUgraph b, int depth)
 			if (x->deps[d]->at != y->deps[d]->at)
 				return false;
 	}
-	for (size_t i = 0; i < a->n; i++)
-		if (a->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
-		    !same_shape(a->nodes[i]->p.child, b->nodes[i]->p.child,
-				depth + 1))
+	for (size_t i = 0; i < a->n; i++) {
+		CUgraphNode x = a->nodes[i], y = b->nodes[i];
+		if (x->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+		    !same_shape(x->p.child, y->p.child, depth + 1))
 			return false;
+		if (x->type != CU_GRAPH_NODE_TYPE_CONDITIONAL)
+			continue;
+		if (x->p.cond.type != y->p.cond.type ||
+		    x->p.cond.size != y->p.cond.size ||
+		    x->p.cond.h != y->p.cond.h)
+			return false;
+		for (unsigned k = 0; k < x->p.cond.size; k++)
+			if (!same_shape(x->p.cond.bodies[k], y->p.cond.bodies[k],
+					depth + 1))
+				return false;
+	}
 	return true;
 }
 
@@ -419,6 +587,12 @@ static CUresult update_nodes(CUgraph a, CUgraph b)
 		CUgraphNode x = a->nodes[i], y = b->nodes[i];
 		if (x->type == CU_GRAPH_NODE_TYPE_GRAPH) {
 			r = update_nodes(x->p.child, y->p.child);
+			continue;
+		}
+		if (x->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+			for (unsigned k = 0; k < x->p.cond.size && !r; k++)
+				r = update_nodes(x->p.cond.bodies[k],
+						 y->p.cond.bodies[k]);
 			continue;
 		}
 		params_free(x);

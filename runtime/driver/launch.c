@@ -76,6 +76,10 @@ struct job {
 	uint32_t shared_bytes, registers; /* as cuFuncGetAttribute answers */
 	uint32_t resident;    /* its blocks an SM holds at once; 0 unknown */
 	bool graph;           /* a graph's node: the node's launch time */
+	/* its graph's conditional values, which cudaGraphSetConditional
+	 * sets (NULL outside a graph); the executable graph keeps them */
+	uint32_t *conds;
+	size_t nconds;
 	/* %globaltimer's origin: the model time the kernel started at, and
 	 * the host's monotonic clock then */
 	uint64_t timer_model_ns, timer_host_ns;
@@ -609,6 +613,18 @@ static void chains_fill(struct job *j, CUfunction f, const unsigned g[3],
 						      held / 128, UINT32_MAX);
 }
 
+/* ex_memops.set_conditional: handle h of the graph the kernel runs in
+ * (numbered from 1). */
+static enum ex_status dev_setcond(void *ctx, uint64_t h, uint32_t v)
+{
+	struct job *j = ctx;
+
+	if (h < 1 || h > j->nconds)
+		return EX_ILLEGAL_ADDRESS;
+	__atomic_store_n(&j->conds[h - 1], v, __ATOMIC_RELAXED);
+	return EX_OK;
+}
+
 /* ex_memops.texture: the object a handle names, on the job's device. */
 static enum ex_status texture(void *ctx, uint64_t h, bool surface,
 			      struct ex_tex *out, const char **why)
@@ -666,6 +682,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	}
 	j->l.mem.worker = worker_mark;
 	j->l.mem.texture = texture;
+	j->l.mem.set_conditional = dev_setcond;
 	chains_fill(j, f, g, b, smem);
 }
 
@@ -677,6 +694,8 @@ struct launch_req {
 	void **params, **extra;
 	bool cooperative;
 	bool graph;           /* a graph's node, its launch paid for */
+	uint32_t *conds;      /* the graph's conditional values */
+	size_t nconds;
 	const CUlaunchAttribute *attrs; /* cuLaunchKernelEx's, checked */
 	unsigned nattrs;
 };
@@ -884,6 +903,8 @@ static CUresult launch_work(struct launch_req *q)
 		job_fill(j, q->f, q->g, q->b, q->smem);
 		j->l.cooperative = q->cooperative;
 		j->graph = q->graph;
+		j->conds = q->conds;
+		j->nconds = q->nconds;
 		/* the call's own time, before the kernel can start; a graph's
 		 * node has none (the graph's launch paid once) */
 		if (!q->graph)
@@ -936,7 +957,8 @@ CUresult cuemu_launch_shape_check(CUfunction f, const unsigned g[3],
 	return CUDA_SUCCESS;
 }
 
-CUresult cuemu_launch_node(const struct gkernel *k, CUstream s)
+CUresult cuemu_launch_node(const struct gkernel *k, CUstream s,
+			   uint32_t *conds, size_t nconds)
 {
 	size_t size = k->nbytes;
 	void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, k->bytes,
@@ -946,7 +968,7 @@ CUresult cuemu_launch_node(const struct gkernel *k, CUstream s)
 		.f = k->f, .g = { k->g[0], k->g[1], k->g[2] },
 		.b = { k->b[0], k->b[1], k->b[2] }, .smem = k->smem,
 		.stream = s, .extra = extra, .cooperative = k->cooperative,
-		.graph = true,
+		.graph = true, .conds = conds, .nconds = nconds,
 	};
 
 	return launch_work(&q);

@@ -39,7 +39,7 @@ static bool writes_first(int op)
 	case OP_RET: case OP_EXIT: case OP_FRET: case OP_BAR:
 	case OP_BAR_ARRIVE: case OP_BAR_WARP: case OP_MEMBAR: case OP_TRAP:
 	case OP_NANOSLEEP: case OP_ASSERTFAIL: case OP_NOP: case OP_CPASYNC:
-	case OP_FREE: case OP_SUST:
+	case OP_FREE: case OP_SUST: case OP_SETCOND:
 		return false;
 	default:
 		return true;

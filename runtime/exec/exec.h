@@ -235,6 +235,13 @@ struct ex_memops {
 	 * handle names anything. */
 	enum ex_status (*texture)(void *ctx, uint64_t h, bool surface,
 				  struct ex_tex *out, const char **why);
+	/* cudaGraphSetConditional(h, value) of one lane: the conditional
+	 * handle h of the graph the kernel runs in, EX_OK; a kernel outside
+	 * a graph, or a handle its graph has not, EX_ILLEGAL_ADDRESS (as
+	 * on the device: probes/results/conditional.txt). From any of the
+	 * launch's threads at once. May be NULL: the call does nothing. */
+	enum ex_status (*set_conditional)(void *ctx, uint64_t h,
+					  uint32_t value);
 };
 
 /* What the device is, for special registers and the compute term. */

@@ -2194,6 +2194,8 @@ static int parse_function(struct parser *P, bool entry, bool external)
 		f.builtin = OP_FREE;
 	else if (!strcmp(name, "__assertfail"))
 		f.builtin = OP_ASSERTFAIL;
+	else if (!strcmp(name, "cudaGraphSetConditional"))
+		f.builtin = OP_SETCOND;
 	m->funcs[fi] = f;
 	if (accept(P, ";"))
 		return 0;
@@ -2402,7 +2404,8 @@ static int check_vars(struct parser *P)
 
 /* Calls name functions that exist; builtins become their own opcodes,
  * with the arguments they take (malloc: a size, an address back; free:
- * an address). An indirect call is checked where it runs (warp.c). */
+ * an address; cudaGraphSetConditional: a handle and a value). An
+ * indirect call is checked where it runs (warp.c). */
 static int check_calls(struct parser *P)
 {
 	struct ex_module *m = P->m;
@@ -2424,6 +2427,12 @@ static int check_calls(struct parser *P)
 					    f->name), -1;
 			m->funcs[in->func].heap = true;
 		}
+		if (f->builtin == OP_SETCOND &&
+		    (in->o[2].n != 2 || in->o[0].n != 0 ||
+		     m->vars[in->o[2].list[0]].size != 8 ||
+		     m->vars[in->o[2].list[1]].size != 4))
+			return fail(P, EX_INVALID_PTX, "call of '%s' with the "
+				    "wrong parameters", f->name), -1;
 		if (f->builtin) {
 			in->op = (uint16_t)f->builtin;
 			continue;
@@ -2726,7 +2735,7 @@ static int addr_fixups(struct parser *P)
 		struct insn *in = &m->code[i];
 		if (in->op == OP_CALL || in->op == OP_VPRINTF ||
 		    in->op == OP_ASSERTFAIL || in->op == OP_MALLOC ||
-		    in->op == OP_FREE)
+		    in->op == OP_FREE || in->op == OP_SETCOND)
 			continue;
 		for (int k = 0; k < in->nops; k++) {
 			struct operand *o = &in->o[k];

@@ -69,6 +69,7 @@ enum opcode {
 	OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_REDUX, OP_MATCH,
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
 	OP_MALLOC, OP_FREE, /* the device heap's, through ex_memops */
+	OP_SETCOND,      /* cudaGraphSetConditional, through ex_memops */
 	OP_MBARRIER,
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_TEX, OP_TLD4, /* texture fetches through an object's handle */
@@ -317,8 +318,8 @@ struct pfunc {
 	bool weak;             /* .weak: another text's definition may stand */
 	bool discarded;        /* a weak definition another stood for */
 	int unit;              /* the text that defined it (ex_module_link) */
-	int builtin;           /* OP_VPRINTF, OP_ASSERTFAIL, OP_MALLOC or
-				* OP_FREE for the externs */
+	int builtin;           /* OP_VPRINTF, OP_ASSERTFAIL, OP_MALLOC,
+				* OP_FREE or OP_SETCOND for the externs */
 	bool addressed;        /* its address is taken (mov, an initializer):
 				* an indirect call may reach it */
 	bool heap;             /* it calls malloc or free */

@@ -2899,6 +2899,30 @@ static void do_heap(struct blk *b, struct warp *w, const struct insn *in,
 	}
 }
 
+/* cudaGraphSetConditional: each lane's value into its handle, in lane
+ * order (racing calls are undefined on the device; the last lane's
+ * stands). A handle of no graph the kernel runs in ends the launch. */
+static int do_setcond(struct blk *b, struct warp *w, const struct insn *in,
+		      uint32_t act)
+{
+	const struct ex_memops *mo = &b->l->mem;
+
+	FOR_LANES(l, act) {
+		uint64_t h = lane_param_u64(b, w, in->o[2].list[0], (int)l, 8);
+		uint64_t v = lane_param_u64(b, w, in->o[2].list[1], (int)l, 4);
+		enum ex_status st = mo->set_conditional ?
+			mo->set_conditional(mo->ctx, h, (uint32_t)v) : EX_OK;
+		if (st != EX_OK) {
+			ex_grid_fail(b, w, (int)l, st, h, "line %u: "
+				     "conditional handle %llu is none of the "
+				     "graph the kernel runs in", in->line,
+				     (unsigned long long)h);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* One line for each lane that failed, in lane order, as the device
  * prints one for each of its threads; the first names the thread the
  * launch stops at. */
@@ -3586,6 +3610,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			return -1;
 		case OP_MALLOC: case OP_FREE:
 			do_heap(b, w, in, act);
+			break;
+		case OP_SETCOND:
+			if (do_setcond(b, w, in, act))
+				return -1;
 			break;
 		case OP_VIDEO:
 			do_video(b, w, in, act);

@@ -485,6 +485,13 @@ uint64_t cuemu_host_now(void);
  * stream's clock; else false. */
 bool cuemu_op_clock(uint64_t *ns);
 CUresult cuemu_stream_sync(CUstream s);
+/* Work enqueued on t from now on starts no earlier than model time ns,
+ * where t has nothing queued or running (else t's own order stands). */
+void cuemu_stream_not_before(CUstream t, uint64_t ns);
+/* A running operation of s waits for the work enqueued on t so far, and
+ * s's clock comes to where it ended; no thread's host clock moves (a
+ * conditional graph node running its body on a stream of its own). */
+CUresult cuemu_stream_join(CUstream s, CUstream t);
 /* Synchronize every stream of the process (cuCtxSynchronize). */
 CUresult cuemu_sync_all(void);
 /* Wait for every stream of ctx (and its device's legacy stream). */

@@ -937,6 +937,28 @@ static void catch_up(CUstream s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void cuemu_stream_not_before(CUstream t, uint64_t ns)
+{
+	pthread_mutex_lock(&t->lock);
+	if (!t->head)
+		atomic_max(&t->clock, ns);
+	pthread_mutex_unlock(&t->lock);
+}
+
+CUresult cuemu_stream_join(CUstream s, CUstream t)
+{
+	struct cuemu_spos p = cuemu_stream_pos(t);
+
+	if (self_worker == t)
+		return cuemu_fail(CUDA_ERROR_NOT_PERMITTED, "a stream's own "
+				  "operation cannot wait for the stream");
+	if (!p.seq)
+		return CUDA_SUCCESS;
+	cuemu_spos_wait(p);
+	atomic_max(&s->clock, spos_end_ns(p));
+	return CUDA_SUCCESS;
+}
+
 bool cuemu_stream_on_worker(void)
 {
 	return self_worker != NULL;

@@ -131,6 +131,13 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		.graph_launch_call_ns = 2000,
 		.graph_launch_ns = 1000,
 		.graph_node_ns = 530,
+		/* probes/results/conditional-time.txt: one H200, a WHILE
+		 * node whose body is one small kernel, 4.55 us an iteration
+		 * over 10 to 1,000 iterations (the kernel node 0.68 of it);
+		 * an IF running an empty kernel, and a WHILE of one
+		 * iteration, 7.3 and 7.5 us more than the kernel alone */
+		.graph_cond_ns = 3400,
+		.graph_cond_body_ns = 3870,
 		/* results/graph-perfscaling.txt: 61 to 1,040 nodes
 		 * instantiated in 0.9 to 1.8 us a node past 4 us, the first
 		 * launch's call 1.1 to 1.3 us a node */

@@ -100,6 +100,9 @@ struct cuemu_uvm {
 	/* a graph: cuGraphLaunch's call on the calling thread, the graph's
 	 * start on its stream, and each kernel node's in place of launch_ns */
 	uint64_t graph_launch_call_ns, graph_launch_ns, graph_node_ns;
+	/* a conditional node's own time, once a launch, and the device's
+	 * start of each body it runs (a WHILE node's each iteration) */
+	uint64_t graph_cond_ns, graph_cond_body_ns;
 	/* the host's time to instantiate a graph (fixed and a node) and to
 	 * upload an executable graph, a node, at its first launch or upload */
 	uint64_t graph_instantiate_ns, graph_instantiate_node_ns;

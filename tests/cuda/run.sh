@@ -27,11 +27,13 @@
 # under the stack limit. heap: the device heap and indirect calls
 # (probes/results/heap.txt). texture: texture and surface objects through
 # the runtime (arrays, linear and pitched memory, layers, filtering).
+# condprobe: probes/conditional.cu's conditional graph nodes replayed line
+# for line against one H200 (probes/results/conditional.txt).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread condprobe"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -109,6 +111,7 @@ for p in $programs; do
 	clang) files=$src/clang.cu ;;
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	graphprobe) files=$srcdir/probes/graph.cu ;;
+	condprobe) files="$srcdir/probes/conditional.cu -lcuda" ;;
 	# graph.cu again, built with a per-thread default stream: every
 	# call it makes is a _ptsz or _ptds form
 	perthread) files="--default-stream per-thread $src/graph.cu" ;;
@@ -197,11 +200,13 @@ for p in $programs; do
 	fi
 	# A probe's lines are the real runtime's, recorded: all must match
 	# (graph.txt's but the exit status run by hand appended).
-	if [ $p = rt_errors ] || [ $p = lifetimes ] || [ $p = graphprobe ]; then
+	if [ $p = rt_errors ] || [ $p = lifetimes ] || [ $p = graphprobe ] ||
+	   [ $p = condprobe ]; then
 		real=$p
 		[ $p = graphprobe ] && real=graph
+		[ $p = condprobe ] && real=conditional
 		grep -v -e '^#' -e '^lifetimes\.rt\.devices:' -e '^lifetimes\.exit:' \
-			-e '^exit ' \
+			-e '^exit ' -e '^cond\.exit:' \
 			"$srcdir/probes/results/$real.txt" >"$tmp/$p.real"
 		grep -v '^lifetimes\.rt\.devices:' "$tmp/$p.out" >"$tmp/$p.emu"
 		if diff "$tmp/$p.real" "$tmp/$p.emu" >"$tmp/$p.diff"; then
