@@ -73,10 +73,14 @@
 #             kernels as a graph and launched one by one (the device's
 #             time from the call to the end), 1 to 8 independent
 #             branches of a spinning kernel, a copy and a memset of 64 MiB
+#   conditional probes/conditional.cu's timing (`conditional time`,
+#             results/conditional-time.txt) on one H200: a WHILE node of
+#             1 to 1,000 iterations of a small kernel, an empty kernel
+#             alone and behind an IF node, each launch by events
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -98,18 +102,22 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault, prefnoop, faultwindow, advise or graph)" >&2
+	     "afterfault, prefnoop, faultwindow, advise, graph or conditional)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
 args=
 [ $probe = graph ] && args=time real=$here/../probes/results/graph-time.txt
+# conditional.cu calls the driver API too
+link=
+[ $probe = conditional ] && args=time link=-lcuda \
+	real=$here/../probes/results/conditional-time.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
@@ -165,6 +173,15 @@ rows() {
 			printf "scatter.%s_%s_%s rep0: ms=%.5f\n", $2, s, z, u / 1000
 			fflush(); next }
 		{ print; fflush() }' ;;
+	conditional) # cond.time.<case> repN: us=... -> conditional.<case>
+		sed -u -E -e 's/^cond\.time\.while_iters=([0-9]+) (rep[0-9]+): us=([0-9.]+).*/conditional.while_\1 \2: us=\3/' \
+		-e 's/^cond\.time\.([a-z_]+) (rep[0-9]+): us=([0-9.]+).*/conditional.\1 \2: us=\3/' \
+		-e 's/^cond\.done/conditional.done/' |
+		awk '/^conditional\.[a-z0-9_]+ rep[0-9]+: us=/ {
+			u = $3; sub(/us=/, "", u)
+			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
+			fflush(); next }
+		{ print; fflush() }' ;;
 	peermig) # the copies by carrier and size, the rest by size
 		sed -u -E -e '/ default [0-9]+KiB:/d' -e 's/_current / /' \
 		-e 's/ nonblocking_/ nb_/' \
@@ -183,7 +200,7 @@ tmp=$(mktemp -d)
 machine=${CUEMU_MACHINE:-cuemu}-realprog-$$
 trap 'rm -rf "$tmp"; rm -f "/dev/shm/$machine"*' EXIT INT TERM
 if ! "$NVCC" -O2 -cudart shared -arch=sm_90 -o "$tmp/$probe" \
-	"$here/../probes/$probe.cu" >"$tmp/build" 2>&1; then
+	"$here/../probes/$probe.cu" $link >"$tmp/build" 2>&1; then
 	echo "  skipped: nvcc failed"
 	sed 's/^/  # /' "$tmp/build"
 	exit 0
