@@ -19,7 +19,8 @@
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
 /* Version 20: a page unmapped from the GPU a fault takes it from, a
  * peer's block mapped by a fault and a peer copy's wait for the other GPU
- * (uvm.peer_page_ns, peer_map_ns, peer_copy_cross_ns); version 19: a graph's launch call, start and kernel nodes, its
+ * (uvm.peer_page_ns, peer_map_ns, peer_copy_cross_ns), a conditional
+ * graph node's costs (uvm.graph_cond_ns, graph_cond_body_ns); version 19: a graph's launch call, start and kernel nodes, its
  * instantiation and upload (uvm.graph_*); version 18: an advice call's time a MiB a GPU holds
  * (uvm.advise_*_ns_mib); version 17: the pages a second the DRAM opens
  * (uvm.dram_page_mps);
