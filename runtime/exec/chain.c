@@ -63,6 +63,11 @@ static uint8_t lat_class(const struct insn *in)
 		return EX_LAT_SHARED;
 	case OP_TEX: case OP_TLD4: case OP_SULD:
 		return EX_LAT_GLOBAL;
+	case OP_WMMA:
+		/* a fragment's load from where it is; a multiply-add
+		 * waits about as long as a shared load does */
+		return in->sub == WM_LOAD && in->space != SP_SHARED ?
+		       EX_LAT_GLOBAL : EX_LAT_SHARED;
 	default:
 		return EX_LAT_ALU;
 	}
@@ -117,6 +122,9 @@ static uint8_t mem_order(const struct insn *in)
 		return DEP_STORE;
 	case OP_ATOM: case OP_CPASYNC:
 		return DEP_LOAD | DEP_STORE;
+	case OP_WMMA:
+		return in->sub == WM_LOAD ? DEP_LOAD :
+		       in->sub == WM_STORE ? DEP_STORE : 0;
 	case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_FRET:
 	case OP_BAR: case OP_BAR_ARRIVE: case OP_BAR_RED: case OP_BAR_WARP:
 		return DEP_END;
@@ -127,7 +135,9 @@ static uint8_t mem_order(const struct insn *in)
 
 static void assign(const struct insn *in, struct xdep *d)
 {
-	bool w = writes_first(in->op);
+	/* wmma.store's first operand is its address */
+	bool w = writes_first(in->op) &&
+		 !(in->op == OP_WMMA && in->sub == WM_STORE);
 
 	if (in->guard >= 0)
 		add_src(d, in->guard_reg);

@@ -111,6 +111,11 @@ overflow:
 	return sign | inf;
 }
 
+uint32_t hf_encode(double x, enum ptype t, int rnd)
+{
+	return hf_round(x, fmt_of(t), rnd, false);
+}
+
 /* p + c rounded to odd: the truncated sum with its last bit set where
  * bits were lost, so one more rounding to fewer bits is exact-once. */
 static double odd_sum(double p, double c)

@@ -21,6 +21,10 @@ static inline bool ptype_half(enum ptype t)
  * double, exactly; ftz reads a subnormal as a zero of its sign. */
 double hf_decode(uint32_t h, enum ptype t, bool ftz);
 
+/* x rounded into format t (T_F16 or T_BF16) in mode rnd (enum rnd; none
+ * to nearest even); x exact or rounded to odd. */
+uint32_t hf_encode(double x, enum ptype t, int rnd);
+
 /* add, sub, mul, fma, neg, abs, min, max, ex2, tanh of one lane: over
  * both halves of a pair type. */
 uint64_t hf_arith(const struct insn *in, uint64_t a, uint64_t b, uint64_t c);

@@ -16,6 +16,7 @@
  * Locking: none; a parse owns everything it builds until it returns.
  */
 #include "exec/half.h"
+#include "exec/wmma.h"
 #include "exec/ptx.h"
 
 #include <ctype.h>
@@ -352,7 +353,7 @@ static const struct { const char *w; enum ptype t; } types[] = {
 	{ ".s8", T_S8 }, { ".s16", T_S16 }, { ".s32", T_S32 },
 	{ ".s64", T_S64 }, { ".f16", T_F16 }, { ".f16x2", T_F16X2 },
 	{ ".bf16", T_BF16 }, { ".bf16x2", T_BF16X2 }, { ".f32", T_F32 },
-	{ ".f64", T_F64 }, { ".pred", T_PRED },
+	{ ".f64", T_F64 }, { ".pred", T_PRED }, { ".tf32", T_TF32 },
 };
 
 static enum ptype type_of(const char *s, int n)
@@ -770,6 +771,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "vabsdiff2", OP_VIDEO }, { "vabsdiff4", OP_VIDEO },
 	{ "vmin2", OP_VIDEO }, { "vmin4", OP_VIDEO }, { "vmax2", OP_VIDEO },
 	{ "vmax4", OP_VIDEO }, { "vset2", OP_VIDEO }, { "vset4", OP_VIDEO },
+	{ "wmma", OP_WMMA },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -999,6 +1001,70 @@ static int video_modifier(struct parser *P, struct modctx *c, const char *w)
 		    "instruction", w), -1;
 }
 
+/* wmma.load.{a,b,c}, wmma.store.d and wmma.mma's words: the layouts
+ * (a load's or store's one, mma's A's then B's), the shape, the space, and
+ * the types: a load's or store's one; mma's dtype and ctype (A and B
+ * f16), or dtype, atype, btype and ctype (type, type3, type2). */
+static int wmma_modifier(struct parser *P, struct modctx *c, const char *w)
+{
+	static const char *const ops[] = { NULL, "load", "store", "mma" };
+	static const char *const shapes[] = { NULL, "m16n16k16", "m8n32k16",
+		"m32n8k16", "m16n16k8", "m8n8k4" };
+	static const char *const mats[] = { "a", "b", "c", "d" };
+	struct insn *in = c->in;
+	char dotted[40];
+	enum ptype t;
+	int k;
+
+	if (!in->sub) {
+		if (!(k = find_word(ops, sizeof ops / sizeof *ops, w)))
+			return fail(P, EX_UNSUPPORTED,
+				    "the instruction 'wmma.%s'", w), -1;
+		in->sub = (uint8_t)k;
+		return 0;
+	}
+	for (k = 0; k < 4 && in->sub != WM_MMA && c->ntypes == 0; k++)
+		if (!strcmp(w, mats[k]) && !(in->boolop & WM_SEEN_LAYOUT)) {
+			in->boolop = (uint8_t)((in->boolop & ~WM_WHICH) | k);
+			return 0;
+		}
+	if (!strcmp(w, "row") || !strcmp(w, "col")) {
+		bool second = in->boolop & WM_SEEN_LAYOUT;
+		if (!strcmp(w, "col"))
+			in->boolop |= second ? WM_COL_B : WM_COL_A;
+		in->boolop |= WM_SEEN_LAYOUT;
+		return 0;
+	}
+	if ((k = find_word(shapes, sizeof shapes / sizeof *shapes, w))) {
+		in->vec = (uint8_t)k;
+		return 0;
+	}
+	snprintf(dotted, sizeof dotted, ".%s", w);
+	if ((t = type_of(dotted, (int)strlen(dotted))) != T_NONE) {
+		switch (c->ntypes++) {
+		case 0: in->type = (uint8_t)t; break;
+		case 1: in->type2 = (uint8_t)t; break;
+		case 2: in->type3 = in->type2; in->type2 = (uint8_t)t; break;
+		case 3: in->type2 = (uint8_t)t; break;
+		default:
+			return fail(P, EX_INVALID_PTX, "too many types"), -1;
+		}
+		return 0;
+	}
+	if (!strcmp(w, "rn") || !strcmp(w, "sync") || !strcmp(w, "aligned"))
+		return 0;
+	if (!strcmp(w, "satfinite")) {
+		in->flags |= F_SAT;
+		return 0;
+	}
+	if (!strcmp(w, "global") || !strcmp(w, "shared") ||
+	    !strcmp(w, "shared::cta")) {
+		in->space = w[0] == 'g' ? SP_GLOBAL : SP_SHARED;
+		return 0;
+	}
+	return fail(P, EX_UNSUPPORTED, "the modifier .%s of wmma", w), -1;
+}
+
 static int modifier(struct parser *P, struct modctx *c, const char *w)
 {
 	struct insn *in = c->in;
@@ -1008,6 +1074,8 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 
 	if (in->op == OP_VIDEO)
 		return video_modifier(P, c, w);
+	if (in->op == OP_WMMA)
+		return wmma_modifier(P, c, w);
 	snprintf(dotted, sizeof dotted, ".%s", w);
 	t = type_of(dotted, (int)strlen(dotted));
 	if (t != T_NONE)
@@ -1098,6 +1166,7 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		break;
 	}
 	if (!strcmp(w, "rn")) { in->rnd = R_RN; return 0; }
+	if (!strcmp(w, "rna")) { in->rnd = R_RNA; return 0; }
 	if (!strcmp(w, "rz")) { in->rnd = R_RZ; return 0; }
 	if (!strcmp(w, "rm")) { in->rnd = R_RM; return 0; }
 	if (!strcmp(w, "rp")) { in->rnd = R_RP; return 0; }
@@ -1657,7 +1726,7 @@ static int half_insn(struct parser *P, struct insn *in)
 			break;
 		in->flags |= F_HALF;
 		return 0;
-	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP:
+	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP: case OP_WMMA:
 		return 0;
 	case OP_ATOM: case OP_RED:
 		/* add.noftz, the one half-precision atomic; its vector
@@ -1817,9 +1886,58 @@ static int tex_operands(struct parser *P, struct insn *in)
 	return 0;
 }
 
+/* A wmma fragment operand: a vector of the registers the fragment takes. */
+static int wmma_frag_ok(struct parser *P, const struct operand *o, int which,
+			int shape, int type)
+{
+	struct wm_frag f;
+
+	if (!wm_frag_of(which, shape, type, &f))
+		return fail(P, EX_UNSUPPORTED, "a wmma matrix %c of this shape "
+			    "and type", "abcd"[which]), -1;
+	if (o->kind != K_VEC || o->n != f.regs)
+		return fail(P, EX_INVALID_PTX, "a wmma fragment of %u registers "
+			    "where it takes %u", o->kind == K_VEC ? o->n : 1,
+			    f.regs), -1;
+	return 0;
+}
+
+/* wmma's operands for its form: a load's fragment, address and stride, a
+ * store's address, fragment and stride, mma's D, A, B and C. */
+static int check_wmma(struct parser *P, const struct insn *in)
+{
+	int which = in->boolop & WM_WHICH, atype = in->type3 ? in->type3 : T_F16;
+	const struct operand *o = in->o;
+
+	if (!in->vec)
+		return fail(P, EX_INVALID_PTX, "wmma without a shape"), -1;
+	if (in->sub == WM_MMA)
+		return in->nops != 4 ? fail(P, EX_INVALID_PTX, "wmma.mma "
+					    "takes four fragments"), -1 :
+		       wmma_frag_ok(P, &o[0], WM_D, in->vec, in->type) ||
+		       wmma_frag_ok(P, &o[1], WM_A, in->vec, atype) ||
+		       wmma_frag_ok(P, &o[2], WM_B, in->vec, atype) ||
+		       wmma_frag_ok(P, &o[3], WM_C, in->vec, in->type2) ? -1 : 0;
+	if ((in->sub == WM_STORE) != (which == WM_D))
+		return fail(P, EX_INVALID_PTX, "wmma.%s of matrix %c",
+			    in->sub == WM_STORE ? "store" : "load",
+			    "abcd"[which]), -1;
+	if (in->nops < 2 || in->nops > 3 ||
+	    o[in->sub == WM_STORE ? 0 : 1].kind != K_MEM ||
+	    (in->nops == 3 && o[2].kind != K_REG && o[2].kind != K_IMM))
+		return fail(P, EX_INVALID_PTX, "wmma.%s takes a fragment, an "
+			    "address and a stride", in->sub == WM_STORE ?
+			    "store" : "load"), -1;
+	return wmma_frag_ok(P, &o[in->sub == WM_STORE ? 1 : 0], which, in->vec,
+			    in->type);
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
+
+	if (in->op == OP_WMMA)
+		return check_wmma(P, in);
 
 	if ((ptype_half(t) || ptype_half(t2)) && half_insn(P, in))
 		return -1;

@@ -29,6 +29,7 @@ enum ptype {
 	T_S8, T_S16, T_S32, T_S64,
 	T_F16, T_F16X2, T_BF16, T_BF16X2, T_F32, T_F64,
 	T_PRED,
+	T_TF32,    /* a 32-bit float of 10 mantissa bits (cvt, wmma) */
 };
 
 static inline unsigned ptype_bits(enum ptype t)
@@ -37,7 +38,7 @@ static inline unsigned ptype_bits(enum ptype t)
 	case T_B8: case T_U8: case T_S8: return 8;
 	case T_B16: case T_U16: case T_S16: case T_F16: case T_BF16: return 16;
 	case T_B32: case T_U32: case T_S32: case T_F32: case T_F16X2:
-	case T_BF16X2: return 32;
+	case T_BF16X2: case T_TF32: return 32;
 	case T_B64: case T_U64: case T_S64: case T_F64: return 64;
 	case T_B128: return 128;
 	case T_PRED: return 1;
@@ -75,6 +76,7 @@ enum opcode {
 	OP_TEX, OP_TLD4, /* texture fetches through an object's handle */
 	OP_SULD, OP_SUST, /* surface loads and stores, .b forms */
 	OP_VIDEO,        /* SIMD video: vadd2 ... vset4 (video.c) */
+	OP_WMMA,         /* warp matrix load, store, multiply-add (wmma.c) */
 	OP_COUNT
 };
 
@@ -118,7 +120,8 @@ enum space {
 #define F_VA_S    (1u << 29)  /* ... of a, */
 #define F_VB_S    (1u << 30)  /* ... of b */
 
-enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP };
+enum rnd { R_NONE = 0, R_RN, R_RZ, R_RM, R_RP,
+	   R_RNA };  /* cvt to tf32: to nearest, ties away from zero */
 
 /* setp/set comparison and combining operators; atomic and redux
  * operators; shfl and vote modes share one small field (sub). */
@@ -156,6 +159,20 @@ enum prmtmode { PM_NONE = 0, PM_F4E, PM_B4E, PM_RC8, PM_ECL, PM_ECR,
  * component (boolop). */
 enum texgeom { G_1D = 1, G_2D, G_3D, G_A1D, G_A2D, G_CUBE, G_ACUBE };
 enum surfmode { SB_TRAP = 1, SB_CLAMP, SB_ZERO };
+/* wmma's operations (sub), the matrix a load or store names and the
+ * layouts (boolop: WM_A ... WM_D, WM_COL_A for the first layout given
+ * (a load's or store's, mma's A), WM_COL_B for mma's B) and shapes (vec). */
+enum wmop { WM_LOAD = 1, WM_STORE, WM_MMA };
+#define WM_A 0
+#define WM_B 1
+#define WM_C 2
+#define WM_D 3
+#define WM_WHICH 3
+#define WM_COL_A 4
+#define WM_COL_B 8
+#define WM_SEEN_LAYOUT 16   /* while parsing: a layout word was read */
+enum wmshape { WS_M16N16K16 = 1, WS_M8N32K16, WS_M32N8K16, WS_M16N16K8,
+	       WS_M8N8K4 };
 /* The SIMD video instructions' operations (sub; vec the lanes, 2 or 4;
  * vset's comparison in boolop, as enum cmp). */
 enum videoop { VO_ADD = 1, VO_SUB, VO_AVRG, VO_ABSDIFF, VO_MIN, VO_MAX,
@@ -190,7 +207,8 @@ enum okind {
 		    * vec[0..n-1] the coordinates' registers */
 };
 
-#define MAX_VEC 4
+/* a vector's elements: ld/st's four, a warp matrix fragment's eight */
+#define MAX_VEC 8
 
 struct operand {
 	uint8_t kind;
@@ -219,9 +237,11 @@ struct insn {
 	uint8_t boolop;         /* setp's combining operator; tld4's
 				 * component; suld's and sust's enum surfmode;
 				 * vset's comparison */
-	uint8_t vec;            /* ld/st .v2/.v4: 2 or 4, else 1 */
+	uint8_t vec;            /* ld/st .v2/.v4: 2 or 4, else 1; wmma: the
+				 * shape (enum wmshape) */
 	uint8_t nops;
 	int8_t guard;           /* -1 none, else 0/1: the predicate's sense */
+	uint8_t type3;          /* wmma.mma: the A and B matrices' type */
 	int32_t guard_reg;
 	int32_t dest2;          /* setp's and shfl's second destination, -1 */
 	uint32_t flags;

@@ -33,6 +33,7 @@
 #include "exec/half.h"
 #include "exec/texture.h"
 #include "exec/video.h"
+#include "exec/wmma.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -2257,6 +2258,9 @@ static uint64_t cvt_one(const struct insn *in, uint64_t a)
 	unsigned db = ptype_bits(d), sb = ptype_bits(s);
 	bool fz = in->flags & F_FTZ, sat = in->flags & F_SAT;
 
+	if (d == T_TF32)    /* cvt.rna.tf32.f32 and its .rn, .rz forms */
+		return wm_tf32((uint32_t)a, in->rnd);
+
 	if (ptype_float(s)) {
 		double x = s == T_F32 ? (double)(fz ? ftz(f32(a)) : f32(a)) : f64(a);
 		if (!ptype_float(d))
@@ -2897,6 +2901,170 @@ static void do_heap(struct blk *b, struct warp *w, const struct insn *in,
 		uint64_t off = lane_param_addr(b, in->o[0].list[0]) - LPARAM_BASE;
 		store(w->lparam + (size_t)l * b->lparam_bytes + off, v, 8);
 	}
+}
+
+/* ------------------------------------------------------------ wmma */
+
+/* n bytes of a tile's line at addr moved to or from buf, in the largest
+ * aligned pieces of at most 16 bytes (each a lane's access, counted as
+ * lane l's), none across a 4 KiB page. */
+static int wm_bytes(struct blk *b, struct warp *w, int l, int sp,
+		    uint64_t addr, uint8_t *buf, unsigned n, bool write,
+		    struct macc *c)
+{
+	while (n) {
+		unsigned part = 16;
+		uint8_t *p;
+
+		while (part > 1 && ((addr & (part - 1)) || part > n))
+			part >>= 1;
+		if (!(p = fast_ptr(b, w, l, sp, addr, part, c)))
+			return -1;
+		if (write)
+			memcpy(p, buf, part);
+		else
+			memcpy(buf, p, part);
+		addr += part;
+		buf += part;
+		n -= part;
+	}
+	return 0;
+}
+
+/* The tile's elements from the warp's fragment registers (o's). */
+static void wm_gather(struct warp *w, const struct wm_frag *f,
+		      const struct operand *o, uint64_t *elems)
+{
+	uint64_t emask = bits_mask(f->ebits);
+
+	for (unsigned i = 0; i < f->regs; i++) {
+		const uint64_t *R = o->vec[i] >= 0 ? w->r[o->vec[i]] : NULL;
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned p = 0; p < f->per_reg; p++)
+				elems[wm_elem(f, l, i * f->per_reg + p)] =
+					R ? (R[l] >> (p * f->ebits)) & emask : 0;
+	}
+}
+
+/* ... and into them, for the active lanes. */
+static void wm_scatter(struct blk *b, struct warp *w, const struct wm_frag *f,
+		       const struct operand *o, const uint64_t *elems,
+		       uint32_t act)
+{
+	uint64_t emask = bits_mask(f->ebits);
+
+	for (unsigned i = 0; i < f->regs; i++) {
+		uint64_t *D = dst_of(b, w, o->vec[i]);
+		FOR_LANES(l, act) {
+			uint64_t v = 0;
+			for (unsigned p = 0; p < f->per_reg; p++)
+				v |= (elems[wm_elem(f, l, i * f->per_reg + p)] &
+				      emask) << (p * f->ebits);
+			D[l] = v;
+		}
+	}
+}
+
+/* A fragment operand of the registers f takes. */
+static int wm_operand(struct blk *b, struct warp *w, const struct insn *in,
+		      const struct operand *o, const struct wm_frag *f)
+{
+	if (o->kind == K_VEC && o->n == f->regs)
+		return 0;
+	return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0, "line %u: "
+			    "a fragment of %u registers where wmma takes %u",
+			    in->line, o->kind == K_VEC ? o->n : 1, f->regs), -1;
+}
+
+/* wmma.load and wmma.store: the tile at the address the warp's first
+ * active lane gives, a row (or a column, col layout) every stride
+ * elements (the tile's width where no stride is given). */
+static int wm_tile(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	bool put = in->sub == WM_STORE, col = in->boolop & WM_COL_A;
+	int which = put ? WM_D : in->boolop & WM_WHICH;
+	const struct operand *frag = &in->o[put ? 1 : 0];
+	const struct operand *a = &in->o[put ? 0 : 1];
+	const struct operand *st = in->nops > 2 ? &in->o[2] : NULL;
+	int l0 = __builtin_ctz(act);
+	uint64_t elems[WM_MAX_ELEMS], addr, stride;
+	uint8_t buf[128];
+	struct wm_frag f;
+	struct macc c;
+	unsigned esz, lines, inner;
+
+	if (!wm_frag_of(which, in->vec, in->type, &f) || a->kind != K_MEM)
+		return ex_grid_fail(b, w, l0, EX_ILLEGAL_INSTRUCTION, 0,
+				    "line %u: a wmma %s of no fragment PTX "
+				    "has", in->line, put ? "store" : "load"),
+		       -1;
+	if (wm_operand(b, w, in, frag, &f))
+		return -1;
+	esz = f.ebits / 8;
+	lines = col ? f.cols : f.rows;
+	inner = col ? f.rows : f.cols;
+	addr = (a->reg >= 0 ? w->r[a->reg][l0] : 0) + (uint64_t)a->imm +
+	       (a->var >= 0 ? b->g->varaddr[a->var] : 0);
+	stride = !st ? inner : st->kind == K_IMM ? (uint64_t)st->imm :
+		 st->kind == K_REG ? w->r[st->reg][l0] & 0xffffffffu : inner;
+	if (put)
+		wm_gather(w, &f, frag, elems);
+	mem_begin(b, w, &c, put ? EX_WRITE : EX_READ);
+	for (unsigned line = 0; line < lines; line++) {
+		for (unsigned i = 0; put && i < inner; i++)
+			store(buf + i * esz, elems[col ? i * f.cols + line :
+						   line * f.cols + i], esz);
+		if (wm_bytes(b, w, (int)(line % 32), in->space,
+			     addr + (uint64_t)line * stride * esz, buf,
+			     inner * esz, put, &c))
+			return -1;
+		for (unsigned i = 0; !put && i < inner; i++)
+			elems[col ? i * f.cols + line : line * f.cols + i] =
+				load(buf + i * esz, esz);
+	}
+	mem_flush(b, &c);
+	if (!put)
+		wm_scatter(b, w, &f, frag, elems, act);
+	return 0;
+}
+
+/* wmma.mma: D = A B + C over the warp's fragments. */
+static int wm_mma_warp(struct blk *b, struct warp *w, const struct insn *in,
+		       uint32_t act)
+{
+	int atype = in->type3 ? in->type3 : T_F16;
+	uint64_t ea[WM_MAX_ELEMS], eb[WM_MAX_ELEMS], ec[WM_MAX_ELEMS],
+		 ed[WM_MAX_ELEMS];
+	struct wm_frag fa, fb, fc, fd;
+
+	if (in->nops != 4 || !wm_frag_of(WM_A, in->vec, atype, &fa) ||
+	    !wm_frag_of(WM_B, in->vec, atype, &fb) ||
+	    !wm_frag_of(WM_C, in->vec, in->type2, &fc) ||
+	    !wm_frag_of(WM_D, in->vec, in->type, &fd))
+		return ex_grid_fail(b, w, __builtin_ctz(act),
+				    EX_ILLEGAL_INSTRUCTION, 0, "line %u: a "
+				    "wmma.mma of types PTX does not have",
+				    in->line), -1;
+	if (wm_operand(b, w, in, &in->o[0], &fd) ||
+	    wm_operand(b, w, in, &in->o[1], &fa) ||
+	    wm_operand(b, w, in, &in->o[2], &fb) ||
+	    wm_operand(b, w, in, &in->o[3], &fc))
+		return -1;
+	wm_gather(w, &fa, &in->o[1], ea);
+	wm_gather(w, &fb, &in->o[2], eb);
+	wm_gather(w, &fc, &in->o[3], ec);
+	wm_mma(in->vec, atype, in->type2, in->type, in->flags & F_SAT, ea, eb,
+	       ec, ed);
+	wm_scatter(b, w, &fd, &in->o[0], ed, act);
+	return 0;
+}
+
+static int do_wmma(struct blk *b, struct warp *w, const struct insn *in,
+		   uint32_t act)
+{
+	return in->sub == WM_MMA ? wm_mma_warp(b, w, in, act) :
+	       wm_tile(b, w, in, act);
 }
 
 /* cudaGraphSetConditional: each lane's value into its handle, in lane
@@ -3613,6 +3781,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case OP_SETCOND:
 			if (do_setcond(b, w, in, act))
+				return -1;
+			break;
+		case OP_WMMA:
+			if (do_wmma(b, w, in, act))
 				return -1;
 			break;
 		case OP_VIDEO:
