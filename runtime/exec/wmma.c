@@ -146,11 +146,21 @@ static uint64_t element(int type, double x, bool sat)
  * (tests/unit/test_exec_wmma.c bounds them). Products of f16, bf16 and
  * tf32 and an f32 c are exact as doubles, and 17 terms of 27 bits add
  * up exactly in 64. */
+/* A double's biased exponent field: frexp's exponent plus 1022 for a
+ * normal number, 0 for zero and subnormals, 2047 for infinities and NaN. */
+static int expo(double x)
+{
+	uint64_t b;
+
+	memcpy(&b, &x, 8);
+	return (int)(b >> 52) & 0x7ff;
+}
+
 static uint64_t unit_f32_sum(double c, const double *x, const double *y,
 			     unsigned k, bool sat)
 {
-	double t[17], q;
-	int e, emax = INT32_MIN;
+	double t[17], q, scale;
+	int emax = 0;
 	int64_t s = 0;
 	float f;
 	uint32_t u;
@@ -158,23 +168,25 @@ static uint64_t unit_f32_sum(double c, const double *x, const double *y,
 	t[0] = c;
 	for (unsigned p = 0; p < k; p++)
 		t[p + 1] = x[p] * y[p];
-	for (unsigned p = 0; p <= k; p++)
-		if (t[p] != 0 && isfinite(t[p])) {
-			frexp(t[p], &e);
-			emax = e > emax ? e : emax;
-		}
-	if (emax == INT32_MIN) {
+	for (unsigned p = 0; p <= k; p++) {
+		int e = expo(t[p]);
+		if (e == 0x7ff)   /* an infinity or NaN: the plain sum's */
+			emax = -1;
+		if (emax >= 0 && e > emax)
+			emax = e;
+	}
+	if (emax <= 0) {
 		double plain = c;
 		for (unsigned p = 0; p < k; p++)
 			plain += t[p + 1];
 		return element(T_F32, plain, sat);
 	}
-	for (unsigned p = 0; p <= k; p++) {
-		if (!isfinite(t[p]))
-			return element(T_F32, t[p] + t[0] * 0, sat);
-		s += (int64_t)trunc(ldexp(t[p], 26 - (emax - 1)));
-	}
-	q = ldexp((double)s, (emax - 1) - 26);
+	/* units of 2^(E - 26), E the largest term's exponent: the scale is
+	 * a power of two, so each product is exact */
+	scale = ldexp(1.0, 26 - (emax - 1023));
+	for (unsigned p = 0; p <= k; p++)
+		s += (int64_t)trunc(t[p] * scale);
+	q = (double)s / scale;
 	f = (float)q;
 	if (fabs((double)f) > fabs(q))       /* toward zero */
 		f = nextafterf(f, 0.0f);
