@@ -28,12 +28,13 @@
 # (probes/results/heap.txt). texture: texture and surface objects through
 # the runtime (arrays, linear and pitched memory, layers, filtering).
 # condprobe: probes/conditional.cu's conditional graph nodes replayed line
-# for line against one H200 (probes/results/conditional.txt).
+# for line against one H200 (probes/results/conditional.txt). wmma: a
+# tensor-core GEMM through nvcc's wmma API (f16 into f32, f64, s8).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread condprobe"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread condprobe wmma"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
