@@ -3057,6 +3057,8 @@ static int wm_mma_warp(struct blk *b, struct warp *w, const struct insn *in,
 	wm_mma(in->vec, atype, in->type2, in->type, in->flags & F_SAT, ea, eb,
 	       ec, ed);
 	wm_scatter(b, w, &fd, &in->o[0], ed, act);
+	/* the tensor cores' time, as issue slots (the loop counted one) */
+	b->warp_insns += wm_issue_slots(in->vec, atype) - 1;
 	return 0;
 }
 

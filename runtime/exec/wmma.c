@@ -248,6 +248,16 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 		}
 }
 
+unsigned wm_issue_slots(int shape, int atype)
+{
+	/* multiply-adds an SM's tensor cores do in one issue slot's time */
+	unsigned per = atype == T_S8 || atype == T_U8 ? 946 :
+		       atype == T_TF32 ? 237 : atype == T_F64 ? 32 : 473;
+	unsigned fmas = shapes[shape].m * shapes[shape].n * shapes[shape].k;
+
+	return (fmas + per - 1) / per;
+}
+
 uint32_t wm_tf32(uint32_t f, int rnd)
 {
 	uint32_t mag = f & 0x7fffffffu, low = f & 0x1fffu;

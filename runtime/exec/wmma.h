@@ -46,6 +46,13 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 	    const uint64_t *a, const uint64_t *b, const uint64_t *c,
 	    uint64_t *d);
 
+/* The warp instructions an SM's issue would take in the time its tensor
+ * cores take one mma of shape over A and B of atype (the compute term
+ * counts them): Hopper's published dense peaks (H100 and H200 SXM: 989
+ * TFLOPS of f16 and bf16, 495 of tf32, 1979 TOPS of int8, 67 TFLOPS of
+ * f64 at 1.98 GHz on 132 SMs) over the SM's four issue slots a clock. */
+unsigned wm_issue_slots(int shape, int atype);
+
 /* f32 bits rounded to tf32's 10 mantissa bits (rnd: enum rnd, R_RNA,
  * R_RN or R_RZ), the low 13 bits zero; NaN stays NaN. */
 uint32_t wm_tf32(uint32_t f, int rnd);

@@ -109,6 +109,47 @@ static void replay(struct mock *mk, struct ex_module *m, const char *res,
 		       (unsigned long long)want[first]);
 }
 
+/* An mma counts, to the compute term, the issue slots its tensor cores'
+ * time is at Hopper's rate: a kernel of one mma and ret. */
+static void slots(struct mock *mk)
+{
+	static const struct { const char *mma; uint64_t want; } mmas[] = {
+		{ "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, "
+		  "%f4, %f5, %f6, %f7, %f8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, "
+		  "%r8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%f1, %f2, %f3, "
+		  "%f4, %f5, %f6, %f7, %f8};", 1 + 9 },
+		{ "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r1, %r2, "
+		  "%r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2}, {%r1, %r2}, {%r1, "
+		  "%r2, %r3, %r4, %r5, %r6, %r7, %r8};", 1 + 5 },
+		{ "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, "
+		  "%fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};", 1 + 8 },
+	};
+
+	for (size_t i = 0; i < sizeof mmas / sizeof *mmas; i++) {
+		char ptx[1024], log[256] = "";
+		struct ex_module *m = NULL;
+		struct ex_result r;
+		struct ex_launch l;
+
+		snprintf(ptx, sizeof ptx,
+			 ".version 8.0\n.target sm_90\n.address_size 64\n"
+			 ".visible .entry k()\n{\n.reg .b32 %%r<9>;\n"
+			 ".reg .f32 %%f<9>;\n.reg .f64 %%fd<3>;\n%s\nret;\n}\n",
+			 mmas[i].mma);
+		memset(&r, 0, sizeof r);
+		if (ex_module_parse(ptx, strlen(ptx), 90, &m, log, sizeof log) ||
+		    (l = mock_launch(mk, m, "k", NULL, 1, 1, 32, 1, 1)).kernel < 0 ||
+		    ex_launch_run(&l, &r) != EX_OK)
+			ok(0, "an mma alone runs: %s", log);
+		else
+			ok(r.warp_instructions == mmas[i].want, "an mma and ret: "
+			   "%llu warp instructions (%llu)",
+			   (unsigned long long)r.warp_instructions,
+			   (unsigned long long)mmas[i].want);
+		ex_module_free(m);
+	}
+}
+
 /* Shapes and types PTX does not pair, and the instruction's misuse, are
  * refused at load, naming the line. */
 static void refusals(void)
@@ -160,6 +201,7 @@ int main(void)
 		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
 			replay(mk, m, res, k, a, b, c, d);
 	}
+	slots(mk);
 	refusals();
 	ex_module_free(m);
 	mock_free(mk);
