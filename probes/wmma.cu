@@ -124,27 +124,6 @@ static const struct {
 #undef X
 };
 
-static int bytes_of(int kind)
-{
-	switch (kind) {
-	case WK_F16: case WK_BF16: return 2;
-	case WK_S8: case WK_U8: return 1;
-	case WK_F64: return 8;
-	default: return 4;
-	}
-}
-
-static void fill(void *p, int kind, int salt, int elems)
-{
-	int sz = bytes_of(kind);
-
-	for (int t = 0; t < WMMA_TILES; t++)
-		for (int i = 0; i < elems; i++) {
-			uint64_t v = wmma_input(kind, salt, t, i);
-			memcpy((char *)p + ((size_t)t * WMMA_ELEMS + i) * sz, &v, sz);
-		}
-}
-
 int main(void)
 {
 	void *a, *b, *c, *d;
@@ -156,10 +135,10 @@ int main(void)
 		return 1;
 	}
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		int sz = bytes_of(cases[k].cd), mn = cases[k].m * cases[k].n;
-		fill(a, cases[k].ab, 1, cases[k].m * cases[k].k);
-		fill(b, cases[k].ab, 2, cases[k].k * cases[k].n);
-		fill(c, cases[k].cd, 3, mn);
+		int sz = wmma_bytes(cases[k].cd), mn = cases[k].m * cases[k].n;
+		wmma_fill(a, cases[k].ab, 1, cases[k].m * cases[k].k);
+		wmma_fill(b, cases[k].ab, 2, cases[k].k * cases[k].n);
+		wmma_fill(c, cases[k].cd, 3, mn);
 		memset(d, 0xcd, max);
 		cases[k].fn<<<WMMA_TILES, 32>>>(a, b, c, d);
 		cudaError_t e = cudaDeviceSynchronize();

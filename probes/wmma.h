@@ -18,6 +18,7 @@
 #define WMMA_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define WMMA_TILES 8
 /* The most elements a tile has, and so the stride between tiles. */
@@ -78,6 +79,31 @@ static inline uint64_t wmma_input(int k, int salt, int t, int i)
 		return (h & 3) == 0 ? 0x7fffff00u + (h >> 24) :
 		       (h & 3) == 1 ? 0x80000100u - (h >> 24) : h & 0xffff;
 	}
+}
+
+/* An element's bytes in memory, by input kind. */
+static inline int wmma_bytes(int kind)
+{
+	switch (kind) {
+	case WK_F16: case WK_BF16: return 2;
+	case WK_S8: case WK_U8: return 1;
+	case WK_F64: return 8;
+	default: return 4;
+	}
+}
+
+/* Every tile of an input at p: elems elements of kind k each (salt 1 for
+ * A, 2 for B, 3 for C), tile t at element t * WMMA_ELEMS. */
+static inline void wmma_fill(void *p, int k, int salt, int elems)
+{
+	int sz = wmma_bytes(k);
+
+	for (int t = 0; t < WMMA_TILES; t++)
+		for (int i = 0; i < elems; i++) {
+			uint64_t v = wmma_input(k, salt, t, i);
+			memcpy((char *)p + ((size_t)t * WMMA_ELEMS + i) * sz, &v,
+			       (size_t)sz);
+		}
 }
 
 #endif

@@ -39,32 +39,11 @@ static const struct { const char *name; int differ; unsigned units; } bounds[] =
 	{ "f32_scaled_16x16x16", 183, 48 },
 };
 
-static int bytes_of(int kind)
-{
-	switch (kind) {
-	case WK_F16: case WK_BF16: return 2;
-	case WK_S8: case WK_U8: return 1;
-	case WK_F64: return 8;
-	default: return 4;
-	}
-}
-
-static void fill(uint8_t *p, int kind, int salt, int elems)
-{
-	int sz = bytes_of(kind);
-
-	for (int t = 0; t < WMMA_TILES; t++)
-		for (int i = 0; i < elems; i++) {
-			uint64_t v = wmma_input(kind, salt, t, i);
-			memcpy(p + ((size_t)t * WMMA_ELEMS + i) * sz, &v, (size_t)sz);
-		}
-}
-
 static void replay(struct mock *mk, struct ex_module *m, const char *res,
 		   size_t k, uint8_t *a, uint8_t *b, uint8_t *c, uint8_t *d)
 {
 	static uint64_t want[WMMA_TILES * WMMA_ELEMS];
-	int mn = cases[k].m * cases[k].n, sz = bytes_of(cases[k].cd);
+	int mn = cases[k].m * cases[k].n, sz = wmma_bytes(cases[k].cd);
 	int n = recorded(res, cases[k].name, want, WMMA_TILES * WMMA_ELEMS);
 	int differ = 0, allowed = 0, first = -1;
 	unsigned units = 0, bound = 0;
@@ -79,9 +58,9 @@ static void replay(struct mock *mk, struct ex_module *m, const char *res,
 			allowed = bounds[i].differ;
 			bound = bounds[i].units;
 		}
-	fill(a, cases[k].ab, 1, cases[k].m * cases[k].k);
-	fill(b, cases[k].ab, 2, cases[k].k * cases[k].n);
-	fill(c, cases[k].cd, 3, mn);
+	wmma_fill(a, cases[k].ab, 1, cases[k].m * cases[k].k);
+	wmma_fill(b, cases[k].ab, 2, cases[k].k * cases[k].n);
+	wmma_fill(c, cases[k].cd, 3, mn);
 	memset(d, 0xcd, (size_t)WMMA_TILES * WMMA_ELEMS * 8);
 	if (n != WMMA_TILES * mn || l.kernel < 0 ||
 	    ex_launch_run(&l, &r) != EX_OK) {

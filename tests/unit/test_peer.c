@@ -21,6 +21,7 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "tap.h"
+#include "probe_timing.h"
 
 #define KIB (1UL << 10)
 #define MIB (1UL << 20)
@@ -31,22 +32,7 @@ static char results[4096];
 /* The ms= figure of the probe's line that starts with key, or -1. */
 static double real_line(const char *key)
 {
-	FILE *f = fopen(results, "r");
-	char line[512];
-	double ms = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f)) {
-		const char *m;
-
-		if (strncmp(line, key, strlen(key)) || !(m = strstr(line, " ms=")))
-			continue;
-		ms = strtod(m + 4, NULL);
-		break;
-	}
-	fclose(f);
-	return ms;
+	return probe_ms(results, key);
 }
 
 static int cmp(const void *a, const void *b)
@@ -91,33 +77,9 @@ static CUcontext ctx[2];
 static CUstream st[2];
 
 /* Model ms of what step() enqueues on device d's stream, by events. */
-static double timed(int d, CUresult (*step)(int d, void *arg), void *arg)
+static double timed(int d, CUresult (*step)(CUstream s, void *arg), void *arg)
 {
-	CUevent a = NULL, b = NULL;
-	float ms = -1;
-	CUresult r;
-
-	cuCtxSetCurrent(ctx[d]);
-	r = cuEventCreate(&a, 0);
-	if (!r)
-		r = cuEventCreate(&b, 0);
-	if (!r)
-		r = cuEventRecord(a, st[d]);
-	if (!r)
-		r = step(d, arg);
-	if (!r)
-		r = cuEventRecord(b, st[d]);
-	if (!r)
-		r = cuEventSynchronize(b);
-	if (!r)
-		r = cuEventElapsedTime(&ms, a, b);
-	if (a)
-		cuEventDestroy(a);
-	if (b)
-		cuEventDestroy(b);
-	if (r)
-		ok(0, "a timed step failed: %s", tap_res_name(r));
-	return r ? -1 : ms;
+	return timed_step(ctx[d], st[d], step, arg);
 }
 
 /* ------------------------------------------------------------ copies */
@@ -125,22 +87,24 @@ static double timed(int d, CUresult (*step)(int d, void *arg), void *arg)
 struct copy {
 	CUdeviceptr buf[2];
 	size_t n, count;
+	int src;
 };
 
-static CUresult copy_step(int src, void *arg)
+static CUresult copy_step(CUstream s, void *arg)
 {
 	struct copy *c = arg;
 	CUresult r = CUDA_SUCCESS;
+	int src = c->src;
 
 	for (size_t i = 0; i < c->count && !r; i++)
 		r = cuMemcpyPeerAsync(c->buf[1 - src], ctx[1 - src], c->buf[src],
-				      ctx[src], c->n, st[src]);
+				      ctx[src], c->n, s);
 	return r;
 }
 
 static void copies(void)
 {
-	struct copy c = { { 0, 0 }, 0, 0 };
+	struct copy c = { { 0, 0 }, 0, 0, 0 };
 	char what[96];
 
 	for (int d = 0; d < 2; d++) {
@@ -155,6 +119,7 @@ static void copies(void)
 			size_t count = 512 * MIB / n;
 
 			c.n = n;
+			c.src = src;
 			c.count = count < 2 ? 2 : count > 200 ? 200 : count;
 			snprintf(what, sizeof what, "peer copy gpu%d->gpu%d %zu KiB",
 				 src, 1 - src, n / KIB);
@@ -171,32 +136,6 @@ static void copies(void)
 }
 
 /* ------------------------------------------------------------ managed */
-
-struct span {
-	CUdeviceptr p;
-	size_t n;
-	int to;                /* prefetch destination */
-	unsigned flags;        /* cuemuAccess footprint */
-};
-
-static CUmemLocation gpu(int d)
-{
-	return (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, d };
-}
-
-static CUresult prefetch_step(int d, void *arg)
-{
-	struct span *s = arg;
-
-	return cuMemPrefetchAsync_v2(s->p, s->n, gpu(s->to), 0, st[d]);
-}
-
-static CUresult access_step(int d, void *arg)
-{
-	struct span *s = arg;
-
-	return cuemuAccess(st[d], s->p, s->n, s->flags);
-}
 
 /* Every page of [p, p + n) on device d. */
 static void place(CUdeviceptr p, size_t n, int d)

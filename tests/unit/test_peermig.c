@@ -26,35 +26,24 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "tap.h"
+#include "probe_timing.h"
 
 #define KIB (1UL << 10)
 #define MIB (1UL << 20)
 
 static char results[4096];
 
-/* The ms= figure of the probe's line that starts with key, or -1. */
+/* The ms= figure of the probe's line that starts with the key fmt
+ * makes, or -1. */
 static double real_line(const char *fmt, ...)
 {
-	char key[256], line[512];
-	FILE *f = fopen(results, "r");
-	double ms = -1;
+	char key[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(key, sizeof key, fmt, ap);
 	va_end(ap);
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f)) {
-		const char *m;
-
-		if (strncmp(line, key, strlen(key)) || !(m = strstr(line, " ms=")))
-			continue;
-		ms = strtod(m + 4, NULL);
-		break;
-	}
-	fclose(f);
-	return ms;
+	return probe_ms(results, key);
 }
 
 /* Prints both and asserts the ratio within bound. */
@@ -72,36 +61,11 @@ static void compare(const char *what, double model, double real, double bound)
 static CUcontext ctx[2];
 static CUstream own[2];
 
-/* Model ms of what step() enqueues on stream s of device d, by events
- * recorded on s. */
+/* Model ms of what step() enqueues on stream s of device d. */
 static double timed(int d, CUstream s, CUresult (*step)(CUstream s, void *arg),
 		    void *arg)
 {
-	CUevent a = NULL, b = NULL;
-	float ms = -1;
-	CUresult r;
-
-	cuCtxSetCurrent(ctx[d]);
-	r = cuEventCreate(&a, 0);
-	if (!r)
-		r = cuEventCreate(&b, 0);
-	if (!r)
-		r = cuEventRecord(a, s);
-	if (!r)
-		r = step(s, arg);
-	if (!r)
-		r = cuEventRecord(b, s);
-	if (!r)
-		r = cuEventSynchronize(b);
-	if (!r)
-		r = cuEventElapsedTime(&ms, a, b);
-	if (a)
-		cuEventDestroy(a);
-	if (b)
-		cuEventDestroy(b);
-	if (r)
-		ok(0, "a timed step failed: %s", tap_res_name(r));
-	return r ? -1 : ms;
+	return timed_step(ctx[d], s, step, arg);
 }
 
 /* ------------------------------------------------------------ copies */
@@ -168,34 +132,9 @@ static void copies(void)
 
 /* ------------------------------------------------------------ managed */
 
-struct span {
-	CUdeviceptr p;
-	size_t n;
-	int to;                /* prefetch destination */
-};
-
-static CUmemLocation gpu(int d)
-{
-	return (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, d };
-}
-
-static CUresult prefetch_step(CUstream s, void *arg)
-{
-	struct span *x = arg;
-
-	return cuMemPrefetchAsync_v2(x->p, x->n, gpu(x->to), 0, s);
-}
-
-static CUresult read_step(CUstream s, void *arg)
-{
-	struct span *x = arg;
-
-	return cuemuAccess(s, x->p, x->n, CUEMU_ACCESS_READ);
-}
-
 static void place(CUdeviceptr p, size_t n, int d)
 {
-	struct span x = { p, n, d };
+	struct span x = { p, n, d, 0 };
 
 	if (timed(d, own[d], prefetch_step, &x) < 0)
 		ok(0, "placing %zu bytes on gpu%d", n, d);
@@ -203,9 +142,9 @@ static void place(CUdeviceptr p, size_t n, int d)
 
 static double gpu1_reads(CUdeviceptr p, size_t n)
 {
-	struct span x = { p, n, 1 };
+	struct span x = { p, n, 1, CUEMU_ACCESS_READ };
 
-	return timed(1, CU_STREAM_LEGACY, read_step, &x);
+	return timed(1, CU_STREAM_LEGACY, access_step, &x);
 }
 
 /* gpu1 reads n bytes gpu0 holds, with no advice: fault migration.
