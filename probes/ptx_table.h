@@ -20,6 +20,7 @@ enum pt_gen {
 	G_I32_1, G_I32_2, G_I32_3, G_SH32, G_BF32, G_I64_1, G_I64_2, G_SH64,
 	G_F32_1, G_F32_2, G_F32_3, G_F64_1, G_F64_2, G_F64_3, G_PRMT,
 	G_CVT_F32, G_CVT_F64, G_CVT_I32, G_CVT_I64,
+	G_BMSK,
 };
 
 /* name, generator, approximate (compared to a relative 2^-20) */
@@ -57,6 +58,7 @@ enum pt_gen {
 	X(shf_l_clamp_b32, G_I32_3, 0) X(shf_r_clamp_b32, G_I32_3, 0) \
 	X(bfind_u32, G_I32_1, 0) X(bfind_s32, G_I32_1, 0) \
 	X(bfind_shiftamt_u32, G_I32_1, 0) X(bfind_s64, G_I64_1, 0) \
+	X(bmsk_clamp_b32, G_BMSK, 0) X(bmsk_wrap_b32, G_BMSK, 0) \
 	X(add_rn_f32, G_F32_2, 0) X(add_rz_f32, G_F32_2, 0) \
 	X(add_rm_f32, G_F32_2, 0) X(add_rp_f32, G_F32_2, 0) \
 	X(add_ftz_f32, G_F32_2, 0) X(add_sat_f32, G_F32_2, 0) \
@@ -122,6 +124,9 @@ static const uint32_t pt_i32s[] = { 0, 1, 0xffffffffu, 0x7fffffffu,
 static const uint32_t pt_shift[] = { 0, 1, 5, 31, 32, 33, 64, 255, 256,
 				     0xffffffffu, 0x80000000u };
 static const uint32_t pt_bf[] = { 0, 1, 4, 15, 31, 32, 33, 200 };
+/* bmsk's positions and widths, past 31 and 32 each way */
+static const uint32_t pt_bmsk[] = { 0, 1, 4, 15, 16, 28, 31, 32, 33, 63, 64,
+	200, 0x80000000u, 0xffffffffu };
 static const uint64_t pt_i64[] = {
 	0, 1, ~0ull, 7, 0x7fffffffffffffffull, 0x8000000000000000ull,
 	0x8000000000000001ull, 0xffffffffull, 0x100000000ull,
@@ -189,6 +194,7 @@ static inline int pt_rows(int g)
 	case G_I32_2: return PT_N(pt_i32) * PT_N(pt_i32);
 	case G_I32_3: return PT_N(pt_i32s) * PT_N(pt_i32s) * PT_N(pt_i32s);
 	case G_SH32: return PT_N(pt_i32) * PT_N(pt_shift);
+	case G_BMSK: return PT_N(pt_bmsk) * PT_N(pt_bmsk);
 	case G_BF32: return PT_N(pt_i32s) * PT_N(pt_bf) * PT_N(pt_bf);
 	case G_I64_1: return PT_N(pt_i64);
 	case G_I64_2: return PT_N(pt_i64) * PT_N(pt_i64);
@@ -223,6 +229,8 @@ static inline void pt_row(int g, int i, uint64_t *a, uint64_t *b, uint64_t *c)
 		break;
 	case G_SH32:
 		n = PT_N(pt_shift); *a = pt_i32[i / n]; *b = pt_shift[i % n]; break;
+	case G_BMSK:
+		n = PT_N(pt_bmsk); *a = pt_bmsk[i / n]; *b = pt_bmsk[i % n]; break;
 	case G_BF32:
 		n = PT_N(pt_bf);
 		*a = pt_i32s[i / (n * n)]; *b = pt_bf[i / n % n]; *c = pt_bf[i % n];

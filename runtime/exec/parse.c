@@ -748,7 +748,8 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "shl", OP_SHL }, { "shr", OP_SHR }, { "bfe", OP_BFE },
 	{ "bfi", OP_BFI }, { "brev", OP_BREV }, { "clz", OP_CLZ },
 	{ "popc", OP_POPC }, { "prmt", OP_PRMT }, { "shf", OP_SHF },
-	{ "bfind", OP_BFIND }, { "setp", OP_SETP }, { "set", OP_SET },
+	{ "bfind", OP_BFIND }, { "bmsk", OP_BMSK }, { "setp", OP_SETP },
+	{ "set", OP_SET },
 	{ "selp", OP_SELP }, { "slct", OP_SLCT }, { "cvt", OP_CVT },
 	{ "cvta", OP_CVTA }, { "ld", OP_LD }, { "ldu", OP_LD },
 	{ "st", OP_ST }, { "atom", OP_ATOM }, { "red", OP_RED },
@@ -1147,9 +1148,12 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 		if (!strcmp(w, "parity")) { in->flags |= F_PARITY; return 0; }
 		break;
 	}
-	case OP_SHF:
-		if (!strcmp(w, "l")) return 0;
-		if (!strcmp(w, "r")) { in->flags |= F_RIGHT; return 0; }
+	case OP_SHF: case OP_BMSK:
+		if (!strcmp(w, "l") && in->op == OP_SHF) return 0;
+		if (!strcmp(w, "r") && in->op == OP_SHF) {
+			in->flags |= F_RIGHT;
+			return 0;
+		}
 		if (!strcmp(w, "wrap")) return 0;
 		if (!strcmp(w, "clamp")) { in->flags |= F_CLAMP; return 0; }
 		break;
@@ -1658,7 +1662,7 @@ static enum ptype operand_type(const struct insn *in, int i)
 	case OP_SHL: case OP_SHR:
 		return i == 2 ? T_U32 : in->type;
 	case OP_SHF: case OP_BFE: case OP_BFI: case OP_SHFL: case OP_VOTE:
-	case OP_REDUX: case OP_MATCH:
+	case OP_REDUX: case OP_MATCH: case OP_BMSK:
 		return (in->op == OP_BFE && i == 1) ||
 		       (in->op == OP_BFI && i <= 2) ||
 		       (in->op == OP_MATCH && i == 1) ||

@@ -2083,6 +2083,24 @@ static void bit_op(struct blk *b, struct warp *w, const struct insn *in,
 			}
 			break;
 		}
+		case OP_BMSK: {
+			/* b bits set from bit a (wrap: each mod 32; clamp: a
+			 * position past 31 gives none, a width past 31 all
+			 * bits from a up) */
+			uint32_t pos = (uint32_t)a, len = (uint32_t)V(sb, l);
+			uint64_t lo, hi;
+			if (in->flags & F_CLAMP) {
+				pos = pos > 32 ? 32 : pos;
+				len = len > 32 ? 32 : len;
+			} else {
+				pos &= 31;
+				len &= 31;
+			}
+			lo = (~0ull << pos) & 0xffffffffu;
+			hi = pos + len >= 32 ? 0 : (~0ull << (pos + len)) & 0xffffffffu;
+			r = lo & ~hi;
+			break;
+		}
 		case OP_SHF: {
 			uint64_t hi = V(sb, l) & 0xffffffffu, lo = a & 0xffffffffu;
 			uint64_t cat = hi << 32 | lo;
@@ -3690,6 +3708,7 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case OP_BFE: case OP_BFI: case OP_BREV: case OP_CLZ:
 		case OP_POPC: case OP_PRMT: case OP_SHF: case OP_BFIND:
+		case OP_BMSK:
 			bit_op(b, w, in, act);
 			break;
 		case OP_TESTP:
