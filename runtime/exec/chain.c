@@ -68,6 +68,8 @@ static uint8_t lat_class(const struct insn *in)
 		 * waits about as long as a shared load does */
 		return in->sub == WM_LOAD && in->space != SP_SHARED ?
 		       EX_LAT_GLOBAL : EX_LAT_SHARED;
+	case OP_MMA: case OP_LDMATRIX:
+		return EX_LAT_SHARED;
 	default:
 		return EX_LAT_ALU;
 	}
@@ -125,6 +127,8 @@ static uint8_t mem_order(const struct insn *in)
 	case OP_WMMA:
 		return in->sub == WM_LOAD ? DEP_LOAD :
 		       in->sub == WM_STORE ? DEP_STORE : 0;
+	case OP_LDMATRIX:
+		return DEP_LOAD;
 	case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_FRET:
 	case OP_BAR: case OP_BAR_ARRIVE: case OP_BAR_RED: case OP_BAR_WARP:
 		return DEP_END;

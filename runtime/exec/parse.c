@@ -772,7 +772,7 @@ static const struct { const char *w; enum opcode op; } opcodes[] = {
 	{ "vabsdiff2", OP_VIDEO }, { "vabsdiff4", OP_VIDEO },
 	{ "vmin2", OP_VIDEO }, { "vmin4", OP_VIDEO }, { "vmax2", OP_VIDEO },
 	{ "vmax4", OP_VIDEO }, { "vset2", OP_VIDEO }, { "vset4", OP_VIDEO },
-	{ "wmma", OP_WMMA },
+	{ "wmma", OP_WMMA }, { "mma", OP_MMA }, { "ldmatrix", OP_LDMATRIX },
 };
 
 /* Modifiers that change nothing the engine computes: caching, memory
@@ -1010,7 +1010,7 @@ static int wmma_modifier(struct parser *P, struct modctx *c, const char *w)
 {
 	static const char *const ops[] = { NULL, "load", "store", "mma" };
 	static const char *const shapes[] = { NULL, "m16n16k16", "m8n32k16",
-		"m32n8k16", "m16n16k8", "m8n8k4" };
+		"m32n8k16", "m16n16k8", "m8n8k4", "m16n8k16", "m16n8k8" };
 	static const char *const mats[] = { "a", "b", "c", "d" };
 	struct insn *in = c->in;
 	char dotted[40];
@@ -1063,7 +1063,34 @@ static int wmma_modifier(struct parser *P, struct modctx *c, const char *w)
 		in->space = w[0] == 'g' ? SP_GLOBAL : SP_SHARED;
 		return 0;
 	}
-	return fail(P, EX_UNSUPPORTED, "the modifier .%s of wmma", w), -1;
+	return fail(P, EX_UNSUPPORTED, "the modifier .%s of %s", w,
+		    in->op == OP_MMA ? "mma" : "wmma"), -1;
+}
+
+/* ldmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{.trans}{.shared{::cta}}.b16:
+ * the tiles' count (vec) and the transposition. */
+static int ldmatrix_modifier(struct parser *P, struct modctx *c,
+			     const char *w)
+{
+	struct insn *in = c->in;
+
+	if (!strcmp(w, "sync") || !strcmp(w, "aligned") || !strcmp(w, "m8n8"))
+		return 0;
+	if (!strcmp(w, "x1") || !strcmp(w, "x2") || !strcmp(w, "x4")) {
+		in->vec = (uint8_t)(w[1] - '0');
+		return 0;
+	}
+	if (!strcmp(w, "trans")) {
+		in->boolop |= LDM_TRANS;
+		return 0;
+	}
+	if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) {
+		in->space = SP_SHARED;
+		return 0;
+	}
+	if (!strcmp(w, "b16"))
+		return set_type(P, c, T_B16);
+	return fail(P, EX_UNSUPPORTED, "the modifier .%s of ldmatrix", w), -1;
 }
 
 static int modifier(struct parser *P, struct modctx *c, const char *w)
@@ -1075,8 +1102,10 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 
 	if (in->op == OP_VIDEO)
 		return video_modifier(P, c, w);
-	if (in->op == OP_WMMA)
+	if (in->op == OP_WMMA || in->op == OP_MMA)
 		return wmma_modifier(P, c, w);
+	if (in->op == OP_LDMATRIX)
+		return ldmatrix_modifier(P, c, w);
 	snprintf(dotted, sizeof dotted, ".%s", w);
 	t = type_of(dotted, (int)strlen(dotted));
 	if (t != T_NONE)
@@ -1259,6 +1288,8 @@ static int parse_opcode(struct parser *P, struct insn *in)
 	if (i == sizeof opcodes / sizeof *opcodes)
 		return fail(P, EX_UNSUPPORTED, "the instruction '%s'", word), -1;
 	in->op = (uint16_t)opcodes[i].op;
+	if (in->op == OP_MMA)
+		in->sub = WM_MMA;
 	if (in->op == OP_VIDEO) {
 		static const char *const vops[] = { NULL, "vadd", "vsub",
 			"vavrg", "vabsdiff", "vmin", "vmax", "vset" };
@@ -1731,6 +1762,7 @@ static int half_insn(struct parser *P, struct insn *in)
 		in->flags |= F_HALF;
 		return 0;
 	case OP_MOV: case OP_LD: case OP_ST: case OP_SELP: case OP_WMMA:
+	case OP_MMA:
 		return 0;
 	case OP_ATOM: case OP_RED:
 		/* add.noftz, the one half-precision atomic; its vector
@@ -1936,12 +1968,52 @@ static int check_wmma(struct parser *P, const struct insn *in)
 			    in->type);
 }
 
+/* A vector operand of n registers. */
+static int vec_of(struct parser *P, const struct operand *o, unsigned n,
+		  const char *what)
+{
+	if (o->kind == K_VEC && o->n == n)
+		return 0;
+	return fail(P, EX_INVALID_PTX, "%s of %u registers where it takes %u",
+		    what, o->kind == K_VEC ? o->n : 1, n), -1;
+}
+
+/* mma.sync: m16n8k16 and m16n8k8 of f16 or bf16 into f16 or f32 (A and
+ * B .row.col), its four fragments the registers the PTX ISA gives them;
+ * ldmatrix: a vector of as many registers as tiles, and an address. */
+static int check_mma(struct parser *P, const struct insn *in)
+{
+	int at = in->type3, ct = in->type2, dt = in->type;
+	bool half_ab = at == T_F16 || at == T_BF16;
+
+	if (in->op == OP_LDMATRIX)
+		return in->nops != 2 || in->o[1].kind != K_MEM || !in->vec ||
+		       in->type != T_B16 ?
+		       fail(P, EX_INVALID_PTX, "ldmatrix takes its tiles' "
+			    "registers and an address"), -1 :
+		       vec_of(P, &in->o[0], in->vec, "ldmatrix's vector");
+	if ((in->vec != WS_M16N8K16 && in->vec != WS_M16N8K8) || !half_ab ||
+	    (ct != T_F16 && ct != T_F32) ||
+	    (dt != T_F16 && dt != T_F32) ||
+	    (in->boolop & (WM_COL_A | WM_COL_B)) != WM_COL_B)
+		return fail(P, EX_UNSUPPORTED, "an mma of this shape, layout "
+			    "or type"), -1;
+	if (in->nops != 4)
+		return fail(P, EX_INVALID_PTX, "mma takes four fragments"), -1;
+	return vec_of(P, &in->o[0], dt == T_F32 ? 4 : 2, "mma's D") ||
+	       vec_of(P, &in->o[1], mma_elems(in->vec, WM_A) / 2, "mma's A") ||
+	       vec_of(P, &in->o[2], mma_elems(in->vec, WM_B) / 2, "mma's B") ||
+	       vec_of(P, &in->o[3], ct == T_F32 ? 4 : 2, "mma's C") ? -1 : 0;
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
 
 	if (in->op == OP_WMMA)
 		return check_wmma(P, in);
+	if (in->op == OP_MMA || in->op == OP_LDMATRIX)
+		return check_mma(P, in);
 
 	if ((ptype_half(t) || ptype_half(t2)) && half_insn(P, in))
 		return -1;

@@ -78,6 +78,8 @@ enum opcode {
 	OP_SULD, OP_SUST, /* surface loads and stores, .b forms */
 	OP_VIDEO,        /* SIMD video: vadd2 ... vset4 (video.c) */
 	OP_WMMA,         /* warp matrix load, store, multiply-add (wmma.c) */
+	OP_MMA,          /* mma.sync: PTX's own fragment layouts (wmma.c) */
+	OP_LDMATRIX,     /* ldmatrix: 8x8 b16 tiles from shared memory */
 	OP_COUNT
 };
 
@@ -173,7 +175,8 @@ enum wmop { WM_LOAD = 1, WM_STORE, WM_MMA };
 #define WM_COL_B 8
 #define WM_SEEN_LAYOUT 16   /* while parsing: a layout word was read */
 enum wmshape { WS_M16N16K16 = 1, WS_M8N32K16, WS_M32N8K16, WS_M16N16K8,
-	       WS_M8N8K4 };
+	       WS_M8N8K4, WS_M16N8K16, WS_M16N8K8 };
+#define LDM_TRANS 1         /* ldmatrix .trans (boolop) */
 /* The SIMD video instructions' operations (sub; vec the lanes, 2 or 4;
  * vset's comparison in boolop, as enum cmp). */
 enum videoop { VO_ADD = 1, VO_SUB, VO_AVRG, VO_ABSDIFF, VO_MIN, VO_MAX,

@@ -3080,6 +3080,98 @@ static int wm_mma_warp(struct blk *b, struct warp *w, const struct insn *in,
 	return 0;
 }
 
+/* mma.sync's tile elements from (or into) the warp's registers of
+ * operand o, in the PTX ISA's layout (wmma.c's mma_pos); half: two
+ * elements a register. */
+static void mma_gather(struct warp *w, const struct operand *o, int shape,
+		       int which, bool half, uint64_t *elems)
+{
+	unsigned n = mma_elems(shape, which), row, col;
+	unsigned cols = which == WM_A ? (shape == WS_M16N8K16 ? 16 : 8) : 8;
+
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned i = 0; i < n; i++) {
+			int reg = o->vec[half ? i / 2 : i];
+			uint64_t v = reg >= 0 ? w->r[reg][l] : 0;
+			mma_pos(which, l, i, &row, &col);
+			elems[row * cols + col] = half ?
+				(v >> (16 * (i & 1))) & 0xffff : v & 0xffffffffu;
+		}
+}
+
+static void mma_scatter(struct blk *b, struct warp *w, const struct operand *o,
+			bool half, const uint64_t *elems, uint32_t act)
+{
+	unsigned row, col;
+
+	for (unsigned r = 0; r < (half ? 2u : 4u); r++) {
+		uint64_t *D = dst_of(b, w, o->vec[r]);
+		FOR_LANES(l, act) {
+			uint64_t v = 0;
+			for (unsigned i = half ? r * 2 : r; i < (half ? r * 2 + 2 : r + 1); i++) {
+				mma_pos(WM_D, l, i, &row, &col);
+				v |= (elems[row * 8 + col] & (half ? 0xffffu : 0xffffffffu))
+				     << (half ? 16 * (i & 1) : 0);
+			}
+			D[l] = v;
+		}
+	}
+}
+
+/* mma.sync.aligned.{m16n8k16,m16n8k8}.row.col: D = A B + C as the tensor
+ * unit sums (wmma.c), the fragments in PTX's layout. */
+static int do_mma(struct blk *b, struct warp *w, const struct insn *in,
+		  uint32_t act)
+{
+	uint64_t ea[WM_MAX_ELEMS], eb[WM_MAX_ELEMS], ec[WM_MAX_ELEMS],
+		 ed[WM_MAX_ELEMS];
+
+	mma_gather(w, &in->o[1], in->vec, WM_A, true, ea);
+	mma_gather(w, &in->o[2], in->vec, WM_B, true, eb);
+	mma_gather(w, &in->o[3], in->vec, WM_C, in->type2 == T_F16, ec);
+	wm_mma(in->vec, in->type3, in->type2, in->type, false, ea, eb, ec, ed);
+	mma_scatter(b, w, &in->o[0], in->type == T_F16, ed, act);
+	b->warp_insns += wm_issue_slots(in->vec, in->type3) - 1;
+	return 0;
+}
+
+/* ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16: tile j's row r at the
+ * address lane 8j + r gives; lane l's register j holds the tile's row l/4,
+ * columns 2(l%4) and one more (.trans: the column l/4, rows 2(l%4) and
+ * one more), the first in its low half. */
+static int do_ldmatrix(struct blk *b, struct warp *w, const struct insn *in,
+		       uint32_t act)
+{
+	const struct operand *a = &in->o[1];
+	bool trans = in->boolop & LDM_TRANS;
+	uint16_t tile[4][8][8];
+	struct macc c;
+
+	mem_begin(b, w, &c, EX_READ);
+	for (unsigned j = 0; j < in->vec; j++)
+		for (unsigned r = 0; r < 8; r++) {
+			unsigned l = 8 * j + r;
+			uint64_t addr = (a->reg >= 0 ? w->r[a->reg][l] : 0) +
+					(uint64_t)a->imm +
+					(a->var >= 0 ? b->g->varaddr[a->var] : 0);
+			uint8_t *p = fast_ptr(b, w, (int)l, in->space, addr, 16, &c);
+			if (!p)
+				return -1;
+			memcpy(tile[j][r], p, 16);
+		}
+	mem_flush(b, &c);
+	for (unsigned j = 0; j < in->vec; j++) {
+		uint64_t *D = dst_of(b, w, in->o[0].vec[j]);
+		FOR_LANES(l, act) {
+			unsigned r = l / 4, k = 2 * (l % 4);
+			uint32_t lo = trans ? tile[j][k][r] : tile[j][r][k];
+			uint32_t hi = trans ? tile[j][k + 1][r] : tile[j][r][k + 1];
+			D[l] = lo | hi << 16;
+		}
+	}
+	return 0;
+}
+
 static int do_wmma(struct blk *b, struct warp *w, const struct insn *in,
 		   uint32_t act)
 {
@@ -3806,6 +3898,13 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case OP_WMMA:
 			if (do_wmma(b, w, in, act))
+				return -1;
+			break;
+		case OP_MMA:
+			do_mma(b, w, in, act);
+			break;
+		case OP_LDMATRIX:
+			if (do_ldmatrix(b, w, in, act))
 				return -1;
 			break;
 		case OP_VIDEO:

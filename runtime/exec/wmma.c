@@ -18,7 +18,8 @@
 static const struct { unsigned m, n, k; } shapes[] = {
 	[WS_M16N16K16] = { 16, 16, 16 }, [WS_M8N32K16] = { 8, 32, 16 },
 	[WS_M32N8K16] = { 32, 8, 16 }, [WS_M16N16K8] = { 16, 16, 8 },
-	[WS_M8N8K4] = { 8, 8, 4 },
+	[WS_M8N8K4] = { 8, 8, 4 }, [WS_M16N8K16] = { 16, 8, 16 },
+	[WS_M16N8K8] = { 16, 8, 8 },
 };
 
 /* The element types each shape's A and B take, and C and D. */
@@ -246,6 +247,38 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 				d[i * n + j] = element(dtype, s, sat);
 			}
 		}
+}
+
+unsigned mma_elems(int shape, int which)
+{
+	unsigned k = shapes[shape].k;
+
+	if (which == WM_A)
+		return k / 2;          /* 16 x k over 32 lanes */
+	if (which == WM_B)
+		return k / 4;          /* k x 8 over 32 lanes */
+	return 4;                      /* 16 x 8 over 32 lanes */
+}
+
+void mma_pos(int which, unsigned lane, unsigned i, unsigned *row,
+	     unsigned *col)
+{
+	unsigned g = lane >> 2, t = lane & 3;
+
+	switch (which) {
+	case WM_A:
+		*row = g + 8 * ((i >> 1) & 1);
+		*col = t * 2 + (i & 1) + 8 * (i >> 2);
+		break;
+	case WM_B:
+		*row = t * 2 + (i & 1) + 8 * (i >> 1);
+		*col = g;
+		break;
+	default:
+		*row = g + 8 * (i >> 1);
+		*col = t * 2 + (i & 1);
+		break;
+	}
 }
 
 unsigned wm_issue_slots(int shape, int atype)

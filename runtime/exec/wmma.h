@@ -46,6 +46,16 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 	    const uint64_t *a, const uint64_t *b, const uint64_t *c,
 	    uint64_t *d);
 
+/* mma.sync's fragments, as the PTX ISA lays them out for m16n8k16 and
+ * m16n8k8 of f16 and bf16: the elements a lane holds of matrix which
+ * (WM_A, WM_B, WM_C or WM_D), and element i's row and column in its
+ * tile (A m x k, B k x n, C and D m x n); element i lies in register
+ * i / 2's half i % 2 where two share a register (f16, bf16), else in
+ * register i. */
+unsigned mma_elems(int shape, int which);
+void mma_pos(int which, unsigned lane, unsigned i, unsigned *row,
+	     unsigned *col);
+
 /* The warp instructions an SM's issue would take in the time its tensor
  * cores take one mma of shape over A and B of atype (the compute term
  * counts them): Hopper's published dense peaks (H100 and H200 SXM: 989
