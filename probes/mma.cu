@@ -85,6 +85,51 @@ MMA(mma_f16_f32_k8, 0, 2, 1, 4, 4,
 		 : "r"(a[0]), "r"(a[1]), "r"(b[0]),
 		   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])))
 
+MMA(mma_bf16_f32_k8, 0, 2, 1, 4, 4,
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 "
+		 "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+		 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+		 : "r"(a[0]), "r"(a[1]), "r"(b[0]),
+		   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])))
+MMA(mma_s8_s32_k32, 0, 4, 2, 4, 4,
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+		 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+		 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+		 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+		   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])))
+MMA(mma_u8_s32_k16_sat, 0, 2, 1, 4, 4,
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.u8.u8.s32 "
+		 "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+		 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+		 : "r"(a[0]), "r"(a[1]), "r"(b[0]),
+		   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])))
+MMA(mma_tf32_f32_k8, 0, 4, 2, 4, 4,
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+		 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+		 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+		 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+		   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])))
+/* f64: A, B and C's doubles from pairs of words, low first. */
+extern "C" __global__ void mma_f64_k4(const unsigned *in, unsigned *out)
+{
+	unsigned l = threadIdx.x, t = blockIdx.x;
+	const unsigned *p = in + ((size_t)t * 32 + l) * 16;
+	double a = __hiloint2double(p[1], p[0]);
+	double b = __hiloint2double(p[5], p[4]);
+	double c0 = __hiloint2double(p[7], p[6]);
+	double c1 = __hiloint2double(p[9], p[8]);
+	double d0, d1;
+
+	asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+		     "{%0, %1}, {%2}, {%3}, {%4, %5};"
+		     : "=d"(d0), "=d"(d1) : "d"(a), "d"(b), "d"(c0), "d"(c1));
+	unsigned *o = out + ((size_t)t * 32 + l) * 4;
+	o[0] = __double2loint(d0);
+	o[1] = __double2hiint(d0);
+	o[2] = __double2loint(d1);
+	o[3] = __double2hiint(d1);
+}
+
 typedef void (*kfn)(const unsigned *, unsigned *);
 static const struct { const char *name; kfn fn; int ab, cd, na, nb, nc, nd; }
 cases[] = {

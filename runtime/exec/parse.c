@@ -1010,7 +1010,8 @@ static int wmma_modifier(struct parser *P, struct modctx *c, const char *w)
 {
 	static const char *const ops[] = { NULL, "load", "store", "mma" };
 	static const char *const shapes[] = { NULL, "m16n16k16", "m8n32k16",
-		"m32n8k16", "m16n16k8", "m8n8k4", "m16n8k16", "m16n8k8" };
+		"m32n8k16", "m16n16k8", "m8n8k4", "m16n8k16", "m16n8k8",
+		"m16n8k32", "m16n8k4" };
 	static const char *const mats[] = { "a", "b", "c", "d" };
 	struct insn *in = c->in;
 	char dotted[40];
@@ -1978,13 +1979,30 @@ static int vec_of(struct parser *P, const struct operand *o, unsigned n,
 		    what, o->kind == K_VEC ? o->n : 1, n), -1;
 }
 
-/* mma.sync: m16n8k16 and m16n8k8 of f16 or bf16 into f16 or f32 (A and
- * B .row.col), its four fragments the registers the PTX ISA gives them;
- * ldmatrix: a vector of as many registers as tiles, and an address. */
+/* The types mma.sync takes of each shape: A and B's, C and D's. */
+static bool mma_types_ok(int shape, int ab, int c, int d)
+{
+	bool half = ab == T_F16 || ab == T_BF16, byte = ab == T_S8 || ab == T_U8;
+
+	if (half && (shape == WS_M16N8K16 || shape == WS_M16N8K8))
+		return (c == T_F16 || c == T_F32) && (d == T_F16 || d == T_F32) &&
+		       (ab == T_F16 || (c == T_F32 && d == T_F32));
+	if (byte && (shape == WS_M16N8K32 || shape == WS_M16N8K16))
+		return c == T_S32 && d == T_S32;
+	if (ab == T_TF32 && (shape == WS_M16N8K8 || shape == WS_M16N8K4))
+		return c == T_F32 && d == T_F32;
+	return ab == T_F64 && shape == WS_M8N8K4 && c == T_F64 && d == T_F64;
+}
+
+/* mma.sync of the shapes and types mma_types_ok takes (A and B .row.col),
+ * its four fragments the registers the PTX ISA gives them; ldmatrix: a
+ * vector of as many registers as tiles, and an address. */
 static int check_mma(struct parser *P, const struct insn *in)
 {
-	int at = in->type3, ct = in->type2, dt = in->type;
-	bool half_ab = at == T_F16 || at == T_BF16;
+	static const int which[4] = { WM_D, WM_A, WM_B, WM_C };
+	static const char *const names[4] = { "mma's D", "mma's A", "mma's B",
+					      "mma's C" };
+	int ftype[4] = { in->type, in->type3, in->type3, in->type2 };
 
 	if (in->op == OP_LDMATRIX)
 		return in->nops != 2 || in->o[1].kind != K_MEM || !in->vec ||
@@ -1992,18 +2010,19 @@ static int check_mma(struct parser *P, const struct insn *in)
 		       fail(P, EX_INVALID_PTX, "ldmatrix takes its tiles' "
 			    "registers and an address"), -1 :
 		       vec_of(P, &in->o[0], in->vec, "ldmatrix's vector");
-	if ((in->vec != WS_M16N8K16 && in->vec != WS_M16N8K8) || !half_ab ||
-	    (ct != T_F16 && ct != T_F32) ||
-	    (dt != T_F16 && dt != T_F32) ||
+	if (!mma_types_ok(in->vec, in->type3, in->type2, in->type) ||
 	    (in->boolop & (WM_COL_A | WM_COL_B)) != WM_COL_B)
 		return fail(P, EX_UNSUPPORTED, "an mma of this shape, layout "
 			    "or type"), -1;
 	if (in->nops != 4)
 		return fail(P, EX_INVALID_PTX, "mma takes four fragments"), -1;
-	return vec_of(P, &in->o[0], dt == T_F32 ? 4 : 2, "mma's D") ||
-	       vec_of(P, &in->o[1], mma_elems(in->vec, WM_A) / 2, "mma's A") ||
-	       vec_of(P, &in->o[2], mma_elems(in->vec, WM_B) / 2, "mma's B") ||
-	       vec_of(P, &in->o[3], ct == T_F32 ? 4 : 2, "mma's C") ? -1 : 0;
+	for (int i = 0; i < 4; i++) {
+		struct mma_frag f;
+		mma_frag_of(in->vec, which[i], ftype[i], &f);
+		if (vec_of(P, &in->o[i], f.elems / f.per, names[i]))
+			return -1;
+	}
+	return 0;
 }
 
 static int check_insn(struct parser *P, struct insn *in)

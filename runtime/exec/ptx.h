@@ -175,7 +175,7 @@ enum wmop { WM_LOAD = 1, WM_STORE, WM_MMA };
 #define WM_COL_B 8
 #define WM_SEEN_LAYOUT 16   /* while parsing: a layout word was read */
 enum wmshape { WS_M16N16K16 = 1, WS_M8N32K16, WS_M32N8K16, WS_M16N16K8,
-	       WS_M8N8K4, WS_M16N8K16, WS_M16N8K8 };
+	       WS_M8N8K4, WS_M16N8K16, WS_M16N8K8, WS_M16N8K32, WS_M16N8K4 };
 #define LDM_TRANS 1         /* ldmatrix .trans (boolop) */
 /* The SIMD video instructions' operations (sub; vec the lanes, 2 or 4;
  * vset's comparison in boolop, as enum cmp). */

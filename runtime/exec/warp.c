@@ -3081,56 +3081,65 @@ static int wm_mma_warp(struct blk *b, struct warp *w, const struct insn *in,
 }
 
 /* mma.sync's tile elements from (or into) the warp's registers of
- * operand o, in the PTX ISA's layout (wmma.c's mma_pos); half: two
- * elements a register. */
-static void mma_gather(struct warp *w, const struct operand *o, int shape,
-		       int which, bool half, uint64_t *elems)
+ * operand o, in the PTX ISA's layout (wmma.c's mma_pos). */
+static void mma_gather(struct warp *w, const struct operand *o,
+		       const struct mma_frag *f, uint64_t *elems)
 {
-	unsigned n = mma_elems(shape, which), row, col;
-	unsigned cols = which == WM_A ? (shape == WS_M16N8K16 ? 16 : 8) : 8;
+	unsigned bits = f->per > 1 ? 32 / f->per : f->type == T_F64 ? 64 : 32;
+	unsigned cols = f->which == WM_A ? wm_cols(f->shape, WM_A) :
+			wm_cols(f->shape, f->which), row, col;
+	uint64_t emask = bits_mask(bits);
 
 	for (unsigned l = 0; l < 32; l++)
-		for (unsigned i = 0; i < n; i++) {
-			int reg = o->vec[half ? i / 2 : i];
+		for (unsigned i = 0; i < f->elems; i++) {
+			int reg = o->vec[i / f->per];
 			uint64_t v = reg >= 0 ? w->r[reg][l] : 0;
-			mma_pos(which, l, i, &row, &col);
-			elems[row * cols + col] = half ?
-				(v >> (16 * (i & 1))) & 0xffff : v & 0xffffffffu;
+			mma_pos(f, l, i, &row, &col);
+			elems[row * cols + col] = (v >> (bits * (i % f->per))) & emask;
 		}
 }
 
 static void mma_scatter(struct blk *b, struct warp *w, const struct operand *o,
-			bool half, const uint64_t *elems, uint32_t act)
+			const struct mma_frag *f, const uint64_t *elems,
+			uint32_t act)
 {
-	unsigned row, col;
+	unsigned bits = f->per > 1 ? 32 / f->per : f->type == T_F64 ? 64 : 32;
+	unsigned cols = wm_cols(f->shape, WM_D), row, col;
+	uint64_t emask = bits_mask(bits);
 
-	for (unsigned r = 0; r < (half ? 2u : 4u); r++) {
+	for (unsigned r = 0; r < f->elems / f->per; r++) {
 		uint64_t *D = dst_of(b, w, o->vec[r]);
 		FOR_LANES(l, act) {
 			uint64_t v = 0;
-			for (unsigned i = half ? r * 2 : r; i < (half ? r * 2 + 2 : r + 1); i++) {
-				mma_pos(WM_D, l, i, &row, &col);
-				v |= (elems[row * 8 + col] & (half ? 0xffffu : 0xffffffffu))
-				     << (half ? 16 * (i & 1) : 0);
+			for (unsigned i = r * f->per; i < (r + 1) * f->per; i++) {
+				mma_pos(f, l, i, &row, &col);
+				v |= (elems[row * cols + col] & emask) <<
+				     (bits * (i % f->per));
 			}
 			D[l] = v;
 		}
 	}
 }
 
-/* mma.sync.aligned.{m16n8k16,m16n8k8}.row.col: D = A B + C as the tensor
- * unit sums (wmma.c), the fragments in PTX's layout. */
+/* mma.sync.aligned...row.col: D = A B + C as the tensor unit sums
+ * (wmma.c), the fragments in PTX's layout. */
 static int do_mma(struct blk *b, struct warp *w, const struct insn *in,
 		  uint32_t act)
 {
 	uint64_t ea[WM_MAX_ELEMS], eb[WM_MAX_ELEMS], ec[WM_MAX_ELEMS],
 		 ed[WM_MAX_ELEMS];
+	struct mma_frag fa, fb, fc, fd;
 
-	mma_gather(w, &in->o[1], in->vec, WM_A, true, ea);
-	mma_gather(w, &in->o[2], in->vec, WM_B, true, eb);
-	mma_gather(w, &in->o[3], in->vec, WM_C, in->type2 == T_F16, ec);
-	wm_mma(in->vec, in->type3, in->type2, in->type, false, ea, eb, ec, ed);
-	mma_scatter(b, w, &in->o[0], in->type == T_F16, ed, act);
+	mma_frag_of(in->vec, WM_A, in->type3, &fa);
+	mma_frag_of(in->vec, WM_B, in->type3, &fb);
+	mma_frag_of(in->vec, WM_C, in->type2, &fc);
+	mma_frag_of(in->vec, WM_D, in->type, &fd);
+	mma_gather(w, &in->o[1], &fa, ea);
+	mma_gather(w, &in->o[2], &fb, eb);
+	mma_gather(w, &in->o[3], &fc, ec);
+	wm_mma(in->vec, in->type3, in->type2, in->type, in->flags & F_SAT,
+	       ea, eb, ec, ed);
+	mma_scatter(b, w, &in->o[0], &fd, ed, act);
 	b->warp_insns += wm_issue_slots(in->vec, in->type3) - 1;
 	return 0;
 }

@@ -19,7 +19,8 @@ static const struct { unsigned m, n, k; } shapes[] = {
 	[WS_M16N16K16] = { 16, 16, 16 }, [WS_M8N32K16] = { 8, 32, 16 },
 	[WS_M32N8K16] = { 32, 8, 16 }, [WS_M16N16K8] = { 16, 16, 8 },
 	[WS_M8N8K4] = { 8, 8, 4 }, [WS_M16N8K16] = { 16, 8, 16 },
-	[WS_M16N8K8] = { 16, 8, 8 },
+	[WS_M16N8K8] = { 16, 8, 8 }, [WS_M16N8K32] = { 16, 8, 32 },
+	[WS_M16N8K4] = { 16, 8, 4 },
 };
 
 /* The element types each shape's A and B take, and C and D. */
@@ -249,29 +250,51 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 		}
 }
 
-unsigned mma_elems(int shape, int which)
+bool mma_frag_of(int shape, int which, int type, struct mma_frag *f)
 {
-	unsigned k = shapes[shape].k;
+	unsigned m, n, k, bits;
 
-	if (which == WM_A)
-		return k / 2;          /* 16 x k over 32 lanes */
-	if (which == WM_B)
-		return k / 4;          /* k x 8 over 32 lanes */
-	return 4;                      /* 16 x 8 over 32 lanes */
+	if (shape < WS_M16N16K16 || shape > WS_M16N8K4)
+		return false;
+	m = shapes[shape].m;
+	n = shapes[shape].n;
+	k = shapes[shape].k;
+	bits = type == T_S8 || type == T_U8 ? 8 :
+	       type == T_F16 || type == T_BF16 ? 16 : type == T_F64 ? 64 : 32;
+	*f = (struct mma_frag){ shape, which, type, 0, bits == 64 ? 1 :
+				32 / bits };
+	f->elems = (which == WM_A ? m * k : which == WM_B ? k * n : m * n) / 32;
+	return f->elems > 0;
 }
 
-void mma_pos(int which, unsigned lane, unsigned i, unsigned *row,
-	     unsigned *col)
+unsigned wm_cols(int shape, int which)
 {
-	unsigned g = lane >> 2, t = lane & 3;
+	return which == WM_A ? shapes[shape].k : shapes[shape].n;
+}
 
-	switch (which) {
+void mma_pos(const struct mma_frag *f, unsigned lane, unsigned i,
+	     unsigned *row, unsigned *col)
+{
+	unsigned g = lane >> 2, t = lane & 3, per = f->per;
+
+	if (f->shape == WS_M8N8K4) {           /* f64 */
+		*row = f->which == WM_B ? t : g;
+		*col = f->which == WM_A ? t : f->which == WM_B ? g : t * 2 + i;
+		return;
+	}
+	switch (f->which) {
 	case WM_A:
-		*row = g + 8 * ((i >> 1) & 1);
-		*col = t * 2 + (i & 1) + 8 * (i >> 2);
+		if (per == 1) {                /* tf32: k8 four, k4 two */
+			*row = g + 8 * (i & 1);
+			*col = t + 4 * (i >> 1);
+		} else {                       /* f16, bf16: 2; s8, u8: 4 */
+			*row = g + 8 * ((i / per) & 1);
+			*col = t * per + i % per + 4 * per * (i / (2 * per));
+		}
 		break;
 	case WM_B:
-		*row = t * 2 + (i & 1) + 8 * (i >> 1);
+		*row = per == 1 ? t + 4 * i :
+		       t * per + i % per + 4 * per * (i / per);
 		*col = g;
 		break;
 	default:

@@ -46,15 +46,23 @@ void wm_mma(int shape, int atype, int ctype, int dtype, bool sat,
 	    const uint64_t *a, const uint64_t *b, const uint64_t *c,
 	    uint64_t *d);
 
-/* mma.sync's fragments, as the PTX ISA lays them out for m16n8k16 and
- * m16n8k8 of f16 and bf16: the elements a lane holds of matrix which
- * (WM_A, WM_B, WM_C or WM_D), and element i's row and column in its
- * tile (A m x k, B k x n, C and D m x n); element i lies in register
- * i / 2's half i % 2 where two share a register (f16, bf16), else in
- * register i. */
-unsigned mma_elems(int shape, int which);
-void mma_pos(int which, unsigned lane, unsigned i, unsigned *row,
-	     unsigned *col);
+/* mma.sync's fragments, as the PTX ISA lays them out (m16n8k16 and
+ * m16n8k8 of f16 and bf16, m16n8k32 and m16n8k16 of s8 and u8, m16n8k8
+ * and m16n8k4 of tf32, m8n8k4 of f64): of matrix which (WM_A ... WM_D)
+ * with elements of type, the elements a lane holds, how many share a
+ * register (a 32-bit one; f64's are 64), and element i's row and column
+ * in its tile (A m x k, B k x n, C and D m x n). Element i lies in
+ * register i / per's bits (i % per) * (32 / per) up. false: no such
+ * fragment. */
+struct mma_frag {
+	int shape, which, type;
+	unsigned elems, per;
+};
+bool mma_frag_of(int shape, int which, int type, struct mma_frag *f);
+/* The columns of matrix which's tile (A: k; B, C and D: n). */
+unsigned wm_cols(int shape, int which);
+void mma_pos(const struct mma_frag *f, unsigned lane, unsigned i,
+	     unsigned *row, unsigned *col);
 
 /* The warp instructions an SM's issue would take in the time its tensor
  * cores take one mma of shape over A and B of atype (the compute term

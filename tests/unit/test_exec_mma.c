@@ -3,10 +3,10 @@
  * case of probes/mma.h and both ldmatrix cases run through the engine from
  * the probe's own PTX (probes/mma.ptx) and compared with
  * probes/results/mma.txt, register by register and lane by lane. Their
- * fragments lie where the PTX ISA puts them, so ldmatrix and every f16
- * sum into f16 agree to the bit, as m16n8k8's sums into f32 do; m16n8k16's
- * sums into f32 follow the tensor unit's truncating sum (wmma.c), each
- * case held to the count and distance of its misses this replay found.
+ * fragments lie where the PTX ISA puts them, so ldmatrix, f16 sums into
+ * f16, integer sums (saturated too) and f64 agree to the bit; sums into
+ * f32 follow the tensor unit's truncating sum (wmma.c), each case held to
+ * the count and distance of its misses this replay found.
  */
 #include "tap.h"
 #include "exec_mock.h"
@@ -19,10 +19,15 @@ static const struct {
 	int differ;          /* registers not to the bit, at most */
 	unsigned units;      /* their distance in units of the last place */
 } cases[] = {
-	{ "mma_f16_f32_k16", WK_F16, WK_F32, 4, 2, 4, 4, 86, 96 },
-	{ "mma_bf16_f32_k16", WK_BF16, WK_F32, 4, 2, 4, 4, 80, 32 },
+	{ "mma_f16_f32_k16", WK_F16, WK_F32, 4, 2, 4, 4, 108, 64 },
+	{ "mma_bf16_f32_k16", WK_BF16, WK_F32, 4, 2, 4, 4, 65, 4 },
 	{ "mma_f16_f16_k16", WK_F16, WK_F16, 4, 2, 2, 2, 0, 0 },
-	{ "mma_f16_f32_k8", WK_F16, WK_F32, 2, 1, 4, 4, 0, 0 },
+	{ "mma_f16_f32_k8", WK_F16, WK_F32, 2, 1, 4, 4, 77, 32 },
+	{ "mma_bf16_f32_k8", WK_BF16, WK_F32, 2, 1, 4, 4, 54, 8 },
+	{ "mma_s8_s32_k32", WK_S8, WK_S32, 4, 2, 4, 4, 0, 0 },
+	{ "mma_u8_s32_k16_sat", WK_U8, WK_S32_EDGE, 2, 1, 4, 4, 0, 0 },
+	{ "mma_tf32_f32_k8", WK_F32, WK_F32, 4, 2, 4, 4, 82, 32 },
+	{ "mma_f64_k4", WK_F64, WK_F64, 2, 2, 4, 4, 0, 0 },
 };
 
 static void check(const char *res, const char *name, const uint32_t *got,
@@ -95,7 +100,10 @@ static void refusals(void)
 		{ "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2}, "
 		  "{%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
 		  EX_INVALID_PTX },
-		{ "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, "
+		{ "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r1, %r2, "
+		  "%r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
+		  EX_UNSUPPORTED },
+		{ "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%r1, %r2, %r3, "
 		  "%r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
 		  EX_UNSUPPORTED },
 		{ "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r1];",
