@@ -37,7 +37,9 @@
 #define CUEMU_SUPERSEDED_ENTRY_POINTS 1
 #define CUEMU_PER_THREAD_ENTRY_POINTS 1
 #include "driver/graph.h"
+#include "model/clock.h"
 #include "model/stream.h"
+#include "model/uvm.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -253,6 +255,8 @@ CUresult cuemu_capture_node(CUstream h, CUgraphNodeType t, CUgraphNode *out)
 		r = cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "capture");
 	}
 	pthread_mutex_unlock(&cap_lock);
+	if (r == CUDA_SUCCESS)
+		cuemu_host_advance(cuemu_uvm()->graph_capture_call_ns);
 	return r;
 }
 

@@ -17,7 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 20: a page unmapped from the GPU a fault takes it from, a
+/* Version 21: a call captured into a graph (uvm.graph_capture_call_ns);
+ * version 20: a page unmapped from the GPU a fault takes it from, a
  * peer's block mapped by a fault and a peer copy's wait for the other GPU
  * (uvm.peer_page_ns, peer_map_ns, peer_copy_cross_ns), a conditional
  * graph node's costs (uvm.graph_cond_ns, graph_cond_body_ns); version 19: a graph's launch call, start and kernel nodes, its
@@ -43,7 +44,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 20
+#define SEG_VERSION 21
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -451,6 +451,7 @@ static const struct {
 	UK("graph_launch_call_ns", graph_launch_call_ns, U_U64, 0, 1e9),
 	UK("graph_launch_ns", graph_launch_ns, U_U64, 0, 1e9),
 	UK("graph_node_ns", graph_node_ns, U_U64, 0, 1e9),
+	UK("graph_capture_call_ns", graph_capture_call_ns, U_U64, 0, 1e9),
 	UK("graph_cond_ns", graph_cond_ns, U_U64, 0, 1e9),
 	UK("graph_cond_body_ns", graph_cond_body_ns, U_U64, 0, 1e9),
 	UK("graph_instantiate_ns", graph_instantiate_ns, U_U64, 0, 1e9),

@@ -100,6 +100,8 @@ struct cuemu_uvm {
 	/* a graph: cuGraphLaunch's call on the calling thread, the graph's
 	 * start on its stream, and each kernel node's in place of launch_ns */
 	uint64_t graph_launch_call_ns, graph_launch_ns, graph_node_ns;
+	/* a call captured into a stream's graph, on the calling thread */
+	uint64_t graph_capture_call_ns;
 	/* a conditional node's own time, once a launch, and the device's
 	 * start of each body it runs (a WHILE node's each iteration) */
 	uint64_t graph_cond_ns, graph_cond_body_ns;

@@ -4,7 +4,8 @@
  * libcuemu's clock_gettime, gettimeofday, time and timespec_get. With
  * CUEMU_CLOCK=model they read the thread's model time: its CPU work moves
  * it by its CPU time, a synchronization to the end of what it waited for,
- * a sleep by what it slept; the clocks keep their offsets; deadlines on
+ * a sleep by what it slept, a launch captured into a graph by the H200's
+ * 0.5 us; the clocks keep their offsets; deadlines on
  * them are kept in model time. Unset, every clock is the real one;
  * CUEMU_CLOCK=bogus is refused by cuInit, in one line on stderr.
  *
@@ -178,6 +179,41 @@ static void cpu_time(void)
 	fact(td[0] >= td[1] - MS && td[0] <= td[1] + td[1] / 10 + 2 * MS,
 	     "a thread that never touches CUDA sees its own CPU time (%.3f "
 	     "ms for %.3f ms)", td[0] / 1e6, td[1] / 1e6);
+}
+
+/* An empty kernel, to capture. */
+static const char empty_ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry empty()\n{\n\tret;\n}\n";
+
+/* A launch captured into a graph costs the program's clock the H200's
+ * 0.5 us (uvm.graph_capture_call_ns), not libcuemu's CPU time for it. */
+static void captured_calls(CUstream s)
+{
+	enum { N = 100 };
+	CUmodule m;
+	CUfunction f;
+	CUgraph g = NULL;
+	int64_t t0, d;
+
+	if (cuModuleLoadData(&m, empty_ptx) != CUDA_SUCCESS ||
+	    cuModuleGetFunction(&f, m, "empty") != CUDA_SUCCESS ||
+	    cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED) !=
+		    CUDA_SUCCESS) {
+		fact(0, "a module and a capture (%s)", "captured_calls");
+		return;
+	}
+	t0 = now(CLOCK_MONOTONIC);
+	for (int i = 0; i < N; i++)
+		cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+	d = now(CLOCK_MONOTONIC) - t0;
+	cuStreamEndCapture(s, &g);
+	fact(d >= N * 500 && d < N * 500 + 30000,
+	     "100 launches captured move MONOTONIC by 0.5 us each (%.2f us "
+	     "each)", d / 1e3 / N);
+	if (g)
+		cuGraphDestroy(g);
+	cuModuleUnload(m);
 }
 
 static void offsets(CUstream s)
@@ -411,6 +447,7 @@ static int model_role(void)
 	sync_moves(s, 100 * MS, "cuEventSynchronize");
 	sync_moves(s, 100 * MS, "cuCtxSynchronize");
 	host_func(s);
+	captured_calls(s);
 	offsets(s);
 	sleeps();
 	refusals();
