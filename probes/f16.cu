@@ -142,6 +142,44 @@ HEAD(atom_cas_b16) u16 old; D[i] = A[i];
 	asm volatile("atom.global.cas.b16 %0, [%1], %2, %3;" : "=h"(old)
 		     : "l"(&D[i]), "h"((u16)B[i]), "h"((u16)C[i]) : "memory");
 	D[i] = (u64)old << 16 | *(volatile u16 *)&D[i]; }
+// vector atomics (sm_90) on the row's own 64 bits of D, which start as a
+// (low) and b (high) and take b's and a's elements: what is left in
+// memory, or bad where the old values returned are not what was there
+#define BAD 0xbadbadbadbadbad0ull
+#define VEND(o) D[i] = (o) == m ? *(volatile u64 *)&D[i] : BAD; }
+#define AVF(name, ins) HEAD(name) u64 m = A[i] | B[i] << 32; float o0, o1; \
+	D[i] = m; asm volatile(ins " {%0, %1}, [%2], {%3, %4};" \
+	: "=f"(o0), "=f"(o1) : "l"(&D[i]), "f"(__uint_as_float((unsigned)B[i])), \
+	  "f"(__uint_as_float((unsigned)A[i])) : "memory"); \
+	VEND(__float_as_uint(o0) | (u64)__float_as_uint(o1) << 32)
+#define AV4(name, ins) HEAD(name) u64 m = A[i] | B[i] << 32; u16 o[4]; \
+	D[i] = m; asm volatile(ins " {%0, %1, %2, %3}, [%4], {%5, %6, %7, %8};" \
+	: "=h"(o[0]), "=h"(o[1]), "=h"(o[2]), "=h"(o[3]) : "l"(&D[i]), \
+	  "h"((u16)B[i]), "h"((u16)(B[i] >> 16)), "h"((u16)A[i]), \
+	  "h"((u16)(A[i] >> 16)) : "memory"); \
+	VEND(o[0] | (u64)o[1] << 16 | (u64)o[2] << 32 | (u64)o[3] << 48)
+#define AV2(name, ins) HEAD(name) u64 m = A[i] | B[i] << 32; unsigned o0, o1; \
+	D[i] = m; asm volatile(ins " {%0, %1}, [%2], {%3, %4};" \
+	: "=r"(o0), "=r"(o1) : "l"(&D[i]), "r"((unsigned)B[i]), \
+	  "r"((unsigned)A[i]) : "memory"); VEND(o0 | (u64)o1 << 32)
+AVF(atom_add_v2_f32, "atom.global.add.v2.f32")
+HEAD(red_add_v2_f32) D[i] = A[i] | B[i] << 32;
+	asm volatile("red.global.add.v2.f32 [%0], {%1, %2};" : : "l"(&D[i]),
+		     "f"(__uint_as_float((unsigned)B[i])),
+		     "f"(__uint_as_float((unsigned)A[i])) : "memory"); }
+AV4(atom_add_v4_f16, "atom.global.add.noftz.v4.f16")
+AV4(atom_min_v4_f16, "atom.global.min.noftz.v4.f16")
+AV4(atom_max_v4_f16, "atom.global.max.noftz.v4.f16")
+AV4(atom_add_v4_bf16, "atom.global.add.noftz.v4.bf16")
+AV4(atom_min_v4_bf16, "atom.global.min.noftz.v4.bf16")
+AV4(atom_max_v4_bf16, "atom.global.max.noftz.v4.bf16")
+AV2(atom_add_v2_f16x2, "atom.global.add.noftz.v2.f16x2")
+AV2(atom_min_v2_f16x2, "atom.global.min.noftz.v2.f16x2")
+AV2(atom_max_v2_bf16x2, "atom.global.max.noftz.v2.bf16x2")
+HEAD(red_min_v2_bf16x2) D[i] = A[i] | B[i] << 32;
+	asm volatile("red.global.min.noftz.v2.bf16x2 [%0], {%1, %2};" : :
+		     "l"(&D[i]), "r"((unsigned)B[i]), "r"((unsigned)A[i])
+		     : "memory"); }
 HEAD(mov_b32_pack) unsigned d; u16 a = (u16)A[i], b = (u16)B[i];
 	asm volatile("mov.b32 %0, {%1, %2};" : "=r"(d) : "h"(a), "h"(b)); D[i] = d; }
 HEAD(mov_b32_unpack_hi) u16 d; unsigned a = (unsigned)A[i];

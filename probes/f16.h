@@ -4,7 +4,8 @@
  * the engine (tests/unit/test_exec_f16.c): f16, f16x2, bf16 and bf16x2
  * arithmetic, comparisons, min/max, conversions to and from f32, f64 and
  * integers in each rounding mode PTX allows, the atomics (add.noftz of
- * each type, cas.b16), over edge values (zeros of
+ * each type, cas.b16, and sm_90's vector forms: add of f32 pairs, add,
+ * min and max of four halves and of two pairs), over edge values (zeros of
  * both signs, subnormals, the largest finite, infinities, quiet and
  * signalling NaNs, rounding ties, values that overflow).
  *
@@ -84,7 +85,13 @@ enum hf_gen {
 	X(mov_b32_pack, H_2, 0) X(mov_b32_unpack_hi, HX_1, 0) \
 	X(atom_add_f16, H_2, 0) X(red_add_f16, H_2, 0) \
 	X(atom_add_f16x2, HX_2, 0) X(atom_add_bf16, B_2, 0) \
-	X(atom_add_bf16x2, BX_2, 0) X(atom_cas_b16, H_3, 0)
+	X(atom_add_bf16x2, BX_2, 0) X(atom_cas_b16, H_3, 0) \
+	X(atom_add_v2_f32, C_F32_2, 0) X(red_add_v2_f32, C_F32_2, 0) \
+	X(atom_add_v4_f16, HX_2, 0) X(atom_min_v4_f16, HX_2, 0) \
+	X(atom_max_v4_f16, HX_2, 0) X(atom_add_v4_bf16, BX_2, 0) \
+	X(atom_min_v4_bf16, BX_2, 0) X(atom_max_v4_bf16, BX_2, 0) \
+	X(atom_add_v2_f16x2, HX_2, 0) X(atom_min_v2_f16x2, HX_2, 0) \
+	X(atom_max_v2_bf16x2, BX_2, 0) X(red_min_v2_bf16x2, BX_2, 0)
 
 static const uint16_t hf_h[] = {
 	0x0000, 0x8000, 0x3c00, 0x3c01, 0xbe00, 0x0001, 0x83ff, 0x0400,

@@ -1132,6 +1132,11 @@ static int modifier(struct parser *P, struct modctx *c, const char *w)
 			in->sub = A_ADD;
 			return 0;
 		}
+		/* the vector atomics' widest, eight halves */
+		if (in->op != OP_REDUX && !strcmp(w, "v8")) {
+			in->vec = 8;
+			return 0;
+		}
 		break;
 	case OP_SHFL:
 		if (!strcmp(w, "up")) { in->sub = SH_UP; return 0; }
@@ -1766,8 +1771,8 @@ static int half_insn(struct parser *P, struct insn *in)
 	case OP_MMA:
 		return 0;
 	case OP_ATOM: case OP_RED:
-		/* add.noftz, the one half-precision atomic; its vector
-		 * forms (.v2 to .v8, min and max) are not run here */
+		/* add.noftz, the one scalar half-precision atomic (the
+		 * vector forms: atom_vector_check) */
 		if (in->sub == A_ADD && in->vec <= 1)
 			return 0;
 		break;
@@ -1776,6 +1781,36 @@ static int half_insn(struct parser *P, struct insn *in)
 	}
 	return fail(P, EX_UNSUPPORTED, "half-precision types (%s) in this instruction",
 		    "f16/bf16"), -1;
+}
+
+static int vec_of(struct parser *P, const struct operand *o, unsigned n,
+		  const char *what);
+
+/* A vector atom or red (sm_90): global memory only, add of .v2 or .v4
+ * f32, add, min or max (.noftz) of .v2 to .v8 f16 or bf16 or of .v2 or
+ * .v4 of their pairs, its value (and atom's result) a vector of as many
+ * registers. Each element is an atomic of its own (PTX ISA, atom). */
+static int atom_vector_check(struct parser *P, struct insn *in)
+{
+	bool red = in->op == OP_RED, half_op;
+	enum ptype t = in->type;
+	int v = in->vec;
+
+	half_op = in->sub == A_ADD || in->sub == A_MIN || in->sub == A_MAX;
+	if (in->space != SP_GLOBAL && in->space != SP_GENERIC)
+		return fail(P, EX_INVALID_PTX, "a vector atomic outside global "
+			    "memory"), -1;
+	if (!(t == T_F32 && in->sub == A_ADD && (v == 2 || v == 4)) &&
+	    !((t == T_F16 || t == T_BF16) && half_op) &&
+	    !((t == T_F16X2 || t == T_BF16X2) && half_op && v != 8))
+		return fail(P, EX_INVALID_PTX, "a vector atomic other than add "
+			    "of .v2 or .v4 .f32, or add, min or max of halves"), -1;
+	if (in->nops != (red ? 2 : 3) ||
+	    in->o[red ? 0 : 1].kind != K_MEM ||
+	    vec_of(P, &in->o[red ? 1 : 2], v, "a vector atomic's value") ||
+	    (!red && vec_of(P, &in->o[0], v, "a vector atomic's result")))
+		return -1;
+	return 0;
 }
 
 /* mbarrier's operands by its mode: the object's address where it must be,
@@ -2034,6 +2069,10 @@ static int check_insn(struct parser *P, struct insn *in)
 	if (in->op == OP_MMA || in->op == OP_LDMATRIX)
 		return check_mma(P, in);
 
+	if ((in->op == OP_ATOM || in->op == OP_RED) && in->vec > 1)
+		return in->sub == 0 ? fail(P, EX_INVALID_PTX, "atom without an "
+					   "operator"), -1
+				    : atom_vector_check(P, in);
 	if ((ptype_half(t) || ptype_half(t2)) && half_insn(P, in))
 		return -1;
 	if (t == T_B128 || t2 == T_B128)

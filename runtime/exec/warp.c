@@ -1125,12 +1125,13 @@ static uint64_t atom_float(uint8_t *p, int op, enum ptype t, uint64_t b)
 	}
 }
 
-/* Half-precision add.noftz (f16, bf16, or a pair of either in 32 bits):
- * a compare-and-swap loop on the bits, the sum rounded as add.rn of the
- * type rounds it, subnormals kept. */
-static uint64_t atom_half(uint8_t *p, enum ptype t, uint64_t b)
+/* Half-precision add.noftz, min or max (f16, bf16, or a pair of either in
+ * 32 bits): a compare-and-swap loop on the bits, the result as add.rn,
+ * min or max of the type gives it, subnormals kept. */
+static uint64_t atom_half(uint8_t *p, int op, enum ptype t, uint64_t b)
 {
-	struct insn add = { .op = OP_ADD, .type = t };
+	struct insn add = { .op = op == A_MIN ? OP_MIN : op == A_MAX ? OP_MAX :
+			      OP_ADD, .type = t };
 
 	if (t == T_F16 || t == T_BF16) {
 		uint16_t *q = (uint16_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
@@ -1203,6 +1204,41 @@ static int shared_add_warp(struct blk *b, struct warp *w,
 	return 0;
 }
 
+/* A vector atom or red (parse.c atom_vector_check: global memory, f32
+ * add, halves' add, min and max): each lane's vector aligned to its whole
+ * size, each element an atomic of its own, as the ISA makes them. */
+static int do_atom_vector(struct blk *b, struct warp *w,
+			  const struct insn *in, uint32_t act)
+{
+	bool red = in->op == OP_RED;
+	const struct operand *a = &in->o[red ? 0 : 1], *v = &in->o[red ? 1 : 2];
+	const struct operand *d = &in->o[0];
+	unsigned size = ptype_bits(in->type) / 8, n = in->vec;
+	struct macc c;
+
+	mem_begin(b, w, &c, EX_ATOMIC);
+	FOR_LANES(l, act) {
+		uint8_t *p = fast_ptr(b, w, (int)l, in->space,
+				      addr_of(b, w, a, (int)l), size * n, &c);
+		uint64_t old[MAX_VEC];
+		if (!p)
+			return -1;
+		b->atomics++;
+		for (unsigned e = 0; e < n; e++) {
+			uint64_t x = v->vec[e] >= 0 ? w->r[v->vec[e]][l] : 0;
+			old[e] = ptype_half(in->type) ?
+				 atom_half(p + e * size, in->sub, in->type, x) :
+				 atom_float(p + e * size, in->sub, in->type, x);
+		}
+		/* after every element: a result may name a value's register */
+		for (unsigned e = 0; !red && e < n; e++)
+			if (d->vec[e] >= 0)
+				w->r[d->vec[e]][l] = old[e];
+	}
+	mem_flush(b, &c);
+	return 0;
+}
+
 /* atom{.space}.op.type d, [a], b{, c}; red{.space}.op.type [a], b */
 static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 		   uint32_t act)
@@ -1214,6 +1250,8 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 	unsigned size = ptype_bits(in->type) / 8;
 	struct macc c;
 
+	if (in->vec > 1)
+		return do_atom_vector(b, w, in, act);
 	if (size != 2 && size != 4 && size != 8)
 		return ex_grid_fail(b, w, 0, EX_ILLEGAL_INSTRUCTION, 0,
 				    "line %u: an atomic of %u bytes", in->line,
@@ -1242,7 +1280,7 @@ static int do_atom(struct blk *b, struct warp *w, const struct insn *in,
 			continue;
 		}
 		if (ptype_half(in->type))
-			D[l] = atom_half(p, in->type, V(sb, l));
+			D[l] = atom_half(p, in->sub, in->type, V(sb, l));
 		else if (size == 2)
 			D[l] = atom_cas16(p, V(sb, l), V(sc, l));
 		else if (ptype_float(in->type) && in->sub != A_CAS)

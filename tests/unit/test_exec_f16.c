@@ -141,12 +141,109 @@ static void contended_atomics(struct mock *mk)
 	ex_module_free(m);
 }
 
+/* sm_90's vector atomics from 64 threads at once: each element is added
+ * atomically, the old values come back in the result's registers (the
+ * zeros to exactly one thread), and an address not aligned to the whole
+ * vector is a misaligned address, as it is on the device. */
+static void vector_atomics(struct mock *mk)
+{
+	static const char ptx[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k(.param .u64 out, .param .u64 off)\n{\n"
+		".reg .b16 %rs<10>;\n.reg .f32 %f<8>;\n.reg .b32 %r<4>;\n"
+		".reg .b64 %rd<3>;\n.reg .pred %p<2>;\n"
+		"ld.param.u64 %rd0, [out];\nld.param.u64 %rd1, [off];\n"
+		"add.u64 %rd0, %rd0, %rd1;\n"
+		"mov.f32 %f0, 0f3F800000;\nmov.f32 %f1, 0f40000000;\n"
+		"mov.f32 %f2, 0f40400000;\nmov.f32 %f3, 0f40800000;\n"
+		"atom.global.add.v4.f32 {%f4, %f5, %f6, %f7}, [%rd0], "
+		"{%f0, %f1, %f2, %f3};\n"
+		"mov.b16 %rs0, 0x3c00;\n"
+		"atom.add.noftz.v8.f16 {%rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7, "
+		"%rs8}, [%rd0+16], {%rs0, %rs0, %rs0, %rs0, %rs0, %rs0, %rs0, "
+		"%rs0};\n"
+		"mov.u32 %r0, %tid.x;\ncvt.rn.f16.u32 %rs9, %r0;\n"
+		"mov.b32 %r1, {%rs9, %rs9};\n"
+		"red.global.max.noftz.v2.f16x2 [%rd0+32], {%r1, %r1};\n"
+		"setp.eq.f32 %p0, %f7, 0f00000000;\n"
+		"@%p0 red.global.add.u32 [%rd0+40], 1;\n"
+		"ret;\n}\n";
+	struct ex_module *m = NULL;
+	struct ex_result r;
+	char log[256] = "";
+	uint8_t *out = mock_alloc(mk, 4096, 0);
+	struct { uint64_t out, off; } params = { (uintptr_t)out, 0 };
+	float f[4];
+	uint16_t h[8], mx[4];
+	uint32_t winners;
+	bool all = true;
+
+	memset(out, 0, 64);
+	if (!ok(ex_module_parse(ptx, sizeof ptx - 1, 90, &m, log, sizeof log) == EX_OK,
+		"vector atomics load (%s)", log))
+		return;
+	struct ex_launch l = mock_launch(mk, m, "k", &params, 2, 1, 32, 1, 1);
+	ok(ex_launch_run(&l, &r) == EX_OK, "their kernel runs");
+	memcpy(f, out, 16);
+	memcpy(h, out + 16, 16);
+	memcpy(mx, out + 32, 8);
+	memcpy(&winners, out + 40, 4);
+	ok(f[0] == 64 && f[1] == 128 && f[2] == 192 && f[3] == 256,
+	   "64 adds of {1, 2, 3, 4} to a v4.f32: {64, 128, 192, 256} (%g %g "
+	   "%g %g)", f[0], f[1], f[2], f[3]);
+	for (int e = 0; e < 8; e++)
+		all &= h[e] == 0x5400;
+	ok(all, "64 adds of 1.0 to each of a v8.f16's halves: 64.0 each");
+	ok(mx[0] == 0x4fc0 && mx[3] == 0x4fc0, "max of the thread ids into "
+	   "a v2.f16x2: 31.0 in each half (%04x %04x)", mx[0], mx[3]);
+	is_int(winners, 1, "one thread finds the v4.f32's zeros");
+	params.off = 8;
+	l = mock_launch(mk, m, "k", &params, 1, 1, 1, 1, 1);
+	ok(ex_launch_run(&l, &r) == EX_MISALIGNED_ADDRESS,
+	   "a v4.f32 at 8 bytes past 16: a misaligned address");
+	ex_module_free(m);
+}
+
+/* Vector atomics the ISA does not have: refused at load as invalid PTX,
+ * naming why. */
+static void vector_refusals(void)
+{
+	static const struct { const char *text, *why; } bad[] = {
+		{ "atom.shared.add.v2.f32 {%f1, %f2}, [%rd1], {%f2, %f3};",
+		  "outside global memory" },
+		{ "atom.global.min.v2.f32 {%f1, %f2}, [%rd1], {%f2, %f3};",
+		  "other than add" },
+		{ "atom.global.add.v8.f32 {%f0, %f0, %f0, %f0, %f0, %f0, %f0, "
+		  "%f0}, [%rd1], {%f0, %f0, %f0, %f0, %f0, %f0, %f0, %f0};",
+		  "other than add" },
+		{ "atom.global.add.v2.u32 {%r1, %r2}, [%rd1], {%r2, %r3};",
+		  "other than add" },
+		{ "atom.global.add.v4.f32 {%f1, %f2}, [%rd1], {%f0, %f1, %f2, %f3};",
+		  "result of 2 registers where it takes 4" },
+		{ "red.global.add.v2.f32 [%rd1], %f1;",
+		  "value of 1 registers where it takes 2" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char ptx[512], log[256] = "";
+		struct ex_module *m = NULL;
+		snprintf(ptx, sizeof ptx,
+			 ".version 8.0\n.target sm_90\n.address_size 64\n"
+			 ".visible .entry k()\n{\n.reg .f32 %%f<4>;\n"
+			 ".reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\n%s\nret;\n}\n",
+			 bad[i].text);
+		enum ex_status st = ex_module_parse(ptx, strlen(ptx), 90, &m, log,
+						    sizeof log);
+		ok(st == EX_INVALID_PTX && strstr(log, "line 9") &&
+		   strstr(log, bad[i].why), "invalid: %s (%s)", bad[i].text, log);
+		ex_module_free(m);
+	}
+}
+
 /* What the engine still refuses of half precision, by line and name. */
 static void refusals(void)
 {
 	static const char *const texts[] = {
 		"atom.global.min.noftz.f16 %rs1, [%rd1], %rs2;",
-		"atom.global.add.noftz.v2.f16 {%rs1, %rs2}, [%rd1], {%rs2, %rs3};",
 		"min.xorsign.abs.f16 %rs1, %rs2, %rs3;",
 		"ex2.f16 %rs1, %rs2;",
 	};
@@ -195,6 +292,8 @@ int main(void)
 				    cases[k].approx ? same_half : NULL, &x, pass);
 	typed_registers(mk);
 	contended_atomics(mk);
+	vector_atomics(mk);
+	vector_refusals();
 	refusals();
 	ex_module_free(m);
 	mock_free(mk);
