@@ -7,7 +7,11 @@
  * is printed. Exact cases compare bits; the .approx ones (ex2, tanh)
  * compare each half within a relative 2^-9 (bf16: 2^-7, one unit of its
  * last place; an H200 gave ex2(1.0078125) as 2.0), NaN with NaN, infinities
- * exactly. Then what the parser refuses of half precision.
+ * exactly. Then the atomics from many threads at once (sm_90's vector
+ * forms among them: each element added atomically, the old values
+ * returned, a misaligned vector refused at run time), the vector forms
+ * the ISA lacks refused as invalid PTX, and what the parser refuses of
+ * half precision.
  */
 #include "tap.h"
 #include "exec_mock.h"
