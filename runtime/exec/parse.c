@@ -2060,10 +2060,32 @@ static int check_mma(struct parser *P, const struct insn *in)
 	return 0;
 }
 
+/* Whether op takes a braced vector of registers as an operand: loads,
+ * stores and moves of vectors, the atomics' vector forms, texture and
+ * surface coordinates and results, the tensor core's fragments. An
+ * operand in braces anywhere else would be read as no register. */
+static bool takes_vectors(int op)
+{
+	switch (op) {
+	case OP_LD: case OP_ST: case OP_MOV: case OP_ATOM: case OP_RED:
+	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_SUST:
+	case OP_WMMA: case OP_MMA: case OP_LDMATRIX:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int check_insn(struct parser *P, struct insn *in)
 {
 	enum ptype t = in->type, t2 = in->type2;
 
+	for (int i = 0; i < in->nops; i++)
+		if (in->o[i].kind == K_VEC &&
+		    (!takes_vectors(in->op) ||
+		     ((in->op == OP_ATOM || in->op == OP_RED) && in->vec < 2)))
+			return fail(P, EX_INVALID_PTX, "a vector operand to an "
+				    "instruction that takes none"), -1;
 	if (in->op == OP_WMMA)
 		return check_wmma(P, in);
 	if (in->op == OP_MMA || in->op == OP_LDMATRIX)

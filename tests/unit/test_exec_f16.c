@@ -208,8 +208,9 @@ static void vector_atomics(struct mock *mk)
 	ex_module_free(m);
 }
 
-/* Vector atomics the ISA does not have: refused at load as invalid PTX,
- * naming why. */
+/* Vector atomics the ISA does not have, and a vector operand where no
+ * vector goes (read as no register, it would compute with zeros): refused
+ * at load as invalid PTX, naming why. */
 static void vector_refusals(void)
 {
 	static const struct { const char *text, *why; } bad[] = {
@@ -226,6 +227,10 @@ static void vector_refusals(void)
 		  "result of 2 registers where it takes 4" },
 		{ "red.global.add.v2.f32 [%rd1], %f1;",
 		  "value of 1 registers where it takes 2" },
+		{ "atom.global.add.f32 {%f1, %f2}, [%rd1], {%f2, %f3};",
+		  "a vector operand to an instruction that takes none" },
+		{ "add.f32 %f1, {%f2, %f3}, %f1;",
+		  "a vector operand to an instruction that takes none" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char ptx[512], log[256] = "";
