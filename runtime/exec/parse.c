@@ -1794,7 +1794,7 @@ static int atom_vector_check(struct parser *P, struct insn *in)
 {
 	bool red = in->op == OP_RED, half_op;
 	enum ptype t = in->type;
-	int v = in->vec;
+	int v = in->vec, base = red ? 2 : 3;
 
 	half_op = in->sub == A_ADD || in->sub == A_MIN || in->sub == A_MAX;
 	if (in->space != SP_GLOBAL && in->space != SP_GENERIC)
@@ -1805,9 +1805,12 @@ static int atom_vector_check(struct parser *P, struct insn *in)
 	    !((t == T_F16X2 || t == T_BF16X2) && half_op && v != 8))
 		return fail(P, EX_INVALID_PTX, "a vector atomic other than add "
 			    "of .v2 or .v4 .f32, or add, min or max of halves"), -1;
-	if (in->nops != (red ? 2 : 3) ||
-	    in->o[red ? 0 : 1].kind != K_MEM ||
-	    vec_of(P, &in->o[red ? 1 : 2], v, "a vector atomic's value") ||
+	/* a last register may be .L2::cache_hint's policy */
+	if ((in->nops != base &&
+	     (in->nops != base + 1 || in->o[base].kind != K_REG)) ||
+	    in->o[red ? 0 : 1].kind != K_MEM)
+		return fail(P, EX_INVALID_PTX, "a vector atomic's operands"), -1;
+	if (vec_of(P, &in->o[red ? 1 : 2], v, "a vector atomic's value") ||
 	    (!red && vec_of(P, &in->o[0], v, "a vector atomic's result")))
 		return -1;
 	return 0;

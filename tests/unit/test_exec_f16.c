@@ -246,6 +246,17 @@ static void vector_refusals(void)
 		   strstr(log, bad[i].why), "invalid: %s (%s)", bad[i].text, log);
 		ex_module_free(m);
 	}
+	/* a last register is .L2::cache_hint's policy */
+	static const char hinted[] =
+		".version 8.0\n.target sm_90\n.address_size 64\n"
+		".visible .entry k()\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n"
+		"atom.global.add.L2::cache_hint.v2.f32 {%f1, %f2}, [%rd1], "
+		"{%f2, %f3}, %rd0;\nret;\n}\n";
+	struct ex_module *m = NULL;
+	char log[256] = "";
+	ok(ex_module_parse(hinted, sizeof hinted - 1, 90, &m, log, sizeof log) ==
+	   EX_OK, "a vector atomic with a cache policy loads (%s)", log);
+	ex_module_free(m);
 }
 
 /* What the engine still refuses of half precision, by line and name. */
