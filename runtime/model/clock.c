@@ -64,6 +64,7 @@ void cuemu_clock_read(clockid_t clk, struct timespec *ts)
 		ts->tv_nsec -= NS;
 		ts->tv_sec++;
 	}
+	cuemu_clock_reading_end();
 }
 
 void cuemu_clock_deadline(const struct timespec *model, struct timespec *real)

@@ -93,6 +93,10 @@ void cuemu_clock_leave(void);
  * enclose (a fault's trap, signal delivery and return: fault.c). Taken
  * from the CPU time that follows, never more than it. */
 void cuemu_clock_leave_out(uint64_t ns);
+/* A reading of a virtual clock is done: its own CPU from the CPU time it
+ * took on (its second half, and the return to the program) is not the
+ * program's, where a real reading costs tens of nanoseconds. */
+void cuemu_clock_reading_end(void);
 /* The program's own CPU time of the calling thread since it was last
  * taken, to be added to its model time (stream.c's thread clock); 0 when
  * the clocks are real, inside a bracket, or on a thread whose clock has

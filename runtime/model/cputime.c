@@ -370,6 +370,14 @@ void cuemu_clock_leave_out(uint64_t ns)
 		me.out_ns += ns;
 }
 
+void cuemu_clock_reading_end(void)
+{
+	if (model_on() && me.started && me.depth == 0) {
+		me.cpu_ns = cpu_now();
+		me.out_ns += read_cost_ns;
+	}
+}
+
 void cuemu_clock_thread_start(void)
 {
 	if (!me.started) {
