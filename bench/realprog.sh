@@ -77,10 +77,14 @@
 #             results/conditional-time.txt) on one H200: a WHILE node of
 #             1 to 1,000 iterations of a small kernel, an empty kernel
 #             alone and behind an IF node, each launch by events
+#   copyone   probes/copyone.cu on one H200 (results/copyone.txt, two
+#             runs): an asynchronous copy or memset of 4 KiB to 1 MiB on
+#             each path, its call, alone, 100 back to back, alone behind
+#             a kernel and 100 behind one (the non-blocking stream's)
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -102,13 +106,14 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault, prefnoop, faultwindow, advise, graph or conditional)" >&2
+	     "afterfault, prefnoop, faultwindow, advise, graph, conditional" \
+	     "or copyone)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
@@ -181,6 +186,15 @@ rows() {
 			u = $3; sub(/us=/, "", u)
 			printf "%s %s ms=%.5f\n", $1, $2, u / 1000
 			fflush(); next }
+		{ print; fflush() }' ;;
+	copyone) # copyone.<case> <path> nonblocking <n>KiB: us=... (the
+		# legacy stream's rows are the same within a tenth)
+		awk '/^copyone\.[a-z_0-9]+ [a-z_]+ nonblocking [0-9]+KiB: us=/ {
+			c = $1; sub(/^copyone\./, "", c); k = $4; sub(/KiB:/, "k", k)
+			u = $5; sub(/us=/, "", u)
+			printf "copyone.%s_%s_%s rep0: ms=%.5f\n", $2, c, k, u / 1000
+			fflush(); next }
+		/^copyone\.[a-z_0-9]+ [a-z_]+ legacy / { next }
 		{ print; fflush() }' ;;
 	peermig) # the copies by carrier and size, the rest by size
 		sed -u -E -e '/ default [0-9]+KiB:/d' -e 's/_current / /' \

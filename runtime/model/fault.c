@@ -1164,6 +1164,7 @@ static void kernel_op(CUstream s, void *arg)
 	}
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
+	cuemu_stream_kernel_ended(s);
 	flight_moved(k->flight, true);
 	free(k);
 }

@@ -17,7 +17,9 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 21: a call captured into a graph (uvm.graph_capture_call_ns);
+/* Version 22: a copy engine's copy behind a kernel and a pinned copy's
+ * call (uvm.copy_after_kernel_ns, copy_call_ns); version 21: a call captured into a graph
+ * (uvm.graph_capture_call_ns);
  * version 20: a page unmapped from the GPU a fault takes it from, a
  * peer's block mapped by a fault and a peer copy's wait for the other GPU
  * (uvm.peer_page_ns, peer_map_ns, peer_copy_cross_ns), a conditional
@@ -44,7 +46,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 21
+#define SEG_VERSION 22
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

@@ -99,6 +99,8 @@ struct CUstream_st {
 	uint64_t enq_seq;               /* atomic: last operation enqueued */
 	uint64_t done_seq;              /* atomic: last operation finished */
 	uint64_t clock;                 /* atomic: model time, ns */
+	uint64_t kernel_end;            /* atomic: the clock at the last
+	                                 * kernel's end, +1 (0: none) */
 };
 
 static int cmp_handle(struct CUstream_st *a, struct CUstream_st *b)
@@ -888,6 +890,18 @@ void cuemu_stream_advance(CUstream s, uint64_t ns)
 uint64_t cuemu_stream_now(CUstream s)
 {
 	return atomic_get(&s->clock);
+}
+
+void cuemu_stream_kernel_ended(CUstream s)
+{
+	__atomic_store_n(&s->kernel_end, atomic_get(&s->clock) + 1,
+			 __ATOMIC_RELEASE);
+}
+
+bool cuemu_stream_behind_kernel(CUstream s)
+{
+	return __atomic_load_n(&s->kernel_end, __ATOMIC_ACQUIRE) ==
+	       atomic_get(&s->clock) + 1;
 }
 
 /* The host's clock moves on by work of its own (staging a pageable copy),

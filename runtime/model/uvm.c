@@ -134,6 +134,13 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		/* results/graph-perfscaling.txt: capturing chains of 1 to
 		 * 61 kernels took 1.7 to 31.6 us, 0.50 us a kernel */
 		.graph_capture_call_ns = 500,
+		/* probes/results/copyone.txt: one H200, a pinned copy each
+		 * way of 4 KiB to 1 MiB queued behind a kernel took 3.5 to
+		 * 3.9 us more than each of 100 queued behind one another */
+		.copy_after_kernel_ns = 3600,
+		/* and the call of such a copy, the stream idle, 1.2 to
+		 * 1.3 us (2.2 for 4 KiB to the GPU) */
+		.copy_call_ns = 1250,
 		/* probes/results/conditional-time.txt: one H200, a WHILE
 		 * node whose body is one small kernel, 4.55 us an iteration
 		 * over 10 to 1,000 iterations (the kernel node 0.68 of it);

@@ -102,6 +102,12 @@ struct cuemu_uvm {
 	uint64_t graph_launch_call_ns, graph_launch_ns, graph_node_ns;
 	/* a call captured into a stream's graph, on the calling thread */
 	uint64_t graph_capture_call_ns;
+	/* a copy engine's copy queued behind a kernel on its stream: the
+	 * handoff from the kernel's end to the copy's start */
+	uint64_t copy_after_kernel_ns;
+	/* an asynchronous or synchronous copy's call between pinned host
+	 * memory and a GPU, on the calling thread, before it can start */
+	uint64_t copy_call_ns;
 	/* a conditional node's own time, once a launch, and the device's
 	 * start of each body it runs (a WHILE node's each iteration) */
 	uint64_t graph_cond_ns, graph_cond_body_ns;

@@ -1,0 +1,214 @@
+/*
+ * test_copyone.c - the default machine replays what one H200 did with
+ * asynchronous copies between pinned host memory and the GPU
+ * (probes/copyone.cu, raw output in probes/results/copyone.txt):
+ *  - a copy alone on an idle stream takes the call's own time on the
+ *    host (uvm.copy_call_ns, 1.25 us) and the "copies" rates' time (the
+ *    defaults' fit to 100 queued back to back, which the calls overlap);
+ *  - a copy queued behind a kernel on its stream waits 3.6 us more for
+ *    the kernel's end to reach the copy engine
+ *    (uvm.copy_after_kernel_ns), once: 100 copies behind one kernel pay
+ *    it for the first;
+ *  - a copy the host queues after the kernel's end, and a memset (run by
+ *    the GPU's own units, not a copy engine) behind a kernel, do not.
+ * Each case prints the model's time beside the H200's and their ratio,
+ * and asserts it within 1.25x (the probe's two runs agree within a
+ * tenth). The machine is one of its own (CUEMU_MACHINE with "-copyone").
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda.h"
+#include "cuemu.h"
+#include "tap.h"
+
+#define KIB (1UL << 10)
+#define MIB (1UL << 20)
+
+static const char ptx[] =
+	".version 8.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry empty()\n{\n\tret;\n}\n";
+
+static CUfunction empty;
+static CUstream s;
+static CUdeviceptr dev;
+static void *pinned;
+static char results[4096];
+
+/* The us= figure of the probe's line for case c, path p, size n KiB. */
+static double real_us(const char *c, const char *p, unsigned long n)
+{
+	char key[128], line[256];
+	double us = -1;
+	FILE *f = fopen(results, "r");
+
+	if (!f)
+		return -1;
+	snprintf(key, sizeof key, "copyone.%s %s nonblocking %luKiB: us=", c,
+		 p, n);
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, key, strlen(key))) {
+			us = strtod(line + strlen(key), NULL);
+			break;
+		}
+	fclose(f);
+	return us;
+}
+
+static CUresult copy(bool to_gpu, size_t n)
+{
+	return to_gpu ? cuMemcpyHtoDAsync(dev, pinned, n, s)
+		      : cuMemcpyDtoHAsync(pinned, dev, n, s);
+}
+
+/* Model us of count copies (one direction, n bytes) on s, behind an empty
+ * kernel or not, by events around them: us a copy. */
+static double timed(bool to_gpu, size_t n, int count, bool behind)
+{
+	CUevent a = NULL, b = NULL;
+	float ms = -1;
+	CUresult r = cuStreamSynchronize(s);
+
+	if (!r && behind)
+		r = cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+	if (!r)
+		r = cuEventCreate(&a, 0);
+	if (!r)
+		r = cuEventCreate(&b, 0);
+	if (!r)
+		r = cuEventRecord(a, s);
+	for (int i = 0; !r && i < count; i++)
+		r = copy(to_gpu, n);
+	if (!r)
+		r = cuEventRecord(b, s);
+	if (!r)
+		r = cuEventSynchronize(b);
+	if (!r)
+		r = cuEventElapsedTime(&ms, a, b);
+	if (a)
+		cuEventDestroy(a);
+	if (b)
+		cuEventDestroy(b);
+	if (r)
+		ok(0, "a timed copy failed: %s", tap_res_name(r));
+	return r ? -1 : ms * 1e3 / count;
+}
+
+static void compare(const char *what, double model, double real)
+{
+	double ratio = real > 0 ? model / real : 0;
+
+	printf("# %-40s model %8.3f us  H200 %8.3f us  ratio %.2f\n", what,
+	       model, real, ratio);
+	ok(real > 0 && ratio <= 1.25 && ratio >= 1 / 1.25,
+	   "%s: model within 1.25x of the H200 (%.2fx)", what, ratio);
+}
+
+static void replay(void)
+{
+	static const struct { const char *c; int count; bool behind; } cases[] = {
+		{ "one", 1, false }, { "b2b", 100, false },
+		{ "dev_one", 1, true }, { "dev_b2b", 100, true },
+	};
+	for (int dir = 0; dir < 2; dir++)
+		for (size_t n = 4 * KIB; n <= 1 * MIB; n *= 16)
+			for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+				const char *p = dir ? "gpu_to_pinned" : "pinned_to_gpu";
+				char what[96];
+
+				snprintf(what, sizeof what, "%s %s %zu KiB",
+					 cases[k].c, p, n / KIB);
+				compare(what, timed(!dir, n, cases[k].count,
+						    cases[k].behind),
+					real_us(cases[k].c, p, n / KIB));
+			}
+}
+
+/* The handoff is the copy engine's, from a kernel it is queued behind. */
+static void mechanism(void)
+{
+	double alone = timed(false, 4 * KIB, 1, false);
+	double queued = timed(false, 4 * KIB, 100, false);
+	double behind = timed(false, 4 * KIB, 1, true);
+	CUevent a = NULL, b = NULL;
+	float ms = -1;
+
+	/* alone, the events see the call's 1.25 us (uvm.copy_call_ns) before
+	 * the copy: 99 of 100 queued ones are issued while others run */
+	ok(alone - queued > 1.20 && alone - queued < 1.26,
+	   "a copy alone takes its call's 1.25 us more than each of 100 "
+	   "queued (%.3f us more)", alone - queued);
+	/* behind a kernel the call is done before the kernel ends: the
+	 * copy's own time and the 3.6 us handoff */
+	ok(behind - (alone - 1.25) > 3.59 && behind - (alone - 1.25) < 3.61,
+	   "a copy behind a kernel waits 3.6 us more than its own time "
+	   "(%.3f us more)", behind - (alone - 1.25));
+
+	/* the kernel done before the host queues the copy */
+	cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+	cuStreamSynchronize(s);
+	cuEventCreate(&a, 0);
+	cuEventCreate(&b, 0);
+	cuEventRecord(a, s);
+	copy(false, 4 * KIB);
+	cuEventRecord(b, s);
+	cuEventSynchronize(b);
+	cuEventElapsedTime(&ms, a, b);
+	ok(ms * 1e3 > alone - 0.01 && ms * 1e3 < alone + 0.01,
+	   "a copy queued after the kernel's end does not (%.3f us, alone "
+	   "%.3f)", ms * 1e3, alone);
+
+	/* a memset behind a kernel */
+	cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+	cuEventRecord(a, s);
+	cuMemsetD8Async(dev, 1, 4 * KIB, s);
+	cuEventRecord(b, s);
+	cuEventSynchronize(b);
+	cuEventElapsedTime(&ms, a, b);
+	double memset_behind = ms * 1e3;
+	cuEventRecord(a, s);
+	cuMemsetD8Async(dev, 1, 4 * KIB, s);
+	cuEventRecord(b, s);
+	cuEventSynchronize(b);
+	cuEventElapsedTime(&ms, a, b);
+	ok(memset_behind > ms * 1e3 - 0.01 && memset_behind < ms * 1e3 + 0.01,
+	   "a memset behind a kernel does not (%.3f us, alone %.3f)",
+	   memset_behind, ms * 1e3);
+	cuEventDestroy(a);
+	cuEventDestroy(b);
+}
+
+int main(void)
+{
+	const char *src = getenv("top_srcdir"), *machine = getenv("CUEMU_MACHINE");
+	char name[256];
+	CUcontext ctx;
+	CUmodule m;
+
+	snprintf(results, sizeof results, "%s/probes/results/copyone.txt",
+		 src ? src : ".");
+	snprintf(name, sizeof name, "%.200s-copyone",
+		 machine ? machine : "cuemu-test");
+	setenv("CUEMU_MACHINE", name, 1);
+	unsetenv("CUEMU_TOPOLOGY");
+	ok(real_us("one", "pinned_to_gpu", 4) > 0, "the probe's output is "
+	   "there (%s)", results);
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx) || cuModuleLoadData(&m, ptx) ||
+	    cuModuleGetFunction(&empty, m, "empty") ||
+	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuMemAlloc(&dev, 1 * MIB) || cuMemAllocHost(&pinned, 1 * MIB)) {
+		printf("Bail out! no device\n");
+		return 1;
+	}
+	replay();
+	mechanism();
+	cuMemFreeHost(pinned);
+	cuMemFree(dev);
+	cuStreamDestroy(s);
+	cuModuleUnload(m);
+	cuDevicePrimaryCtxRelease(0);
+	return done_testing();
+}
