@@ -1,6 +1,6 @@
 /*
  * probe_timing.h - what the tests that replay a probe's timings on a
- * shipped topology share (test_peer, test_peermig): the ms= figure a
+ * topology share (test_peer, test_peermig, test_copyone): the ms= figure a
  * probe's raw output gives a case, and the model time of what a step
  * enqueues on a stream, by events recorded around it.
  */

@@ -23,6 +23,7 @@
 #include "cuda.h"
 #include "cuemu.h"
 #include "tap.h"
+#include "probe_timing.h"
 
 #define KIB (1UL << 10)
 #define MIB (1UL << 20)
@@ -32,6 +33,7 @@ static const char ptx[] =
 	".visible .entry empty()\n{\n\tret;\n}\n";
 
 static CUfunction empty;
+static CUcontext ctx;
 static CUstream s;
 static CUdeviceptr dev;
 static void *pinned;
@@ -63,37 +65,35 @@ static CUresult copy(bool to_gpu, size_t n)
 		      : cuMemcpyDtoHAsync(pinned, dev, n, s);
 }
 
+struct copies {
+	bool to_gpu;
+	size_t n;
+	int count;
+};
+
+static CUresult copies(CUstream st, void *arg)
+{
+	const struct copies *c = arg;
+	CUresult r = CUDA_SUCCESS;
+
+	(void)st;
+	for (int i = 0; !r && i < c->count; i++)
+		r = copy(c->to_gpu, c->n);
+	return r;
+}
+
 /* Model us of count copies (one direction, n bytes) on s, behind an empty
  * kernel or not, by events around them: us a copy. */
 static double timed(bool to_gpu, size_t n, int count, bool behind)
 {
-	CUevent a = NULL, b = NULL;
-	float ms = -1;
-	CUresult r = cuStreamSynchronize(s);
+	struct copies c = { to_gpu, n, count };
+	double ms;
 
-	if (!r && behind)
-		r = cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
-	if (!r)
-		r = cuEventCreate(&a, 0);
-	if (!r)
-		r = cuEventCreate(&b, 0);
-	if (!r)
-		r = cuEventRecord(a, s);
-	for (int i = 0; !r && i < count; i++)
-		r = copy(to_gpu, n);
-	if (!r)
-		r = cuEventRecord(b, s);
-	if (!r)
-		r = cuEventSynchronize(b);
-	if (!r)
-		r = cuEventElapsedTime(&ms, a, b);
-	if (a)
-		cuEventDestroy(a);
-	if (b)
-		cuEventDestroy(b);
-	if (r)
-		ok(0, "a timed copy failed: %s", tap_res_name(r));
-	return r ? -1 : ms * 1e3 / count;
+	if (cuStreamSynchronize(s) ||
+	    (behind && cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL)))
+		return -1;
+	ms = timed_step(ctx, s, copies, &c);
+	return ms < 0 ? -1 : ms * 1e3 / count;
 }
 
 static void compare(const char *what, double model, double real)
@@ -184,7 +184,6 @@ int main(void)
 {
 	const char *src = getenv("top_srcdir"), *machine = getenv("CUEMU_MACHINE");
 	char name[256];
-	CUcontext ctx;
 	CUmodule m;
 
 	snprintf(results, sizeof results, "%s/probes/results/copyone.txt",
