@@ -255,6 +255,23 @@ static enum cuemu_path pick_path(const struct copy_op *op)
 	return op->elem ? CUEMU_PATH_MEMSET : CUEMU_PATH_DEVICE;
 }
 
+/* What an operation on path waits more when it starts at a kernel's end on
+ * its stream: measured for pinned copies and kernel-run ones. */
+static uint64_t after_kernel_ns(enum cuemu_path path, size_t bytes)
+{
+	switch (path) {
+	case CUEMU_PATH_PINNED_HTOD: case CUEMU_PATH_PINNED_DTOH:
+		return cuemu_uvm()->copy_after_kernel_ns;
+	case CUEMU_PATH_DEVICE:
+		return cuemu_uvm()->copy_kernel_after_kernel_ns;
+	case CUEMU_PATH_MEMSET:
+		return cuemu_path_short(path, bytes) ? 0 :
+		       cuemu_uvm()->copy_kernel_after_kernel_ns;
+	default:
+		return 0;
+	}
+}
+
 /* Advances s by op's path; a synchronous pageable copy keeps the host busy
  * staging it from the copy's start. */
 static void charge(CUstream s, const struct copy_op *op)
@@ -277,11 +294,12 @@ static void charge(CUstream s, const struct copy_op *op)
 	    cuemu_link(op->src.proc, op->dst.proc)->kind &&
 	    (cuemu_stream_legacy(s) || cuemu_stream_device(s) != op->src.proc))
 		ns += cuemu_uvm()->peer_copy_cross_ns;
-	/* A copy engine's copy queued behind a kernel starts once the
-	 * kernel's end reaches the engine (probes/results/copyone.txt) */
-	if ((path == CUEMU_PATH_PINNED_HTOD || path == CUEMU_PATH_PINNED_DTOH) &&
-	    cuemu_stream_behind_kernel(s))
-		ns += cuemu_uvm()->copy_after_kernel_ns;
+	/* Queued behind a kernel, a copy engine's copy starts once the
+	 * kernel's end reaches the engine, and a kernel-run one (within a
+	 * GPU, a memset past the short path) after a shorter wait
+	 * (probes/results/copyone.txt) */
+	if (cuemu_stream_behind_kernel(s))
+		ns += after_kernel_ns(path, op->bytes);
 
 	cuemu_stream_advance(s, ns);
 	if (host)
@@ -379,19 +397,35 @@ static CUresult queue(CUstream s, struct copy_op *op, bool sync)
 	return r;
 }
 
+/* The H200's call of an operation on path, on the calling thread
+ * (probes/results/copyone.txt): a copy engine's between pinned memory and
+ * a GPU, 1.2 to 1.3 us (uvm.copy_call_ns); a copy within a GPU, or a
+ * memset past the short path, is a kernel there, 2.9 to 3.8 us
+ * (uvm.copy_kernel_call_ns). Others are not measured. */
+static uint64_t call_ns(enum cuemu_path path, size_t bytes)
+{
+	switch (path) {
+	case CUEMU_PATH_PINNED_HTOD: case CUEMU_PATH_PINNED_DTOH:
+		return cuemu_uvm()->copy_call_ns;
+	case CUEMU_PATH_DEVICE:
+		return cuemu_uvm()->copy_kernel_call_ns;
+	case CUEMU_PATH_MEMSET:
+		return cuemu_path_short(path, bytes) ? 0 :
+		       cuemu_uvm()->copy_kernel_call_ns;
+	default:
+		return 0;
+	}
+}
+
 /* The operation queued as the program's clock sees it (CUEMU_CLOCK=model):
- * libcuemu's CPU for it is not the program's; a copy between pinned host
- * memory and a GPU costs the calling thread the H200's call,
- * uvm.copy_call_ns, before the copy can start (probes/results/
- * copyone.txt: 1.2 to 1.3 us, 2.2 for 4 KiB to a GPU). */
+ * libcuemu's CPU for it is not the program's; the call costs the calling
+ * thread the H200's (call_ns) before the operation can start. */
 static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 {
-	enum cuemu_path path = pick_path(op);
 	CUresult r;
 
 	cuemu_clock_enter();
-	if (path == CUEMU_PATH_PINNED_HTOD || path == CUEMU_PATH_PINNED_DTOH)
-		cuemu_host_advance(cuemu_uvm()->copy_call_ns);
+	cuemu_host_advance(call_ns(pick_path(op), op->bytes));
 	r = queue(s, op, sync);
 	cuemu_clock_leave();
 	return r;

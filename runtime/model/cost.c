@@ -106,6 +106,16 @@ uint64_t cuemu_path_cost_ns(enum cuemu_path path, int from, int to,
 	}
 }
 
+bool cuemu_path_short(enum cuemu_path path, size_t bytes)
+{
+	const struct cuemu_topology *t = cuemu_machine_topo();
+
+	/* the host's and the peers' paths take a link's rate, no short one */
+	if (!t || path == CUEMU_PATH_HOST || path == CUEMU_PATH_PEER)
+		return false;
+	return bytes <= t->copy[path_rate[path]].small_bytes;
+}
+
 uint64_t cuemu_path_host_ns(enum cuemu_path path, size_t bytes)
 {
 	const struct cuemu_topology *t = cuemu_machine_topo();

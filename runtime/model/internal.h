@@ -293,6 +293,10 @@ uint64_t cuemu_path_cost_ns(enum cuemu_path path, int from, int to,
 /* The host's own time of a synchronous copy by path: staging a pageable
  * one; 0 for every other path, where the host only waits. */
 uint64_t cuemu_path_host_ns(enum cuemu_path path, size_t bytes);
+/* Whether an operation of bytes on path takes the rate's short path (a
+ * memset of at most copies.memset.small_bytes: a copy engine's, not a
+ * kernel's). */
+bool cuemu_path_short(enum cuemu_path path, size_t bytes);
 /* Model cost of a fault-driven migration of bytes in pages of page_bytes. */
 uint64_t cuemu_fault_cost_ns(int from, int to, size_t bytes, size_t page_bytes);
 /* Per-fault service latency (ns) from the topology. */

@@ -395,14 +395,19 @@ static void default_copies(struct cuemu_topology *t)
 	/* Events: 0.54, 4.29, 8.98, 11.7 GB/s; wall: 0.53, 3.93, 8.99, 11.6. */
 	set_rate(&c[CUEMU_RATE_PAGEABLE_DTOH], 7800, 10.6);
 	set_rate(&c[CUEMU_RATE_PAGEABLE_DTOH_HOST], 8350, 10.3);
-	/* Bytes copied, counted once: 0.95, 15.1, 259, 1803 GB/s (2091). */
-	set_rate(&c[CUEMU_RATE_DEVICE], 3980, 2540);
+	/* Bytes copied, counted once: 0.95, 15.1, 259, 1803 GB/s (2091).
+	 * The GPU runs it as a kernel, whose call (uvm.copy_kernel_call_ns,
+	 * 3.5 us) bounded those copies queued back to back; the device's
+	 * own time a copy, 100 queued behind a kernel, is 1.7 to 2.0 us from
+	 * 4 KiB to 1 MiB (probes/results/copyone.txt). */
+	set_rate(&c[CUEMU_RATE_DEVICE], 1650, 2540);
 	/* cuMemsetD8: 2.38, 18.7, 280, 3635 GB/s (4372). A 4 KiB memset takes
-	 * 1.7 us and a 64 KiB one 3.5 us, which no one latency fits: 4 KiB,
-	 * the largest size seen on the short path, bounds it (the threshold
-	 * between 4 and 64 KiB was not measured); the rest is fitted to
-	 * 64 KiB to 32 MiB. */
-	set_rate(&c[CUEMU_RATE_MEMSET], 3530, 5810);
+	 * 1.7 us and a 64 KiB one 3.5 us: up to 4 KiB a copy engine's (a call
+	 * of 0.8 us), past it a kernel whose call (3.0 to 3.8 us) bounded the
+	 * memsets queued back to back; the device's own time, 1.8 to 2.0 us
+	 * from 64 KiB to 1 MiB (copyone.txt), with the rate fitted to 64 KiB
+	 * to 32 MiB. */
+	set_rate(&c[CUEMU_RATE_MEMSET], 1750, 5810);
 	c[CUEMU_RATE_MEMSET].small_bytes = 4096;
 	c[CUEMU_RATE_MEMSET].small_lat_ns = 1720;
 }

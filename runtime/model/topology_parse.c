@@ -454,6 +454,8 @@ static const struct {
 	UK("graph_capture_call_ns", graph_capture_call_ns, U_U64, 0, 1e9),
 	UK("copy_after_kernel_ns", copy_after_kernel_ns, U_U64, 0, 1e9),
 	UK("copy_call_ns", copy_call_ns, U_U64, 0, 1e9),
+	UK("copy_kernel_call_ns", copy_kernel_call_ns, U_U64, 0, 1e9),
+	UK("copy_kernel_after_kernel_ns", copy_kernel_after_kernel_ns, U_U64, 0, 1e9),
 	UK("graph_cond_ns", graph_cond_ns, U_U64, 0, 1e9),
 	UK("graph_cond_body_ns", graph_cond_body_ns, U_U64, 0, 1e9),
 	UK("graph_instantiate_ns", graph_instantiate_ns, U_U64, 0, 1e9),

@@ -141,6 +141,12 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		/* and the call of such a copy, the stream idle, 1.2 to
 		 * 1.3 us (2.2 for 4 KiB to the GPU) */
 		.copy_call_ns = 1250,
+		/* a copy within the GPU or a memset of 64 KiB or more, run
+		 * as kernels: calls of 2.9 to 3.8 us */
+		.copy_kernel_call_ns = 3500,
+		/* and behind a kernel 1.3 to 1.5 us slower than each of
+		 * 100 queued behind it */
+		.copy_kernel_after_kernel_ns = 1400,
 		/* probes/results/conditional-time.txt: one H200, a WHILE
 		 * node whose body is one small kernel, 4.55 us an iteration
 		 * over 10 to 1,000 iterations (the kernel node 0.68 of it);

@@ -108,6 +108,11 @@ struct cuemu_uvm {
 	/* an asynchronous or synchronous copy's call between pinned host
 	 * memory and a GPU, on the calling thread, before it can start */
 	uint64_t copy_call_ns;
+	/* the call of a copy within a GPU or a memset past the short path,
+	 * which the GPU runs as kernels */
+	uint64_t copy_kernel_call_ns;
+	/* such a kernel-run copy or memset queued behind a kernel */
+	uint64_t copy_kernel_after_kernel_ns;
 	/* a conditional node's own time, once a launch, and the device's
 	 * start of each body it runs (a WHILE node's each iteration) */
 	uint64_t graph_cond_ns, graph_cond_body_ns;

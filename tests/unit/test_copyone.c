@@ -1,7 +1,8 @@
 /*
  * test_copyone.c - the default machine replays what one H200 did with
- * asynchronous copies between pinned host memory and the GPU
- * (probes/copyone.cu, raw output in probes/results/copyone.txt):
+ * asynchronous copies between pinned host memory and the GPU, within the
+ * GPU and memsets (probes/copyone.cu, raw output in
+ * probes/results/copyone.txt):
  *  - a copy alone on an idle stream takes the call's own time on the
  *    host (uvm.copy_call_ns, 1.25 us) and the "copies" rates' time (the
  *    defaults' fit to 100 queued back to back, which the calls overlap);
@@ -9,8 +10,13 @@
  *    the kernel's end to reach the copy engine
  *    (uvm.copy_after_kernel_ns), once: 100 copies behind one kernel pay
  *    it for the first;
- *  - a copy the host queues after the kernel's end, and a memset (run by
- *    the GPU's own units, not a copy engine) behind a kernel, do not.
+ *  - a copy within the GPU, or a memset past 4 KiB, is a kernel there:
+ *    its call costs the host 3.5 us (uvm.copy_kernel_call_ns), which
+ *    bounds 100 queued back to back, and behind a kernel it waits 1.4 us
+ *    (uvm.copy_kernel_after_kernel_ns);
+ *  - a copy the host queues after the kernel's end, and a memset of 4
+ *    KiB behind a kernel, do not wait (the latter's 2.6 us on the H200
+ *    is not modelled).
  * Each case prints the model's time beside the H200's and their ratio,
  * and asserts it within 1.25x (the probe's two runs agree within a
  * tenth). The machine is one of its own (CUEMU_MACHINE with "-copyone").
@@ -35,7 +41,7 @@ static const char ptx[] =
 static CUfunction empty;
 static CUcontext ctx;
 static CUstream s;
-static CUdeviceptr dev;
+static CUdeviceptr dev, dev2;
 static void *pinned;
 static char results[4096];
 
@@ -59,14 +65,24 @@ static double real_us(const char *c, const char *p, unsigned long n)
 	return us;
 }
 
-static CUresult copy(bool to_gpu, size_t n)
+/* The probe's paths: pinned memory to the GPU and back, within the GPU,
+ * a memset of GPU memory. */
+enum path { HTOD, DTOH, DTOD, MEMSET };
+static const char *const path_name[] = { "pinned_to_gpu", "gpu_to_pinned",
+					 "gpu_local", "memset" };
+
+static CUresult copy(enum path p, size_t n)
 {
-	return to_gpu ? cuMemcpyHtoDAsync(dev, pinned, n, s)
-		      : cuMemcpyDtoHAsync(pinned, dev, n, s);
+	switch (p) {
+	case HTOD: return cuMemcpyHtoDAsync(dev, pinned, n, s);
+	case DTOH: return cuMemcpyDtoHAsync(pinned, dev, n, s);
+	case DTOD: return cuMemcpyDtoDAsync(dev2, dev, n, s);
+	default: return cuMemsetD8Async(dev, 1, n, s);
+	}
 }
 
 struct copies {
-	bool to_gpu;
+	enum path p;
 	size_t n;
 	int count;
 };
@@ -78,19 +94,22 @@ static CUresult copies(CUstream st, void *arg)
 
 	(void)st;
 	for (int i = 0; !r && i < c->count; i++)
-		r = copy(c->to_gpu, c->n);
+		r = copy(c->p, c->n);
 	return r;
 }
 
-/* Model us of count copies (one direction, n bytes) on s, behind an empty
+/* Model us of count copies on path p of n bytes on s, behind an empty
  * kernel or not, by events around them: us a copy. */
-static double timed(bool to_gpu, size_t n, int count, bool behind)
+static double timed(enum path p, size_t n, int count, bool behind)
 {
-	struct copies c = { to_gpu, n, count };
+	struct copies c = { p, n, count };
 	double ms;
 
+	/* behind: the stream busy 2 ms (the probe's spinning kernel), then
+	 * the kernel, so that the host's calls are done before it ends */
 	if (cuStreamSynchronize(s) ||
-	    (behind && cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL)))
+	    (behind && (cuemuStreamSleep(s, 2000000) ||
+			cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL))))
 		return -1;
 	ms = timed_step(ctx, s, copies, &c);
 	return ms < 0 ? -1 : ms * 1e3 / count;
@@ -112,26 +131,36 @@ static void replay(void)
 		{ "one", 1, false }, { "b2b", 100, false },
 		{ "dev_one", 1, true }, { "dev_b2b", 100, true },
 	};
-	for (int dir = 0; dir < 2; dir++)
+	for (int p = HTOD; p <= MEMSET; p++)
 		for (size_t n = 4 * KIB; n <= 1 * MIB; n *= 16)
 			for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-				const char *p = dir ? "gpu_to_pinned" : "pinned_to_gpu";
+				const char *pn = path_name[p];
 				char what[96];
 
+				/* a memset of 4 KiB: its short path's one
+				 * figure (1.72 us) stands for its 1.5 queued
+				 * and 1.4 on the device; its call (0.8) and
+				 * its wait behind a kernel (0.9) are not
+				 * modelled */
+				if (p == MEMSET && n == 4 * KIB)
+					continue;
 				snprintf(what, sizeof what, "%s %s %zu KiB",
-					 cases[k].c, p, n / KIB);
-				compare(what, timed(!dir, n, cases[k].count,
+					 cases[k].c, pn, n / KIB);
+				compare(what, timed(p, n, cases[k].count,
 						    cases[k].behind),
-					real_us(cases[k].c, p, n / KIB));
+					real_us(cases[k].c, pn, n / KIB));
 			}
 }
 
 /* The handoff is the copy engine's, from a kernel it is queued behind. */
 static void mechanism(void)
 {
-	double alone = timed(false, 4 * KIB, 1, false);
-	double queued = timed(false, 4 * KIB, 100, false);
-	double behind = timed(false, 4 * KIB, 1, true);
+	double alone = timed(DTOH, 4 * KIB, 1, false);
+	double queued = timed(DTOH, 4 * KIB, 100, false);
+	double behind = timed(DTOH, 4 * KIB, 1, true);
+	double local = timed(DTOD, 4 * KIB, 100, false);
+	double local_dev = timed(DTOD, 4 * KIB, 100, true);
+	double local_behind = timed(DTOD, 4 * KIB, 1, true);
 	CUevent a = NULL, b = NULL;
 	float ms = -1;
 
@@ -145,6 +174,16 @@ static void mechanism(void)
 	ok(behind - (alone - 1.25) > 3.59 && behind - (alone - 1.25) < 3.61,
 	   "a copy behind a kernel waits 3.6 us more than its own time "
 	   "(%.3f us more)", behind - (alone - 1.25));
+	/* within the GPU, a kernel's: its call bounds 100 queued, its own
+	 * time those queued behind a kernel, and behind one it waits 1.4 */
+	ok(local > 3.49 && local < 3.53, "copies within the GPU queued back "
+	   "to back go at their calls' 3.5 us (%.3f us each)", local);
+	ok(local_dev < 2.0, "behind a kernel the GPU takes each in its own "
+	   "time (%.3f us)", local_dev);
+	ok(local_behind - 1.65 - 4096 / 2540e3 > 1.39 &&
+	   local_behind - 1.65 - 4096 / 2540e3 < 1.41,
+	   "one within the GPU behind a kernel waits 1.4 us more than its own "
+	   "time (%.3f us)", local_behind);
 
 	/* the kernel done before the host queues the copy */
 	cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
@@ -152,7 +191,7 @@ static void mechanism(void)
 	cuEventCreate(&a, 0);
 	cuEventCreate(&b, 0);
 	cuEventRecord(a, s);
-	copy(false, 4 * KIB);
+	copy(DTOH, 4 * KIB);
 	cuEventRecord(b, s);
 	cuEventSynchronize(b);
 	cuEventElapsedTime(&ms, a, b);
@@ -160,7 +199,7 @@ static void mechanism(void)
 	   "a copy queued after the kernel's end does not (%.3f us, alone "
 	   "%.3f)", ms * 1e3, alone);
 
-	/* a memset behind a kernel */
+	/* a memset of 4 KiB (the short path) behind a kernel */
 	cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
 	cuEventRecord(a, s);
 	cuMemsetD8Async(dev, 1, 4 * KIB, s);
@@ -174,7 +213,7 @@ static void mechanism(void)
 	cuEventSynchronize(b);
 	cuEventElapsedTime(&ms, a, b);
 	ok(memset_behind > ms * 1e3 - 0.01 && memset_behind < ms * 1e3 + 0.01,
-	   "a memset behind a kernel does not (%.3f us, alone %.3f)",
+	   "a memset of 4 KiB behind a kernel does not (%.3f us, alone %.3f)",
 	   memset_behind, ms * 1e3);
 	cuEventDestroy(a);
 	cuEventDestroy(b);
@@ -198,7 +237,8 @@ int main(void)
 	    cuCtxSetCurrent(ctx) || cuModuleLoadData(&m, ptx) ||
 	    cuModuleGetFunction(&empty, m, "empty") ||
 	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
-	    cuMemAlloc(&dev, 1 * MIB) || cuMemAllocHost(&pinned, 1 * MIB)) {
+	    cuMemAlloc(&dev, 1 * MIB) || cuMemAlloc(&dev2, 1 * MIB) ||
+	    cuMemAllocHost(&pinned, 1 * MIB)) {
 		printf("Bail out! no device\n");
 		return 1;
 	}
@@ -206,6 +246,7 @@ int main(void)
 	mechanism();
 	cuMemFreeHost(pinned);
 	cuMemFree(dev);
+	cuMemFree(dev2);
 	cuStreamDestroy(s);
 	cuModuleUnload(m);
 	cuDevicePrimaryCtxRelease(0);
