@@ -32,6 +32,7 @@
  */
 #include "driver/graph.h"
 #include "model/clock.h"
+#include "model/copy.h"
 #include "model/stream.h"
 #include "model/uvm.h"
 
@@ -591,11 +592,14 @@ static CUstream lane_stream(CUgraphExec x, int lane, CUstream h)
 	return lane ? x->lanes[lane] : h;
 }
 
-/* The nodes in order, each on its lane after the lanes it waits for. */
+/* The nodes in order, each on its lane after the lanes it waits for; the
+ * copy and memset nodes cost the host no call of their own (the launch's
+ * call is paid once, as a kernel node's is). */
 static CUresult replay(CUgraphExec x, CUstream h)
 {
 	CUresult r = CUDA_SUCCESS;
 
+	cuemu_copy_calls_unpriced(true);
 	for (size_t i = 0; i < x->p.n && r == CUDA_SUCCESS; i++) {
 		const struct xnode *n = &x->p.x[i];
 		CUstream s = lane_stream(x, n->lane, h);
@@ -606,6 +610,7 @@ static CUresult replay(CUgraphExec x, CUstream h)
 		if (r == CUDA_SUCCESS && n->signal)
 			r = cuEventRecord(x->ev[i], s);
 	}
+	cuemu_copy_calls_unpriced(false);
 	return r;
 }
 

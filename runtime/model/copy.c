@@ -417,6 +417,15 @@ static uint64_t call_ns(enum cuemu_path path, size_t bytes)
 	}
 }
 
+/* Whether the calling thread's copies cost it no call (a graph's launch
+ * replaying its nodes). Thread-local: the replaying thread's alone. */
+static __thread bool calls_unpriced;
+
+void cuemu_copy_calls_unpriced(bool on)
+{
+	calls_unpriced = on;
+}
+
 /* The operation queued as the program's clock sees it (CUEMU_CLOCK=model):
  * libcuemu's CPU for it is not the program's; the call costs the calling
  * thread the H200's (call_ns) before the operation can start. */
@@ -425,7 +434,8 @@ static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 	CUresult r;
 
 	cuemu_clock_enter();
-	cuemu_host_advance(call_ns(pick_path(op), op->bytes));
+	if (!calls_unpriced)
+		cuemu_host_advance(call_ns(pick_path(op), op->bytes));
 	r = queue(s, op, sync);
 	cuemu_clock_leave();
 	return r;

@@ -27,6 +27,11 @@ CUresult cuemu_copy(CUstream s, uintptr_t dst, uintptr_t src, size_t n,
 CUresult cuemu_memset(CUstream s, uintptr_t dst, uint32_t value,
                       unsigned elem, size_t bytes, bool sync);
 
+/* on: the calling thread's copies and memsets cost it no call of their
+ * own until off (a graph's launch replays its nodes through the driver's
+ * entries, and pays its call once: driver/graphexec.c). */
+void cuemu_copy_calls_unpriced(bool on);
+
 /* One end of a 2D or 3D copy: an array, or memory from a pointer. */
 struct cuemu_shape_end {
 	bool is_array;
