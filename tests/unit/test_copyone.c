@@ -14,6 +14,8 @@
  *    its call costs the host 3.5 us (uvm.copy_kernel_call_ns), which
  *    bounds 100 queued back to back, and behind a kernel it waits 1.4 us
  *    (uvm.copy_kernel_after_kernel_ns);
+ *  - a graph's copy and memset nodes cost no call each (its launch's
+ *    call is paid once);
  *  - a copy the host queues after the kernel's end, and a memset of 4
  *    KiB behind a kernel, do not wait (the latter's 2.6 us on the H200
  *    is not modelled).
