@@ -81,10 +81,13 @@
 #             runs): an asynchronous copy or memset of 4 KiB to 1 MiB on
 #             each path, its call, alone, 100 back to back, alone behind
 #             a kernel and 100 behind one (the non-blocking stream's)
+#   afterop   probes/afterop.cu on one H200 (results/afterop.txt, two
+#             runs): behind a busy stream, an operation alone, it and a
+#             kernel, it twice, on each path and size
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,14 +109,14 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
-	     "afterfault, prefnoop, faultwindow, advise, graph, conditional" \
-	     "or copyone)" >&2
+	     "afterfault, prefnoop, faultwindow, advise, graph, conditional," \
+	     "copyone or afterop)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
@@ -195,6 +198,18 @@ rows() {
 			printf "copyone.%s_%s_%s rep0: ms=%.5f\n", $2, c, k, u / 1000
 			fflush(); next }
 		/^copyone\.[a-z_0-9]+ [a-z_]+ legacy / { next }
+		{ print; fflush() }' ;;
+	afterop) # afterop.<SEQ> <path> <n>KiB: us=... -> afterop.<path>_<seq>_<n>k
+		awk '/^afterop\.[A-Z]+ [a-z_]+ [0-9]+KiB: us=/ {
+			q = tolower(substr($1, 9)); k = $3; sub(/KiB:/, "k", k)
+			u = $4; sub(/us=/, "", u)
+			printf "afterop.%s_%s_%s rep0: ms=%.5f\n", $2, q, k, u / 1000
+			fflush(); next }
+		/^afterop\.[A-Z]+: us=/ {
+			q = tolower(substr($1, 9)); sub(/:/, "", q)
+			u = $2; sub(/us=/, "", u)
+			printf "afterop.%s rep0: ms=%.5f\n", q, u / 1000
+			fflush(); next }
 		{ print; fflush() }' ;;
 	peermig) # the copies by carrier and size, the rest by size
 		sed -u -E -e '/ default [0-9]+KiB:/d' -e 's/_current / /' \

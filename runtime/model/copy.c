@@ -298,10 +298,12 @@ static void charge(CUstream s, const struct copy_op *op)
 	 * kernel's end reaches the engine, and a kernel-run one (within a
 	 * GPU, a memset past the short path) after a shorter wait
 	 * (probes/results/copyone.txt) */
-	if (cuemu_stream_behind_kernel(s))
+	if (cuemu_stream_behind(s, CUEMU_END_KERNEL))
 		ns += after_kernel_ns(path, op->bytes);
 
 	cuemu_stream_advance(s, ns);
+	if (path == CUEMU_PATH_PINNED_HTOD || path == CUEMU_PATH_PINNED_DTOH)
+		cuemu_stream_ended(s, CUEMU_END_ENGINE);
 	if (host)
 		cuemu_host_busy_until(start + host);
 	if (path == CUEMU_PATH_PEER) {

@@ -69,6 +69,7 @@
 #include "model/perf.h"
 #include "model/clock.h"
 #include "model/spanset.h"
+#include "model/uvm.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -1135,6 +1136,10 @@ static void kernel_op(CUstream s, void *arg)
 	view_flush_open();
 	switch_view(k->dev, k->looks);
 	k->s = s;
+	/* queued behind a copy engine's copy, the kernel starts once the
+	 * copy's end reaches the compute engine (probes/results/afterop.txt) */
+	if (cuemu_stream_behind(s, CUEMU_END_ENGINE))
+		cuemu_stream_advance(s, cuemu_uvm()->kernel_after_copy_ns);
 	k->pl.start_ns = cuemu_stream_now(s);
 	if (pricing)
 		pricing->begin(k->dev, k->pl.start_ns);
@@ -1164,7 +1169,7 @@ static void kernel_op(CUstream s, void *arg)
 	}
 	pthread_mutex_unlock(&kernel_lock);
 	cuemu_stream_advance(s, cost);
-	cuemu_stream_kernel_ended(s);
+	cuemu_stream_ended(s, CUEMU_END_KERNEL);
 	flight_moved(k->flight, true);
 	free(k);
 }

@@ -471,12 +471,15 @@ void cuemu_op_then(void (*fn)(void *), void *arg);
 CUresult cuemu_stream_run(CUstream s, cuemu_op_fn fn, void *arg);
 void cuemu_stream_advance(CUstream s, uint64_t ns);
 uint64_t cuemu_stream_now(CUstream s);
-/* A kernel ran on s to its clock now (its launch's end, fault.c); whether
- * the operation now starting on s starts at that end, nothing having moved
- * the clock since (an event's record does not): queued behind the kernel,
- * not after an idle stream. Asked by the running operation. */
-void cuemu_stream_kernel_ended(CUstream s);
-bool cuemu_stream_behind_kernel(CUstream s);
+/* What ran on s to its clock now: a kernel (a launch's end, fault.c) or a
+ * copy engine's copy (copy.c); whether the operation now starting on s
+ * starts at the end of one of that kind, nothing having moved the clock
+ * since (an event's record does not): queued behind it, not after an idle
+ * stream. Asked by the running operation; the engines hand over to each
+ * other at a cost (probes/results/copyone.txt, afterop.txt). */
+enum cuemu_stream_end { CUEMU_END_KERNEL = 1, CUEMU_END_ENGINE };
+void cuemu_stream_ended(CUstream s, enum cuemu_stream_end what);
+bool cuemu_stream_behind(CUstream s, enum cuemu_stream_end what);
 /* Operations are enqueued on s behind the one its worker runs (asked by
  * that operation). */
 bool cuemu_stream_more_queued(CUstream s);

@@ -99,8 +99,10 @@ struct CUstream_st {
 	uint64_t enq_seq;               /* atomic: last operation enqueued */
 	uint64_t done_seq;              /* atomic: last operation finished */
 	uint64_t clock;                 /* atomic: model time, ns */
-	uint64_t kernel_end;            /* atomic: the clock at the last
-	                                 * kernel's end, +1 (0: none) */
+	uint64_t end_at;                /* atomic: the clock at the end of
+	                                 * the last kernel or engine copy,
+	                                 * +1 (0: none) */
+	int end_kind;                   /* atomic: which (enum cuemu_stream_end) */
 };
 
 static int cmp_handle(struct CUstream_st *a, struct CUstream_st *b)
@@ -892,16 +894,18 @@ uint64_t cuemu_stream_now(CUstream s)
 	return atomic_get(&s->clock);
 }
 
-void cuemu_stream_kernel_ended(CUstream s)
+void cuemu_stream_ended(CUstream s, enum cuemu_stream_end what)
 {
-	__atomic_store_n(&s->kernel_end, atomic_get(&s->clock) + 1,
+	__atomic_store_n(&s->end_kind, (int)what, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->end_at, atomic_get(&s->clock) + 1,
 			 __ATOMIC_RELEASE);
 }
 
-bool cuemu_stream_behind_kernel(CUstream s)
+bool cuemu_stream_behind(CUstream s, enum cuemu_stream_end what)
 {
-	return __atomic_load_n(&s->kernel_end, __ATOMIC_ACQUIRE) ==
-	       atomic_get(&s->clock) + 1;
+	return __atomic_load_n(&s->end_at, __ATOMIC_ACQUIRE) ==
+	       atomic_get(&s->clock) + 1 &&
+	       __atomic_load_n(&s->end_kind, __ATOMIC_RELAXED) == (int)what;
 }
 
 /* The host's clock moves on by work of its own (staging a pageable copy),

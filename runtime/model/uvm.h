@@ -113,6 +113,8 @@ struct cuemu_uvm {
 	uint64_t copy_kernel_call_ns;
 	/* such a kernel-run copy or memset queued behind a kernel */
 	uint64_t copy_kernel_after_kernel_ns;
+	/* a kernel queued behind a copy engine's copy on its stream */
+	uint64_t kernel_after_copy_ns;
 	/* a conditional node's own time, once a launch, and the device's
 	 * start of each body it runs (a WHILE node's each iteration) */
 	uint64_t graph_cond_ns, graph_cond_body_ns;

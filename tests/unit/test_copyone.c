@@ -14,6 +14,10 @@
  *    its call costs the host 3.5 us (uvm.copy_kernel_call_ns), which
  *    bounds 100 queued back to back, and behind a kernel it waits 1.4 us
  *    (uvm.copy_kernel_after_kernel_ns);
+ *  - a kernel queued behind such a copy waits 2.7 us more than behind
+ *    a kernel (uvm.kernel_after_copy_ns; probes/afterop.cu: 1.7 to 9.6
+ *    us more than the copy on the H200, 4.4 the median, where the
+ *    model's kernel took its own 1.7);
  *  - a graph's copy and memset nodes cost no call each (its launch's
  *    call is paid once);
  *  - a copy the host queues after the kernel's end, and a memset of 4
@@ -45,19 +49,17 @@ static CUcontext ctx;
 static CUstream s;
 static CUdeviceptr dev, dev2;
 static void *pinned;
-static char results[4096];
+static char results[4096], afterop[2][4096];
 
-/* The us= figure of the probe's line for case c, path p, size n KiB. */
-static double real_us(const char *c, const char *p, unsigned long n)
+/* The us= figure of the line of file that starts with key, or -1. */
+static double us_of(const char *file, const char *key)
 {
-	char key[128], line[256];
+	char line[256];
 	double us = -1;
-	FILE *f = fopen(results, "r");
+	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return -1;
-	snprintf(key, sizeof key, "copyone.%s %s nonblocking %luKiB: us=", c,
-		 p, n);
 	while (fgets(line, sizeof line, f))
 		if (!strncmp(line, key, strlen(key))) {
 			us = strtod(line + strlen(key), NULL);
@@ -65,6 +67,29 @@ static double real_us(const char *c, const char *p, unsigned long n)
 		}
 	fclose(f);
 	return us;
+}
+
+/* copyone.cu's figure for case c, path p, size n KiB. */
+static double real_us(const char *c, const char *p, unsigned long n)
+{
+	char key[128];
+
+	snprintf(key, sizeof key, "copyone.%s %s nonblocking %luKiB: us=", c,
+		 p, n);
+	return us_of(results, key);
+}
+
+/* afterop.cu's figure for seq on path p, size n KiB: the mean of its two
+ * runs. */
+static double afterop_us(const char *seq, const char *p, unsigned long n)
+{
+	char key[128];
+	double a, b;
+
+	snprintf(key, sizeof key, "afterop.%s %s %luKiB: us=", seq, p, n);
+	a = us_of(afterop[0], key);
+	b = us_of(afterop[1], key);
+	return a > 0 && b > 0 ? (a + b) / 2 : -1;
 }
 
 /* The probe's paths: pinned memory to the GPU and back, within the GPU,
@@ -117,14 +142,15 @@ static double timed(enum path p, size_t n, int count, bool behind)
 	return ms < 0 ? -1 : ms * 1e3 / count;
 }
 
-static void compare(const char *what, double model, double real)
+static void compare(const char *what, double model, double real,
+		    double bound)
 {
 	double ratio = real > 0 ? model / real : 0;
 
 	printf("# %-40s model %8.3f us  H200 %8.3f us  ratio %.2f\n", what,
 	       model, real, ratio);
-	ok(real > 0 && ratio <= 1.25 && ratio >= 1 / 1.25,
-	   "%s: model within 1.25x of the H200 (%.2fx)", what, ratio);
+	ok(real > 0 && ratio <= bound && ratio >= 1 / bound,
+	   "%s: model within %.2fx of the H200 (%.2fx)", what, bound, ratio);
 }
 
 static void replay(void)
@@ -150,7 +176,7 @@ static void replay(void)
 					 cases[k].c, pn, n / KIB);
 				compare(what, timed(p, n, cases[k].count,
 						    cases[k].behind),
-					real_us(cases[k].c, pn, n / KIB));
+					real_us(cases[k].c, pn, n / KIB), 1.25);
 			}
 }
 
@@ -221,6 +247,58 @@ static void mechanism(void)
 	cuEventDestroy(b);
 }
 
+struct seq {
+	const char *ops;   /* 'C' the operation, 'K' an empty kernel */
+	enum path p;
+	size_t n;
+};
+
+static CUresult run_seq(CUstream st, void *arg)
+{
+	const struct seq *q = arg;
+	CUresult r = CUDA_SUCCESS;
+
+	for (const char *c = q->ops; !r && *c; c++)
+		r = *c == 'K' ? cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, st,
+					       NULL, NULL)
+			      : copy(q->p, q->n);
+	return r;
+}
+
+/* afterop.cu's sequences behind a busy stream and a kernel: an operation,
+ * it and a kernel, it twice; the H200's the mean of two runs, which
+ * differ by up to 1.76x on a row (a kernel behind 64 KiB to the host:
+ * 10.0 and 17.6 us), so within 1.5x. */
+static void after_ops(void)
+{
+	static const char *const seqs[] = { "C", "CK", "CC" };
+
+	for (int p = HTOD; p <= MEMSET; p++)
+		for (size_t n = 4 * KIB; n <= (p <= DTOH ? 16 : 1) * MIB;
+		     n *= p <= DTOH ? 4 : 256)
+			for (int k = 0; k < 3; k++) {
+				struct seq q = { seqs[k], p, n };
+				char what[96];
+				double ms;
+
+				/* the short path's memset alone: not
+				 * modelled (2.7 us there, 1.7 here) */
+				if (p == MEMSET && n == 4 * KIB && k == 0)
+					continue;
+				if (cuStreamSynchronize(s) ||
+				    cuemuStreamSleep(s, 2000000) ||
+				    cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, s,
+						   NULL, NULL))
+					return;
+				ms = timed_step(ctx, s, run_seq, &q);
+				snprintf(what, sizeof what, "%s %s %zu KiB",
+					 seqs[k], path_name[p], n / KIB);
+				compare(what, ms * 1e3,
+					afterop_us(seqs[k], path_name[p], n / KIB),
+					1.5);
+			}
+}
+
 struct graph_arg {
 	CUgraphExec x;
 };
@@ -267,23 +345,29 @@ int main(void)
 
 	snprintf(results, sizeof results, "%s/probes/results/copyone.txt",
 		 src ? src : ".");
+	snprintf(afterop[0], sizeof afterop[0],
+		 "%s/probes/results/afterop.txt", src ? src : ".");
+	snprintf(afterop[1], sizeof afterop[1],
+		 "%s/probes/results/afterop-run2.txt", src ? src : ".");
 	snprintf(name, sizeof name, "%.200s-copyone",
 		 machine ? machine : "cuemu-test");
 	setenv("CUEMU_MACHINE", name, 1);
 	unsetenv("CUEMU_TOPOLOGY");
-	ok(real_us("one", "pinned_to_gpu", 4) > 0, "the probe's output is "
-	   "there (%s)", results);
+	ok(real_us("one", "pinned_to_gpu", 4) > 0 &&
+	   afterop_us("CK", "pinned_to_gpu", 4) > 0, "the probes' output is "
+	   "there (%s, %s)", results, afterop[0]);
 	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
 	    cuCtxSetCurrent(ctx) || cuModuleLoadData(&m, ptx) ||
 	    cuModuleGetFunction(&empty, m, "empty") ||
 	    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
-	    cuMemAlloc(&dev, 1 * MIB) || cuMemAlloc(&dev2, 1 * MIB) ||
-	    cuMemAllocHost(&pinned, 1 * MIB)) {
+	    cuMemAlloc(&dev, 16 * MIB) || cuMemAlloc(&dev2, 16 * MIB) ||
+	    cuMemAllocHost(&pinned, 16 * MIB)) {
 		printf("Bail out! no device\n");
 		return 1;
 	}
 	replay();
 	mechanism();
+	after_ops();
 	graph_nodes();
 	cuMemFreeHost(pinned);
 	cuMemFree(dev);
