@@ -12,14 +12,21 @@ EXAMPLES=$top_srcdir/examples
 STREAM=$EXAMPLES/workloads/stream-once.json
 PREFETCH=$EXAMPLES/policies/prefetch-before-use.sh
 
+# Each test's runs keep their scratch directories (and so their mounts)
+# under its own WORK, so that another suite running beside this one is
+# not taken for a mount left behind.
 setup() {
 	export WORK=$(mktemp -d "${TMPDIR:-/tmp}/cufs-exp.XXXXXX")
+	export TMPDIR=$WORK
 }
 
 teardown() {
-	rm -rf "$WORK"
 	# Nothing of any run is left: mounts, segments, scratch directories.
-	! grep -q cufs-experiment /proc/mounts || fail "a mount is left"
+	local left
+	left=$(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/mounts)
+	for m in $left; do fusermount3 -u -z "$m" 2>/dev/null; done
+	rm -rf "$WORK"
+	[ -z "$left" ] || fail "a mount is left: $left"
 }
 
 @test "prefetching before the GPU streams the data ranks above faulting it in" {
