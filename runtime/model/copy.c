@@ -256,7 +256,8 @@ static enum cuemu_path pick_path(const struct copy_op *op)
 }
 
 /* What an operation on path waits more when it starts at a kernel's end on
- * its stream: measured for pinned copies and kernel-run ones. */
+ * its stream: measured for pinned copies, kernel-run ones and memsets on
+ * the short path. */
 static uint64_t after_kernel_ns(enum cuemu_path path, size_t bytes)
 {
 	switch (path) {
@@ -265,7 +266,8 @@ static uint64_t after_kernel_ns(enum cuemu_path path, size_t bytes)
 	case CUEMU_PATH_DEVICE:
 		return cuemu_uvm()->copy_kernel_after_kernel_ns;
 	case CUEMU_PATH_MEMSET:
-		return cuemu_path_short(path, bytes) ? 0 :
+		return cuemu_path_short(path, bytes) ?
+		       cuemu_uvm()->memset_short_after_kernel_ns :
 		       cuemu_uvm()->copy_kernel_after_kernel_ns;
 	default:
 		return 0;
@@ -403,7 +405,8 @@ static CUresult queue(CUstream s, struct copy_op *op, bool sync)
  * (probes/results/copyone.txt): a copy engine's between pinned memory and
  * a GPU, 1.2 to 1.3 us (uvm.copy_call_ns); a copy within a GPU, or a
  * memset past the short path, is a kernel there, 2.9 to 3.8 us
- * (uvm.copy_kernel_call_ns). Others are not measured. */
+ * (uvm.copy_kernel_call_ns); a memset on the short path 0.8
+ * (uvm.memset_short_call_ns). Others are not measured. */
 static uint64_t call_ns(enum cuemu_path path, size_t bytes)
 {
 	switch (path) {
@@ -412,7 +415,8 @@ static uint64_t call_ns(enum cuemu_path path, size_t bytes)
 	case CUEMU_PATH_DEVICE:
 		return cuemu_uvm()->copy_kernel_call_ns;
 	case CUEMU_PATH_MEMSET:
-		return cuemu_path_short(path, bytes) ? 0 :
+		return cuemu_path_short(path, bytes) ?
+		       cuemu_uvm()->memset_short_call_ns :
 		       cuemu_uvm()->copy_kernel_call_ns;
 	default:
 		return 0;

@@ -19,7 +19,8 @@
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
 /* Version 22: a copy engine's copy behind a kernel, a pinned copy's call
  * and a kernel-run copy's (uvm.copy_after_kernel_ns, copy_call_ns,
- * copy_kernel_call_ns, copy_kernel_after_kernel_ns, kernel_after_copy_ns); version 21: a call captured into a graph
+ * copy_kernel_call_ns, copy_kernel_after_kernel_ns, kernel_after_copy_ns,
+ * memset_short_call_ns, memset_short_after_kernel_ns); version 21: a call captured into a graph
  * (uvm.graph_capture_call_ns);
  * version 20: a page unmapped from the GPU a fault takes it from, a
  * peer's block mapped by a fault and a peer copy's wait for the other GPU

@@ -457,6 +457,8 @@ static const struct {
 	UK("copy_kernel_call_ns", copy_kernel_call_ns, U_U64, 0, 1e9),
 	UK("copy_kernel_after_kernel_ns", copy_kernel_after_kernel_ns, U_U64, 0, 1e9),
 	UK("kernel_after_copy_ns", kernel_after_copy_ns, U_U64, 0, 1e9),
+	UK("memset_short_call_ns", memset_short_call_ns, U_U64, 0, 1e9),
+	UK("memset_short_after_kernel_ns", memset_short_after_kernel_ns, U_U64, 0, 1e9),
 	UK("graph_cond_ns", graph_cond_ns, U_U64, 0, 1e9),
 	UK("graph_cond_body_ns", graph_cond_body_ns, U_U64, 0, 1e9),
 	UK("graph_instantiate_ns", graph_instantiate_ns, U_U64, 0, 1e9),

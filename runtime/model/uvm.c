@@ -147,6 +147,10 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		/* and behind a kernel 1.3 to 1.5 us slower than each of
 		 * 100 queued behind it */
 		.copy_kernel_after_kernel_ns = 1400,
+		/* a memset of 4 KiB: a call of 0.8 us, and behind a kernel
+		 * 2.6 us where each of 100 queued took 1.4 */
+		.memset_short_call_ns = 800,
+		.memset_short_after_kernel_ns = 1200,
 		/* probes/results/afterop.txt: one H200, an empty kernel
 		 * behind a pinned copy of 4 KiB to 4 MiB either way took 1.7
 		 * to 9.6 us more than the copy, 4.4 the median of 24 (two

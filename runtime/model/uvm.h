@@ -113,6 +113,9 @@ struct cuemu_uvm {
 	uint64_t copy_kernel_call_ns;
 	/* such a kernel-run copy or memset queued behind a kernel */
 	uint64_t copy_kernel_after_kernel_ns;
+	/* a memset on the short path (copies.memset.small_bytes): its call,
+	 * and its wait queued behind a kernel */
+	uint64_t memset_short_call_ns, memset_short_after_kernel_ns;
 	/* a kernel queued behind a copy engine's copy on its stream */
 	uint64_t kernel_after_copy_ns;
 	/* a conditional node's own time, once a launch, and the device's

@@ -19,8 +19,8 @@
  *     pageable to GPU 4 + 300 (the host's own time 2 + 400), GPU to
  *     pageable 8 + 600 (host 2.5 + 700), within a GPU 500 + 800, memset
  *     2000 + 900 (up to 4096 bytes: 50 ns); the calls cost the host
- *     nothing (uvm.copy_call_ns, copy_kernel_call_ns: test_copyone
- *     prices them).
+ *     nothing (uvm.copy_call_ns, copy_kernel_call_ns,
+ *     memset_short_call_ns: test_copyone prices them).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -74,7 +74,8 @@ static void machine_setup(void)
 	      "    \"gpu_local\": { \"gbps\": 500, \"latency_ns\": 800 },\n"
 	      "    \"memset\": { \"gbps\": 2000, \"latency_ns\": 900,\n"
 	      "                \"small_bytes\": 4096, \"small_latency_ns\": 50 } },\n"
-	      "  \"uvm\": { \"copy_call_ns\": 0, \"copy_kernel_call_ns\": 0 } }\n",
+	      "  \"uvm\": { \"copy_call_ns\": 0, \"copy_kernel_call_ns\": 0,\n"
+	      "             \"memset_short_call_ns\": 0 } }\n",
 	      f);
 	fclose(f);
 	setenv("CUEMU_MACHINE", machine, 1);
