@@ -255,23 +255,36 @@ static enum cuemu_path pick_path(const struct copy_op *op)
 	return op->elem ? CUEMU_PATH_MEMSET : CUEMU_PATH_DEVICE;
 }
 
-/* What an operation on path waits more when it starts at a kernel's end on
- * its stream: measured for pinned copies, kernel-run ones and memsets on
- * the short path. */
-static uint64_t after_kernel_ns(enum cuemu_path path, size_t bytes)
+/* What runs an operation on the device (probes/results/copyone.txt): a
+ * copy engine (between pinned memory and a GPU), a kernel (a copy within
+ * a GPU, a memset past the short path), or the short path's memset; the
+ * rest are not measured. Each has its call on the host and its wait when
+ * it starts at a kernel's end on its stream (after_kernel_ns). */
+enum runner { RUN_OTHER, RUN_ENGINE, RUN_KERNEL, RUN_SHORT };
+
+static enum runner runner_of(enum cuemu_path path, size_t bytes)
 {
 	switch (path) {
 	case CUEMU_PATH_PINNED_HTOD: case CUEMU_PATH_PINNED_DTOH:
-		return cuemu_uvm()->copy_after_kernel_ns;
+		return RUN_ENGINE;
 	case CUEMU_PATH_DEVICE:
-		return cuemu_uvm()->copy_kernel_after_kernel_ns;
+		return RUN_KERNEL;
 	case CUEMU_PATH_MEMSET:
-		return cuemu_path_short(path, bytes) ?
-		       cuemu_uvm()->memset_short_after_kernel_ns :
-		       cuemu_uvm()->copy_kernel_after_kernel_ns;
+		return cuemu_path_short(path, bytes) ? RUN_SHORT : RUN_KERNEL;
 	default:
-		return 0;
+		return RUN_OTHER;
 	}
+}
+
+static uint64_t after_kernel_ns(enum runner r)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	const uint64_t ns[] = { [RUN_OTHER] = 0,
+		[RUN_ENGINE] = u->copy_after_kernel_ns,
+		[RUN_KERNEL] = u->copy_kernel_after_kernel_ns,
+		[RUN_SHORT] = u->memset_short_after_kernel_ns };
+
+	return ns[r];
 }
 
 /* Advances s by op's path; a synchronous pageable copy keeps the host busy
@@ -301,10 +314,10 @@ static void charge(CUstream s, const struct copy_op *op)
 	 * GPU, a memset past the short path) after a shorter wait
 	 * (probes/results/copyone.txt) */
 	if (cuemu_stream_behind(s, CUEMU_END_KERNEL))
-		ns += after_kernel_ns(path, op->bytes);
+		ns += after_kernel_ns(runner_of(path, op->bytes));
 
 	cuemu_stream_advance(s, ns);
-	if (path == CUEMU_PATH_PINNED_HTOD || path == CUEMU_PATH_PINNED_DTOH)
+	if (runner_of(path, op->bytes) == RUN_ENGINE)
 		cuemu_stream_ended(s, CUEMU_END_ENGINE);
 	if (host)
 		cuemu_host_busy_until(start + host);
@@ -401,26 +414,19 @@ static CUresult queue(CUstream s, struct copy_op *op, bool sync)
 	return r;
 }
 
-/* The H200's call of an operation on path, on the calling thread
- * (probes/results/copyone.txt): a copy engine's between pinned memory and
- * a GPU, 1.2 to 1.3 us (uvm.copy_call_ns); a copy within a GPU, or a
- * memset past the short path, is a kernel there, 2.9 to 3.8 us
- * (uvm.copy_kernel_call_ns); a memset on the short path 0.8
- * (uvm.memset_short_call_ns). Others are not measured. */
-static uint64_t call_ns(enum cuemu_path path, size_t bytes)
+/* The H200's call of an operation run by r, on the calling thread
+ * (probes/results/copyone.txt): a copy engine's 1.2 to 1.3 us
+ * (uvm.copy_call_ns), a kernel's 2.9 to 3.8 (uvm.copy_kernel_call_ns), a
+ * memset on the short path 0.8 (uvm.memset_short_call_ns). */
+static uint64_t call_ns(enum runner r)
 {
-	switch (path) {
-	case CUEMU_PATH_PINNED_HTOD: case CUEMU_PATH_PINNED_DTOH:
-		return cuemu_uvm()->copy_call_ns;
-	case CUEMU_PATH_DEVICE:
-		return cuemu_uvm()->copy_kernel_call_ns;
-	case CUEMU_PATH_MEMSET:
-		return cuemu_path_short(path, bytes) ?
-		       cuemu_uvm()->memset_short_call_ns :
-		       cuemu_uvm()->copy_kernel_call_ns;
-	default:
-		return 0;
-	}
+	const struct cuemu_uvm *u = cuemu_uvm();
+	const uint64_t ns[] = { [RUN_OTHER] = 0,
+		[RUN_ENGINE] = u->copy_call_ns,
+		[RUN_KERNEL] = u->copy_kernel_call_ns,
+		[RUN_SHORT] = u->memset_short_call_ns };
+
+	return ns[r];
 }
 
 /* Whether the calling thread's copies cost it no call (a graph's launch
@@ -441,7 +447,7 @@ static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 
 	cuemu_clock_enter();
 	if (!calls_unpriced)
-		cuemu_host_advance(call_ns(pick_path(op), op->bytes));
+		cuemu_host_advance(call_ns(runner_of(pick_path(op), op->bytes)));
 	r = queue(s, op, sync);
 	cuemu_clock_leave();
 	return r;
