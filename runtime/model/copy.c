@@ -259,7 +259,7 @@ static enum cuemu_path pick_path(const struct copy_op *op)
  * copy engine (between pinned memory and a GPU), a kernel (a copy within
  * a GPU, a memset past the short path), or the short path's memset; the
  * rest are not measured. Each has its call on the host and its wait when
- * it starts at a kernel's end on its stream (after_kernel_ns). */
+ * it starts at a kernel's end on its stream (cost_of). */
 enum runner { RUN_OTHER, RUN_ENGINE, RUN_KERNEL, RUN_SHORT };
 
 static enum runner runner_of(enum cuemu_path path, size_t bytes)
@@ -276,15 +276,32 @@ static enum runner runner_of(enum cuemu_path path, size_t bytes)
 	}
 }
 
-static uint64_t after_kernel_ns(enum runner r)
+/* What r costs (probes/results/copyone.txt, afterop.txt): the call on
+ * the calling thread, a copy engine's 1.2 to 1.3 us (uvm.copy_call_ns), a
+ * kernel's 2.9 to 3.8 (uvm.copy_kernel_call_ns), a memset on the short
+ * path 0.8 (uvm.memset_short_call_ns); and the wait of one that starts at
+ * a kernel's end on its stream (uvm.copy_after_kernel_ns,
+ * copy_kernel_after_kernel_ns, memset_short_after_kernel_ns). */
+struct run_cost {
+	uint64_t call_ns, after_kernel_ns;
+};
+
+static struct run_cost cost_of(enum runner r)
 {
 	const struct cuemu_uvm *u = cuemu_uvm();
-	const uint64_t ns[] = { [RUN_OTHER] = 0,
-		[RUN_ENGINE] = u->copy_after_kernel_ns,
-		[RUN_KERNEL] = u->copy_kernel_after_kernel_ns,
-		[RUN_SHORT] = u->memset_short_after_kernel_ns };
 
-	return ns[r];
+	switch (r) {
+	case RUN_ENGINE:
+		return (struct run_cost){ u->copy_call_ns, u->copy_after_kernel_ns };
+	case RUN_KERNEL:
+		return (struct run_cost){ u->copy_kernel_call_ns,
+					  u->copy_kernel_after_kernel_ns };
+	case RUN_SHORT:
+		return (struct run_cost){ u->memset_short_call_ns,
+					  u->memset_short_after_kernel_ns };
+	default:
+		return (struct run_cost){ 0, 0 };
+	}
 }
 
 /* Advances s by op's path; a synchronous pageable copy keeps the host busy
@@ -314,7 +331,7 @@ static void charge(CUstream s, const struct copy_op *op)
 	 * GPU, a memset past the short path) after a shorter wait
 	 * (probes/results/copyone.txt) */
 	if (cuemu_stream_behind(s, CUEMU_END_KERNEL))
-		ns += after_kernel_ns(runner_of(path, op->bytes));
+		ns += cost_of(runner_of(path, op->bytes)).after_kernel_ns;
 
 	cuemu_stream_advance(s, ns);
 	if (runner_of(path, op->bytes) == RUN_ENGINE)
@@ -414,21 +431,6 @@ static CUresult queue(CUstream s, struct copy_op *op, bool sync)
 	return r;
 }
 
-/* The H200's call of an operation run by r, on the calling thread
- * (probes/results/copyone.txt): a copy engine's 1.2 to 1.3 us
- * (uvm.copy_call_ns), a kernel's 2.9 to 3.8 (uvm.copy_kernel_call_ns), a
- * memset on the short path 0.8 (uvm.memset_short_call_ns). */
-static uint64_t call_ns(enum runner r)
-{
-	const struct cuemu_uvm *u = cuemu_uvm();
-	const uint64_t ns[] = { [RUN_OTHER] = 0,
-		[RUN_ENGINE] = u->copy_call_ns,
-		[RUN_KERNEL] = u->copy_kernel_call_ns,
-		[RUN_SHORT] = u->memset_short_call_ns };
-
-	return ns[r];
-}
-
 /* Whether the calling thread's copies cost it no call (a graph's launch
  * replaying its nodes). Thread-local: the replaying thread's alone. */
 static __thread bool calls_unpriced;
@@ -440,14 +442,15 @@ void cuemu_copy_calls_unpriced(bool on)
 
 /* The operation queued as the program's clock sees it (CUEMU_CLOCK=model):
  * libcuemu's CPU for it is not the program's; the call costs the calling
- * thread the H200's (call_ns) before the operation can start. */
+ * thread the H200's (cost_of) before the operation can start. */
 static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 {
 	CUresult r;
 
 	cuemu_clock_enter();
 	if (!calls_unpriced)
-		cuemu_host_advance(call_ns(runner_of(pick_path(op), op->bytes)));
+		cuemu_host_advance(cost_of(runner_of(pick_path(op),
+						     op->bytes)).call_ns);
 	r = queue(s, op, sync);
 	cuemu_clock_leave();
 	return r;
