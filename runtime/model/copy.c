@@ -25,9 +25,11 @@
  * (cuemu_managed_touch), as the processor at the other end would touch it
  * (the stream's GPU when both ends are managed), so that it faults and
  * migrates as a real access does, charged as a migration only when pages
- * move; the copy itself is then local to that processor. An asynchronous copy with a pageable end waits all the same,
- * as the real driver stages pageable memory before it returns, so the
- * caller may reuse its buffer at once.
+ * move; the copy itself is then local to that processor. An asynchronous
+ * copy with a pageable end waits all the same, as the real driver stages
+ * pageable memory before it returns, so the caller may reuse its buffer at
+ * once; but one of up to uvm.pageable_async_bytes from pageable memory into
+ * a GPU's is staged at the call and queued, not waited for (stages()).
  *
  * Locking: ends are resolved under cuemu_lock() when the call is made; the
  * operation touches user memory with no lock held (managed memory may fault
@@ -69,6 +71,8 @@ struct copy_op {
 	uint32_t value;   /* memset: the element */
 	bool heap;        /* freed by the operation */
 	bool sync;        /* the caller waits for it */
+	void *staged;     /* a pageable source's bytes, taken at the call:
+	                   * src.p; freed by the operation */
 };
 
 /* ------------------------------------------------------------ resolve */
@@ -262,8 +266,11 @@ static enum cuemu_path pick_path(const struct copy_op *op)
  * it starts at a kernel's end on its stream (cost_of). */
 enum runner { RUN_OTHER, RUN_ENGINE, RUN_KERNEL, RUN_SHORT };
 
-static enum runner runner_of(enum cuemu_path path, size_t bytes)
+static enum runner runner_of(enum cuemu_path path, size_t bytes,
+			     bool staged)
 {
+	if (staged)
+		return RUN_OTHER;   /* its DMA waits for no kernel's end */
 	switch (path) {
 	case CUEMU_PATH_PINNED_HTOD: case CUEMU_PATH_PINNED_DTOH:
 		return RUN_ENGINE;
@@ -331,10 +338,11 @@ static void charge(CUstream s, const struct copy_op *op)
 	 * GPU, a memset past the short path) after a shorter wait
 	 * (probes/results/copyone.txt) */
 	if (cuemu_stream_behind(s, CUEMU_END_KERNEL))
-		ns += cost_of(runner_of(path, op->bytes)).after_kernel_ns;
+		ns += cost_of(runner_of(path, op->bytes,
+					op->staged)).after_kernel_ns;
 
 	cuemu_stream_advance(s, ns);
-	if (runner_of(path, op->bytes) == RUN_ENGINE)
+	if (runner_of(path, op->bytes, op->staged) == RUN_ENGINE)
 		cuemu_stream_ended(s, CUEMU_END_ENGINE);
 	if (host)
 		cuemu_host_busy_until(start + host);
@@ -405,18 +413,65 @@ static void copy_run(CUstream s, void *arg)
 	charge(s, op);
 	if (!op->elem)
 		count_bytes(op->src.proc, op->dst.proc, n);
+	free(op->staged);
 	if (op->heap)
 		free(op);
 }
 
+/* Whether an asynchronous copy from pageable memory is staged at the call
+ * and queued, not waited for: one row into a GPU's own memory, up to
+ * uvm.pageable_async_bytes. probes/results/pageable.txt (one H200): up to
+ * 2 MiB the call returned while a 10 ms kernel ahead of it still ran, and
+ * the GPU got the bytes as they were at the call; from 3 MiB it waited
+ * for the stream. */
+static bool stages(const struct copy_op *op)
+{
+	return op->src.pageable && !op->dst.pageable && !op->dst.managed &&
+	       !op->elem && op->dst.proc != CUEMU_PROC_HOST &&
+	       op->height == 1 && op->depth == 1 &&
+	       op->bytes <= cuemu_uvm()->pageable_async_bytes;
+}
+
+/* Takes the source's bytes now, at the host's staging cost
+ * (uvm.pageable_async_call_ns, pageable_async_gbps), and queues their DMA
+ * from the staging copy at the pinned rate. */
+static CUresult stage(CUstream s, const struct copy_op *op)
+{
+	const struct cuemu_uvm *u = cuemu_uvm();
+	struct copy_op *q = malloc(sizeof *q);
+	void *buf = malloc(op->bytes);
+	CUresult r;
+
+	if (!q || !buf) {
+		free(q);
+		free(buf);
+		return cuemu_fail(CUDA_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	memcpy(buf, (const void *)op->src.p, op->bytes);
+	*q = *op;
+	q->src.p = (uintptr_t)buf;
+	q->src.pageable = false;
+	q->staged = buf;
+	q->heap = true;
+	cuemu_host_advance(u->pageable_async_call_ns +
+			   (uint64_t)((double)op->bytes / u->pageable_async_gbps));
+	if ((r = cuemu_stream_enqueue(s, copy_run, q))) {
+		free(buf);
+		free(q);
+	}
+	return r;
+}
+
 /* Runs op on stream s: waits for it when sync (or when an end is
- * pageable), else queues a copy of it. */
+ * pageable, but for a small one staged), else queues a copy of it. */
 static CUresult queue(CUstream s, struct copy_op *op, bool sync)
 {
 	struct copy_op *q;
 	CUresult r;
 
 	op->sync = sync;
+	if (!sync && stages(op))
+		return stage(s, op);
 	if (sync || op->src.pageable || op->dst.pageable) {
 		op->heap = false;
 		return cuemu_stream_run(s, copy_run, op);
@@ -450,7 +505,7 @@ static CUresult submit(CUstream s, struct copy_op *op, bool sync)
 	cuemu_clock_enter();
 	if (!calls_unpriced)
 		cuemu_host_advance(cost_of(runner_of(pick_path(op),
-						     op->bytes)).call_ns);
+						     op->bytes, false)).call_ns);
 	r = queue(s, op, sync);
 	cuemu_clock_leave();
 	return r;

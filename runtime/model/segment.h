@@ -17,7 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 22: a copy engine's copy behind a kernel, a pinned copy's call
+/* Version 22: an asynchronous pageable copy staged at its call
+ * (uvm.pageable_async_*), a copy engine's copy behind a kernel, a pinned copy's call
  * and a kernel-run copy's (uvm.copy_after_kernel_ns, copy_call_ns,
  * copy_kernel_call_ns, copy_kernel_after_kernel_ns, kernel_after_copy_ns,
  * memset_short_call_ns, memset_short_after_kernel_ns); version 21: a call captured into a graph

@@ -116,6 +116,11 @@ struct cuemu_uvm {
 	/* a memset on the short path (copies.memset.small_bytes): its call,
 	 * and its wait queued behind a kernel */
 	uint64_t memset_short_call_ns, memset_short_after_kernel_ns;
+	/* an asynchronous copy from pageable memory into a GPU's: the
+	 * largest one staged at the call and queued rather than waited
+	 * for, and the call's staging (fixed, and bytes a ns) */
+	uint64_t pageable_async_bytes, pageable_async_call_ns;
+	double pageable_async_gbps;
 	/* a kernel queued behind a copy engine's copy on its stream */
 	uint64_t kernel_after_copy_ns;
 	/* a conditional node's own time, once a launch, and the device's

@@ -18,6 +18,9 @@
  *    a kernel (uvm.kernel_after_copy_ns; probes/afterop.cu: 1.7 to 9.6
  *    us more than the copy on the H200, 4.4 the median, where the
  *    model's kernel took its own 1.7);
+ *  - an asynchronous copy from pageable memory of up to 2 MiB is staged
+ *    at its call and does not wait for its stream; one of 3 MiB does
+ *    (probes/pageable.cu);
  *  - a graph's copy and memset nodes cost no call each (its launch's
  *    call is paid once);
  *  - a memset of 4 KiB (the short path) calls in 0.8 us and waits 1.2
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda.h"
 #include "cuemu.h"
@@ -282,6 +286,61 @@ static void after_ops(void)
 			}
 }
 
+/* A host function that holds its stream until released (or 1 s). */
+static int held, released;
+
+static void hold(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&held, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 1000 && !__atomic_load_n(&released, __ATOMIC_ACQUIRE);
+	     i++)
+		usleep(1000);
+	__atomic_store_n(&held, 2, __ATOMIC_RELEASE);
+}
+
+/* An asynchronous copy of n bytes from pageable memory behind a held
+ * stream: whether the call returned while the stream was still held, and
+ * whether the GPU got the bytes as they were at the call. */
+static void pageable_behind(size_t n, bool *returned_early, bool *bytes_ok)
+{
+	unsigned char *src = malloc(n), *back = malloc(n);
+
+	*returned_early = *bytes_ok = false;
+	if (!src || !back)
+		goto out;
+	memset(src, 0x5a, n);
+	__atomic_store_n(&held, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&released, 0, __ATOMIC_RELEASE);
+	if (cuLaunchHostFunc(s, hold, NULL) ||
+	    cuMemcpyHtoDAsync(dev, src, n, s))
+		goto out;
+	*returned_early = __atomic_load_n(&held, __ATOMIC_ACQUIRE) != 2;
+	memset(src, 0xa5, n);   /* the program reuses its buffer */
+	__atomic_store_n(&released, 1, __ATOMIC_RELEASE);
+	if (cuStreamSynchronize(s) || cuMemcpyDtoH(back, dev, n))
+		goto out;
+	*bytes_ok = back[0] == 0x5a && back[n - 1] == 0x5a;
+out:
+	free(src);
+	free(back);
+}
+
+/* probes/pageable.cu: up to 2 MiB such a copy is staged at its call and
+ * queued; from 3 MiB the call waits for its stream. */
+static void pageable(void)
+{
+	bool early, bytes;
+
+	pageable_behind(2 * MIB, &early, &bytes);
+	ok(early, "a pageable copy of 2 MiB returns while its stream is still "
+	   "busy (uvm.pageable_async_bytes)");
+	ok(bytes, "and the GPU gets the bytes as they were at the call");
+	pageable_behind(3 * MIB, &early, &bytes);
+	ok(!early && bytes, "one of 3 MiB waits for its stream (early %d, "
+	   "bytes %d)", early, bytes);
+}
+
 struct graph_arg {
 	CUgraphExec x;
 };
@@ -351,6 +410,7 @@ int main(void)
 	replay();
 	mechanism();
 	after_ops();
+	pageable();
 	graph_nodes();
 	cuMemFreeHost(pinned);
 	cuMemFree(dev);
