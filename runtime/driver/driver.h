@@ -33,7 +33,8 @@ CUresult cuemu_prefetch_target(CUmemLocation *loc, int *dst, int *node);
 /* printf.c: device printf. A kernel's vprintf formatted into the
  * process's buffer (answers the number of arguments, as the device's
  * printf does); the buffer written to stdout, as at a synchronization. */
-int cuemu_devprintf(const char *fmt, const void *args);
+int cuemu_devprintf(const char *fmt, const void *args,
+		    const struct ex_str *str);
 void cuemu_devprintf_flush(void);
 
 /* l2.c: dev's L2 as its kernels' loads see it, holding bytes of lines

@@ -21,6 +21,7 @@
  * No state, no locks.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,39 +108,42 @@ static CUresult entry_read(const uint8_t *p, uint64_t avail, struct entry *e,
 	return CUDA_SUCCESS;
 }
 
-/* Copies the PTX of a chosen entry, decompressing it. */
-static CUresult entry_ptx(const struct entry *e, struct cuemu_image *out,
-			  char *log, size_t logsz)
+/* An entry's payload, decompressed into a buffer of its own (*bytes,
+ * *n; a NUL after them), at most max bytes; what says "PTX" or "machine
+ * code" in the log. */
+static CUresult entry_bytes(const struct entry *e, uint64_t max,
+			    const char *what, char **bytes, uint64_t *n,
+			    char *log, size_t logsz)
 {
 	uint64_t cap, got;
 	char *t;
 
 	if ((e->flags & FLAG_LZ4) && (e->flags & FLAG_ZSTD))
 		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
-			   "fatbin: sm_%u PTX says both LZ4 and Zstandard",
-			   e->arch);
+			   "fatbin: sm_%u %s says both LZ4 and Zstandard",
+			   e->arch, what);
 	cap = (e->flags & (FLAG_LZ4 | FLAG_ZSTD)) ? e->dsize : e->size;
-	if (cap == 0 || cap > PTX_MAX)
+	if (cap == 0 || cap > max)
 		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
-			   "fatbin: sm_%u PTX of %llu bytes", e->arch,
+			   "fatbin: sm_%u %s of %llu bytes", e->arch, what,
 			   (unsigned long long)cap);
 	if ((e->flags & (FLAG_LZ4 | FLAG_ZSTD)) && e->csize > e->size)
 		return say(CUDA_ERROR_INVALID_IMAGE, log, logsz,
-			   "fatbin: sm_%u PTX compressed to %llu bytes in a "
-			   "payload of %llu", e->arch,
+			   "fatbin: sm_%u %s compressed to %llu bytes in a "
+			   "payload of %llu", e->arch, what,
 			   (unsigned long long)e->csize,
 			   (unsigned long long)e->size);
 	if (!(t = malloc(cap + 1)))
 		return say(CUDA_ERROR_OUT_OF_MEMORY, log, logsz,
-			   "fatbin: no memory for %llu bytes of PTX",
-			   (unsigned long long)cap);
+			   "fatbin: no memory for %llu bytes of %s",
+			   (unsigned long long)cap, what);
 	if (e->flags & FLAG_LZ4) {
-		int n = LZ4_decompress_safe((const char *)e->payload, t,
+		int k = LZ4_decompress_safe((const char *)e->payload, t,
 					    (int)e->csize, (int)cap);
-		got = n < 0 ? UINT64_MAX : (uint64_t)n;
+		got = k < 0 ? UINT64_MAX : (uint64_t)k;
 	} else if (e->flags & FLAG_ZSTD) {
-		size_t n = ZSTD_decompress(t, cap, e->payload, e->csize);
-		got = ZSTD_isError(n) ? UINT64_MAX : n;
+		size_t k = ZSTD_decompress(t, cap, e->payload, e->csize);
+		got = ZSTD_isError(k) ? UINT64_MAX : k;
 	} else {
 		memcpy(t, e->payload, cap);
 		got = cap;
@@ -149,12 +153,27 @@ static CUresult entry_ptx(const struct entry *e, struct cuemu_image *out,
 		/* The driver answers CUDA_ERROR_UNKNOWN here (probes/launch.c,
 		 * fatbin_zstd_corrupt_payload). */
 		return say(CUDA_ERROR_UNKNOWN, log, logsz,
-			   "fatbin: sm_%u PTX does not decompress (%s) to its "
-			   "%llu bytes", e->arch,
+			   "fatbin: sm_%u %s does not decompress (%s) to its "
+			   "%llu bytes", e->arch, what,
 			   e->flags & FLAG_LZ4 ? "LZ4" : "Zstandard",
 			   (unsigned long long)cap);
 	}
 	t[cap] = '\0';
+	*bytes = t;
+	*n = cap;
+	return CUDA_SUCCESS;
+}
+
+/* Copies the PTX of a chosen entry, decompressing it. */
+static CUresult entry_ptx(const struct entry *e, struct cuemu_image *out,
+			  char *log, size_t logsz)
+{
+	uint64_t n;
+	char *t;
+	CUresult r = entry_bytes(e, PTX_MAX, "PTX", &t, &n, log, logsz);
+
+	if (r != CUDA_SUCCESS)
+		return r;
 	out->ptx = t;
 	out->len = strlen(t);
 	out->arch = e->arch;
@@ -221,6 +240,77 @@ static CUresult from_fatbin(const uint8_t *p, size_t len, int sm,
 			   elf);
 	return say(CUDA_ERROR_NO_BINARY_FOR_GPU, log, logsz,
 		   "fatbin: no entry holds PTX or machine code");
+}
+
+/* Machine code above this is no object nvcc makes; a larger claim is not
+ * read. */
+#define ELF_MAX ((uint64_t)64 << 20)
+
+/* Whether an ELF object (n bytes, 64-bit little endian) defines a global
+ * function called name in its symbol table. Every offset is checked
+ * against n before it is read. */
+static bool elf_defines(const uint8_t *p, uint64_t n, const char *name)
+{
+	uint64_t shoff;
+	unsigned entsize, count;
+
+	if (n < 64 || memcmp(p, "\177ELF", 4) || p[4] != 2 || p[5] != 1)
+		return false;
+	shoff = rd64(p + 40);
+	entsize = rd16(p + 58);
+	count = rd16(p + 60);
+	if (entsize < 64 || shoff > n || (uint64_t)count * entsize > n - shoff)
+		return false;
+	for (unsigned i = 0; i < count; i++) {
+		const uint8_t *sh = p + shoff + (uint64_t)i * entsize, *str;
+		uint64_t off = rd64(sh + 24), sz = rd64(sh + 32), soff, ssz;
+		uint32_t link = rd32(sh + 40);
+		if (rd32(sh + 4) != 2 /* SHT_SYMTAB */ || link >= count ||
+		    off > n || sz > n - off)
+			continue;
+		str = p + shoff + (uint64_t)link * entsize;
+		soff = rd64(str + 24);
+		ssz = rd64(str + 32);
+		if (soff > n || ssz > n - soff || !ssz || p[soff + ssz - 1])
+			continue;
+		for (uint64_t s = 0; s + 24 <= sz; s += 24) {
+			const uint8_t *sym = p + off + s;
+			uint32_t nm = rd32(sym);
+			if (nm < ssz && sym[4] == (1 << 4 | 2) /* GLOBAL FUNC */ &&
+			    rd16(sym + 6) != 0 /* defined */ &&
+			    !strcmp((const char *)p + soff + nm, name))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool cuemu_image_device_runtime(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint64_t body, off, span = 0, n;
+	struct entry e;
+	char *elf;
+	bool yes;
+
+	if (fatbin_header(p, len, &body, NULL, 0) != CUDA_SUCCESS)
+		return false;
+	for (off = 0; off < body; off += span) {
+		if (entry_read(p + FATBIN_HEADER + off, body - off, &e, &span,
+			       NULL, 0) != CUDA_SUCCESS)
+			return false;
+		if (e.kind != KIND_ELF)
+			continue;
+		/* one machine's code says what the library is */
+		if (entry_bytes(&e, ELF_MAX, "machine code", &elf, &n, NULL,
+				0) != CUDA_SUCCESS)
+			return false;
+		yes = elf_defines((const uint8_t *)elf, n,
+				  "__cudaCDP2LaunchDeviceV2");
+		free(elf);
+		return yes;
+	}
+	return false;
 }
 
 /* PTX text starts, past blank space and comments, with its .version. */

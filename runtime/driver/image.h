@@ -8,6 +8,7 @@
 #ifndef CUEMU_DRIVER_IMAGE_H
 #define CUEMU_DRIVER_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "cuda.h"
@@ -75,6 +76,13 @@ CUresult cuemu_image_from_pointer(const void *image, int sm,
 /* The container a wrapper points at, or NULL where w is no wrapper (bad
  * magic or version). */
 const void *cuemu_image_unwrap(const void *w);
+
+/* Whether a fatbin container of len bytes is the device runtime's
+ * library (libcudadevrt's object, machine code only): its machine code
+ * defines __cudaCDP2LaunchDeviceV2. The engine serves that library's
+ * entry points itself (exec.h), so the linker takes such a container as
+ * contributing nothing rather than as machine code it cannot use. */
+bool cuemu_image_device_runtime(const void *data, size_t len);
 
 /* The fatbin containers a host object (ELF, as nvcc and the host
  * compiler leave it) carries in its .nv_fatbin and __nv_relfatbin

@@ -297,10 +297,11 @@ static void dev_free(void *ctx, uint64_t addr)
 }
 
 /* Device printf goes to the process's buffer (printf.c). */
-static int dev_vprintf(void *ctx, const char *fmt, const void *args)
+static int dev_vprintf(void *ctx, const char *fmt, const void *args,
+		       const struct ex_str *str)
 {
 	(void)ctx;
-	return cuemu_devprintf(fmt, args);
+	return cuemu_devprintf(fmt, args, str);
 }
 
 static CUresult status_result(enum ex_status s)
@@ -394,6 +395,7 @@ static uint64_t account(const struct job *j, double kept_share,
 	w.chain_sum = res->chain_sum;
 	w.resident = j->resident;
 	w.graph_node = j->graph;
+	w.device_launch_ns = res->device_launch_ns;
 	add_place(&w, res, PLACE_HOST, CUEMU_PROC_HOST);
 	for (int i = 0; i < j->npeers; i++)
 		add_place(&w, res, PLACE_PEER + i, j->peer[i]);
@@ -625,6 +627,17 @@ static enum ex_status dev_setcond(void *ctx, uint64_t h, uint32_t v)
 	return EX_OK;
 }
 
+/* ex_memops.attribute: cudaDeviceGetAttribute in device code, the
+ * driver's answer (the runtime's attribute numbers are the driver's, and
+ * so are the numbers of the errors it can answer: INVALID_VALUE 1,
+ * INVALID_DEVICE 101). */
+static int dev_attribute(void *ctx, int attr, int dev, int *value)
+{
+	(void)ctx;
+	return (int)cuDeviceGetAttribute(value, (CUdevice_attribute)attr,
+					 (CUdevice)dev);
+}
+
 /* ex_memops.texture: the object a handle names, on the job's device. */
 static enum ex_status texture(void *ctx, uint64_t h, bool surface,
 			      struct ex_tex *out, const char **why)
@@ -640,6 +653,7 @@ static enum ex_status texture(void *ctx, uint64_t h, bool surface,
 static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 		     const unsigned b[3], unsigned smem)
 {
+	const struct cuemu_uvm *u = cuemu_uvm();
 	int v = 0;
 	size_t stack;
 
@@ -683,6 +697,21 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.mem.worker = worker_mark;
 	j->l.mem.texture = texture;
 	j->l.mem.set_conditional = dev_setcond;
+	j->l.mem.attribute = dev_attribute;
+	j->l.dev.ordinal = j->dev;
+	/* what cudaRuntimeGetVersion answers in device code on the H200
+	 * (probes/results/cdp.txt): the device runtime's own version */
+	j->l.dev.runtime_version = 6000;
+	j->l.devlaunch.start_ns = (uint32_t)cuemu_min_u(u->device_launch_ns,
+						       UINT32_MAX);
+	j->l.devlaunch.call_ns = (uint32_t)cuemu_min_u(u->device_launch_call_ns,
+						      UINT32_MAX);
+	j->l.devlaunch.stream_ns = (uint32_t)cuemu_min_u(
+		u->device_launch_stream_ns, UINT32_MAX);
+	j->l.devlaunch.grid_ns = (uint32_t)cuemu_min_u(u->device_launch_grid_ns,
+						      UINT32_MAX);
+	j->l.devlaunch.first_ns = (uint32_t)cuemu_min_u(
+		u->device_launch_first_ns, UINT32_MAX);
 	chains_fill(j, f, g, b, smem);
 }
 

@@ -10,7 +10,9 @@
  * (exec.h's ex_module_link: an .extern function or variable of one text
  * is the .visible one of another) and hands out libcuemu's linked image
  * (image.h), which cuModuleLoadData and cuLibraryLoadData take. Machine
- * code (a cubin) is refused as the driver refuses an image it cannot use.
+ * code (a cubin) is refused as the driver refuses an image it cannot use,
+ * but for the device runtime's library (libcudadevrt), whose entry points
+ * the engine serves: it is taken and adds nothing.
  *
  * Locking: link_lock guards the list of live states, so that a handle is
  * checked before it is used; a state itself belongs to the thread that
@@ -239,6 +241,10 @@ static CUresult add_image(CUlinkState s, const void *data, size_t size,
 	CUresult r = cuemu_image_from_bytes(data, size, s->sm, &im, log,
 					    sizeof log);
 
+	/* libcudadevrt: the engine is the device runtime (exec.h) */
+	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU &&
+	    cuemu_image_device_runtime(data, size))
+		return CUDA_SUCCESS;
 	if (r != CUDA_SUCCESS)
 		return add_refused(s, r, log);
 	if (!im.linked) {

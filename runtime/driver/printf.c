@@ -10,10 +10,12 @@
  * The argument buffer is laid out as the PTX ABI packs vprintf's: each
  * argument at the next multiple of its own size, 4 bytes for int and
  * narrower, 8 for long, long long, size_t, pointers and double (a float
- * arrives promoted to double). A %s argument is a device address: it is
- * read only within the allocation that holds it, and one that lies in none
- * prints "(null)"-like "<bad string>" rather than touching memory no
- * allocation owns.
+ * arrives promoted to double). A %s argument is a device address: of
+ * the kernel's shared, local or param memory (a char array of the
+ * thread's), read by the engine within that memory (exec.h, struct
+ * ex_str); else read only within the allocation that holds it. One that
+ * lies in none, or runs to its end without a NUL, prints "<bad string>"
+ * rather than touching memory nobody owns.
  *
  * Locking: buf_lock guards the buffer, a leaf lock; cuemu_lock is taken
  * alone to look a string's allocation up.
@@ -115,7 +117,7 @@ static size_t string_span(uint64_t p)
  * conversion, lsize its argument's size. The length modifier is the one
  * the argument's size calls for here, whatever the program wrote. */
 static int one(char *out, size_t cap, const char *body, size_t body_len,
-	       char conv, int lsize, struct args *a)
+	       char conv, int lsize, struct args *a, const struct ex_str *str)
 {
 	char f[32];
 	uint64_t v;
@@ -146,11 +148,17 @@ static int one(char *out, size_t cap, const char *body, size_t body_len,
 		return snprintf(out, cap, f, d);
 	case 'p':
 		return snprintf(out, cap, f, (void *)(uintptr_t)next_arg(a, 8));
-	case 's':
+	case 's': {
+		size_t room = 0;
+		const char *s;
 		v = next_arg(a, 8);
-		if (!string_span(v))
+		/* the kernel's own memory (a thread's char array), read by
+		 * the engine to the end of its window; else an allocation */
+		s = str ? str->at(str, v, &room) : NULL;
+		if (s ? strnlen(s, room) == room : !string_span(v))
 			return snprintf(out, cap, "<bad string>");
-		return snprintf(out, cap, f, (const char *)(uintptr_t)v);
+		return snprintf(out, cap, f, s ? s : (const char *)(uintptr_t)v);
+	}
 	default:
 		return snprintf(out, cap, "%%%.*s%c", (int)body_len, body, conv);
 	}
@@ -177,7 +185,8 @@ static size_t spec_at(const char *p, size_t *body_len, char *conv, int *lsize)
 	return p[n] ? n + 1 : n;
 }
 
-int cuemu_devprintf(const char *fmt, const void *args)
+int cuemu_devprintf(const char *fmt, const void *args,
+		    const struct ex_str *str)
 {
 	struct args a = { args, 0 };
 	char out[4096];
@@ -196,7 +205,7 @@ int cuemu_devprintf(const char *fmt, const void *args)
 		}
 		n = spec_at(p, &body, &conv, &lsize);
 		w = one(out + len, sizeof out - len, p + 1, body, conv, lsize,
-			&a);
+			&a, str);
 		if (w > 0)
 			len += (size_t)w < sizeof out - len ?
 				       (size_t)w : sizeof out - len - 1;

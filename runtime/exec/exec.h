@@ -192,6 +192,17 @@ struct ex_tex {
 	float border[4];
 };
 
+/* A string a kernel names by a generic address of its own shared, local
+ * or param memory (a char array on a thread's stack), which only the
+ * engine can read: at(s, addr, &room) answers where its bytes are and
+ * how many may be read there (room), or NULL for an address of global
+ * memory, which is the bridge's to check. */
+struct ex_str {
+	const char *(*at)(const struct ex_str *s, uint64_t addr, size_t *room);
+	void *b, *w;   /* the engine's: the block and warp asking */
+	int lane;
+};
+
 struct ex_memops {
 	void *ctx;
 	/* May the launching GPU make this access to the 4 KiB page at page?
@@ -213,8 +224,10 @@ struct ex_memops {
 	/* Device printf: fmt and its argument buffer as vprintf received
 	 * them (the buffer laid out as the PTX ABI packs it). The bridge
 	 * formats it and keeps it for the flush at the next synchronization
-	 * point. May be NULL: printf then does nothing and returns 0. */
-	int (*vprintf)(void *ctx, const char *fmt, const void *args);
+	 * point; a %s argument it reads through str (struct ex_str). May be
+	 * NULL: printf then does nothing and returns 0. */
+	int (*vprintf)(void *ctx, const char *fmt, const void *args,
+		       const struct ex_str *str);
 	/* The device heap: malloc of size bytes answers a 16-byte aligned
 	 * address or 0 where the heap holds no such run; free of an
 	 * address malloc answered (0 does nothing). From any of the
@@ -242,6 +255,10 @@ struct ex_memops {
 	 * launch's threads at once. May be NULL: the call does nothing. */
 	enum ex_status (*set_conditional)(void *ctx, uint64_t h,
 					  uint32_t value);
+	/* cudaDeviceGetAttribute in device code: attribute attr of device
+	 * dev into *value, answering cudaError_t's number (0 success). May
+	 * be NULL: the call answers cudaErrorNotSupported. */
+	int (*attribute)(void *ctx, int attr, int dev, int *value);
 };
 
 /* What the device is, for special registers and the compute term. */
@@ -250,6 +267,8 @@ struct ex_device {
 	uint32_t sm_count;     /* %nsmid */
 	uint32_t warps_per_sm; /* %nwarpid */
 	uint64_t (*globaltimer)(void *ctx); /* %globaltimer, ns; NULL: 0 */
+	int ordinal;           /* cudaGetDevice in device code */
+	int runtime_version;   /* cudaRuntimeGetVersion in device code */
 };
 
 /* The latency classes of what an instruction writes (chain.c): an
@@ -309,6 +328,21 @@ struct ex_launch {
 	 * elsewhere waits the DRAM class's latency, and brings it in, as a
 	 * store does (NULL: every global load is taken as the L2's) */
 	struct ex_l2 *l2;
+	/* how deep in launches from the device this grid is: 0 for the
+	 * host's (the device runtime refuses a launch past
+	 * DEVRT_DEPTH_MAX) */
+	uint32_t depth;
+	/* what launches from the device cost, ns (the model's): the grids
+	 * a grid launched start start_ns after it (a chain of nested or
+	 * tail launches pays it at each step), and beside that the
+	 * launches themselves take the longest of: a thread's launches
+	 * one after another, call_ns each past its first; a block's into
+	 * its stream, stream_ns each past its first; and the grid's, grid_ns
+	 * each (ex_result.device_launch_ns); a grid the host launched
+	 * pays first_ns more, once, where it launches any */
+	struct ex_devlaunch {
+		uint32_t start_ns, call_ns, stream_ns, grid_ns, first_ns;
+	} devlaunch;
 };
 
 /* What one launch did. Counts are exact: tests compare them. */
@@ -339,6 +373,11 @@ struct ex_result {
 	uint64_t l1_sectors[EX_MAX_PLACES];
 	uint64_t merged_sectors[EX_MAX_PLACES];
 	uint64_t atomics;
+	/* grids its threads launched (dynamic parallelism), at any depth,
+	 * each run after the grid that launched it: their counts and
+	 * chains are in the rest */
+	uint64_t device_launches;
+	uint64_t device_launch_ns;        /* their cost (ex_launch.devlaunch) */
 	/* Cycles of the blocks' chains (a block's: its slowest warp's, from
 	 * its first instruction's issue to its last's, barriers waiting for
 	 * the last warp to arrive): the longest block's, and their sum. 0

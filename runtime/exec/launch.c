@@ -752,7 +752,50 @@ static int (*warp_loop(const struct ex_launch *l))(struct blk *, struct warp *)
  * the threads' kept caches are the process's. */
 static uint64_t launches;
 
-enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
+static enum ex_status grid_run(const struct ex_launch *l,
+			       struct ex_result *r);
+
+/* The work g's threads queued from the device (devrt.c), in order: each
+ * launch a grid one deeper, run to its end (its own queue after it) and
+ * its chains after the parent's, one after another, as the grids follow
+ * each other; each copy and memset through the memops. The first error
+ * stops the rest. */
+static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
+				 struct ex_result *r)
+{
+	struct devop *all = ex_devq_take(g);
+	enum ex_status st = EX_OK;
+	uint64_t chains = r->chain_max;
+
+	r->device_launch_ns += ex_devq_cost(all, &l->devlaunch);
+	if (l->depth == 0)
+		r->device_launch_ns += l->devlaunch.first_ns;
+	for (struct devop *op = all; op && st == EX_OK; op = op->next) {
+		struct ex_launch c = *l;
+		if (op->kind != DEVOP_LAUNCH) {
+			st = ex_devop_memory(l, op, r);
+			continue;
+		}
+		c.kernel = op->kernel;
+		memcpy(c.grid, op->grid, sizeof c.grid);
+		memcpy(c.block, op->block, sizeof c.block);
+		c.dynamic_shared_bytes = op->shared_bytes;
+		c.params = op->params;
+		c.cooperative = false;
+		c.depth = l->depth + 1;
+		r->chain_max = 0;
+		r->device_launches++;
+		st = grid_run(&c, r);
+		chains += r->chain_max;
+	}
+	r->chain_max = chains;
+	ex_devq_free(all);
+	return st;
+}
+
+/* One grid run, its counts added to r (a child's to its parent's), then
+ * what it queued. */
+static enum ex_status grid_run(const struct ex_launch *l, struct ex_result *r)
 {
 	struct crewjob cj = { 0 };
 	struct grid *g = &cj.g;
@@ -761,7 +804,6 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	uint32_t shared;
 	int n;
 
-	memset(r, 0, sizeof *r);
 	if (!l || !l->module || l->kernel < 0 || l->kernel >= l->module->nkernels)
 		return refuse(r, EX_LAUNCH_FAILED, "no such kernel");
 	g->m = l->module;
@@ -792,6 +834,8 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	g->epoch = __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
 	g->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
 	g->r = r;
+	g->ops_end = &g->ops;
+	g->tails_end = &g->tails;
 	if ((uint64_t)n > g->nblocks)
 		n = (int)g->nblocks;
 	/* a cooperative grid is shared out by n before any thread starts;
@@ -809,8 +853,20 @@ enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
 	cj.hired = ex_pool_hire(&crew, n - 1, helper, &cj);
 	share(&cj, 0);
 	ex_pool_wait(&crew);
+	if (g->ops || g->tails) {
+		if (r->status == EX_OK)
+			run_queued(l, g, r);
+		else
+			ex_devq_free(ex_devq_take(g));
+	}
 	pthread_mutex_destroy(&g->lock);
 	free(varaddr);
 	free(g->gridws);
 	return r->status;
+}
+
+enum ex_status ex_launch_run(const struct ex_launch *l, struct ex_result *r)
+{
+	memset(r, 0, sizeof *r);
+	return grid_run(l, r);
 }

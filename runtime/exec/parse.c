@@ -2473,6 +2473,8 @@ static int parse_function(struct parser *P, bool entry, bool external)
 		f.builtin = OP_ASSERTFAIL;
 	else if (!strcmp(name, "cudaGraphSetConditional"))
 		f.builtin = OP_SETCOND;
+	else if ((f.devrt = ex_devrt_find(name)) >= 0)
+		f.builtin = OP_DEVRT;
 	m->funcs[fi] = f;
 	if (accept(P, ";"))
 		return 0;
@@ -2679,6 +2681,35 @@ static int check_vars(struct parser *P)
 	return 0;
 }
 
+/* A call of the device runtime's entry f: its parameters and result
+ * as nvcc declares them; the entry in the instruction. The entries that
+ * take memory from the device heap (a launch's parameter buffer,
+ * cudaMalloc) make the caller a heap user. */
+static int devrt_call(struct parser *P, struct insn *in,
+		      const struct pfunc *f)
+{
+	struct ex_module *m = P->m;
+	uint64_t param[8], ret[4];
+	int np = in->o[2].n, nr = in->o[0].n;
+
+	if (np > 8 || nr > 4)
+		np = nr = -1;
+	for (int i = 0; i < np; i++)
+		param[i] = m->vars[in->o[2].list[i]].size;
+	for (int i = 0; i < nr; i++)
+		ret[i] = m->vars[in->o[0].list[i]].size;
+	if (np < 0 || !ex_devrt_takes(f->devrt, param, np, ret, nr))
+		return fail(P, EX_INVALID_PTX, "call of '%s' with the wrong "
+			    "parameters", f->name), -1;
+	in->sub = (uint8_t)f->devrt;
+	if (f->devrt == DEVRT_PARAM_BUFFER || f->devrt == DEVRT_LAUNCH ||
+	    f->devrt == DEVRT_PARAM_BUFFER_V1 ||
+	    f->devrt == DEVRT_LAUNCH_V1 || f->devrt == DEVRT_MALLOC ||
+	    f->devrt == DEVRT_FREE)
+		m->funcs[in->func].heap = true;
+	return 0;
+}
+
 /* Calls name functions that exist; builtins become their own opcodes,
  * with the arguments they take (malloc: a size, an address back; free:
  * an address; cudaGraphSetConditional: a handle and a value). An
@@ -2710,6 +2741,8 @@ static int check_calls(struct parser *P)
 		     m->vars[in->o[2].list[1]].size != 4))
 			return fail(P, EX_INVALID_PTX, "call of '%s' with the "
 				    "wrong parameters", f->name), -1;
+		if (f->builtin == OP_DEVRT && devrt_call(P, in, f))
+			return -1;
 		if (f->builtin) {
 			in->op = (uint16_t)f->builtin;
 			continue;
@@ -2961,6 +2994,7 @@ static int kernel_facts(struct parser *P)
 		uint32_t off = 0;
 		if (!fn->entry || !fn->defined || fn->discarded)
 			continue;
+		fn->kernel = m->nkernels;
 		m->kernels[m->nkernels++] = f;
 		fn->params = calloc((size_t)fn->nparam + 1, sizeof *fn->params);
 		if (!fn->params)
@@ -3012,7 +3046,8 @@ static int addr_fixups(struct parser *P)
 		struct insn *in = &m->code[i];
 		if (in->op == OP_CALL || in->op == OP_VPRINTF ||
 		    in->op == OP_ASSERTFAIL || in->op == OP_MALLOC ||
-		    in->op == OP_FREE || in->op == OP_SETCOND)
+		    in->op == OP_FREE || in->op == OP_SETCOND ||
+		    in->op == OP_DEVRT)
 			continue;
 		for (int k = 0; k < in->nops; k++) {
 			struct operand *o = &in->o[k];
@@ -3044,6 +3079,18 @@ int ex_func_at(const struct ex_module *m, uint64_t a)
 	f = &m->funcs[off / FUNC_STRIDE];
 	return f->defined && !f->entry && !f->builtin ?
 		(int)(off / FUNC_STRIDE) : -1;
+}
+
+int ex_kernel_at(const struct ex_module *m, uint64_t a)
+{
+	uint64_t off = a - (uintptr_t)m->fntab;
+	const struct pfunc *f;
+
+	if (a < (uintptr_t)m->fntab || off % FUNC_STRIDE ||
+	    off / FUNC_STRIDE >= (uint64_t)m->nfuncs)
+		return -1;
+	f = &m->funcs[off / FUNC_STRIDE];
+	return f->entry && f->defined && !f->discarded ? f->kernel : -1;
 }
 
 static int public_vars(struct parser *P)

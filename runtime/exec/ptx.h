@@ -72,6 +72,8 @@ enum opcode {
 	OP_TRAP, OP_NANOSLEEP, OP_VPRINTF, OP_ASSERTFAIL,
 	OP_MALLOC, OP_FREE, /* the device heap's, through ex_memops */
 	OP_SETCOND,      /* cudaGraphSetConditional, through ex_memops */
+	OP_DEVRT,        /* the device runtime's entries (devrt.c; sub:
+			  * enum devrt_fn) */
 	OP_MBARRIER,
 	OP_CPASYNC,      /* cp.async: global to shared, done at once */
 	OP_TEX, OP_TLD4, /* texture fetches through an object's handle */
@@ -343,7 +345,10 @@ struct pfunc {
 	bool discarded;        /* a weak definition another stood for */
 	int unit;              /* the text that defined it (ex_module_link) */
 	int builtin;           /* OP_VPRINTF, OP_ASSERTFAIL, OP_MALLOC,
-				* OP_FREE or OP_SETCOND for the externs */
+				* OP_FREE, OP_SETCOND or OP_DEVRT for the
+				* externs */
+	int devrt;             /* OP_DEVRT: which entry (enum devrt_fn) */
+	int kernel;            /* an entry's index among the kernels */
 	bool addressed;        /* its address is taken (mov, an initializer):
 				* an indirect call may reach it */
 	bool heap;             /* it calls malloc or free */
@@ -400,10 +405,30 @@ struct ex_module {
 	uint8_t *fntab;
 };
 
+/* The device runtime's entry points (devrt.c), an OP_DEVRT's sub. */
+enum devrt_fn {
+	DEVRT_PARAM_BUFFER, DEVRT_LAUNCH, DEVRT_PARAM_BUFFER_V1,
+	DEVRT_LAUNCH_V1, DEVRT_STREAM_CREATE,
+	DEVRT_STREAM_DESTROY, DEVRT_STREAM_WAIT_EVENT, DEVRT_EVENT_CREATE,
+	DEVRT_EVENT_RECORD, DEVRT_EVENT_DESTROY, DEVRT_MALLOC, DEVRT_FREE,
+	DEVRT_MEMCPY, DEVRT_MEMSET, DEVRT_GET_LAST_ERROR,
+	DEVRT_PEEK_LAST_ERROR, DEVRT_ERROR_STRING, DEVRT_ERROR_NAME,
+	DEVRT_GET_DEVICE, DEVRT_DEVICE_ATTRIBUTE, DEVRT_RUNTIME_VERSION,
+	DEVRT_COUNT
+};
+/* devrt.c: the entry called name, or -1; whether a call's parameters and
+ * results (their bytes) are the entry's. */
+int ex_devrt_find(const char *name);
+bool ex_devrt_takes(int fn, const uint64_t *param, int nparam,
+		    const uint64_t *ret, int nret);
+
 #define FUNC_STRIDE 8   /* an H200's are 8 apart (probes/results/heap.txt) */
 /* The function of m at address a that an indirect call may reach, or -1:
  * a defined device function, not an entry nor a builtin. */
 int ex_func_at(const struct ex_module *m, uint64_t a);
+/* The index of the kernel (.entry) at address a (a launch from the
+ * device names it so), or -1. */
+int ex_kernel_at(const struct ex_module *m, uint64_t a);
 
 /* form.c: gives every instruction its compact form and the module its
  * constant rows; EX_OUT_OF_MEMORY where they cannot be allocated. */
@@ -449,6 +474,10 @@ enum ex_status ex_cfg_reconverge(struct ex_module *m, char *log,
  * (the convention cooperative_groups' grid.sync() reads). */
 #define WIN_GRID   0xfb00000000000000ull
 #define GRIDWS_BYTES 64
+/* The device runtime's error names and texts (devrt.c), which
+ * cudaGetErrorName and cudaGetErrorString in device code point into:
+ * read-only. */
+#define WIN_RTSTR  0xfa00000000000000ull
 #define WIN_MASK   0xff00000000000000ull
 
 #endif

@@ -179,6 +179,53 @@ struct blk {
 	int last_place;
 };
 
+/* What they answer (cudaError_t's numbers: the engine includes no CUDA
+ * header). */
+#define DEVRT_SUCCESS 0
+#define DEVRT_INVALID_VALUE 1
+#define DEVRT_MEMORY_ALLOCATION 2
+#define DEVRT_INVALID_CONFIGURATION 9
+#define DEVRT_MAX_DEPTH_EXCEEDED 65
+#define DEVRT_PENDING_COUNT_EXCEEDED 69
+#define DEVRT_INVALID_DEVICE_FUNCTION 98
+#define DEVRT_NOT_SUPPORTED 801
+/* Launches and copies a grid's threads may have queued and not yet run.
+ * The H200 took 3,000 launches from one thread without a refusal
+ * (probes/results/cdp.txt: its children run while the parent goes on
+ * launching, where here they wait for its end); the bound only keeps the
+ * queue's memory finite. */
+#define DEVRT_PENDING_MAX (1u << 20)
+/* How deep launches from the device may nest (the host's grid is depth
+ * 0). The H200 ran a chain 30 deep without a refusal (cdp.txt); each
+ * level here is a frame of the launching thread's stack, so a chain
+ * deeper than this is refused (cudaErrorLaunchMaxDepthExceeded). */
+#define DEVRT_DEPTH_MAX 256
+/* The stream handles device code names by value (driver_types.h). */
+#define DEVRT_STREAM_TAIL 3
+/* A parameter buffer's header, before the bytes the kernel is given
+ * (devrt.c): what GetParameterBufferV2 was asked for, kept in the heap
+ * block beside them and checked again at the launch, as the thread may
+ * have written over it. */
+#define DEVRT_HEADER 64
+#define DEVRT_MAGIC 0x32504443u   /* "CDP2" */
+
+enum devop_kind { DEVOP_LAUNCH, DEVOP_COPY, DEVOP_SET };
+/* One piece of work a thread queued: a launch of kernel (its
+ * configuration and parameter bytes after the struct), or an
+ * asynchronous copy or memset of device memory. */
+struct devop {
+	struct devop *next;
+	enum devop_kind kind;
+	bool tail;                /* into cudaStreamTailLaunch: after the rest */
+	uint64_t from_block;      /* the launching thread's block (linear) */
+	uint32_t from_thread;     /* ... and its index in it */
+	int kernel;
+	uint32_t grid[3], block[3], shared_bytes;
+	uint64_t dst, src, bytes;
+	uint8_t value;
+	uint8_t params[];
+};
+
 struct grid {
 	const struct ex_launch *l;
 	const struct ex_module *m;
@@ -192,9 +239,36 @@ struct grid {
 	int (*run)(struct blk *, struct warp *); /* ex_warp_run or its AVX2 build */
 	int stop;                 /* atomic: an error stops the launch */
 	uint64_t epoch;           /* the launch's, unique in the process */
-	pthread_mutex_t lock;     /* result below */
+	pthread_mutex_t lock;     /* result and the queue below */
 	struct ex_result *r;
+	/* what its threads queued (devrt.c): launches, copies and memsets
+	 * in order, then tail launches */
+	struct devop *ops, **ops_end, *tails, **tails_end;
+	uint32_t npending;
+	int last_error;           /* atomic: the device runtime's last
+				   * error of the grid's threads */
+	uint64_t streams;         /* atomic: device streams and events made */
 };
+
+/* devrt.c: */
+/* An error's name or text as cudaGetErrorName/String answer it: its
+ * address in the WIN_RTSTR window. */
+uint64_t ex_devrt_error(int err, bool name);
+/* The window's bytes (strings back to back, each with its NUL). */
+const char *ex_devrt_strings(size_t *len);
+/* Queues op on g (DEVRT_SUCCESS), or refuses it: the grid holds
+ * DEVRT_PENDING_MAX already. */
+int ex_devq_push(struct grid *g, struct devop *op);
+/* What g queued, in the order to run it; the queue emptied. */
+struct devop *ex_devq_take(struct grid *g);
+void ex_devq_free(struct devop *op);
+/* What the launches among ops cost the grid that made them, ns, as
+ * ex_launch.devlaunch prices them. */
+uint64_t ex_devq_cost(const struct devop *ops, const struct ex_devlaunch *c);
+/* A queued copy or memset done, through l's memops, tallied in r;
+ * EX_ILLEGAL_ADDRESS (r says where) where memory no allocation holds. */
+enum ex_status ex_devop_memory(const struct ex_launch *l,
+			       const struct devop *op, struct ex_result *r);
 
 /* Runs warp w of block b until it waits at a barrier (W_BAR), ends
  * (W_DONE), yields (W_YIELD) or fails (-1, the error recorded in the

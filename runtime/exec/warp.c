@@ -426,6 +426,15 @@ static uint8_t *lane_ptr(struct blk *b, struct warp *w, int l, int sp,
 		if (off + size <= GRIDWS_BYTES && !(addr & (size - 1)))
 			return b->g->gridws + off;
 	}
+	if ((addr & WIN_MASK) == WIN_RTSTR && c->a == EX_READ &&
+	    (sp == SP_GLOBAL || sp == SP_GENERIC)) {
+		/* the device runtime's error strings: read-only */
+		size_t len;
+		const char *t = ex_devrt_strings(&len);
+		off = addr - WIN_RTSTR;
+		if (off < len && size <= len - off)
+			return (uint8_t *)(uintptr_t)(t + off);
+	}
 	if (addr & (size - 1)) {
 		ex_grid_fail(b, w, l, EX_MISALIGNED_ADDRESS, addr,
 			     "a misaligned access of %u bytes at 0x%llx", size,
@@ -2907,6 +2916,50 @@ static uint64_t lane_param_u64(struct blk *b, struct warp *w, int var, int l,
 	return load(w->lparam + (size_t)l * b->lparam_bytes + off, size);
 }
 
+/* ex_str.at: a string in the asking lane's shared, local or param
+ * window, and the bytes of the window from it; NULL for any other
+ * address. */
+static const char *window_str(const struct ex_str *s, uint64_t addr,
+			      size_t *room)
+{
+	struct blk *b = s->b;
+	struct warp *w = s->w;
+	uint64_t off = addr & 0xffffffffull;
+	size_t l = (size_t)s->lane;
+
+	switch (addr & WIN_MASK) {
+	case WIN_RTSTR: {
+		size_t len;
+		const char *t = ex_devrt_strings(&len);
+		if (addr - WIN_RTSTR >= len)
+			return NULL;
+		*room = len - (addr - WIN_RTSTR);
+		return t + (addr - WIN_RTSTR);
+	}
+	case WIN_SHARED:
+		if (off >= b->shared_bytes)
+			return NULL;
+		*room = b->shared_bytes - off;
+		return (const char *)b->shared + off;
+	case WIN_LOCAL:
+		if (off >= b->local_bytes)
+			return NULL;
+		*room = b->local_bytes - off;
+		return (const char *)w->local + l * b->local_bytes + off;
+	case WIN_PARAM:
+		if (off >= LPARAM_BASE && off - LPARAM_BASE < b->lparam_bytes) {
+			off -= LPARAM_BASE;
+			*room = b->lparam_bytes - off;
+			return (const char *)w->lparam + l * b->lparam_bytes + off;
+		}
+		if (off >= b->k->info.param_bytes)
+			return NULL;
+		*room = b->k->info.param_bytes - off;
+		return (const char *)b->l->params + off;
+	}
+	return NULL;
+}
+
 static int do_vprintf(struct blk *b, struct warp *w, const struct insn *in,
 		      uint32_t act)
 {
@@ -2928,8 +2981,10 @@ static int do_vprintf(struct blk *b, struct warp *w, const struct insn *in,
 			if (!ap)
 				return -1;
 		}
-		if (mo->vprintf)
-			rc = mo->vprintf(mo->ctx, f, ap);
+		if (mo->vprintf) {
+			struct ex_str s = { window_str, b, w, (int)l };
+			rc = mo->vprintf(mo->ctx, f, ap, &s);
+		}
 		if (in->o[0].n) {
 			uint64_t off = lane_param_addr(b, in->o[0].list[0]) - LPARAM_BASE;
 			store(w->lparam + (size_t)l * b->lparam_bytes + off,
@@ -3246,6 +3301,329 @@ static int do_setcond(struct blk *b, struct warp *w, const struct insn *in,
 				     (unsigned long long)h);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ device runtime */
+
+/* Bytes of a call's parameter at byte off of it, lane l's. */
+static uint64_t lane_param_at(struct blk *b, struct warp *w, int var, int l,
+			      unsigned off, unsigned size)
+{
+	uint64_t at = lane_param_addr(b, var) - LPARAM_BASE + off;
+	return load(w->lparam + (size_t)l * b->lparam_bytes + at, size);
+}
+
+/* Lane l's store of v (size bytes) where a pointer it passed points, as
+ * the device runtime writes its results; -1 where the launch failed. */
+static int lane_out(struct blk *b, struct warp *w, int l, uint64_t addr,
+		    uint64_t v, unsigned size)
+{
+	struct macc c;
+	uint8_t *p;
+
+	mem_begin(b, w, &c, EX_WRITE);
+	if (!(p = lane_ptr(b, w, l, SP_GENERIC, addr, size, &c)))
+		return -1;
+	store(p, v, size);
+	mem_flush(b, &c);
+	return 0;
+}
+
+/* A parameter buffer's header (DEVRT_HEADER bytes before what the thread
+ * is given): the launch it was asked for, where it was (the kernel -1
+ * where not), and the bytes given. */
+struct devrt_hdr {
+	uint32_t magic;
+	int32_t kernel;
+	uint32_t grid[3], block[3], shared, bytes;
+};
+
+/* A launch's shape the device runtime takes, or the error it answers. */
+static int devrt_shape(const uint32_t grid[3], const uint32_t block[3])
+{
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+
+	if (!grid[0] || !grid[1] || !grid[2] || grid[0] > 0x7fffffffu ||
+	    grid[1] > 65535 || grid[2] > 65535 || !threads ||
+	    threads > 1024 || block[2] > 64)
+		return DEVRT_INVALID_CONFIGURATION;
+	return DEVRT_SUCCESS;
+}
+
+/* The dim3 a call passed as parameter var (12 bytes), lane l's. */
+static void lane_dim3(struct blk *b, struct warp *w, int var, int l,
+		      uint32_t d[3])
+{
+	for (int i = 0; i < 3; i++)
+		d[i] = (uint32_t)lane_param_at(b, w, var, l, 4 * (unsigned)i, 4);
+}
+
+/* A heap block of h's bytes behind its header: the address the thread
+ * is given, or 0 (*err says why). */
+static uint64_t devrt_alloc(struct blk *b, const struct devrt_hdr *h,
+			    int *err)
+{
+	const struct ex_memops *mo = &b->l->mem;
+	uint64_t base = mo->malloc ?
+		mo->malloc(mo->ctx, DEVRT_HEADER + (uint64_t)h->bytes) : 0;
+
+	if (!base) {
+		*err = DEVRT_MEMORY_ALLOCATION;
+		return 0;
+	}
+	memcpy((void *)(uintptr_t)base, h, sizeof *h);
+	return base + DEVRT_HEADER;
+}
+
+/* cudaGetParameterBufferV2 (func, grid, block, shared bytes): a buffer
+ * for that launch's parameters; cudaGetParameterBuffer (alignment, size):
+ * one of size bytes, the launch named when it is made. */
+static uint64_t devrt_buffer(struct blk *b, struct warp *w,
+			     const struct insn *in, int l, int *err)
+{
+	const int32_t *p = in->o[2].list;
+	struct devrt_hdr h = { .magic = DEVRT_MAGIC, .kernel = -1 };
+
+	if (in->sub == DEVRT_PARAM_BUFFER_V1) {
+		uint64_t size = lane_param_u64(b, w, p[1], l, 8);
+		if (size > 0xffffffffu) {
+			*err = DEVRT_INVALID_VALUE;
+			return 0;
+		}
+		h.bytes = (uint32_t)size;
+		return devrt_alloc(b, &h, err);
+	}
+	h.kernel = ex_kernel_at(b->m, lane_param_u64(b, w, p[0], l, 8));
+	if (h.kernel < 0) {
+		*err = DEVRT_INVALID_DEVICE_FUNCTION;
+		return 0;
+	}
+	lane_dim3(b, w, p[1], l, h.grid);
+	lane_dim3(b, w, p[2], l, h.block);
+	h.shared = (uint32_t)lane_param_u64(b, w, p[3], l, 4);
+	if ((*err = devrt_shape(h.grid, h.block)) != DEVRT_SUCCESS)
+		return 0;
+	h.bytes = b->m->funcs[b->m->kernels[h.kernel]].info.param_bytes;
+	return devrt_alloc(b, &h, err);
+}
+
+/* The launch h describes queued on the grid with buf's parameters; the
+ * buffer given back to the heap either way. */
+static int devrt_queue(struct blk *b, uint32_t thread, uint64_t buf,
+		       const struct devrt_hdr *h, uint64_t stream)
+{
+	const struct ex_memops *mo = &b->l->mem;
+	uint32_t bytes = b->m->funcs[b->m->kernels[h->kernel]].info.param_bytes;
+	bool deep = b->l->depth + 1 > DEVRT_DEPTH_MAX;
+	struct devop *op = deep ? NULL : calloc(1, sizeof *op + bytes);
+	int err;
+
+	if (op) {
+		op->kind = DEVOP_LAUNCH;
+		op->tail = stream == DEVRT_STREAM_TAIL;
+		op->from_block = b->linear;
+		op->from_thread = thread;
+		op->kernel = h->kernel;
+		memcpy(op->grid, h->grid, sizeof op->grid);
+		memcpy(op->block, h->block, sizeof op->block);
+		op->shared_bytes = h->shared;
+		memcpy(op->params, (const void *)(uintptr_t)buf, bytes);
+	}
+	if (mo->free)
+		mo->free(mo->ctx, buf - DEVRT_HEADER);
+	if (!op)
+		return deep ? DEVRT_MAX_DEPTH_EXCEEDED : DEVRT_MEMORY_ALLOCATION;
+	if ((err = ex_devq_push(b->g, op)) != DEVRT_SUCCESS)
+		free(op);
+	return err;
+}
+
+/* cudaLaunchDeviceV2 (buffer, stream) and cudaLaunchDevice (func,
+ * buffer, grid, block, shared bytes, stream): the buffer's header read
+ * back and checked (the thread may have written over it), used once. */
+static int devrt_launch(struct blk *b, struct warp *w, const struct insn *in,
+			int l)
+{
+	const int32_t *p = in->o[2].list;
+	bool v1 = in->sub == DEVRT_LAUNCH_V1;
+	uint64_t buf = lane_param_u64(b, w, p[v1 ? 1 : 0], l, 8);
+	struct devrt_hdr h;
+	int err;
+
+	if (buf < DEVRT_HEADER)
+		return DEVRT_INVALID_VALUE;
+	memcpy(&h, (const void *)(uintptr_t)(buf - DEVRT_HEADER), sizeof h);
+	if (h.magic != DEVRT_MAGIC)
+		return DEVRT_INVALID_VALUE;
+	memset((void *)(uintptr_t)(buf - DEVRT_HEADER), 0, 4);
+	if (v1) {
+		h.kernel = ex_kernel_at(b->m, lane_param_u64(b, w, p[0], l, 8));
+		lane_dim3(b, w, p[2], l, h.grid);
+		lane_dim3(b, w, p[3], l, h.block);
+		h.shared = (uint32_t)lane_param_u64(b, w, p[4], l, 4);
+		err = h.kernel < 0 ? DEVRT_INVALID_DEVICE_FUNCTION :
+			devrt_shape(h.grid, h.block);
+		if (err == DEVRT_SUCCESS && h.bytes <
+		    b->m->funcs[b->m->kernels[h.kernel]].info.param_bytes)
+			err = DEVRT_INVALID_VALUE;
+	} else {
+		err = h.kernel < 0 || h.kernel >= b->m->nkernels ||
+			devrt_shape(h.grid, h.block) ? DEVRT_INVALID_VALUE :
+			DEVRT_SUCCESS;
+	}
+	if (err != DEVRT_SUCCESS) {
+		if (b->l->mem.free)
+			b->l->mem.free(b->l->mem.ctx, buf - DEVRT_HEADER);
+		return err;
+	}
+	return devrt_queue(b, w->id * WARP + (uint32_t)l, buf, &h,
+			   lane_param_u64(b, w, p[v1 ? 5 : 1], l, 8));
+}
+
+/* cudaMemcpyAsync and cudaMemsetAsync: queued as a launch is. */
+static int devrt_memory(struct blk *b, enum devop_kind kind, uint64_t dst,
+			uint64_t src, uint64_t bytes, uint8_t value)
+{
+	struct devop *op = calloc(1, sizeof *op);
+	int err;
+
+	if (!op)
+		return DEVRT_MEMORY_ALLOCATION;
+	op->kind = kind;
+	op->dst = dst;
+	op->src = src;
+	op->bytes = bytes;
+	op->value = value;
+	if ((err = ex_devq_push(b->g, op)) != DEVRT_SUCCESS)
+		free(op);
+	return err;
+}
+
+/* A handle for a stream or event made in device code: distinct, never 0
+ * nor one of the handles named by value. */
+static uint64_t devrt_handle(struct blk *b)
+{
+	return 0x100 + 8 * __atomic_fetch_add(&b->g->streams, 1,
+					      __ATOMIC_RELAXED);
+}
+
+/* One lane's call of entry fn: what it returns in *v, the error it
+ * leaves the thread in *err; false where the launch failed (a pointer it
+ * passed no allocation holds). */
+static bool devrt_lane(struct blk *b, struct warp *w, const struct insn *in,
+		       int l, int *err, uint64_t *v)
+{
+	const struct ex_memops *mo = &b->l->mem;
+	const int32_t *p = in->o[2].list;
+	uint64_t a0 = in->o[2].n ? lane_param_u64(b, w, p[0], l, 8) : 0;
+	int value = 0;
+
+	*v = 0;
+	switch (in->sub) {
+	case DEVRT_PARAM_BUFFER: case DEVRT_PARAM_BUFFER_V1:
+		*v = devrt_buffer(b, w, in, l, err);
+		return true;
+	case DEVRT_LAUNCH: case DEVRT_LAUNCH_V1:
+		*err = devrt_launch(b, w, in, l);
+		break;
+	case DEVRT_STREAM_CREATE:
+		/* default or non-blocking: the H200 takes both (cdp.txt) */
+		if (lane_param_u64(b, w, p[1], l, 4) > 1)
+			*err = DEVRT_INVALID_VALUE;
+		else if (lane_out(b, w, l, a0, devrt_handle(b), 8))
+			return false;
+		break;
+	case DEVRT_EVENT_CREATE:
+		/* an event of the device takes no time: it must say so */
+		if (!(lane_param_u64(b, w, p[1], l, 4) & 2))
+			*err = DEVRT_INVALID_VALUE;
+		else if (lane_out(b, w, l, a0, devrt_handle(b), 8))
+			return false;
+		break;
+	case DEVRT_STREAM_DESTROY: case DEVRT_STREAM_WAIT_EVENT:
+	case DEVRT_EVENT_RECORD: case DEVRT_EVENT_DESTROY:
+		/* the queue runs in the order made: nothing to wait for */
+		break;
+	case DEVRT_MALLOC: {
+		uint64_t size = lane_param_u64(b, w, p[1], l, 8);
+		uint64_t got = mo->malloc ? mo->malloc(mo->ctx, size) : 0;
+		if (lane_out(b, w, l, a0, got, 8))
+			return false;
+		if (!got)
+			*err = DEVRT_MEMORY_ALLOCATION;
+		break;
+	}
+	case DEVRT_FREE:
+		if (a0 && mo->free)
+			mo->free(mo->ctx, a0);
+		break;
+	case DEVRT_MEMCPY:
+		*err = devrt_memory(b, DEVOP_COPY, a0,
+				    lane_param_u64(b, w, p[1], l, 8),
+				    lane_param_u64(b, w, p[2], l, 8), 0);
+		break;
+	case DEVRT_MEMSET:
+		*err = devrt_memory(b, DEVOP_SET, a0, 0,
+				    lane_param_u64(b, w, p[2], l, 8),
+				    (uint8_t)lane_param_u64(b, w, p[1], l, 4));
+		break;
+	case DEVRT_GET_LAST_ERROR:
+		*v = (uint64_t)__atomic_exchange_n(&b->g->last_error, 0,
+						   __ATOMIC_RELAXED);
+		return true;
+	case DEVRT_PEEK_LAST_ERROR:
+		*v = (uint64_t)__atomic_load_n(&b->g->last_error,
+					       __ATOMIC_RELAXED);
+		return true;
+	case DEVRT_ERROR_STRING: case DEVRT_ERROR_NAME:
+		*v = ex_devrt_error((int)lane_param_u64(b, w, p[0], l, 4),
+				    in->sub == DEVRT_ERROR_NAME);
+		return true;
+	case DEVRT_GET_DEVICE:
+		if (lane_out(b, w, l, a0, (uint64_t)b->l->dev.ordinal, 4))
+			return false;
+		break;
+	case DEVRT_DEVICE_ATTRIBUTE:
+		*err = mo->attribute ?
+			mo->attribute(mo->ctx,
+				      (int)lane_param_u64(b, w, p[1], l, 4),
+				      (int)lane_param_u64(b, w, p[2], l, 4),
+				      &value) : DEVRT_NOT_SUPPORTED;
+		if (*err == DEVRT_SUCCESS &&
+		    lane_out(b, w, l, a0, (uint32_t)value, 4))
+			return false;
+		break;
+	case DEVRT_RUNTIME_VERSION:
+		if (lane_out(b, w, l, a0,
+			     (uint64_t)b->l->dev.runtime_version, 4))
+			return false;
+		break;
+	default:
+		*err = DEVRT_NOT_SUPPORTED;
+		break;
+	}
+	*v = (uint64_t)*err;
+	return true;
+}
+
+/* The device runtime's entries, lane by lane in lane order; an error a
+ * call answers is also the grid's last (cudaGetLastError). */
+static int do_devrt(struct blk *b, struct warp *w, const struct insn *in,
+		    uint32_t act)
+{
+	FOR_LANES(l, act) {
+		int err = DEVRT_SUCCESS;
+		uint64_t v;
+		uint64_t off = lane_param_addr(b, in->o[0].list[0]) - LPARAM_BASE;
+		if (!devrt_lane(b, w, in, (int)l, &err, &v))
+			return -1;
+		if (err != DEVRT_SUCCESS)
+			__atomic_store_n(&b->g->last_error, err,
+					 __ATOMIC_RELAXED);
+		store(w->lparam + (size_t)l * b->lparam_bytes + off, v,
+		      (unsigned)b->m->vars[in->o[0].list[0]].size);
 	}
 	return 0;
 }
@@ -3941,6 +4319,10 @@ int EX_WARP_RUN(struct blk *b, struct warp *w)
 			break;
 		case OP_SETCOND:
 			if (do_setcond(b, w, in, act))
+				return -1;
+			break;
+		case OP_DEVRT:
+			if (do_devrt(b, w, in, act))
 				return -1;
 			break;
 		case OP_WMMA:

@@ -323,6 +323,8 @@ void km_work(const struct km_work *w)
 	 * launch of its own (probes/results/graph-time.txt) */
 	running.t.launch_ns = w->graph_node ? cuemu_uvm()->graph_node_ns :
 			      r.launch_ns;
+	/* the grids it launched from the device run after it */
+	running.t.launch_ns += w->device_launch_ns;
 	for (int p = 0; p < CUEMU_NPROC; p = cuemu_proc_next(p)) {
 		if (p == running.dev) {
 			uint64_t dram = km_dram_bytes(w->dram[p], w->compulsory,

@@ -526,6 +526,9 @@ struct km_work {
 	/* a graph's kernel node: its start costs uvm.graph_node_ns, not a
 	 * launch's launch_ns */
 	bool graph_node;
+	/* the launches its threads made from the device: their own time
+	 * (the engine's, ex_result.device_launch_ns) */
+	uint64_t device_launch_ns;
 };
 /* The latencies of dev's warps' chains, in its cycles (uvm.*_latency_ns
  * at its clock): an arithmetic result, a load from the L1, a load of

@@ -17,7 +17,8 @@
 #include "model/topology.h"
 
 #define SEG_MAGIC 0x6375656d756d6368ULL /* "cuemumch" */
-/* Version 22: an asynchronous pageable copy staged at its call
+/* Version 23: launches from the device (uvm.device_launch_*); version
+ * 22: an asynchronous pageable copy staged at its call
  * (uvm.pageable_async_*), a copy engine's copy behind a kernel, a pinned copy's call
  * and a kernel-run copy's (uvm.copy_after_kernel_ns, copy_call_ns,
  * copy_kernel_call_ns, copy_kernel_after_kernel_ns, kernel_after_copy_ns,
@@ -49,7 +50,7 @@
  * version 5: no lock in the segment (its locks are the kernel's, on the
  * file: below); version 4 kept a pthread mutex whose robust-list pointers
  * any member could aim. */
-#define SEG_VERSION 22
+#define SEG_VERSION 23
 #define SEG_PROCS CUEMU_MAX_PROCS
 #define SEG_MAX_NUMA CUEMU_NUMA_LIMIT
 

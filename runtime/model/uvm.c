@@ -170,6 +170,18 @@ void cuemu_uvm_default(struct cuemu_uvm *u)
 		 * iteration, 7.3 and 7.5 us more than the kernel alone */
 		.graph_cond_ns = 3400,
 		.graph_cond_body_ns = 3870,
+		/* probes/results/cdp-time.txt: one H200, an empty child
+		 * 9.7 us a step in a chain of 1 to 16 nested launches, 10.2
+		 * a step of tail launches; 1 to 100 children from one
+		 * thread 6.0 to 6.5 us each past the first, from the threads
+		 * of one block 3.6, from as many blocks 0.3 to 0.4 */
+		.device_launch_ns = 10000,
+		.device_launch_call_ns = 6300,
+		.device_launch_stream_ns = 3600,
+		.device_launch_grid_ns = 350,
+		/* ... and a host's grid launching one child 15.6 us after
+		 * an empty one, 5.9 more than a step of the chain */
+		.device_launch_first_ns = 5900,
 		/* results/graph-perfscaling.txt: 61 to 1,040 nodes
 		 * instantiated in 0.9 to 1.8 us a node past 4 us, the first
 		 * launch's call 1.1 to 1.3 us a node */

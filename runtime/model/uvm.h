@@ -126,6 +126,13 @@ struct cuemu_uvm {
 	/* a conditional node's own time, once a launch, and the device's
 	 * start of each body it runs (a WHILE node's each iteration) */
 	uint64_t graph_cond_ns, graph_cond_body_ns;
+	/* launches from the device (dynamic parallelism): a launched
+	 * grid's start after the grid that launched it, and a thread's
+	 * launch calls one after another, a block's launches into its
+	 * stream, the grid's launches, each (exec.h, struct ex_devlaunch) */
+	uint64_t device_launch_ns, device_launch_call_ns;
+	uint64_t device_launch_stream_ns, device_launch_grid_ns;
+	uint64_t device_launch_first_ns; /* once, a host's grid that does */
 	/* the host's time to instantiate a graph (fixed and a node) and to
 	 * upload an executable graph, a node, at its first launch or upload */
 	uint64_t graph_instantiate_ns, graph_instantiate_node_ns;

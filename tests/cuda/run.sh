@@ -30,11 +30,15 @@
 # condprobe: probes/conditional.cu's conditional graph nodes replayed line
 # for line against one H200 (probes/results/conditional.txt). wmma: a
 # tensor-core GEMM through nvcc's wmma API (f16 into f32, f64, s8).
+# cdp: dynamic parallelism (-rdc=true -lcudadevrt, libcudadevrt's entry
+# points served by the engine); cdpprobe: probes/cdp.cu's device runtime
+# answers replayed line for line against one H200 (probes/results/
+# cdp.txt).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 src=$srcdir/tests/cuda
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread condprobe wmma"
+programs="launch symbols attributes units loading rt_errors lifetimes static staticlib clock coop rdc rdcsass linkptx clang managed reload engine heap texture graph graphprobe perthread condprobe wmma cdp cdpprobe"
 
 n=$(echo $programs | wc -w)
 echo "1..$n"
@@ -113,6 +117,8 @@ for p in $programs; do
 	rt_errors) files=$srcdir/probes/rt_errors.cu ;;
 	graphprobe) files=$srcdir/probes/graph.cu ;;
 	condprobe) files="$srcdir/probes/conditional.cu -lcuda" ;;
+	cdp) files="-rdc=true $src/cdp.cu -lcudadevrt" ;;
+	cdpprobe) files="-rdc=true $srcdir/probes/cdp.cu -lcudadevrt" ;;
 	# graph.cu again, built with a per-thread default stream: every
 	# call it makes is a _ptsz or _ptds form
 	perthread) files="--default-stream per-thread $src/graph.cu" ;;
@@ -202,10 +208,11 @@ for p in $programs; do
 	# A probe's lines are the real runtime's, recorded: all must match
 	# (graph.txt's but the exit status run by hand appended).
 	if [ $p = rt_errors ] || [ $p = lifetimes ] || [ $p = graphprobe ] ||
-	   [ $p = condprobe ]; then
+	   [ $p = condprobe ] || [ $p = cdpprobe ]; then
 		real=$p
 		[ $p = graphprobe ] && real=graph
 		[ $p = condprobe ] && real=conditional
+		[ $p = cdpprobe ] && real=cdp
 		grep -v -e '^#' -e '^lifetimes\.rt\.devices:' -e '^lifetimes\.exit:' \
 			-e '^exit ' -e '^cond\.exit:' \
 			"$srcdir/probes/results/$real.txt" >"$tmp/$p.real"

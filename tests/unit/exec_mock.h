@@ -92,7 +92,8 @@ __attribute__((unused)) static enum ex_status mock_page(void *ctx, uint64_t page
 
 /* The printf of the device: %d %i %u %x %c %s %f %e %g %p with l/ll,
  * each argument at its natural alignment in the buffer. */
-__attribute__((unused)) static int mock_vprintf(void *ctx, const char *fmt, const void *args)
+__attribute__((unused)) static int mock_vprintf(void *ctx, const char *fmt, const void *args,
+			const struct ex_str *str)
 {
 	struct mock *mk = ctx;
 	const uint8_t *ap = args;
@@ -133,9 +134,13 @@ __attribute__((unused)) static int mock_vprintf(void *ctx, const char *fmt, cons
 			off = (off + 7) & ~(size_t)7;
 			memcpy(&v, ap + off, 8);
 			off += 8;
+			size_t room;
+			const char *in = str ? str->at(str, v, &room) : NULL;
+			if (*p == 's' && in && strnlen(in, room) == room)
+				in = "<bad string>";
 			if (*p == 's')
 				n += (size_t)snprintf(out + n, sizeof out - n, spec,
-						      (const char *)(uintptr_t)v);
+						      in ? in : (const char *)(uintptr_t)v);
 			else
 				n += (size_t)snprintf(out + n, sizeof out - n,
 						      "0x%llx", (unsigned long long)v);

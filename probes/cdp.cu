@@ -1,0 +1,261 @@
+// cdp.cu - dynamic parallelism (CUDA 12's device runtime) on the real
+// GPU: what the device runtime's calls answer in device code (streams and
+// events made there, a launch of a bad shape, launches past the pending
+// count and past the nesting depth, the error names and texts, cudaMalloc,
+// cudaGetDevice, cudaDeviceGetAttribute, cudaRuntimeGetVersion), in what
+// order queued work runs (a copy queued behind a child, a tail launch
+// behind fire-and-forget children), and what launches from the device
+// cost: a parent launching 1 to 100 empty children from one thread into
+// its block's stream, fire-and-forget, and from each of 100 blocks;
+// chains of children 1 to 16 deep; tail launches one after another.
+// Each line: cdp.<case>: <result> [details]; timings: cdp.time.<case>
+// rep<i>: ms=<device time by events around the host's launch>.
+// Build: nvcc -O2 -arch=sm_90 -rdc=true -cudart shared -o cdp cdp.cu -lcudadevrt
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+	printf("cdp.error: %s line %d: %s\n", #x, __LINE__, \
+	       cudaGetErrorName(e_)); exit(1); } } while (0)
+
+__device__ int out[64];
+__device__ int counter;
+__device__ int order[256];
+__device__ unsigned norder;
+
+__global__ void k_empty(void) {}
+
+__global__ void k_note(int v)
+{
+	order[atomicAdd(&norder, 1)] = v;
+}
+
+/* What the device runtime's calls answer, each into out[]. */
+__global__ void k_answers(int *buf)
+{
+	cudaStream_t s;
+	cudaEvent_t e;
+	void *p = NULL;
+	int v = -1;
+
+	out[0] = cudaStreamCreateWithFlags(&s, 0);
+	out[1] = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+	out[2] = cudaStreamDestroy(s);
+	out[3] = cudaEventCreateWithFlags(&e, 0);
+	out[4] = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+	out[5] = cudaEventDestroy(e);
+	out[6] = cudaGetLastError();
+	k_empty<<<1, 2048>>>();
+	out[7] = cudaPeekAtLastError();
+	out[8] = cudaGetLastError();
+	out[9] = cudaGetLastError();
+	out[10] = cudaMalloc(&p, 1000);
+	out[11] = p != NULL && ((unsigned long long)p & 15) == 0;
+	out[12] = cudaFree(p);
+	out[13] = cudaGetDevice(&v);
+	out[14] = v;
+	out[15] = cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0);
+	out[16] = v;
+	out[17] = cudaRuntimeGetVersion(&v);
+	out[18] = v;
+	out[19] = cudaDeviceGetAttribute(&v, (cudaDeviceAttr)100000, 0);
+	printf("cdp.names: %s %s %s %s\n", cudaGetErrorName(cudaSuccess),
+	       cudaGetErrorName((cudaError_t)out[7]),
+	       cudaGetErrorName(cudaErrorLaunchPendingCountExceeded),
+	       cudaGetErrorName(cudaErrorLaunchMaxDepthExceeded));
+	printf("cdp.text: %s | %s\n", cudaGetErrorString((cudaError_t)out[7]),
+	       cudaGetErrorString(cudaErrorLaunchPendingCountExceeded));
+	/* the launch of a kernel that is not one: a null function */
+	void *pb = cudaGetParameterBuffer(16, 16);
+	out[20] = pb != NULL;
+	(void)buf;
+}
+
+/* n launches from one thread: how many the device runtime refuses, and
+ * the last refusal. */
+__global__ void k_pending(int n)
+{
+	int refused = 0, last = 0;
+
+	for (int i = 0; i < n; i++) {
+		k_empty<<<1, 1>>>();
+		cudaError_t e = cudaGetLastError();
+		if (e != cudaSuccess) {
+			refused++;
+			last = e;
+		}
+	}
+	out[30] = refused;
+	out[31] = last;
+}
+
+/* A chain of children, each one deeper: the deepest that ran, and the
+ * error of the first launch refused. */
+__global__ void k_deep(int depth, int limit)
+{
+	atomicMax(&out[40], depth);
+	if (depth < limit) {
+		k_deep<<<1, 1>>>(depth + 1, limit);
+		cudaError_t e = cudaGetLastError();
+		if (e != cudaSuccess)
+			atomicCAS(&out[41], 0, (int)e * 1000 + depth);
+	}
+}
+
+/* Order: a note, a copy behind it in the block's stream, a tail launch
+ * made before two fire-and-forget ones. */
+__global__ void k_order(int *src, int *dst)
+{
+	k_note<<<1, 1>>>(1);
+	cudaMemcpyAsync(dst, src, 4 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+	k_note<<<1, 1, 0, cudaStreamTailLaunch>>>(4);
+	k_note<<<1, 1, 0, cudaStreamFireAndForget>>>(2);
+	k_note<<<1, 1, 0, cudaStreamFireAndForget>>>(3);
+}
+
+/* A parent's child sees what the parent wrote before the launch; the
+ * parent's write after the launch is not ordered with it. */
+__global__ void k_child_reads(int *p)
+{
+	out[50] = p[0];
+}
+__global__ void k_parent_writes(int *p)
+{
+	p[0] = 7;
+	k_child_reads<<<1, 1>>>(p);
+}
+
+/* Timing: n children from one thread into the block's stream, or
+ * fire-and-forget; each of the grid's threads launching one. */
+__global__ void k_serial(int n)
+{
+	for (int i = 0; i < n; i++)
+		k_empty<<<1, 1>>>();
+}
+__global__ void k_ff(int n)
+{
+	for (int i = 0; i < n; i++)
+		k_empty<<<1, 1, 0, cudaStreamFireAndForget>>>();
+}
+__global__ void k_each(void)
+{
+	k_empty<<<1, 1>>>();
+}
+__global__ void k_chain(int left)
+{
+	if (left > 0)
+		k_chain<<<1, 1>>>(left - 1);
+}
+__global__ void k_tail(int left)
+{
+	if (left > 0)
+		k_tail<<<1, 1, 0, cudaStreamTailLaunch>>>(left - 1);
+}
+
+typedef void (*launcher)(int);
+
+static void l_empty(int) { k_empty<<<1, 1>>>(); }
+static void l_serial(int n) { k_serial<<<1, 1>>>(n); }
+static void l_ff(int n) { k_ff<<<1, 1>>>(n); }
+static void l_each_block(int n) { k_each<<<n, 1>>>(); }
+static void l_each_thread(int n) { k_each<<<1, n>>>(); }
+static void l_chain(int n) { k_chain<<<1, 1>>>(n); }
+static void l_tail(int n) { k_tail<<<1, 1>>>(n); }
+
+static void timed(const char *name, launcher f, int n)
+{
+	cudaEvent_t a, b;
+	float ms;
+
+	CK(cudaEventCreate(&a));
+	CK(cudaEventCreate(&b));
+	f(n);   /* warm */
+	CK(cudaDeviceSynchronize());
+	for (int rep = 0; rep < 5; rep++) {
+		CK(cudaEventRecord(a));
+		f(n);
+		CK(cudaEventRecord(b));
+		CK(cudaEventSynchronize(b));
+		CK(cudaEventElapsedTime(&ms, a, b));
+		printf("cdp.time.%s n=%d rep%d: ms=%.6f\n", name, n, rep, ms);
+	}
+	CK(cudaGetLastError());
+	CK(cudaEventDestroy(a));
+	CK(cudaEventDestroy(b));
+}
+
+int main(int argc, char **argv)
+{
+	int h[64], *src, *dst, hd[4], ord[8];
+	unsigned n;
+
+	CK(cudaMalloc(&src, 64));
+	CK(cudaMalloc(&dst, 64));
+	CK(cudaMemset(dst, 0, 64));
+	for (int i = 0; i < 4; i++)
+		hd[i] = 10 + i;
+	CK(cudaMemcpy(src, hd, sizeof hd, cudaMemcpyHostToDevice));
+
+	k_answers<<<1, 1>>>(src);
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpyFromSymbol(h, out, sizeof h));
+	printf("cdp.stream_create_0: %d\n", h[0]);
+	printf("cdp.stream_create_nonblocking: %d\n", h[1]);
+	printf("cdp.stream_destroy: %d\n", h[2]);
+	printf("cdp.event_create_0: %d\n", h[3]);
+	printf("cdp.event_create_disable_timing: %d\n", h[4]);
+	printf("cdp.event_destroy: %d\n", h[5]);
+	printf("cdp.last_error_after_calls: %d\n", h[6]);
+	printf("cdp.bad_block_peek: %d\n", h[7]);
+	printf("cdp.bad_block_get: %d then %d\n", h[8], h[9]);
+	printf("cdp.malloc: %d aligned16=%d free=%d\n", h[10], h[11], h[12]);
+	printf("cdp.get_device: %d device=%d\n", h[13], h[14]);
+	printf("cdp.attribute_sms: %d value=%d\n", h[15], h[16]);
+	printf("cdp.runtime_version: %d value=%d\n", h[17], h[18]);
+	printf("cdp.attribute_bad: %d\n", h[19]);
+	printf("cdp.param_buffer_no_kernel: %d\n", h[20]);
+
+	for (int count = 2000; count <= 3000; count += 1000) {
+		k_pending<<<1, 1>>>(count);
+		CK(cudaDeviceSynchronize());
+		CK(cudaMemcpyFromSymbol(h, out, sizeof h));
+		printf("cdp.pending n=%d: refused=%d last=%d\n", count, h[30],
+		       h[31]);
+	}
+
+	k_deep<<<1, 1>>>(0, 30);
+	printf("cdp.deep launch: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+	CK(cudaMemcpyFromSymbol(h, out, sizeof h));
+	printf("cdp.deep: deepest=%d refused=%d at_depth=%d\n", h[40],
+	       h[41] / 1000, h[41] % 1000);
+
+	k_order<<<1, 1>>>(src, dst);
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpyFromSymbol(&n, norder, sizeof n));
+	CK(cudaMemcpyFromSymbol(ord, order, sizeof ord));
+	CK(cudaMemcpy(hd, dst, sizeof hd, cudaMemcpyDeviceToHost));
+	printf("cdp.order: n=%u notes=%d %d %d %d copy=%d %d %d %d\n", n,
+	       ord[0], ord[1], ord[2], ord[3], hd[0], hd[1], hd[2], hd[3]);
+
+	k_parent_writes<<<1, 1>>>(dst);
+	CK(cudaDeviceSynchronize());
+	CK(cudaMemcpyFromSymbol(h, out, sizeof h));
+	printf("cdp.child_sees_parent: %d\n", h[50]);
+
+	if (argc > 1) {
+		timed("empty", l_empty, 0);
+		for (int k = 1; k <= 100; k *= 10) {
+			timed("serial", l_serial, k);
+			timed("ff", l_ff, k);
+			timed("blocks", l_each_block, k);
+			timed("threads", l_each_thread, k);
+			timed("tail", l_tail, k);
+		}
+		for (int k = 1; k <= 16; k *= 2)
+			timed("chain", l_chain, k);
+	}
+	CK(cudaFree(src));
+	CK(cudaFree(dst));
+	return 0;
+}
