@@ -84,10 +84,15 @@
 #   afterop   probes/afterop.cu on one H200 (results/afterop.txt, two
 #             runs): behind a busy stream, an operation alone, it and a
 #             kernel, it twice, on each path and size
+#   cdp       probes/cdp.cu's timing (`cdp time`, results/cdp-time.txt) on
+#             one H200, built with -rdc=true -lcudadevrt: 1 to 100 empty
+#             children launched from one thread (serial, ff), from one
+#             block's threads, from as many blocks; chains of nested
+#             and of tail launches
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -109,23 +114,26 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop)
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp)
 	title="probes/$probe.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
 	     "afterfault, prefnoop, faultwindow, advise, graph, conditional," \
-	     "copyone or afterop)" >&2
+	     "copyone, afterop or cdp)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
 args=
 [ $probe = graph ] && args=time real=$here/../probes/results/graph-time.txt
 # conditional.cu calls the driver API too
-link=
+link= rdc=
 [ $probe = conditional ] && args=time link=-lcuda \
 	real=$here/../probes/results/conditional-time.txt
+# cdp.cu is relocatable device code calling the device runtime
+[ $probe = cdp ] && args=time rdc=-rdc=true link=-lcudadevrt \
+	real=$here/../probes/results/cdp-time.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
@@ -216,6 +224,8 @@ rows() {
 		-e 's/ nonblocking_/ nb_/' \
 		-e 's/^peermig\.(copy_[a-z0-9]+) gpu([01])->gpu([01]) ([a-z_]+) peer ([0-9]+)KiB: .*ms=([0-9.]+).*/peermig.\1_\2\3_\4_\5k rep0: ms=\6/' \
 		-e 's/^peermig\.([a-z0-9_]+) ([0-9]+)MiB (rep[0-9]+): .*ms=([0-9.]+).*/peermig.\1_\2m \3: ms=\4/' ;;
+	cdp)	# cdp.time.<case> n=<k> repN: ms=... -> cdp.<case>_<k>
+		sed -u -E 's/^cdp\.time\.([a-z]+) n=([0-9]+) (rep[0-9]+): ms=/cdp.\1_\2 \3: ms=/' ;;
 	*)	cat ;;
 	esac
 }
@@ -228,7 +238,7 @@ fi
 tmp=$(mktemp -d)
 machine=${CUEMU_MACHINE:-cuemu}-realprog-$$
 trap 'rm -rf "$tmp"; rm -f "/dev/shm/$machine"*' EXIT INT TERM
-if ! "$NVCC" -O2 -cudart shared -arch=sm_90 -o "$tmp/$probe" \
+if ! "$NVCC" -O2 -cudart shared -arch=sm_90 $rdc -o "$tmp/$probe" \
 	"$here/../probes/$probe.cu" $link >"$tmp/build" 2>&1; then
 	echo "  skipped: nvcc failed"
 	sed 's/^/  # /' "$tmp/build"

@@ -9,7 +9,8 @@
 // its block's stream, fire-and-forget, and from each of 100 blocks;
 // chains of children 1 to 16 deep; tail launches one after another.
 // Each line: cdp.<case>: <result> [details]; timings: cdp.time.<case>
-// rep<i>: ms=<device time by events around the host's launch>.
+// rep<i>: ms=<device time by events around the host's launch>; the last
+// line cdp.done (added after the run kept in results/).
 // Build: nvcc -O2 -arch=sm_90 -rdc=true -cudart shared -o cdp cdp.cu -lcudadevrt
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -257,5 +258,6 @@ int main(int argc, char **argv)
 	}
 	CK(cudaFree(src));
 	CK(cudaFree(dst));
+	printf("cdp.done\n");
 	return 0;
 }
