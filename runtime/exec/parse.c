@@ -3068,29 +3068,30 @@ static int addr_fixups(struct parser *P)
 	return 0;
 }
 
-int ex_func_at(const struct ex_module *m, uint64_t a)
+/* The function at address a (one of fntab's slots), or NULL. */
+static const struct pfunc *func_at(const struct ex_module *m, uint64_t a)
 {
 	uint64_t off = a - (uintptr_t)m->fntab;
-	const struct pfunc *f;
 
 	if (a < (uintptr_t)m->fntab || off % FUNC_STRIDE ||
 	    off / FUNC_STRIDE >= (uint64_t)m->nfuncs)
-		return -1;
-	f = &m->funcs[off / FUNC_STRIDE];
-	return f->defined && !f->entry && !f->builtin ?
-		(int)(off / FUNC_STRIDE) : -1;
+		return NULL;
+	return &m->funcs[off / FUNC_STRIDE];
+}
+
+int ex_func_at(const struct ex_module *m, uint64_t a)
+{
+	const struct pfunc *f = func_at(m, a);
+
+	return f && f->defined && !f->entry && !f->builtin ?
+		(int)(f - m->funcs) : -1;
 }
 
 int ex_kernel_at(const struct ex_module *m, uint64_t a)
 {
-	uint64_t off = a - (uintptr_t)m->fntab;
-	const struct pfunc *f;
+	const struct pfunc *f = func_at(m, a);
 
-	if (a < (uintptr_t)m->fntab || off % FUNC_STRIDE ||
-	    off / FUNC_STRIDE >= (uint64_t)m->nfuncs)
-		return -1;
-	f = &m->funcs[off / FUNC_STRIDE];
-	return f->entry && f->defined && !f->discarded ? f->kernel : -1;
+	return f && f->entry && f->defined && !f->discarded ? f->kernel : -1;
 }
 
 static int public_vars(struct parser *P)
