@@ -89,10 +89,14 @@
 #             children launched from one thread (serial, ff), from one
 #             block's threads, from as many blocks; chains of nested
 #             and of tail launches
+#   cdpoverlap probes/cdp.cu run as `cdp overlap` (results/
+#             cdp-overlap.txt): spinning children in one stream, in
+#             streams of their own, fire-and-forget; binary trees of
+#             launches, empty and spinning
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -114,14 +118,14 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp)
-	title="probes/$probe.cu, one H200"
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap)
+	title="probes/${probe%overlap}.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
 	     "afterfault, prefnoop, faultwindow, advise, graph, conditional," \
-	     "copyone, afterop or cdp)" >&2
+	     "copyone, afterop, cdp or cdpoverlap)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
@@ -134,6 +138,8 @@ link= rdc=
 # cdp.cu is relocatable device code calling the device runtime
 [ $probe = cdp ] && args=time rdc=-rdc=true link=-lcudadevrt \
 	real=$here/../probes/results/cdp-time.txt
+[ $probe = cdpoverlap ] && probe=cdp args=overlap rdc=-rdc=true \
+	link=-lcudadevrt real=$here/../probes/results/cdp-overlap.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu
@@ -225,7 +231,7 @@ rows() {
 		-e 's/^peermig\.(copy_[a-z0-9]+) gpu([01])->gpu([01]) ([a-z_]+) peer ([0-9]+)KiB: .*ms=([0-9.]+).*/peermig.\1_\2\3_\4_\5k rep0: ms=\6/' \
 		-e 's/^peermig\.([a-z0-9_]+) ([0-9]+)MiB (rep[0-9]+): .*ms=([0-9.]+).*/peermig.\1_\2m \3: ms=\4/' ;;
 	cdp)	# cdp.time.<case> n=<k> repN: ms=... -> cdp.<case>_<k>
-		sed -u -E 's/^cdp\.time\.([a-z]+) n=([0-9]+) (rep[0-9]+): ms=/cdp.\1_\2 \3: ms=/' ;;
+		sed -u -E 's/^cdp\.time\.([a-z_]+) n=([0-9]+) (rep[0-9]+): ms=/cdp.\1_\2 \3: ms=/' ;;
 	*)	cat ;;
 	esac
 }

@@ -8,6 +8,10 @@
 // cost: a parent launching 1 to 100 empty children from one thread into
 // its block's stream, fire-and-forget, and from each of 100 blocks;
 // chains of children 1 to 16 deep; tail launches one after another.
+// Run as `cdp overlap`: spinning children (20 us each) from one thread into
+// its block's stream, into streams of their own, fire-and-forget; binary
+// trees of launches 1 to 10 deep, each child in a stream of its own, with
+// and without 20 us of work a node.
 // Each line: cdp.<case>: <result> [details]; timings: cdp.time.<case>
 // rep<i>: ms=<device time by events around the host's launch>; the last
 // line cdp.done (added after the run kept in results/).
@@ -154,6 +158,65 @@ __global__ void k_tail(int left)
 		k_tail<<<1, 1, 0, cudaStreamTailLaunch>>>(left - 1);
 }
 
+/* A child that spins about us microseconds of the device's clock. */
+__global__ void k_spin(int us)
+{
+	unsigned long long t0 = clock64(), t = t0;
+	while (t - t0 < (unsigned long long)us * 1980)
+		t = clock64();
+}
+/* n spinning children from one thread into its block's stream, into a
+ * stream of their own each, fire-and-forget. */
+__global__ void k_spin_serial(int n)
+{
+	for (int i = 0; i < n; i++)
+		k_spin<<<1, 1>>>(20);
+}
+__global__ void k_spin_streams(int n)
+{
+	for (int i = 0; i < n; i++) {
+		cudaStream_t s;
+		cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+		k_spin<<<1, 1, 0, s>>>(20);
+		cudaStreamDestroy(s);
+	}
+}
+__global__ void k_spin_ff(int n)
+{
+	for (int i = 0; i < n; i++)
+		k_spin<<<1, 1, 0, cudaStreamFireAndForget>>>(20);
+}
+/* A binary tree of launches, each child in a stream of its own, depth
+ * levels below the root. */
+__global__ void k_tree(int depth)
+{
+	if (depth > 0) {
+		cudaStream_t s0, s1;
+		cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking);
+		cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+		k_tree<<<1, 1, 0, s0>>>(depth - 1);
+		k_tree<<<1, 1, 0, s1>>>(depth - 1);
+		cudaStreamDestroy(s0);
+		cudaStreamDestroy(s1);
+	}
+}
+/* The same with each node spinning 20 us first. */
+__global__ void k_tree_spin(int depth)
+{
+	unsigned long long t0 = clock64(), t = t0;
+	while (t - t0 < 20ull * 1980)
+		t = clock64();
+	if (depth > 0) {
+		cudaStream_t s0, s1;
+		cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking);
+		cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+		k_tree_spin<<<1, 1, 0, s0>>>(depth - 1);
+		k_tree_spin<<<1, 1, 0, s1>>>(depth - 1);
+		cudaStreamDestroy(s0);
+		cudaStreamDestroy(s1);
+	}
+}
+
 typedef void (*launcher)(int);
 
 static void l_empty(int) { k_empty<<<1, 1>>>(); }
@@ -163,6 +226,12 @@ static void l_each_block(int n) { k_each<<<n, 1>>>(); }
 static void l_each_thread(int n) { k_each<<<1, n>>>(); }
 static void l_chain(int n) { k_chain<<<1, 1>>>(n); }
 static void l_tail(int n) { k_tail<<<1, 1>>>(n); }
+static void l_spin(int n) { k_spin<<<1, 1>>>(n); }
+static void l_spin_serial(int n) { k_spin_serial<<<1, 1>>>(n); }
+static void l_spin_streams(int n) { k_spin_streams<<<1, 1>>>(n); }
+static void l_spin_ff(int n) { k_spin_ff<<<1, 1>>>(n); }
+static void l_tree(int n) { k_tree<<<1, 1>>>(n); }
+static void l_tree_spin(int n) { k_tree_spin<<<1, 1>>>(n); }
 
 static void timed(const char *name, launcher f, int n)
 {
@@ -244,7 +313,7 @@ int main(int argc, char **argv)
 	CK(cudaMemcpyFromSymbol(h, out, sizeof h));
 	printf("cdp.child_sees_parent: %d\n", h[50]);
 
-	if (argc > 1) {
+	if (argc > 1 && argv[1][0] == 't') {
 		timed("empty", l_empty, 0);
 		for (int k = 1; k <= 100; k *= 10) {
 			timed("serial", l_serial, k);
@@ -255,6 +324,20 @@ int main(int argc, char **argv)
 		}
 		for (int k = 1; k <= 16; k *= 2)
 			timed("chain", l_chain, k);
+	}
+	/* `cdp overlap`: whether children in streams of their own, and the
+	 * subtrees of a tree of launches, run side by side */
+	if (argc > 1 && argv[1][0] == 'o') {
+		timed("spin", l_spin, 20);
+		for (int k = 1; k <= 64; k *= 4) {
+			timed("spin_serial", l_spin_serial, k);
+			timed("spin_streams", l_spin_streams, k);
+			timed("spin_ff", l_spin_ff, k);
+		}
+		for (int k = 1; k <= 10; k += 3) {
+			timed("tree", l_tree, k);
+			timed("tree_spin", l_tree_spin, k);
+		}
 	}
 	CK(cudaFree(src));
 	CK(cudaFree(dst));

@@ -378,7 +378,10 @@ static uint64_t account(const struct job *j, double kept_share,
 	uint64_t kept;
 	double held;
 
-	w.warp_instructions = res->warp_instructions;
+	/* the grids it launched issued theirs on SMs of their own, their
+	 * time in device_launch_ns */
+	w.warp_instructions = res->warp_instructions -
+			      res->device_warp_instructions;
 	w.blocks = (uint64_t)j->l.grid[0] * j->l.grid[1] * j->l.grid[2];
 	w.warps = w.blocks * ((threads + 31) / 32);
 	add_place(&w, res, PLACE_DEVICE, j->dev);
@@ -676,6 +679,8 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
 			     j->dev);
 	j->l.dev.sm_count = (uint32_t)v;
+	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, j->dev);
+	j->l.dev.clock_khz = (uint32_t)v;
 	cuDeviceGetAttribute(&v,
 			     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
 			     j->dev);

@@ -251,8 +251,7 @@ static int who_cmp(const void *a, const void *b)
 
 /* The launches sorted by block and thread (O(n log n)), then counted: a
  * block's launches go into its stream one after another, a thread's
- * calls one after another; the longest of them, or the grid's, beside
- * the start every grid of them waits. */
+ * calls one after another; the longest of them, or the grid's. */
 uint64_t ex_devq_cost(const struct devop *ops, const struct ex_devlaunch *c)
 {
 	uint64_t n = 0, worst = 0, i, j, k;
@@ -263,7 +262,7 @@ uint64_t ex_devq_cost(const struct devop *ops, const struct ex_devlaunch *c)
 	if (!n)
 		return 0;
 	if (!(w = malloc(n * sizeof *w)))
-		return c->start_ns + n * c->call_ns;   /* one thread's, at most */
+		return n * c->call_ns;   /* one thread's, at most */
 	i = 0;
 	for (const struct devop *op = ops; op; op = op->next)
 		if (op->kind == DEVOP_LAUNCH)
@@ -285,5 +284,5 @@ uint64_t ex_devq_cost(const struct devop *ops, const struct ex_devlaunch *c)
 	free(w);
 	if (n * c->grid_ns > worst)
 		worst = n * c->grid_ns;
-	return c->start_ns + worst;
+	return worst;
 }

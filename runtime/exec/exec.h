@@ -267,6 +267,8 @@ struct ex_device {
 	uint32_t sm_count;     /* %nsmid */
 	uint32_t warps_per_sm; /* %nwarpid */
 	uint64_t (*globaltimer)(void *ctx); /* %globaltimer, ns; NULL: 0 */
+	uint32_t clock_khz;    /* its SMs' clock: a launched grid's chains
+				* in time (0: they take none) */
 	int ordinal;           /* cudaGetDevice in device code */
 	int runtime_version;   /* cudaRuntimeGetVersion in device code */
 };
@@ -374,10 +376,14 @@ struct ex_result {
 	uint64_t merged_sectors[EX_MAX_PLACES];
 	uint64_t atomics;
 	/* grids its threads launched (dynamic parallelism), at any depth,
-	 * each run after the grid that launched it: their counts and
-	 * chains are in the rest */
+	 * each run after the grid that launched it: their counts are in
+	 * the rest, their chains in their time, which follows the launch's
+	 * own (ex_launch.devlaunch; launch.c run_queued) */
 	uint64_t device_launches;
-	uint64_t device_launch_ns;        /* their cost (ex_launch.devlaunch) */
+	uint64_t device_launch_ns;
+	/* of warp_instructions, those the launched grids issued: they ran
+	 * on SMs of their own, in their time, not in the launch's blocks' */
+	uint64_t device_warp_instructions;
 	/* Cycles of the blocks' chains (a block's: its slowest warp's, from
 	 * its first instruction's issue to its last's, barriers waiting for
 	 * the last warp to arrive): the longest block's, and their sum. 0

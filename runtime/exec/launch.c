@@ -369,6 +369,7 @@ static void start_block(struct blk *b, uint64_t i)
 		w->ncalls = 0;
 		w->fbase = w->ssp = 0;
 		w->nsave = 0;
+		memset(w->launched, 0, sizeof w->launched);
 		w->stack[0] = (struct simt){ b->k->first, -1, w->valid };
 	}
 }
@@ -755,23 +756,86 @@ static uint64_t launches;
 static enum ex_status grid_run(const struct ex_launch *l,
 			       struct ex_result *r);
 
+/* A launched grid's stream, its place in the queue, when its launch
+ * call was made (its thread's calls before it) and its time. */
+struct span_of {
+	uint64_t group, order;
+	uint64_t made, ns;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span_of *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The stream a launch ran in, as a number: a block's own by the block's
+ * number, a stream the device made by its handle, a fire-and-forget
+ * launch one of its own (*alone counts them), numbered apart. */
+static uint64_t group_of(const struct devop *op, uint64_t *alone)
+{
+	if (op->alone)
+		return UINT64_MAX - (*alone)++;
+	if (op->stream)
+		return (1ull << 63) | op->stream;
+	return op->from_block;
+}
+
+/* When the last stream ends: each stream's grids one after another, a
+ * grid not before its launch call was made. Sorts sp. */
+static uint64_t longest(struct span_of *sp, uint64_t n)
+{
+	uint64_t most = 0;
+
+	qsort(sp, n, sizeof *sp, span_cmp);
+	for (uint64_t i = 0, j; i < n; i = j) {
+		uint64_t t = 0;
+		for (j = i; j < n && sp[j].group == sp[i].group; j++)
+			t = (sp[j].made > t ? sp[j].made : t) + sp[j].ns;
+		most = t > most ? t : most;
+	}
+	return most;
+}
+
 /* The work g's threads queued from the device (devrt.c), in order: each
- * launch a grid one deeper, run to its end (its own queue after it) and
- * its chains after the parent's, one after another, as the grids follow
- * each other; each copy and memset through the memops. The first error
- * stops the rest. */
+ * launch a grid one deeper, run to its end (its own queue after it), each
+ * copy and memset through the memops; the first error stops the rest.
+ *
+ * Their time is the parent's device_launch_ns (its chain_max and
+ * chain_sum stay its own: the children's counts are the launch's, their
+ * throughput the launch's, but their chains follow its end). A child's
+ * time is its chains (at the device's clock) and its own children's; the
+ * streams run side by side, a stream's grids one after another, none
+ * before its thread's launch call was made (call_ns each), tail launches
+ * after them all; beside the longest stream the launches themselves take
+ * their time (ex_devq_cost), and the grids start start_ns after the
+ * parent. A tree of launches takes at least grid_ns a launch in it: the
+ * device takes them at that rate (probes/results/cdp-overlap.txt). */
 static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 				 struct ex_result *r)
 {
 	struct devop *all = ex_devq_take(g);
 	enum ex_status st = EX_OK;
-	uint64_t chains = r->chain_max;
+	uint64_t chains = r->chain_max, chain_sum = r->chain_sum;
+	uint64_t made = r->device_launches, insns = r->warp_instructions;
+	uint64_t dinsns = r->device_warp_instructions;
+	uint64_t n = 0, alone = 0, tails = 0, ns, khz = l->dev.clock_khz;
+	struct span_of *sp;
 
-	r->device_launch_ns += ex_devq_cost(all, &l->devlaunch);
-	if (l->depth == 0)
-		r->device_launch_ns += l->devlaunch.first_ns;
+	for (struct devop *op = all; op; op = op->next)
+		n += op->kind == DEVOP_LAUNCH;
+	if (!(sp = calloc(n + 1, sizeof *sp))) {
+		ex_devq_free(all);
+		return refuse(r, EX_OUT_OF_MEMORY, "out of memory");
+	}
+	ns = ex_devq_cost(all, &l->devlaunch);
+	n = 0;
 	for (struct devop *op = all; op && st == EX_OK; op = op->next) {
 		struct ex_launch c = *l;
+		uint64_t t;
 		if (op->kind != DEVOP_LAUNCH) {
 			st = ex_devop_memory(l, op, r);
 			continue;
@@ -784,11 +848,31 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 		c.cooperative = false;
 		c.depth = l->depth + 1;
 		r->chain_max = 0;
+		r->device_launch_ns = 0;
 		r->device_launches++;
 		st = grid_run(&c, r);
-		chains += r->chain_max;
+		t = (khz ? r->chain_max * 1000000 / khz : 0) +
+		    r->device_launch_ns;
+		if (op->tail)
+			tails += t;
+		else
+			sp[n] = (struct span_of){ group_of(op, &alone), n,
+				(uint64_t)op->nth * l->devlaunch.call_ns, t },
+			n++;
 	}
+	n = longest(sp, n);
+	ns = l->devlaunch.start_ns + (n > ns ? n : ns) + tails;
+	free(sp);
+	made = r->device_launches - made;
+	if (made * l->devlaunch.grid_ns > ns)
+		ns = made * l->devlaunch.grid_ns;
+	if (l->depth == 0)
+		ns += l->devlaunch.first_ns;
+	/* every instruction since, at any depth, was a launched grid's */
+	r->device_warp_instructions = dinsns + r->warp_instructions - insns;
 	r->chain_max = chains;
+	r->chain_sum = chain_sum;
+	r->device_launch_ns = ns;
 	ex_devq_free(all);
 	return st;
 }

@@ -127,6 +127,9 @@ struct warp {
 	uint64_t gen;
 	uint64_t clock;
 	uint32_t ran;              /* branches taken in this slice */
+	uint32_t launched[WARP];   /* each lane's launches from the device
+				    * so far (devrt: the next one's place
+				    * among its thread's calls) */
 	struct tlb tlb[TLB_SIZE];
 };
 
@@ -202,6 +205,10 @@ struct blk {
 #define DEVRT_DEPTH_MAX 256
 /* The stream handles device code names by value (driver_types.h). */
 #define DEVRT_STREAM_TAIL 3
+#define DEVRT_STREAM_FIRE_AND_FORGET 4
+/* ... and those it makes (cudaStreamCreateWithFlags, events too) start
+ * here */
+#define DEVRT_STREAM_MADE 0x100
 /* A parameter buffer's header, before the bytes the kernel is given
  * (devrt.c): what GetParameterBufferV2 was asked for, kept in the heap
  * block beside them and checked again at the launch, as the thread may
@@ -217,8 +224,12 @@ struct devop {
 	struct devop *next;
 	enum devop_kind kind;
 	bool tail;                /* into cudaStreamTailLaunch: after the rest */
+	bool alone;               /* fire-and-forget: a stream of its own */
+	uint64_t stream;          /* a stream the device made, or 0: the
+				   * launching block's own */
 	uint64_t from_block;      /* the launching thread's block (linear) */
 	uint32_t from_thread;     /* ... and its index in it */
+	uint32_t nth;             /* its place among that thread's launches */
 	int kernel;
 	uint32_t grid[3], block[3], shared_bytes;
 	uint64_t dst, src, bytes;
@@ -262,8 +273,8 @@ int ex_devq_push(struct grid *g, struct devop *op);
 /* What g queued, in the order to run it; the queue emptied. */
 struct devop *ex_devq_take(struct grid *g);
 void ex_devq_free(struct devop *op);
-/* What the launches among ops cost the grid that made them, ns, as
- * ex_launch.devlaunch prices them. */
+/* What making the launches among ops takes, ns, as ex_launch.devlaunch
+ * prices them (their start and run are launch.c's). */
 uint64_t ex_devq_cost(const struct devop *ops, const struct ex_devlaunch *c);
 /* A queued copy or memset done, through l's memops, tallied in r;
  * EX_ILLEGAL_ADDRESS (r says where) where memory no allocation holds. */

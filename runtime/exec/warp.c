@@ -3411,7 +3411,7 @@ static uint64_t devrt_buffer(struct blk *b, struct warp *w,
 
 /* The launch h describes queued on the grid with buf's parameters; the
  * buffer given back to the heap either way. */
-static int devrt_queue(struct blk *b, uint32_t thread, uint64_t buf,
+static int devrt_queue(struct blk *b, struct warp *w, int l, uint64_t buf,
 		       const struct devrt_hdr *h, uint64_t stream)
 {
 	const struct ex_memops *mo = &b->l->mem;
@@ -3423,8 +3423,11 @@ static int devrt_queue(struct blk *b, uint32_t thread, uint64_t buf,
 	if (op) {
 		op->kind = DEVOP_LAUNCH;
 		op->tail = stream == DEVRT_STREAM_TAIL;
+		op->alone = stream == DEVRT_STREAM_FIRE_AND_FORGET;
+		op->stream = stream >= DEVRT_STREAM_MADE ? stream : 0;
 		op->from_block = b->linear;
-		op->from_thread = thread;
+		op->from_thread = w->id * WARP + (uint32_t)l;
+		op->nth = w->launched[l]++;
 		op->kernel = h->kernel;
 		memcpy(op->grid, h->grid, sizeof op->grid);
 		memcpy(op->block, h->block, sizeof op->block);
@@ -3478,7 +3481,7 @@ static int devrt_launch(struct blk *b, struct warp *w, const struct insn *in,
 			b->l->mem.free(b->l->mem.ctx, buf - DEVRT_HEADER);
 		return err;
 	}
-	return devrt_queue(b, w->id * WARP + (uint32_t)l, buf, &h,
+	return devrt_queue(b, w, l, buf, &h,
 			   lane_param_u64(b, w, p[v1 ? 5 : 1], l, 8));
 }
 
@@ -3505,8 +3508,8 @@ static int devrt_memory(struct blk *b, enum devop_kind kind, uint64_t dst,
  * nor one of the handles named by value. */
 static uint64_t devrt_handle(struct blk *b)
 {
-	return 0x100 + 8 * __atomic_fetch_add(&b->g->streams, 1,
-					      __ATOMIC_RELAXED);
+	return DEVRT_STREAM_MADE + 8 * __atomic_fetch_add(&b->g->streams, 1,
+							   __ATOMIC_RELAXED);
 }
 
 /* One lane's call of entry fn: what it returns in *v, the error it
