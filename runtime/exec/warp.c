@@ -170,8 +170,13 @@ static struct src sreg_src(struct blk *b, struct warp *w, int sr, int slot)
 		return (struct src){ s };
 	case S_WARPID:
 		return broadcast(s, w->id);
-	case S_CLOCK: case S_CLOCK64:
-		return broadcast(s, sr == S_CLOCK ? (uint32_t)w->clock : w->clock);
+	case S_CLOCK: case S_CLOCK64: {
+		/* where chains are timed, the cycle the warp has reached (a
+		 * loop spinning on it ends when the SM's cycles would have
+		 * passed, as on the device); else one tick an instruction */
+		uint64_t c = b->lat ? w->end : w->clock;
+		return broadcast(s, sr == S_CLOCK ? (uint32_t)c : c);
+	}
 	case S_GLOBALTIMER: case S_GLOBALTIMER_LO: case S_GLOBALTIMER_HI: {
 		uint64_t t = b->l->dev.globaltimer ?
 			b->l->dev.globaltimer(b->l->mem.ctx) : 0;
