@@ -12,6 +12,12 @@
 // its block's stream, into streams of their own, fire-and-forget; binary
 // trees of launches 1 to 10 deep, each child in a stream of its own, with
 // and without 20 us of work a node.
+// Run as `cdp first` (a fresh process each time): the first launches of an
+// empty kernel and of kernels that launch, each timed by events.
+// Run as `cdp wide`: blocks of 1,024 threads stepping through 110 barriers
+// (a bitonic sort's shape), one alone and 16 to 1,024 in streams of their
+// own; binary trees of grids of 64 blocks, the last block of each
+// launching the next two (cdpAdvancedQuicksort's shape).
 // Each line: cdp.<case>: <result> [details]; timings: cdp.time.<case>
 // rep<i>: ms=<device time by events around the host's launch>; the last
 // line cdp.done (added after the run kept in results/).
@@ -217,6 +223,55 @@ __global__ void k_tree_spin(int depth)
 	}
 }
 
+/* A block of 1,024 threads through 55 barrier steps over shared memory,
+ * as a bitonic sort of 1,024 keys steps. */
+__global__ void k_steps(void)
+{
+	__shared__ unsigned v[1024];
+	unsigned t = threadIdx.x;
+
+	v[t] = t * 2654435761u;
+	__syncthreads();
+	for (int s = 0; s < 55; s++) {
+		unsigned o = v[t ^ (1u << (s % 10))];
+		__syncthreads();
+		v[t] = o < v[t] ? o : v[t];
+		__syncthreads();
+	}
+}
+/* n of them from one thread, each into a stream of its own. */
+__global__ void k_fan_steps(int n)
+{
+	for (int i = 0; i < n; i++) {
+		cudaStream_t s;
+		cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+		k_steps<<<1, 1024, 0, s>>>();
+		cudaStreamDestroy(s);
+	}
+}
+/* A binary tree of grids of 64 blocks of 128 threads: the last block to
+ * end launches the node's two children, each into a stream of its own. */
+__device__ unsigned wide_done[4096];
+__global__ void k_tree_wide(int depth, int node)
+{
+	__shared__ bool last;
+	if (threadIdx.x == 0)
+		last = atomicAdd(&wide_done[node], 1) == gridDim.x - 1;
+	__syncthreads();
+	if (last && threadIdx.x == 0) {
+		wide_done[node] = 0;
+		if (depth > 0) {
+			cudaStream_t s0, s1;
+			cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking);
+			cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+			k_tree_wide<<<64, 128, 0, s0>>>(depth - 1, 2 * node + 1);
+			k_tree_wide<<<64, 128, 0, s1>>>(depth - 1, 2 * node + 2);
+			cudaStreamDestroy(s0);
+			cudaStreamDestroy(s1);
+		}
+	}
+}
+
 typedef void (*launcher)(int);
 
 static void l_empty(int) { k_empty<<<1, 1>>>(); }
@@ -232,6 +287,9 @@ static void l_spin_streams(int n) { k_spin_streams<<<1, 1>>>(n); }
 static void l_spin_ff(int n) { k_spin_ff<<<1, 1>>>(n); }
 static void l_tree(int n) { k_tree<<<1, 1>>>(n); }
 static void l_tree_spin(int n) { k_tree_spin<<<1, 1>>>(n); }
+static void l_steps(int) { k_steps<<<1, 1024>>>(); }
+static void l_fan_steps(int n) { k_fan_steps<<<1, 1>>>(n); }
+static void l_tree_wide(int n) { k_tree_wide<<<64, 128>>>(n, 0); }
 
 static void timed(const char *name, launcher f, int n)
 {
@@ -255,8 +313,42 @@ static void timed(const char *name, launcher f, int n)
 	CK(cudaEventDestroy(b));
 }
 
+/* One launch timed by events, nothing before it warmed. */
+static float once(launcher f, int n)
+{
+	cudaEvent_t a, b;
+	float ms;
+
+	CK(cudaEventCreate(&a));
+	CK(cudaEventCreate(&b));
+	CK(cudaEventRecord(a));
+	f(n);
+	CK(cudaEventRecord(b));
+	CK(cudaEventSynchronize(b));
+	CK(cudaEventElapsedTime(&ms, a, b));
+	CK(cudaGetLastError());
+	CK(cudaEventDestroy(a));
+	CK(cudaEventDestroy(b));
+	return ms;
+}
+
 int main(int argc, char **argv)
 {
+	/* `cdp first`: a fresh process's first launches, before anything
+	 * else: an empty kernel twice, then a kernel launching one child
+	 * three times, then another such kernel */
+	if (argc > 1 && argv[1][0] == 'f') {
+		CK(cudaFree(0));
+		for (int i = 0; i < 2; i++)
+			printf("cdp.first empty %d: ms=%.6f\n", i,
+			       once(l_empty, 0));
+		for (int i = 0; i < 3; i++)
+			printf("cdp.first serial1 %d: ms=%.6f\n", i,
+			       once(l_serial, 1));
+		printf("cdp.first chain1 0: ms=%.6f\n", once(l_chain, 1));
+		printf("cdp.done\n");
+		return 0;
+	}
 	int h[64], *src, *dst, hd[4], ord[8];
 	unsigned n;
 
@@ -338,6 +430,17 @@ int main(int argc, char **argv)
 			timed("tree", l_tree, k);
 			timed("tree_spin", l_tree_spin, k);
 		}
+	}
+	/* `cdp wide`: blocks of 1,024 threads stepping through barriers, one
+	 * alone and 16 to 1,024 side by side in streams of their own; trees
+	 * of grids of 64 blocks (cuda-samples' cdpAdvancedQuicksort's
+	 * shapes) */
+	if (argc > 1 && argv[1][0] == 'w') {
+		timed("steps", l_steps, 1);
+		for (int k = 16; k <= 1024; k *= 4)
+			timed("fan_steps", l_fan_steps, k);
+		for (int k = 1; k <= 10; k += 3)
+			timed("tree_wide", l_tree_wide, k);
 	}
 	CK(cudaFree(src));
 	CK(cudaFree(dst));

@@ -641,6 +641,31 @@ static int dev_attribute(void *ctx, int attr, int dev, int *value)
 					 (CUdevice)dev);
 }
 
+/* ex_memops.grid_ns: a grid launched from the device timed as the
+ * kernel model times a launch's blocks (their issue, dispatch and
+ * chains; an SM holding as many of them as its warps allow), its bytes
+ * being the launch's. */
+static uint64_t dev_grid_ns(void *ctx, const struct ex_grid_time *g)
+{
+	struct job *j = ctx;
+	struct km_work w = { 0 };
+	struct km_rates r;
+	uint64_t warps = ((uint64_t)g->block[0] * g->block[1] * g->block[2] +
+			  31) / 32;
+
+	km_rates_of(j->dev, &r);
+	w.warp_instructions = g->warp_instructions;
+	w.blocks = (uint64_t)g->grid[0] * g->grid[1] * g->grid[2];
+	w.warps = w.blocks * warps;
+	w.chain_max = g->chain_max;
+	w.chain_sum = g->chain_sum;
+	w.resident = (uint32_t)cuemu_min_u(cuemu_max_u(
+		j->l.dev.warps_per_sm / cuemu_max_u(warps, 1), 1), 32);
+	return cuemu_max_u(cuemu_max_u(km_compute_ns(&w, &r),
+				       km_dispatch_ns(&w, &r)),
+			   km_chain_ns(&w, &r));
+}
+
 /* ex_memops.texture: the object a handle names, on the job's device. */
 static enum ex_status texture(void *ctx, uint64_t h, bool surface,
 			      struct ex_tex *out, const char **why)
@@ -703,6 +728,7 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 	j->l.mem.texture = texture;
 	j->l.mem.set_conditional = dev_setcond;
 	j->l.mem.attribute = dev_attribute;
+	j->l.mem.grid_ns = dev_grid_ns;
 	j->l.dev.ordinal = j->dev;
 	/* what cudaRuntimeGetVersion answers in device code on the H200
 	 * (probes/results/cdp.txt): the device runtime's own version */

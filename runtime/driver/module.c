@@ -21,6 +21,7 @@
 
 #include "model/context.h"
 #include "model/clock.h"
+#include "model/uvm.h"
 #include "model/library.h"
 #include "model/memory.h"
 #include "model/module.h"
@@ -391,6 +392,11 @@ static CUresult load(CUmodule *out, const void *data, size_t len,
 	cuemu_clock_enter();
 	r = load_image(out, data, len, j, pv);
 	cuemu_clock_leave();
+	/* a module that calls the device runtime takes the driver long to
+	 * load (probes/results/cdp-first.txt) */
+	if (r == CUDA_SUCCESS &&
+	    ex_module_uses_device_runtime(cuemu_module_code(*out)))
+		cuemu_host_advance(cuemu_uvm()->device_runtime_load_ns);
 	return r;
 }
 

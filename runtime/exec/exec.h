@@ -105,6 +105,9 @@ struct ex_kernel_info {
 };
 
 int ex_module_kernel_count(const struct ex_module *m);
+/* Whether any of its functions calls the device runtime (dynamic
+ * parallelism): loading such a module costs the device more. */
+bool ex_module_uses_device_runtime(const struct ex_module *m);
 const struct ex_kernel_info *ex_module_kernel(const struct ex_module *m, int i);
 /* The index of the entry named name, or -1. */
 int ex_module_find_kernel(const struct ex_module *m, const char *name);
@@ -203,6 +206,14 @@ struct ex_str {
 	int lane;
 };
 
+/* A grid a kernel launched from the device, as the model times it: its
+ * shape and what its own blocks did (not its children's). */
+struct ex_grid_time {
+	uint32_t grid[3], block[3];
+	uint64_t warp_instructions;
+	uint64_t chain_max, chain_sum;    /* cycles, as in ex_result */
+};
+
 struct ex_memops {
 	void *ctx;
 	/* May the launching GPU make this access to the 4 KiB page at page?
@@ -259,6 +270,10 @@ struct ex_memops {
 	 * dev into *value, answering cudaError_t's number (0 success). May
 	 * be NULL: the call answers cudaErrorNotSupported. */
 	int (*attribute)(void *ctx, int attr, int dev, int *value);
+	/* How long such a grid runs on the device, ns: its blocks over the
+	 * SMs, its instructions at their issue rate, its chains. May be
+	 * NULL: its longest chain at ex_device.clock_khz. */
+	uint64_t (*grid_ns)(void *ctx, const struct ex_grid_time *g);
 };
 
 /* What the device is, for special registers and the compute term. */

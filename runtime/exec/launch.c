@@ -800,6 +800,23 @@ static uint64_t longest(struct span_of *sp, uint64_t n)
 	return most;
 }
 
+/* How long a launched grid c ran, its own blocks' counts in r (insns its
+ * instructions): the model's answer, or its longest chain at the
+ * device's clock. */
+static uint64_t grid_time(const struct ex_launch *c, const struct ex_result *r,
+			  uint64_t insns)
+{
+	struct ex_grid_time t = { .warp_instructions = insns,
+				  .chain_max = r->chain_max,
+				  .chain_sum = r->chain_sum };
+
+	memcpy(t.grid, c->grid, sizeof t.grid);
+	memcpy(t.block, c->block, sizeof t.block);
+	if (c->mem.grid_ns)
+		return c->mem.grid_ns(c->mem.ctx, &t);
+	return c->dev.clock_khz ? r->chain_max * 1000000 / c->dev.clock_khz : 0;
+}
+
 /* The work g's threads queued from the device (devrt.c), in order: each
  * launch a grid one deeper, run to its end (its own queue after it), each
  * copy and memset through the memops; the first error stops the rest.
@@ -822,7 +839,7 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 	uint64_t chains = r->chain_max, chain_sum = r->chain_sum;
 	uint64_t made = r->device_launches, insns = r->warp_instructions;
 	uint64_t dinsns = r->device_warp_instructions;
-	uint64_t n = 0, alone = 0, tails = 0, ns, khz = l->dev.clock_khz;
+	uint64_t n = 0, alone = 0, tails = 0, ns;
 	struct span_of *sp;
 
 	for (struct devop *op = all; op; op = op->next)
@@ -835,7 +852,8 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 	n = 0;
 	for (struct devop *op = all; op && st == EX_OK; op = op->next) {
 		struct ex_launch c = *l;
-		uint64_t t;
+		uint64_t t, i0 = r->warp_instructions;
+		uint64_t d0 = r->device_warp_instructions;
 		if (op->kind != DEVOP_LAUNCH) {
 			st = ex_devop_memory(l, op, r);
 			continue;
@@ -847,11 +865,12 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 		c.params = op->params;
 		c.cooperative = false;
 		c.depth = l->depth + 1;
-		r->chain_max = 0;
+		r->chain_max = r->chain_sum = 0;
 		r->device_launch_ns = 0;
 		r->device_launches++;
 		st = grid_run(&c, r);
-		t = (khz ? r->chain_max * 1000000 / khz : 0) +
+		t = grid_time(&c, r, r->warp_instructions - i0 -
+			      (r->device_warp_instructions - d0)) +
 		    r->device_launch_ns;
 		if (op->tail)
 			tails += t;

@@ -2702,6 +2702,7 @@ static int devrt_call(struct parser *P, struct insn *in,
 		return fail(P, EX_INVALID_PTX, "call of '%s' with the wrong "
 			    "parameters", f->name), -1;
 	in->sub = (uint8_t)f->devrt;
+	m->uses_devrt = true;
 	if (f->devrt == DEVRT_PARAM_BUFFER || f->devrt == DEVRT_LAUNCH ||
 	    f->devrt == DEVRT_PARAM_BUFFER_V1 ||
 	    f->devrt == DEVRT_LAUNCH_V1 || f->devrt == DEVRT_MALLOC ||
@@ -3278,6 +3279,11 @@ void ex_module_free(struct ex_module *m)
 	free(m->krow);
 	free(m->fntab);
 	free(m);
+}
+
+bool ex_module_uses_device_runtime(const struct ex_module *m)
+{
+	return m && m->uses_devrt;
 }
 
 int ex_module_kernel_count(const struct ex_module *m)

@@ -395,6 +395,7 @@ struct ex_module {
 	int npub;
 	uint64_t *var_addr;    /* bound addresses, by variable index */
 	bool uses_clock;
+	bool uses_devrt;       /* a function calls the device runtime */
 	struct xinsn *form;    /* ncode: each instruction's compact form */
 	struct xdep *dep;      /* ncode: each instruction's dependences */
 	uint64_t (*krow)[32];  /* the immediates the forms read, as rows */

@@ -7,7 +7,9 @@
  * probe did not ask, libcuemu's rule (said so); the order queued work runs
  * in; a chain refused past its depth; a copy to no allocation ending the
  * launch; what launches from the device cost in model time
- * (uvm.device_launch_*, probes/results/cdp-time.txt). And the linker:
+ * (uvm.device_launch_*, probes/results/cdp-time.txt), children side by
+ * side in streams of their own, a spin on clock64 ending with the SM's
+ * cycles, a module's load. And the linker:
  * NVIDIA's libcudadevrt.a, where the toolkit is installed, links as
  * adding nothing.
  */
@@ -207,6 +209,50 @@ static void test_time(void)
 	near("cdp.time.serial n=1: one child", timed("serial", 1, a), 0.0218);
 }
 
+/* A kernel spinning on clock64 ends when that many of its SM's cycles
+ * passed in model time; children spinning in streams of their own run
+ * side by side, in the block's stream one after another (cdp-overlap.txt:
+ * 64 children of 20 us, 0.52 and 1.41 ms). */
+static void test_overlap(void)
+{
+	long long cycles = 39600;   /* 20 us at the H200's 1,980 MHz */
+	int n = 64;
+	void *one[] = { &cycles }, *a[] = { &n, &cycles };
+	float alone = timed("spin", 1, one), side, serial;
+
+	ok(alone > 0.020 && alone < 0.030, "a kernel spinning 39,600 cycles "
+	   "of clock64 takes 20 us and its launch: %.4f ms", alone);
+	side = timed("spin_streams", 1, a);
+	serial = timed("spin_serial", 1, a);
+	near("cdp.time.spin_streams n=64: in streams of their own", side,
+	     0.5209);
+	near("cdp.time.spin_serial n=64: in the block's stream", serial,
+	     1.4111);
+}
+
+/* Loading a module that calls the device runtime takes the loading
+ * thread uvm.device_runtime_load_ns: events around the load on an idle
+ * stream see it (cdp-first.txt: 6.1 to 8.1 ms). */
+static void test_load(void)
+{
+	CUevent e0, e1;
+	CUmodule m;
+	float ms = -1;
+
+	cuEventCreate(&e0, CU_EVENT_DEFAULT);
+	cuEventCreate(&e1, CU_EVENT_DEFAULT);
+	cuEventRecord(e0, NULL);
+	is_res(cuModuleLoadData(&m, ptx), CUDA_SUCCESS, "devrt.ptx loads again");
+	cuEventRecord(e1, NULL);
+	cuEventSynchronize(e1);
+	cuEventElapsedTime(&ms, e0, e1);
+	ok(ms > 6.7 && ms < 7.0, "its load took the host 6.8 ms of model "
+	   "time: %.3f", ms);
+	cuModuleUnload(m);
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+}
+
 /* NVIDIA's libcudadevrt.a: machine code only, taken by the linker as the
  * device runtime the engine is, beside PTX that calls it. */
 static void test_link(void)
@@ -244,6 +290,8 @@ int main(void)
 	test_answers();
 	test_deep();
 	test_time();
+	test_overlap();
+	test_load();
 	test_link();
 	test_copies();   /* last: its illegal address ends the context */
 	cuModuleUnload(mod);

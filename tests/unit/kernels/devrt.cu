@@ -124,3 +124,26 @@ extern "C" __global__ void tail(int left)
 	if (left > 0)
 		tail<<<1, 1, 0, cudaStreamTailLaunch>>>(left - 1);
 }
+
+// A child spinning cycles of its SM's clock; n of them from one thread,
+// each into a stream of its own, or all into the block's.
+extern "C" __global__ void spin(long long cycles)
+{
+	long long t0 = clock64();
+	while (clock64() - t0 < cycles)
+		;
+}
+extern "C" __global__ void spin_streams(int n, long long cycles)
+{
+	for (int i = 0; i < n; i++) {
+		cudaStream_t s;
+		cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+		spin<<<1, 1, 0, s>>>(cycles);
+		cudaStreamDestroy(s);
+	}
+}
+extern "C" __global__ void spin_serial(int n, long long cycles)
+{
+	for (int i = 0; i < n; i++)
+		spin<<<1, 1>>>(cycles);
+}
