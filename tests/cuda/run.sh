@@ -7,8 +7,10 @@
 # way against what the real runtime printed (probes/results/rt_errors.txt),
 # and probes/lifetimes.cu against two H200s (probes/results/lifetimes.txt)
 # line by line, but its device count (the emulated machine has four) and
-# the exit status run.sh appended there; its kernels spin 4e7 of the
-# engine's clock (one tick an instruction) where the H200's spun 1e9, and
+# the exit status run.sh appended there; its kernels spin 2e8 cycles of
+# the engine's clock (the SM's, as the warp's chains reach them: about
+# 0.6 s of the interpreter's wall each, which "waited" needs past 0.25)
+# where the H200's spun 1e9, and
 # it leaves its SIGSEGV guard out (PROBE_NO_SIGNALS), which would take
 # libcuemu's fault handler's place.
 # perthread: graph.cu built with --default-stream per-thread, so that it
@@ -169,7 +171,7 @@ for p in $programs; do
 	case $p in clock) clock=model ;; esac
 	args=
 	case $p in
-	lifetimes) args=40000000 ;;
+	lifetimes) args=200000000 ;;
 	linkptx) args="$tmp/rdc_a.ptx $tmp/rdc_b.ptx" ;;
 	esac
 	LD_LIBRARY_PATH=$libs CUEMU_CLOCK=$clock PROBE_NO_SIGNALS=1 \
