@@ -2,14 +2,17 @@
  * kernel_file.h - the tests' one reader of a file of tests/unit/kernels/
  * (PTX, fatbins, cubins nvcc made of our own kernels): its bytes, NUL
  * terminated, and their count; a file that cannot be read bails out. And
- * a loaded module's kernel by name, or a bail-out.
+ * a loaded module's kernel by name, or a bail-out; managed memory for a
+ * kernel's arguments, zeroed.
  */
 #ifndef CUEMU_TEST_KERNEL_FILE_H
 #define CUEMU_TEST_KERNEL_FILE_H
 
 #include <cuda.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline char *kernel_file(const char *name, size_t *len)
 {
@@ -37,6 +40,20 @@ static inline char *kernel_file(const char *name, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return b;
+}
+
+/* n bytes of managed memory, zeroed, for a kernel's arguments and
+ * results; a bail-out where none is had. */
+static inline void *kernel_managed(size_t n)
+{
+	CUdeviceptr p = 0;
+
+	if (cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS) {
+		printf("Bail out! no managed memory\n");
+		exit(1);
+	}
+	memset((void *)(uintptr_t)p, 0, n);
+	return (void *)(uintptr_t)p;
 }
 
 static inline CUfunction kernel_fn(CUmodule mod, const char *name)

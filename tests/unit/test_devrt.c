@@ -48,18 +48,6 @@ static CUresult run(const char *k, unsigned blocks, unsigned threads,
 	return r ? r : cuCtxSynchronize();
 }
 
-static void *managed(size_t n)
-{
-	CUdeviceptr p = 0;
-
-	if (cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS) {
-		printf("Bail out! no managed memory\n");
-		exit(1);
-	}
-	memset((void *)(uintptr_t)p, 0, n);
-	return (void *)(uintptr_t)p;
-}
-
 static void *var(const char *name)
 {
 	CUdeviceptr p = 0;
@@ -71,7 +59,7 @@ static void *var(const char *name)
 
 static void test_order(void)
 {
-	int *out = managed(64 * sizeof *out), *trace = var("trace");
+	int *out = kernel_managed(64 * sizeof *out), *trace = var("trace");
 	unsigned *ntrace = var("ntrace");
 	void *a[] = { &out };
 	int fives = 0;
@@ -87,8 +75,8 @@ static void test_order(void)
 
 static void test_answers(void)
 {
-	int *o = managed(32 * sizeof *o);
-	char *name = managed(64), *text = managed(128);
+	int *o = kernel_managed(32 * sizeof *o);
+	char *name = kernel_managed(64), *text = kernel_managed(128);
 	void *a[] = { &o, &name, &text };
 
 	is_res(run("answers", 1, 1, a), CUDA_SUCCESS, "the calls' kernel");
@@ -127,7 +115,7 @@ static void test_answers(void)
 
 static void test_deep(void)
 {
-	int *o = managed(2 * sizeof *o), depth = 0, limit = 300;
+	int *o = kernel_managed(2 * sizeof *o), depth = 0, limit = 300;
 	void *a[] = { &depth, &limit, &o };
 
 	is_res(run("deep", 1, 1, a), CUDA_SUCCESS, "a chain of nested launches");
@@ -143,7 +131,7 @@ static void test_deep(void)
 
 static void test_copies(void)
 {
-	int *src = managed(16 * sizeof *src), *dst = managed(16 * sizeof *dst);
+	int *src = kernel_managed(16 * sizeof *src), *dst = kernel_managed(16 * sizeof *dst);
 	void *a[] = { &src, &dst }, *b[] = { &src };
 	int right = 0;
 

@@ -52,23 +52,12 @@ static CUresult run1(const char *k, unsigned threads, void **args)
 	return r ? r : cuCtxSynchronize();
 }
 
-static void *managed(size_t n)
-{
-	CUdeviceptr p = 0;
-
-	if (cuMemAllocManaged(&p, n, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS) {
-		printf("Bail out! no managed memory\n");
-		exit(1);
-	}
-	return (void *)(uintptr_t)p;
-}
-
 /* How many blocks of size one thread takes before malloc answers NULL;
  * they are freed again by another kernel. */
 static int count(u64 size, int cap)
 {
-	int *got = managed(sizeof *got), n;
-	u64 *keep = managed((size_t)cap * sizeof *keep + 8);
+	int *got = kernel_managed(sizeof *got), n;
+	u64 *keep = kernel_managed((size_t)cap * sizeof *keep + 8);
 	void *a[] = { &size, &cap, &got, &keep };
 
 	*got = -1;
@@ -87,8 +76,8 @@ static void test_limit_and_blocks(void)
 {
 	static const u64 sz[] = { 1, 3, 16, 17, 100, 0, 4096, 1 << 20, 24, 8 };
 	int n = (int)(sizeof sz / sizeof sz[0]), aligned = 0, apart = 1;
-	u64 *sizes = managed(sizeof sz), *addr = managed(sizeof sz);
-	int *o = managed(64);
+	u64 *sizes = kernel_managed(sizeof sz), *addr = kernel_managed(sizeof sz);
+	int *o = kernel_managed(64);
 	size_t lim = 0, fr0, fr1, tot;
 	void *a0[] = { &o }, *a1[] = { &sizes, &n, &addr }, *a2[] = { &addr, &n };
 
@@ -138,8 +127,8 @@ static void test_limit_and_blocks(void)
 static void test_many(void)
 {
 	enum { T = 4096 };
-	u64 *addr = managed(T * sizeof *addr), size = 16384;
-	int *sum = managed(sizeof *sum), n = 0, want = 0, before, k = 0;
+	u64 *addr = kernel_managed(T * sizeof *addr), size = 16384;
+	int *sum = kernel_managed(sizeof *sum), n = 0, want = 0, before, k = 0;
 	void *a[] = { &size, &addr }, *s[] = { &addr, &k, &sum },
 	     *f[] = { &addr, &k };
 
@@ -165,8 +154,8 @@ static void test_many(void)
 
 static void test_calls(void)
 {
-	int *out = managed(64 * sizeof *out), right = 1, vright = 1;
-	u64 *fp = managed(3 * sizeof *fp), host[3], a;
+	int *out = kernel_managed(64 * sizeof *out), right = 1, vright = 1;
+	u64 *fp = kernel_managed(3 * sizeof *fp), host[3], a;
 	CUdeviceptr tab;
 	size_t tsize;
 	void *args[] = { &out, &fp }, *at[] = { &a, &out };
@@ -222,7 +211,7 @@ static void test_set_before(void)
 static void test_packed(void)
 {
 	CUdeviceptr p[16], first = 0, next = 0;
-	int *out = managed(sizeof *out), v = 77;
+	int *out = kernel_managed(sizeof *out), v = 77;
 	void *args[] = { &next, &out };
 
 	for (int i = 0; i < 16; i++)
