@@ -3336,6 +3336,22 @@ static int lane_out(struct blk *b, struct warp *w, int l, uint64_t addr,
 	return 0;
 }
 
+/* Whether lane l may access the n bytes of global memory at addr: each
+ * page asked of the model as the lane's own access would be (an address
+ * no allocation holds ends the launch: false). */
+static bool lane_global(struct blk *b, struct warp *w, int l, uint64_t addr,
+			uint64_t n, enum ex_access a)
+{
+	struct macc c;
+
+	mem_begin(b, w, &c, a);
+	for (uint64_t at = addr; at - addr < n; at = (at | (EX_PAGE - 1)) + 1)
+		if (!lane_ptr(b, w, l, SP_GLOBAL, at, 1, &c))
+			return false;
+	mem_flush(b, &c);
+	return true;
+}
+
 /* A parameter buffer's header (DEVRT_HEADER bytes before what the thread
  * is given): the launch it was asked for, where it was (the kernel -1
  * where not), and the bytes given. */
@@ -3422,9 +3438,12 @@ static int devrt_queue(struct blk *b, struct warp *w, int l, uint64_t buf,
 	const struct ex_memops *mo = &b->l->mem;
 	uint32_t bytes = b->m->funcs[b->m->kernels[h->kernel]].info.param_bytes;
 	bool deep = b->l->depth + 1 > DEVRT_DEPTH_MAX;
-	struct devop *op = deep ? NULL : calloc(1, sizeof *op + bytes);
+	struct devop *op;
 	int err;
 
+	if (!lane_global(b, w, l, buf, bytes, EX_READ))
+		return -1;
+	op = deep ? NULL : calloc(1, sizeof *op + bytes);
 	if (op) {
 		op->kind = DEVOP_LAUNCH;
 		op->tail = stream == DEVRT_STREAM_TAIL;
@@ -3450,7 +3469,8 @@ static int devrt_queue(struct blk *b, struct warp *w, int l, uint64_t buf,
 
 /* cudaLaunchDeviceV2 (buffer, stream) and cudaLaunchDevice (func,
  * buffer, grid, block, shared bytes, stream): the buffer's header read
- * back and checked (the thread may have written over it), used once. */
+ * back and checked (the thread may have written over it), used once;
+ * -1 where the launch failed (a buffer of no allocation). */
 static int devrt_launch(struct blk *b, struct warp *w, const struct insn *in,
 			int l)
 {
@@ -3460,8 +3480,12 @@ static int devrt_launch(struct blk *b, struct warp *w, const struct insn *in,
 	struct devrt_hdr h;
 	int err;
 
-	if (buf < DEVRT_HEADER)
+	/* the buffer is the device heap's: global memory the thread may
+	 * have written anything over, or an address of nothing */
+	if (buf < DEVRT_HEADER || (buf & WIN_MASK))
 		return DEVRT_INVALID_VALUE;
+	if (!lane_global(b, w, l, buf - DEVRT_HEADER, sizeof h, EX_WRITE))
+		return -1;
 	memcpy(&h, (const void *)(uintptr_t)(buf - DEVRT_HEADER), sizeof h);
 	if (h.magic != DEVRT_MAGIC)
 		return DEVRT_INVALID_VALUE;
@@ -3478,6 +3502,7 @@ static int devrt_launch(struct blk *b, struct warp *w, const struct insn *in,
 			err = DEVRT_INVALID_VALUE;
 	} else {
 		err = h.kernel < 0 || h.kernel >= b->m->nkernels ||
+			h.bytes < b->m->funcs[b->m->kernels[h.kernel]].info.param_bytes ||
 			devrt_shape(h.grid, h.block) ? DEVRT_INVALID_VALUE :
 			DEVRT_SUCCESS;
 	}
@@ -3534,7 +3559,8 @@ static bool devrt_lane(struct blk *b, struct warp *w, const struct insn *in,
 		*v = devrt_buffer(b, w, in, l, err);
 		return true;
 	case DEVRT_LAUNCH: case DEVRT_LAUNCH_V1:
-		*err = devrt_launch(b, w, in, l);
+		if ((*err = devrt_launch(b, w, in, l)) < 0)
+			return false;
 		break;
 	case DEVRT_STREAM_CREATE:
 		/* default or non-blocking: the H200 takes both (cdp.txt) */

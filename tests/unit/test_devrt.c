@@ -146,6 +146,22 @@ static void test_copies(void)
 	       "illegal address");
 }
 
+/* A launch of what is no parameter buffer (libcuemu's rules: the probe
+ * did not ask): the thread's own memory is cudaErrorInvalidValue; an
+ * address no allocation holds ends the launch, as a load of it would. */
+static void test_bad_buffer(void)
+{
+	int *o = kernel_managed(2 * sizeof *o);
+	void *a[] = { &o };
+
+	is_res(run("bad_buffer", 1, 1, a), CUDA_ERROR_ILLEGAL_ADDRESS,
+	       "a buffer at an address of nothing ends the launch with an "
+	       "illegal address");
+	is_int(o[0], 1, "a buffer in the thread's local memory is "
+	       "cudaErrorInvalidValue");
+	is_int(o[1], 1, "and the thread went no further than the bad one");
+}
+
 /* Device time of one launch of k by events (ms). */
 static float timed(const char *k, unsigned blocks, void **args)
 {
@@ -281,7 +297,9 @@ int main(void)
 	test_overlap();
 	test_load();
 	test_link();
-	test_copies();   /* last: its illegal address ends the context */
+	test_copies();   /* its illegal address ends the context */
+	fresh();
+	test_bad_buffer();
 	cuModuleUnload(mod);
 	cuDevicePrimaryCtxRelease(dev);
 	free(ptx);

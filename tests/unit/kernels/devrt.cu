@@ -147,3 +147,14 @@ extern "C" __global__ void spin_serial(int n, long long cycles)
 	for (int i = 0; i < n; i++)
 		spin<<<1, 1>>>(cycles);
 }
+
+// A launch of a buffer that is none: one in the thread's own memory, then
+// one at an address no allocation holds.
+extern "C" __global__ void bad_buffer(int *out)
+{
+	int local[32];
+	out[0] = cudaLaunchDeviceV2(&local[16], 0);
+	out[1] = 1;
+	cudaLaunchDeviceV2((void *)0x10000040, 0);
+	out[1] = 2;
+}
