@@ -38,8 +38,21 @@ static void tap_remove_own(void)
 	if (getpid() != tap_own.owner)
 		return;
 	if (tap_own.machine[0]) {
+		size_t n = strlen(tap_own.machine);
 		snprintf(path, sizeof path, "/dev/shm/%s", tap_own.machine);
 		unlink(path);
+		/* and the machines of its own it named after it
+		 * ("<machine>-copyone", "-h200x2") */
+		if ((d = opendir("/dev/shm"))) {
+			while ((e = readdir(d)))
+				if (!strncmp(e->d_name, tap_own.machine, n) &&
+				    e->d_name[n] == '-') {
+					snprintf(path, sizeof path,
+						 "/dev/shm/%s", e->d_name);
+					unlink(path);
+				}
+			closedir(d);
+		}
 	}
 	if (tap_own.rundir[0] && (d = opendir(tap_own.rundir))) {
 		while ((e = readdir(d)))
