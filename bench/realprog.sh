@@ -93,10 +93,13 @@
 #             cdp-overlap.txt): spinning children in one stream, in
 #             streams of their own, fire-and-forget; binary trees of
 #             launches, empty and spinning
+#   cdpwide   probes/cdp.cu run as `cdp wide` (results/cdp-wide.txt):
+#             blocks of 1,024 threads stepping through barriers side by
+#             side, trees of grids of 64 blocks
 # Where a second run of the probe on another day's H200 is kept
 # (results/<probe>-run2.txt), its mean and the ratio to it stand beside
 # the first: the spread between two hosts of one GPU and driver.
-# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap]
+# Usage: top_builddir=... sh bench/realprog.sh [faults|faults2|patterns|peermig|slices|chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap|cdpwide]
 # Prints a table; asserts nothing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -118,14 +121,15 @@ faults2|patterns|peermig)
 slices)
 	title="probes/slices.cu, one H200"
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
-chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap)
-	title="probes/${probe%overlap}.cu, one H200"
+chains|l1|scatter|l2size|atax|halfpref|l1rate|gemm|stld|afterfault|prefnoop|faultwindow|advise|graph|conditional|copyone|afterop|cdp|cdpoverlap|cdpwide)
+	title="probes/cdp.cu, one H200"
+	case $probe in cdp*) ;; *) title="probes/$probe.cu, one H200" ;; esac
 	set -- env CUDA_VISIBLE_DEVICES=0 CUEMU_CLOCK=model ;;
 *)
 	echo "realprog.sh: no probe '$probe' (faults, faults2, patterns, peermig, slices," \
 	     "chains, l1, scatter, l2size, atax, halfpref, l1rate, gemm, stld," \
 	     "afterfault, prefnoop, faultwindow, advise, graph, conditional," \
-	     "copyone, afterop, cdp or cdpoverlap)" >&2
+	     "copyone, afterop, cdp, cdpoverlap or cdpwide)" >&2
 	exit 2 ;;
 esac
 # graph.cu times itself when asked to, into its own results
@@ -140,6 +144,8 @@ link= rdc=
 	real=$here/../probes/results/cdp-time.txt
 [ $probe = cdpoverlap ] && probe=cdp args=overlap rdc=-rdc=true \
 	link=-lcudadevrt real=$here/../probes/results/cdp-overlap.txt
+[ $probe = cdpwide ] && probe=cdp args=wide rdc=-rdc=true \
+	link=-lcudadevrt real=$here/../probes/results/cdp-wide.txt
 
 # A probe's lines as scenario rows: slices.cu times each case's whole loop
 # on one line ("slices.<case> total: wall_ms=..."), chains.cu and l1.cu

@@ -743,6 +743,8 @@ static void job_fill(struct job *j, CUfunction f, const unsigned g[3],
 						      UINT32_MAX);
 	j->l.devlaunch.first_ns = (uint32_t)cuemu_min_u(
 		u->device_launch_first_ns, UINT32_MAX);
+	j->l.devlaunch.block_ns = (uint32_t)cuemu_min_u(
+		u->device_launch_block_ns, UINT32_MAX);
 	chains_fill(j, f, g, b, smem);
 }
 

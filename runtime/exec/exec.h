@@ -356,9 +356,12 @@ struct ex_launch {
 	 * one after another, call_ns each past its first; a block's into
 	 * its stream, stream_ns each past its first; and the grid's, grid_ns
 	 * each (ex_result.device_launch_ns); a grid the host launched
-	 * pays first_ns more, once, where it launches any */
+	 * pays first_ns more, once, where it launches any; a tree of
+	 * launches takes at least grid_ns a grid and block_ns a block of
+	 * them */
 	struct ex_devlaunch {
 		uint32_t start_ns, call_ns, stream_ns, grid_ns, first_ns;
+		uint32_t block_ns;
 	} devlaunch;
 };
 
@@ -395,6 +398,7 @@ struct ex_result {
 	 * the rest, their chains in their time, which follows the launch's
 	 * own (ex_launch.devlaunch; launch.c run_queued) */
 	uint64_t device_launches;
+	uint64_t device_launch_blocks;    /* ... and their blocks */
 	uint64_t device_launch_ns;
 	/* of warp_instructions, those the launched grids issued: they ran
 	 * on SMs of their own, in their time, not in the launch's blocks' */

@@ -829,8 +829,9 @@ static uint64_t grid_time(const struct ex_launch *c, const struct ex_result *r,
  * before its thread's launch call was made (call_ns each), tail launches
  * after them all; beside the longest stream the launches themselves take
  * their time (ex_devq_cost), and the grids start start_ns after the
- * parent. A tree of launches takes at least grid_ns a launch in it: the
- * device takes them at that rate (probes/results/cdp-overlap.txt). */
+ * parent. A tree of launches takes at least grid_ns a launch in it and
+ * block_ns a block of them: the device takes them at that rate
+ * (probes/results/cdp-overlap.txt, cdp-wide.txt). */
 static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 				 struct ex_result *r)
 {
@@ -838,6 +839,7 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 	enum ex_status st = EX_OK;
 	uint64_t chains = r->chain_max, chain_sum = r->chain_sum;
 	uint64_t made = r->device_launches, insns = r->warp_instructions;
+	uint64_t blocks = r->device_launch_blocks;
 	uint64_t dinsns = r->device_warp_instructions;
 	uint64_t n = 0, alone = 0, tails = 0, ns;
 	struct span_of *sp;
@@ -868,6 +870,8 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 		r->chain_max = r->chain_sum = 0;
 		r->device_launch_ns = 0;
 		r->device_launches++;
+		r->device_launch_blocks += (uint64_t)op->grid[0] * op->grid[1] *
+					   op->grid[2];
 		st = grid_run(&c, r);
 		t = grid_time(&c, r, r->warp_instructions - i0 -
 			      (r->device_warp_instructions - d0)) +
@@ -882,9 +886,10 @@ static enum ex_status run_queued(const struct ex_launch *l, struct grid *g,
 	n = longest(sp, n);
 	ns = l->devlaunch.start_ns + (n > ns ? n : ns) + tails;
 	free(sp);
-	made = r->device_launches - made;
-	if (made * l->devlaunch.grid_ns > ns)
-		ns = made * l->devlaunch.grid_ns;
+	made = (r->device_launches - made) * l->devlaunch.grid_ns +
+	       (r->device_launch_blocks - blocks) * l->devlaunch.block_ns;
+	if (made > ns)
+		ns = made;
 	if (l->depth == 0)
 		ns += l->devlaunch.first_ns;
 	/* every instruction since, at any depth, was a launched grid's */

@@ -470,6 +470,7 @@ static const struct {
 	UK("device_launch_grid_ns", device_launch_grid_ns, U_U64, 0, 1e9),
 	UK("device_launch_first_ns", device_launch_first_ns, U_U64, 0, 1e9),
 	UK("device_runtime_load_ns", device_runtime_load_ns, U_U64, 0, 1e10),
+	UK("device_launch_block_ns", device_launch_block_ns, U_U64, 0, 1e9),
 	UK("graph_instantiate_ns", graph_instantiate_ns, U_U64, 0, 1e9),
 	UK("graph_instantiate_node_ns", graph_instantiate_node_ns, U_U64, 0, 1e9),
 	UK("graph_upload_node_ns", graph_upload_node_ns, U_U64, 0, 1e9),

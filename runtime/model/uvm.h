@@ -134,6 +134,7 @@ struct cuemu_uvm {
 	uint64_t device_launch_stream_ns, device_launch_grid_ns;
 	uint64_t device_launch_first_ns; /* once, a host's grid that does */
 	uint64_t device_runtime_load_ns; /* loading a module that calls it */
+	uint64_t device_launch_block_ns; /* a block of a tree's launches */
 	/* the host's time to instantiate a graph (fixed and a node) and to
 	 * upload an executable graph, a node, at its first launch or upload */
 	uint64_t graph_instantiate_ns, graph_instantiate_node_ns;

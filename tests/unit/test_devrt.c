@@ -234,6 +234,28 @@ static void test_overlap(void)
 	     1.4111);
 }
 
+/* A tree of 2,047 grids of 64 blocks takes the device its launches and
+ * their blocks, far past its critical path (cdp-wide.txt: 1.38 ms). */
+static void test_tree(void)
+{
+	int depth = 10, node = 0;
+	void *a[] = { &depth, &node };
+	CUevent e0, e1;
+	float ms = -1;
+
+	cuEventCreate(&e0, CU_EVENT_DEFAULT);
+	cuEventCreate(&e1, CU_EVENT_DEFAULT);
+	cuEventRecord(e0, NULL);
+	cuLaunchKernel(kernel_fn(mod, "tree_wide"), 64, 1, 1, 128, 1, 1, 0,
+		       NULL, a, NULL);
+	cuEventRecord(e1, NULL);
+	cuEventSynchronize(e1);
+	cuEventElapsedTime(&ms, e0, e1);
+	near("cdp.time.tree_wide n=10: 2,047 grids of 64 blocks", ms, 1.3752);
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+}
+
 /* Loading a module that calls the device runtime takes the loading
  * thread uvm.device_runtime_load_ns: events around the load on an idle
  * stream see it (cdp-first.txt: 6.1 to 8.1 ms). */
@@ -295,6 +317,7 @@ int main(void)
 	test_deep();
 	test_time();
 	test_overlap();
+	test_tree();
 	test_load();
 	test_link();
 	test_copies();   /* its illegal address ends the context */

@@ -158,3 +158,27 @@ extern "C" __global__ void bad_buffer(int *out)
 	cudaLaunchDeviceV2((void *)0x10000040, 0);
 	out[1] = 2;
 }
+
+// A binary tree of grids of 64 blocks of 128 threads, the last block of
+// each launching the next two into streams of their own (probes/cdp.cu's
+// tree_wide, cuda-samples' cdpAdvancedQuicksort's shape).
+__device__ unsigned wide_done[4096];
+extern "C" __global__ void tree_wide(int depth, int node)
+{
+	__shared__ bool last;
+	if (threadIdx.x == 0)
+		last = atomicAdd(&wide_done[node], 1) == gridDim.x - 1;
+	__syncthreads();
+	if (last && threadIdx.x == 0) {
+		wide_done[node] = 0;
+		if (depth > 0) {
+			cudaStream_t s0, s1;
+			cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking);
+			cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+			tree_wide<<<64, 128, 0, s0>>>(depth - 1, 2 * node + 1);
+			tree_wide<<<64, 128, 0, s1>>>(depth - 1, 2 * node + 2);
+			cudaStreamDestroy(s0);
+			cudaStreamDestroy(s1);
+		}
+	}
+}
