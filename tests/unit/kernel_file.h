@@ -56,6 +56,26 @@ static inline void *kernel_managed(size_t n)
 	return (void *)(uintptr_t)p;
 }
 
+/* dev's primary context afresh (reset, retained, made current) with ptx
+ * loaded in it (name says which in a bail-out): a test's start again
+ * after a launch that ended its context. */
+static inline CUmodule kernel_fresh(CUdevice dev, const char *ptx,
+				    const char *name)
+{
+	CUcontext ctx;
+	CUmodule mod;
+
+	cuCtxSetCurrent(NULL);
+	cuDevicePrimaryCtxReset(dev);
+	cuDevicePrimaryCtxRetain(&ctx, dev);
+	cuCtxSetCurrent(ctx);
+	if (cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS) {
+		printf("Bail out! %s does not load\n", name);
+		exit(1);
+	}
+	return mod;
+}
+
 static inline CUfunction kernel_fn(CUmodule mod, const char *name)
 {
 	CUfunction f = NULL;

@@ -23,21 +23,13 @@
 #include "kernel_file.h"
 
 static CUdevice dev;
-static CUcontext ctx;
 static CUmodule mod;
 static char *ptx;
 
 /* The primary context afresh, devrt.ptx loaded in it. */
 static void fresh(void)
 {
-	cuCtxSetCurrent(NULL);
-	cuDevicePrimaryCtxReset(dev);
-	cuDevicePrimaryCtxRetain(&ctx, dev);
-	cuCtxSetCurrent(ctx);
-	if (cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS) {
-		printf("Bail out! devrt.ptx does not load\n");
-		exit(1);
-	}
+	mod = kernel_fresh(dev, ptx, "devrt.ptx");
 }
 
 static CUresult run(const char *k, unsigned blocks, unsigned threads,

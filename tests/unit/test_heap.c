@@ -23,7 +23,6 @@
 typedef unsigned long long u64;
 
 static CUdevice dev;
-static CUcontext ctx;
 static CUmodule mod;
 static char *ptx;
 
@@ -35,14 +34,7 @@ static CUfunction fn(const char *name)
 /* The primary context afresh (its heap with it), heap.ptx loaded in it. */
 static void fresh(void)
 {
-	cuCtxSetCurrent(NULL);
-	cuDevicePrimaryCtxReset(dev);
-	cuDevicePrimaryCtxRetain(&ctx, dev);
-	cuCtxSetCurrent(ctx);
-	if (cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS) {
-		printf("Bail out! heap.ptx does not load\n");
-		exit(1);
-	}
+	mod = kernel_fresh(dev, ptx, "heap.ptx");
 }
 
 static CUresult run1(const char *k, unsigned threads, void **args)
