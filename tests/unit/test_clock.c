@@ -11,7 +11,8 @@
  *
  * The library reads CUEMU_CLOCK once, at its load, so each setting runs in
  * a process of its own (this program again, spawn.h), which prints one
- * "PASS text" or "FAIL text" line a fact; this one relays them as TAP.
+ * "PASS text" or "FAIL text" line a fact ("SKIP text" for one a sanitizer
+ * build cannot hold); this one relays them as TAP.
  * The real clock is read with the system call itself, past libcuemu.
  */
 #include "config.h"
@@ -54,6 +55,28 @@ static void fact(int pass, const char *fmt, ...)
 	printf("\n");
 	fflush(stdout);
 	failures += !pass;
+}
+
+/* A fact of how little of libcuemu's own CPU reaches the program's clock.
+ * A sanitizer build's instrumentation is CPU that the reading's cost,
+ * measured at load, does not stand for, and varies with the host's load:
+ * there the fact is skipped, saying so (the plain build asserts it). */
+static void fact_cpu(int pass, const char *fmt, ...)
+{
+	va_list ap;
+
+#if defined(__SANITIZE_ADDRESS__)
+	printf("SKIP ");
+	(void)pass;
+#else
+	printf("%s ", pass ? "PASS" : "FAIL");
+	failures += !pass;
+#endif
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
 }
 
 static int64_t ns_of(const struct timespec *t)
@@ -208,9 +231,9 @@ static void captured_calls(CUstream s)
 		cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
 	d = now(CLOCK_MONOTONIC) - t0;
 	cuStreamEndCapture(s, &g);
-	fact(d >= N * 500 && d < N * 500 + 30000,
-	     "100 launches captured move MONOTONIC by 0.5 us each (%.2f us "
-	     "each)", d / 1e3 / N);
+	fact_cpu(d >= N * 500 && d < N * 500 + 30000,
+		 "100 launches captured move MONOTONIC by 0.5 us each (%.2f us "
+		 "each)", d / 1e3 / N);
 	if (g)
 		cuGraphDestroy(g);
 	cuModuleUnload(m);
@@ -227,8 +250,8 @@ static void readings(void)
 	for (int i = 0; i < N; i++)
 		(void)now(CLOCK_MONOTONIC);
 	d = now(CLOCK_MONOTONIC) - t0;
-	fact(d >= 0 && d < N * 250, "10,000 readings of MONOTONIC move it by "
-	     "under 0.25 us each (%.3f us each)", d / 1e3 / N);
+	fact_cpu(d >= 0 && d < N * 250, "10,000 readings of MONOTONIC move it "
+		 "by under 0.25 us each (%.3f us each)", d / 1e3 / N);
 }
 
 static void offsets(CUstream s)
@@ -565,6 +588,10 @@ static void relay(const char *role, char *const env[])
 			if (!strncmp(line, "PASS ", 5) ||
 			    !strncmp(line, "FAIL ", 5)) {
 				ok(line[0] == 'P', "%s", line + 5);
+				n++;
+			} else if (!strncmp(line, "SKIP ", 5)) {
+				ok(1, "%s # SKIP libcuemu's CPU under a "
+				   "sanitizer", line + 5);
 				n++;
 			}
 		}
